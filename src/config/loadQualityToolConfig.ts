@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
+
+/** The environment as the outermost runner sees it: untrusted text values. */
+export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
+
+/** Trusted, typed configuration of one workflow run. */
+export interface QualityToolConfig {
+  /** Name of the target environment (QE_ENVIRONMENT), trimmed. */
+  readonly environment: string;
+  /** Responses strictly slower than this many milliseconds are slow (QE_SLOW_RESPONSE_THRESHOLD_MS). Default 750. */
+  readonly slowResponseThresholdMs: number;
+  /** Path of the input file of execution records (QE_INPUT_PATH), relative to the working directory. */
+  readonly inputPath: string;
+  /** Path of the report file (QE_OUTPUT_PATH), relative to the working directory. Default `.build/quality-summary.json`. */
+  readonly outputPath: string;
+}
+
+/** The documented local example threshold (SPEC 2.1). */
+export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
+/** Where the report goes when QE_OUTPUT_PATH is absent or whitespace only. */
+export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
+
+// Every value is trimmed, and a value that is empty after trimming counts as absent.
+const text = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}, z.string().optional());
+
+// Digits only: rejects "slow", "12abc", "NaN", "-5", "Infinity", "1e3" and "7.5",
+// which Number() would partly accept. Messages never repeat the value.
+const wholeMilliseconds = z
+  .string()
+  .regex(/^\d+$/, { error: 'must be a whole non-negative number of milliseconds written in digits' })
+  .transform(Number)
+  .refine(Number.isSafeInteger, { error: 'is too large to be a number of milliseconds' });
+
+const environmentSchema = z.object({
+  QE_ENVIRONMENT: text.pipe(z.string({ error: 'is required (the name of the target environment)' })),
+  QE_SLOW_RESPONSE_THRESHOLD_MS: text.pipe(wholeMilliseconds.optional()),
+  QE_INPUT_PATH: text.pipe(z.string({ error: 'is required (the path of the input file of execution records)' })),
+  QE_OUTPUT_PATH: text,
+});
+
+/** The variables the loader reads, in the order it reports them. */
+export const QUALITY_TOOL_VARIABLES = Object.keys(environmentSchema.shape) as readonly (keyof typeof environmentSchema.shape)[];
+
+/**
+ * Turns an environment record into a QualityToolConfig. The environment is a
+ * parameter: this function never reads `process.env`. Every problem is
+ * reported at once in one ConfigurationError.
+ */
+export function loadQualityToolConfig(env: EnvironmentRecord): QualityToolConfig {
+  const picked = Object.fromEntries(QUALITY_TOOL_VARIABLES.map((name) => [name, env[name]]));
+  const result = environmentSchema.safeParse(picked, { reportInput: false });
+  if (!result.success) {
+    throw new ConfigurationError(result.error.issues.map(toConfigurationIssue));
+  }
+  const values = result.data;
+  return {
+    environment: values.QE_ENVIRONMENT,
+    slowResponseThresholdMs: values.QE_SLOW_RESPONSE_THRESHOLD_MS ?? DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
+    inputPath: values.QE_INPUT_PATH,
+    outputPath: values.QE_OUTPUT_PATH ?? DEFAULT_OUTPUT_PATH,
+  };
+}
+
+function toConfigurationIssue(issue: z.core.$ZodIssue): ConfigurationIssue {
+  return { variable: String(issue.path[0]), message: issue.message };
+}

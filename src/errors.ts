@@ -1,0 +1,119 @@
+/**
+ * The error taxonomy of quality-evidence. Every failure the workflow can meet
+ * is one of these classes; the runners map each class to one exit code
+ * (see `src/runners/runCli.ts`). Messages are written for people and never
+ * contain the value of an environment variable.
+ */
+
+/** Base class of every expected failure; anything else is an internal error. */
+export abstract class QualityEvidenceError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem with one `QE_*` variable or option. */
+export interface ConfigurationIssue {
+  /** The variable (or reporter option) at fault, e.g. `QE_INPUT_PATH`. */
+  readonly variable: string;
+  /** The rule it breaks, without its value. */
+  readonly message: string;
+}
+
+/** The environment (or the reporter's options) cannot become a QualityToolConfig. */
+export class ConfigurationError extends QualityEvidenceError {
+  readonly issues: readonly ConfigurationIssue[];
+
+  constructor(issues: readonly ConfigurationIssue[]) {
+    const lines = issues.map((issue) => `  - ${issue.variable}: ${issue.message}`);
+    super(`invalid configuration:\n${lines.join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/** The input file is missing or cannot be read. */
+export class InputUnreadableError extends QualityEvidenceError {
+  readonly inputPath: string;
+
+  constructor(inputPath: string, reason: string, options?: ErrorOptions) {
+    super(`cannot read the input file ${JSON.stringify(inputPath)}: ${reason}`, options);
+    this.inputPath = inputPath;
+  }
+}
+
+/** The input file is not well-formed JSON. */
+export class InputSyntaxError extends QualityEvidenceError {
+  /** 1-based line of the first offending character, when JSON.parse reports one. */
+  readonly line: number | undefined;
+  /** 1-based column of the first offending character, when JSON.parse reports one. */
+  readonly column: number | undefined;
+
+  constructor(detail: string, position: { line: number; column: number } | undefined, options?: ErrorOptions) {
+    const where = position === undefined ? '' : ` at line ${position.line}, column ${position.column}`;
+    super(`the input file is not well-formed JSON${where}: ${detail}`, options);
+    this.line = position?.line;
+    this.column = position?.column;
+  }
+}
+
+/** One problem with one record (or with the document's top level, where `position` is undefined). */
+export interface RecordIssue {
+  /** Index of the record in the list, or undefined for a top-level problem. */
+  readonly position: number | undefined;
+  /** Where the problem is, as a path such as `executions[3].statusCode`. */
+  readonly path: string;
+  /** What was expected, and a shortened rendering of what was found. */
+  readonly message: string;
+}
+
+/** The input parsed as JSON but does not hold valid records. */
+export class RecordValidationError extends QualityEvidenceError {
+  /** At most {@link RecordValidationError.listedIssueLimit} issues; `issueCount` counts them all. */
+  readonly issues: readonly RecordIssue[];
+  readonly issueCount: number;
+  readonly invalidRecordCount: number;
+  readonly recordCount: number;
+
+  /** How many issues a message lists before it says "and N more". */
+  static readonly listedIssueLimit = 20;
+
+  constructor(summary: string, issues: readonly RecordIssue[], counts: { issueCount: number; invalidRecordCount: number; recordCount: number }) {
+    const lines = issues.map((issue) => `  - ${issue.path}: ${issue.message}`);
+    const hidden = counts.issueCount - issues.length;
+    if (hidden > 0) lines.push(`  ... and ${hidden} more`);
+    super(`${summary}:\n${lines.join('\n')}`);
+    this.issues = issues;
+    this.issueCount = counts.issueCount;
+    this.invalidRecordCount = counts.invalidRecordCount;
+    this.recordCount = counts.recordCount;
+  }
+}
+
+/** The report could not be written; any earlier report at the output path is untouched. */
+export class ReportWriteError extends QualityEvidenceError {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`cannot write the report: ${reason}`, options);
+  }
+}
+
+/**
+ * A short, safe description of a Node file-system failure: its code and a
+ * fixed explanation. Node's own message is not used because it embeds the
+ * path, which may come from an environment variable.
+ */
+export function describeFileSystemFailure(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  const explanations: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'it is a directory',
+    ENOTDIR: 'a parent of the path is not a directory',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on device',
+    EEXIST: 'a file is in the way',
+  };
+  if (code === undefined) return 'unknown file-system failure';
+  return `${explanations[code] ?? 'file-system failure'} (${code})`;
+}

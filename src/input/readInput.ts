@@ -1,0 +1,49 @@
+import { InputSyntaxError, InputUnreadableError, describeFileSystemFailure } from '../errors.js';
+import type { FileSystem } from '../workflow/fileSystem.js';
+
+/** Reads the input file as text; a missing or unreadable file is an InputUnreadableError naming the path. */
+export async function readInputFile(fileSystem: FileSystem, inputPath: string): Promise<string> {
+  try {
+    return await fileSystem.readFile(inputPath);
+  } catch (error) {
+    throw new InputUnreadableError(inputPath, describeFileSystemFailure(error), { cause: error });
+  }
+}
+
+/**
+ * Parses the input text as JSON and returns it untyped: validation decides
+ * what it is. A leading byte-order mark is ignored, as editors on some
+ * platforms write one.
+ */
+export function parseInputJson(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new InputSyntaxError(shorten(detail), locate(body, detail), { cause: error });
+  }
+}
+
+// V8 reports "... at position N"; turn N into a line and column a person can open.
+function locate(text: string, detail: string): { line: number; column: number } | undefined {
+  const match = /at position (\d+)/.exec(detail);
+  if (match === null) {
+    return /Unexpected end of JSON input/.test(detail) ? lineAndColumn(text, text.length) : undefined;
+  }
+  return lineAndColumn(text, Number(match[1]));
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
+    line++;
+    lineStart = index + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function shorten(detail: string): string {
+  return detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
+}

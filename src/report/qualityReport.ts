@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { ExecutionSummary } from '../summary/summariseExecutions.js';
+
+/** Version of the report format; raised on any incompatible change. */
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** What ran in a Playwright run, written by the reporter beside the execution summary. */
+export const testCountsSchema = z.object({
+  total: z.int().min(0).meta({ description: 'Tests in the run, counted once each' }),
+  passed: z.int().min(0).meta({ description: 'Tests that passed on their first attempt' }),
+  failed: z.int().min(0).meta({ description: 'Tests that failed, timed out or were interrupted on their last attempt' }),
+  flaky: z.int().min(0).meta({ description: 'Tests that failed first and passed on a retry' }),
+  skipped: z.int().min(0).meta({ description: 'Tests that were skipped' }),
+});
+
+export type TestCounts = z.infer<typeof testCountsSchema>;
+
+/** `quality-summary.json`, as written by the runner and by the reporter. */
+export const qualityReportSchema = z
+  .object({
+    schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+    environment: z.string().meta({ description: 'Name of the target environment' }),
+    slowResponseThresholdMs: z.int().min(0).meta({ description: 'Executions strictly slower than this are slow' }),
+    executionCount: z.int().min(0),
+    failedExecutionCount: z.int().min(0),
+    slowExecutionCount: z.int().min(0),
+    failureCountByEndpoint: z.record(z.string(), z.int().min(1)),
+    slowEndpoints: z.array(z.string()),
+    tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
+  })
+  .strict()
+  .meta({ title: 'QualityReport' });
+
+export type QualityReport = z.infer<typeof qualityReportSchema>;
+
+/** What the report says about where and how the summary was computed. */
+export interface ReportContext {
+  readonly environment: string;
+  readonly slowResponseThresholdMs: number;
+  /** Present only in reports from the Playwright reporter. */
+  readonly tests?: TestCounts;
+}
+
+/** Assembles the report with its keys in a fixed order. */
+export function buildReport(summary: ExecutionSummary, context: ReportContext): QualityReport {
+  const report: QualityReport = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    environment: context.environment,
+    slowResponseThresholdMs: context.slowResponseThresholdMs,
+    executionCount: summary.executionCount,
+    failedExecutionCount: summary.failedExecutionCount,
+    slowExecutionCount: summary.slowExecutionCount,
+    failureCountByEndpoint: { ...summary.failureCountByEndpoint },
+    slowEndpoints: [...summary.slowEndpoints],
+  };
+  if (context.tests !== undefined) report.tests = { ...context.tests };
+  return report;
+}
+
+/** The report file's bytes: JSON, 2-space indent, trailing newline, no timestamps. */
+export function formatReport(report: QualityReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

@@ -1,0 +1,80 @@
+import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
+
+/** The summary of SPEC 2.4: what ran, what failed, what was slow. */
+export interface ExecutionSummary {
+  /** Number of executions. */
+  readonly executionCount: number;
+  /** Executions that failed (for records: statusCode 400 or above). */
+  readonly failedExecutionCount: number;
+  /** Executions strictly slower than the threshold. */
+  readonly slowExecutionCount: number;
+  /** Failure count per endpoint; only endpoints with failures, keys in code-unit order. */
+  readonly failureCountByEndpoint: Readonly<Record<string, number>>;
+  /** Endpoints with at least one slow execution, unique, in code-unit order. */
+  readonly slowEndpoints: readonly string[];
+}
+
+/** What the summary needs of one execution, whatever it came from. */
+export interface SummarisableOutcome {
+  /** Canonical `<METHOD> <path>` label. */
+  readonly endpoint: string;
+  /** Response time in milliseconds. */
+  readonly responseTimeMs: number;
+}
+
+/** A record failed when the API answered with a client or server error. */
+export function isFailedExecution(record: CanonicalExecutionRecord): boolean {
+  return record.statusCode >= 400;
+}
+
+/**
+ * The one summary rule, shared by execution records and check observations:
+ * slow means strictly above the threshold (equal is not slow), and both
+ * endpoint lists are sorted by UTF-16 code unit, not by locale, so reports
+ * diff cleanly on every machine.
+ */
+export function summariseOutcomes<Outcome extends SummarisableOutcome>(
+  outcomes: readonly Outcome[],
+  isFailed: (outcome: Outcome) => boolean,
+  slowResponseThresholdMs: number,
+): ExecutionSummary {
+  if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
+    throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
+  }
+  let failedExecutionCount = 0;
+  let slowExecutionCount = 0;
+  const failures = new Map<string, number>();
+  const slow = new Set<string>();
+  for (const outcome of outcomes) {
+    if (isFailed(outcome)) {
+      failedExecutionCount++;
+      failures.set(outcome.endpoint, (failures.get(outcome.endpoint) ?? 0) + 1);
+    }
+    if (outcome.responseTimeMs > slowResponseThresholdMs) {
+      slowExecutionCount++;
+      slow.add(outcome.endpoint);
+    }
+  }
+  // Endpoint labels always contain a space, so they are never integer-like
+  // keys and the object keeps the sorted insertion order in JSON.
+  const failureCountByEndpoint: Record<string, number> = {};
+  for (const endpoint of [...failures.keys()].sort(compareCodeUnits)) {
+    failureCountByEndpoint[endpoint] = failures.get(endpoint)!;
+  }
+  return {
+    executionCount: outcomes.length,
+    failedExecutionCount,
+    slowExecutionCount,
+    failureCountByEndpoint,
+    slowEndpoints: [...slow].sort(compareCodeUnits),
+  };
+}
+
+/** Summarises canonical execution records: failed means statusCode >= 400. */
+export function summariseExecutions(records: readonly CanonicalExecutionRecord[], slowResponseThresholdMs: number): ExecutionSummary {
+  return summariseOutcomes(records, isFailedExecution, slowResponseThresholdMs);
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

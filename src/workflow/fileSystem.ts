@@ -1,0 +1,29 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+
+/**
+ * The file-system access the workflow needs, passed in explicitly so that
+ * tests can use an in-memory implementation and see exactly what was written.
+ */
+export interface FileSystem {
+  /** Reads a whole file as UTF-8 text. */
+  readFile(path: string): Promise<string>;
+  /** Writes a whole file as UTF-8 text, replacing it if it exists. */
+  writeFile(path: string, content: string): Promise<void>;
+  /** Creates a folder and its missing parents; succeeds if it exists. */
+  makeDirectory(path: string): Promise<void>;
+  /** Renames a file, replacing the target atomically where the platform allows. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file; succeeds if it does not exist. */
+  removeFile(path: string): Promise<void>;
+}
+
+/** The real file system, through `node:fs/promises`. */
+export const nodeFileSystem: FileSystem = {
+  readFile: (path) => readFile(path, 'utf8'),
+  writeFile: (path, content) => writeFile(path, content, 'utf8'),
+  makeDirectory: async (path) => {
+    await mkdir(path, { recursive: true });
+  },
+  rename: (from, to) => rename(from, to),
+  removeFile: (path) => rm(path, { force: true }),
+};

@@ -1,0 +1,38 @@
+import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
+import { parseInputJson, readInputFile } from '../input/readInput.js';
+import { validateExecutionRecords } from '../records/executionRecord.js';
+import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
+import { buildReport, formatReport, type QualityReport } from '../report/qualityReport.js';
+import { summariseExecutions } from '../summary/summariseExecutions.js';
+import type { FileSystem } from './fileSystem.js';
+import { writeReportAtomically } from './writeReportAtomically.js';
+
+/** What the workflow needs from outside besides its configuration. */
+export interface QualityWorkflowDependencies {
+  /** All file access goes through this; tests pass an in-memory one. */
+  readonly fileSystem: FileSystem;
+}
+
+/** The outcome of a successful run. */
+export interface QualityWorkflowResult {
+  readonly report: QualityReport;
+  /** The exact bytes written to `config.outputPath`. */
+  readonly reportText: string;
+}
+
+/**
+ * The SPEC's stages in order: read, parse, validate, normalise, summarise,
+ * format, write. Only the first and the last touch the file system, and any
+ * failure throws before the write, so a failed run writes nothing.
+ */
+export async function runQualityWorkflow(config: QualityToolConfig, { fileSystem }: QualityWorkflowDependencies): Promise<QualityWorkflowResult> {
+  const text = await readInputFile(fileSystem, config.inputPath);
+  const document = parseInputJson(text);
+  const records = validateExecutionRecords(document);
+  const canonicalRecords = normaliseExecutionRecords(records);
+  const summary = summariseExecutions(canonicalRecords, config.slowResponseThresholdMs);
+  const report = buildReport(summary, config);
+  const reportText = formatReport(report);
+  await writeReportAtomically(fileSystem, config.outputPath, reportText);
+  return { report, reportText };
+}

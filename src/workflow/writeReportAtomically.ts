@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { ReportWriteError, describeFileSystemFailure } from '../errors.js';
+import type { FileSystem } from './fileSystem.js';
+
+/**
+ * Writes the report to a temporary file beside the target and renames it into
+ * place, so a reader never sees half a report and a failed write leaves any
+ * earlier report untouched. Parent folders are created.
+ */
+export async function writeReportAtomically(fileSystem: FileSystem, outputPath: string, content: string): Promise<void> {
+  const folder = dirname(outputPath);
+  const temporaryPath = join(folder, `.${basename(outputPath)}.${randomUUID()}.tmp`);
+  try {
+    await fileSystem.makeDirectory(folder);
+    await fileSystem.writeFile(temporaryPath, content);
+    await fileSystem.rename(temporaryPath, outputPath);
+  } catch (error) {
+    await fileSystem.removeFile(temporaryPath).catch(() => undefined);
+    throw new ReportWriteError(describeFileSystemFailure(error), { cause: error });
+  }
+}
