@@ -21,7 +21,7 @@ export function parseInputJson(text: string): unknown {
     return JSON.parse(body);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new InputSyntaxError(shorten(detail), locate(body, detail), { cause: error });
+    throw new InputSyntaxError(describeSyntaxError(detail), locate(body, detail), { cause: error });
   }
 }
 
@@ -44,6 +44,9 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - lineStart + 1 };
 }
 
-function shorten(detail: string): string {
-  return detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
+// The position moves into the line and column; V8's quoted snippet of the
+// input may span lines, so it is kept on one line and shortened.
+function describeSyntaxError(detail: string): string {
+  const single = detail.replace(/ in JSON at position \d+.*$/s, '').replace(/\r?\n/g, '\\n');
+  return single.length > 160 ? `${single.slice(0, 159)}…` : single;
 }

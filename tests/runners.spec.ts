@@ -1,0 +1,219 @@
+import { expect, test } from '@playwright/test';
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { qualityReportSchema } from '../src/index.js';
+import { createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
+
+// A value no output may ever contain, wherever it is put in the environment.
+const fakeToken = 'qe-fake-token-5d1c2b9e';
+
+const validInput = JSON.stringify({
+  executions: [
+    { statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 100 },
+    { statusCode: 404, endpoint: 'get  /orders/42', responseTimeMs: 900 },
+  ],
+});
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+test.describe('npm start (the illustrative run)', () => {
+  test('prints the SPEC sample summary and writes the same bytes to .build/quality-summary.json', async () => {
+    const outcome = await runProgram('src/runners/start.js', { env: { API_TOKEN: fakeToken } });
+
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stderr).toBe('');
+    const report = qualityReportSchema.parse(JSON.parse(outcome.stdout));
+    expect(report).toEqual({
+      schemaVersion: 1,
+      environment: 'local-example',
+      slowResponseThresholdMs: 750,
+      executionCount: 3,
+      failedExecutionCount: 1,
+      slowExecutionCount: 2,
+      failureCountByEndpoint: { 'POST /orders': 1 },
+      slowEndpoints: ['GET /invoices', 'POST /orders'],
+    });
+    expect(await readFile(join(repositoryRoot, '.build/quality-summary.json'), 'utf8')).toBe(outcome.stdout);
+    expect(outcome.stdout).not.toContain(fakeToken);
+  });
+
+  test('ignores the QE_* variables of the real environment', async () => {
+    const outcome = await runProgram('src/runners/start.js', { env: { QE_ENVIRONMENT: fakeToken, QE_SLOW_RESPONSE_THRESHOLD_MS: 'slow' } });
+
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stdout).toContain('"environment": "local-example"');
+    expect(outcome.stdout).not.toContain(fakeToken);
+  });
+});
+
+test.describe('npm run start:environment', () => {
+  test('reads QE_INPUT_PATH, writes QE_OUTPUT_PATH and prints the report', async () => {
+    const folder = await createTemporaryFolder({ 'executions.json': validInput });
+    const outputPath = join(folder, 'nested/out/summary.json');
+
+    const outcome = await runProgram('src/runners/startEnvironment.js', {
+      env: { QE_ENVIRONMENT: ' staging ', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: outputPath, QE_SLOW_RESPONSE_THRESHOLD_MS: '800', API_TOKEN: fakeToken },
+    });
+
+    expect(outcome).toEqual({
+      exitCode: 0,
+      stderr: '',
+      stdout: `{
+  "schemaVersion": 1,
+  "environment": "staging",
+  "slowResponseThresholdMs": 800,
+  "executionCount": 2,
+  "failedExecutionCount": 1,
+  "slowExecutionCount": 1,
+  "failureCountByEndpoint": {
+    "GET /orders/42": 1
+  },
+  "slowEndpoints": [
+    "GET /orders/42"
+  ]
+}
+`,
+    });
+    expect(await readFile(outputPath, 'utf8')).toBe(outcome.stdout);
+  });
+
+  test('writes to .build/quality-summary.json under the working directory when QE_OUTPUT_PATH is whitespace only', async () => {
+    const folder = await createTemporaryFolder({ 'executions.json': validInput });
+
+    const outcome = await runProgram('src/runners/startEnvironment.js', {
+      cwd: folder,
+      env: { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: 'executions.json', QE_OUTPUT_PATH: '  ' },
+    });
+
+    expect(outcome.exitCode).toBe(0);
+    expect(await readFile(join(folder, '.build/quality-summary.json'), 'utf8')).toBe(outcome.stdout);
+  });
+
+  const failures: readonly { name: string; files: Record<string, string>; env: (folder: string) => Record<string, string>; exitCode: number; stderr: string }[] = [
+    {
+      name: 'QE_ENVIRONMENT and QE_INPUT_PATH missing',
+      files: {},
+      env: () => ({ QE_SLOW_RESPONSE_THRESHOLD_MS: ' ' }),
+      exitCode: 78,
+      stderr:
+        'quality-evidence start:environment: invalid configuration:\n' +
+        '  - QE_ENVIRONMENT: is required (the name of the target environment)\n' +
+        '  - QE_INPUT_PATH: is required (the path of the input file of execution records)\n',
+    },
+    {
+      name: 'a non-numeric threshold holding a secret',
+      files: { 'executions.json': validInput },
+      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_SLOW_RESPONSE_THRESHOLD_MS: fakeToken }),
+      exitCode: 78,
+      stderr:
+        'quality-evidence start:environment: invalid configuration:\n' +
+        '  - QE_SLOW_RESPONSE_THRESHOLD_MS: must be a whole non-negative number of milliseconds written in digits\n',
+    },
+    {
+      name: 'a missing input file',
+      files: {},
+      env: () => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: 'does-not-exist.json' }),
+      exitCode: 66,
+      stderr: 'quality-evidence start:environment: cannot read the input file "does-not-exist.json": no such file or directory (ENOENT)\n',
+    },
+    {
+      name: 'an input file that is not well-formed JSON',
+      files: { 'executions.json': '{ "executions": [\n  { "statusCode": 200 ' },
+      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
+      exitCode: 65,
+      stderr: "quality-evidence start:environment: the input file is not well-formed JSON at line 2, column 23: Expected ',' or '}' after property value\n",
+    },
+    {
+      name: 'a status code out of range',
+      files: { 'executions.json': '{ "executions": [{ "statusCode": 600, "endpoint": "GET /orders", "responseTimeMs": 5 }] }' },
+      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
+      exitCode: 65,
+      stderr: 'quality-evidence start:environment: 1 of 1 record is invalid:\n  - executions[0].statusCode: must be an integer from 100 to 599; found 600 (a number)\n',
+    },
+    {
+      name: 'a malformed record',
+      files: { 'executions.json': '{ "executions": [{ "statusCode": 200, "endpoint": "GET /orders" }, "oops"] }' },
+      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
+      exitCode: 65,
+      stderr:
+        'quality-evidence start:environment: 2 of 2 records are invalid:\n' +
+        '  - executions[0].responseTimeMs: must be a finite number of milliseconds, zero or more; it is missing\n' +
+        '  - executions[1]: must be an object, found a string\n',
+    },
+    {
+      name: 'an output path that cannot be created and holds a secret',
+      files: { 'executions.json': validInput, blocker: 'a file where a folder should be' },
+      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'blocker', fakeToken, 'summary.json') }),
+      exitCode: 73,
+      stderr: 'quality-evidence start:environment: cannot write the report: a parent of the path is not a directory (ENOTDIR)\n',
+    },
+  ];
+
+  for (const failure of failures) {
+    test(`${failure.name}: exits ${failure.exitCode}, explains on stderr and writes no report`, async () => {
+      const folder = await createTemporaryFolder(failure.files);
+      const defaultReport = join(folder, '.build/quality-summary.json');
+
+      const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { ...failure.env(folder), API_TOKEN: fakeToken } });
+
+      expect(outcome).toEqual({ exitCode: failure.exitCode, stdout: '', stderr: failure.stderr });
+      expect(await exists(defaultReport)).toBe(false);
+    });
+  }
+
+  test('a failing run leaves an existing report untouched', async () => {
+    const folder = await createTemporaryFolder({ 'executions.json': '[{ "statusCode": 99, "endpoint": "GET /x", "responseTimeMs": 1 }]', 'summary.json': 'previous\n' });
+
+    const outcome = await runProgram('src/runners/startEnvironment.js', {
+      env: { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'summary.json') },
+    });
+
+    expect(outcome.exitCode).toBe(65);
+    expect(await readFile(join(folder, 'summary.json'), 'utf8')).toBe('previous\n');
+  });
+
+  test('a command-line argument is a usage error (exit 64)', async () => {
+    const outcome = await runProgram('src/runners/startEnvironment.js', { args: ['--input', 'x.json'] });
+
+    expect(outcome).toEqual({
+      exitCode: 64,
+      stdout: '',
+      stderr: "quality-evidence start:environment: Unknown option '--input'; quality-evidence start:environment takes no arguments\n",
+    });
+  });
+
+  test('QE_DEBUG=1 adds the stack trace to an expected error', async () => {
+    const outcome = await runProgram('src/runners/startEnvironment.js', { env: { QE_DEBUG: '1' } });
+
+    expect(outcome.exitCode).toBe(78);
+    expect(outcome.stderr).toContain('ConfigurationError: invalid configuration:');
+    expect(outcome.stderr).toMatch(/\n {4}at .*loadQualityToolConfig/);
+  });
+});
+
+test('npm run validate prints one line per self-check and exits 0', async () => {
+  const outcome = await runProgram('src/runners/validate.js');
+
+  expect(outcome.exitCode).toBe(0);
+  expect(outcome.stdout.split('\n').filter((line) => line.startsWith('ok   '))).toHaveLength(11);
+  expect(outcome.stdout).toContain('ok   statusCode 600 is rejected\n');
+  expect(outcome.stdout).toContain('ok   statusCode "200" is rejected\n');
+  expect(outcome.stdout.endsWith('11 passed, 0 failed\n')).toBe(true);
+});
+
+test('the report on stdout is exactly the file the run wrote, byte for byte', async () => {
+  const folder = await createTemporaryFolder({ 'executions.json': validInput });
+  const env = { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'a.json') };
+
+  const first = await runProgram('src/runners/startEnvironment.js', { env });
+  await writeFile(join(folder, 'first.json'), await readFile(join(folder, 'a.json')));
+  const second = await runProgram('src/runners/startEnvironment.js', { env });
+
+  expect(second.stdout).toBe(first.stdout);
+  expect(await readFile(join(folder, 'a.json'), 'utf8')).toBe(await readFile(join(folder, 'first.json'), 'utf8'));
+});
