@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './input/readInput.js';
 export * from './records/executionRecord.js';
 export * from './records/normaliseExecutionRecords.js';
+export * from './report/jsonSchemas.js';
 export * from './report/qualityReport.js';
 export * from './summary/summariseExecutions.js';
 export * from './workflow/fileSystem.js';

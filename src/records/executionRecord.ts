@@ -46,51 +46,73 @@ export const executionInputSchema = z
 
 /**
  * Checks every element of a list against a per-record schema and returns the
- * parsed records, or throws one RecordValidationError that lists every
- * problem (up to the cap) with its position and field. The check runs one
- * record at a time so that a million records never pass through one giant
- * schema.
+ * list itself, typed, or throws one RecordValidationError that lists every
+ * problem (up to the cap) with its position and field.
+ *
+ * The hot path asks `isValid` of one record at a time and copies nothing, so a
+ * million records never pass through one giant schema; zod runs only on the
+ * records that fail, to explain them. `isValid` defaults to the schema itself
+ * and, when given, must accept exactly what the schema accepts (a spec checks
+ * this for execution records). The schema must validate without transforming.
  */
 export function validateRecordList<Schema extends z.ZodType>(
   list: readonly unknown[],
   schema: Schema,
   listPath: string,
   noun: string,
-): z.output<Schema>[] {
-  const records = new Array<z.output<Schema>>(list.length);
+  isValid: (candidate: unknown) => boolean = (candidate) => schema.safeParse(candidate).success,
+): readonly z.output<Schema>[] {
+  const invalidPositions: number[] = [];
+  for (let position = 0; position < list.length; position++) {
+    if (!isValid(list[position])) invalidPositions.push(position);
+  }
+  if (invalidPositions.length === 0) return list as readonly z.output<Schema>[];
+
   const issues: RecordIssue[] = [];
   let issueCount = 0;
-  let invalidRecordCount = 0;
-  for (let position = 0; position < list.length; position++) {
+  for (const position of invalidPositions) {
     const candidate = list[position];
     const result = schema.safeParse(candidate);
-    if (result.success) {
-      records[position] = result.data;
-      continue;
-    }
-    invalidRecordCount++;
+    if (result.success) throw new Error(`internal error: the fast check and the schema disagree on ${listPath}[${position}]`);
     for (const issue of result.error.issues) {
       issueCount++;
-      if (issues.length < RecordValidationError.listedIssueLimit) {
-        issues.push(describeIssue(issue, candidate, position, listPath));
-      }
+      if (issues.length < RecordValidationError.listedIssueLimit) issues.push(describeIssue(issue, candidate, position, listPath));
     }
   }
-  if (invalidRecordCount > 0) {
-    const summary = `${invalidRecordCount} of ${list.length} ${noun}${list.length === 1 ? ' is' : 's are'} invalid`;
-    throw new RecordValidationError(summary, issues, { issueCount, invalidRecordCount, recordCount: list.length });
-  }
-  return records;
+  const invalidRecordCount = invalidPositions.length;
+  const summary = `${invalidRecordCount} of ${list.length} ${noun}${list.length === 1 ? ' is' : 's are'} invalid`;
+  throw new RecordValidationError(summary, issues, { issueCount, invalidRecordCount, recordCount: list.length });
+}
+
+/**
+ * The hot-path twin of {@link executionRecordSchema}: the same rules as plain
+ * comparisons, with no allocation. A spec holds the two in agreement.
+ */
+export function isExecutionRecord(value: unknown): value is ExecutionRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { statusCode, endpoint, responseTimeMs, id } = value as Record<string, unknown>;
+  return (
+    typeof statusCode === 'number' &&
+    Number.isInteger(statusCode) &&
+    statusCode >= 100 &&
+    statusCode <= 599 &&
+    typeof endpoint === 'string' &&
+    ENDPOINT_LABEL_PATTERN.test(endpoint) &&
+    typeof responseTimeMs === 'number' &&
+    Number.isFinite(responseTimeMs) &&
+    responseTimeMs >= 0 &&
+    (id === undefined || typeof id === 'string')
+  );
 }
 
 /**
  * Validates the parsed content of an input file. Accepts
  * `{ "executions": [...] }` or a bare array; an empty list is valid.
  */
-export function validateExecutionRecords(document: unknown): ExecutionRecord[] {
-  if (Array.isArray(document)) return validateRecordList(document, executionRecordSchema, '', 'record');
+export function validateExecutionRecords(document: unknown): readonly ExecutionRecord[] {
+  if (Array.isArray(document)) return validateRecordList(document, executionRecordSchema, '', 'record', isExecutionRecord);
   if (isPlainObject(document) && Array.isArray(document['executions'])) {
-    return validateRecordList(document['executions'], executionRecordSchema, 'executions', 'record');
+    return validateRecordList(document['executions'], executionRecordSchema, 'executions', 'record', isExecutionRecord);
   }
   const found = isPlainObject(document) ? 'an object without an "executions" array' : describeType(document);
   throw new RecordValidationError(

@@ -37,16 +37,18 @@ export function createEndpointNormaliser(limit = 10_000): (label: string) => str
   };
 }
 
-/** Puts validated records in canonical form (pure; the input is not changed). */
-export function normaliseExecutionRecords(records: readonly ExecutionRecord[]): CanonicalExecutionRecord[] {
+/**
+ * Yields validated records in canonical form, one at a time. The sequence is
+ * lazy so that a million records are never held twice in memory: the
+ * summary consumes each canonical record as it is made. Use `Array.from` for
+ * a list. The input records are not changed.
+ */
+export function* normaliseExecutionRecords(records: Iterable<ExecutionRecord>): Generator<CanonicalExecutionRecord, void, undefined> {
   const normalise = createEndpointNormaliser();
-  return records.map((record) => {
-    const canonical: { statusCode: number; endpoint: string; responseTimeMs: number; id?: string } = {
-      statusCode: record.statusCode,
-      endpoint: normalise(record.endpoint),
-      responseTimeMs: record.responseTimeMs,
-    };
-    if (record.id !== undefined) canonical.id = record.id;
-    return canonical;
-  });
+  for (const record of records) {
+    const endpoint = normalise(record.endpoint);
+    yield record.id === undefined
+      ? { statusCode: record.statusCode, endpoint, responseTimeMs: record.responseTimeMs }
+      : { statusCode: record.statusCode, endpoint, responseTimeMs: record.responseTimeMs, id: record.id };
+  }
 }

@@ -28,24 +28,27 @@ export function isFailedExecution(record: CanonicalExecutionRecord): boolean {
 }
 
 /**
- * The one summary rule, shared by execution records and check observations:
+ * The one summary rule, shared by execution records and check observations,
+ * over any iterable (a list, or the lazy canonical records of a large input):
  * slow means strictly above the threshold (equal is not slow), and both
  * endpoint lists are sorted by UTF-16 code unit, not by locale, so reports
  * diff cleanly on every machine.
  */
 export function summariseOutcomes<Outcome extends SummarisableOutcome>(
-  outcomes: readonly Outcome[],
+  outcomes: Iterable<Outcome>,
   isFailed: (outcome: Outcome) => boolean,
   slowResponseThresholdMs: number,
 ): ExecutionSummary {
   if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
     throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
   }
+  let executionCount = 0;
   let failedExecutionCount = 0;
   let slowExecutionCount = 0;
   const failures = new Map<string, number>();
   const slow = new Set<string>();
   for (const outcome of outcomes) {
+    executionCount++;
     if (isFailed(outcome)) {
       failedExecutionCount++;
       failures.set(outcome.endpoint, (failures.get(outcome.endpoint) ?? 0) + 1);
@@ -62,7 +65,7 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
     failureCountByEndpoint[endpoint] = failures.get(endpoint)!;
   }
   return {
-    executionCount: outcomes.length,
+    executionCount,
     failedExecutionCount,
     slowExecutionCount,
     failureCountByEndpoint,
@@ -71,7 +74,7 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
 }
 
 /** Summarises canonical execution records: failed means statusCode >= 400. */
-export function summariseExecutions(records: readonly CanonicalExecutionRecord[], slowResponseThresholdMs: number): ExecutionSummary {
+export function summariseExecutions(records: Iterable<CanonicalExecutionRecord>, slowResponseThresholdMs: number): ExecutionSummary {
   return summariseOutcomes(records, isFailedExecution, slowResponseThresholdMs);
 }
 
