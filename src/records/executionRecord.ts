@@ -80,7 +80,7 @@ export function validateRecordList<Schema extends z.ZodType>(
     }
   }
   const invalidRecordCount = invalidPositions.length;
-  const summary = `${invalidRecordCount} of ${list.length} ${noun}${list.length === 1 ? ' is' : 's are'} invalid`;
+  const summary = `${invalidRecordCount} of ${list.length} ${noun}${list.length === 1 ? '' : 's'} ${invalidRecordCount === 1 ? 'is' : 'are'} invalid`;
   throw new RecordValidationError(summary, issues, { issueCount, invalidRecordCount, recordCount: list.length });
 }
 
@@ -154,6 +154,7 @@ export function renderValue(value: unknown): string {
 
 function describeType(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;

@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+import {
+  buildReport,
+  formatReport,
+  normaliseExecutionRecords,
+  parseInputJson,
+  summariseExecutions,
+  validateExecutionRecords,
+  type CanonicalExecutionRecord,
+  type ExecutionSummary,
+} from '../src/index.js';
+
+function execution(endpoint: string, statusCode: number, responseTimeMs: number): CanonicalExecutionRecord {
+  return { statusCode, endpoint, responseTimeMs };
+}
+
+const fast = 10;
+const threshold = 750;
+
+test.describe('failures', () => {
+  test('statusCode 399 is not a failure', () => {
+    expect(summariseExecutions([execution('GET /a', 399, fast)], threshold).failedExecutionCount).toBe(0);
+  });
+
+  test('statusCode 400 is a failure', () => {
+    expect(summariseExecutions([execution('GET /a', 400, fast)], threshold).failedExecutionCount).toBe(1);
+  });
+
+  test('statusCode 599 is a failure', () => {
+    expect(summariseExecutions([execution('GET /a', 599, fast)], threshold).failedExecutionCount).toBe(1);
+  });
+
+  test('failureCountByEndpoint holds only endpoints with failures, with exact counts', () => {
+    const summary = summariseExecutions(
+      [
+        execution('GET /a', 500, fast),
+        execution('GET /ok', 200, fast),
+        execution('GET /a', 404, fast),
+        execution('POST /b', 503, fast),
+        execution('GET /a', 201, fast),
+        execution('GET /redirect', 302, fast),
+      ],
+      threshold,
+    );
+    expect(summary.failedExecutionCount).toBe(3);
+    expect(summary.failureCountByEndpoint).toStrictEqual({ 'GET /a': 2, 'POST /b': 1 });
+  });
+});
+
+test.describe('slow executions', () => {
+  test('a response time equal to the threshold is not slow', () => {
+    const summary = summariseExecutions([execution('GET /a', 200, 750)], 750);
+    expect(summary.slowExecutionCount).toBe(0);
+    expect(summary.slowEndpoints).toStrictEqual([]);
+  });
+
+  test('a response time just above the threshold is slow', () => {
+    const summary = summariseExecutions([execution('GET /a', 200, 750.001)], 750);
+    expect(summary.slowExecutionCount).toBe(1);
+    expect(summary.slowEndpoints).toStrictEqual(['GET /a']);
+  });
+
+  test('with threshold 0 every execution above 0 ms is slow and 0 ms is not', () => {
+    const summary = summariseExecutions([execution('GET /a', 200, 0), execution('GET /b', 200, 0.5)], 0);
+    expect(summary.slowExecutionCount).toBe(1);
+    expect(summary.slowEndpoints).toStrictEqual(['GET /b']);
+  });
+
+  test('slowEndpoints lists each endpoint once however many slow executions it has', () => {
+    const summary = summariseExecutions(
+      [execution('GET /a', 200, 800), execution('GET /a', 500, 900), execution('GET /b', 200, 1000), execution('GET /a', 200, 751)],
+      threshold,
+    );
+    expect(summary.slowExecutionCount).toBe(4);
+    expect(summary.slowEndpoints).toStrictEqual(['GET /a', 'GET /b']);
+  });
+});
+
+test.describe('ordering', () => {
+  // Code-unit order; a locale sort would give DELETE /z, GET /a, GET /b, GET /B, GET /é.
+  const codeUnitOrder = ['DELETE /z', 'GET /B', 'GET /a', 'GET /b', 'GET /é'];
+  const arrivalOrder = ['GET /b', 'GET /B', 'GET /a', 'DELETE /z', 'GET /é'];
+  const summary = summariseExecutions(
+    arrivalOrder.map((endpoint) => execution(endpoint, 500, 1000)),
+    threshold,
+  );
+
+  test('failureCountByEndpoint keys are in code-unit order, not locale order', () => {
+    expect(Object.keys(summary.failureCountByEndpoint)).toEqual(codeUnitOrder);
+  });
+
+  test('failureCountByEndpoint serialises its keys in code-unit order', () => {
+    expect(JSON.stringify(summary.failureCountByEndpoint)).toBe('{"DELETE /z":1,"GET /B":1,"GET /a":1,"GET /b":1,"GET /é":1}');
+  });
+
+  test('slowEndpoints are in code-unit order, not locale order', () => {
+    expect(summary.slowEndpoints).toEqual(codeUnitOrder);
+  });
+});
+
+test.describe('edge cases', () => {
+  test('no executions give zero counts, an empty map and an empty list', () => {
+    expect(summariseExecutions([], threshold)).toStrictEqual({
+      executionCount: 0,
+      failedExecutionCount: 0,
+      slowExecutionCount: 0,
+      failureCountByEndpoint: {},
+      slowEndpoints: [],
+    });
+  });
+
+  for (const bad of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+    test(`a threshold of ${bad} is a RangeError`, () => {
+      expect(() => summariseExecutions([], bad)).toThrow(RangeError);
+      expect(() => summariseExecutions([], bad)).toThrow(
+        new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${bad}`),
+      );
+    });
+  }
+});
+
+test.describe('the SPEC sample', () => {
+  function summariseFixture(): ExecutionSummary {
+    const text = readFileSync(new URL('../fixtures/quality-executions.json', import.meta.url), 'utf8');
+    return summariseExecutions(normaliseExecutionRecords(validateExecutionRecords(parseInputJson(text))), 750);
+  }
+
+  const expectedReport = `{
+  "schemaVersion": 1,
+  "environment": "local",
+  "slowResponseThresholdMs": 750,
+  "executionCount": 3,
+  "failedExecutionCount": 1,
+  "slowExecutionCount": 2,
+  "failureCountByEndpoint": {
+    "POST /orders": 1
+  },
+  "slowEndpoints": [
+    "GET /invoices",
+    "POST /orders"
+  ]
+}
+`;
+
+  test('the three sample records with threshold 750 summarise to 3 executions, 1 failed and 2 slow', () => {
+    expect(summariseFixture()).toStrictEqual({
+      executionCount: 3,
+      failedExecutionCount: 1,
+      slowExecutionCount: 2,
+      failureCountByEndpoint: { 'POST /orders': 1 },
+      slowEndpoints: ['GET /invoices', 'POST /orders'],
+    });
+  });
+
+  test('the sample report has the exact expected bytes', () => {
+    const report = formatReport(buildReport(summariseFixture(), { environment: 'local', slowResponseThresholdMs: 750 }));
+    expect(report).toBe(expectedReport);
+  });
+
+  test('the sample report is identical when computed twice', () => {
+    const first = formatReport(buildReport(summariseFixture(), { environment: 'local', slowResponseThresholdMs: 750 }));
+    const second = formatReport(buildReport(summariseFixture(), { environment: 'local', slowResponseThresholdMs: 750 }));
+    expect(second).toBe(first);
+  });
+
+  test('the report of no executions has an empty map and an empty list', () => {
+    const report = formatReport(buildReport(summariseExecutions([], 750), { environment: 'ci', slowResponseThresholdMs: 750 }));
+    expect(report).toBe(`{
+  "schemaVersion": 1,
+  "environment": "ci",
+  "slowResponseThresholdMs": 750,
+  "executionCount": 0,
+  "failedExecutionCount": 0,
+  "slowExecutionCount": 0,
+  "failureCountByEndpoint": {},
+  "slowEndpoints": []
+}
+`);
+  });
+});

@@ -1,0 +1,372 @@
+import { test, expect } from '@playwright/test';
+import {
+  InputSyntaxError,
+  QualityEvidenceError,
+  RecordValidationError,
+  executionRecordSchema,
+  isExecutionRecord,
+  parseInputJson,
+  validateExecutionRecords,
+  type RecordIssue,
+} from '../src/index.js';
+
+const validRecord = { statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 120 };
+
+const statusCodeRule = 'must be an integer from 100 to 599';
+const endpointTypeRule = 'must be a string of the form "<METHOD> <path>"';
+const endpointFormRule = 'must be of the form "<METHOD> <path>", with a path that starts with "/"';
+const responseTimeRule = 'must be a finite number of milliseconds, zero or more';
+const idRule = 'must be a string when present';
+const topLevelRule = 'expected an object with an "executions" array, or an array of records';
+
+function thrownBy<E extends Error>(errorClass: new (...args: never[]) => E, action: () => unknown): E {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof errorClass) return error;
+    throw error;
+  }
+  throw new Error(`expected a ${errorClass.name} to be thrown`);
+}
+
+function validationErrorFrom(document: unknown): RecordValidationError {
+  return thrownBy(RecordValidationError, () => validateExecutionRecords(document));
+}
+
+/** The one issue raised when `fields` replace those of a valid record at position 1 of `{ executions }`. */
+function onlyIssueFor(fields: Record<string, unknown>): RecordIssue {
+  const error = validationErrorFrom({ executions: [validRecord, { ...validRecord, ...fields }] });
+  expect(error.issues).toHaveLength(1);
+  return error.issues[0]!;
+}
+
+function withoutField(field: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(validRecord).filter(([key]) => key !== field));
+}
+
+test.describe('accepted documents', () => {
+  test('an object with an executions array is accepted', () => {
+    expect(validateExecutionRecords({ executions: [validRecord] })).toStrictEqual([validRecord]);
+  });
+
+  test('a bare array of records is accepted', () => {
+    expect(validateExecutionRecords([validRecord])).toStrictEqual([validRecord]);
+  });
+
+  test('an empty executions list is valid', () => {
+    expect(validateExecutionRecords({ executions: [] })).toStrictEqual([]);
+  });
+
+  test('an empty bare array is valid', () => {
+    expect(validateExecutionRecords([])).toStrictEqual([]);
+  });
+
+  test('fields other than the record fields are ignored: valid records are returned as given, not copied', () => {
+    const record = { ...validRecord, note: 'ignored', headers: { a: 'b' } };
+    const records = validateExecutionRecords({ generatedBy: 'tool', executions: [record] });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toBe(record);
+  });
+
+  test('an optional id is kept', () => {
+    expect(validateExecutionRecords([{ ...validRecord, id: 'exec-001' }])).toStrictEqual([{ ...validRecord, id: 'exec-001' }]);
+  });
+
+  test('a record without an id has no id key', () => {
+    const [record] = validateExecutionRecords([validRecord]);
+    expect(Object.keys(record!)).toEqual(['statusCode', 'endpoint', 'responseTimeMs']);
+  });
+
+  test('the endpoint is validated but not yet normalised', () => {
+    const label = '  get \t /orders ';
+    expect(validateExecutionRecords([{ ...validRecord, endpoint: label }])).toStrictEqual([{ ...validRecord, endpoint: label }]);
+  });
+
+  for (const statusCode of [100, 599]) {
+    test(`statusCode ${statusCode} is accepted`, () => {
+      expect(validateExecutionRecords([{ ...validRecord, statusCode }])).toStrictEqual([{ ...validRecord, statusCode }]);
+    });
+  }
+
+  for (const responseTimeMs of [0, 12.5]) {
+    test(`responseTimeMs ${responseTimeMs} is accepted`, () => {
+      expect(validateExecutionRecords([{ ...validRecord, responseTimeMs }])).toStrictEqual([{ ...validRecord, responseTimeMs }]);
+    });
+  }
+});
+
+test.describe('invalid fields', () => {
+  const cases: readonly (readonly [string, Record<string, unknown>, RecordIssue])[] = [
+    ['statusCode 99', { statusCode: 99 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 99 (a number)` }],
+    ['statusCode 600', { statusCode: 600 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 600 (a number)` }],
+    ['statusCode 200.5', { statusCode: 200.5 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 200.5 (a number)` }],
+    ['statusCode "200"', { statusCode: '200' }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found "200" (a string)` }],
+    ['statusCode null', { statusCode: null }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found null (null)` }],
+    ['endpoint that is not a string', { endpoint: 42 }, { position: 1, path: 'executions[1].endpoint', message: `${endpointTypeRule}; found 42 (a number)` }],
+    ['endpoint "orders" without a method', { endpoint: 'orders' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "orders" (a string)` }],
+    ['endpoint "GET orders" with a path that does not start with /', { endpoint: 'GET orders' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "GET orders" (a string)` }],
+    ['endpoint "GET" alone', { endpoint: 'GET' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "GET" (a string)` }],
+    ['endpoint ""', { endpoint: '' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "" (a string)` }],
+    ['endpoint with whitespace inside the path', { endpoint: 'GET /a b' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "GET /a b" (a string)` }],
+    ['responseTimeMs -1', { responseTimeMs: -1 }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found -1 (a number)` }],
+    ['responseTimeMs "12"', { responseTimeMs: '12' }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found "12" (a string)` }],
+    ['responseTimeMs null', { responseTimeMs: null }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found null (null)` }],
+    ['responseTimeMs Infinity', { responseTimeMs: Infinity }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found Infinity` }],
+    ['id that is not a string', { id: 7 }, { position: 1, path: 'executions[1].id', message: `${idRule}; found 7 (a number)` }],
+    ['id null', { id: null }, { position: 1, path: 'executions[1].id', message: `${idRule}; found null (null)` }],
+  ];
+  for (const [label, fields, issue] of cases) {
+    test(`${label} is refused`, () => {
+      expect(onlyIssueFor(fields)).toEqual(issue);
+    });
+  }
+
+  const missing: readonly (readonly [string, string])[] = [
+    ['statusCode', statusCodeRule],
+    ['endpoint', endpointTypeRule],
+    ['responseTimeMs', responseTimeRule],
+  ];
+  for (const [field, rule] of missing) {
+    test(`a missing ${field} is refused as missing`, () => {
+      const error = validationErrorFrom({ executions: [validRecord, withoutField(field)] });
+      expect(error.issues).toEqual([{ position: 1, path: `executions[1].${field}`, message: `${rule}; it is missing` }]);
+    });
+  }
+
+  const notObjects: readonly (readonly [string, unknown, string])[] = [
+    ['a number', 5, 'a number'],
+    ['null', null, 'null'],
+    ['an array', [validRecord], 'an array'],
+    ['a string', 'GET /orders', 'a string'],
+  ];
+  for (const [label, record, found] of notObjects) {
+    test(`a record that is ${label} is refused as not an object`, () => {
+      const error = validationErrorFrom({ executions: [validRecord, record] });
+      expect(error.issues).toEqual([{ position: 1, path: 'executions[1]', message: `must be an object, found ${found}` }]);
+    });
+  }
+});
+
+test.describe('RecordValidationError', () => {
+  test('paths in a bare array start at the index', () => {
+    const error = validationErrorFrom([{ ...validRecord, endpoint: 'orders' }]);
+    expect(error.issues).toEqual([{ position: 0, path: '[0].endpoint', message: `${endpointFormRule}; found "orders" (a string)` }]);
+  });
+
+  test('the message names the count and lists every issue', () => {
+    const error = validationErrorFrom({
+      executions: [validRecord, { ...validRecord, statusCode: 99 }, validRecord, { ...validRecord, responseTimeMs: -1 }],
+    });
+    expect(error.message).toBe(
+      [
+        '2 of 4 records are invalid:',
+        `  - executions[1].statusCode: ${statusCodeRule}; found 99 (a number)`,
+        `  - executions[3].responseTimeMs: ${responseTimeRule}; found -1 (a number)`,
+      ].join('\n'),
+    );
+  });
+
+  test('every bad record is reported, not just the first', () => {
+    const error = validationErrorFrom({
+      executions: [{ ...validRecord, statusCode: 99 }, validRecord, { ...validRecord, endpoint: 'GET' }, { ...validRecord, id: 1 }],
+    });
+    expect(error.issues).toEqual([
+      { position: 0, path: 'executions[0].statusCode', message: `${statusCodeRule}; found 99 (a number)` },
+      { position: 2, path: 'executions[2].endpoint', message: `${endpointFormRule}; found "GET" (a string)` },
+      { position: 3, path: 'executions[3].id', message: `${idRule}; found 1 (a number)` },
+    ]);
+    expect(error.issueCount).toBe(3);
+    expect(error.invalidRecordCount).toBe(3);
+    expect(error.recordCount).toBe(4);
+  });
+
+  test('every bad field of one record is reported', () => {
+    const error = validationErrorFrom([{ statusCode: '200', endpoint: 'orders' }]);
+    expect(error.issues).toEqual([
+      { position: 0, path: '[0].statusCode', message: `${statusCodeRule}; found "200" (a string)` },
+      { position: 0, path: '[0].endpoint', message: `${endpointFormRule}; found "orders" (a string)` },
+      { position: 0, path: '[0].responseTimeMs', message: `${responseTimeRule}; it is missing` },
+    ]);
+    expect(error.issueCount).toBe(3);
+    expect(error.invalidRecordCount).toBe(1);
+    expect(error.recordCount).toBe(1);
+  });
+
+  test('a single record is counted in the singular', () => {
+    const error = validationErrorFrom([{ ...validRecord, statusCode: 99 }]);
+    expect(error.message).toBe(`1 of 1 record is invalid:\n  - [0].statusCode: ${statusCodeRule}; found 99 (a number)`);
+  });
+
+  test('the listed issues stop at 20 and the message says how many more there are', () => {
+    // 5 good records, then 25 with one bad field each.
+    const executions = [
+      ...Array.from({ length: 5 }, () => validRecord),
+      ...Array.from({ length: 25 }, () => ({ ...validRecord, statusCode: 99 })),
+    ];
+    const error = validationErrorFrom({ executions });
+    const listed = Array.from({ length: 20 }, (_, index) => ({
+      position: index + 5,
+      path: `executions[${index + 5}].statusCode`,
+      message: `${statusCodeRule}; found 99 (a number)`,
+    }));
+    expect(error.issues).toEqual(listed);
+    expect(error.issueCount).toBe(25);
+    expect(error.invalidRecordCount).toBe(25);
+    expect(error.recordCount).toBe(30);
+    expect(error.message).toBe(
+      ['25 of 30 records are invalid:', ...listed.map((issue) => `  - ${issue.path}: ${issue.message}`), '  ... and 5 more'].join('\n'),
+    );
+  });
+
+  test('the cap counts issues, not records', () => {
+    // 8 empty records, 3 issues each: 24 issues, 20 listed.
+    const error = validationErrorFrom(Array.from({ length: 8 }, () => ({})));
+    expect(error.issues).toHaveLength(20);
+    expect(error.issues[19]).toEqual({ position: 6, path: '[6].endpoint', message: `${endpointTypeRule}; it is missing` });
+    expect(error.issueCount).toBe(24);
+    expect(error.invalidRecordCount).toBe(8);
+    expect(error.recordCount).toBe(8);
+    expect(error.message.endsWith('\n  ... and 4 more')).toBe(true);
+  });
+
+  test('a long value is shortened and the rest of the record is never shown', () => {
+    const endpoint = `GET ${'o'.repeat(496)}`;
+    expect(endpoint).toHaveLength(500);
+    const error = validationErrorFrom({ executions: [{ ...validRecord, endpoint, note: 'do-not-dump-this' }] });
+    // The JSON rendering `"GET ooo…` keeps 39 characters, then an ellipsis.
+    const shown = `"GET ${'o'.repeat(34)}…`;
+    expect(shown).toHaveLength(40);
+    expect(error.issues).toEqual([{ position: 0, path: 'executions[0].endpoint', message: `${endpointFormRule}; found ${shown} (a string)` }]);
+    expect(error.message).toBe(`1 of 1 record is invalid:\n  - executions[0].endpoint: ${endpointFormRule}; found ${shown} (a string)`);
+    expect(error.message).not.toContain('do-not-dump-this');
+    expect(error.message).not.toContain('o'.repeat(35));
+  });
+
+  test('an object value is shortened too', () => {
+    const issue = onlyIssueFor({ statusCode: { code: 200, note: 'do-not-dump-this-either-because-it-is-long' } });
+    expect(issue).toEqual({
+      position: 1,
+      path: 'executions[1].statusCode',
+      message: `${statusCodeRule}; found {"code":200,"note":"do-not-dump-this-ei… (an object)`,
+    });
+  });
+
+  test('the error is a RecordValidationError, a QualityEvidenceError and an Error named RecordValidationError', () => {
+    const error = validationErrorFrom([{}]);
+    expect(error).toBeInstanceOf(RecordValidationError);
+    expect(error).toBeInstanceOf(QualityEvidenceError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('RecordValidationError');
+  });
+
+  const wrongShapes: readonly (readonly [string, unknown, string])[] = [
+    ['a string', 'executions', 'a string'],
+    ['a number', 42, 'a number'],
+    ['null', null, 'null'],
+    ['a boolean', true, 'a boolean'],
+    ['{}', {}, 'an object without an "executions" array'],
+    ['{ executions: {} }', { executions: {} }, 'an object without an "executions" array'],
+    ['{ executions: null }', { executions: null }, 'an object without an "executions" array'],
+  ];
+  for (const [label, document, found] of wrongShapes) {
+    test(`a top level that is ${label} is refused at (top level)`, () => {
+      const error = validationErrorFrom(document);
+      const issue = { position: undefined, path: '(top level)', message: `${topLevelRule}; found ${found}` };
+      expect(error.issues).toEqual([issue]);
+      expect(error.message).toBe(`the input file has the wrong top-level shape:\n  - (top level): ${topLevelRule}; found ${found}`);
+      expect(error.issueCount).toBe(1);
+      expect(error.invalidRecordCount).toBe(0);
+      expect(error.recordCount).toBe(0);
+    });
+  }
+});
+
+test.describe('parseInputJson', () => {
+  function syntaxErrorFrom(text: string): InputSyntaxError {
+    return thrownBy(InputSyntaxError, () => parseInputJson(text));
+  }
+
+  test('valid JSON returns the parsed value', () => {
+    expect(parseInputJson('{"executions": [{"statusCode": 200}]}')).toEqual({ executions: [{ statusCode: 200 }] });
+  });
+
+  test('a document with a leading byte-order mark parses', () => {
+    expect(parseInputJson('\uFEFF[1, 2]')).toEqual([1, 2]);
+  });
+
+  test('malformed text is an InputSyntaxError with a fixed message prefix', () => {
+    const error = syntaxErrorFrom('{"executions": [}');
+    expect(error).toBeInstanceOf(InputSyntaxError);
+    expect(error).toBeInstanceOf(QualityEvidenceError);
+    expect(error.name).toBe('InputSyntaxError');
+    expect(error.message.startsWith('the input file is not well-formed JSON')).toBe(true);
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  test('a trailing comma is located on its line and column', () => {
+    const error = syntaxErrorFrom('{"a":1,}');
+    expect([error.line, error.column]).toEqual([1, 8]);
+    expect(error.message.startsWith('the input file is not well-formed JSON at line 1, column 8: ')).toBe(true);
+  });
+
+  test('truncated input is located just after its last character', () => {
+    const error = syntaxErrorFrom('{"executions": [');
+    expect([error.line, error.column]).toEqual([1, 17]);
+    expect(error.message).toBe('the input file is not well-formed JSON at line 1, column 17: Unexpected end of JSON input');
+  });
+
+  test('an error on a later line is located by line and column', () => {
+    // Line 3 is `    {"a": 1,}`; the offending `}` is its 13th character.
+    const error = syntaxErrorFrom('{\n  "executions": [\n    {"a": 1,}\n  ]\n}');
+    expect([error.line, error.column]).toEqual([3, 13]);
+  });
+
+  test('a document cut off on a later line is located after its last character', () => {
+    // Line 3 is `    {"statusCode": 200` (22 characters), so the end is column 23.
+    const error = syntaxErrorFrom('{\n  "executions": [\n    {"statusCode": 200');
+    expect([error.line, error.column]).toEqual([3, 23]);
+  });
+
+  test('CRLF line endings count as one line break', () => {
+    const error = syntaxErrorFrom('{\r\n  "a": 1,\r\n}');
+    expect([error.line, error.column]).toEqual([3, 1]);
+  });
+
+  test('the byte-order mark does not shift the column', () => {
+    const error = syntaxErrorFrom('\uFEFF{"a":1,}');
+    expect([error.line, error.column]).toEqual([1, 8]);
+  });
+
+  test('empty text is an InputSyntaxError at line 1, column 1', () => {
+    const error = syntaxErrorFrom('');
+    expect([error.line, error.column]).toEqual([1, 1]);
+  });
+});
+
+test.describe('the hot-path check and the zod schema', () => {
+  const base = { statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 };
+  const candidates: readonly unknown[] = [
+    base,
+    { ...base, id: 'exec-1' },
+    { ...base, id: 7 },
+    { ...base, id: null },
+    { ...base, extra: { nested: true } },
+    ...[99, 100, 101, 399, 400, 599, 600, 200.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '200', null, true].map((statusCode) => ({ ...base, statusCode })),
+    ...['GET /', ' get\t/orders ', 'GET\n/orders', 'GET  /a b', 'GET orders', 'G@T /x', '/orders', 'GET', '', 42, null].map((endpoint) => ({ ...base, endpoint })),
+    ...[0, -0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_VALUE, '12', null].map((responseTimeMs) => ({ ...base, responseTimeMs })),
+    { statusCode: 200, endpoint: 'GET /orders' },
+    {},
+    [],
+    [base],
+    'GET /orders',
+    0,
+    null,
+    undefined,
+  ];
+
+  for (const [index, candidate] of candidates.entries()) {
+    test(`agree on candidate ${index}: ${JSON.stringify(candidate) ?? String(candidate)}`, () => {
+      expect(isExecutionRecord(candidate)).toBe(executionRecordSchema.safeParse(candidate).success);
+    });
+  }
+});
