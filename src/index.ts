@@ -1,6 +1,7 @@
 // The library entry point (`quality-evidence`): re-exports only.
 export * from './config/loadQualityToolConfig.js';
 export * from './errors.js';
+export * from './helpers/index.js';
 export * from './input/readInput.js';
 export * from './records/executionRecord.js';
 export * from './records/normaliseExecutionRecords.js';

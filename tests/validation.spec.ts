@@ -365,7 +365,7 @@ test.describe('the hot-path check and the zod schema', () => {
   ];
 
   for (const [index, candidate] of candidates.entries()) {
-    test(`agree on candidate ${index}: ${JSON.stringify(candidate) ?? String(candidate)}`, () => {
+    test(`agree on candidate ${index}: ${candidate === undefined ? 'undefined' : JSON.stringify(candidate)}`, () => {
       expect(isExecutionRecord(candidate)).toBe(executionRecordSchema.safeParse(candidate).success);
     });
   }
