@@ -43,8 +43,10 @@ const environmentSchema = z.object({
   QE_OUTPUT_PATH: text,
 });
 
-/** The variables the loader reads, in the order it reports them. */
-export const QUALITY_TOOL_VARIABLES = Object.keys(environmentSchema.shape) as readonly (keyof typeof environmentSchema.shape)[];
+/** Everything about a report but its input: what the Playwright reporter needs. */
+export type ReportSettings = Omit<QualityToolConfig, 'inputPath'>;
+
+const reportSettingsSchema = environmentSchema.omit({ QE_INPUT_PATH: true });
 
 /**
  * Turns an environment record into a QualityToolConfig. The environment is a
@@ -52,16 +54,30 @@ export const QUALITY_TOOL_VARIABLES = Object.keys(environmentSchema.shape) as re
  * reported at once in one ConfigurationError.
  */
 export function loadQualityToolConfig(env: EnvironmentRecord): QualityToolConfig {
-  const picked = Object.fromEntries(QUALITY_TOOL_VARIABLES.map((name) => [name, env[name]]));
-  const result = environmentSchema.safeParse(picked, { reportInput: false });
-  if (!result.success) {
-    throw new ConfigurationError(result.error.issues.map(toConfigurationIssue));
-  }
-  const values = result.data;
+  const values = parseEnvironment(environmentSchema, env);
+  const { environment, slowResponseThresholdMs, outputPath } = toReportSettings(values);
+  return { environment, slowResponseThresholdMs, inputPath: values.QE_INPUT_PATH, outputPath };
+}
+
+/**
+ * The same rules as {@link loadQualityToolConfig} for QE_ENVIRONMENT,
+ * QE_SLOW_RESPONSE_THRESHOLD_MS and QE_OUTPUT_PATH, without the input path.
+ */
+export function loadReportSettings(env: EnvironmentRecord): ReportSettings {
+  return toReportSettings(parseEnvironment(reportSettingsSchema, env));
+}
+
+function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: EnvironmentRecord): z.output<Schema> {
+  const picked = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, env[name]]));
+  const result = schema.safeParse(picked, { reportInput: false });
+  if (!result.success) throw new ConfigurationError(result.error.issues.map(toConfigurationIssue));
+  return result.data;
+}
+
+function toReportSettings(values: z.output<typeof reportSettingsSchema>): ReportSettings {
   return {
     environment: values.QE_ENVIRONMENT,
     slowResponseThresholdMs: values.QE_SLOW_RESPONSE_THRESHOLD_MS ?? DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
-    inputPath: values.QE_INPUT_PATH,
     outputPath: values.QE_OUTPUT_PATH ?? DEFAULT_OUTPUT_PATH,
   };
 }

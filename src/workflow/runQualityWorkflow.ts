@@ -2,7 +2,7 @@ import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
 import { parseInputJson, readInputFile } from '../input/readInput.js';
 import { validateExecutionRecords } from '../records/executionRecord.js';
 import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
-import { buildReport, formatReport, type QualityReport } from '../report/qualityReport.js';
+import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { summariseExecutions } from '../summary/summariseExecutions.js';
 import type { FileSystem } from './fileSystem.js';
 import { writeReportAtomically } from './writeReportAtomically.js';
@@ -28,11 +28,20 @@ export interface QualityWorkflowResult {
 export async function runQualityWorkflow(config: QualityToolConfig, { fileSystem }: QualityWorkflowDependencies): Promise<QualityWorkflowResult> {
   const text = await readInputFile(fileSystem, config.inputPath);
   const document = parseInputJson(text);
+  const result = buildQualityReport(document, config);
+  await writeReportAtomically(fileSystem, config.outputPath, result.reportText);
+  return result;
+}
+
+/**
+ * The pure middle of the workflow, from parsed input to the report's bytes:
+ * validate, normalise, summarise, format. The Playwright reporter runs its
+ * collected records through this same function.
+ */
+export function buildQualityReport(document: unknown, context: ReportContext): QualityWorkflowResult {
   const records = validateExecutionRecords(document);
   const canonicalRecords = normaliseExecutionRecords(records);
-  const summary = summariseExecutions(canonicalRecords, config.slowResponseThresholdMs);
-  const report = buildReport(summary, config);
-  const reportText = formatReport(report);
-  await writeReportAtomically(fileSystem, config.outputPath, reportText);
-  return { report, reportText };
+  const summary = summariseExecutions(canonicalRecords, context.slowResponseThresholdMs);
+  const report = buildReport(summary, context);
+  return { report, reportText: formatReport(report) };
 }

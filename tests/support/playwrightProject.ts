@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { repositoryRoot, type ProgramOutcome } from './runProgram.js';
+
+const run = promisify(execFile);
+
+let packedPackage: Promise<string> | undefined;
+
+/**
+ * Packs this repository once per worker with `npm pack` (the suite's global
+ * setup has built `.build`), so the projects below install exactly the files
+ * a user would get from the registry. Returns the tarball's path.
+ */
+function packThisPackage(): Promise<string> {
+  packedPackage ??= (async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-pack-'));
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], { cwd: repositoryRoot });
+    const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+    return join(folder, filename);
+  })();
+  return packedPackage;
+}
+
+/**
+ * Creates a small Playwright project in a temporary folder from a map of
+ * path → content. Its node_modules holds the packed quality-evidence and
+ * links to this repository's Playwright and zod, as `npm install` would.
+ */
+export async function createPlaywrightProject(files: Readonly<Record<string, string>>): Promise<string> {
+  const project = await mkdtemp(join(tmpdir(), 'quality-evidence-project-'));
+  const modules = join(project, 'node_modules');
+  await mkdir(join(modules, 'quality-evidence'), { recursive: true });
+  // Unpacked in place, not linked, so its imports resolve from this project's node_modules.
+  await run('tar', ['xzf', await packThisPackage(), '-C', join(modules, 'quality-evidence'), '--strip-components=1']);
+  for (const dependency of ['@playwright', 'playwright', 'playwright-core', 'zod']) {
+    await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
+  }
+  await writeFile(join(project, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n');
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(project, path)), { recursive: true });
+    await writeFile(join(project, path), content);
+  }
+  return project;
+}
+
+/** Runs the Playwright CLI (`test`, `merge-reports`, ...) in a project, with exactly the given environment plus PATH. */
+export function runPlaywright(project: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProgramOutcome> {
+  const cli = join(repositoryRoot, 'node_modules', '@playwright', 'test', 'cli.js');
+  return new Promise((done) => {
+    execFile(process.execPath, [cli, ...args], { cwd: project, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) => {
+      const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      done({ exitCode, stdout, stderr });
+    });
+  });
+}
