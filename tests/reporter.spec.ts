@@ -56,29 +56,36 @@ test('always fails', async () => {
   expect(1, 'fails on every attempt').toBe(2);
 });
 
+test('times out', async () => {
+  test.setTimeout(1_000);
+  await recordExecution({ statusCode: 200, endpoint: 'GET /reports', responseTimeMs: 50 });
+  await new Promise(() => {});
+});
+
 test.skip('not written yet', async () => {});
 `;
 
 // Worked by hand from ordersSpec with retries 1 and threshold 300: every
-// attempt's records count (flaky: 503 then 200; always fails: two 500s).
+// attempt's records count (flaky: 503 then 200; always fails: two 500s;
+// times out: two records made before each timeout).
 const expectedOrdersReport: QualityReport = {
   schemaVersion: 1,
   environment: 'staging',
   slowResponseThresholdMs: 300,
-  executionCount: 7,
+  executionCount: 9,
   failedExecutionCount: 4,
   slowExecutionCount: 3,
   failureCountByEndpoint: { 'GET /flaky': 1, 'GET /invoices/7': 1, 'POST /orders': 2 },
   slowEndpoints: ['GET /orders', 'POST /orders'],
-  tests: { total: 5, passed: 2, failed: 1, flaky: 1, skipped: 1 },
+  tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
 };
 
-test('manual records of every attempt, failing and retried tests included, make the hand-computed report', async () => {
+test('manual records of every attempt, failing, timed-out and retried tests included, make the hand-computed report', async () => {
   const project = await createPlaywrightProject({ 'playwright.config.ts': stagingConfig, 'tests/orders.spec.ts': ordersSpec });
 
   const outcome = await runPlaywright(project, ['test']);
 
-  expect(outcome.exitCode, 'the run fails because one test fails').toBe(1);
+  expect(outcome.exitCode, 'the run fails because two tests fail').toBe(1);
   expect(await readReport(join(project, 'out/quality-summary.json'))).toEqual(expectedOrdersReport);
 });
 
@@ -277,12 +284,12 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
   const singleReport = await readFile(join(project, 'out/quality-summary.json'), 'utf8');
   expect(await readReport(join(project, 'out/quality-summary.json'))).toEqual({
     ...expectedOrdersReport,
-    executionCount: 13,
+    executionCount: 15,
     failedExecutionCount: 6,
     slowExecutionCount: 6,
     failureCountByEndpoint: { 'GET /flaky': 1, 'GET /invoices/7': 1, 'GET /orders/3': 1, 'GET /orders/6': 1, 'POST /orders': 2 },
     slowEndpoints: ['GET /orders', 'GET /orders/4', 'GET /orders/5', 'GET /orders/6', 'POST /orders'],
-    tests: { total: 11, passed: 8, failed: 1, flaky: 1, skipped: 1 },
+    tests: { total: 12, passed: 8, failed: 2, flaky: 1, skipped: 1 },
   });
   expect(await readFile(join(project, 'out/merged.json'), 'utf8')).toBe(singleReport);
   expect(await readFile(join(project, 'out/merged-from-environment.json'), 'utf8')).toBe(singleReport);

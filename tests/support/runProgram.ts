@@ -1,10 +1,22 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** The repository root: specs run with it as the working directory. */
-export const repositoryRoot = resolve(import.meta.dirname, '..', '..');
+/**
+ * The repository root: specs run with it as the working directory. Found by
+ * walking up to this package's package.json, so the same code works from
+ * `tests/support` and compiled under `.build/tests/support` (the benchmarks).
+ */
+export const repositoryRoot = findRepositoryRoot(import.meta.dirname);
+
+function findRepositoryRoot(start: string): string {
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'package.json')) && existsSync(join(folder, 'tsconfig.json'))) return folder;
+    if (dirname(folder) === folder) throw new Error(`no repository root above ${start}`);
+  }
+}
 
 export interface ProgramOutcome {
   readonly exitCode: number;
