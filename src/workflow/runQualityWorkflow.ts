@@ -26,8 +26,9 @@ export interface QualityWorkflowResult {
  * failure throws before the write, so a failed run writes nothing.
  */
 export async function runQualityWorkflow(config: QualityToolConfig, { fileSystem }: QualityWorkflowDependencies): Promise<QualityWorkflowResult> {
-  const text = await readInputFile(fileSystem, config.inputPath);
-  const document = parseInputJson(text);
+  // The text is not kept in a variable so that the garbage collector can free
+  // it (as large as the input file) as soon as it is parsed.
+  const document = parseInputJson(await readInputFile(fileSystem, config.inputPath));
   const result = buildQualityReport(document, config);
   await writeReportAtomically(fileSystem, config.outputPath, result.reportText);
   return result;
