@@ -1,5 +1,6 @@
 import { InputSyntaxError, InputUnreadableError, describeFileSystemFailure } from '../errors.js';
 import type { FileSystem } from '../workflow/fileSystem.js';
+import { locateJsonSyntaxError } from './locateJsonSyntaxError.js';
 
 /** Reads the input file as text; a missing or unreadable file is an InputUnreadableError naming the path. */
 export async function readInputFile(fileSystem: FileSystem, inputPath: string): Promise<string> {
@@ -25,13 +26,12 @@ export function parseInputJson(text: string): unknown {
   }
 }
 
-// V8 reports "... at position N"; turn N into a line and column a person can open.
+// V8 reports "... at position N" for most errors; for an unexpected token it
+// does not, and the scanner finds the place instead.
 function locate(text: string, detail: string): { line: number; column: number } | undefined {
   const match = /at position (\d+)/.exec(detail);
-  if (match === null) {
-    return /Unexpected end of JSON input/.test(detail) ? lineAndColumn(text, text.length) : undefined;
-  }
-  return lineAndColumn(text, Number(match[1]));
+  const offset = match === null ? locateJsonSyntaxError(text) : Number(match[1]);
+  return offset === undefined ? undefined : lineAndColumn(text, offset);
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -47,6 +47,6 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 // The position moves into the line and column; V8's quoted snippet of the
 // input may span lines, so it is kept on one line and shortened.
 function describeSyntaxError(detail: string): string {
-  const single = detail.replace(/ in JSON at position \d+.*$/s, '').replace(/\r?\n/g, '\\n');
+  const single = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/\r?\n/g, '\\n');
   return single.length > 160 ? `${single.slice(0, 159)}…` : single;
 }
