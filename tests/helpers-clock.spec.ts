@@ -1,14 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { createDeterministicClock, systemClock } from '../src/index.js';
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}
+import { rejectionOf } from './support/failures.js';
 
 test('the deterministic clock starts at 0 by default', () => {
   expect(createDeterministicClock().now()).toBe(0);

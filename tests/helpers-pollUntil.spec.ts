@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { createDeterministicClock, PollTimeoutError, pollUntil, QualityEvidenceError, type Clock, type PollUntilOptions } from '../src/index.js';
+import { rejectionOf } from './support/failures.js';
 
 type JobState = 'pending' | 'complete' | 'failed';
 
@@ -23,15 +24,6 @@ function jobPolling(clock: Clock, operation: () => Promise<JobState>, timing = {
     ...timing,
     clock,
   };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 test('a complete first observation returns after one attempt and no waiting', async () => {

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { createDeterministicClock, QualityEvidenceError, RetryExhaustedError, retryBounded, type Clock, type RetryBoundedOptions } from '../src/index.js';
+import { rejectionOf } from './support/failures.js';
 
 class TransientFailure extends Error {
   override readonly name = 'TransientFailure';
@@ -36,15 +37,6 @@ function orderCreation(clock: Clock, operation: () => Promise<Order>, limits = {
     ...limits,
     clock,
   };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 test('a first-attempt success returns at once, with no waiting', async () => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { InputSyntaxError, parseInputJson } from '../src/index.js';
 import { locateJsonSyntaxError } from '../src/input/locateJsonSyntaxError.js';
+import { thrownBy } from './support/failures.js';
 
 // V8 names the position of most JSON syntax errors; where it does, it is the
 // oracle for the scanner that fills in the position where it does not.
@@ -22,7 +23,7 @@ const malformedWithV8Position = [
 
 for (const text of malformedWithV8Position) {
   test(`the scanner finds the offset V8 reports for ${JSON.stringify(text)}`, () => {
-    const v8Offset = Number(/at position (\d+)/.exec(String(catchError(() => JSON.parse(text))))?.[1]);
+    const v8Offset = Number(/at position (\d+)/.exec(String(thrownBy(() => JSON.parse(text))))?.[1]);
 
     expect(locateJsonSyntaxError(text)).toBe(v8Offset);
   });
@@ -37,7 +38,7 @@ for (const text of wellFormed) {
 }
 
 test('an unexpected token, which V8 reports without a position, gets a line and column', () => {
-  const error = catchError(() => parseInputJson('{ "executions": [\n  { "statusCode": 200, "endpoint": }\n] }'));
+  const error = thrownBy(() => parseInputJson('{ "executions": [\n  { "statusCode": 200, "endpoint": }\n] }'));
 
   expect(error).toBeInstanceOf(InputSyntaxError);
   expect(error).toMatchObject({ line: 2, column: 36 });
@@ -45,19 +46,10 @@ test('an unexpected token, which V8 reports without a position, gets a line and 
 });
 
 test('a bad literal deep in the document is located where it starts', () => {
-  expect(catchError(() => parseInputJson('[1,\n[2,\n[tru]]]'))).toMatchObject({ line: 3, column: 2 });
+  expect(thrownBy(() => parseInputJson('[1,\n[2,\n[tru]]]'))).toMatchObject({ line: 3, column: 2 });
 });
 
 test('a deeply nested document does not overflow the scanner', () => {
   expect(locateJsonSyntaxError(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toBeUndefined();
   expect(locateJsonSyntaxError(`${'['.repeat(100_000)}}`)).toBe(100_000);
 });
-
-function catchError(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
