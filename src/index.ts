@@ -5,6 +5,7 @@ export * from './helpers/index.js';
 export * from './input/readInput.js';
 export * from './records/executionRecord.js';
 export * from './records/normaliseExecutionRecords.js';
+export * from './records/validateRecordList.js';
 export * from './report/jsonSchemas.js';
 export * from './report/qualityReport.js';
 export * from './summary/summariseExecutions.js';

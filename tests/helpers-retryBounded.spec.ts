@@ -206,3 +206,20 @@ test.describe('refused options: the operation is never called', () => {
     expect(error).toHaveProperty('message', 'retryBounded: expects an options object; got null');
   });
 });
+
+for (const [label, failure, shown] of [
+  ['a circular object', (() => { const circular: Record<string, unknown> = { status: 503 }; circular['self'] = circular; return circular; })(), '{"status":503,"self":{…}} (an object)'],
+  ['a bigint', 503n, '503n (a bigint)'],
+] as const) {
+  test(`exhaustion on ${label} that is not an Error still rejects with RetryExhaustedError and keeps it as the cause`, async () => {
+    const clock = createDeterministicClock();
+
+    const error = await rejectionOf(
+      retryBounded({ operationName: 'create order', operation: () => Promise.reject(failure as unknown as Error), shouldRetry: () => true, maxAttempts: 2, delayMs: 50, clock }),
+    );
+
+    expect(error).toBeInstanceOf(RetryExhaustedError);
+    expect((error as RetryExhaustedError).cause).toBe(failure);
+    expect((error as RetryExhaustedError).message).toBe(`retryBounded: "create order" failed after 2 attempts; last failure: ${shown}`);
+  });
+}

@@ -111,7 +111,7 @@ test.describe('invalid fields', () => {
     ['responseTimeMs -1', { responseTimeMs: -1 }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found -1 (a number)` }],
     ['responseTimeMs "12"', { responseTimeMs: '12' }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found "12" (a string)` }],
     ['responseTimeMs null', { responseTimeMs: null }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found null (null)` }],
-    ['responseTimeMs Infinity', { responseTimeMs: Infinity }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found Infinity` }],
+    ['responseTimeMs Infinity', { responseTimeMs: Infinity }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found Infinity (a number)` }],
     ['id that is not a string', { id: 7 }, { position: 1, path: 'executions[1].id', message: `${idRule}; found 7 (a number)` }],
     ['id null', { id: null }, { position: 1, path: 'executions[1].id', message: `${idRule}; found null (null)` }],
   ];
@@ -265,8 +265,8 @@ test.describe('RecordValidationError', () => {
     ['null', null, 'null'],
     ['a boolean', true, 'a boolean'],
     ['{}', {}, 'an object without an "executions" array'],
-    ['{ executions: {} }', { executions: {} }, 'an object without an "executions" array'],
-    ['{ executions: null }', { executions: null }, 'an object without an "executions" array'],
+    ['{ executions: {} }', { executions: {} }, 'an object whose "executions" is an object'],
+    ['{ executions: null }', { executions: null }, 'an object whose "executions" is null'],
   ];
   for (const [label, document, found] of wrongShapes) {
     test(`a top level that is ${label} is refused at (top level)`, () => {
@@ -369,4 +369,28 @@ test.describe('the hot-path check and the zod schema', () => {
       expect(isExecutionRecord(candidate)).toBe(executionRecordSchema.safeParse(candidate).success);
     });
   }
+});
+
+test.describe('values in messages', () => {
+  test('a deeply nested bad value is shown one level deep, without recursing into it', () => {
+    let nested: unknown = 1;
+    for (let depth = 0; depth < 100_000; depth++) nested = { a: nested };
+
+    expect(onlyIssueFor({ statusCode: nested }).message).toBe(`${statusCodeRule}; found {"a":{…}} (an object)`);
+  });
+
+  test('a circular value is shown without failing', () => {
+    const circular: Record<string, unknown> = { code: 200 };
+    circular['self'] = circular;
+
+    expect(onlyIssueFor({ statusCode: circular }).message).toBe(`${statusCodeRule}; found {"code":200,"self":{…}} (an object)`);
+  });
+
+  test('a bigint is shown with its suffix', () => {
+    expect(onlyIssueFor({ responseTimeMs: 10n }).message).toBe(`${responseTimeRule}; found 10n (a bigint)`);
+  });
+
+  test('control characters in a string value are escaped', () => {
+    expect(onlyIssueFor({ endpoint: 'GET\u001b[2J' }).message).toBe(`${endpointFormRule}; found "GET\\u001b[2J" (a string)`);
+  });
 });

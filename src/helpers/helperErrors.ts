@@ -1,5 +1,5 @@
 import { QualityEvidenceError } from '../errors.js';
-import { renderValue } from '../records/executionRecord.js';
+import { renderValue, shorten } from '../renderValue.js';
 
 /** `pollUntil` saw no completing observation before its timeout. */
 export class PollTimeoutError extends QualityEvidenceError {
@@ -52,7 +52,5 @@ function countAttempts(attempts: number): string {
 /** One line, shortened: the cause itself stays on the error for anyone who needs all of it. */
 function describeFailure(failure: unknown): string {
   if (!(failure instanceof Error)) return renderValue(failure);
-  const text = `${failure.name}: ${failure.message}`.replace(/\s+/g, ' ');
-  const maxLength = 200;
-  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+  return shorten(`${failure.name}: ${failure.message}`.replace(/\s+/g, ' '), 200);
 }

@@ -1,3 +1,4 @@
+import { shorten } from '../renderValue.js';
 // Internal: the checks every helper applies to its options before doing any
 // work. A number outside its range is a RangeError; anything else (missing,
 // wrong type, empty name) is a TypeError. Each message names the helper and
@@ -70,8 +71,7 @@ function describeOptionValue(value: unknown): string {
     case 'bigint':
       return `${value}n`;
     case 'string': {
-      const json = JSON.stringify(value);
-      return json.length > 40 ? `${json.slice(0, 39)}…` : json;
+      return shorten(JSON.stringify(value.slice(0, 40)), 40);
     }
     case 'object':
       return 'an object';

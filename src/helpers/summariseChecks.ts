@@ -1,4 +1,4 @@
-import { validateRecordList } from '../records/executionRecord.js';
+import { validateRecordList } from '../records/validateRecordList.js';
 import { createEndpointNormaliser } from '../records/normaliseExecutionRecords.js';
 import { summariseOutcomes, type ExecutionSummary } from '../summary/summariseExecutions.js';
 import { checkObservationSchema, type CheckObservation } from './checkObservation.js';

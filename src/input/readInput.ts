@@ -1,4 +1,5 @@
 import { InputSyntaxError, InputUnreadableError, describeFileSystemFailure } from '../errors.js';
+import { escapeControlCharacters, shorten } from '../renderValue.js';
 import type { FileSystem } from '../workflow/fileSystem.js';
 import { locateJsonSyntaxError } from './locateJsonSyntaxError.js';
 
@@ -44,9 +45,10 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - lineStart + 1 };
 }
 
-// The position moves into the line and column; V8's quoted snippet of the
-// input may span lines, so it is kept on one line and shortened.
+// The position moves into the line and column, and V8's quoted snippet of
+// the input is dropped: it may hold anything the file holds, control
+// characters included, and the line and column say where to look.
 function describeSyntaxError(detail: string): string {
-  const single = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/\r?\n/g, '\\n');
-  return single.length > 160 ? `${single.slice(0, 159)}…` : single;
+  const what = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
+  return shorten(escapeControlCharacters(what), 160);
 }

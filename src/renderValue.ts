@@ -1,0 +1,64 @@
+/**
+ * Short, single-line, printable renderings of values for error messages. A
+ * message may show a field's value but never a whole record or a whole input,
+ * and nothing here recurses into a value, so no input can make a message
+ * expensive or overflow the stack.
+ */
+
+/** Cuts `text` to at most `maxLength` characters, ending with "…" when cut. */
+export function shorten(text: string, maxLength: number): string {
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+
+/** Replaces control characters with `\uXXXX` escapes so that text is safe to print on a terminal. */
+export function escapeControlCharacters(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A value as shown in a message: a shortened rendering and its type, e.g. `"200" (a string)`. */
+export function renderValue(value: unknown, maxLength = 40): string {
+  return `${shorten(renderBare(value, maxLength), maxLength)} (${describeType(value)})`;
+}
+
+/** The kind of a value in words: `a number`, `an array`, `null`, `nothing` (undefined). */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+function renderBare(value: unknown, maxLength: number): string {
+  if (typeof value !== 'object' || value === null) return renderScalar(value, maxLength);
+  // One level deep, a few entries: enough to recognise the value, never all of it.
+  if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
+    return `[${items.slice(0, 3).map((item) => renderNested(item, maxLength)).join(',')}${items.length > 3 ? ',…' : ''}]`;
+  }
+  const keys = Object.keys(value);
+  const entries = keys.slice(0, 3).map((key) => `${JSON.stringify(key.slice(0, maxLength))}:${renderNested((value as Record<string, unknown>)[key], maxLength)}`);
+  return `{${entries.join(',')}${keys.length > 3 ? ',…' : ''}}`;
+}
+
+function renderNested(value: unknown, maxLength: number): string {
+  if (typeof value !== 'object' || value === null) return renderScalar(value, maxLength);
+  return Array.isArray(value) ? '[…]' : '{…}';
+}
+
+function renderScalar(value: unknown, maxLength: number): string {
+  switch (typeof value) {
+    case 'string':
+      // Only the part that can be shown is escaped, however long the string.
+      return JSON.stringify(value.slice(0, maxLength));
+    case 'bigint':
+      return `${value}n`;
+    case 'symbol':
+      return value.toString();
+    case 'function':
+      return 'a function';
+    default:
+      return String(value);
+  }
+}
