@@ -37,12 +37,16 @@ interface PendingRecord {
  */
 export default class QualityEvidenceReporter implements Reporter {
   private readonly settings: ReportSettings;
+  private readonly listing: boolean;
   private readonly pending: PendingRecord[] = [];
   private rootSuite: Suite | undefined;
 
   constructor(options: QualityEvidenceReporterOptions = {}) {
+    const rawOptions = options as Readonly<Record<string, unknown>>;
     // The reporter is an outermost program, so it may read the real environment.
-    this.settings = resolveReporterSettings(options as Readonly<Record<string, unknown>>, process.env, process.cwd());
+    this.settings = resolveReporterSettings(rawOptions, process.env, process.cwd());
+    // `playwright test --list` runs no test: there is no evidence to write.
+    this.listing = rawOptions['_mode'] === 'list';
   }
 
   printsToStdio(): boolean {
@@ -61,6 +65,7 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    if (this.listing) return undefined;
     try {
       const records = await Promise.all(this.pending.map(readRecord));
       const context = { ...this.settings, tests: countTests(this.rootSuite) };

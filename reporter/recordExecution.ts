@@ -31,5 +31,9 @@ export async function recordExecution(record: ExecutionRecordInput, testInfo: Te
   // skips the "Attach" step and the test output folder that `attach` makes,
   // which cost a run of 10,000 records seconds (npm run bench:reporter) and
   // would list a step per record in every report.
-  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: Buffer.from(JSON.stringify(record)) });
+  // Only the record's own fields travel: anything else a caller put on the
+  // object (headers, bodies) stays out of blob and HTML reports.
+  const { statusCode, endpoint, responseTimeMs, id } = record;
+  const body = JSON.stringify(id === undefined ? { statusCode, endpoint, responseTimeMs } : { statusCode, endpoint, responseTimeMs, id });
+  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: Buffer.from(body) });
 }

@@ -6,6 +6,7 @@ import {
   type EnvironmentRecord,
   type ReportSettings,
 } from '../src/index.js';
+import { renderValue } from '../src/renderValue.js';
 
 /** Options of `['quality-evidence/reporter', { ... }]` in playwright.config.ts. */
 export interface QualityEvidenceReporterOptions {
@@ -34,7 +35,19 @@ const optionVariables = {
 
 type OptionName = keyof typeof optionVariables;
 
-const optionTypes: Record<OptionName, 'string' | 'number'> = { environment: 'string', slowResponseThresholdMs: 'number', outputFile: 'string' };
+// Keys Playwright itself adds to every reporter's options (`_`-prefixed ones too).
+const playwrightKeys = new Set(['configDir', 'onlyFailures']);
+
+// Checks an option's type and turns it into the text its QE_* variable would
+// hold; the rules for that text are the core loader's.
+function optionText(option: OptionName, value: unknown): { readonly text: string } | { readonly problem: string } {
+  if (option === 'slowResponseThresholdMs') {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return { text: String(value) };
+    return { problem: `must be a whole number of milliseconds, 0 or more; got ${renderValue(value)}` };
+  }
+  if (typeof value === 'string' && value.trim() !== '') return { text: value };
+  return { problem: `must be a non-empty string; got ${renderValue(value)}` };
+}
 
 /**
  * Resolves the reporter's options (as Playwright hands them, with its own
@@ -48,20 +61,19 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
   const fromOption = new Set<string>();
 
   for (const [name, value] of Object.entries(rawOptions)) {
-    if (name === 'configDir' || name.startsWith('_')) continue;
-    if (!(name in optionVariables)) {
+    if (playwrightKeys.has(name) || name.startsWith('_')) continue;
+    if (!Object.hasOwn(optionVariables, name)) {
       issues.push({ variable: `option "${name}"`, message: `is not an option of quality-evidence/reporter (known: ${Object.keys(optionVariables).join(', ')})` });
       continue;
     }
     const option = name as OptionName;
     if (value === undefined) continue;
-    const expected = optionTypes[option];
-    const text = typeof value === 'number' && expected === 'number' ? String(value) : typeof value === 'string' && expected === 'string' && value.trim() !== '' ? value : undefined;
-    if (text === undefined) {
-      issues.push({ variable: `option "${option}"`, message: `must be a non-empty ${expected}` });
+    const checked = optionText(option, value);
+    if ('problem' in checked) {
+      issues.push({ variable: `option "${option}"`, message: checked.problem });
       continue;
     }
-    merged[optionVariables[option]] = text;
+    merged[optionVariables[option]] = checked.text;
     fromOption.add(optionVariables[option]);
   }
   if (merged['QE_ENVIRONMENT'] === undefined || merged['QE_ENVIRONMENT'].trim() === '') merged['QE_ENVIRONMENT'] = DEFAULT_REPORTER_ENVIRONMENT;
@@ -73,7 +85,7 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
     if (!(error instanceof ConfigurationError)) throw error;
     issues.push(...error.issues.map((issue) => ({ ...issue, variable: nameOf(issue.variable, fromOption) })));
   }
-  if (issues.length > 0 || settings === undefined) throw new ConfigurationError(issues);
+  if (issues.length > 0 || settings === undefined) throw new ConfigurationError(issues, 'quality-evidence/reporter options');
 
   const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : cwd;
   const outputFromEnvironment = !fromOption.has('QE_OUTPUT_PATH') && (env['QE_OUTPUT_PATH']?.trim() ?? '') !== '';

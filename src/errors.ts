@@ -25,9 +25,10 @@ export interface ConfigurationIssue {
 export class ConfigurationError extends QualityEvidenceError {
   readonly issues: readonly ConfigurationIssue[];
 
-  constructor(issues: readonly ConfigurationIssue[]) {
+  /** @param subject what was invalid, for the first line of the message: `invalid <subject>:`. */
+  constructor(issues: readonly ConfigurationIssue[], subject = 'configuration') {
     const lines = issues.map((issue) => `  - ${issue.variable}: ${issue.message}`);
-    super(`invalid configuration:\n${lines.join('\n')}`);
+    super(`invalid ${subject}:\n${lines.join('\n')}`);
     this.issues = issues;
   }
 }

@@ -83,6 +83,14 @@ test('QE_OUTPUT_PATH is kept, trimmed, when given', () => {
   expect(loadQualityToolConfig({ ...required, QE_OUTPUT_PATH: ' reports/q.json ' }).outputPath).toBe('reports/q.json');
 });
 
+for (const folder of ['reports/', 'reports\\', ' out/ ']) {
+  test(`a QE_OUTPUT_PATH that ends with a path separator (${JSON.stringify(folder)}) names a folder and is refused`, () => {
+    expect(configurationErrorFrom({ ...required, QE_OUTPUT_PATH: folder }).issues).toEqual([
+      { variable: 'QE_OUTPUT_PATH', message: 'must name a file, not a folder (it ends with a path separator)' },
+    ]);
+  });
+}
+
 test('the slow-response threshold defaults to 750 when absent', () => {
   expect(loadQualityToolConfig(required).slowResponseThresholdMs).toBe(750);
 });

@@ -208,7 +208,7 @@ test('an unwritable output file fails a green run and says why on stderr', async
 
 test('bad options stop the run with an error that names each option', async () => {
   const project = await createPlaywrightProject({
-    'playwright.config.ts': configWith(`{ slowResponseThresholdMs: 7.5, environment: 42, outputfile: 'x.json' }`),
+    'playwright.config.ts': configWith(`{ slowResponseThresholdMs: 7.5, environment: 42, outputfile: 'x.json', toString: 'x', outputFile: 'reports/' }`),
     'tests/ok.spec.ts': `import { test } from '@playwright/test';\ntest('passes', () => {});\n`,
   });
 
@@ -216,10 +216,29 @@ test('bad options stop the run with an error that names each option', async () =
   const output = outcome.stdout + outcome.stderr;
 
   expect(outcome.exitCode).not.toBe(0);
-  expect(output).toContain('ConfigurationError: invalid configuration:');
-  expect(output).toContain('- option "environment": must be a non-empty string');
-  expect(output).toContain('- option "outputfile": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile)');
-  expect(output).toContain('- option "slowResponseThresholdMs": must be a whole non-negative number of milliseconds written in digits');
+  expect(output).toContain(
+    'ConfigurationError: invalid quality-evidence/reporter options:\n' +
+      '  - option "slowResponseThresholdMs": must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
+      '  - option "environment": must be a non-empty string; got 42 (a number)\n' +
+      '  - option "outputfile": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile)\n' +
+      '  - option "toString": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile)\n' +
+      '  - option "outputFile": must name a file, not a folder (it ends with a path separator)\n',
+  );
+  expect(output).not.toContain('1 passed');
+});
+
+test('playwright test --list runs no test and writes no report', async () => {
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': stagingConfig,
+    'tests/orders.spec.ts': ordersSpec,
+    'out/quality-summary.json': 'previous\n',
+  });
+
+  const outcome = await runPlaywright(project, ['test', '--list']);
+
+  expect(outcome.exitCode, outcome.stderr).toBe(0);
+  expect(outcome.stdout).toContain('Total: 6 tests in 1 file');
+  expect(await readFile(join(project, 'out/quality-summary.json'), 'utf8')).toBe('previous\n');
 });
 
 test('options fall back to the QE_* variables; a relative outputFile resolves against the config folder', async () => {

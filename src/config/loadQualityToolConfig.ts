@@ -40,7 +40,12 @@ const environmentSchema = z.object({
   QE_ENVIRONMENT: text.pipe(z.string({ error: 'is required (the name of the target environment)' })),
   QE_SLOW_RESPONSE_THRESHOLD_MS: text.pipe(wholeMilliseconds.optional()),
   QE_INPUT_PATH: text.pipe(z.string({ error: 'is required (the path of the input file of execution records)' })),
-  QE_OUTPUT_PATH: text,
+  QE_OUTPUT_PATH: text.pipe(
+    z
+      .string()
+      .refine((path) => !/[\\/]$/.test(path), { error: 'must name a file, not a folder (it ends with a path separator)' })
+      .optional(),
+  ),
 });
 
 /** Everything about a report but its input: what the Playwright reporter needs. */
