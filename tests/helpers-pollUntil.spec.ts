@@ -213,3 +213,16 @@ test.describe('refused options: the operation is never called', () => {
     expect(error).toHaveProperty('message', 'pollUntil: expects an options object; got undefined');
   });
 });
+
+test('a clock whose sleep does not advance time is reported instead of polling forever', async () => {
+  const stuckClock: Clock = { now: () => 0, sleep: () => Promise.resolve() };
+  let calls = 0;
+
+  const error = await rejectionOf(
+    pollUntil({ operationName: 'export job status', operation: () => ++calls, isComplete: () => false, describe: String, timeoutMs: 1000, intervalMs: 100, clock: stuckClock }),
+  );
+
+  expect(error).toBeInstanceOf(Error);
+  expect((error as Error).message).toBe('pollUntil: the clock did not advance during sleep(100); polling "export job status" cannot time out');
+  expect(calls).toBe(1);
+});

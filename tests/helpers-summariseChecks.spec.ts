@@ -1,14 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { RecordValidationError, summariseChecks, summariseExecutions, type CheckObservation } from '../src/index.js';
+import { thrownBy } from './support/failures.js';
 
-function captureError(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 test('an empty list summarises to zeros', () => {
   expect(summariseChecks([], 750)).toEqual({
@@ -100,7 +93,7 @@ test('an invalid state is a RecordValidationError naming observations[1].state',
     { endpoint: 'GET /orders', state: 'complete', responseTimeMs: 5 },
     { endpoint: 'GET /orders', state: 'done', responseTimeMs: 5 },
   ];
-  const error = captureError(() => summariseChecks(observations, 750));
+  const error = thrownBy(() => summariseChecks(observations, 750));
   expect(error).toBeInstanceOf(RecordValidationError);
   expect(error).toMatchObject({
     message: '1 of 2 observations is invalid:\n  - observations[1].state: must be one of "pending", "complete", "failed"; found "done" (a string)',
@@ -117,7 +110,7 @@ test('every problem of every invalid observation is listed by path', () => {
     { state: 'pending', responseTimeMs: -1 },
     'GET /orders',
   ];
-  const error = captureError(() => summariseChecks(observations, 750));
+  const error = thrownBy(() => summariseChecks(observations, 750));
   expect(error).toBeInstanceOf(RecordValidationError);
   expect((error as RecordValidationError).issues).toEqual([
     { position: 0, path: 'observations[0].endpoint', message: 'must be of the form "<METHOD> <path>", with a path that starts with "/"; found "/orders" (a string)' },
@@ -128,15 +121,21 @@ test('every problem of every invalid observation is listed by path', () => {
 });
 
 test('a list that is not an array is a TypeError', () => {
-  const error = captureError(() => summariseChecks({ observations: [] } as unknown as unknown[], 750));
+  const error = thrownBy(() => summariseChecks({ observations: [] } as unknown as unknown[], 750));
   expect(error).toBeInstanceOf(TypeError);
   expect(error).toHaveProperty('message', 'summariseChecks: observations must be an array; got object');
 });
 
 for (const threshold of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
   test(`a threshold of ${threshold} is a RangeError`, () => {
-    const error = captureError(() => summariseChecks([], threshold));
+    const error = thrownBy(() => summariseChecks([], threshold));
     expect(error).toBeInstanceOf(RangeError);
     expect(error).toHaveProperty('message', `the slow-response threshold must be a finite number of milliseconds, zero or more; got ${threshold}`);
   });
 }
+
+test('a threshold that is not a number is a TypeError that names its type', () => {
+  const error = thrownBy(() => summariseChecks([], '750' as unknown as number));
+  expect(error).toBeInstanceOf(TypeError);
+  expect(error).toHaveProperty('message', 'the slow-response threshold must be a number of milliseconds; got a string');
+});

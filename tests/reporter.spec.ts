@@ -203,7 +203,7 @@ test('an unwritable output file fails a green run and says why on stderr', async
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stderr).toContain('quality-evidence reporter: no report was written: cannot write the report: a file is in the way (EEXIST)\n');
+  expect(outcome.stderr).toContain('quality-evidence reporter: no report was written: cannot write the report: a file is in the way of a folder on the path (EEXIST)\n');
 });
 
 test('bad options stop the run with an error that names each option', async () => {

@@ -150,7 +150,14 @@ test.describe('npm run start:environment', () => {
       files: { 'executions.json': validInput, blocker: 'a file where a folder should be' },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'blocker', fakeToken, 'summary.json') }),
       exitCode: 73,
-      stderr: 'quality-evidence start:environment: cannot write the report: a parent of the path is not a directory (ENOTDIR)\n',
+      stderr: 'quality-evidence start:environment: cannot write the report: a parent of the path is not a folder (ENOTDIR)\n',
+    },
+    {
+      name: 'an output path that is an existing folder',
+      files: { 'executions.json': validInput },
+      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: folder }),
+      exitCode: 73,
+      stderr: 'quality-evidence start:environment: cannot write the report: the path is a folder, not a file (EISDIR)\n',
     },
   ];
 
@@ -200,10 +207,11 @@ test('npm run validate prints one line per self-check and exits 0', async () => 
   const outcome = await runProgram('src/runners/validate.js');
 
   expect(outcome.exitCode).toBe(0);
-  expect(outcome.stdout.split('\n').filter((line) => line.startsWith('ok   '))).toHaveLength(11);
+  expect(outcome.stdout.split('\n').filter((line) => line.startsWith('ok   '))).toHaveLength(13);
   expect(outcome.stdout).toContain('ok   statusCode 600 is rejected\n');
+  expect(outcome.stdout).toContain('ok   endpoint "GET\\t/orders" normalises to "GET /orders"\n');
   expect(outcome.stdout).toContain('ok   statusCode "200" is rejected\n');
-  expect(outcome.stdout.endsWith('11 passed, 0 failed\n')).toBe(true);
+  expect(outcome.stdout.endsWith('13 passed, 0 failed\n')).toBe(true);
 });
 
 test('the report on stdout is exactly the file the run wrote, byte for byte', async () => {

@@ -56,7 +56,7 @@ test('writes through a temporary file in the target folder and leaves only the r
   await runQualityWorkflow(config, { fileSystem });
 
   expect(fileSystem.writes).toHaveLength(1);
-  expect(fileSystem.writes[0]).toMatch(/^out\/reports\/\.quality-summary\.json\.[0-9a-f-]{36}\.tmp$/);
+  expect(fileSystem.writes[0]).toMatch(/^out\/reports\/\.quality-evidence-[0-9a-f]{8}\.tmp$/);
   expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.json']);
 });
 

@@ -69,5 +69,7 @@ export async function pollUntil<Observation>(options: PollUntilOptions<Observati
       throw new PollTimeoutError({ operationName, attempts, elapsedMs: nowMs - startedAtMs, timeoutMs, lastObservation: describe(observation) });
     }
     await clock.sleep(Math.min(intervalMs, remainingMs));
+    // A clock whose sleep does not move time would poll forever.
+    if (clock.now() <= nowMs) throw new Error(`pollUntil: the clock did not advance during sleep(${Math.min(intervalMs, remainingMs)}); polling "${operationName}" cannot time out`);
   }
 }

@@ -41,6 +41,10 @@ export function exitCodeFor(error: unknown): number {
  * printed only for an unexpected error, or for any error when QE_DEBUG=1.
  */
 export async function runCli(programName: string, main: () => Promise<void> | void): Promise<void> {
+  // A reader that stops early (`| head`) closes the pipe; that is not a failure of the run.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   try {
     try {
       parseArgs({ args: process.argv.slice(2), options: {}, strict: true, allowPositionals: false });
@@ -50,9 +54,10 @@ export async function runCli(programName: string, main: () => Promise<void> | vo
     await main();
   } catch (error) {
     const debug = process.env['QE_DEBUG'] === '1';
-    const expected = error instanceof QualityEvidenceError;
+    const exitCode = exitCodeFor(error);
+    const expected = error instanceof QualityEvidenceError && exitCode !== EXIT_CODES.internal;
     const text = expected && !debug ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`${programName}: ${expected ? '' : 'internal error: '}${text}\n`);
-    process.exitCode = exitCodeFor(error);
+    process.exitCode = exitCode;
   }
 }

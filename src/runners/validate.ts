@@ -1,6 +1,7 @@
 import { DEFAULT_OUTPUT_PATH, loadQualityToolConfig, type EnvironmentRecord } from '../config/loadQualityToolConfig.js';
 import { ConfigurationError, RecordValidationError } from '../errors.js';
 import { validateExecutionRecords } from '../records/executionRecord.js';
+import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { runCli } from './runCli.js';
 
 // npm run validate: self-checks of the boundaries the SPEC names, run against
@@ -41,6 +42,16 @@ function statusCodeCheck(statusCode: unknown, valid: boolean): SelfCheck {
   };
 }
 
+function normalisationCheck(label: string, canonical: string): SelfCheck {
+  return {
+    name: `endpoint ${JSON.stringify(label)} normalises to ${JSON.stringify(canonical)}`,
+    run: () => {
+      const found = normaliseEndpoint(label);
+      return found === canonical ? undefined : `got ${JSON.stringify(found)}`;
+    },
+  };
+}
+
 const checks: readonly SelfCheck[] = [
   {
     name: 'values are trimmed (" staging " becomes "staging")',
@@ -59,6 +70,8 @@ const checks: readonly SelfCheck[] = [
     name: `QE_OUTPUT_PATH defaults to ${DEFAULT_OUTPUT_PATH} when whitespace only`,
     run: () => (loadQualityToolConfig({ ...base, QE_OUTPUT_PATH: '   ' }).outputPath === DEFAULT_OUTPUT_PATH ? undefined : 'no default'),
   },
+  normalisationCheck('  get   /orders ', 'GET /orders'),
+  normalisationCheck('GET\t/orders', 'GET /orders'),
   statusCodeCheck(99, false),
   statusCodeCheck(100, true),
   statusCodeCheck(599, true),
@@ -67,10 +80,19 @@ const checks: readonly SelfCheck[] = [
   statusCodeCheck('200', false),
 ];
 
+// A check that throws has failed; it does not stop the others.
+function runCheck(check: SelfCheck): string | undefined {
+  try {
+    return check.run();
+  } catch (error) {
+    return `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  }
+}
+
 await runCli('quality-evidence validate', () => {
   let failures = 0;
   for (const check of checks) {
-    const problem = check.run();
+    const problem = runCheck(check);
     if (problem !== undefined) failures++;
     process.stdout.write(problem === undefined ? `ok   ${check.name}\n` : `FAIL ${check.name}: ${problem}\n`);
   }

@@ -1,4 +1,5 @@
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
+import { describeType } from '../renderValue.js';
 
 /** The summary of SPEC 2.4: what ran, what failed, what was slow. */
 export interface ExecutionSummary {
@@ -39,6 +40,9 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
   isFailed: (outcome: Outcome) => boolean,
   slowResponseThresholdMs: number,
 ): ExecutionSummary {
+  if (typeof slowResponseThresholdMs !== 'number') {
+    throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
+  }
   if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
     throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
   }

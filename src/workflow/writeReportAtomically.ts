@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ReportWriteError, describeFileSystemFailure } from '../errors.js';
 import type { FileSystem } from './fileSystem.js';
 
@@ -10,7 +10,8 @@ import type { FileSystem } from './fileSystem.js';
  */
 export async function writeReportAtomically(fileSystem: FileSystem, outputPath: string, content: string): Promise<void> {
   const folder = dirname(outputPath);
-  const temporaryPath = join(folder, `.${basename(outputPath)}.${randomUUID()}.tmp`);
+  // A short name of its own, so a report name near the file-name limit still fits.
+  const temporaryPath = join(folder, `.quality-evidence-${randomUUID().slice(0, 8)}.tmp`);
   try {
     await fileSystem.makeDirectory(folder);
     await fileSystem.writeFile(temporaryPath, content);
