@@ -1,25 +1,10 @@
 import { test, expect } from '@playwright/test';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runProgram } from './support/runProgram.js';
 
 // Runs the compiled program exactly as `npm run start:helpers` does (the
 // suite's globalSetup compiles the project to .build first).
-const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
-
-interface ProgramRun {
-  readonly exitCode: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runStartHelpers(args: readonly string[] = []): Promise<ProgramRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['.build/src/runners/startHelpers.js', ...args], { cwd: repositoryRoot }, (error, stdout, stderr) => {
-      // On a non-zero exit, execFile's error carries the exit code as `code`.
-      const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ exitCode, stdout, stderr });
-    });
-  });
+function runStartHelpers(args: string[] = []): ReturnType<typeof runProgram> {
+  return runProgram('src/runners/startHelpers.js', { args });
 }
 
 const expectedDocument = `{

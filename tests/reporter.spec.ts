@@ -1,10 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { qualityReportSchema, type QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
+import { pathExists } from './support/runProgram.js';
 
 // Each test runs real Playwright in a child process on a small project that
 // installs the packed package, and reads the report it writes.
@@ -25,13 +26,6 @@ const stagingConfig = configWith(`{ outputFile: 'out/quality-summary.json', slow
 
 async function readReport(path: string): Promise<QualityReport> {
   return qualityReportSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 const ordersSpec = `import { test, expect } from '@playwright/test';
@@ -190,7 +184,7 @@ test('forged', async ({}, testInfo) => {
     'quality-evidence reporter: no report was written: 1 of 1 recorded executions is invalid:\n' +
       '  - test "forged.spec.ts › forged" (attempt 1), statusCode: must be an integer from 100 to 599; found 42 (a number)\n',
   );
-  expect(await exists(join(project, 'out/quality-summary.json'))).toBe(false);
+  expect(await pathExists(join(project, 'out/quality-summary.json'))).toBe(false);
 });
 
 test('an unwritable output file fails a green run and says why on stderr', async () => {

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { qualityReportSchema } from '../src/index.js';
-import { createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
+import { createTemporaryFolder, pathExists, repositoryRoot, runProgram } from './support/runProgram.js';
 
 // A value no output may ever contain, wherever it is put in the environment.
 const fakeToken = 'qe-fake-token-5d1c2b9e';
@@ -13,13 +14,6 @@ const validInput = JSON.stringify({
     { statusCode: 404, endpoint: 'get  /orders/42', responseTimeMs: 900 },
   ],
 });
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 test.describe('npm start (the illustrative run)', () => {
   test('prints the SPEC sample summary and writes the same bytes to .build/quality-summary.json', async () => {
@@ -169,7 +163,7 @@ test.describe('npm run start:environment', () => {
       const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { ...failure.env(folder), API_TOKEN: fakeToken } });
 
       expect(outcome).toEqual({ exitCode: failure.exitCode, stdout: '', stderr: failure.stderr });
-      expect(await exists(defaultReport)).toBe(false);
+      expect(await pathExists(defaultReport)).toBe(false);
     });
   }
 
@@ -214,14 +208,28 @@ test('npm run validate prints one line per self-check and exits 0', async () => 
   expect(outcome.stdout.endsWith('13 passed, 0 failed\n')).toBe(true);
 });
 
-test('the report on stdout is exactly the file the run wrote, byte for byte', async () => {
+test('two runs over the same input write byte-identical reports', async () => {
   const folder = await createTemporaryFolder({ 'executions.json': validInput });
   const env = { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'a.json') };
 
   const first = await runProgram('src/runners/startEnvironment.js', { env });
-  await writeFile(join(folder, 'first.json'), await readFile(join(folder, 'a.json')));
+  const firstFile = await readFile(join(folder, 'a.json'));
   const second = await runProgram('src/runners/startEnvironment.js', { env });
 
   expect(second.stdout).toBe(first.stdout);
-  expect(await readFile(join(folder, 'a.json'), 'utf8')).toBe(await readFile(join(folder, 'first.json'), 'utf8'));
+  expect(await readFile(join(folder, 'a.json'))).toEqual(firstFile);
+});
+
+test('a reader that closes the pipe early is not a failure', async () => {
+  const outcome = await new Promise<{ code: number | null; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/runners/start.js')], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.destroy();
+    child.on('close', (code) => {
+      done({ code, stderr });
+    });
+  });
+
+  expect(outcome).toEqual({ code: 0, stderr: '' });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -46,4 +46,12 @@ export async function createTemporaryFolder(files: Readonly<Record<string, strin
   const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-'));
   for (const [path, content] of Object.entries(files)) await writeFile(join(folder, path), content);
   return folder;
+}
+
+/** Whether anything exists at `path`. */
+export function pathExists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
