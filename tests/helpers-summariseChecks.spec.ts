@@ -2,6 +2,11 @@ import { test, expect } from '@playwright/test';
 import { RecordValidationError, summariseChecks, summariseExecutions, type CheckObservation } from '../src/index.js';
 import { thrownBy } from './support/failures.js';
 
+// Data a JavaScript caller or a parsed file may hand over, whatever the types say.
+function untrusted(value: unknown): readonly CheckObservation[] {
+  return value as readonly CheckObservation[];
+}
+
 
 test('an empty list summarises to zeros', () => {
   expect(summariseChecks([], 750)).toEqual({
@@ -20,7 +25,7 @@ test('only the failed state counts as a failure; pending and complete do not', (
     { endpoint: 'POST /orders', state: 'failed', responseTimeMs: 10 },
     { endpoint: 'POST /orders', state: 'failed', responseTimeMs: 10 },
   ];
-  expect(summariseChecks(observations, 750)).toEqual({
+  expect(summariseChecks(untrusted(observations), 750)).toEqual({
     executionCount: 4,
     failedExecutionCount: 2,
     slowExecutionCount: 0,
@@ -34,7 +39,7 @@ test('a response time equal to the threshold is not slow; just above it is', () 
     { endpoint: 'GET /orders', state: 'complete', responseTimeMs: 750 },
     { endpoint: 'GET /invoices', state: 'complete', responseTimeMs: 750.5 },
   ];
-  expect(summariseChecks(observations, 750)).toMatchObject({ slowExecutionCount: 1, slowEndpoints: ['GET /invoices'] });
+  expect(summariseChecks(untrusted(observations), 750)).toMatchObject({ slowExecutionCount: 1, slowEndpoints: ['GET /invoices'] });
 });
 
 test('a threshold of 0 makes every check that took any time slow', () => {
@@ -51,7 +56,7 @@ test('endpoints are normalised before they are counted', () => {
     { endpoint: '  POST\t/orders ', state: 'failed', responseTimeMs: 10 },
     { endpoint: 'Post   /orders', state: 'complete', responseTimeMs: 800 },
   ];
-  expect(summariseChecks(observations, 750)).toEqual({
+  expect(summariseChecks(untrusted(observations), 750)).toEqual({
     executionCount: 3,
     failedExecutionCount: 2,
     slowExecutionCount: 2,
@@ -66,11 +71,11 @@ test('endpoint lists are sorted by code unit, like the execution summary', () =>
     { endpoint: 'DELETE /orders/1', state: 'failed', responseTimeMs: 900 },
     { endpoint: 'GET /Reports', state: 'failed', responseTimeMs: 900 },
   ];
-  expect(summariseChecks(observations, 750)).toMatchObject({
+  expect(summariseChecks(untrusted(observations), 750)).toMatchObject({
     failureCountByEndpoint: { 'DELETE /orders/1': 1, 'GET /Reports': 1, 'GET /reports': 1 },
     slowEndpoints: ['DELETE /orders/1', 'GET /Reports', 'GET /reports'],
   });
-  expect(Object.keys(summariseChecks(observations, 750).failureCountByEndpoint)).toEqual(['DELETE /orders/1', 'GET /Reports', 'GET /reports']);
+  expect(Object.keys(summariseChecks(untrusted(observations), 750).failureCountByEndpoint)).toEqual(['DELETE /orders/1', 'GET /Reports', 'GET /reports']);
 });
 
 test('checks summarise exactly as execution records with failing status codes do', () => {
@@ -80,12 +85,12 @@ test('checks summarise exactly as execution records with failing status codes do
     { endpoint: 'GET /invoices', state: 'complete', responseTimeMs: 1210 },
   ];
   const records = observations.map(({ endpoint, state, responseTimeMs }) => ({ endpoint, responseTimeMs, statusCode: state === 'failed' ? 503 : 200 }));
-  expect(summariseChecks(observations, 750)).toEqual(summariseExecutions(records, 750));
+  expect(summariseChecks(untrusted(observations), 750)).toEqual(summariseExecutions(records, 750));
 });
 
 test('fields other than endpoint, state and responseTimeMs are ignored', () => {
   const observations = [{ endpoint: 'GET /orders', state: 'complete', responseTimeMs: 5, note: 'scripted' }];
-  expect(summariseChecks(observations, 750)).toMatchObject({ executionCount: 1 });
+  expect(summariseChecks(untrusted(observations), 750)).toMatchObject({ executionCount: 1 });
 });
 
 test('an invalid state is a RecordValidationError naming observations[1].state', () => {
@@ -93,7 +98,7 @@ test('an invalid state is a RecordValidationError naming observations[1].state',
     { endpoint: 'GET /orders', state: 'complete', responseTimeMs: 5 },
     { endpoint: 'GET /orders', state: 'done', responseTimeMs: 5 },
   ];
-  const error = thrownBy(() => summariseChecks(observations, 750));
+  const error = thrownBy(() => summariseChecks(untrusted(observations), 750));
   expect(error).toBeInstanceOf(RecordValidationError);
   expect(error).toMatchObject({
     message: '1 of 2 observations is invalid:\n  - observations[1].state: must be one of "pending", "complete", "failed"; found "done" (a string)',
@@ -110,7 +115,7 @@ test('every problem of every invalid observation is listed by path', () => {
     { state: 'pending', responseTimeMs: -1 },
     'GET /orders',
   ];
-  const error = thrownBy(() => summariseChecks(observations, 750));
+  const error = thrownBy(() => summariseChecks(untrusted(observations), 750));
   expect(error).toBeInstanceOf(RecordValidationError);
   expect((error as RecordValidationError).issues).toEqual([
     { position: 0, path: 'observations[0].endpoint', message: 'must be of the form "<METHOD> <path>", with a path that starts with "/"; found "/orders" (a string)' },
@@ -121,7 +126,7 @@ test('every problem of every invalid observation is listed by path', () => {
 });
 
 test('a list that is not an array is a TypeError', () => {
-  const error = thrownBy(() => summariseChecks({ observations: [] } as unknown as unknown[], 750));
+  const error = thrownBy(() => summariseChecks(untrusted({ observations: [] }), 750));
   expect(error).toBeInstanceOf(TypeError);
   expect(error).toHaveProperty('message', 'summariseChecks: observations must be an array; got object');
 });

@@ -21,5 +21,16 @@ export const checkObservationSchema = z
 /** `pending`, `complete` or `failed`. */
 export type CheckState = z.infer<typeof checkStateSchema>;
 
-/** A check observation: `endpoint` (`<METHOD> <path>`), `state`, `responseTimeMs` (milliseconds). */
-export type CheckObservation = z.infer<typeof checkObservationSchema>;
+/** One observation of a quality check (SPEC 2.3); the shape `checkObservationSchema` checks. */
+export interface CheckObservation {
+  /** The endpoint checked, `<METHOD> <path>`, e.g. `GET /orders`; normalised before summarising. */
+  readonly endpoint: string;
+  /** `pending` while the check runs; `complete` or `failed` once it is final. */
+  readonly state: CheckState;
+  /** How long the check's response took, in milliseconds: finite, 0 or more. */
+  readonly responseTimeMs: number;
+}
+
+// The interface carries the doc comments an editor shows; this line keeps it
+// and the schema from drifting apart.
+checkObservationSchema satisfies z.ZodType<CheckObservation>;

@@ -19,7 +19,7 @@ export function isFailedCheck(observation: CheckObservation): boolean {
  * throws one RecordValidationError naming each problem by path, such as
  * `observations[1].state`. A value that is not an array is a TypeError.
  */
-export function summariseChecks(observations: readonly unknown[], slowResponseThresholdMs: number): ExecutionSummary {
+export function summariseChecks(observations: readonly CheckObservation[], slowResponseThresholdMs: number): ExecutionSummary {
   // JavaScript callers can pass anything, whatever the parameter type says.
   const list: unknown = observations;
   if (!Array.isArray(list)) {

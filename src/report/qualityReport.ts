@@ -6,11 +6,11 @@ export const REPORT_SCHEMA_VERSION = 1;
 
 /** What ran in a Playwright run, written by the reporter beside the execution summary. */
 export const testCountsSchema = z.object({
-  total: z.int().min(0).meta({ description: 'Tests in the run, counted once each' }),
-  passed: z.int().min(0).meta({ description: 'Tests that passed on their first attempt' }),
-  failed: z.int().min(0).meta({ description: 'Tests that failed, timed out or were interrupted on their last attempt' }),
-  flaky: z.int().min(0).meta({ description: 'Tests that failed first and passed on a retry' }),
-  skipped: z.int().min(0).meta({ description: 'Tests that were skipped' }),
+  total: z.int().min(0).meta({ description: 'Tests in the run, each counted once however often it was retried' }),
+  passed: z.int().min(0).meta({ description: 'Tests whose outcome was as expected: passed (or, under test.fail(), failed as declared)' }),
+  failed: z.int().min(0).meta({ description: 'Tests that failed or timed out on their last attempt' }),
+  flaky: z.int().min(0).meta({ description: 'Tests that failed, then passed on a retry' }),
+  skipped: z.int().min(0).meta({ description: 'Tests that were skipped, or did not run (an interrupted run)' }),
 });
 
 export type TestCounts = z.infer<typeof testCountsSchema>;
