@@ -3,6 +3,7 @@ import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwri
 import {
   RecordValidationError,
   buildQualityReport,
+  formatIssueList,
   nodeFileSystem,
   writeReportAtomically,
   type ReportSettings,
@@ -107,10 +108,10 @@ function describeFailure(error: unknown, pending: readonly PendingRecord[]): str
   if (!(error instanceof RecordValidationError)) return error instanceof Error ? error.message : String(error);
   const lines = error.issues.map((issue) => {
     const source = issue.position === undefined ? undefined : pending[issue.position]?.source;
-    const where = source === undefined ? issue.path : `test "${source.test.titlePath().filter(Boolean).join(' › ')}" (attempt ${source.retry + 1}), ${issue.path.replace(/^executions\[\d+\]\.?/, '') || 'record'}`;
-    return `  - ${where}: ${issue.message}`;
+    if (source === undefined) return `${issue.path}: ${issue.message}`;
+    const test = `test "${source.test.titlePath().filter(Boolean).join(' › ')}" (attempt ${source.retry + 1})`;
+    return `${test}, ${issue.path.replace(/^executions\[\d+\]\.?/, '') || 'record'}: ${issue.message}`;
   });
-  const hidden = error.issueCount - error.issues.length;
-  if (hidden > 0) lines.push(`  ... and ${hidden} more`);
-  return `${error.invalidRecordCount} of ${error.recordCount} recorded executions ${error.invalidRecordCount === 1 ? 'is' : 'are'} invalid:\n${lines.join('\n')}`;
+  const verb = error.invalidRecordCount === 1 ? 'is' : 'are';
+  return formatIssueList(`${error.invalidRecordCount} of ${error.recordCount} recorded executions ${verb} invalid`, lines, error.issueCount);
 }

@@ -80,15 +80,22 @@ export class RecordValidationError extends QualityEvidenceError {
   static readonly listedIssueLimit = 20;
 
   constructor(summary: string, issues: readonly RecordIssue[], counts: { issueCount: number; invalidRecordCount: number; recordCount: number }) {
-    const lines = issues.map((issue) => `  - ${issue.path}: ${issue.message}`);
-    const hidden = counts.issueCount - issues.length;
-    if (hidden > 0) lines.push(`  ... and ${hidden} more`);
-    super(`${summary}:\n${lines.join('\n')}`);
+    super(formatIssueList(summary, issues.map((issue) => `${issue.path}: ${issue.message}`), counts.issueCount));
     this.issues = issues;
     this.issueCount = counts.issueCount;
     this.invalidRecordCount = counts.invalidRecordCount;
     this.recordCount = counts.recordCount;
   }
+}
+
+/**
+ * `summary:` then one indented line per listed problem, and "... and N more"
+ * when `totalCount` exceeds the lines listed.
+ */
+export function formatIssueList(summary: string, lines: readonly string[], totalCount: number): string {
+  const listed = lines.map((line) => `  - ${line}`);
+  if (totalCount > lines.length) listed.push(`  ... and ${totalCount - lines.length} more`);
+  return `${summary}:\n${listed.join('\n')}`;
 }
 
 /** The report could not be written; any earlier report at the output path is untouched. */
