@@ -9,7 +9,8 @@
 export abstract class QualityEvidenceError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = new.target.name;
+    // Like Error.prototype.name, not enumerable, so printed errors stay clean.
+    Object.defineProperty(this, 'name', { value: new.target.name, enumerable: false, configurable: true, writable: true });
   }
 }
 
@@ -23,13 +24,16 @@ export interface ConfigurationIssue {
 
 /** The environment (or the reporter's options) cannot become a QualityToolConfig. */
 export class ConfigurationError extends QualityEvidenceError {
-  readonly issues: readonly ConfigurationIssue[];
+  /** Every problem found, in variable order (already listed in the message). */
+  declare readonly issues: readonly ConfigurationIssue[];
 
   /** @param subject what was invalid, for the first line of the message: `invalid <subject>:`. */
   constructor(issues: readonly ConfigurationIssue[], subject = 'configuration') {
     const lines = issues.map((issue) => `  - ${issue.variable}: ${issue.message}`);
     super(`invalid ${subject}:\n${lines.join('\n')}`);
-    this.issues = issues;
+    // Not enumerable: the message already lists the issues, and hosts such as
+    // Playwright print an error's enumerable fields after its stack.
+    Object.defineProperty(this, 'issues', { value: issues, enumerable: false });
   }
 }
 

@@ -219,6 +219,7 @@ test('bad options stop the run with an error that names each option', async () =
       '  - option "outputFile": must name a file, not a folder (it ends with a path separator)\n',
   );
   expect(output).not.toContain('1 passed');
+  expect(output, 'the issues are listed once, in the message').not.toContain('issues: [');
 });
 
 test('playwright test --list runs no test and writes no report', async () => {
