@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkObservationSchema } from '../helpers/checkObservation.js';
 import { executionInputSchema } from '../records/executionRecord.js';
 import { qualityReportSchema } from './qualityReport.js';
 
@@ -7,9 +8,14 @@ import { qualityReportSchema } from './qualityReport.js';
  * from the zod schemas the code validates with, so the published contract
  * cannot drift from the checks. Hand them to an editor or another CI step.
  */
-export function createQualityEvidenceJsonSchemas(): { readonly input: z.core.JSONSchema.BaseSchema; readonly report: z.core.JSONSchema.BaseSchema } {
+export function createQualityEvidenceJsonSchemas(): {
+  readonly input: z.core.JSONSchema.BaseSchema;
+  readonly report: z.core.JSONSchema.BaseSchema;
+  readonly checkObservation: z.core.JSONSchema.BaseSchema;
+} {
   return {
     input: z.toJSONSchema(executionInputSchema, { io: 'input' }),
     report: z.toJSONSchema(qualityReportSchema),
+    checkObservation: z.toJSONSchema(checkObservationSchema, { io: 'input' }),
   };
 }
