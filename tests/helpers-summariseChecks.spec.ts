@@ -25,7 +25,7 @@ test('only the failed state counts as a failure; pending and complete do not', (
     { endpoint: 'POST /orders', state: 'failed', responseTimeMs: 10 },
     { endpoint: 'POST /orders', state: 'failed', responseTimeMs: 10 },
   ];
-  expect(summariseChecks(untrusted(observations), 750)).toEqual({
+  expect(summariseChecks(observations, 750)).toEqual({
     executionCount: 4,
     failedExecutionCount: 2,
     slowExecutionCount: 0,
@@ -39,7 +39,7 @@ test('a response time equal to the threshold is not slow; just above it is', () 
     { endpoint: 'GET /orders', state: 'complete', responseTimeMs: 750 },
     { endpoint: 'GET /invoices', state: 'complete', responseTimeMs: 750.5 },
   ];
-  expect(summariseChecks(untrusted(observations), 750)).toMatchObject({ slowExecutionCount: 1, slowEndpoints: ['GET /invoices'] });
+  expect(summariseChecks(observations, 750)).toMatchObject({ slowExecutionCount: 1, slowEndpoints: ['GET /invoices'] });
 });
 
 test('a threshold of 0 makes every check that took any time slow', () => {
@@ -56,7 +56,7 @@ test('endpoints are normalised before they are counted', () => {
     { endpoint: '  POST\t/orders ', state: 'failed', responseTimeMs: 10 },
     { endpoint: 'Post   /orders', state: 'complete', responseTimeMs: 800 },
   ];
-  expect(summariseChecks(untrusted(observations), 750)).toEqual({
+  expect(summariseChecks(observations, 750)).toEqual({
     executionCount: 3,
     failedExecutionCount: 2,
     slowExecutionCount: 2,
@@ -71,11 +71,11 @@ test('endpoint lists are sorted by code unit, like the execution summary', () =>
     { endpoint: 'DELETE /orders/1', state: 'failed', responseTimeMs: 900 },
     { endpoint: 'GET /Reports', state: 'failed', responseTimeMs: 900 },
   ];
-  expect(summariseChecks(untrusted(observations), 750)).toMatchObject({
+  expect(summariseChecks(observations, 750)).toMatchObject({
     failureCountByEndpoint: { 'DELETE /orders/1': 1, 'GET /Reports': 1, 'GET /reports': 1 },
     slowEndpoints: ['DELETE /orders/1', 'GET /Reports', 'GET /reports'],
   });
-  expect(Object.keys(summariseChecks(untrusted(observations), 750).failureCountByEndpoint)).toEqual(['DELETE /orders/1', 'GET /Reports', 'GET /reports']);
+  expect(Object.keys(summariseChecks(observations, 750).failureCountByEndpoint)).toEqual(['DELETE /orders/1', 'GET /Reports', 'GET /reports']);
 });
 
 test('checks summarise exactly as execution records with failing status codes do', () => {
@@ -85,7 +85,7 @@ test('checks summarise exactly as execution records with failing status codes do
     { endpoint: 'GET /invoices', state: 'complete', responseTimeMs: 1210 },
   ];
   const records = observations.map(({ endpoint, state, responseTimeMs }) => ({ endpoint, responseTimeMs, statusCode: state === 'failed' ? 503 : 200 }));
-  expect(summariseChecks(untrusted(observations), 750)).toEqual(summariseExecutions(records, 750));
+  expect(summariseChecks(observations, 750)).toEqual(summariseExecutions(records, 750));
 });
 
 test('fields other than endpoint, state and responseTimeMs are ignored', () => {
