@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import {
   ConfigurationError,
   loadReportSettings,
+  presentValue,
   type ConfigurationIssue,
   type EnvironmentRecord,
   type ReportSettings,
@@ -58,7 +59,8 @@ function optionText(option: OptionName, value: unknown): { readonly text: string
 export function resolveReporterSettings(rawOptions: Readonly<Record<string, unknown>>, env: EnvironmentRecord, cwd: string): ReportSettings {
   const issues: ConfigurationIssue[] = [];
   const merged: Record<string, string | undefined> = { QE_ENVIRONMENT: env['QE_ENVIRONMENT'], QE_SLOW_RESPONSE_THRESHOLD_MS: env['QE_SLOW_RESPONSE_THRESHOLD_MS'], QE_OUTPUT_PATH: env['QE_OUTPUT_PATH'] };
-  const fromOption = new Set<string>();
+  // How the loader's messages name a variable that an option stood in for.
+  const labels = new Map<string, string>();
 
   for (const [name, value] of Object.entries(rawOptions)) {
     if (playwrightKeys.has(name) || name.startsWith('_')) continue;
@@ -74,26 +76,20 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
       continue;
     }
     merged[optionVariables[option]] = checked.text;
-    fromOption.add(optionVariables[option]);
+    labels.set(optionVariables[option], `option "${option}"`);
   }
-  if (merged['QE_ENVIRONMENT'] === undefined || merged['QE_ENVIRONMENT'].trim() === '') merged['QE_ENVIRONMENT'] = DEFAULT_REPORTER_ENVIRONMENT;
+  merged['QE_ENVIRONMENT'] = presentValue(merged['QE_ENVIRONMENT']) ?? DEFAULT_REPORTER_ENVIRONMENT;
 
   let settings: ReportSettings | undefined;
   try {
     settings = loadReportSettings(merged);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    issues.push(...error.issues.map((issue) => ({ ...issue, variable: nameOf(issue.variable, fromOption) })));
+    issues.push(...error.issues.map((issue) => ({ ...issue, variable: labels.get(issue.variable) ?? issue.variable })));
   }
   if (issues.length > 0 || settings === undefined) throw new ConfigurationError(issues, 'quality-evidence/reporter options');
 
   const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : cwd;
-  const outputFromEnvironment = !fromOption.has('QE_OUTPUT_PATH') && (env['QE_OUTPUT_PATH']?.trim() ?? '') !== '';
+  const outputFromEnvironment = !labels.has('QE_OUTPUT_PATH') && presentValue(env['QE_OUTPUT_PATH']) !== undefined;
   return { ...settings, outputPath: resolve(outputFromEnvironment ? cwd : configDir, settings.outputPath) };
-}
-
-function nameOf(variable: string, fromOption: ReadonlySet<string>): string {
-  if (!fromOption.has(variable)) return variable;
-  const option = Object.entries(optionVariables).find(([, name]) => name === variable)?.[0];
-  return `option "${option ?? variable}"`;
 }

@@ -21,12 +21,17 @@ export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
 /** Where the report goes when QE_OUTPUT_PATH is absent or whitespace only. */
 export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
 
-// Every value is trimmed, and a value that is empty after trimming counts as absent.
-const text = z.preprocess((value) => {
-  if (typeof value !== 'string') return value;
-  const trimmed = value.trim();
+/**
+ * The rule for every `QE_*` value: trimmed, and absent when nothing is left.
+ * Exported so that the reporter, which falls back to these variables, judges
+ * presence by the same rule.
+ */
+export function presentValue(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
   return trimmed === '' ? undefined : trimmed;
-}, z.string().optional());
+}
+
+const text = z.preprocess((value) => (typeof value === 'string' ? presentValue(value) : value), z.string().optional());
 
 // Digits only: rejects "slow", "12abc", "NaN", "-5", "Infinity", "1e3" and "7.5",
 // which Number() would partly accept. Messages never repeat the value.
