@@ -1,34 +1,43 @@
 import { readFile } from 'node:fs/promises';
-import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { isAbsolute, relative } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import {
   RecordValidationError,
   buildQualityReport,
+  compareCodeUnits,
   formatIssueList,
   nodeFileSystem,
   writeReportAtomically,
-  type ReportSettings,
+  type QualityReport,
   type TestCounts,
 } from '../src/index.js';
+import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
+import { apiCallsOf, type ApiCall } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
-import { resolveReporterSettings, type QualityEvidenceReporterOptions } from './reporterOptions.js';
+import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
 
-/** Where a collected record came from, for messages about bad records. */
-interface RecordSource {
+/** One test attempt: where its records came from, and the API calls it sent. */
+interface Attempt {
   readonly test: TestCase;
   readonly retry: number;
+  readonly calls: readonly ApiCall[];
+  /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
+  readonly attachments: readonly { readonly body: Buffer | undefined; readonly path: string | undefined }[];
 }
 
-/** One attachment of an execution record, as Playwright hands it over (inline or, after a merge, maybe as a file). */
-interface PendingRecord {
-  readonly source: RecordSource;
-  readonly body: Buffer | undefined;
-  readonly path: string | undefined;
+/** A record to summarise, with the attempt it belongs to (for messages about bad records). */
+interface CollectedRecord {
+  readonly attempt: Attempt;
+  readonly record: unknown;
 }
 
 /**
  * Playwright reporter that writes `quality-summary.json` from the execution
- * records the tests attach (with `recordExecution` or the recording `request`
- * fixture of `quality-evidence/test`).
+ * records the tests attach (with `recordExecution` or the recording fixtures
+ * of `quality-evidence/test`), and accounts for every API call the tests
+ * sent: Playwright reports each one as a `pw:api` step, so a call that no
+ * record accounts for is counted as unrecorded, or, when it got no response,
+ * recorded from the step itself.
  *
  * It collects in the hooks and does the work in `onEnd`, through the same
  * validate, normalise, summarise, format and atomic-write code as the
@@ -37,15 +46,17 @@ interface PendingRecord {
  * marked failed and the reason goes to stderr.
  */
 export default class QualityEvidenceReporter implements Reporter {
-  private readonly settings: ReportSettings;
+  private readonly settings: ReporterSettings;
   private readonly listing: boolean;
-  private readonly pending: PendingRecord[] = [];
+  private readonly attempts: Attempt[] = [];
   private rootSuite: Suite | undefined;
+  private quiet: boolean;
 
   constructor(options: QualityEvidenceReporterOptions = {}) {
     const rawOptions = options as Readonly<Record<string, unknown>>;
     // The reporter is an outermost program, so it may read the real environment.
     this.settings = resolveReporterSettings(rawOptions, process.env, process.cwd());
+    this.quiet = this.settings.quiet;
     // `playwright test --list` runs no test: there is no evidence to write.
     this.listing = rawOptions['_mode'] === 'list';
   }
@@ -54,40 +65,115 @@ export default class QualityEvidenceReporter implements Reporter {
     return false;
   }
 
-  onBegin(_config: unknown, suite: Suite): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.rootSuite = suite;
+    // `playwright test --quiet` silences reporters' own output too.
+    if ((config as { quiet?: boolean }).quiet === true) this.quiet = true;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    for (const attachment of result.attachments) {
-      if (attachment.contentType !== EXECUTION_CONTENT_TYPE) continue;
-      this.pending.push({ source: { test, retry: result.retry }, body: attachment.body, path: attachment.path });
-    }
+    const attachments = result.attachments
+      .filter((attachment) => attachment.contentType === EXECUTION_CONTENT_TYPE)
+      .map(({ body, path }) => ({ body, path }));
+    this.attempts.push({ test, retry: result.retry, calls: apiCallsOf(result.steps), attachments });
   }
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.listing) return undefined;
+    const collected: CollectedRecord[] = [];
     try {
-      const records = await Promise.all(this.pending.map(readRecord));
-      const context = { ...this.settings, tests: countTests(this.rootSuite) };
-      const { reportText } = buildQualityReport({ executions: records }, context);
+      const unrecordedByFile = new Map<string, number>();
+      const unrecordedEndpoints = new Set<string>();
+      for (const attempt of this.attempts) {
+        const records = await Promise.all(attempt.attachments.map(readRecord));
+        for (const record of records) collected.push({ attempt, record });
+        const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
+        for (const call of account.noResponse) collected.push({ attempt, record: noResponseRecord(call) });
+        if (account.unrecorded.length > 0) {
+          const file = this.displayPath(attempt.test.location.file);
+          unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
+          for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
+        }
+      }
+      const unrecordedCount = [...unrecordedByFile.values()].reduce((sum, count) => sum + count, 0);
+      const context = {
+        ...this.settings,
+        unrecordedCalls: { count: unrecordedCount, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) },
+        tests: countTests(this.rootSuite),
+      };
+      const { report, reportText } = buildQualityReport({ executions: collected.map(({ record }) => record) }, context);
       await writeReportAtomically(nodeFileSystem, this.settings.outputPath, reportText);
+      this.warn(report, unrecordedByFile);
+      if (!this.quiet) process.stdout.write(`${this.closingLine(report)}\n`);
       return undefined;
     } catch (error) {
-      process.stderr.write(`quality-evidence reporter: no report was written: ${describeFailure(error, this.pending)}\n`);
+      process.stderr.write(`quality-evidence reporter: no report was written: ${describeFailure(error, collected)}\n`);
       return { status: 'failed' };
     }
   }
+
+  /** What a reader must know about the evidence: calls it leaves out, calls that got no answer, a run that recorded nothing. */
+  private warn(report: QualityReport, unrecordedByFile: ReadonlyMap<string, number>): void {
+    const lines: string[] = [];
+    const unrecorded = report.unrecordedCallCount ?? 0;
+    if (unrecorded > 0) {
+      const sent = report.executionCount + unrecorded;
+      lines.push(`quality-evidence reporter: ${plural(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
+      for (const [file, count] of [...unrecordedByFile].sort(([a], [b]) => compareCodeUnits(a, b))) {
+        lines.push(`  - ${file}: ${plural(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
+      }
+    }
+    if (report.noResponseCount > 0) {
+      lines.push(
+        `quality-evidence reporter: ${plural(report.noResponseCount, 'API call')} got no response (${report.noResponseEndpoints.length} ${report.noResponseEndpoints.length === 1 ? 'endpoint' : 'endpoints'}); is the server under test running?`,
+      );
+    }
+    const ran = report.tests === undefined ? 0 : report.tests.total - report.tests.skipped;
+    if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
+      lines.push(`quality-evidence reporter: ${plural(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`);
+    }
+    if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
+  }
+
+  private closingLine(report: QualityReport): string {
+    const numbers = [`${plural(report.executionCount, 'execution')}`, `${report.failedExecutionCount} failed`, `${report.slowExecutionCount} slow`, `${report.noResponseCount} with no response`];
+    if ((report.unrecordedCallCount ?? 0) > 0) numbers.push(`${plural(report.unrecordedCallCount ?? 0, 'call')} not recorded`);
+    return `quality-evidence: ${numbers.join(', ')}; report written to ${this.displayPath(this.settings.outputPath)}`;
+  }
+
+  /** A path relative to the working directory when it is inside it, else absolute. */
+  private displayPath(path: string): string {
+    const fromHere = relative(process.cwd(), path);
+    return fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? path : fromHere;
+  }
 }
 
-async function readRecord(pending: PendingRecord): Promise<unknown> {
-  const text = pending.body?.toString('utf8') ?? (pending.path === undefined ? '' : await readFile(pending.path, 'utf8'));
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+async function readRecord({ body, path }: Attempt['attachments'][number]): Promise<unknown> {
+  const text = body?.toString('utf8') ?? (path === undefined ? '' : await readFile(path, 'utf8'));
   try {
     return JSON.parse(text) as unknown;
   } catch {
     // Not JSON: hand validation a value it will reject, so the message names the test.
     return text;
   }
+}
+
+function recordedCallOf(record: unknown): RecordedCall {
+  if (typeof record !== 'object' || record === null) return { endpoint: '' };
+  const { endpoint, call } = record as { endpoint?: unknown; call?: unknown };
+  const written =
+    typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string' && typeof (call as { url?: unknown }).url === 'string'
+      ? (call as { method: string; url: string })
+      : undefined;
+  return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written };
+}
+
+function noResponseRecord({ endpoint, errorCode, responseTimeMs }: NoResponseCall): unknown {
+  return { errorCode, endpoint, responseTimeMs };
 }
 
 function countTests(suite: Suite | undefined): TestCounts {
@@ -104,12 +190,12 @@ function countTests(suite: Suite | undefined): TestCounts {
 }
 
 // A bad record's position means nothing to a person; the test that attached it does.
-function describeFailure(error: unknown, pending: readonly PendingRecord[]): string {
+function describeFailure(error: unknown, collected: readonly CollectedRecord[]): string {
   if (!(error instanceof RecordValidationError)) return error instanceof Error ? error.message : String(error);
   const lines = error.issues.map((issue) => {
-    const source = issue.position === undefined ? undefined : pending[issue.position]?.source;
-    if (source === undefined) return `${issue.path}: ${issue.message}`;
-    const test = `test "${source.test.titlePath().filter(Boolean).join(' › ')}" (attempt ${source.retry + 1})`;
+    const attempt = issue.position === undefined ? undefined : collected[issue.position]?.attempt;
+    if (attempt === undefined) return `${issue.path}: ${issue.message}`;
+    const test = `test "${attempt.test.titlePath().filter(Boolean).join(' › ')}" (attempt ${attempt.retry + 1})`;
     return `${test}, ${issue.path.replace(/^executions\[\d+\]\.?/, '') || 'record'}: ${issue.message}`;
   });
   const verb = error.invalidRecordCount === 1 ? 'is' : 'are';

@@ -1,3 +1,5 @@
+import type { TimingPhases } from '../src/index.js';
+
 /**
  * Attachments are the only channel from the test workers to the reporter: the
  * reporter runs in another process, and attachments survive blob reports and
@@ -5,3 +7,24 @@
  */
 export const EXECUTION_ATTACHMENT_NAME = 'quality-evidence-execution';
 export const EXECUTION_CONTENT_TYPE = 'application/vnd.quality-evidence.execution+json';
+
+/** The fields of a record that travel in an attachment, and nothing else a caller put on the object. */
+export interface AttachedRecord {
+  readonly statusCode?: number | undefined;
+  readonly errorCode?: string | undefined;
+  readonly endpoint: string;
+  readonly responseTimeMs: number;
+  readonly id?: string | undefined;
+  readonly timingMs?: TimingPhases | undefined;
+  /**
+   * The call as the test wrote it (method, and URL before any base URL),
+   * added by the recording fixture so that the reporter can tell which of the
+   * test's API calls this record accounts for. Not part of the record.
+   */
+  readonly call?: { readonly method: string; readonly url: string } | undefined;
+}
+
+/** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
+export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, call }: AttachedRecord): Buffer {
+  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, call }));
+}

@@ -3,4 +3,4 @@
 export { default } from './QualityEvidenceReporter.js';
 export { recordExecution, type ExecutionRecordInput } from './recordExecution.js';
 export { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
-export { DEFAULT_REPORTER_ENVIRONMENT, type QualityEvidenceReporterOptions } from './reporterOptions.js';
+export { DEFAULT_REPORTER_ENVIRONMENT, type QualityEvidenceReporterOptions } from './reporterSettings.js';

@@ -1,17 +1,21 @@
 import { test, type TestInfo } from '@playwright/test';
-import { executionRecordSchema, isExecutionRecord, validateRecordList } from '../src/index.js';
-import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
+import { executionRecordSchema, isExecutionRecord, validateRecordList, type TimingPhases } from '../src/index.js';
+import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE, encodeAttachedRecord, type AttachedRecord } from './executionAttachment.js';
 
 /** One execution, as a test reports it. */
 export interface ExecutionRecordInput {
-  /** HTTP status code, an integer from 100 to 599. */
-  readonly statusCode: number;
+  /** HTTP status code, an integer from 100 to 599; leave it out for a call that got no response. */
+  readonly statusCode?: number;
+  /** Only for a call that got no response: the error code, e.g. `ECONNREFUSED`. */
+  readonly errorCode?: string;
   /** `<METHOD> <path>`, e.g. `GET /orders`; normalised by the reporter. */
   readonly endpoint: string;
-  /** Response time in milliseconds, finite and zero or more. */
+  /** Response time in milliseconds (for a call with no response, the time until it failed), finite and zero or more. */
   readonly responseTimeMs: number;
   /** Optional identifier of the execution. */
   readonly id?: string;
+  /** Optional phases of the call in milliseconds: `dns`, `connect`, `tls`, `wait`, `receive`. */
+  readonly timingMs?: TimingPhases;
 }
 
 /**
@@ -25,15 +29,18 @@ export interface ExecutionRecordInput {
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- async so that a bad record rejects the returned promise, as an attach would
 export async function recordExecution(record: ExecutionRecordInput, testInfo: TestInfo = test.info()): Promise<void> {
+  attachRecord(record, testInfo);
+}
+
+/**
+ * Validates a record and pushes it onto the test's attachments. Pushed
+ * rather than `testInfo.attach`ed: Playwright sends a pushed attachment to
+ * the reporter just the same (it wraps `push` for this), but skips the
+ * "Attach" step and the test output folder that `attach` makes, which cost a
+ * run of 10,000 records seconds (npm run bench:reporter) and would list a
+ * step per record in every report.
+ */
+export function attachRecord(record: AttachedRecord, testInfo: TestInfo): void {
   validateRecordList([record], executionRecordSchema, 'record', 'record', isExecutionRecord);
-  // Pushed rather than `testInfo.attach`ed: Playwright sends a pushed
-  // attachment to the reporter just the same (it wraps `push` for this), but
-  // skips the "Attach" step and the test output folder that `attach` makes,
-  // which cost a run of 10,000 records seconds (npm run bench:reporter) and
-  // would list a step per record in every report.
-  // Only the record's own fields travel: anything else a caller put on the
-  // object (headers, bodies) stays out of blob and HTML reports.
-  const { statusCode, endpoint, responseTimeMs, id } = record;
-  const body = JSON.stringify(id === undefined ? { statusCode, endpoint, responseTimeMs } : { statusCode, endpoint, responseTimeMs, id });
-  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: Buffer.from(body) });
+  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: encodeAttachedRecord(record) });
 }

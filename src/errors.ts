@@ -37,12 +37,14 @@ export class ConfigurationError extends QualityEvidenceError {
   }
 }
 
-/** The input file is missing or cannot be read. */
+/** A file the run must read (the input file, a named settings file) is missing or cannot be read. */
 export class InputUnreadableError extends QualityEvidenceError {
+  /** The path of the file that could not be read. */
   readonly inputPath: string;
 
-  constructor(inputPath: string, reason: string, options?: ErrorOptions) {
-    super(`cannot read the input file ${JSON.stringify(inputPath)}: ${reason}`, options);
+  /** @param options.what what the file is, for the message; default `input file`. */
+  constructor(inputPath: string, reason: string, { what = 'input file', ...options }: ErrorOptions & { readonly what?: string } = {}) {
+    super(`cannot read the ${what} ${JSON.stringify(inputPath)}: ${reason}`, options);
     this.inputPath = inputPath;
   }
 }

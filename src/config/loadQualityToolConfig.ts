@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
+import { resolveSettings } from './resolveSettings.js';
+import { environmentSettings, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from './settingsSources.js';
 
-/** The environment as the outermost runner sees it: untrusted text values. */
-export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
+export { presentValue, type EnvironmentRecord } from './settingsSources.js';
 
 /** Trusted, typed configuration of one workflow run. */
 export interface QualityToolConfig {
@@ -21,77 +20,37 @@ export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
 /** Where the report goes when QE_OUTPUT_PATH is absent or whitespace only. */
 export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
 
-/**
- * The rule for every `QE_*` value: trimmed, and absent when nothing is left.
- * Exported so that the reporter, which falls back to these variables, judges
- * presence by the same rule.
- */
-export function presentValue(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === '' ? undefined : trimmed;
+/** A settings file's path and text, read by the caller (the loader touches no file). */
+export interface SettingsFileText {
+  readonly path: string;
+  readonly text: string;
 }
 
-const text = z.preprocess((value) => (typeof value === 'string' ? presentValue(value) : value), z.string().optional());
-
-// Digits only: rejects "slow", "12abc", "NaN", "-5", "Infinity", "1e3" and "7.5",
-// which Number() would partly accept. Messages never repeat the value.
-const wholeMilliseconds = z
-  .string()
-  .regex(/^\d+$/, { error: 'must be a whole non-negative number of milliseconds written in digits' })
-  .transform(Number)
-  .refine(Number.isSafeInteger, { error: 'is too large to be a number of milliseconds' });
-
-const environmentSchema = z.object({
-  QE_ENVIRONMENT: text.pipe(z.string({ error: 'is required (the name of the target environment)' })),
-  QE_SLOW_RESPONSE_THRESHOLD_MS: text.pipe(wholeMilliseconds.optional()),
-  QE_INPUT_PATH: text.pipe(z.string({ error: 'is required (the path of the input file of execution records)' })),
-  QE_OUTPUT_PATH: text.pipe(
-    z
-      .string()
-      .refine((path) => !/[\\/]$/.test(path), { error: 'must name a file, not a folder (it ends with a path separator)' })
-      .optional(),
-  ),
-});
-
-/** Everything about a report but its input: what the Playwright reporter needs. */
-export type ReportSettings = Omit<QualityToolConfig, 'inputPath'>;
-
-const reportSettingsSchema = environmentSchema.omit({ QE_INPUT_PATH: true });
-
-/**
- * Turns an environment record into a QualityToolConfig. The environment is a
- * parameter: this function never reads `process.env`. Every problem is
- * reported at once in one ConfigurationError.
- */
-export function loadQualityToolConfig(env: EnvironmentRecord): QualityToolConfig {
-  const values = parseEnvironment(environmentSchema, env);
-  const { environment, slowResponseThresholdMs, outputPath } = toReportSettings(values);
-  return { environment, slowResponseThresholdMs, inputPath: values.QE_INPUT_PATH, outputPath };
+/** What else the loader may take besides the environment. */
+export interface LoadConfigOptions {
+  /** `quality-evidence.config.json`, when there is one: it gives what the variables leave out. */
+  readonly settingsFile?: SettingsFileText | undefined;
 }
 
 /**
- * The same rules as {@link loadQualityToolConfig} for QE_ENVIRONMENT,
- * QE_SLOW_RESPONSE_THRESHOLD_MS and QE_OUTPUT_PATH, without the input path.
+ * Turns an environment record (and, when given, a settings file's text) into
+ * a QualityToolConfig. The environment is a parameter: this function never
+ * reads `process.env`. A variable wins over the settings file; every problem
+ * is reported at once in one ConfigurationError.
  */
-export function loadReportSettings(env: EnvironmentRecord): ReportSettings {
-  return toReportSettings(parseEnvironment(reportSettingsSchema, env));
-}
-
-function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: EnvironmentRecord): z.output<Schema> {
-  const picked = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, env[name]]));
-  const result = schema.safeParse(picked, { reportInput: false });
-  if (!result.success) throw new ConfigurationError(result.error.issues.map(toConfigurationIssue));
-  return result.data;
-}
-
-function toReportSettings(values: z.output<typeof reportSettingsSchema>): ReportSettings {
+export function loadQualityToolConfig(env: EnvironmentRecord, { settingsFile }: LoadConfigOptions = {}): QualityToolConfig {
+  const sources: SettingsSource[] = [environmentSettings(env)];
+  if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
+  const settings = resolveSettings(sources, {
+    environment: { required: true },
+    slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
+    inputPath: { required: true },
+    outputFile: { default: DEFAULT_OUTPUT_PATH },
+  });
   return {
-    environment: values.QE_ENVIRONMENT,
-    slowResponseThresholdMs: values.QE_SLOW_RESPONSE_THRESHOLD_MS ?? DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
-    outputPath: values.QE_OUTPUT_PATH ?? DEFAULT_OUTPUT_PATH,
+    environment: settings.environment,
+    slowResponseThresholdMs: settings.slowResponseThresholdMs,
+    inputPath: settings.inputPath,
+    outputPath: settings.outputFile,
   };
-}
-
-function toConfigurationIssue(issue: z.core.$ZodIssue): ConfigurationIssue {
-  return { variable: String(issue.path[0]), message: issue.message };
 }

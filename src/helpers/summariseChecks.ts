@@ -28,5 +28,11 @@ export function summariseChecks(observations: readonly CheckObservation[], slowR
   const valid = validateRecordList(observations, checkObservationSchema, 'observations', 'observation');
   const normaliseEndpoint = createEndpointNormaliser();
   const canonical = valid.map(({ endpoint, state, responseTimeMs }) => ({ endpoint: normaliseEndpoint(endpoint), state, responseTimeMs }));
-  return summariseOutcomes(canonical, isFailedCheck, slowResponseThresholdMs);
+  // A check always got its observation, so the no-response counts do not apply.
+  const { executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints } = summariseOutcomes(
+    canonical,
+    isFailedCheck,
+    slowResponseThresholdMs,
+  );
+  return { executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints };
 }

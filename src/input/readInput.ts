@@ -1,6 +1,6 @@
 import { InputSyntaxError, InputUnreadableError, describeFileSystemFailure } from '../errors.js';
 import { escapeControlCharacters, shorten } from '../renderValue.js';
-import type { FileSystem } from '../workflow/fileSystem.js';
+import type { FileSystem } from '../io/fileSystem.js';
 import { locateJsonSyntaxError } from './locateJsonSyntaxError.js';
 
 /** Reads the input file as text; a missing or unreadable file is an InputUnreadableError naming the path. */

@@ -10,6 +10,9 @@ import { isPlainObject, validateRecordList } from './validateRecordList.js';
  */
 export const ENDPOINT_LABEL_PATTERN = /^\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+(\/\S*)\s*$/;
 
+/** An error code of a call with no response: up to 64 characters, no whitespace. */
+export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
+
 /** The `<METHOD> <path>` label shared by execution records and check observations. */
 export const endpointLabelSchema = z
   .string({ error: 'must be a string of the form "<METHOD> <path>"' })
@@ -23,23 +26,73 @@ export const responseTimeMsSchema = z
   .meta({ description: 'Response time in milliseconds' });
 
 const statusCodeRule = 'must be an integer from 100 to 599';
+const errorCodeRule = 'must be a non-empty error code without whitespace, at most 64 characters (e.g. "ECONNREFUSED")';
+const phaseRule = 'must be a finite number of milliseconds, zero or more, when present';
 
-/** One test execution as it appears in the input file. Other fields are ignored. */
+/** The names of the timing phases a record may carry, in the order a request goes through them. */
+export const TIMING_PHASES = ['dns', 'connect', 'tls', 'wait', 'receive'] as const;
+
+/** One timing phase in milliseconds: finite, zero or more. */
+const phaseSchema = z.number({ error: phaseRule }).min(0, { error: phaseRule }).optional();
+
+/**
+ * Where the time of one call went, in milliseconds, as Playwright's
+ * `APIResponse.timing()` (1.62 and later) or a HAR entry's `timings` give it.
+ * A phase the source does not give is absent. Other keys are ignored.
+ */
+export const timingPhasesSchema = z
+  .object(
+    {
+    dns: phaseSchema.meta({ description: 'DNS lookup' }),
+    connect: phaseSchema.meta({ description: 'TCP connect (a reused connection has none)' }),
+    tls: phaseSchema.meta({ description: 'TLS handshake' }),
+    wait: phaseSchema.meta({ description: 'From the request sent to the first byte of the response (time to first byte)' }),
+    receive: phaseSchema.meta({ description: 'From the first to the last byte of the response' }),
+    },
+    { error: 'must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present' },
+  )
+  .meta({ title: 'TimingPhases', description: 'Phases of the call in milliseconds; a phase the source did not give is absent' });
+
+/**
+ * One test execution as it appears in the input file. Other fields are ignored.
+ *
+ * A call that got a response has `statusCode`; a call that got none
+ * (connection refused, DNS failure, timeout, reset) has `errorCode` instead,
+ * and its `responseTimeMs` is the time until it failed. Exactly one of the two.
+ */
 export const executionRecordSchema = z
   .object({
     statusCode: z
       .int({ error: statusCodeRule })
       .min(100, { error: statusCodeRule })
       .max(599, { error: statusCodeRule })
-      .meta({ description: 'HTTP status code, 100 to 599 inclusive' }),
+      .optional()
+      .meta({ description: 'HTTP status code, 100 to 599 inclusive; absent when the call got no response' }),
+    errorCode: z
+      .string({ error: errorCodeRule })
+      .regex(ERROR_CODE_PATTERN, { error: errorCodeRule })
+      .optional()
+      .meta({ description: 'Only for a call that got no response: the error code, e.g. ECONNREFUSED, ENOTFOUND, ETIMEDOUT, ECONNRESET', examples: ['ECONNREFUSED'] }),
     endpoint: endpointLabelSchema,
     responseTimeMs: responseTimeMsSchema,
     id: z.string({ error: 'must be a string when present' }).optional().meta({ description: 'Optional identifier of the execution' }),
+    timingMs: timingPhasesSchema.optional(),
+  })
+  .check((context) => {
+    const { statusCode, errorCode } = context.value;
+    if (statusCode === undefined && errorCode === undefined) {
+      context.issues.push({ code: 'custom', input: statusCode, path: ['statusCode'], message: `${statusCodeRule} (or errorCode, for a call that got no response)` });
+    } else if (statusCode !== undefined && errorCode !== undefined) {
+      context.issues.push({ code: 'custom', input: errorCode, path: ['errorCode'], message: 'must be absent when statusCode is given (errorCode marks a call that got no response)' });
+    }
   })
   .meta({ title: 'ExecutionRecord' });
 
 /** A record that passed validation (endpoint not yet normalised). */
 export type ExecutionRecord = z.infer<typeof executionRecordSchema>;
+
+/** Timing phases of one call, in milliseconds. */
+export type TimingPhases = z.infer<typeof timingPhasesSchema>;
 
 /** The input file: canonically `{ "executions": [...] }`; a bare array of records is accepted too. */
 export const executionInputSchema = z
@@ -52,19 +105,30 @@ export const executionInputSchema = z
  */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { statusCode, endpoint, responseTimeMs, id } = value as Record<string, unknown>;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs } = value as Record<string, unknown>;
   return (
-    typeof statusCode === 'number' &&
-    Number.isInteger(statusCode) &&
-    statusCode >= 100 &&
-    statusCode <= 599 &&
+    (statusCode === undefined
+      ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
+      : errorCode === undefined && typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599) &&
     typeof endpoint === 'string' &&
     ENDPOINT_LABEL_PATTERN.test(endpoint) &&
-    typeof responseTimeMs === 'number' &&
-    Number.isFinite(responseTimeMs) &&
-    responseTimeMs >= 0 &&
-    (id === undefined || typeof id === 'string')
+    isMilliseconds(responseTimeMs) &&
+    (id === undefined || typeof id === 'string') &&
+    (timingMs === undefined || areTimingPhases(timingMs))
   );
+}
+
+function isMilliseconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function areTimingPhases(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const phases = value as Record<string, unknown>;
+  for (const phase of TIMING_PHASES) {
+    if (phases[phase] !== undefined && !isMilliseconds(phases[phase])) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,12 +1,17 @@
-import { ENDPOINT_LABEL_PATTERN, type ExecutionRecord } from './executionRecord.js';
+import { ENDPOINT_LABEL_PATTERN, type ExecutionRecord, type TimingPhases } from './executionRecord.js';
 
 /** A validated record in canonical form: endpoint `METHOD /path`, method upper-cased, one space. */
 export interface CanonicalExecutionRecord {
-  readonly statusCode: number;
+  /** HTTP status code; absent when the call got no response. */
+  readonly statusCode?: number;
+  /** Only for a call that got no response: its error code, e.g. `ECONNREFUSED`. */
+  readonly errorCode?: string;
   /** Canonical `<METHOD> <path>` label. */
   readonly endpoint: string;
+  /** Milliseconds until the response, or until the call failed. */
   readonly responseTimeMs: number;
   readonly id?: string;
+  readonly timingMs?: TimingPhases;
 }
 
 /**
@@ -45,10 +50,16 @@ export function createEndpointNormaliser(limit = 10_000): (label: string) => str
  */
 export function* normaliseExecutionRecords(records: Iterable<ExecutionRecord>): Generator<CanonicalExecutionRecord, void, undefined> {
   const normalise = createEndpointNormaliser();
-  for (const record of records) {
-    const endpoint = normalise(record.endpoint);
-    yield record.id === undefined
-      ? { statusCode: record.statusCode, endpoint, responseTimeMs: record.responseTimeMs }
-      : { statusCode: record.statusCode, endpoint, responseTimeMs: record.responseTimeMs, id: record.id };
-  }
+  for (const record of records) yield canonicalRecord(record, normalise(record.endpoint));
+}
+
+// Only the record's own fields, each only when present, so that canonical
+// records serialise the same whatever else the input carried.
+function canonicalRecord(record: ExecutionRecord, endpoint: string): CanonicalExecutionRecord {
+  const { statusCode, errorCode, responseTimeMs, id, timingMs } = record;
+  const canonical: { -readonly [Key in keyof CanonicalExecutionRecord]: CanonicalExecutionRecord[Key] } =
+    statusCode === undefined ? { errorCode: errorCode!, endpoint, responseTimeMs } : { statusCode, endpoint, responseTimeMs };
+  if (id !== undefined) canonical.id = id;
+  if (timingMs !== undefined) canonical.timingMs = timingMs;
+  return canonical;
 }

@@ -1,5 +1,5 @@
 import { loadQualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { nodeFileSystem } from '../workflow/fileSystem.js';
+import { nodeFileSystem } from '../io/fileSystem.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { runCli } from './runCli.js';
 

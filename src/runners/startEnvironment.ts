@@ -1,12 +1,16 @@
 import { loadQualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { nodeFileSystem } from '../workflow/fileSystem.js';
+import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
+import { nodeFileSystem } from '../io/fileSystem.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { runCli } from './runCli.js';
 
 // The environment-driven run (npm run start:environment): the only program
-// that hands the real process environment to the configuration loader.
+// that hands the real process environment to the configuration loader. A
+// settings file (QE_CONFIG_PATH, or ./quality-evidence.config.json) gives
+// what the variables leave out.
 await runCli('quality-evidence start:environment', async () => {
-  const config = loadQualityToolConfig(process.env);
+  const settingsFile = await readSettingsFile(nodeFileSystem, settingsFileLocation(process.env, '.'));
+  const config = loadQualityToolConfig(process.env, { settingsFile });
   const { reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
   process.stdout.write(reportText);
 });

@@ -15,6 +15,14 @@ export interface ExecutionSummary {
   readonly slowEndpoints: readonly string[];
 }
 
+/** The summary of execution records: SPEC 2.4 and the calls that got no response. */
+export interface RecordSummary extends ExecutionSummary {
+  /** Executions that got no response at all (connection refused, DNS failure, timeout, reset). */
+  readonly noResponseCount: number;
+  /** Endpoints with at least one execution that got no response, unique, in code-unit order. */
+  readonly noResponseEndpoints: readonly string[];
+}
+
 /** What the summary needs of one execution, whatever it came from. */
 export interface SummarisableOutcome {
   /** Canonical `<METHOD> <path>` label. */
@@ -23,9 +31,17 @@ export interface SummarisableOutcome {
   readonly responseTimeMs: number;
 }
 
-/** A record failed when the API answered with a client or server error. */
+/**
+ * A record failed when the API answered with a client or server error, or
+ * did not answer at all.
+ */
 export function isFailedExecution(record: CanonicalExecutionRecord): boolean {
-  return record.statusCode >= 400;
+  return record.statusCode === undefined || record.statusCode >= 400;
+}
+
+/** A record of a call that got no response carries an error code instead of a status code. */
+export function isNoResponseExecution(record: CanonicalExecutionRecord): boolean {
+  return record.statusCode === undefined;
 }
 
 /**
@@ -39,7 +55,8 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
   outcomes: Iterable<Outcome>,
   isFailed: (outcome: Outcome) => boolean,
   slowResponseThresholdMs: number,
-): ExecutionSummary {
+  isNoResponse: (outcome: Outcome) => boolean = () => false,
+): RecordSummary {
   if (typeof slowResponseThresholdMs !== 'number') {
     throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
   }
@@ -51,6 +68,8 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
   let slowExecutionCount = 0;
   const failures = new Map<string, number>();
   const slow = new Set<string>();
+  let noResponseCount = 0;
+  const noResponse = new Set<string>();
   for (const outcome of outcomes) {
     executionCount++;
     if (isFailed(outcome)) {
@@ -60,6 +79,10 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
     if (outcome.responseTimeMs > slowResponseThresholdMs) {
       slowExecutionCount++;
       slow.add(outcome.endpoint);
+    }
+    if (isNoResponse(outcome)) {
+      noResponseCount++;
+      noResponse.add(outcome.endpoint);
     }
   }
   // Endpoint labels always contain a space, so they are never integer-like
@@ -74,14 +97,21 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
     slowExecutionCount,
     failureCountByEndpoint,
     slowEndpoints: [...slow].sort(compareCodeUnits),
+    noResponseCount,
+    noResponseEndpoints: [...noResponse].sort(compareCodeUnits),
   };
 }
 
-/** Summarises canonical execution records: failed means statusCode >= 400. */
-export function summariseExecutions(records: Iterable<CanonicalExecutionRecord>, slowResponseThresholdMs: number): ExecutionSummary {
-  return summariseOutcomes(records, isFailedExecution, slowResponseThresholdMs);
+/**
+ * Summarises canonical execution records: failed means statusCode >= 400 or
+ * no response; slow means strictly above the threshold, whether the time ran
+ * until a response or until the call failed (a timeout is slow).
+ */
+export function summariseExecutions(records: Iterable<CanonicalExecutionRecord>, slowResponseThresholdMs: number): RecordSummary {
+  return summariseOutcomes(records, isFailedExecution, slowResponseThresholdMs, isNoResponseExecution);
 }
 
-function compareCodeUnits(a: string, b: string): number {
+/** Sorts strings by UTF-16 code unit, not by locale, so that output is the same on every machine. */
+export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -4,8 +4,8 @@ import { validateExecutionRecords } from '../records/executionRecord.js';
 import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { summariseExecutions } from '../summary/summariseExecutions.js';
-import type { FileSystem } from './fileSystem.js';
-import { writeReportAtomically } from './writeReportAtomically.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { writeReportAtomically } from '../io/writeReportAtomically.js';
 
 /** What the workflow needs from outside besides its configuration. */
 export interface QualityWorkflowDependencies {

@@ -1,0 +1,77 @@
+import { ENDPOINT_LABEL_PATTERN, templateEndpoint } from '../src/index.js';
+import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall } from './apiCalls.js';
+
+/** What the matching needs of one execution recorded in a test attempt. */
+export interface RecordedCall {
+  /** The record's endpoint label, as recorded. */
+  readonly endpoint: string;
+  /** The call as the test wrote it, when the recording fixture made the record. */
+  readonly call?: { readonly method: string; readonly url: string } | undefined;
+}
+
+/** A call that got no response and that no record accounts for: the reporter records it from the step. */
+export interface NoResponseCall {
+  readonly endpoint: string;
+  readonly errorCode: string;
+  readonly responseTimeMs: number;
+}
+
+/** How one test attempt's calls compare with its records. */
+export interface CallAccount {
+  /** Calls that got a response that no record accounts for, as templated endpoint labels, one per call. */
+  readonly unrecorded: readonly string[];
+  /** Calls that got no response that no record accounts for. */
+  readonly noResponse: readonly NoResponseCall[];
+}
+
+/**
+ * Compares the API calls one test attempt sent (its `pw:api` steps) with the
+ * executions it recorded. A call is accounted for by a record of the same
+ * call (method and URL as written, which the recording fixture keeps), or
+ * else by a record of the same method and path. What is left over was not
+ * recorded: a call with a response is counted as unrecorded (its status is
+ * unknown); a call with no response is complete evidence in itself, so it
+ * becomes a no-response execution, whatever context made it.
+ */
+export function accountForCalls(calls: readonly ApiCall[], records: readonly RecordedCall[], baseURL: string | undefined): CallAccount {
+  const open = new Set(calls.keys());
+  const takeFirst = (matches: (call: ApiCall) => boolean): boolean => {
+    for (const index of open) {
+      if (matches(calls[index]!)) {
+        open.delete(index);
+        return true;
+      }
+    }
+    return false;
+  };
+
+  const byPath: RecordedCall[] = [];
+  for (const record of records) {
+    const written = record.call;
+    const matched = written !== undefined && takeFirst((call) => call.url === written.url && (call.method === undefined || call.method === written.method.toUpperCase()));
+    if (!matched) byPath.push(record);
+  }
+  for (const record of byPath) {
+    const label = ENDPOINT_LABEL_PATTERN.exec(record.endpoint);
+    if (label === null) continue;
+    const method = label[1]!.toUpperCase();
+    const path = label[2]!.split('?')[0];
+    takeFirst((call) => (call.method === undefined || call.method === method) && pathOfUrl(call.url, baseURL) === path);
+  }
+
+  const unrecorded: string[] = [];
+  const noResponse: NoResponseCall[] = [];
+  for (const index of open) {
+    const call = calls[index]!;
+    const method = call.method ?? 'GET';
+    if (call.error === undefined) {
+      const path = pathOfUrl(call.url, baseURL);
+      if (path !== undefined) unrecorded.push(templateEndpoint(`${method} ${path}`));
+      continue;
+    }
+    const calledUrl = call.errorMessage === undefined ? undefined : calledUrlOf(call.errorMessage);
+    const path = pathOfUrl(calledUrl ?? call.url, baseURL);
+    if (path !== undefined) noResponse.push({ endpoint: `${method} ${path}`, errorCode: errorCodeOf(call.error), responseTimeMs: call.durationMs });
+  }
+  return { unrecorded, noResponse };
+}

@@ -1,0 +1,145 @@
+import { runInThisContext } from 'node:vm';
+import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@playwright/test';
+import type { TimingPhases } from '../src/index.js';
+import { calledUrlOf, errorCodeOf, pathOfUrl } from './apiCalls.js';
+import { attachRecord } from './recordExecution.js';
+
+/** The test a call belongs to: a fixed one, or whichever test is running when the call is made. */
+export type TestInfoSource = TestInfo | (() => TestInfo | undefined);
+
+const RECORDED_METHODS = new Set(['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head']);
+
+type Settle<Result> = (args: readonly unknown[], startedMs: number, result: Result | undefined, error: unknown) => Result;
+type Call<Result> = (...args: unknown[]) => Promise<Result>;
+
+/**
+ * Wraps `send` so that `settle` sees each call's arguments, start time and
+ * outcome. The wrapper is compiled under a `node:` file name: Playwright
+ * leaves such frames out of the stack it shows for a failed call and out of
+ * the source location of the call's step, so a call made through the
+ * recording wrapper reads, in every report, as if the test made it itself.
+ */
+const observeCall = runInThisContext(
+  `(function observeCall(send, settle) {
+    return function (...args) {
+      const startedMs = performance.now();
+      return send(...args).then(
+        (result) => settle(args, startedMs, result, undefined),
+        (error) => settle(args, startedMs, undefined, error),
+      );
+    };
+  })`,
+  { filename: 'node:quality-evidence/recorded-call' },
+) as <Result>(send: Call<Result>, settle: Settle<Result>) => Call<Result>;
+
+const recordingContexts = new WeakSet<object>();
+
+/**
+ * Wraps an API request context so that every call it makes is recorded as an
+ * execution of the test that makes it: status, method, the path of the URL
+ * that answered (no query) and the time Playwright measured. A call that gets
+ * no response is recorded as a no-response execution (its error code and the
+ * time until it failed) and throws as before. Wrapping twice records once.
+ *
+ * @param baseURL the context's base URL, for the path of a call that got no response.
+ */
+export function recordRequests(request: APIRequestContext, testInfo: TestInfoSource, baseURL?: string): APIRequestContext {
+  if (recordingContexts.has(request)) return request;
+  const currentTest = typeof testInfo === 'function' ? testInfo : () => testInfo;
+  const recording = new Proxy(request, {
+    get(target, property) {
+      // The target as receiver: Playwright's objects keep state that a proxy receiver cannot reach.
+      const value: unknown = Reflect.get(target, property);
+      if (typeof property !== 'string' || typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (!RECORDED_METHODS.has(property)) return method;
+      return observeCall(method as Call<APIResponse>, (args, startedMs, response, error) => {
+        const test = currentTest();
+        const call = { method: (property === 'fetch' ? fetchMethod(args[0], args[1]) : property).toUpperCase(), url: writtenUrl(args[0]) };
+        if (response !== undefined) {
+          if (test !== undefined) attachRecord({ statusCode: response.status(), endpoint: `${call.method} ${new URL(response.url()).pathname}`, ...timingOf(response, startedMs), call }, test);
+          return response;
+        }
+        if (test !== undefined) attachRecord(noResponseRecord(call, error, startedMs, baseURL), test);
+        throw error;
+      });
+    },
+  });
+  recordingContexts.add(recording);
+  return recording;
+}
+
+/**
+ * Playwright's `playwright.request`, with `newContext` returning contexts
+ * that record every call for whichever test is running when it is made.
+ */
+export function recordingApiRequest(apiRequest: APIRequest, currentTest: () => TestInfo | undefined): APIRequest {
+  const newContext = observeCall(
+    (...args: unknown[]) => apiRequest.newContext(...(args as Parameters<APIRequest['newContext']>)),
+    (args, _startedMs, context: APIRequestContext | undefined, error) => {
+      if (context === undefined) throw error;
+      const options = args[0] as { readonly baseURL?: unknown } | undefined;
+      return recordRequests(context, currentTest, typeof options?.baseURL === 'string' ? options.baseURL : undefined);
+    },
+  );
+  return Object.create(apiRequest, { newContext: { value: newContext, enumerable: true } }) as APIRequest;
+}
+
+function noResponseRecord(call: { method: string; url: string }, error: unknown, startedMs: number, baseURL: string | undefined) {
+  const message = error instanceof Error ? error.message : String(error);
+  const path = pathOfUrl(calledUrlOf(message) ?? call.url, baseURL) ?? '/';
+  return {
+    errorCode: errorCodeOf(message.split('\n')[0] ?? ''),
+    endpoint: `${call.method} ${path}`,
+    responseTimeMs: roundToMicroseconds(performance.now() - startedMs),
+    call,
+  };
+}
+
+function writtenUrl(urlOrRequest: unknown): string {
+  if (typeof urlOrRequest === 'string') return urlOrRequest;
+  if (typeof urlOrRequest === 'object' && urlOrRequest !== null && 'url' in urlOrRequest && typeof urlOrRequest.url === 'function') {
+    return String((urlOrRequest.url as () => unknown).call(urlOrRequest));
+  }
+  return String(urlOrRequest);
+}
+
+function fetchMethod(urlOrRequest: unknown, options: unknown): string {
+  if (typeof options === 'object' && options !== null && 'method' in options && typeof options.method === 'string') return options.method;
+  if (typeof urlOrRequest === 'object' && urlOrRequest !== null && 'method' in urlOrRequest && typeof urlOrRequest.method === 'function') {
+    return String((urlOrRequest.method as () => unknown).call(urlOrRequest));
+  }
+  return 'GET';
+}
+
+/**
+ * The response time and phases of a call. Playwright 1.62 and later measure
+ * the call themselves (`APIResponse.timing()`, resource-timing offsets from
+ * the request's start, -1 for a phase that did not happen): the response
+ * time is `responseEnd` (or `responseStart` when the body was not read), free
+ * of the test's own event-loop delays. Older versions have no timing: the
+ * time around the call is used, and no phases are recorded.
+ */
+function timingOf(response: APIResponse, startedMs: number): { responseTimeMs: number; timingMs?: TimingPhases } {
+  const measuredMs = roundToMicroseconds(performance.now() - startedMs);
+  const timing = typeof response.timing === 'function' ? response.timing() : undefined;
+  if (timing === undefined) return { responseTimeMs: measuredMs };
+  const end = timing.responseEnd >= 0 ? timing.responseEnd : timing.responseStart;
+  if (end < 0) return { responseTimeMs: measuredMs };
+  const span = (from: number, to: number): number | undefined => (from >= 0 && to >= from ? roundToMicroseconds(to - from) : undefined);
+  const connectEnd = timing.secureConnectionStart >= 0 ? timing.secureConnectionStart : timing.connectEnd;
+  const phases: Record<string, number | undefined> = {
+    dns: span(timing.domainLookupStart, timing.domainLookupEnd),
+    connect: span(timing.connectStart, connectEnd),
+    tls: timing.secureConnectionStart >= 0 ? span(timing.secureConnectionStart, timing.connectEnd) : undefined,
+    wait: span(timing.requestStart, timing.responseStart),
+    receive: timing.responseEnd >= 0 ? span(timing.responseStart, timing.responseEnd) : undefined,
+  };
+  const timingMs = Object.fromEntries(Object.entries(phases).filter(([, value]) => value !== undefined)) as TimingPhases;
+  return { responseTimeMs: roundToMicroseconds(end), timingMs };
+}
+
+// Microseconds are the resolution of the clock; more digits are noise that would make records differ byte by byte.
+function roundToMicroseconds(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

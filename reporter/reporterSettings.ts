@@ -1,0 +1,80 @@
+import { join, resolve } from 'node:path';
+import {
+  DEFAULT_OUTPUT_PATH,
+  DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
+  environmentSettings,
+  optionSettings,
+  readSettingsFileSync,
+  resolveSettings,
+  settingsFileLocation,
+  settingsFileSettings,
+  type EnvironmentRecord,
+  type SettingsSource,
+} from '../src/index.js';
+
+/** Options of `['quality-evidence/reporter', { ... }]` in playwright.config.ts; also the keys of `quality-evidence.config.json`. */
+export interface QualityEvidenceReporterOptions {
+  /**
+   * Path of the report. A relative path resolves against the folder of the
+   * Playwright config. Falls back to QE_OUTPUT_PATH (relative to the working
+   * directory), then to `outputFile` in the settings file (relative to its
+   * folder), then to `.build/quality-summary.json` beside the config.
+   */
+  readonly outputFile?: string;
+  /** Executions strictly slower than this many milliseconds are slow. Falls back to QE_SLOW_RESPONSE_THRESHOLD_MS, the settings file, then 750. */
+  readonly slowResponseThresholdMs?: number;
+  /** Name of the target environment. Falls back to QE_ENVIRONMENT, the settings file, then `local`. */
+  readonly environment?: string;
+  /** When true, no closing line with the report's path and numbers. Falls back to QE_QUIET, the settings file, then false. */
+  readonly quiet?: boolean;
+}
+
+/** The environment name when no source gives one. */
+export const DEFAULT_REPORTER_ENVIRONMENT = 'local';
+
+/** What the reporter runs with. */
+export interface ReporterSettings {
+  readonly environment: string;
+  readonly slowResponseThresholdMs: number;
+  /** Absolute path of the report. */
+  readonly outputPath: string;
+  readonly quiet: boolean;
+}
+
+// Keys Playwright itself adds to every reporter's options (`_`-prefixed ones are skipped too).
+const PLAYWRIGHT_OPTION_KEYS = new Set(['configDir', 'onlyFailures']);
+
+/**
+ * Resolves the reporter's settings: its options (as Playwright hands them,
+ * with its own `configDir` and `_`-prefixed keys), then the QE_* variables,
+ * then `quality-evidence.config.json` (named by QE_CONFIG_PATH, or beside
+ * the Playwright config), then the defaults. Throws one ConfigurationError
+ * naming every bad option, variable or file key, or an InputUnreadableError
+ * when the file QE_CONFIG_PATH names cannot be read.
+ */
+export function resolveReporterSettings(rawOptions: Readonly<Record<string, unknown>>, env: EnvironmentRecord, cwd: string): ReporterSettings {
+  const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : cwd;
+  const sources: SettingsSource[] = [
+    optionSettings(rawOptions, { owner: 'quality-evidence/reporter', base: configDir, ignoredKeys: PLAYWRIGHT_OPTION_KEYS }),
+    environmentSettings(env),
+  ];
+  const { namedPath } = settingsFileLocation(env, configDir);
+  const settingsFile = readSettingsFileSync({ namedPath: namedPath === undefined ? undefined : resolve(cwd, namedPath), defaultFolder: configDir });
+  if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
+  const settings = resolveSettings(
+    sources,
+    {
+      environment: { default: DEFAULT_REPORTER_ENVIRONMENT },
+      slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
+      outputFile: { default: join(configDir, DEFAULT_OUTPUT_PATH) },
+      quiet: { default: false },
+    },
+    'quality-evidence/reporter settings',
+  );
+  return {
+    environment: settings.environment,
+    slowResponseThresholdMs: settings.slowResponseThresholdMs,
+    outputPath: resolve(cwd, settings.outputFile),
+    quiet: settings.quiet,
+  };
+}

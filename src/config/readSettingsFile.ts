@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputUnreadableError, describeFileSystemFailure } from '../errors.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import type { SettingsFileText } from './loadQualityToolConfig.js';
+import { SETTINGS_FILE_NAME, SETTINGS_FILE_VARIABLE } from './settings.js';
+import { presentValue, type EnvironmentRecord } from './settingsSources.js';
+
+/** Where to look for the settings file. */
+export interface SettingsFileLocation {
+  /** A path the user named (`QE_CONFIG_PATH`, `--config`): it must exist. */
+  readonly namedPath?: string | undefined;
+  /** The folder whose `quality-evidence.config.json` is used if it exists. */
+  readonly defaultFolder: string;
+}
+
+/** The settings-file location an environment names: `QE_CONFIG_PATH`, or the default file in `defaultFolder`. */
+export function settingsFileLocation(env: EnvironmentRecord, defaultFolder: string): SettingsFileLocation {
+  return { namedPath: presentValue(env[SETTINGS_FILE_VARIABLE]), defaultFolder };
+}
+
+/**
+ * Reads the settings file: the named one, which must exist (a missing one is
+ * an InputUnreadableError, exit 66), or else `quality-evidence.config.json`
+ * in the default folder, which is simply not used when it does not exist.
+ */
+export async function readSettingsFile(fileSystem: FileSystem, location: SettingsFileLocation): Promise<SettingsFileText | undefined> {
+  const path = settingsFilePath(location);
+  try {
+    return { path, text: await fileSystem.readFile(path) };
+  } catch (error) {
+    return unlessMissingDefault(location, path, error);
+  }
+}
+
+/**
+ * {@link readSettingsFile}, synchronously, from the real file system: for
+ * the Playwright reporter, whose constructor is synchronous and must stop
+ * the run before any test when the settings are bad.
+ */
+export function readSettingsFileSync(location: SettingsFileLocation): SettingsFileText | undefined {
+  const path = settingsFilePath(location);
+  try {
+    return { path, text: readFileSync(path).toString('utf8') };
+  } catch (error) {
+    return unlessMissingDefault(location, path, error);
+  }
+}
+
+function settingsFilePath({ namedPath, defaultFolder }: SettingsFileLocation): string {
+  return namedPath ?? join(defaultFolder, SETTINGS_FILE_NAME);
+}
+
+// An absent default file means "no settings file"; anything else is an error.
+function unlessMissingDefault(location: SettingsFileLocation, path: string, error: unknown): undefined {
+  const missing = typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+  if (location.namedPath === undefined && missing) return undefined;
+  throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error, what: 'settings file' });
+}

@@ -1,0 +1,107 @@
+import { dirname } from 'node:path';
+import { InputSyntaxError, type ConfigurationIssue } from '../errors.js';
+import { parseInputJson } from '../input/readInput.js';
+import { describeType } from '../renderValue.js';
+import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingKey } from './settings.js';
+
+/** The environment as the outermost program sees it: untrusted text values. */
+export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
+
+/** One value of one setting, as a source gave it. */
+export interface GivenSetting {
+  readonly value: unknown;
+  /** The setting in the user's own words: `QE_OUTPUT_PATH`, `option "outputFile"`, `"outputFile" in ./quality-evidence.config.json`. */
+  readonly name: string;
+  /** Text to be parsed (a variable, a flag), or a typed value (an option, a file). Text values are never shown in messages. */
+  readonly isText: boolean;
+  /** The folder a relative path in this value is relative to; absent for the working directory. */
+  readonly base?: string;
+}
+
+/** What one source of settings gives: its values, and what it could not make sense of. */
+export interface SettingsSource {
+  readonly values: Readonly<Partial<Record<SettingKey, GivenSetting>>>;
+  /** Problems with the source as a whole: unknown keys, a file that is not JSON. */
+  readonly issues: readonly ConfigurationIssue[];
+}
+
+/**
+ * The rule for every `QE_*` value: trimmed, and absent when nothing is left.
+ * Exported so that every reader of these variables judges presence alike.
+ */
+export function presentValue(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** The `QE_*` variables of an environment record. */
+export function environmentSettings(env: EnvironmentRecord): SettingsSource {
+  const values: Partial<Record<SettingKey, GivenSetting>> = {};
+  for (const key of SETTING_KEYS) {
+    const { variable } = SETTINGS[key];
+    const text = presentValue(env[variable]);
+    if (text !== undefined) values[key] = { value: text, name: variable, isText: true };
+  }
+  return { values, issues: [] };
+}
+
+/** How {@link optionSettings} names its owner and treats keys it does not own. */
+export interface OptionSourceContext {
+  /** Who takes these options, for messages: `quality-evidence/reporter`. */
+  readonly owner: string;
+  /** The folder relative paths are relative to. */
+  readonly base: string;
+  /** Keys the host adds that are not ours (Playwright's `configDir`); `_`-prefixed keys are always skipped. */
+  readonly ignoredKeys?: ReadonlySet<string>;
+}
+
+/** Typed options, as a host such as Playwright hands them to the reporter. */
+export function optionSettings(options: Readonly<Record<string, unknown>>, { owner, base, ignoredKeys = new Set() }: OptionSourceContext): SettingsSource {
+  const values: Partial<Record<SettingKey, GivenSetting>> = {};
+  const issues: ConfigurationIssue[] = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (ignoredKeys.has(name) || name.startsWith('_')) continue;
+    if (!isOptionKey(name)) {
+      issues.push({ variable: `option "${name}"`, message: `is not an option of ${owner} (known: ${OPTION_KEYS.join(', ')})` });
+      continue;
+    }
+    if (value !== undefined) values[name] = { value, name: `option "${name}"`, isText: false, base };
+  }
+  return { values, issues };
+}
+
+/**
+ * The settings of a `quality-evidence.config.json` text read from `path`:
+ * a JSON object holding the reporter's option keys (and `$schema`). Relative
+ * paths in it are relative to the file's folder. Anything else in the file is
+ * an issue naming the key and the file.
+ */
+export function settingsFileSettings(path: string, text: string): SettingsSource {
+  const where = `in ${path}`;
+  let document: unknown;
+  try {
+    document = parseInputJson(text);
+  } catch (error) {
+    if (!(error instanceof InputSyntaxError)) throw error;
+    const at = error.line === undefined ? '' : ` at line ${error.line}, column ${String(error.column)}`;
+    return { values: {}, issues: [{ variable: path, message: `is not well-formed JSON${at}` }] };
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    return { values: {}, issues: [{ variable: path, message: `must hold a JSON object of settings; found ${describeType(document)}` }] };
+  }
+  const values: Partial<Record<SettingKey, GivenSetting>> = {};
+  const issues: ConfigurationIssue[] = [];
+  for (const [name, value] of Object.entries(document)) {
+    if (name === '$schema') continue;
+    if (!isOptionKey(name)) {
+      issues.push({ variable: `"${name}" ${where}`, message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})` });
+      continue;
+    }
+    values[name] = { value, name: `"${name}" ${where}`, isText: false, base: dirname(path) };
+  }
+  return { values, issues };
+}
+
+function isOptionKey(name: string): name is (typeof OPTION_KEYS)[number] {
+  return (OPTION_KEYS as readonly string[]).includes(name);
+}
