@@ -1,26 +1,55 @@
 import { expect, test } from '@playwright/test';
-import { createQualityEvidenceJsonSchemas } from '../src/index.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas } from '../src/index.js';
+import { repositoryRoot } from './support/runProgram.js';
 
 // The published JSON Schemas come from the zod schemas the code validates
 // with; these specs pin the parts a consumer relies on.
 const schemas = createQualityEvidenceJsonSchemas();
+
+for (const [name, file] of Object.entries(JSON_SCHEMA_FILES)) {
+  test(`schemas/${file} is the current ${name} schema (npm run schemas writes it)`, async () => {
+    const committed: unknown = JSON.parse(await readFile(join(repositoryRoot, 'schemas', file), 'utf8'));
+    expect(committed).toEqual(schemas[name as keyof typeof schemas]);
+  });
+}
 
 test('the input schema accepts an object with an executions array or a bare array of records', () => {
   const record = {
     type: 'object',
     title: 'ExecutionRecord',
     properties: {
-      statusCode: { type: 'integer', minimum: 100, maximum: 599, description: 'HTTP status code, 100 to 599 inclusive' },
+      statusCode: { type: 'integer', minimum: 100, maximum: 599, description: 'HTTP status code, 100 to 599 inclusive; absent when the call got no response' },
+      errorCode: {
+        type: 'string',
+        pattern: String.raw`^\S{1,64}$`,
+        description: 'Only for a call that got no response: the error code, e.g. ECONNREFUSED, ENOTFOUND, ETIMEDOUT, ECONNRESET',
+        examples: ['ECONNREFUSED'],
+      },
       endpoint: {
         type: 'string',
         pattern: String.raw`^\s*([!#$%&'*+\-.^_` + '`' + String.raw`|~0-9A-Za-z]+)[ \t]+(\/\S*)\s*$`,
         description: 'Endpoint label `<METHOD> <path>`, e.g. `GET /orders`',
         examples: ['GET /orders'],
       },
-      responseTimeMs: { type: 'number', minimum: 0, description: 'Response time in milliseconds' },
+      responseTimeMs: { type: 'number', minimum: 0, description: 'Response time in milliseconds; for a call that got no response, the time until it failed' },
       id: { type: 'string', description: 'Optional identifier of the execution' },
+      timingMs: {
+        type: 'object',
+        title: 'TimingPhases',
+        description: 'Phases of the call in milliseconds; a phase the source did not give is absent',
+        properties: {
+          dns: { type: 'number', minimum: 0, description: 'DNS lookup' },
+          connect: { type: 'number', minimum: 0, description: 'TCP connect (a reused connection has none)' },
+          tls: { type: 'number', minimum: 0, description: 'TLS handshake' },
+          wait: { type: 'number', minimum: 0, description: 'From the request sent to the first byte of the response (time to first byte)' },
+          receive: { type: 'number', minimum: 0, description: 'From the first to the last byte of the response' },
+        },
+      },
     },
-    required: ['statusCode', 'endpoint', 'responseTimeMs'],
+    required: ['endpoint', 'responseTimeMs'],
+    oneOf: [{ required: ['statusCode'] }, { required: ['errorCode'] }],
   };
 
   expect(schemas.input).toEqual({
@@ -33,14 +62,47 @@ test('the input schema accepts an object with an executions array or a bare arra
   });
 });
 
-test('the report schema fixes schemaVersion 1, names every field and allows no other', () => {
+test('the report schema fixes schemaVersion 1, requires the SPEC fields and the no-response counts, and allows no other', () => {
   expect(schemas.report).toMatchObject({
     title: 'QualityReport',
     type: 'object',
     additionalProperties: false,
-    required: ['schemaVersion', 'environment', 'slowResponseThresholdMs', 'executionCount', 'failedExecutionCount', 'slowExecutionCount', 'failureCountByEndpoint', 'slowEndpoints'],
-    properties: { schemaVersion: { type: 'number', const: 1 }, slowEndpoints: { type: 'array', items: { type: 'string' } } },
+    required: [
+      'schemaVersion',
+      'environment',
+      'slowResponseThresholdMs',
+      'executionCount',
+      'failedExecutionCount',
+      'slowExecutionCount',
+      'failureCountByEndpoint',
+      'slowEndpoints',
+      'noResponseCount',
+      'noResponseEndpoints',
+    ],
+    properties: {
+      schemaVersion: { type: 'number', const: 1 },
+      slowEndpoints: { type: 'array', items: { type: 'string' } },
+      noResponseCount: { type: 'integer', minimum: 0 },
+      unrecordedCallCount: { type: 'integer', minimum: 0 },
+      unrecordedEndpoints: { type: 'array', items: { type: 'string' } },
+    },
   });
+});
+
+test('the settings schema has the reporter option keys and $schema, and allows no other', () => {
+  expect(schemas.settings).toMatchObject({
+    title: 'QualityEvidenceSettings',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      $schema: { type: 'string' },
+      environment: { type: 'string', minLength: 1 },
+      slowResponseThresholdMs: { type: 'integer', minimum: 0 },
+      outputFile: { type: 'string', minLength: 1 },
+      quiet: { type: 'boolean' },
+    },
+  });
+  expect(Object.keys(schemas.settings.properties ?? {})).toEqual(['$schema', 'environment', 'slowResponseThresholdMs', 'outputFile', 'quiet']);
 });
 
 test('the check observation schema lists the three states', () => {

@@ -71,6 +71,10 @@ const expectedOrdersReport: QualityReport = {
   slowExecutionCount: 3,
   failureCountByEndpoint: { 'GET /flaky': 1, 'GET /invoices/7': 1, 'POST /orders': 2 },
   slowEndpoints: ['GET /orders', 'POST /orders'],
+  noResponseCount: 0,
+  noResponseEndpoints: [],
+  unrecordedCallCount: 0,
+  unrecordedEndpoints: [],
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
 };
 
@@ -134,6 +138,10 @@ test('orders api', async ({ request }) => {
       slowExecutionCount: 1,
       failureCountByEndpoint: { 'DELETE /orders/9': 1 },
       slowEndpoints: ['GET /slow'],
+      noResponseCount: 0,
+      noResponseEndpoints: [],
+      unrecordedCallCount: 0,
+      unrecordedEndpoints: [],
       tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 },
     });
   });
@@ -211,12 +219,12 @@ test('bad options stop the run with an error that names each option', async () =
 
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
-    'ConfigurationError: invalid quality-evidence/reporter options:\n' +
-      '  - option "slowResponseThresholdMs": must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
+    'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
+      '  - option "outputfile": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile, quiet)\n' +
+      '  - option "toString": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile, quiet)\n' +
       '  - option "environment": must be a non-empty string; got 42 (a number)\n' +
-      '  - option "outputfile": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile)\n' +
-      '  - option "toString": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile)\n' +
-      '  - option "outputFile": must name a file, not a folder (it ends with a path separator)\n',
+      '  - option "slowResponseThresholdMs": must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
+      '  - option "outputFile": must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',
   );
   expect(output).not.toContain('1 passed');
   expect(output, 'the issues are listed once, in the message').not.toContain('issues: [');
@@ -261,6 +269,10 @@ test('one', async () => {
     slowExecutionCount: 1,
     failureCountByEndpoint: {},
     slowEndpoints: ['GET /orders'],
+    noResponseCount: 0,
+    noResponseEndpoints: [],
+    unrecordedCallCount: 0,
+    unrecordedEndpoints: [],
     tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 },
   });
 });

@@ -31,6 +31,8 @@ test.describe('npm start (the illustrative run)', () => {
       slowExecutionCount: 2,
       failureCountByEndpoint: { 'POST /orders': 1 },
       slowEndpoints: ['GET /invoices', 'POST /orders'],
+      noResponseCount: 0,
+      noResponseEndpoints: [],
     });
     expect(await readFile(join(repositoryRoot, '.build/quality-summary.json'), 'utf8')).toBe(outcome.stdout);
     expect(outcome.stdout).not.toContain(fakeToken);
@@ -69,7 +71,9 @@ test.describe('npm run start:environment', () => {
   },
   "slowEndpoints": [
     "GET /orders/42"
-  ]
+  ],
+  "noResponseCount": 0,
+  "noResponseEndpoints": []
 }
 `,
     });

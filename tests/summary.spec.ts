@@ -8,7 +8,7 @@ import {
   summariseExecutions,
   validateExecutionRecords,
   type CanonicalExecutionRecord,
-  type ExecutionSummary,
+  type RecordSummary,
 } from '../src/index.js';
 
 function execution(endpoint: string, statusCode: number, responseTimeMs: number): CanonicalExecutionRecord {
@@ -99,6 +99,33 @@ test.describe('ordering', () => {
   });
 });
 
+test.describe('calls that got no response', () => {
+  function noResponse(endpoint: string, errorCode: string, responseTimeMs: number): CanonicalExecutionRecord {
+    return { errorCode, endpoint, responseTimeMs };
+  }
+
+  test('each counts as an execution, as failed and as no response, listed once per endpoint', () => {
+    const summary = summariseExecutions(
+      [noResponse('GET /orders', 'ECONNREFUSED', 2), noResponse('GET /orders', 'ECONNREFUSED', 1), execution('GET /orders', 200, fast), noResponse('POST /auth', 'ENOTFOUND', 3)],
+      threshold,
+    );
+    expect(summary).toStrictEqual({
+      executionCount: 4,
+      failedExecutionCount: 3,
+      slowExecutionCount: 0,
+      failureCountByEndpoint: { 'GET /orders': 2, 'POST /auth': 1 },
+      slowEndpoints: [],
+      noResponseCount: 3,
+      noResponseEndpoints: ['GET /orders', 'POST /auth'],
+    });
+  });
+
+  test('one that failed after longer than the threshold (a timeout) is slow too', () => {
+    const summary = summariseExecutions([noResponse('GET /reports', 'ETIMEDOUT', threshold + 1), noResponse('GET /orders', 'ETIMEDOUT', threshold)], threshold);
+    expect([summary.slowExecutionCount, summary.slowEndpoints]).toEqual([1, ['GET /reports']]);
+  });
+});
+
 test.describe('edge cases', () => {
   test('no executions give zero counts, an empty map and an empty list', () => {
     expect(summariseExecutions([], threshold)).toStrictEqual({
@@ -107,6 +134,8 @@ test.describe('edge cases', () => {
       slowExecutionCount: 0,
       failureCountByEndpoint: {},
       slowEndpoints: [],
+      noResponseCount: 0,
+      noResponseEndpoints: [],
     });
   });
 
@@ -121,7 +150,7 @@ test.describe('edge cases', () => {
 });
 
 test.describe('the SPEC sample', () => {
-  function summariseFixture(): ExecutionSummary {
+  function summariseFixture(): RecordSummary {
     const text = readFileSync(new URL('../fixtures/quality-executions.json', import.meta.url), 'utf8');
     return summariseExecutions(normaliseExecutionRecords(validateExecutionRecords(parseInputJson(text))), 750);
   }
@@ -139,7 +168,9 @@ test.describe('the SPEC sample', () => {
   "slowEndpoints": [
     "GET /invoices",
     "POST /orders"
-  ]
+  ],
+  "noResponseCount": 0,
+  "noResponseEndpoints": []
 }
 `;
 
@@ -150,6 +181,8 @@ test.describe('the SPEC sample', () => {
       slowExecutionCount: 2,
       failureCountByEndpoint: { 'POST /orders': 1 },
       slowEndpoints: ['GET /invoices', 'POST /orders'],
+      noResponseCount: 0,
+      noResponseEndpoints: [],
     });
   });
 
@@ -174,7 +207,9 @@ test.describe('the SPEC sample', () => {
   "failedExecutionCount": 0,
   "slowExecutionCount": 0,
   "failureCountByEndpoint": {},
-  "slowEndpoints": []
+  "slowEndpoints": [],
+  "noResponseCount": 0,
+  "noResponseEndpoints": []
 }
 `);
   });

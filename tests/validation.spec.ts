@@ -95,6 +95,54 @@ test.describe('accepted documents', () => {
   }
 });
 
+test.describe('calls that got no response', () => {
+  const noResponse = { errorCode: 'ECONNREFUSED', endpoint: 'GET /orders', responseTimeMs: 3 };
+
+  test('a record with errorCode and no statusCode is accepted', () => {
+    expect(validateExecutionRecords([noResponse])).toEqual([noResponse]);
+  });
+
+  test('a record with both statusCode and errorCode is refused at errorCode', () => {
+    expect(onlyIssueFor({ errorCode: 'ECONNREFUSED' })).toEqual({
+      position: 1,
+      path: 'executions[1].errorCode',
+      message: 'must be absent when statusCode is given (errorCode marks a call that got no response); found "ECONNREFUSED" (a string)',
+    });
+  });
+
+  for (const [label, errorCode] of [['empty', ''], ['with a space', 'E CONN'], ['65 characters long', 'E'.repeat(65)], ['a number', 7]] as const) {
+    test(`an errorCode that is ${label} is refused`, () => {
+      const error = validationErrorFrom([{ ...noResponse, errorCode }]);
+      expect(error.issues.map((issue) => [issue.path, issue.message.split(';')[0]])).toEqual([
+        ['[0].errorCode', 'must be a non-empty error code without whitespace, at most 64 characters (e.g. "ECONNREFUSED")'],
+      ]);
+    });
+  }
+});
+
+test.describe('timing phases', () => {
+  test('a record with every phase is accepted and keeps them', () => {
+    const record = { ...validRecord, timingMs: { dns: 1, connect: 2.5, tls: 3, wait: 40, receive: 0 } };
+    expect(validateExecutionRecords([record])).toEqual([record]);
+  });
+
+  test('a negative phase is refused with its path', () => {
+    expect(onlyIssueFor({ timingMs: { wait: -1 } })).toEqual({
+      position: 1,
+      path: 'executions[1].timingMs.wait',
+      message: 'must be a finite number of milliseconds, zero or more, when present; found -1 (a number)',
+    });
+  });
+
+  test('timingMs that is not an object is refused', () => {
+    expect(onlyIssueFor({ timingMs: 12 })).toEqual({
+      position: 1,
+      path: 'executions[1].timingMs',
+      message: 'must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present; found 12 (a number)',
+    });
+  });
+});
+
 test.describe('invalid fields', () => {
   const cases: readonly (readonly [string, Record<string, unknown>, RecordIssue])[] = [
     ['statusCode 99', { statusCode: 99 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 99 (a number)` }],
@@ -122,7 +170,7 @@ test.describe('invalid fields', () => {
   }
 
   const missing: readonly (readonly [string, string])[] = [
-    ['statusCode', statusCodeRule],
+    ['statusCode', `${statusCodeRule} (or errorCode, for a call that got no response)`],
     ['endpoint', endpointTypeRule],
     ['responseTimeMs', responseTimeRule],
   ];
@@ -222,7 +270,7 @@ test.describe('RecordValidationError', () => {
     // 8 empty records, 3 issues each: 24 issues, 20 listed.
     const error = validationErrorFrom(Array.from({ length: 8 }, () => ({})));
     expect(error.issues).toHaveLength(20);
-    expect(error.issues[19]).toEqual({ position: 6, path: '[6].endpoint', message: `${endpointTypeRule}; it is missing` });
+    expect(error.issues[19]).toEqual({ position: 6, path: '[6].responseTimeMs', message: `${responseTimeRule}; it is missing` });
     expect(error.issueCount).toBe(24);
     expect(error.invalidRecordCount).toBe(8);
     expect(error.recordCount).toBe(8);
@@ -354,6 +402,16 @@ test.describe('the hot-path check and the zod schema', () => {
     ...[99, 100, 101, 399, 400, 599, 600, 200.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '200', null, true].map((statusCode) => ({ ...base, statusCode })),
     ...['GET /', ' get\t/orders ', 'GET\n/orders', 'GET  /a b', 'GET orders', 'G@T /x', '/orders', 'GET', '', 42, null].map((endpoint) => ({ ...base, endpoint })),
     ...[0, -0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_VALUE, '12', null].map((responseTimeMs) => ({ ...base, responseTimeMs })),
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'ECONNREFUSED' },
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: '' },
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'E CONN' },
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'E'.repeat(64) },
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'E'.repeat(65) },
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 7 },
+    { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: null },
+    { ...base, errorCode: 'ECONNREFUSED' },
+    { ...base, errorCode: undefined },
+    ...[{}, { dns: 1, connect: 2, tls: 3, wait: 4, receive: 5 }, { wait: 0 }, { dns: -1 }, { wait: Number.NaN }, { wait: '4' }, { other: 'ignored' }, 5, null, []].map((timingMs) => ({ ...base, timingMs })),
     { statusCode: 200, endpoint: 'GET /orders' },
     {},
     [],

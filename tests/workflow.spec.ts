@@ -37,7 +37,9 @@ const expectedReport = `{
   "slowEndpoints": [
     "GET /invoices",
     "POST /orders"
-  ]
+  ],
+  "noResponseCount": 0,
+  "noResponseEndpoints": []
 }
 `;
 
@@ -81,6 +83,8 @@ test('an empty list of executions gives an all-zero report', async () => {
     slowExecutionCount: 0,
     failureCountByEndpoint: {},
     slowEndpoints: [],
+    noResponseCount: 0,
+    noResponseEndpoints: [],
   });
 });
 

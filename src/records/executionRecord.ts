@@ -74,17 +74,20 @@ export const executionRecordSchema = z
       .optional()
       .meta({ description: 'Only for a call that got no response: the error code, e.g. ECONNREFUSED, ENOTFOUND, ETIMEDOUT, ECONNRESET', examples: ['ECONNREFUSED'] }),
     endpoint: endpointLabelSchema,
-    responseTimeMs: responseTimeMsSchema,
+    responseTimeMs: responseTimeMsSchema.meta({ description: 'Response time in milliseconds; for a call that got no response, the time until it failed' }),
     id: z.string({ error: 'must be a string when present' }).optional().meta({ description: 'Optional identifier of the execution' }),
     timingMs: timingPhasesSchema.optional(),
   })
-  .check((context) => {
-    const { statusCode, errorCode } = context.value;
-    if (statusCode === undefined && errorCode === undefined) {
-      context.issues.push({ code: 'custom', input: statusCode, path: ['statusCode'], message: `${statusCodeRule} (or errorCode, for a call that got no response)` });
-    } else if (statusCode !== undefined && errorCode !== undefined) {
-      context.issues.push({ code: 'custom', input: errorCode, path: ['errorCode'], message: 'must be absent when statusCode is given (errorCode marks a call that got no response)' });
-    }
+  // Both refinements run even when a field is invalid, so that one pass lists every problem of a record.
+  .refine((record) => record.statusCode !== undefined || record.errorCode !== undefined, {
+    path: ['statusCode'],
+    error: `${statusCodeRule} (or errorCode, for a call that got no response)`,
+    when: ({ value }) => isRecordObject(value) && value['statusCode'] === undefined,
+  })
+  .refine((record) => record.statusCode === undefined || record.errorCode === undefined, {
+    path: ['errorCode'],
+    error: 'must be absent when statusCode is given (errorCode marks a call that got no response)',
+    when: ({ value }) => isRecordObject(value) && value['statusCode'] !== undefined && value['errorCode'] !== undefined,
   })
   .meta({ title: 'ExecutionRecord' });
 
@@ -116,6 +119,10 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     (id === undefined || typeof id === 'string') &&
     (timingMs === undefined || areTimingPhases(timingMs))
   );
+}
+
+function isRecordObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isMilliseconds(value: unknown): value is number {

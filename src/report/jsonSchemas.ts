@@ -1,21 +1,48 @@
 import { z } from 'zod';
+import { settingsFileSchema } from '../config/settings.js';
 import { checkObservationSchema } from '../helpers/checkObservation.js';
-import { executionInputSchema } from '../records/executionRecord.js';
+import { executionInputSchema, executionRecordSchema } from '../records/executionRecord.js';
 import { qualityReportSchema } from './qualityReport.js';
 
-/**
- * JSON Schemas (draft 2020-12) of the input file and of the report, derived
- * from the zod schemas the code validates with, so the published contract
- * cannot drift from the checks. Hand them to an editor or another CI step.
- */
-export function createQualityEvidenceJsonSchemas(): {
+/** The JSON Schemas quality-evidence publishes, by name. */
+export interface QualityEvidenceJsonSchemas {
+  /** The input file of the runner: `{ "executions": [...] }` or a bare array of records. */
   readonly input: z.core.JSONSchema.BaseSchema;
+  /** `quality-summary.json`. */
   readonly report: z.core.JSONSchema.BaseSchema;
+  /** A quality check observation, as `summariseChecks` takes it. */
   readonly checkObservation: z.core.JSONSchema.BaseSchema;
-} {
+  /** `quality-evidence.config.json`. */
+  readonly settings: z.core.JSONSchema.BaseSchema;
+}
+
+/** The file each schema is published as, in the package's `schemas/` folder. */
+export const JSON_SCHEMA_FILES: Readonly<Record<keyof QualityEvidenceJsonSchemas, string>> = {
+  input: 'input.schema.json',
+  report: 'report.schema.json',
+  checkObservation: 'check-observation.schema.json',
+  settings: 'settings.schema.json',
+};
+
+/**
+ * JSON Schemas (draft 2020-12) of the input file, the report, a check
+ * observation and the settings file, derived from the zod schemas the code
+ * validates with, so the published contract cannot drift from the checks.
+ * The package ships them in `schemas/`: point a settings file's `"$schema"`
+ * at `./node_modules/quality-evidence/schemas/settings.schema.json` for
+ * completion in editors.
+ */
+export function createQualityEvidenceJsonSchemas(): QualityEvidenceJsonSchemas {
   return {
-    input: z.toJSONSchema(executionInputSchema, { io: 'input' }),
+    input: z.toJSONSchema(executionInputSchema, { io: 'input', override: requireStatusOrErrorCode }),
     report: z.toJSONSchema(qualityReportSchema),
     checkObservation: z.toJSONSchema(checkObservationSchema, { io: 'input' }),
+    settings: z.toJSONSchema(settingsFileSchema, { io: 'input' }),
   };
+}
+
+// The record's "exactly one of statusCode and errorCode" is a refinement,
+// which zod cannot express in JSON Schema by itself.
+function requireStatusOrErrorCode({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  if (zodSchema === executionRecordSchema) jsonSchema.oneOf = [{ required: ['statusCode'] }, { required: ['errorCode'] }];
 }

@@ -1,0 +1,165 @@
+import { test, expect } from '@playwright/test';
+import { join } from 'node:path';
+import {
+  ConfigurationError,
+  InputUnreadableError,
+  environmentSettings,
+  loadQualityToolConfig,
+  optionSettings,
+  readSettingsFile,
+  resolveSettings,
+  settingsFileSettings,
+  type ConfigurationIssue,
+} from '../src/index.js';
+import { resolveReporterSettings } from '../reporter/reporterSettings.js';
+import { createTemporaryFolder } from './support/runProgram.js';
+import { MemoryFileSystem } from './support/memoryFileSystem.js';
+import { rejectionOf, thrownBy } from './support/failures.js';
+
+// The one settings model: sources give values under the user's own names,
+// one resolver applies precedence (flag, option, variable, file, default).
+
+const filePath = 'config/quality-evidence.config.json';
+const options = (values: Record<string, unknown>) => optionSettings(values, { owner: 'quality-evidence/reporter', base: '/project' });
+const file = (content: unknown) => settingsFileSettings(filePath, typeof content === 'string' ? content : JSON.stringify(content));
+const everySetting = { environment: { default: 'local' }, slowResponseThresholdMs: { default: 750 }, outputFile: { default: 'default.json' }, quiet: { default: false } } as const;
+
+function issuesOf(action: () => unknown): readonly ConfigurationIssue[] {
+  const error = thrownBy(action);
+  if (!(error instanceof ConfigurationError)) throw error;
+  return error.issues;
+}
+
+test.describe('the settings file', () => {
+  test('gives each key: environment, threshold, quiet, and an output path relative to its own folder', () => {
+    const settings = resolveSettings([file({ environment: 'staging', slowResponseThresholdMs: 300, outputFile: 'out/q.json', quiet: true })], everySetting);
+    expect(settings).toEqual({ environment: 'staging', slowResponseThresholdMs: 300, outputFile: join('config', 'out/q.json'), quiet: true });
+  });
+
+  test('an absolute output path is kept as it is', () => {
+    expect(resolveSettings([file({ outputFile: '/tmp/q.json' })], everySetting).outputFile).toBe('/tmp/q.json');
+  });
+
+  test('"$schema" is allowed and ignored', () => {
+    expect(resolveSettings([file({ $schema: './node_modules/quality-evidence/schemas/settings.schema.json' })], everySetting).environment).toBe('local');
+  });
+
+  test('an unknown key is an issue naming the key and the file', () => {
+    expect(issuesOf(() => resolveSettings([file({ outputfile: 'x.json' })], everySetting))).toEqual([
+      { variable: `"outputfile" in ${filePath}`, message: 'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet)' },
+    ]);
+  });
+
+  test('a bad value is an issue naming the key and the file, with the value shown', () => {
+    expect(issuesOf(() => resolveSettings([file({ slowResponseThresholdMs: '300', quiet: 'yes' })], everySetting))).toEqual([
+      { variable: `"slowResponseThresholdMs" in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got "300" (a string)' },
+      { variable: `"quiet" in ${filePath}`, message: 'must be true or false; got "yes" (a string)' },
+    ]);
+  });
+
+  test('text that is not JSON is an issue naming the file, the line and the column', () => {
+    expect(issuesOf(() => resolveSettings([file('{\n  "quiet": true,\n}')], everySetting))).toEqual([
+      { variable: filePath, message: 'is not well-formed JSON at line 3, column 1' },
+    ]);
+  });
+
+  test('JSON that is not an object is an issue naming the file', () => {
+    expect(issuesOf(() => resolveSettings([file([])], everySetting))).toEqual([{ variable: filePath, message: 'must hold a JSON object of settings; found an array' }]);
+  });
+});
+
+test.describe('precedence', () => {
+  test('a reporter option wins over a variable, which wins over the file, which wins over the default', () => {
+    const sources = [
+      options({ environment: 'from-option' }),
+      environmentSettings({ QE_ENVIRONMENT: 'from-variable', QE_SLOW_RESPONSE_THRESHOLD_MS: '100' }),
+      file({ environment: 'from-file', slowResponseThresholdMs: 200, quiet: true }),
+    ];
+    expect(resolveSettings(sources, everySetting)).toEqual({ environment: 'from-option', slowResponseThresholdMs: 100, outputFile: 'default.json', quiet: true });
+  });
+
+  test('a bad value is reported even where a source of higher precedence gives a good one', () => {
+    const sources = [environmentSettings({ QE_SLOW_RESPONSE_THRESHOLD_MS: '100' }), file({ slowResponseThresholdMs: -1 })];
+    expect(issuesOf(() => resolveSettings(sources, everySetting))).toEqual([
+      { variable: `"slowResponseThresholdMs" in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got -1 (a number)' },
+    ]);
+  });
+
+  test('a variable is never shown in a message, whatever its value', () => {
+    const secret = 'sk-live-do-not-print';
+    const error = thrownBy(() => resolveSettings([environmentSettings({ QE_QUIET: secret, QE_SLOW_RESPONSE_THRESHOLD_MS: secret })], everySetting));
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toBe(
+      'invalid configuration:\n' +
+        '  - QE_SLOW_RESPONSE_THRESHOLD_MS: must be a whole non-negative number of milliseconds written in digits\n' +
+        '  - QE_QUIET: must be true, false, 1 or 0',
+    );
+  });
+
+  for (const [text, quiet] of [['true', true], ['TRUE', true], ['1', true], ['false', false], ['0', false]] as const) {
+    test(`QE_QUIET=${text} is ${String(quiet)}`, () => {
+      expect(resolveSettings([environmentSettings({ QE_QUIET: text })], { quiet: { default: !quiet } }).quiet).toBe(quiet);
+    });
+  }
+
+  test('the runner takes what the variables leave out from the settings file', () => {
+    const config = loadQualityToolConfig(
+      { QE_INPUT_PATH: 'in.json', QE_OUTPUT_PATH: 'from-variable.json' },
+      { settingsFile: { path: 'quality-evidence.config.json', text: '{ "environment": "staging", "slowResponseThresholdMs": 300, "outputFile": "from-file.json" }' } },
+    );
+    expect(config).toEqual({ environment: 'staging', slowResponseThresholdMs: 300, inputPath: 'in.json', outputPath: 'from-variable.json' });
+  });
+});
+
+test.describe('reading the settings file', () => {
+  test('a named file that is missing is an InputUnreadableError naming it', async () => {
+    const error = await rejectionOf(readSettingsFile(new MemoryFileSystem(), { namedPath: 'ci/settings.json', defaultFolder: '.' }));
+    expect(error).toBeInstanceOf(InputUnreadableError);
+    expect((error as Error).message).toBe('cannot read the settings file "ci/settings.json": no such file or directory (ENOENT)');
+  });
+
+  test('an absent default file is simply not used', async () => {
+    expect(await readSettingsFile(new MemoryFileSystem(), { defaultFolder: 'project' })).toBeUndefined();
+  });
+
+  test('the default file is quality-evidence.config.json in the default folder', async () => {
+    const fileSystem = new MemoryFileSystem({ 'project/quality-evidence.config.json': '{}' });
+    expect(await readSettingsFile(fileSystem, { defaultFolder: 'project' })).toEqual({ path: join('project', 'quality-evidence.config.json'), text: '{}' });
+  });
+
+  test('a default file that cannot be read is an error, not silently skipped', async () => {
+    const fileSystem = new MemoryFileSystem({ 'project/quality-evidence.config.json': '{}' }).failOn('readFile', 'EACCES');
+    expect(await rejectionOf(readSettingsFile(fileSystem, { defaultFolder: 'project' }))).toBeInstanceOf(InputUnreadableError);
+  });
+});
+
+test.describe('the reporter', () => {
+  test('reads quality-evidence.config.json beside the Playwright config; an option and a variable win over it', async () => {
+    const folder = await createTemporaryFolder({ 'quality-evidence.config.json': '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }' });
+    const settings = resolveReporterSettings({ configDir: folder, environment: 'from-option' }, { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' }, '/elsewhere');
+    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputPath: join(folder, 'reports/q.json'), quiet: true });
+  });
+
+  test('QE_CONFIG_PATH names the file, relative to the working directory', async () => {
+    const folder = await createTemporaryFolder({ 'ci.json': '{ "environment": "from-named-file" }' });
+    const settings = resolveReporterSettings({ configDir: '/no/such/folder' }, { QE_CONFIG_PATH: 'ci.json' }, folder);
+    expect(settings.environment).toBe('from-named-file');
+  });
+
+  test('a QE_CONFIG_PATH file that is missing stops the reporter with InputUnreadableError', async () => {
+    const folder = await createTemporaryFolder();
+    const error = thrownBy(() => resolveReporterSettings({ configDir: folder }, { QE_CONFIG_PATH: 'missing.json' }, folder));
+    expect(error).toBeInstanceOf(InputUnreadableError);
+    expect((error as Error).message).toBe(`cannot read the settings file ${JSON.stringify(join(folder, 'missing.json'))}: no such file or directory (ENOENT)`);
+  });
+
+  test('with no option, variable or file: environment local, 750 ms, .build/quality-summary.json beside the config, not quiet', async () => {
+    const folder = await createTemporaryFolder();
+    expect(resolveReporterSettings({ configDir: folder, _mode: 'test', onlyFailures: false }, {}, '/elsewhere')).toEqual({
+      environment: 'local',
+      slowResponseThresholdMs: 750,
+      outputPath: join(folder, '.build/quality-summary.json'),
+      quiet: false,
+    });
+  });
+});
