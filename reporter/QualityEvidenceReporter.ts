@@ -136,7 +136,7 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   private closingLine(report: QualityReport): string {
-    const numbers = [`${plural(report.executionCount, 'execution')}`, `${report.failedExecutionCount} failed`, `${report.slowExecutionCount} slow`, `${report.noResponseCount} with no response`];
+    const numbers = [plural(report.executionCount, 'execution'), `${report.failedExecutionCount} failed`, `${report.slowExecutionCount} slow`, `${report.noResponseCount} with no response`];
     if ((report.unrecordedCallCount ?? 0) > 0) numbers.push(`${plural(report.unrecordedCallCount ?? 0, 'call')} not recorded`);
     return `quality-evidence: ${numbers.join(', ')}; report written to ${this.displayPath(this.settings.outputPath)}`;
   }

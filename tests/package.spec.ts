@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createPlaywrightProject } from './support/playwrightProject.js';
+import { createPlaywrightProject, packedFiles } from './support/playwrightProject.js';
 
 // A consumer outside this repository that installs the packed package and
 // imports it by name, as a user would.
@@ -46,4 +46,92 @@ test('a consumer imports the helpers, their error types and the loader by the pa
     summary: { executionCount: 1, failedExecutionCount: 1, slowExecutionCount: 1, failureCountByEndpoint: { 'GET /a': 1 }, slowEndpoints: ['GET /a'] },
     config: { environment: 'ci', slowResponseThresholdMs: 750, inputPath: 'in.json', outputPath: '.build/quality-summary.json' },
   });
+});
+
+test('the tarball holds both builds, the JSON Schemas, the README and the LICENSE, and no specs, programs or source maps', async () => {
+  const files = await packedFiles();
+
+  expect(files.filter((path) => !path.startsWith('.build/'))).toEqual([
+    'LICENSE',
+    'README.md',
+    'package.json',
+    'schemas/check-observation.schema.json',
+    'schemas/input.schema.json',
+    'schemas/report.schema.json',
+    'schemas/settings.schema.json',
+  ]);
+  for (const entry of ['.build/src/index.js', '.build/reporter/test.d.ts', '.build/cjs/package.json', '.build/cjs/src/index.js', '.build/cjs/reporter/index.d.ts']) {
+    expect(files, entry).toContain(entry);
+  }
+  expect(files.filter((path) => /\.map$|^\.build\/tests\/|^\.build\/src\/runners\//.test(path))).toEqual([]);
+});
+
+const typedConsumer = `import { test, expect } from 'quality-evidence/test';
+import QualityEvidenceReporter, { recordExecution, type QualityEvidenceReporterOptions } from 'quality-evidence/reporter';
+import { loadQualityToolConfig, type QualityReport } from 'quality-evidence';
+
+const options: QualityEvidenceReporterOptions = { outputFile: 'out/quality-summary.json', quiet: true };
+const reporter: typeof QualityEvidenceReporter = QualityEvidenceReporter;
+const report: QualityReport | undefined = undefined;
+test('typed', async ({ request }) => {
+  await recordExecution({ errorCode: 'ECONNREFUSED', endpoint: 'GET /x', responseTimeMs: 1 });
+  expect(loadQualityToolConfig({ QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'in.json' }).environment).toBe('ci');
+  void request, options, reporter, report;
+});
+`;
+
+// [module, moduleResolution, package type]: the classic resolver is still the
+// default with "module": "commonjs"; node16 and nodenext in both package
+// types; bundler with ES modules and with preserve.
+const resolvers = [
+  ['commonjs', 'node', 'commonjs'],
+  ['node16', 'node16', 'commonjs'],
+  ['node16', 'node16', 'module'],
+  ['nodenext', 'nodenext', 'commonjs'],
+  ['nodenext', 'nodenext', 'module'],
+  ['esnext', 'bundler', 'module'],
+  ['preserve', 'bundler', 'commonjs'],
+] as const;
+
+for (const [module, moduleResolution, moduleType] of resolvers) {
+  test(`a ${moduleType} consumer type-checks with "module": "${module}", "moduleResolution": "${moduleResolution}"`, async () => {
+    const tsconfig = {
+      // TypeScript 6 deprecates the classic resolver; TypeScript 5, which most projects on it use, does not.
+      compilerOptions: { module, moduleResolution, strict: true, noEmit: true, skipLibCheck: false, types: ['node'], ignoreDeprecations: '6.0' },
+      files: ['consumer.ts'],
+    };
+    const project = await createPlaywrightProject({ 'consumer.ts': typedConsumer, 'tsconfig.json': JSON.stringify(tsconfig) }, { moduleType });
+
+    const tsc = join(project, 'node_modules/typescript/bin/tsc');
+    const outcome = await promisify(execFile)(process.execPath, [tsc, '-p', project], { cwd: project }).then(
+      () => '',
+      (error: unknown) => (error as { stdout: string }).stdout,
+    );
+
+    expect(outcome).toBe('');
+  });
+}
+
+test('a CommonJS consumer loads every entry point with require, with no require(esm) support in Node', async () => {
+  const project = await createPlaywrightProject(
+    {
+      'consumer.js': `const core = require('quality-evidence');
+const reporter = require('quality-evidence/reporter');
+const recording = require('quality-evidence/test');
+console.log(JSON.stringify({
+  core: typeof core.loadQualityToolConfig,
+  reporter: typeof reporter.default,
+  recordExecution: typeof reporter.recordExecution,
+  test: typeof recording.test,
+  resolvedTo: require.resolve('quality-evidence').split('node_modules/quality-evidence/')[1],
+}));
+`,
+    },
+    { moduleType: 'commonjs' },
+  );
+
+  // Node before 20.19 cannot require() an ES module; this flag makes today's Node behave the same.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-experimental-require-module', join(project, 'consumer.js')], { cwd: project });
+
+  expect(JSON.parse(stdout)).toEqual({ core: 'function', reporter: 'function', recordExecution: 'function', test: 'function', resolvedTo: '.build/cjs/src/index.js' });
 });

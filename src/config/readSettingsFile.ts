@@ -29,7 +29,8 @@ export async function readSettingsFile(fileSystem: FileSystem, location: Setting
   try {
     return { path, text: await fileSystem.readFile(path) };
   } catch (error) {
-    return unlessMissingDefault(location, path, error);
+    if (isMissingDefault(location, error)) return undefined;
+    throw unreadableSettingsFile(path, error);
   }
 }
 
@@ -43,7 +44,8 @@ export function readSettingsFileSync(location: SettingsFileLocation): SettingsFi
   try {
     return { path, text: readFileSync(path).toString('utf8') };
   } catch (error) {
-    return unlessMissingDefault(location, path, error);
+    if (isMissingDefault(location, error)) return undefined;
+    throw unreadableSettingsFile(path, error);
   }
 }
 
@@ -52,8 +54,11 @@ function settingsFilePath({ namedPath, defaultFolder }: SettingsFileLocation): s
 }
 
 // An absent default file means "no settings file"; anything else is an error.
-function unlessMissingDefault(location: SettingsFileLocation, path: string, error: unknown): undefined {
+function isMissingDefault(location: SettingsFileLocation, error: unknown): boolean {
   const missing = typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
-  if (location.namedPath === undefined && missing) return undefined;
-  throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error, what: 'settings file' });
+  return location.namedPath === undefined && missing;
+}
+
+function unreadableSettingsFile(path: string, error: unknown): InputUnreadableError {
+  return new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error, what: 'settings file' });
 }

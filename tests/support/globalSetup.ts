@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { repositoryRoot } from './runProgram.js';
 
 // The runner specs start the compiled programs in child processes, exactly
-// as `npm start` does, so the suite compiles the project once first.
+// as `npm start` does, and the package specs pack both builds, so the suite
+// builds the project once first.
 export default function globalSetup(): void {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(repositoryRoot, 'scripts/build.mjs')], { stdio: 'inherit' });
 }

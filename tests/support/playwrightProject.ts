@@ -24,26 +24,44 @@ function packThisPackage(): Promise<string> {
   return packedPackage;
 }
 
+/** How a temporary consumer project is set up. */
+export interface ProjectOptions {
+  /** The project's package type: `module` (the default) or `commonjs`, as most TypeScript suites are. */
+  readonly moduleType?: 'module' | 'commonjs';
+}
+
 /**
  * Creates a small Playwright project in a temporary folder from a map of
  * path → content. Its node_modules holds the packed quality-evidence and
- * links to this repository's Playwright and zod, as `npm install` would.
+ * links to this repository's Playwright, zod, TypeScript and Node types, as
+ * `npm install` would.
  */
-export async function createPlaywrightProject(files: Readonly<Record<string, string>>): Promise<string> {
+export async function createPlaywrightProject(files: Readonly<Record<string, string>>, { moduleType = 'module' }: ProjectOptions = {}): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), 'quality-evidence-project-'));
   const modules = join(project, 'node_modules');
   await mkdir(join(modules, 'quality-evidence'), { recursive: true });
   // Unpacked in place, not linked, so its imports resolve from this project's node_modules.
   await run('tar', ['xzf', await packThisPackage(), '-C', join(modules, 'quality-evidence'), '--strip-components=1']);
-  for (const dependency of ['@playwright', 'playwright', 'playwright-core', 'zod']) {
+  for (const dependency of ['@playwright', 'playwright', 'playwright-core', 'zod', 'typescript', '@types']) {
     await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
   }
-  await writeFile(join(project, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n');
+  const type = moduleType === 'module' ? ', "type": "module"' : '';
+  await writeFile(join(project, 'package.json'), `{ "name": "consumer", "private": true${type} }\n`);
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(project, path)), { recursive: true });
     await writeFile(join(project, path), content);
   }
   return project;
+}
+
+/** The files of the packed package, as `npm pack` lists them. */
+export async function packedFiles(): Promise<string[]> {
+  const { stdout } = await run('tar', ['tzf', await packThisPackage()]);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((path) => path.replace(/^package\//, ''))
+    .sort();
 }
 
 /** Runs the Playwright CLI (`test`, `merge-reports`, ...) in a project, with exactly the given environment plus PATH. */
