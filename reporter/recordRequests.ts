@@ -82,7 +82,19 @@ export function recordingApiRequest(apiRequest: APIRequest, currentTest: () => T
       return recordRequests(context, currentTest, typeof options?.baseURL === 'string' ? options.baseURL : undefined);
     },
   );
-  return Object.create(apiRequest, { newContext: { value: newContext, enumerable: true } }) as APIRequest;
+  return overriding(apiRequest, 'newContext', newContext);
+}
+
+/**
+ * `target` with one property read differently. Everything else, writes
+ * included, goes to `target` itself: Playwright's fixtures set options on
+ * these objects (`_defaultContextOptions` up to 1.5x) that the original's own
+ * methods must then see.
+ */
+export function overriding<Target extends object>(target: Target, property: PropertyKey, value: unknown): Target {
+  return new Proxy(target, {
+    get: (object, key) => (key === property ? value : Reflect.get(object, key)),
+  });
 }
 
 function noResponseRecord(call: { method: string; url: string }, error: unknown, startedMs: number, baseURL: string | undefined) {

@@ -1,5 +1,5 @@
 import { test as base, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
-import { recordingApiRequest } from './recordRequests.js';
+import { overriding, recordingApiRequest } from './recordRequests.js';
 
 export { expect } from '@playwright/test';
 export { recordRequests, type TestInfoSource } from './recordRequests.js';
@@ -25,10 +25,7 @@ export const test = base.extend<object, { playwright: PlaywrightWorkerArgs['play
   // too, so this one override records both.
   playwright: [
     async ({ playwright }, use) => {
-      const recording = Object.create(playwright, {
-        request: { value: recordingApiRequest(playwright.request, currentTest), enumerable: true },
-      }) as PlaywrightWorkerArgs['playwright'];
-      await use(recording);
+      await use(overriding(playwright, 'request', recordingApiRequest(playwright.request, currentTest)));
     },
     { scope: 'worker', box: true },
   ],

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { accountForCalls } from '../reporter/accountForCalls.js';
 import { apiCallsOf, errorCodeOf, type StepLike } from '../reporter/apiCalls.js';
+import { overriding } from '../reporter/recordRequests.js';
 import { templateEndpoint } from '../src/index.js';
 
 // Step shapes as Playwright reports them to reporters, captured from real
@@ -124,4 +125,17 @@ test.describe('route templates', () => {
       expect(templateEndpoint(label)).toBe(template);
     });
   }
+});
+
+test.describe('the recording fixture\'s stand-ins for Playwright objects', () => {
+  test('read the one overridden property, and send every other read and every write to the original', () => {
+    const original: Record<string, unknown> = { request: 'original request', timeout: 5 };
+    const standIn = overriding(original, 'request', 'recording request');
+
+    // Playwright up to 1.5x sets the context options on `playwright.request` in a fixture; the original must see them.
+    standIn['_defaultContextOptions'] = { baseURL: 'http://127.0.0.1:3000' };
+
+    expect([standIn['request'], standIn['timeout']]).toEqual(['recording request', 5]);
+    expect(original).toEqual({ request: 'original request', timeout: 5, _defaultContextOptions: { baseURL: 'http://127.0.0.1:3000' } });
+  });
 });
