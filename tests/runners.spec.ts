@@ -171,6 +171,42 @@ test.describe('npm run start:environment', () => {
     });
   }
 
+  test('quality-evidence.config.json in the working directory gives what the variables leave out; a variable wins', async () => {
+    const folder = await createTemporaryFolder({
+      'executions.json': validInput,
+      'quality-evidence.config.json': '{ "environment": "from-file", "slowResponseThresholdMs": 50, "outputFile": "reports/q.json" }',
+    });
+
+    const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { QE_INPUT_PATH: 'executions.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '1000' } });
+
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(folder, 'reports/q.json'), 'utf8'))).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 1000, slowExecutionCount: 0 });
+  });
+
+  test('a settings file that QE_CONFIG_PATH names and that is missing is exit 66', async () => {
+    const folder = await createTemporaryFolder({ 'executions.json': validInput });
+
+    const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json', QE_CONFIG_PATH: 'ci/settings.json' } });
+
+    expect(outcome).toEqual({
+      exitCode: 66,
+      stdout: '',
+      stderr: 'quality-evidence start:environment: cannot read the settings file "ci/settings.json": no such file or directory (ENOENT)\n',
+    });
+  });
+
+  test('an unknown key in the settings file is exit 78, naming the key and the file', async () => {
+    const folder = await createTemporaryFolder({ 'executions.json': validInput, 'quality-evidence.config.json': '{ "environmnet": "typo" }' });
+
+    const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json' } });
+
+    expect(outcome.exitCode).toBe(78);
+    expect(outcome.stderr).toBe(
+      'quality-evidence start:environment: invalid configuration:\n' +
+        '  - "environmnet" in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet)\n',
+    );
+  });
+
   test('a failing run leaves an existing report untouched', async () => {
     const folder = await createTemporaryFolder({ 'executions.json': '[{ "statusCode": 99, "endpoint": "GET /x", "responseTimeMs": 1 }]', 'summary.json': 'previous\n' });
 
