@@ -301,3 +301,38 @@ test('records', async () => {
     expect(outcome.stdout + outcome.stderr).toContain(`cannot read the settings file ${JSON.stringify(join(project, 'ci/quality-evidence.json'))}: no such file or directory (ENOENT)`);
   });
 });
+
+test('shards merged with merge-reports account for calls exactly as the single run does', async () => {
+  const server = await startCountingServer();
+  const refused = await startCountingServer();
+  await refused.close(); // a port on this machine that nothing listens on: calls to it are refused
+  const project = await createPlaywrightProject(
+    {
+      'playwright.config.ts': config(),
+      'tests/recorded.spec.ts': `${recordedSpec}
+test('a call to a port nothing listens on', async ({ request }) => {
+  await expect(request.get(process.env.REFUSED_URL + '/down')).rejects.toThrow('ECONNREFUSED');
+});
+`,
+      'tests/plain.spec.ts': `${plainSpec}
+test('plain, refused', async ({ request }) => {
+  await expect(request.get(process.env.REFUSED_URL + '/plain-down')).rejects.toThrow('ECONNREFUSED');
+});
+`,
+    },
+    { moduleType: 'commonjs' },
+  );
+  const env = { BASE_URL: server.baseURL, REFUSED_URL: refused.baseURL };
+
+  const single = await runPlaywright(project, ['test'], env);
+  const singleReport = await readFile(join(project, 'out/quality-summary.json'), 'utf8');
+  for (const shard of [1, 2]) {
+    await runPlaywright(project, ['test', `--shard=${shard}/2`, '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_FILE: `all-blob-reports/report-${shard}.zip` });
+  }
+  const merged = await runPlaywright(project, ['merge-reports', '--reporter', 'quality-evidence/reporter', './all-blob-reports'], { QE_OUTPUT_PATH: 'out/merged.json' });
+  await server.close();
+
+  expect([single.exitCode, merged.exitCode]).toEqual([0, 0]);
+  expect(JSON.parse(singleReport)).toMatchObject({ executionCount: 5, noResponseCount: 2, noResponseEndpoints: ['GET /down', 'GET /plain-down'], unrecordedCallCount: 2 });
+  expect(await readFile(join(project, 'out/merged.json'), 'utf8')).toBe(singleReport);
+});
