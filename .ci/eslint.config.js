@@ -3,11 +3,29 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// The core never imports the programs, the reporter or the workflow that
-// composes it; the reporter and the programs import the core. Paths are
-// matched as written in the import, relative to the importing file.
-const programsAndReporter = { group: ['**/runners/**', '**/reporter/**', '**/scripts/**'], message: 'The core never imports the programs or the reporter.' };
-const workflow = { group: ['**/workflow/**'], message: 'Only the workflow composes the stages: a stage never imports it.' };
+// Import directions (README "How the code is laid out"): the core never
+// imports the command, the scripts or the reporter; errors and value
+// rendering import nothing of ours; the helpers and file access import only
+// those; records import no other stage; the summary builds on records, the
+// report on the summary; only the workflow composes the stages. Patterns
+// match an import as written, relative to the importing file.
+const outside = ['**/reporter/**', '**/scripts/**'];
+const folders = ['config', 'input', 'io', 'records', 'summary', 'report', 'helpers', 'workflow', 'cli'];
+const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).map((folder) => `../${folder}/*`);
+const directions = [
+  { files: ['src/errors.ts', 'src/renderValue.ts'], forbidden: ['./*', '../*'] },
+  { files: ['src/helpers/**', 'src/io/**'], forbidden: except() },
+  { files: ['src/records/**', 'src/input/**'], forbidden: except() },
+  { files: ['src/summary/**'], forbidden: except('records') },
+  { files: ['src/report/**'], forbidden: except('records', 'summary', 'config') },
+  { files: ['src/config/**'], forbidden: except('input', 'io') },
+  { files: ['src/workflow/**'], forbidden: except('config', 'input', 'io', 'records', 'summary', 'report') },
+  { files: ['src/cli/**'], forbidden: [] },
+];
+const importRules = directions.map(({ files, forbidden }) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...forbidden, ...outside], message: 'This import breaks the direction of the layers (see .ci/eslint.config.js).' }] }] },
+}));
 
 export default tseslint.config(
   { ignores: ['.build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'blob-report/**', '.ci/**'] },
@@ -24,15 +42,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  {
-    files: ['src/**/*.ts'],
-    ignores: ['src/runners/**', 'src/workflow/**', 'src/index.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [programsAndReporter, workflow] }] },
-  },
-  {
-    files: ['src/workflow/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [programsAndReporter] }] },
-  },
+  ...importRules,
   {
     // The build script runs before anything is compiled, so it is plain JavaScript.
     files: ['scripts/**/*.mjs'],

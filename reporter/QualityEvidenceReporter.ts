@@ -1,16 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import {
-  RecordValidationError,
-  buildQualityReport,
-  compareCodeUnits,
-  formatIssueList,
-  nodeFileSystem,
-  writeReportAtomically,
-  type QualityReport,
-  type TestCounts,
-} from '../src/index.js';
+import { RecordValidationError, buildQualityReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
+import { formatIssueList } from '../src/errors.js';
+import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';

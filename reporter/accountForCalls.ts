@@ -1,4 +1,5 @@
-import { ENDPOINT_LABEL_PATTERN, templateEndpoint } from '../src/index.js';
+import { templateEndpoint } from '../src/index.js';
+import { ENDPOINT_LABEL_PATTERN } from '../src/records/executionRecord.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall } from './apiCalls.js';
 
 /** What the matching needs of one execution recorded in a test attempt. */

@@ -1,5 +1,7 @@
 import { test, type TestInfo } from '@playwright/test';
-import { executionRecordSchema, isExecutionRecord, validateRecordList, type TimingPhases } from '../src/index.js';
+import { executionRecordSchema, type TimingPhases } from '../src/index.js';
+import { isExecutionRecord } from '../src/records/executionRecord.js';
+import { validateRecordList } from '../src/records/validateRecordList.js';
 import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE, encodeAttachedRecord, type AttachedRecord } from './executionAttachment.js';
 
 /** One execution, as a test reports it. */

@@ -1,16 +1,8 @@
 import { join, resolve } from 'node:path';
-import {
-  DEFAULT_OUTPUT_PATH,
-  DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
-  environmentSettings,
-  optionSettings,
-  readSettingsFileSync,
-  resolveSettings,
-  settingsFileLocation,
-  settingsFileSettings,
-  type EnvironmentRecord,
-  type SettingsSource,
-} from '../src/index.js';
+import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, settingsFileLocation, type EnvironmentRecord } from '../src/index.js';
+import { readSettingsFileSync } from '../src/config/readSettingsFile.js';
+import { resolveSettings } from '../src/config/resolveSettings.js';
+import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../src/config/settingsSources.js';
 
 /** Options of `['quality-evidence/reporter', { ... }]` in playwright.config.ts; also the keys of `quality-evidence.config.json`. */
 export interface QualityEvidenceReporterOptions {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 // Start from no compiled code, so that no file of a renamed or deleted source lingers in the package.
-for (const folder of ['.build/src', '.build/reporter', '.build/cjs', '.build/tests']) rmSync(folder, { recursive: true, force: true });
+for (const folder of ['.build/src', '.build/reporter', '.build/scripts', '.build/cjs', '.build/tests']) rmSync(folder, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc], { stdio: 'inherit' });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { stdio: 'inherit' });

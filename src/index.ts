@@ -1,19 +1,61 @@
-// The library entry point (`quality-evidence`): re-exports only.
-export * from './config/loadQualityToolConfig.js';
-export * from './config/readSettingsFile.js';
-export * from './config/resolveSettings.js';
-export * from './config/settings.js';
-export * from './config/settingsSources.js';
-export * from './errors.js';
-export * from './helpers/index.js';
-export * from './input/readInput.js';
-export * from './io/fileSystem.js';
-export * from './io/writeReportAtomically.js';
-export * from './records/executionRecord.js';
-export * from './records/normaliseExecutionRecords.js';
-export * from './records/templateEndpoint.js';
-export * from './records/validateRecordList.js';
-export * from './report/jsonSchemas.js';
-export * from './report/qualityReport.js';
-export * from './summary/summariseExecutions.js';
-export * from './workflow/runQualityWorkflow.js';
+// The library entry point (`quality-evidence`): its public API, named one by
+// one. Anything not listed here is internal and may change in any release; a
+// spec (tests/publicApi.spec.ts) pins this list.
+
+// Settings
+export {
+  DEFAULT_OUTPUT_PATH,
+  DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
+  loadQualityToolConfig,
+  type LoadConfigOptions,
+  type QualityToolConfig,
+  type SettingsFileText,
+} from './config/loadQualityToolConfig.js';
+export { readSettingsFile, settingsFileLocation, type SettingsFileLocation } from './config/readSettingsFile.js';
+export { SETTINGS_FILE_NAME, settingsFileSchema, type SettingsFile } from './config/settings.js';
+export type { EnvironmentRecord } from './config/settingsSources.js';
+
+// Errors
+export {
+  ConfigurationError,
+  InputSyntaxError,
+  InputUnreadableError,
+  QualityEvidenceError,
+  RecordValidationError,
+  ReportWriteError,
+  type ConfigurationIssue,
+  type RecordIssue,
+} from './errors.js';
+
+// Helpers
+export { createDeterministicClock, systemClock, type Clock } from './helpers/clock.js';
+export { PollTimeoutError, RetryExhaustedError } from './helpers/helperErrors.js';
+export { pollUntil, type PollUntilOptions, type PollUntilResult } from './helpers/pollUntil.js';
+export { retryBounded, type RetryBoundedOptions, type RetryBoundedResult } from './helpers/retryBounded.js';
+
+// Reading, records, summary, report
+export { parseInputJson } from './input/readInput.js';
+export { nodeFileSystem, type FileSystem } from './io/fileSystem.js';
+export { readInputFile } from './io/readInputFile.js';
+export { writeReportAtomically } from './io/writeReportAtomically.js';
+export { CHECK_STATES, checkObservationSchema, type CheckObservation, type CheckState } from './records/checkObservation.js';
+export { executionInputSchema, executionRecordSchema, validateExecutionRecords, type ExecutionRecord, type TimingPhases } from './records/executionRecord.js';
+export { normaliseEndpoint, normaliseExecutionRecords, type CanonicalExecutionRecord } from './records/normaliseExecutionRecords.js';
+export { templateEndpoint, templatePath } from './records/templateEndpoint.js';
+export { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas, type QualityEvidenceJsonSchemas } from './report/jsonSchemas.js';
+export {
+  REPORT_SCHEMA_VERSION,
+  buildReport,
+  formatReport,
+  qualityReportSchema,
+  testCountsSchema,
+  type QualityReport,
+  type ReportContext,
+  type TestCounts,
+  type UnrecordedCalls,
+} from './report/qualityReport.js';
+export { summariseChecks } from './summary/summariseChecks.js';
+export { summariseExecutions, type ExecutionSummary, type RecordSummary } from './summary/summariseExecutions.js';
+
+// The workflow
+export { buildQualityReport, runQualityWorkflow, type QualityWorkflowDependencies, type QualityWorkflowResult } from './workflow/runQualityWorkflow.js';

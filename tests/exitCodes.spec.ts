@@ -6,7 +6,7 @@ import {
   RecordValidationError,
   ReportWriteError,
 } from '../src/index.js';
-import { EXIT_CODES, exitCodeFor } from '../src/runners/runCli.js';
+import { EXIT_CODES, exitCodeFor } from '../src/cli/exitCodes.js';
 
 // The one table that turns an error class into an exit code (README "Exit codes").
 const cases: readonly { name: string; error: unknown; exitCode: number }[] = [

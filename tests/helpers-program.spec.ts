@@ -4,7 +4,7 @@ import { runProgram } from './support/runProgram.js';
 // Runs the compiled program exactly as `npm run start:helpers` does (the
 // suite's globalSetup compiles the project to .build first).
 function runStartHelpers(args: string[] = []): ReturnType<typeof runProgram> {
-  return runProgram('src/runners/startHelpers.js', { args });
+  return runProgram('scripts/startHelpers.js', { args });
 }
 
 const expectedDocument = `{

@@ -1,11 +1,6 @@
 import { test, expect } from '@playwright/test';
-import {
-  createEndpointNormaliser,
-  normaliseEndpoint,
-  normaliseExecutionRecords,
-  validateExecutionRecords,
-  type ExecutionRecord,
-} from '../src/index.js';
+import { normaliseEndpoint, normaliseExecutionRecords, validateExecutionRecords, type ExecutionRecord } from '../src/index.js';
+import { createEndpointNormaliser } from '../src/records/normaliseExecutionRecords.js';
 
 test.describe('normaliseEndpoint', () => {
   test('surrounding whitespace is removed, the method upper-cased and the gap collapsed to one space', () => {

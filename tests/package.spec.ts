@@ -63,7 +63,7 @@ test('the tarball holds both builds, the JSON Schemas, the README and the LICENS
   for (const entry of ['.build/src/index.js', '.build/reporter/test.d.ts', '.build/cjs/package.json', '.build/cjs/src/index.js', '.build/cjs/reporter/index.d.ts']) {
     expect(files, entry).toContain(entry);
   }
-  expect(files.filter((path) => /\.map$|^\.build\/tests\/|^\.build\/src\/runners\//.test(path))).toEqual([]);
+  expect(files.filter((path) => /\.map$|^\.build\/(tests|scripts)\//.test(path))).toEqual([]);
 });
 
 const typedConsumer = `import { test, expect } from 'quality-evidence/test';

@@ -17,7 +17,7 @@ const validInput = JSON.stringify({
 
 test.describe('npm start (the illustrative run)', () => {
   test('prints the SPEC sample summary and writes the same bytes to .build/quality-summary.json', async () => {
-    const outcome = await runProgram('src/runners/start.js', { env: { API_TOKEN: fakeToken } });
+    const outcome = await runProgram('scripts/start.js', { env: { API_TOKEN: fakeToken } });
 
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stderr).toBe('');
@@ -39,7 +39,7 @@ test.describe('npm start (the illustrative run)', () => {
   });
 
   test('ignores the QE_* variables of the real environment', async () => {
-    const outcome = await runProgram('src/runners/start.js', { env: { QE_ENVIRONMENT: fakeToken, QE_SLOW_RESPONSE_THRESHOLD_MS: 'slow' } });
+    const outcome = await runProgram('scripts/start.js', { env: { QE_ENVIRONMENT: fakeToken, QE_SLOW_RESPONSE_THRESHOLD_MS: 'slow' } });
 
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stdout).toContain('"environment": "local-example"');
@@ -52,7 +52,7 @@ test.describe('npm run start:environment', () => {
     const folder = await createTemporaryFolder({ 'executions.json': validInput });
     const outputPath = join(folder, 'nested/out/summary.json');
 
-    const outcome = await runProgram('src/runners/startEnvironment.js', {
+    const outcome = await runProgram('scripts/startEnvironment.js', {
       env: { QE_ENVIRONMENT: ' staging ', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: outputPath, QE_SLOW_RESPONSE_THRESHOLD_MS: '800', API_TOKEN: fakeToken },
     });
 
@@ -83,7 +83,7 @@ test.describe('npm run start:environment', () => {
   test('writes to .build/quality-summary.json under the working directory when QE_OUTPUT_PATH is whitespace only', async () => {
     const folder = await createTemporaryFolder({ 'executions.json': validInput });
 
-    const outcome = await runProgram('src/runners/startEnvironment.js', {
+    const outcome = await runProgram('scripts/startEnvironment.js', {
       cwd: folder,
       env: { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: 'executions.json', QE_OUTPUT_PATH: '  ' },
     });
@@ -164,7 +164,7 @@ test.describe('npm run start:environment', () => {
       const folder = await createTemporaryFolder(failure.files);
       const defaultReport = join(folder, '.build/quality-summary.json');
 
-      const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { ...failure.env(folder), API_TOKEN: fakeToken } });
+      const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { ...failure.env(folder), API_TOKEN: fakeToken } });
 
       expect(outcome).toEqual({ exitCode: failure.exitCode, stdout: '', stderr: failure.stderr });
       expect(await pathExists(defaultReport)).toBe(false);
@@ -177,7 +177,7 @@ test.describe('npm run start:environment', () => {
       'quality-evidence.config.json': '{ "environment": "from-file", "slowResponseThresholdMs": 50, "outputFile": "reports/q.json" }',
     });
 
-    const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { QE_INPUT_PATH: 'executions.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '1000' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_INPUT_PATH: 'executions.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '1000' } });
 
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(folder, 'reports/q.json'), 'utf8'))).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 1000, slowExecutionCount: 0 });
@@ -186,7 +186,7 @@ test.describe('npm run start:environment', () => {
   test('a settings file that QE_CONFIG_PATH names and that is missing is exit 66', async () => {
     const folder = await createTemporaryFolder({ 'executions.json': validInput });
 
-    const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json', QE_CONFIG_PATH: 'ci/settings.json' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json', QE_CONFIG_PATH: 'ci/settings.json' } });
 
     expect(outcome).toEqual({
       exitCode: 66,
@@ -198,7 +198,7 @@ test.describe('npm run start:environment', () => {
   test('an unknown key in the settings file is exit 78, naming the key and the file', async () => {
     const folder = await createTemporaryFolder({ 'executions.json': validInput, 'quality-evidence.config.json': '{ "environmnet": "typo" }' });
 
-    const outcome = await runProgram('src/runners/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json' } });
 
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
@@ -210,7 +210,7 @@ test.describe('npm run start:environment', () => {
   test('a failing run leaves an existing report untouched', async () => {
     const folder = await createTemporaryFolder({ 'executions.json': '[{ "statusCode": 99, "endpoint": "GET /x", "responseTimeMs": 1 }]', 'summary.json': 'previous\n' });
 
-    const outcome = await runProgram('src/runners/startEnvironment.js', {
+    const outcome = await runProgram('scripts/startEnvironment.js', {
       env: { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'summary.json') },
     });
 
@@ -219,7 +219,7 @@ test.describe('npm run start:environment', () => {
   });
 
   test('a command-line argument is a usage error (exit 64)', async () => {
-    const outcome = await runProgram('src/runners/startEnvironment.js', { args: ['--input', 'x.json'] });
+    const outcome = await runProgram('scripts/startEnvironment.js', { args: ['--input', 'x.json'] });
 
     expect(outcome).toEqual({
       exitCode: 64,
@@ -229,7 +229,7 @@ test.describe('npm run start:environment', () => {
   });
 
   test('QE_DEBUG=1 adds the stack trace to an expected error', async () => {
-    const outcome = await runProgram('src/runners/startEnvironment.js', { env: { QE_DEBUG: '1' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', { env: { QE_DEBUG: '1' } });
 
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toContain('ConfigurationError: invalid configuration:');
@@ -238,7 +238,7 @@ test.describe('npm run start:environment', () => {
 });
 
 test('npm run validate prints one line per self-check and exits 0', async () => {
-  const outcome = await runProgram('src/runners/validate.js');
+  const outcome = await runProgram('scripts/validate.js');
 
   expect(outcome.exitCode).toBe(0);
   expect(outcome.stdout.split('\n').filter((line) => line.startsWith('ok   '))).toHaveLength(13);
@@ -252,9 +252,9 @@ test('two runs over the same input write byte-identical reports', async () => {
   const folder = await createTemporaryFolder({ 'executions.json': validInput });
   const env = { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'a.json') };
 
-  const first = await runProgram('src/runners/startEnvironment.js', { env });
+  const first = await runProgram('scripts/startEnvironment.js', { env });
   const firstFile = await readFile(join(folder, 'a.json'));
-  const second = await runProgram('src/runners/startEnvironment.js', { env });
+  const second = await runProgram('scripts/startEnvironment.js', { env });
 
   expect(second.stdout).toBe(first.stdout);
   expect(await readFile(join(folder, 'a.json'))).toEqual(firstFile);
@@ -262,7 +262,7 @@ test('two runs over the same input write byte-identical reports', async () => {
 
 test('a reader that closes the pipe early is not a failure', async () => {
   const outcome = await new Promise<{ code: number | null; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/runners/start.js')], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/scripts/start.js')], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.destroy();

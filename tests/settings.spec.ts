@@ -1,16 +1,8 @@
 import { test, expect } from '@playwright/test';
 import { join } from 'node:path';
-import {
-  ConfigurationError,
-  InputUnreadableError,
-  environmentSettings,
-  loadQualityToolConfig,
-  optionSettings,
-  readSettingsFile,
-  resolveSettings,
-  settingsFileSettings,
-  type ConfigurationIssue,
-} from '../src/index.js';
+import { ConfigurationError, InputUnreadableError, loadQualityToolConfig, readSettingsFile, type ConfigurationIssue } from '../src/index.js';
+import { resolveSettings } from '../src/config/resolveSettings.js';
+import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
 import { resolveReporterSettings } from '../reporter/reporterSettings.js';
 import { createTemporaryFolder } from './support/runProgram.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';

@@ -1,14 +1,6 @@
 import { test, expect } from '@playwright/test';
-import {
-  InputSyntaxError,
-  QualityEvidenceError,
-  RecordValidationError,
-  executionRecordSchema,
-  isExecutionRecord,
-  parseInputJson,
-  validateExecutionRecords,
-  type RecordIssue,
-} from '../src/index.js';
+import { InputSyntaxError, QualityEvidenceError, RecordValidationError, executionRecordSchema, parseInputJson, validateExecutionRecords, type RecordIssue } from '../src/index.js';
+import { isExecutionRecord } from '../src/records/executionRecord.js';
 
 const validRecord = { statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 120 };
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputUnreadableError, describeFileSystemFailure } from '../errors.js';
+import { InputUnreadableError } from '../errors.js';
+import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import type { SettingsFileText } from './loadQualityToolConfig.js';
 import { SETTINGS_FILE_NAME, SETTINGS_FILE_VARIABLE } from './settings.js';

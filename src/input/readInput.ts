@@ -1,16 +1,6 @@
-import { InputSyntaxError, InputUnreadableError, describeFileSystemFailure } from '../errors.js';
+import { InputSyntaxError } from '../errors.js';
 import { escapeControlCharacters, shorten } from '../renderValue.js';
-import type { FileSystem } from '../io/fileSystem.js';
 import { locateJsonSyntaxError } from './locateJsonSyntaxError.js';
-
-/** Reads the input file as text; a missing or unreadable file is an InputUnreadableError naming the path. */
-export async function readInputFile(fileSystem: FileSystem, inputPath: string): Promise<string> {
-  try {
-    return await fileSystem.readFile(inputPath);
-  } catch (error) {
-    throw new InputUnreadableError(inputPath, describeFileSystemFailure(error), { cause: error });
-  }
-}
 
 /**
  * Parses the input text as JSON and returns it untyped: validation decides

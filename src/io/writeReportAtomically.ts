@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { ReportWriteError, describeFileSystemFailure } from '../errors.js';
+import { ReportWriteError } from '../errors.js';
+import { describeFileSystemFailure } from './describeFileSystemFailure.js';
 import type { FileSystem } from './fileSystem.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { settingsFileSchema } from '../config/settings.js';
-import { checkObservationSchema } from '../helpers/checkObservation.js';
+import { checkObservationSchema } from '../records/checkObservation.js';
 import { executionInputSchema, executionRecordSchema } from '../records/executionRecord.js';
 import { qualityReportSchema } from './qualityReport.js';
 

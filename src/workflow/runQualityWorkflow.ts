@@ -1,5 +1,6 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { parseInputJson, readInputFile } from '../input/readInput.js';
+import { parseInputJson } from '../input/readInput.js';
+import { readInputFile } from '../io/readInputFile.js';
 import { validateExecutionRecords } from '../records/executionRecord.js';
 import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';

@@ -12,7 +12,7 @@ import { once } from 'node:events';
 
 const recordCount = Number(process.env['BENCH_RECORDS'] ?? 1_000_000);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 7);
-const runner = resolve(import.meta.dirname, '../../src/runners/startEnvironment.js');
+const runner = resolve(import.meta.dirname, '../../scripts/startEnvironment.js');
 
 // Prints the child's peak resident memory on exit, so memory is measured the same way for both.
 const reportPeakMemory = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;

@@ -25,7 +25,7 @@ export interface ProgramOutcome {
 }
 
 /**
- * Runs a compiled program (e.g. `src/runners/start.js` under `.build`) in a
+ * Runs a compiled program (e.g. `scripts/start.js` under `.build`) in a
  * child process with exactly the given environment plus PATH, as CI would.
  */
 export function runProgram(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpointLabelSchema, responseTimeMsSchema } from '../records/executionRecord.js';
+import { endpointLabelSchema, responseTimeMsSchema } from './executionRecord.js';
 
 /** The states of a quality check (SPEC 2.3, 3). `complete` and `failed` are final. */
 export const CHECK_STATES = ['pending', 'complete', 'failed'] as const;

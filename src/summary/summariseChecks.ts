@@ -1,7 +1,7 @@
 import { validateRecordList } from '../records/validateRecordList.js';
 import { createEndpointNormaliser } from '../records/normaliseExecutionRecords.js';
-import { summariseOutcomes, type ExecutionSummary } from '../summary/summariseExecutions.js';
-import { checkObservationSchema, type CheckObservation } from './checkObservation.js';
+import { summariseOutcomes, type ExecutionSummary } from './summariseExecutions.js';
+import { checkObservationSchema, type CheckObservation } from '../records/checkObservation.js';
 
 /** A check failed when its state is `failed`; `pending` and `complete` did not. */
 export function isFailedCheck(observation: CheckObservation): boolean {

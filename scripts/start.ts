@@ -1,7 +1,7 @@
-import { loadQualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { nodeFileSystem } from '../io/fileSystem.js';
-import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
-import { runCli } from './runCli.js';
+import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
+import { nodeFileSystem } from '../src/io/fileSystem.js';
+import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
+import { runCli } from '../src/cli/runCli.js';
 
 // The illustrative run (npm start): safe local values and the bundled
 // fictional fixture; the real environment is not read.

@@ -1,8 +1,8 @@
-import { DEFAULT_OUTPUT_PATH, loadQualityToolConfig, type EnvironmentRecord } from '../config/loadQualityToolConfig.js';
-import { ConfigurationError, RecordValidationError } from '../errors.js';
-import { validateExecutionRecords } from '../records/executionRecord.js';
-import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
-import { runCli } from './runCli.js';
+import { DEFAULT_OUTPUT_PATH, loadQualityToolConfig, type EnvironmentRecord } from '../src/config/loadQualityToolConfig.js';
+import { ConfigurationError, RecordValidationError } from '../src/errors.js';
+import { validateExecutionRecords } from '../src/records/executionRecord.js';
+import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
+import { runCli } from '../src/cli/runCli.js';
 
 // npm run validate: self-checks of the boundaries the SPEC names, run against
 // the real loader and validator. One line per check; exit 1 if any fails.

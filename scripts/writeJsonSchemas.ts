@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas } from '../report/jsonSchemas.js';
-import { runCli } from './runCli.js';
+import { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas } from '../src/report/jsonSchemas.js';
+import { runCli } from '../src/cli/runCli.js';
 
 // npm run schemas: writes the published JSON Schemas into schemas/, where the
 // package ships them. A spec checks that the committed files are current.

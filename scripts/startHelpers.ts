@@ -1,9 +1,9 @@
-import type { CheckObservation } from '../helpers/checkObservation.js';
-import { createDeterministicClock } from '../helpers/clock.js';
-import { pollUntil } from '../helpers/pollUntil.js';
-import { retryBounded } from '../helpers/retryBounded.js';
-import { summariseChecks } from '../helpers/summariseChecks.js';
-import { runCli } from './runCli.js';
+import type { CheckObservation } from '../src/records/checkObservation.js';
+import { createDeterministicClock } from '../src/helpers/clock.js';
+import { pollUntil } from '../src/helpers/pollUntil.js';
+import { retryBounded } from '../src/helpers/retryBounded.js';
+import { summariseChecks } from '../src/summary/summariseChecks.js';
+import { runCli } from '../src/cli/runCli.js';
 
 // The helpers' illustrative run (npm run start:helpers): the SPEC 4.2 example
 // values, a deterministic clock and scripted, fictional operations, so every

@@ -1,8 +1,8 @@
-import { loadQualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
-import { nodeFileSystem } from '../io/fileSystem.js';
-import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
-import { runCli } from './runCli.js';
+import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
+import { readSettingsFile, settingsFileLocation } from '../src/config/readSettingsFile.js';
+import { nodeFileSystem } from '../src/io/fileSystem.js';
+import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
+import { runCli } from '../src/cli/runCli.js';
 
 // The environment-driven run (npm run start:environment): the only program
 // that hands the real process environment to the configuration loader. A

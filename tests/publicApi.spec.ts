@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import * as core from '../src/index.js';
+import * as reporter from '../reporter/index.js';
+import * as recording from '../reporter/test.js';
+
+// The public API is what each entry point names; anything else is internal.
+// A change to these lists is a change to the package's contract.
+
+test('quality-evidence exports exactly its public API', () => {
+  expect(Object.keys(core).sort()).toEqual([
+    'CHECK_STATES',
+    'ConfigurationError',
+    'DEFAULT_OUTPUT_PATH',
+    'DEFAULT_SLOW_RESPONSE_THRESHOLD_MS',
+    'InputSyntaxError',
+    'InputUnreadableError',
+    'JSON_SCHEMA_FILES',
+    'PollTimeoutError',
+    'QualityEvidenceError',
+    'REPORT_SCHEMA_VERSION',
+    'RecordValidationError',
+    'ReportWriteError',
+    'RetryExhaustedError',
+    'SETTINGS_FILE_NAME',
+    'buildQualityReport',
+    'buildReport',
+    'checkObservationSchema',
+    'createDeterministicClock',
+    'createQualityEvidenceJsonSchemas',
+    'executionInputSchema',
+    'executionRecordSchema',
+    'formatReport',
+    'loadQualityToolConfig',
+    'nodeFileSystem',
+    'normaliseEndpoint',
+    'normaliseExecutionRecords',
+    'parseInputJson',
+    'pollUntil',
+    'qualityReportSchema',
+    'readInputFile',
+    'readSettingsFile',
+    'retryBounded',
+    'runQualityWorkflow',
+    'settingsFileLocation',
+    'settingsFileSchema',
+    'summariseChecks',
+    'summariseExecutions',
+    'systemClock',
+    'templateEndpoint',
+    'templatePath',
+    'testCountsSchema',
+    'validateExecutionRecords',
+    'writeReportAtomically',
+  ]);
+});
+
+test('quality-evidence/reporter exports the reporter and recordExecution', () => {
+  expect(Object.keys(reporter).sort()).toEqual(['DEFAULT_REPORTER_ENVIRONMENT', 'EXECUTION_ATTACHMENT_NAME', 'EXECUTION_CONTENT_TYPE', 'default', 'recordExecution']);
+});
+
+test('quality-evidence/test exports test, expect and recordRequests', () => {
+  expect(Object.keys(recording).sort()).toEqual(['expect', 'recordRequests', 'test']);
+});
