@@ -1,0 +1,32 @@
+/**
+ * Where a record came from, as data: one kind per way records arrive. A
+ * reader attaches one to every record it yields, and messages describe it
+ * with {@link describeLocation}, so no caller ever parses a rendered path.
+ */
+export type RecordLocation =
+  /** An element of a JSON list: `executions[3]`, or `[3]` in a bare array; the file when there are several. */
+  | { readonly kind: 'list'; readonly listPath: string; readonly index: number; readonly file?: string | undefined }
+  /** A line of an NDJSON file, 1-based. */
+  | { readonly kind: 'line'; readonly line: number; readonly file: string }
+  /** An entry of a HAR file's `log.entries`, 0-based as in the file. */
+  | { readonly kind: 'harEntry'; readonly index: number; readonly file: string }
+  /** A record attached by a Playwright test, in its attempt (1-based). */
+  | { readonly kind: 'test'; readonly title: string; readonly attempt: number }
+  /** The document as a whole: its top-level shape. */
+  | { readonly kind: 'document'; readonly file?: string | undefined };
+
+/** A location in words: `executions[3]`, `line 12 of b.ndjson`, `HAR entry 40 of c.har`, `test "orders › list" (attempt 2)`. */
+export function describeLocation(location: RecordLocation): string {
+  switch (location.kind) {
+    case 'list':
+      return `${location.listPath}[${location.index}]${location.file === undefined ? '' : ` of ${location.file}`}`;
+    case 'line':
+      return `line ${location.line} of ${location.file}`;
+    case 'harEntry':
+      return `HAR entry ${location.index} of ${location.file}`;
+    case 'test':
+      return `test "${location.title}" (attempt ${location.attempt})`;
+    case 'document':
+      return location.file === undefined ? '(top level)' : `(top level) of ${location.file}`;
+  }
+}

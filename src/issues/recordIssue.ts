@@ -1,0 +1,40 @@
+import { describeLocation, type RecordLocation } from './location.js';
+
+/** One problem with one record, or with a document's top level, as data. */
+export interface RecordIssue {
+  /** Where the record is. */
+  readonly location: RecordLocation;
+  /** The field at fault inside the record, as keys and indexes; empty for the record as a whole. */
+  readonly path: readonly (string | number)[];
+  /** The rule the value breaks. */
+  readonly expected: string;
+  /** What was there instead, safe to print: `found 600 (a number)`, or `it is missing`. */
+  readonly found: string;
+}
+
+/**
+ * An issue in words, on one line. A list location and the field read as one
+ * path (`executions[1].statusCode: ...`); other locations are followed by the
+ * field (`line 12 of b.ndjson, statusCode: ...`).
+ */
+export function describeIssue({ location, path, expected, found }: RecordIssue): string {
+  const where = describeLocation(location);
+  const field = path.map(String).join('.');
+  const place =
+    field === ''
+      ? where
+      : location.kind === 'list'
+        ? `${where}${where === '' ? '' : '.'}${field}`
+        : `${where}, ${field}`;
+  return `${place}: ${expected}${found === '' ? '' : `; ${found}`}`;
+}
+
+/**
+ * `summary:` then one indented line per listed problem, and "... and N more"
+ * when `totalCount` exceeds the lines listed.
+ */
+export function formatIssueList(summary: string, lines: readonly string[], totalCount: number, more = 'more'): string {
+  const listed = lines.map((line) => `  - ${line}`);
+  if (totalCount > lines.length) listed.push(`  ... and ${totalCount - lines.length} ${more}`);
+  return `${summary}:\n${listed.join('\n')}`;
+}

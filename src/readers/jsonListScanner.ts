@@ -1,0 +1,416 @@
+import { InputSyntaxError } from '../errors.js';
+import { locateJsonSyntaxError } from '../input/locateJsonSyntaxError.js';
+import { escapeControlCharacters, shorten } from '../renderValue.js';
+
+/**
+ * Streams the elements of one list inside a JSON document (`executions` of
+ * `{ "executions": [...] }`, the document itself when it is an array, or
+ * `log.entries` of a HAR file) without ever holding the document as one
+ * string: bytes go in chunk by chunk, and each chunk's complete elements come
+ * out parsed by one `JSON.parse` of `[` + their text + `]`. Everything outside
+ * the list (the skeleton) is kept, with the list emptied, and parsed at the
+ * end, so the document's syntax is checked whole and its top-level shape can
+ * be judged exactly as `JSON.parse` would see it.
+ *
+ * The scanner tracks only what it needs to find element boundaries: string
+ * state, nesting depth, and the keys on the way to the list. Syntax errors are
+ * found by `JSON.parse` and located by line and column (the column counts
+ * bytes from the start of the line).
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The largest element (one record, one HAR entry) the scanner holds, in bytes. */
+export const DEFAULT_MAX_ELEMENT_BYTES = 64 * 1024 * 1024;
+/** The largest skeleton (the document outside the list) the scanner holds, in bytes. */
+const MAX_SKELETON_BYTES = 64 * 1024 * 1024;
+
+/** The parsed elements of one chunk, with the list index of the first. */
+export interface ElementBatch {
+  readonly elements: readonly unknown[];
+  readonly firstIndex: number;
+}
+
+/** Where the list is: `[]` for a top-level array, `['executions']`, `['log', 'entries']`. */
+export type ListPath = readonly string[];
+
+/** What the scanner found once the document has ended. */
+export interface ScannedDocument {
+  /** The document with the list emptied, parsed; undefined when the list was never found. */
+  readonly skeleton: unknown;
+  /** Whether a list was found at one of the paths. */
+  readonly listFound: boolean;
+  /** The path at which the list was found. */
+  readonly listPath: ListPath | undefined;
+  readonly elementCount: number;
+}
+
+interface SkeletonSegment {
+  /** Byte offset of the segment in the skeleton. */
+  readonly skeletonOffset: number;
+  /** Byte offset of the segment in the document. */
+  readonly documentOffset: number;
+  /** 1-based line of the segment's first byte, and the document offset where that line starts. */
+  readonly line: number;
+  readonly lineStart: number;
+}
+
+/**
+ * A push parser for one document. `push` each chunk in order and take the
+ * batch it returns; `end` when the input ends.
+ */
+export class JsonListScanner {
+  private readonly listPaths: readonly ListPath[];
+  private readonly maxElementBytes: number;
+
+  // Lexical state, carried across chunks.
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private line = 1;
+  private lineStart = 0;
+  /** Document offset of the first byte of the buffer being scanned. */
+  private base = 0;
+  private carry: Buffer | undefined;
+  private started = false;
+  /** Line, and document offset of its start, at the first byte of the buffer being scanned. */
+  private bufferLine = 1;
+  private bufferLineStart = 0;
+
+  // The keys on the way down: keys[d] is the last key read at depth d + 1.
+  private readonly keys: (string | undefined)[] = [];
+  private stringStart = -1;
+  /** The bytes of a key that began in an earlier chunk. */
+  private pendingString: Buffer | undefined;
+  private lastString: string | undefined;
+  /** The first bytes, while there are too few to tell whether they start with a byte-order mark. */
+  private opening: Buffer | undefined;
+
+  // The list.
+  private listDepth = -1;
+  private listOpen = false;
+  private listPath: ListPath | undefined;
+  private elementOpen = false;
+  private awaitingElement = false;
+  private elementStart = 0;
+  private elementLine = 1;
+  private elementLineStart = 0;
+  private elementCount = 0;
+
+  // The skeleton: every byte outside the list's elements.
+  private readonly skeletonParts: Buffer[] = [];
+  private skeletonBytes = 0;
+  private readonly segments: SkeletonSegment[] = [];
+  private segmentStart = 0;
+
+  constructor(listPaths: readonly ListPath[], { maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES }: { maxElementBytes?: number } = {}) {
+    this.listPaths = listPaths;
+    this.maxElementBytes = maxElementBytes;
+  }
+
+  /** Scans one chunk; returns the elements it completed, parsed. */
+  push(input: Buffer): ElementBatch {
+    let chunk = input;
+    if (!this.started) {
+      // A byte-order mark may be split over the first chunks.
+      chunk = this.opening === undefined ? chunk : Buffer.concat([this.opening, chunk]);
+      this.opening = undefined;
+      if (chunk.length < 3 && BYTE_ORDER_MARK.subarray(0, chunk.length).equals(chunk)) {
+        this.opening = chunk;
+        return { elements: [], firstIndex: this.elementCount };
+      }
+    }
+    let buffer = chunk;
+    let scanFrom = 0;
+    if (this.carry !== undefined) {
+      buffer = Buffer.concat([this.carry, chunk]);
+      scanFrom = this.carry.length;
+      this.carry = undefined;
+      this.bufferLine = this.elementLine;
+      this.bufferLineStart = this.elementLineStart;
+    } else {
+      this.bufferLine = this.line;
+      this.bufferLineStart = this.lineStart;
+    }
+    if (!this.started) {
+      this.started = true;
+      // A leading byte-order mark is not part of the document.
+      if (chunk.subarray(0, 3).equals(BYTE_ORDER_MARK)) {
+        buffer = chunk.subarray(3);
+        this.base = 3;
+        this.lineStart = 3;
+      }
+      this.startSegment(this.base);
+    }
+    const firstIndex = this.elementCount;
+    let batchStart = -1;
+    let batchEnd = -1;
+    let completed = 0;
+    const length = buffer.length;
+
+    for (let i = scanFrom; i < length; i++) {
+      const byte = buffer[i]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (byte === BACKSLASH) this.escaped = true;
+        else if (byte === QUOTE) {
+          this.inString = false;
+          if (this.stringStart >= 0) this.closeKeyCandidate(buffer, i);
+        }
+        continue;
+      }
+      if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === NEWLINE) {
+          this.line++;
+          this.lineStart = this.base + i + 1;
+        }
+        continue;
+      }
+      if (this.listOpen && this.depth === this.listDepth) {
+        // Between or at the start of elements of the list.
+        if (byte === COMMA || byte === CLOSE_BRACKET) {
+          if (this.elementOpen) {
+            this.elementOpen = false;
+            this.elementCount++;
+            completed++;
+            if (batchStart < 0) batchStart = this.elementStart;
+            batchEnd = i;
+          } else if (byte === COMMA || (this.awaitingElement && this.elementCount > 0)) {
+            // `[,`, `,,` and `,]` are not JSON.
+            throw this.syntaxErrorAt(buffer, i, `Unexpected token '${byte === COMMA ? ',' : ']'}'`);
+          }
+          this.awaitingElement = byte === COMMA;
+          if (byte === CLOSE_BRACKET) {
+            this.listOpen = false;
+            this.depth--;
+            this.segmentStart = i;
+            this.startSegment(this.base + i);
+          }
+          continue;
+        }
+        if (!this.elementOpen) {
+          // An element follows `[` or a comma: `[{...} {...}]` is not JSON.
+          if (!this.awaitingElement) throw this.syntaxErrorAt(buffer, i, `Expected ',' or ']' after an array element`);
+          this.awaitingElement = false;
+          this.elementOpen = true;
+          this.elementStart = i;
+          this.elementLine = this.line;
+          this.elementLineStart = this.lineStart;
+        }
+      }
+      if (byte === QUOTE) {
+        this.inString = true;
+        this.stringStart = !this.listOpen && this.depth <= this.maxPathDepth() ? i : -1;
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        if (!this.listOpen && byte === OPEN_BRACKET && this.opensList()) {
+          this.listOpen = true;
+          this.awaitingElement = true;
+          this.listDepth = this.depth + 1;
+          this.skeletonParts.push(buffer.subarray(this.segmentStart, i + 1));
+          this.skeletonBytes += i + 1 - this.segmentStart;
+        }
+        this.depth++;
+        if (this.depth <= this.keys.length) this.keys.length = this.depth - 1;
+        this.lastString = undefined;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        this.depth--;
+        this.lastString = undefined;
+      } else if (byte === COLON && !this.listOpen && this.lastString !== undefined) {
+        this.keys[this.depth - 1] = this.lastString;
+        this.lastString = undefined;
+      }
+    }
+
+    const batch = batchStart < 0 ? [] : this.parseBatch(buffer, batchStart, batchEnd, completed, firstIndex);
+    this.keepRest(buffer);
+    return { elements: batch, firstIndex };
+  }
+
+  /** Ends the document: checks what remains and the skeleton, and says what was found. */
+  end(): ScannedDocument {
+    if (this.opening !== undefined) {
+      const opening = this.opening;
+      this.opening = undefined;
+      this.started = true;
+      this.startSegment(0);
+      this.skeletonParts.push(opening);
+      this.skeletonBytes += opening.length;
+    }
+    if (!this.started) this.startSegment(0);
+    if (this.carry !== undefined && this.carry.length > 0) {
+      // The input ended inside an element.
+      this.bufferLine = this.elementLine;
+      this.bufferLineStart = this.elementLineStart;
+      throw this.syntaxErrorAt(this.carry, this.carry.length, 'Unexpected end of JSON input');
+    }
+    if (this.listOpen) {
+      // The input ended inside the list, between elements.
+      return this.failAtEnd();
+    }
+    const skeletonText = Buffer.concat(this.skeletonParts, this.skeletonBytes).toString('utf8');
+    let skeleton: unknown;
+    try {
+      skeleton = JSON.parse(skeletonText) as unknown;
+    } catch (error) {
+      throw this.skeletonSyntaxError(skeletonText, error);
+    }
+    return { skeleton, listFound: this.listPath !== undefined, listPath: this.listPath, elementCount: this.elementCount };
+  }
+
+  private failAtEnd(): never {
+    throw new InputSyntaxError('Unexpected end of JSON input', { line: this.line, column: this.base - this.lineStart + 1 });
+  }
+
+  private maxPathDepth(): number {
+    let max = 0;
+    for (const path of this.listPaths) max = Math.max(max, path.length);
+    return max;
+  }
+
+  // A string closed at a depth where keys matter: remember it, in case a colon follows.
+  private closeKeyCandidate(buffer: Buffer, end: number): void {
+    const start = this.stringStart;
+    this.stringStart = -1;
+    const bytes = this.pendingString === undefined ? buffer.subarray(start, end + 1) : Buffer.concat([this.pendingString, buffer.subarray(0, end + 1)]);
+    this.pendingString = undefined;
+    try {
+      this.lastString = bytes.length > 4096 ? undefined : (JSON.parse(bytes.toString('utf8')) as string);
+    } catch {
+      this.lastString = undefined;
+    }
+  }
+
+  // Whether the `[` about to open, at the current depth, is the list.
+  private opensList(): boolean {
+    if (this.listPath !== undefined) return false;
+    for (const path of this.listPaths) {
+      if (path.length !== this.depth) continue;
+      if (path.every((key, index) => this.keys[index] === key)) {
+        this.listPath = path;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private parseBatch(buffer: Buffer, start: number, end: number, count: number, firstIndex: number): unknown[] {
+    const text = buffer.toString('utf8', start, end);
+    let elements: unknown;
+    try {
+      elements = JSON.parse(`[${text}]`);
+    } catch {
+      elements = undefined;
+    }
+    if (Array.isArray(elements) && elements.length === count) return elements;
+    // Find the element at fault, to say where it is.
+    throw this.locateBatchError(buffer, start, end, firstIndex);
+  }
+
+  private locateBatchError(buffer: Buffer, start: number, end: number, firstIndex: number): InputSyntaxError {
+    const text = `[${buffer.toString('utf8', start, end)}]`;
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      const position = /at position (\d+)/.exec(detail);
+      // Positions count UTF-16 units of `[` + the elements; turn them into bytes of the buffer.
+      const at = position === null ? (locateJsonSyntaxError(text) ?? text.length - 1) : Number(position[1]);
+      return this.syntaxErrorAt(buffer, start + Buffer.byteLength(text.slice(1, Math.max(1, at))), describeDetail(detail));
+    }
+    return this.syntaxErrorAt(buffer, start, `list element ${firstIndex} is not a single JSON value`);
+  }
+
+  // After a chunk: keep the open element's bytes for the next chunk, or close the skeleton segment.
+  private keepRest(buffer: Buffer): void {
+    if (this.listOpen) {
+      if (this.elementOpen) {
+        this.carry = buffer.subarray(this.elementStart);
+        if (this.carry.length > this.maxElementBytes) {
+          throw new InputSyntaxError(
+            `list element ${this.elementCount} is larger than ${Math.round(this.maxElementBytes / 1048576)} MB, the most one record may take`,
+            { line: this.line, column: this.base + this.elementStart - this.lineStart + 1 },
+          );
+        }
+        this.base += this.elementStart;
+        this.elementStart = 0;
+      } else {
+        this.base += buffer.length;
+      }
+      return;
+    }
+    if (this.inString && this.stringStart >= 0) {
+      // A key that goes on in the next chunk.
+      const part = buffer.subarray(this.stringStart);
+      this.pendingString = this.pendingString === undefined ? part : Buffer.concat([this.pendingString, part]);
+      this.stringStart = 0;
+    }
+    this.skeletonParts.push(buffer.subarray(this.segmentStart));
+    this.skeletonBytes += buffer.length - this.segmentStart;
+    if (this.skeletonBytes > MAX_SKELETON_BYTES) {
+      throw new InputSyntaxError(`the document outside its list of records is larger than ${MAX_SKELETON_BYTES / 1048576} MB`, undefined);
+    }
+    this.segmentStart = 0;
+    this.base += buffer.length;
+  }
+
+  private startSegment(documentOffset: number): void {
+    this.segments.push({ skeletonOffset: this.skeletonBytes, documentOffset, line: this.line, lineStart: this.lineStart });
+  }
+
+  // A syntax error at byte `index` of `buffer`, located by line and column in the document.
+  private syntaxErrorAt(buffer: Buffer, index: number, detail: string): InputSyntaxError {
+    let line = this.bufferLine;
+    let lineStart = this.bufferLineStart;
+    const stop = Math.min(index, buffer.length);
+    for (let i = 0; i < stop; i++) {
+      if (buffer[i] === NEWLINE) {
+        line++;
+        lineStart = this.base + i + 1;
+      }
+    }
+    // Columns count characters where the line's start is in this buffer, bytes otherwise.
+    const column = lineStart >= this.base ? buffer.toString('utf8', lineStart - this.base, index).length + 1 : this.base + index - lineStart + 1;
+    return new InputSyntaxError(detail, { line, column });
+  }
+
+  private skeletonSyntaxError(skeletonText: string, error: unknown): InputSyntaxError {
+    const detail = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(detail);
+    const at = position === null ? (locateJsonSyntaxError(skeletonText) ?? skeletonText.length) : Number(position[1]);
+    const skeletonOffset = Buffer.byteLength(skeletonText.slice(0, at));
+    const skeleton = Buffer.concat(this.skeletonParts, this.skeletonBytes);
+    let segment = this.segments[0]!;
+    for (const candidate of this.segments) if (candidate.skeletonOffset <= skeletonOffset) segment = candidate;
+    let line = segment.line;
+    let lineStart = segment.lineStart;
+    for (let i = segment.skeletonOffset; i < skeletonOffset && i < skeleton.length; i++) {
+      if (skeleton[i] === NEWLINE) {
+        line++;
+        lineStart = segment.documentOffset + (i - segment.skeletonOffset) + 1;
+      }
+    }
+    const documentOffset = segment.documentOffset + (skeletonOffset - segment.skeletonOffset);
+    const lineStartInSkeleton = segment.skeletonOffset + (lineStart - segment.documentOffset);
+    const column =
+      lineStart >= segment.documentOffset ? skeleton.toString('utf8', lineStartInSkeleton, skeletonOffset).length + 1 : documentOffset - lineStart + 1;
+    return new InputSyntaxError(describeDetail(detail), { line, column });
+  }
+}
+
+// V8's message without its position and its quoted snippet of the input.
+function describeDetail(detail: string): string {
+  const what = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
+  return shorten(escapeControlCharacters(what), 160);
+}
