@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { RecordValidationError, buildQualityReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
-import { formatIssueList } from '../src/errors.js';
-import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { buildReport, executionRecordSchema, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
+import { isExecutionRecord } from '../src/records/executionRecord.js';
+import { createEndpointNormaliser, normaliseExecutionRecord } from '../src/records/normaliseExecutionRecords.js';
+import { RecordValidation } from '../src/records/validateRecordList.js';
+import { compareCodeUnits, createExecutionAccumulator } from '../src/summary/summariseExecutions.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
@@ -16,12 +18,6 @@ interface Attempt {
   readonly calls: readonly ApiCall[];
   /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
   readonly attachments: readonly { readonly body: Buffer | undefined; readonly path: string | undefined }[];
-}
-
-/** A record to summarise, with the attempt it belongs to (for messages about bad records). */
-interface CollectedRecord {
-  readonly attempt: Attempt;
-  readonly record: unknown;
 }
 
 /**
@@ -73,15 +69,20 @@ export default class QualityEvidenceReporter implements Reporter {
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.listing) return undefined;
-    const collected: CollectedRecord[] = [];
     try {
+      // A bad record is named by the test that attached it.
+      const validation = new RecordValidation(executionRecordSchema, { noun: 'recorded execution', isValid: isExecutionRecord });
+      const accumulator = createExecutionAccumulator(this.settings.slowResponseThresholdMs);
+      const normalise = createEndpointNormaliser();
       const unrecordedByFile = new Map<string, number>();
       const unrecordedEndpoints = new Set<string>();
       for (const attempt of this.attempts) {
         const records = await Promise.all(attempt.attachments.map(readRecord));
-        for (const record of records) collected.push({ attempt, record });
         const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
-        for (const call of account.noResponse) collected.push({ attempt, record: noResponseRecord(call) });
+        const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
+        for (const record of [...records, ...account.noResponse.map(noResponseRecord)]) {
+          if (validation.check(record, () => location)) accumulator.add(normaliseExecutionRecord(record, normalise));
+        }
         if (account.unrecorded.length > 0) {
           const file = this.displayPath(attempt.test.location.file);
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
@@ -94,13 +95,14 @@ export default class QualityEvidenceReporter implements Reporter {
         unrecordedCalls: { count: unrecordedCount, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) },
         tests: countTests(this.rootSuite),
       };
-      const { report, reportText } = buildQualityReport({ executions: collected.map(({ record }) => record) }, context);
-      await writeReportAtomically(nodeFileSystem, this.settings.outputPath, reportText);
+      validation.throwIfInvalid();
+      const report = buildReport(accumulator.result(), context);
+      await writeReportAtomically(nodeFileSystem, this.settings.outputPath, formatReport(report));
       this.warn(report, unrecordedByFile);
       if (!this.quiet) process.stdout.write(`${this.closingLine(report)}\n`);
       return undefined;
     } catch (error) {
-      process.stderr.write(`quality-evidence reporter: no report was written: ${describeFailure(error, collected)}\n`);
+      process.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
       return { status: 'failed' };
     }
   }
@@ -180,17 +182,4 @@ function countTests(suite: Suite | undefined): TestCounts {
     else counts.skipped++;
   }
   return counts;
-}
-
-// A bad record's position means nothing to a person; the test that attached it does.
-function describeFailure(error: unknown, collected: readonly CollectedRecord[]): string {
-  if (!(error instanceof RecordValidationError)) return error instanceof Error ? error.message : String(error);
-  const lines = error.issues.map((issue) => {
-    const attempt = issue.position === undefined ? undefined : collected[issue.position]?.attempt;
-    if (attempt === undefined) return `${issue.path}: ${issue.message}`;
-    const test = `test "${attempt.test.titlePath().filter(Boolean).join(' › ')}" (attempt ${attempt.retry + 1})`;
-    return `${test}, ${issue.path.replace(/^executions\[\d+\]\.?/, '') || 'record'}: ${issue.message}`;
-  });
-  const verb = error.invalidRecordCount === 1 ? 'is' : 'are';
-  return formatIssueList(`${error.invalidRecordCount} of ${error.recordCount} recorded executions ${verb} invalid`, lines, error.issueCount);
 }

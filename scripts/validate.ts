@@ -1,6 +1,6 @@
 import { DEFAULT_OUTPUT_PATH, loadQualityToolConfig, type EnvironmentRecord } from '../src/config/loadQualityToolConfig.js';
 import { ConfigurationError, RecordValidationError } from '../src/errors.js';
-import { validateExecutionRecords } from '../src/records/executionRecord.js';
+import { validateExecutionRecords } from '../src/readers/jsonReader.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
 import { runCli } from '../src/cli/runCli.js';
 
@@ -36,7 +36,7 @@ function statusCodeCheck(statusCode: unknown, valid: boolean): SelfCheck {
       } catch (error) {
         if (!(error instanceof RecordValidationError)) return `threw ${String(error)}`;
         if (valid) return 'was rejected';
-        return error.issues[0]?.path === 'executions[0].statusCode' ? undefined : 'rejected for another reason';
+        return error.issues[0]?.path.join('.') === 'statusCode' ? undefined : 'rejected for another reason';
       }
     },
   };

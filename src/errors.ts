@@ -1,3 +1,7 @@
+import { describeIssue, formatIssueList, type RecordIssue } from './issues/recordIssue.js';
+
+export type { RecordIssue } from './issues/recordIssue.js';
+
 /**
  * The error taxonomy of quality-evidence. Every failure the workflow can meet
  * is one of these classes; the runners map each class to one exit code
@@ -49,59 +53,61 @@ export class InputUnreadableError extends QualityEvidenceError {
   }
 }
 
-/** The input file is not well-formed JSON. */
+/** An input is not well-formed JSON (or, for NDJSON, a line is not). */
 export class InputSyntaxError extends QualityEvidenceError {
-  /** 1-based line of the first offending character, when JSON.parse reports one. */
+  /** 1-based line of the first offending character, when it is known. */
   readonly line: number | undefined;
-  /** 1-based column of the first offending character, when JSON.parse reports one. */
+  /** 1-based column of the first offending character, when it is known. */
   readonly column: number | undefined;
+  /** The input, when a run has several and the message names it. */
+  readonly file: string | undefined;
+  declare private readonly detail: string;
 
-  constructor(detail: string, position: { line: number; column: number } | undefined, options?: ErrorOptions) {
+  constructor(detail: string, position: { line: number; column: number } | undefined, options?: ErrorOptions & { readonly file?: string | undefined }) {
     const where = position === undefined ? '' : ` at line ${position.line}, column ${position.column}`;
-    super(`the input file is not well-formed JSON${where}: ${detail}`, options);
+    const subject = options?.file === undefined ? 'the input file' : `the input ${JSON.stringify(options.file)}`;
+    super(`${subject} is not well-formed JSON${where}: ${detail}`, options);
     this.line = position?.line;
     this.column = position?.column;
+    this.file = options?.file;
+    Object.defineProperty(this, 'detail', { value: detail, enumerable: false });
+  }
+
+  /** The same error, naming the input it is in. */
+  inFile(file: string): InputSyntaxError {
+    const position = this.line === undefined || this.column === undefined ? undefined : { line: this.line, column: this.column };
+    return new InputSyntaxError(this.detail, position, { cause: this.cause, file });
   }
 }
 
-/** One problem with one record (or with the document's top level, where `position` is undefined). */
-export interface RecordIssue {
-  /** Index of the record in the list, or undefined for a top-level problem. */
-  readonly position: number | undefined;
-  /** Where the problem is, as a path such as `executions[3].statusCode`. */
-  readonly path: string;
-  /** What was expected, and a shortened rendering of what was found. */
-  readonly message: string;
-}
-
-/** The input parsed as JSON but does not hold valid records. */
+/** The input parsed but does not hold valid records. */
 export class RecordValidationError extends QualityEvidenceError {
-  /** At most {@link RecordValidationError.listedIssueLimit} issues; `issueCount` counts them all. */
+  /** The problems listed, at most {@link RecordValidationError.listedIssueLimit}, in input order. */
   readonly issues: readonly RecordIssue[];
-  readonly issueCount: number;
+  /** Records with at least one problem. */
   readonly invalidRecordCount: number;
+  /** Records read. */
   readonly recordCount: number;
+  /** Invalid records none of whose problems are listed (only counted, never explained, so a flood of bad input stays cheap). */
+  readonly unlistedRecordCount: number;
 
-  /** How many issues a message lists before it says "and N more". */
+  /** How many problems a message lists. */
   static readonly listedIssueLimit = 20;
 
-  constructor(summary: string, issues: readonly RecordIssue[], counts: { issueCount: number; invalidRecordCount: number; recordCount: number }) {
-    super(formatIssueList(summary, issues.map((issue) => `${issue.path}: ${issue.message}`), counts.issueCount));
+  constructor(summary: string, issues: readonly RecordIssue[], counts: { invalidRecordCount: number; recordCount: number; unlistedRecordCount: number }) {
+    const more = counts.unlistedRecordCount === 1 ? 'more invalid record' : 'more invalid records';
+    super(formatIssueList(summary, issues.map(describeIssue), issues.length + counts.unlistedRecordCount, more));
     this.issues = issues;
-    this.issueCount = counts.issueCount;
     this.invalidRecordCount = counts.invalidRecordCount;
     this.recordCount = counts.recordCount;
+    this.unlistedRecordCount = counts.unlistedRecordCount;
   }
-}
 
-/**
- * `summary:` then one indented line per listed problem, and "... and N more"
- * when `totalCount` exceeds the lines listed.
- */
-export function formatIssueList(summary: string, lines: readonly string[], totalCount: number): string {
-  const listed = lines.map((line) => `  - ${line}`);
-  if (totalCount > lines.length) listed.push(`  ... and ${totalCount - lines.length} more`);
-  return `${summary}:\n${listed.join('\n')}`;
+  /** A document whose top level is not a list of records. */
+  static topLevel(issue: RecordIssue, file?: string): RecordValidationError {
+    const summary = file === undefined ? 'the input file has the wrong top-level shape' : `${file} has the wrong top-level shape`;
+    return new RecordValidationError(summary, [issue], { invalidRecordCount: 0, recordCount: 0, unlistedRecordCount: 0 });
+  }
 }
 
 /** The report could not be written; any earlier report at the output path is untouched. */

@@ -13,7 +13,7 @@ const cases: readonly { name: string; error: unknown; exitCode: number }[] = [
   { name: 'a configuration error', error: new ConfigurationError([{ variable: 'QE_ENVIRONMENT', message: 'is required' }]), exitCode: 78 },
   { name: 'a missing input file', error: new InputUnreadableError('in.json', 'no such file or directory (ENOENT)'), exitCode: 66 },
   { name: 'input that is not well-formed JSON', error: new InputSyntaxError('Unexpected end of JSON input', { line: 1, column: 2 }), exitCode: 65 },
-  { name: 'invalid records', error: new RecordValidationError('1 of 1 record is invalid', [], { issueCount: 1, invalidRecordCount: 1, recordCount: 1 }), exitCode: 65 },
+  { name: 'invalid records', error: new RecordValidationError('1 of 1 record is invalid', [], { invalidRecordCount: 1, recordCount: 1, unlistedRecordCount: 0 }), exitCode: 65 },
   { name: 'an unwritable report', error: new ReportWriteError('permission denied (EACCES)'), exitCode: 73 },
   { name: 'an unexpected error', error: new TypeError('bug'), exitCode: 70 },
   { name: 'a thrown non-error', error: 'text', exitCode: 70 },

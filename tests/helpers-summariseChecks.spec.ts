@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { describeIssue } from '../src/issues/recordIssue.js';
 import { RecordValidationError, summariseChecks, summariseExecutions, type CheckObservation } from '../src/index.js';
 import { thrownBy } from './support/failures.js';
 
@@ -104,8 +105,7 @@ test('an invalid state is a RecordValidationError naming observations[1].state',
   expect(error).toBeInstanceOf(RecordValidationError);
   expect(error).toMatchObject({
     message: '1 of 2 observations is invalid:\n  - observations[1].state: must be one of "pending", "complete", "failed"; found "done" (a string)',
-    issues: [{ position: 1, path: 'observations[1].state', message: 'must be one of "pending", "complete", "failed"; found "done" (a string)' }],
-    issueCount: 1,
+    issues: [{ location: { kind: 'list', listPath: 'observations', index: 1 }, path: ['state'], expected: 'must be one of "pending", "complete", "failed"', found: 'found "done" (a string)' }],
     invalidRecordCount: 1,
     recordCount: 2,
   });
@@ -119,11 +119,11 @@ test('every problem of every invalid observation is listed by path', () => {
   ];
   const error = thrownBy(() => summariseChecks(untrusted(observations), 750));
   expect(error).toBeInstanceOf(RecordValidationError);
-  expect((error as RecordValidationError).issues).toEqual([
-    { position: 0, path: 'observations[0].endpoint', message: 'must be of the form "<METHOD> <path>", with a path that starts with "/"; found "/orders" (a string)' },
-    { position: 1, path: 'observations[1].endpoint', message: 'must be a string of the form "<METHOD> <path>"; it is missing' },
-    { position: 1, path: 'observations[1].responseTimeMs', message: 'must be a finite number of milliseconds, zero or more; found -1 (a number)' },
-    { position: 2, path: 'observations[2]', message: 'must be an object, found a string' },
+  expect((error as RecordValidationError).issues.map(describeIssue)).toEqual([
+    'observations[0].endpoint: must be of the form "<METHOD> <path>", with a path that starts with "/"; found "/orders" (a string)',
+    'observations[1].endpoint: must be a string of the form "<METHOD> <path>"; it is missing',
+    'observations[1].responseTimeMs: must be a finite number of milliseconds, zero or more; found -1 (a number)',
+    'observations[2]: must be an object; found a string',
   ]);
 });
 

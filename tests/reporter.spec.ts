@@ -189,7 +189,7 @@ test('forged', async ({}, testInfo) => {
 
   expect(outcome.exitCode).toBe(1);
   expect(outcome.stderr).toContain(
-    'quality-evidence reporter: no report was written: 1 of 1 recorded executions is invalid:\n' +
+    'quality-evidence reporter: no report was written: 1 of 1 recorded execution is invalid:\n' +
       '  - test "forged.spec.ts › forged" (attempt 1), statusCode: must be an integer from 100 to 599; found 42 (a number)\n',
   );
   expect(await pathExists(join(project, 'out/quality-summary.json'))).toBe(false);

@@ -124,7 +124,7 @@ test.describe('npm run start:environment', () => {
       files: { 'executions.json': '{ "executions": [\n  { "statusCode": 200 ' },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
       exitCode: 65,
-      stderr: "quality-evidence start:environment: the input file is not well-formed JSON at line 2, column 23: Expected ',' or '}' after property value\n",
+      stderr: "quality-evidence start:environment: the input file is not well-formed JSON at line 2, column 23: Unexpected end of JSON input\n",
     },
     {
       name: 'a status code out of range',
@@ -141,7 +141,7 @@ test.describe('npm run start:environment', () => {
       stderr:
         'quality-evidence start:environment: 2 of 2 records are invalid:\n' +
         '  - executions[0].responseTimeMs: must be a finite number of milliseconds, zero or more; it is missing\n' +
-        '  - executions[1]: must be an object, found a string\n',
+        '  - executions[1]: must be an object; found a string\n',
     },
     {
       name: 'an output path that cannot be created and holds a secret',

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { InputSyntaxError, QualityEvidenceError, RecordValidationError, executionRecordSchema, parseInputJson, validateExecutionRecords, type RecordIssue } from '../src/index.js';
+import { InputSyntaxError, QualityEvidenceError, RecordValidationError, executionRecordSchema, parseInputJson, validateExecutionRecords } from '../src/index.js';
+import { describeIssue } from '../src/issues/recordIssue.js';
 import { isExecutionRecord } from '../src/records/executionRecord.js';
 
 const validRecord = { statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 120 };
@@ -26,10 +27,10 @@ function validationErrorFrom(document: unknown): RecordValidationError {
 }
 
 /** The one issue raised when `fields` replace those of a valid record at position 1 of `{ executions }`. */
-function onlyIssueFor(fields: Record<string, unknown>): RecordIssue {
+function onlyIssueFor(fields: Record<string, unknown>): string {
   const error = validationErrorFrom({ executions: [validRecord, { ...validRecord, ...fields }] });
   expect(error.issues).toHaveLength(1);
-  return error.issues[0]!;
+  return describeIssue(error.issues[0]!);
 }
 
 function withoutField(field: string): Record<string, unknown> {
@@ -95,18 +96,14 @@ test.describe('calls that got no response', () => {
   });
 
   test('a record with both statusCode and errorCode is refused at errorCode', () => {
-    expect(onlyIssueFor({ errorCode: 'ECONNREFUSED' })).toEqual({
-      position: 1,
-      path: 'executions[1].errorCode',
-      message: 'must be absent when statusCode is given (errorCode marks a call that got no response); found "ECONNREFUSED" (a string)',
-    });
+    expect(onlyIssueFor({ errorCode: 'ECONNREFUSED' })).toEqual(`executions[1].errorCode: must be absent when statusCode is given (errorCode marks a call that got no response); found "ECONNREFUSED" (a string)`);
   });
 
   for (const [label, errorCode] of [['empty', ''], ['with a space', 'E CONN'], ['65 characters long', 'E'.repeat(65)], ['a number', 7]] as const) {
     test(`an errorCode that is ${label} is refused`, () => {
       const error = validationErrorFrom([{ ...noResponse, errorCode }]);
-      expect(error.issues.map((issue) => [issue.path, issue.message.split(';')[0]])).toEqual([
-        ['[0].errorCode', 'must be a non-empty error code without whitespace, at most 64 characters (e.g. "ECONNREFUSED")'],
+      expect(error.issues.map((issue) => [issue.path.join('.'), issue.expected])).toEqual([
+        ['errorCode', 'must be a non-empty error code without whitespace, at most 64 characters (e.g. "ECONNREFUSED")'],
       ]);
     });
   }
@@ -119,41 +116,33 @@ test.describe('timing phases', () => {
   });
 
   test('a negative phase is refused with its path', () => {
-    expect(onlyIssueFor({ timingMs: { wait: -1 } })).toEqual({
-      position: 1,
-      path: 'executions[1].timingMs.wait',
-      message: 'must be a finite number of milliseconds, zero or more, when present; found -1 (a number)',
-    });
+    expect(onlyIssueFor({ timingMs: { wait: -1 } })).toEqual(`executions[1].timingMs.wait: must be a finite number of milliseconds, zero or more, when present; found -1 (a number)`);
   });
 
   test('timingMs that is not an object is refused', () => {
-    expect(onlyIssueFor({ timingMs: 12 })).toEqual({
-      position: 1,
-      path: 'executions[1].timingMs',
-      message: 'must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present; found 12 (a number)',
-    });
+    expect(onlyIssueFor({ timingMs: 12 })).toEqual(`executions[1].timingMs: must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present; found 12 (a number)`);
   });
 });
 
 test.describe('invalid fields', () => {
-  const cases: readonly (readonly [string, Record<string, unknown>, RecordIssue])[] = [
-    ['statusCode 99', { statusCode: 99 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 99 (a number)` }],
-    ['statusCode 600', { statusCode: 600 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 600 (a number)` }],
-    ['statusCode 200.5', { statusCode: 200.5 }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found 200.5 (a number)` }],
-    ['statusCode "200"', { statusCode: '200' }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found "200" (a string)` }],
-    ['statusCode null', { statusCode: null }, { position: 1, path: 'executions[1].statusCode', message: `${statusCodeRule}; found null (null)` }],
-    ['endpoint that is not a string', { endpoint: 42 }, { position: 1, path: 'executions[1].endpoint', message: `${endpointTypeRule}; found 42 (a number)` }],
-    ['endpoint "orders" without a method', { endpoint: 'orders' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "orders" (a string)` }],
-    ['endpoint "GET orders" with a path that does not start with /', { endpoint: 'GET orders' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "GET orders" (a string)` }],
-    ['endpoint "GET" alone', { endpoint: 'GET' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "GET" (a string)` }],
-    ['endpoint ""', { endpoint: '' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "" (a string)` }],
-    ['endpoint with whitespace inside the path', { endpoint: 'GET /a b' }, { position: 1, path: 'executions[1].endpoint', message: `${endpointFormRule}; found "GET /a b" (a string)` }],
-    ['responseTimeMs -1', { responseTimeMs: -1 }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found -1 (a number)` }],
-    ['responseTimeMs "12"', { responseTimeMs: '12' }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found "12" (a string)` }],
-    ['responseTimeMs null', { responseTimeMs: null }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found null (null)` }],
-    ['responseTimeMs Infinity', { responseTimeMs: Infinity }, { position: 1, path: 'executions[1].responseTimeMs', message: `${responseTimeRule}; found Infinity (a number)` }],
-    ['id that is not a string', { id: 7 }, { position: 1, path: 'executions[1].id', message: `${idRule}; found 7 (a number)` }],
-    ['id null', { id: null }, { position: 1, path: 'executions[1].id', message: `${idRule}; found null (null)` }],
+  const cases: readonly (readonly [string, Record<string, unknown>, string])[] = [
+    ['statusCode 99', { statusCode: 99 }, `executions[1].statusCode: ${statusCodeRule}; found 99 (a number)`],
+    ['statusCode 600', { statusCode: 600 }, `executions[1].statusCode: ${statusCodeRule}; found 600 (a number)`],
+    ['statusCode 200.5', { statusCode: 200.5 }, `executions[1].statusCode: ${statusCodeRule}; found 200.5 (a number)`],
+    ['statusCode "200"', { statusCode: '200' }, `executions[1].statusCode: ${statusCodeRule}; found "200" (a string)`],
+    ['statusCode null', { statusCode: null }, `executions[1].statusCode: ${statusCodeRule}; found null (null)`],
+    ['endpoint that is not a string', { endpoint: 42 }, `executions[1].endpoint: ${endpointTypeRule}; found 42 (a number)`],
+    ['endpoint "orders" without a method', { endpoint: 'orders' }, `executions[1].endpoint: ${endpointFormRule}; found "orders" (a string)`],
+    ['endpoint "GET orders" with a path that does not start with /', { endpoint: 'GET orders' }, `executions[1].endpoint: ${endpointFormRule}; found "GET orders" (a string)`],
+    ['endpoint "GET" alone', { endpoint: 'GET' }, `executions[1].endpoint: ${endpointFormRule}; found "GET" (a string)`],
+    ['endpoint ""', { endpoint: '' }, `executions[1].endpoint: ${endpointFormRule}; found "" (a string)`],
+    ['endpoint with whitespace inside the path', { endpoint: 'GET /a b' }, `executions[1].endpoint: ${endpointFormRule}; found "GET /a b" (a string)`],
+    ['responseTimeMs -1', { responseTimeMs: -1 }, `executions[1].responseTimeMs: ${responseTimeRule}; found -1 (a number)`],
+    ['responseTimeMs "12"', { responseTimeMs: '12' }, `executions[1].responseTimeMs: ${responseTimeRule}; found "12" (a string)`],
+    ['responseTimeMs null', { responseTimeMs: null }, `executions[1].responseTimeMs: ${responseTimeRule}; found null (null)`],
+    ['responseTimeMs Infinity', { responseTimeMs: Infinity }, `executions[1].responseTimeMs: ${responseTimeRule}; found Infinity (a number)`],
+    ['id that is not a string', { id: 7 }, `executions[1].id: ${idRule}; found 7 (a number)`],
+    ['id null', { id: null }, `executions[1].id: ${idRule}; found null (null)`],
   ];
   for (const [label, fields, issue] of cases) {
     test(`${label} is refused`, () => {
@@ -169,7 +158,7 @@ test.describe('invalid fields', () => {
   for (const [field, rule] of missing) {
     test(`a missing ${field} is refused as missing`, () => {
       const error = validationErrorFrom({ executions: [validRecord, withoutField(field)] });
-      expect(error.issues).toEqual([{ position: 1, path: `executions[1].${field}`, message: `${rule}; it is missing` }]);
+      expect(error.issues.map(describeIssue)).toEqual([`executions[1].${field}: ${rule}; it is missing`]);
     });
   }
 
@@ -182,7 +171,7 @@ test.describe('invalid fields', () => {
   for (const [label, record, found] of notObjects) {
     test(`a record that is ${label} is refused as not an object`, () => {
       const error = validationErrorFrom({ executions: [validRecord, record] });
-      expect(error.issues).toEqual([{ position: 1, path: 'executions[1]', message: `must be an object, found ${found}` }]);
+      expect(error.issues.map(describeIssue)).toEqual([`executions[1]: must be an object; found ${found}`]);
     });
   }
 });
@@ -190,7 +179,7 @@ test.describe('invalid fields', () => {
 test.describe('RecordValidationError', () => {
   test('paths in a bare array start at the index', () => {
     const error = validationErrorFrom([{ ...validRecord, endpoint: 'orders' }]);
-    expect(error.issues).toEqual([{ position: 0, path: '[0].endpoint', message: `${endpointFormRule}; found "orders" (a string)` }]);
+    expect(error.issues.map(describeIssue)).toEqual([`[0].endpoint: ${endpointFormRule}; found "orders" (a string)`]);
   });
 
   test('the message names the count and lists every issue', () => {
@@ -210,24 +199,22 @@ test.describe('RecordValidationError', () => {
     const error = validationErrorFrom({
       executions: [{ ...validRecord, statusCode: 99 }, validRecord, { ...validRecord, endpoint: 'GET' }, { ...validRecord, id: 1 }],
     });
-    expect(error.issues).toEqual([
-      { position: 0, path: 'executions[0].statusCode', message: `${statusCodeRule}; found 99 (a number)` },
-      { position: 2, path: 'executions[2].endpoint', message: `${endpointFormRule}; found "GET" (a string)` },
-      { position: 3, path: 'executions[3].id', message: `${idRule}; found 1 (a number)` },
+    expect(error.issues.map(describeIssue)).toEqual([
+      `executions[0].statusCode: ${statusCodeRule}; found 99 (a number)`,
+      `executions[2].endpoint: ${endpointFormRule}; found "GET" (a string)`,
+      `executions[3].id: ${idRule}; found 1 (a number)`,
     ]);
-    expect(error.issueCount).toBe(3);
     expect(error.invalidRecordCount).toBe(3);
     expect(error.recordCount).toBe(4);
   });
 
   test('every bad field of one record is reported', () => {
     const error = validationErrorFrom([{ statusCode: '200', endpoint: 'orders' }]);
-    expect(error.issues).toEqual([
-      { position: 0, path: '[0].statusCode', message: `${statusCodeRule}; found "200" (a string)` },
-      { position: 0, path: '[0].endpoint', message: `${endpointFormRule}; found "orders" (a string)` },
-      { position: 0, path: '[0].responseTimeMs', message: `${responseTimeRule}; it is missing` },
+    expect(error.issues.map(describeIssue)).toEqual([
+      `[0].statusCode: ${statusCodeRule}; found "200" (a string)`,
+      `[0].endpoint: ${endpointFormRule}; found "orders" (a string)`,
+      `[0].responseTimeMs: ${responseTimeRule}; it is missing`,
     ]);
-    expect(error.issueCount).toBe(3);
     expect(error.invalidRecordCount).toBe(1);
     expect(error.recordCount).toBe(1);
   });
@@ -244,29 +231,19 @@ test.describe('RecordValidationError', () => {
       ...Array.from({ length: 25 }, () => ({ ...validRecord, statusCode: 99 })),
     ];
     const error = validationErrorFrom({ executions });
-    const listed = Array.from({ length: 20 }, (_, index) => ({
-      position: index + 5,
-      path: `executions[${index + 5}].statusCode`,
-      message: `${statusCodeRule}; found 99 (a number)`,
-    }));
-    expect(error.issues).toEqual(listed);
-    expect(error.issueCount).toBe(25);
-    expect(error.invalidRecordCount).toBe(25);
-    expect(error.recordCount).toBe(30);
-    expect(error.message).toBe(
-      ['25 of 30 records are invalid:', ...listed.map((issue) => `  - ${issue.path}: ${issue.message}`), '  ... and 5 more'].join('\n'),
-    );
+    const listed = Array.from({ length: 20 }, (_, index) => (`executions[${index + 5}].statusCode: ${statusCodeRule}; found 99 (a number)`));
+    expect(error.issues.map(describeIssue)).toEqual(listed);
+    expect([error.invalidRecordCount, error.unlistedRecordCount, error.recordCount]).toEqual([25, 5, 30]);
+    expect(error.message).toBe(['25 of 30 records are invalid:', ...listed.map((line) => `  - ${line}`), '  ... and 5 more invalid records'].join('\n'));
   });
 
-  test('the cap counts issues, not records', () => {
-    // 8 empty records, 3 issues each: 24 issues, 20 listed.
+  test('the cap counts problems listed; past it, invalid records are only counted', () => {
+    // 8 empty records, 3 problems each: the first 7 records fill the 20 places (the 7th only partly), the 8th is counted.
     const error = validationErrorFrom(Array.from({ length: 8 }, () => ({})));
     expect(error.issues).toHaveLength(20);
-    expect(error.issues[19]).toEqual({ position: 6, path: '[6].responseTimeMs', message: `${responseTimeRule}; it is missing` });
-    expect(error.issueCount).toBe(24);
-    expect(error.invalidRecordCount).toBe(8);
-    expect(error.recordCount).toBe(8);
-    expect(error.message.endsWith('\n  ... and 4 more')).toBe(true);
+    expect(describeIssue(error.issues[19]!)).toEqual(`[6].responseTimeMs: ${responseTimeRule}; it is missing`);
+    expect([error.invalidRecordCount, error.unlistedRecordCount, error.recordCount]).toEqual([8, 1, 8]);
+    expect(error.message.endsWith('\n  ... and 1 more invalid record')).toBe(true);
   });
 
   test('a long value is shortened and the rest of the record is never shown', () => {
@@ -276,7 +253,7 @@ test.describe('RecordValidationError', () => {
     // The JSON rendering `"GET ooo…` keeps 39 characters, then an ellipsis.
     const shown = `"GET ${'o'.repeat(34)}…`;
     expect(shown).toHaveLength(40);
-    expect(error.issues).toEqual([{ position: 0, path: 'executions[0].endpoint', message: `${endpointFormRule}; found ${shown} (a string)` }]);
+    expect(error.issues.map(describeIssue)).toEqual([`executions[0].endpoint: ${endpointFormRule}; found ${shown} (a string)`]);
     expect(error.message).toBe(`1 of 1 record is invalid:\n  - executions[0].endpoint: ${endpointFormRule}; found ${shown} (a string)`);
     expect(error.message).not.toContain('do-not-dump-this');
     expect(error.message).not.toContain('o'.repeat(35));
@@ -284,11 +261,7 @@ test.describe('RecordValidationError', () => {
 
   test('an object value is shortened too', () => {
     const issue = onlyIssueFor({ statusCode: { code: 200, note: 'do-not-dump-this-either-because-it-is-long' } });
-    expect(issue).toEqual({
-      position: 1,
-      path: 'executions[1].statusCode',
-      message: `${statusCodeRule}; found {"code":200,"note":"do-not-dump-this-ei… (an object)`,
-    });
+    expect(issue).toEqual(`executions[1].statusCode: ${statusCodeRule}; found {"code":200,"note":"do-not-dump-this-ei… (an object)`);
   });
 
   test('the error is a RecordValidationError, a QualityEvidenceError and an Error named RecordValidationError', () => {
@@ -311,10 +284,9 @@ test.describe('RecordValidationError', () => {
   for (const [label, document, found] of wrongShapes) {
     test(`a top level that is ${label} is refused at (top level)`, () => {
       const error = validationErrorFrom(document);
-      const issue = { position: undefined, path: '(top level)', message: `${topLevelRule}; found ${found}` };
-      expect(error.issues).toEqual([issue]);
+      const issue = `(top level): ${topLevelRule}; found ${found}`;
+      expect(error.issues.map(describeIssue)).toEqual([issue]);
       expect(error.message).toBe(`the input file has the wrong top-level shape:\n  - (top level): ${topLevelRule}; found ${found}`);
-      expect(error.issueCount).toBe(1);
       expect(error.invalidRecordCount).toBe(0);
       expect(error.recordCount).toBe(0);
     });
@@ -426,21 +398,21 @@ test.describe('values in messages', () => {
     let nested: unknown = 1;
     for (let depth = 0; depth < 100_000; depth++) nested = { a: nested };
 
-    expect(onlyIssueFor({ statusCode: nested }).message).toBe(`${statusCodeRule}; found {"a":{…}} (an object)`);
+    expect(onlyIssueFor({ statusCode: nested })).toBe(`executions[1].statusCode: ${statusCodeRule}; found {"a":{…}} (an object)`);
   });
 
   test('a circular value is shown without failing', () => {
     const circular: Record<string, unknown> = { code: 200 };
     circular['self'] = circular;
 
-    expect(onlyIssueFor({ statusCode: circular }).message).toBe(`${statusCodeRule}; found {"code":200,"self":{…}} (an object)`);
+    expect(onlyIssueFor({ statusCode: circular })).toBe(`executions[1].statusCode: ${statusCodeRule}; found {"code":200,"self":{…}} (an object)`);
   });
 
   test('a bigint is shown with its suffix', () => {
-    expect(onlyIssueFor({ responseTimeMs: 10n }).message).toBe(`${responseTimeRule}; found 10n (a bigint)`);
+    expect(onlyIssueFor({ responseTimeMs: 10n })).toBe(`executions[1].responseTimeMs: ${responseTimeRule}; found 10n (a bigint)`);
   });
 
   test('control characters in a string value are escaped', () => {
-    expect(onlyIssueFor({ endpoint: 'GET\u001b[2J' }).message).toBe(`${endpointFormRule}; found "GET\\u001b[2J" (a string)`);
+    expect(onlyIssueFor({ endpoint: 'GET\u001b[2J' })).toBe(`executions[1].endpoint: ${endpointFormRule}; found "GET\\u001b[2J" (a string)`);
   });
 });

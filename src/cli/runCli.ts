@@ -3,21 +3,24 @@ import { QualityEvidenceError } from '../errors.js';
 import { EXIT_CODES, UsageError, exitCodeFor } from './exitCodes.js';
 
 /**
- * The outer shell of every program: refuses command-line arguments (the
- * programs are configured by the environment only), runs `main`, and turns a
- * failure into one line of text on stderr and an exit code. A stack trace is
- * printed only for an unexpected error, or for any error when QE_DEBUG=1.
+ * The outer shell of every program: refuses command-line arguments unless
+ * the program takes them (the SPEC programs are configured by the
+ * environment only), runs `main`, and turns a failure into one line of text
+ * on stderr and an exit code. A stack trace is printed only for an
+ * unexpected error, or for any error when QE_DEBUG=1.
  */
-export async function runCli(programName: string, main: () => Promise<void> | void): Promise<void> {
+export async function runCli(programName: string, main: () => Promise<void> | void, { takesArguments = false }: { takesArguments?: boolean } = {}): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe; that is not a failure of the run.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
   try {
-    try {
-      parseArgs({ args: process.argv.slice(2), options: {}, strict: true, allowPositionals: false });
-    } catch (error) {
-      throw new UsageError(`${error instanceof Error ? error.message : String(error)}; ${programName} takes no arguments`);
+    if (!takesArguments) {
+      try {
+        parseArgs({ args: process.argv.slice(2), options: {}, strict: true, allowPositionals: false });
+      } catch (error) {
+        throw new UsageError(`${error instanceof Error ? error.message : String(error)}; ${programName} takes no arguments`);
+      }
     }
     await main();
   } catch (error) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Every setting of quality-evidence, with the name each source gives it: the
  * `QE_*` variable, the reporter option (which is also the settings-file key)
- * and, for the command of the next release, the flag. One table, so that a
+ * and the flag of the `quality-evidence` command. One table, so that a
  * message can always name a setting in the words the user wrote.
  */
 
@@ -56,7 +56,7 @@ export const SETTINGS = {
   },
   slowResponseThresholdMs: {
     variable: 'QE_SLOW_RESPONSE_THRESHOLD_MS',
-    flag: 'slow-threshold',
+    flag: 'slow-response-threshold-ms',
     value: wholeMilliseconds,
     text: millisecondsText,
     purpose: 'the slow-response threshold in milliseconds',
@@ -64,7 +64,6 @@ export const SETTINGS = {
   },
   inputPath: {
     variable: 'QE_INPUT_PATH',
-    flag: 'input',
     value: filePath,
     text: z.string(),
     isPath: true,

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { InputSyntaxError, type ConfigurationIssue } from '../errors.js';
 import { parseInputJson } from '../input/readInput.js';
 import { describeType } from '../renderValue.js';
-import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingKey } from './settings.js';
+import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingDefinition, type SettingKey } from './settings.js';
 
 /** The environment as the outermost program sees it: untrusted text values. */
 export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
@@ -41,6 +41,23 @@ export function environmentSettings(env: EnvironmentRecord): SettingsSource {
     const { variable } = SETTINGS[key];
     const text = presentValue(env[variable]);
     if (text !== undefined) values[key] = { value: text, name: variable, isText: true };
+  }
+  return { values, issues: [] };
+}
+
+/**
+ * The flags of the `quality-evidence` command, as `util.parseArgs` gives them
+ * (`{ output: 'x.json', quiet: true }`), named `--output` in messages. Text
+ * values go through the same rules as variables and are never shown.
+ */
+export function flagSettings(flags: Readonly<Record<string, string | boolean | undefined>>): SettingsSource {
+  const values: Partial<Record<SettingKey, GivenSetting>> = {};
+  for (const key of SETTING_KEYS) {
+    const definition: SettingDefinition = SETTINGS[key];
+    if (definition.flag === undefined) continue;
+    const value = flags[definition.flag];
+    if (value === undefined) continue;
+    values[key] = { value: typeof value === 'string' ? value.trim() : value, name: `--${definition.flag}`, isText: typeof value === 'string' };
   }
   return { values, issues: [] };
 }

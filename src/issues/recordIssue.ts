@@ -18,14 +18,16 @@ export interface RecordIssue {
  * field (`line 12 of b.ndjson, statusCode: ...`).
  */
 export function describeIssue({ location, path, expected, found }: RecordIssue): string {
-  const where = describeLocation(location);
   const field = path.map(String).join('.');
-  const place =
-    field === ''
-      ? where
-      : location.kind === 'list'
-        ? `${where}${where === '' ? '' : '.'}${field}`
-        : `${where}, ${field}`;
+  let place: string;
+  if (location.kind === 'list') {
+    // `executions[1].statusCode`, the input named after it when a run has several.
+    const element = `${location.listPath}[${location.index}]${field === '' ? '' : `.${field}`}`;
+    place = location.file === undefined ? element : `${element} of ${location.file}`;
+  } else {
+    const where = describeLocation(location);
+    place = field === '' ? where : `${where}, ${field}`;
+  }
   return `${place}: ${expected}${found === '' ? '' : `; ${found}`}`;
 }
 

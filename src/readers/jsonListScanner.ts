@@ -238,6 +238,11 @@ export class JsonListScanner {
     return { elements: batch, firstIndex };
   }
 
+  /** The path at which the list was found, once it was. */
+  foundListPath(): ListPath | undefined {
+    return this.listPath;
+  }
+
   /** Ends the document: checks what remains and the skeleton, and says what was found. */
   end(): ScannedDocument {
     if (this.opening !== undefined) {

@@ -1,7 +1,4 @@
 import { z } from 'zod';
-import { RecordValidationError } from '../errors.js';
-import { describeType } from '../renderValue.js';
-import { isPlainObject, validateRecordList } from './validateRecordList.js';
 
 /**
  * `<METHOD> <path>`: an HTTP method token (RFC 9110 tchar), spaces or tabs,
@@ -136,25 +133,4 @@ function areTimingPhases(value: unknown): boolean {
     if (phases[phase] !== undefined && !isMilliseconds(phases[phase])) return false;
   }
   return true;
-}
-
-/**
- * Validates the parsed content of an input file. Accepts
- * `{ "executions": [...] }` or a bare array; an empty list is valid.
- */
-export function validateExecutionRecords(document: unknown): readonly ExecutionRecord[] {
-  if (Array.isArray(document)) return validateRecordList(document, executionRecordSchema, '', 'record', isExecutionRecord);
-  if (isPlainObject(document) && Array.isArray(document['executions'])) {
-    return validateRecordList(document['executions'], executionRecordSchema, 'executions', 'record', isExecutionRecord);
-  }
-  const found = !isPlainObject(document)
-    ? describeType(document)
-    : 'executions' in document
-      ? `an object whose "executions" is ${describeType(document['executions'])}`
-      : 'an object without an "executions" array';
-  throw new RecordValidationError(
-    'the input file has the wrong top-level shape',
-    [{ position: undefined, path: '(top level)', message: `expected an object with an "executions" array, or an array of records; found ${found}` }],
-    { issueCount: 1, invalidRecordCount: 0, recordCount: 0 },
-  );
 }

@@ -50,12 +50,16 @@ export function createEndpointNormaliser(limit = 10_000): (label: string) => str
  */
 export function* normaliseExecutionRecords(records: Iterable<ExecutionRecord>): Generator<CanonicalExecutionRecord, void, undefined> {
   const normalise = createEndpointNormaliser();
-  for (const record of records) yield canonicalRecord(record, normalise(record.endpoint));
+  for (const record of records) yield normaliseExecutionRecord(record, normalise);
 }
 
-// Only the record's own fields, each only when present, so that canonical
-// records serialise the same whatever else the input carried.
-function canonicalRecord(record: ExecutionRecord, endpoint: string): CanonicalExecutionRecord {
+/**
+ * One record in canonical form: only the record's own fields, each only when
+ * present, so that canonical records serialise the same whatever else the
+ * input carried. `normalise` is a normaliser from {@link createEndpointNormaliser}.
+ */
+export function normaliseExecutionRecord(record: ExecutionRecord, normalise: (label: string) => string): CanonicalExecutionRecord {
+  const endpoint = normalise(record.endpoint);
   const { statusCode, errorCode, responseTimeMs, id, timingMs } = record;
   const canonical: { -readonly [Key in keyof CanonicalExecutionRecord]: CanonicalExecutionRecord[Key] } =
     statusCode === undefined ? { errorCode: errorCode!, endpoint, responseTimeMs } : { statusCode, endpoint, responseTimeMs };

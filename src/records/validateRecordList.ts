@@ -1,56 +1,100 @@
 import type { z } from 'zod';
-import { RecordValidationError, type RecordIssue } from '../errors.js';
+import { RecordValidationError } from '../errors.js';
+import { describeLocation, type RecordLocation } from '../issues/location.js';
+import type { RecordIssue } from '../issues/recordIssue.js';
 import { describeType, renderValue } from '../renderValue.js';
 
 /**
- * Checks every element of a list against a per-record schema and returns the
- * list itself, typed, or throws one RecordValidationError that lists every
- * problem (up to the cap) with its position and field.
+ * Validation as a stream: `check` one record at a time, as readers yield
+ * them; valid records flow on, and the first problems are kept as issues
+ * (up to {@link RecordValidationError.listedIssueLimit}) with every invalid
+ * record counted. `throwIfInvalid` ends it: one RecordValidationError naming
+ * every listed problem with its location and field.
  *
- * The hot path asks `isValid` of one record at a time and copies nothing, so a
- * million records never pass through one giant schema; zod runs only on the
- * records that fail, to explain them. `isValid` defaults to the schema itself
- * and, when given, must accept exactly what the schema accepts (a spec checks
- * this for execution records). The schema must validate without transforming.
+ * The hot path asks `isValid` of each record and copies nothing; zod runs
+ * only on an invalid record whose problems will be listed, to explain them.
+ * Past the cap, invalid records are only counted, so a flood of bad input
+ * costs no more than good input. `isValid` defaults to the schema itself and,
+ * when given, must accept exactly what the schema accepts (a spec checks this
+ * for execution records). The schema must validate without transforming.
+ */
+export class RecordValidation<Schema extends z.ZodType> {
+  private readonly schema: Schema;
+  private readonly isValid: (candidate: unknown) => boolean;
+  private readonly noun: string;
+  private readonly issues: RecordIssue[] = [];
+  private recordCount = 0;
+  private invalidRecordCount = 0;
+  private unlistedRecordCount = 0;
+
+  constructor(schema: Schema, { noun = 'record', isValid }: { noun?: string; isValid?: (candidate: unknown) => boolean } = {}) {
+    this.schema = schema;
+    this.noun = noun;
+    this.isValid = isValid ?? ((candidate) => schema.safeParse(candidate).success);
+  }
+
+  /** Checks one record; `locate` is called only when the record is invalid. */
+  check(candidate: unknown, locate: () => RecordLocation): candidate is z.output<Schema> {
+    this.recordCount++;
+    if (this.isValid(candidate)) return true;
+    this.invalidRecordCount++;
+    if (this.issues.length >= RecordValidationError.listedIssueLimit) {
+      this.unlistedRecordCount++;
+      return false;
+    }
+    const result = this.schema.safeParse(candidate);
+    const location = locate();
+    if (result.success) throw new Error(`internal error: the fast check and the schema disagree on ${describeLocation(location)}`);
+    for (const issue of result.error.issues) {
+      if (this.issues.length < RecordValidationError.listedIssueLimit) this.issues.push(describeZodIssue(issue, candidate, location));
+    }
+    return false;
+  }
+
+  /** Counts a record that its reader found invalid already (a HAR entry without a request), with its issue. */
+  addInvalidRecord(issue: RecordIssue): void {
+    this.recordCount++;
+    this.invalidRecordCount++;
+    if (this.issues.length < RecordValidationError.listedIssueLimit) this.issues.push(issue);
+    else this.unlistedRecordCount++;
+  }
+
+  /** Throws the RecordValidationError of every problem found, if any. */
+  throwIfInvalid(): void {
+    if (this.invalidRecordCount === 0) return;
+    const total = this.recordCount;
+    const summary = `${this.invalidRecordCount} of ${total} ${this.noun}${total === 1 ? '' : 's'} ${this.invalidRecordCount === 1 ? 'is' : 'are'} invalid`;
+    throw new RecordValidationError(summary, [...this.issues], {
+      invalidRecordCount: this.invalidRecordCount,
+      recordCount: total,
+      unlistedRecordCount: this.unlistedRecordCount,
+    });
+  }
+}
+
+/**
+ * Checks every element of a list and returns the list itself, typed, or
+ * throws one RecordValidationError that lists the problems with their
+ * positions (`executions[3].statusCode`, or `[3].statusCode` for a bare list).
  */
 export function validateRecordList<Schema extends z.ZodType>(
   list: readonly unknown[],
   schema: Schema,
   listPath: string,
   noun: string,
-  isValid: (candidate: unknown) => boolean = (candidate) => schema.safeParse(candidate).success,
+  isValid?: (candidate: unknown) => boolean,
 ): readonly z.output<Schema>[] {
-  const invalidPositions: number[] = [];
-  for (let position = 0; position < list.length; position++) {
-    if (!isValid(list[position])) invalidPositions.push(position);
-  }
-  if (invalidPositions.length === 0) return list as readonly z.output<Schema>[];
-
-  const issues: RecordIssue[] = [];
-  let issueCount = 0;
-  for (const position of invalidPositions) {
-    const candidate = list[position];
-    const result = schema.safeParse(candidate);
-    if (result.success) throw new Error(`internal error: the fast check and the schema disagree on ${listPath}[${position}]`);
-    for (const issue of result.error.issues) {
-      issueCount++;
-      if (issues.length < RecordValidationError.listedIssueLimit) issues.push(describeIssue(issue, candidate, position, listPath));
-    }
-  }
-  const invalidRecordCount = invalidPositions.length;
-  const summary = `${invalidRecordCount} of ${list.length} ${noun}${list.length === 1 ? '' : 's'} ${invalidRecordCount === 1 ? 'is' : 'are'} invalid`;
-  throw new RecordValidationError(summary, issues, { issueCount, invalidRecordCount, recordCount: list.length });
+  const validation = new RecordValidation(schema, isValid === undefined ? { noun } : { noun, isValid });
+  for (let index = 0; index < list.length; index++) validation.check(list[index], () => ({ kind: 'list', listPath, index }));
+  validation.throwIfInvalid();
+  return list as readonly z.output<Schema>[];
 }
 
-function describeIssue(issue: z.core.$ZodIssue, record: unknown, position: number, listPath: string): RecordIssue {
-  const recordPath = `${listPath}[${position}]`;
-  if (issue.path.length === 0) {
-    return { position, path: recordPath, message: `must be an object, found ${describeType(record)}` };
-  }
-  const field = issue.path.map(String).join('.');
+function describeZodIssue(issue: z.core.$ZodIssue, record: unknown, location: RecordLocation): RecordIssue {
+  if (issue.path.length === 0) return { location, path: [], expected: 'must be an object', found: `found ${describeType(record)}` };
+  const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
   const value = isPlainObject(record) ? valueAt(record, issue.path) : undefined;
-  const found = value === undefined ? 'it is missing' : `found ${renderValue(value)}`;
-  return { position, path: `${recordPath}.${field}`, message: `${issue.message}; ${found}` };
+  return { location, path, expected: issue.message, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` };
 }
 
 function valueAt(record: Record<string, unknown>, path: readonly PropertyKey[]): unknown {

@@ -28,6 +28,11 @@ export const qualityReportSchema = z
     slowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one slow execution, each once, in code-unit order' }),
     noResponseCount: z.int().min(0).meta({ description: 'Executions that got no response (connection refused, DNS failure, timeout, reset); they count as failed too' }),
     noResponseEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one execution that got no response, each once, in code-unit order' }),
+    skippedAssetCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Only when a HAR file was read: entries for page assets (documents, scripts, styles, images, fonts, media) left out' }),
     unrecordedCallCount: z
       .int()
       .min(0)
@@ -55,6 +60,8 @@ export interface UnrecordedCalls {
 export interface ReportContext {
   readonly environment: string;
   readonly slowResponseThresholdMs: number;
+  /** Present only when a HAR file was read: its asset entries left out. */
+  readonly skippedAssetCount?: number;
   /** Present only in reports from the Playwright reporter. */
   readonly unrecordedCalls?: UnrecordedCalls;
   /** Present only in reports from the Playwright reporter. */
@@ -75,6 +82,7 @@ export function buildReport(summary: RecordSummary, context: ReportContext): Qua
     noResponseCount: summary.noResponseCount,
     noResponseEndpoints: [...summary.noResponseEndpoints],
   };
+  if (context.skippedAssetCount !== undefined) report.skippedAssetCount = context.skippedAssetCount;
   if (context.unrecordedCalls !== undefined) {
     report.unrecordedCallCount = context.unrecordedCalls.count;
     report.unrecordedEndpoints = [...context.unrecordedCalls.endpoints];

@@ -44,62 +44,132 @@ export function isNoResponseExecution(record: CanonicalExecutionRecord): boolean
   return record.statusCode === undefined;
 }
 
+/** What decides, for one kind of outcome, that it failed or got no response. */
+export interface OutcomeRules<Outcome> {
+  readonly isFailed: (outcome: Outcome) => boolean;
+  readonly isNoResponse?: (outcome: Outcome) => boolean;
+}
+
+/** The accumulator's state as plain data, to cross a worker-thread boundary. */
+export interface SummaryData {
+  readonly executionCount: number;
+  readonly failedExecutionCount: number;
+  readonly slowExecutionCount: number;
+  readonly failureCountByEndpoint: readonly (readonly [string, number])[];
+  readonly slowEndpoints: readonly string[];
+  readonly noResponseCount: number;
+  readonly noResponseEndpoints: readonly string[];
+}
+
 /**
- * The one summary rule, shared by execution records and check observations,
- * over any iterable (a list, or the lazy canonical records of a large input):
- * slow means strictly above the threshold (equal is not slow), and both
- * endpoint lists are sorted by UTF-16 code unit, not by locale, so reports
- * diff cleanly on every machine.
+ * The summary as a mergeable accumulator: `add` one outcome at a time,
+ * `merge` another accumulator (of another file, shard or worker thread), and
+ * `result` the summary. Everything is a count or a set, so the law
+ * `summarise(a ++ b) = merge(summarise(a), summarise(b))` holds exactly, in
+ * any order. The one summary rule: slow means strictly above the threshold
+ * (equal is not slow), and the endpoint lists come out sorted by UTF-16 code
+ * unit, not by locale, so reports diff cleanly on every machine.
  */
+export class SummaryAccumulator<Outcome extends SummarisableOutcome = CanonicalExecutionRecord> {
+  readonly slowResponseThresholdMs: number;
+  private readonly rules: OutcomeRules<Outcome>;
+  private executionCount = 0;
+  private failedExecutionCount = 0;
+  private slowExecutionCount = 0;
+  private readonly failures = new Map<string, number>();
+  private readonly slow = new Set<string>();
+  private noResponseCount = 0;
+  private readonly noResponse = new Set<string>();
+
+  constructor(slowResponseThresholdMs: number, rules: OutcomeRules<Outcome>) {
+    if (typeof slowResponseThresholdMs !== 'number') {
+      throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
+    }
+    if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
+      throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
+    }
+    this.slowResponseThresholdMs = slowResponseThresholdMs;
+    this.rules = rules;
+  }
+
+  /** Counts one outcome. */
+  add(outcome: Outcome): void {
+    this.executionCount++;
+    if (this.rules.isFailed(outcome)) {
+      this.failedExecutionCount++;
+      this.failures.set(outcome.endpoint, (this.failures.get(outcome.endpoint) ?? 0) + 1);
+    }
+    if (outcome.responseTimeMs > this.slowResponseThresholdMs) {
+      this.slowExecutionCount++;
+      this.slow.add(outcome.endpoint);
+    }
+    if (this.rules.isNoResponse?.(outcome) === true) {
+      this.noResponseCount++;
+      this.noResponse.add(outcome.endpoint);
+    }
+  }
+
+  /** Adds what another accumulator (or its data) counted; the threshold must be the same. */
+  merge(other: SummaryAccumulator<Outcome> | SummaryData): void {
+    const data = other instanceof SummaryAccumulator ? other.toData() : other;
+    this.executionCount += data.executionCount;
+    this.failedExecutionCount += data.failedExecutionCount;
+    this.slowExecutionCount += data.slowExecutionCount;
+    for (const [endpoint, count] of data.failureCountByEndpoint) this.failures.set(endpoint, (this.failures.get(endpoint) ?? 0) + count);
+    for (const endpoint of data.slowEndpoints) this.slow.add(endpoint);
+    this.noResponseCount += data.noResponseCount;
+    for (const endpoint of data.noResponseEndpoints) this.noResponse.add(endpoint);
+  }
+
+  /** The state as plain data (structured-clone safe). */
+  toData(): SummaryData {
+    return {
+      executionCount: this.executionCount,
+      failedExecutionCount: this.failedExecutionCount,
+      slowExecutionCount: this.slowExecutionCount,
+      failureCountByEndpoint: [...this.failures],
+      slowEndpoints: [...this.slow],
+      noResponseCount: this.noResponseCount,
+      noResponseEndpoints: [...this.noResponse],
+    };
+  }
+
+  /** The summary of everything added and merged so far. */
+  result(): RecordSummary {
+    // Endpoint labels always contain a space, so they are never integer-like
+    // keys and the object keeps the sorted insertion order in JSON.
+    const failureCountByEndpoint: Record<string, number> = {};
+    for (const endpoint of [...this.failures.keys()].sort(compareCodeUnits)) failureCountByEndpoint[endpoint] = this.failures.get(endpoint)!;
+    return {
+      executionCount: this.executionCount,
+      failedExecutionCount: this.failedExecutionCount,
+      slowExecutionCount: this.slowExecutionCount,
+      failureCountByEndpoint,
+      slowEndpoints: [...this.slow].sort(compareCodeUnits),
+      noResponseCount: this.noResponseCount,
+      noResponseEndpoints: [...this.noResponse].sort(compareCodeUnits),
+    };
+  }
+}
+
+/** The rules for execution records: failed is a status of 400 or more, or no response. */
+export const EXECUTION_RULES: OutcomeRules<CanonicalExecutionRecord> = { isFailed: isFailedExecution, isNoResponse: isNoResponseExecution };
+
+/** An accumulator for execution records. */
+export function createExecutionAccumulator(slowResponseThresholdMs: number): SummaryAccumulator {
+  return new SummaryAccumulator(slowResponseThresholdMs, EXECUTION_RULES);
+}
+
+/** Summarises any iterable of outcomes in one accumulator (see {@link SummaryAccumulator}). */
 export function summariseOutcomes<Outcome extends SummarisableOutcome>(
   outcomes: Iterable<Outcome>,
   isFailed: (outcome: Outcome) => boolean,
   slowResponseThresholdMs: number,
-  isNoResponse: (outcome: Outcome) => boolean = () => false,
+  isNoResponse?: (outcome: Outcome) => boolean,
 ): RecordSummary {
-  if (typeof slowResponseThresholdMs !== 'number') {
-    throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
-  }
-  if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
-    throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
-  }
-  let executionCount = 0;
-  let failedExecutionCount = 0;
-  let slowExecutionCount = 0;
-  const failures = new Map<string, number>();
-  const slow = new Set<string>();
-  let noResponseCount = 0;
-  const noResponse = new Set<string>();
-  for (const outcome of outcomes) {
-    executionCount++;
-    if (isFailed(outcome)) {
-      failedExecutionCount++;
-      failures.set(outcome.endpoint, (failures.get(outcome.endpoint) ?? 0) + 1);
-    }
-    if (outcome.responseTimeMs > slowResponseThresholdMs) {
-      slowExecutionCount++;
-      slow.add(outcome.endpoint);
-    }
-    if (isNoResponse(outcome)) {
-      noResponseCount++;
-      noResponse.add(outcome.endpoint);
-    }
-  }
-  // Endpoint labels always contain a space, so they are never integer-like
-  // keys and the object keeps the sorted insertion order in JSON.
-  const failureCountByEndpoint: Record<string, number> = {};
-  for (const endpoint of [...failures.keys()].sort(compareCodeUnits)) {
-    failureCountByEndpoint[endpoint] = failures.get(endpoint)!;
-  }
-  return {
-    executionCount,
-    failedExecutionCount,
-    slowExecutionCount,
-    failureCountByEndpoint,
-    slowEndpoints: [...slow].sort(compareCodeUnits),
-    noResponseCount,
-    noResponseEndpoints: [...noResponse].sort(compareCodeUnits),
-  };
+  const accumulator = new SummaryAccumulator<Outcome>(slowResponseThresholdMs, isNoResponse === undefined ? { isFailed } : { isFailed, isNoResponse });
+  for (const outcome of outcomes) accumulator.add(outcome);
+  return accumulator.result();
 }
 
 /**

@@ -1,17 +1,39 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { parseInputJson } from '../input/readInput.js';
-import { readInputFile } from '../io/readInputFile.js';
-import { validateExecutionRecords } from '../records/executionRecord.js';
-import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
-import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
-import { summariseExecutions } from '../summary/summariseExecutions.js';
+import { InputUnreadableError } from '../errors.js';
+import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { writeReportAtomically } from '../io/writeReportAtomically.js';
+import { validateExecutionRecords } from '../readers/jsonReader.js';
+import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
+import { readRecords, type OpenedInput } from '../readers/readRecords.js';
+import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
+import { createEndpointNormaliser, normaliseExecutionRecord, normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
+import { RecordValidation } from '../records/validateRecordList.js';
+import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
+import { createExecutionAccumulator, summariseExecutions, type RecordSummary } from '../summary/summariseExecutions.js';
 
 /** What the workflow needs from outside besides its configuration. */
 export interface QualityWorkflowDependencies {
   /** All file access goes through this; tests pass an in-memory one. */
   readonly fileSystem: FileSystem;
+  /** Standard input, for an input named `-`. */
+  readonly stdin?: AsyncIterable<Buffer> | undefined;
+  /** Told after each batch how many records and bytes have been read so far. */
+  readonly progress?: ((records: number, bytes: number) => void) | undefined;
+}
+
+/** One input of a run: a path, or `-` for standard input, and its format when it is forced. */
+export interface WorkflowInput {
+  readonly path: string;
+  readonly format?: InputFormat | undefined;
+}
+
+/** How the inputs are read, when a run says more than the configuration's one input path. */
+export interface QualityWorkflowOptions {
+  /** The inputs, in order; default: the configuration's `inputPath`. */
+  readonly inputs?: readonly WorkflowInput[] | undefined;
+  /** Keep HAR entries for page assets. */
+  readonly includeAssets?: boolean | undefined;
 }
 
 /** The outcome of a successful run. */
@@ -22,28 +44,82 @@ export interface QualityWorkflowResult {
 }
 
 /**
- * The SPEC's stages in order: read, parse, validate, normalise, summarise,
- * format, write. Only the first and the last touch the file system, and any
- * failure throws before the write, so a failed run writes nothing.
+ * The stages in order: read (each input, as a stream of located records),
+ * validate, normalise, summarise, format, write. Validation streams: valid
+ * records flow on into the summary, problems are kept, and the run throws
+ * once the inputs end with problems, before anything is written. Only the
+ * reading and the write touch the file system.
  */
-export async function runQualityWorkflow(config: QualityToolConfig, { fileSystem }: QualityWorkflowDependencies): Promise<QualityWorkflowResult> {
-  // The text is not kept in a variable so that the garbage collector can free
-  // it (as large as the input file) as soon as it is parsed.
-  const document = parseInputJson(await readInputFile(fileSystem, config.inputPath));
-  const result = buildQualityReport(document, config);
-  await writeReportAtomically(fileSystem, config.outputPath, result.reportText);
-  return result;
+export async function runQualityWorkflow(
+  config: QualityToolConfig,
+  dependencies: QualityWorkflowDependencies,
+  options: QualityWorkflowOptions = {},
+): Promise<QualityWorkflowResult> {
+  const inputs = options.inputs ?? [{ path: config.inputPath }];
+  const { summary, skippedAssetCount } = await summariseInputs(inputs, config.slowResponseThresholdMs, dependencies, options.includeAssets ?? false);
+  const context: ReportContext = skippedAssetCount === undefined ? config : { ...config, skippedAssetCount };
+  const report = buildReport(summary, context);
+  const reportText = formatReport(report);
+  await writeReportAtomically(dependencies.fileSystem, config.outputPath, reportText);
+  return { report, reportText };
+}
+
+/** The summary of several inputs read one after another: the summary of their concatenation. */
+export async function summariseInputs(
+  inputs: readonly WorkflowInput[],
+  slowResponseThresholdMs: number,
+  { fileSystem, stdin, progress }: QualityWorkflowDependencies,
+  includeAssets: boolean,
+): Promise<{ summary: RecordSummary; skippedAssetCount: number | undefined }> {
+  const validation = new RecordValidation(executionRecordSchema, { isValid: isExecutionRecord });
+  const accumulator = createExecutionAccumulator(slowResponseThresholdMs);
+  const normalise = createEndpointNormaliser();
+  const tally = createReadTally();
+  const reportInvalid = validation.addInvalidRecord.bind(validation);
+  const read = { records: 0, bytes: 0 };
+  for (const input of inputs) {
+    const opened = await openInput(input, fileSystem, stdin);
+    const counted = progress === undefined ? opened : { ...opened, chunks: countBytes(opened.chunks, read) };
+    for await (const batch of readRecords(counted, { includeAssets, tally, reportInvalid, nameInput: inputs.length > 1 })) {
+      const { records } = batch;
+      for (let index = 0; index < records.length; index++) {
+        const record = records[index];
+        if (validation.check(record, () => batch.location(index))) accumulator.add(normaliseExecutionRecord(record, normalise));
+      }
+      read.records += records.length;
+      progress?.(read.records, read.bytes);
+    }
+  }
+  validation.throwIfInvalid();
+  return { summary: accumulator.result(), skippedAssetCount: tally.readHar ? tally.skippedAssetCount : undefined };
+}
+
+async function* countBytes(chunks: AsyncIterable<Buffer>, read: { bytes: number }): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    read.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
+async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem, stdin: AsyncIterable<Buffer> | undefined): Promise<OpenedInput> {
+  if (path === '-') {
+    if (stdin === undefined) throw new InputUnreadableError('-', 'standard input is not available here');
+    return { name: '-', chunks: stdin, format };
+  }
+  try {
+    return { name: path, chunks: await fileSystem.openChunks(path), format };
+  } catch (error) {
+    throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error });
+  }
 }
 
 /**
- * The pure middle of the workflow, from parsed input to the report's bytes:
- * validate, normalise, summarise, format. The Playwright reporter runs its
- * collected records through this same function.
+ * The pure middle of the workflow for a document already parsed: validate,
+ * normalise, summarise, format. For library users holding records in memory.
  */
 export function buildQualityReport(document: unknown, context: ReportContext): QualityWorkflowResult {
   const records = validateExecutionRecords(document);
-  const canonicalRecords = normaliseExecutionRecords(records);
-  const summary = summariseExecutions(canonicalRecords, context.slowResponseThresholdMs);
+  const summary = summariseExecutions(normaliseExecutionRecords(records), context.slowResponseThresholdMs);
   const report = buildReport(summary, context);
   return { report, reportText: formatReport(report) };
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { dirname } from 'node:path';
 import type { FileSystem } from '../../src/index.js';
 
@@ -31,6 +32,17 @@ export class MemoryFileSystem implements FileSystem {
     const content = this.files.get(path);
     if (content === undefined) return Promise.reject(nodeError('ENOENT', path));
     return Promise.resolve(content);
+  }
+
+  openChunks(path: string): Promise<AsyncIterable<Buffer>> {
+    this.throwIfFailing('readFile', path);
+    const content = this.files.get(path);
+    if (content === undefined) return Promise.reject(nodeError('ENOENT', path));
+    const bytes = Buffer.from(content);
+    // Small chunks, so that every reader meets records split across chunks.
+    const chunks: Buffer[] = [];
+    for (let start = 0; start < bytes.length; start += 7) chunks.push(bytes.subarray(start, start + 7));
+    return Promise.resolve(Readable.from(chunks));
   }
 
   writeFile(path: string, content: string): Promise<void> {

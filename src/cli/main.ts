@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// `quality-evidence`: the command-line tool. The one place that reads the
+// process's arguments, environment and streams and hands them on.
+import { runCommand } from './runCommand.js';
+import { runCli } from './runCli.js';
+import { nodeFileSystem } from '../io/fileSystem.js';
+
+await runCli(
+  'quality-evidence',
+  () =>
+    runCommand({
+      args: process.argv.slice(2),
+      env: process.env,
+      fileSystem: nodeFileSystem,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      programName: 'quality-evidence',
+    }),
+  { takesArguments: true },
+);

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { summariseCommand, type CommandContext } from './summariseCommand.js';
+
+/** The subcommands besides the default one, by name; `check` arrives with budgets. */
+const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<void>>> = {};
+
+/**
+ * Dispatches the command line: `--version`, a named subcommand, or the
+ * default one (summarise the inputs). Subcommands live one per file.
+ */
+export async function runCommand(context: CommandContext): Promise<void> {
+  const [first, ...rest] = context.args;
+  if (first === '--version') {
+    context.stdout.write(`${packageVersion()}\n`);
+    return;
+  }
+  const subcommand = first === undefined ? undefined : SUBCOMMANDS[first];
+  if (subcommand !== undefined) {
+    await subcommand({ ...context, args: rest });
+    return;
+  }
+  await summariseCommand(context);
+}
+
+function packageVersion(): string {
+  // The package.json of this package: two folders up from .build/src/cli (or .build/cjs/src/cli, three).
+  for (const relativePath of ['../../../package.json', '../../../../package.json']) {
+    try {
+      const manifest = JSON.parse(readFileSync(new URL(relativePath, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === 'quality-evidence' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // Not there: try the next.
+    }
+  }
+  return 'unknown';
+}

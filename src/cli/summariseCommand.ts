@@ -1,0 +1,148 @@
+import { isAbsolute, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS } from '../config/loadQualityToolConfig.js';
+import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
+import { resolveSettings } from '../config/resolveSettings.js';
+import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
+import { UsageError } from './exitCodes.js';
+
+/** What a subcommand is given: its arguments and the process around it, as parameters. */
+export interface CommandContext {
+  readonly args: readonly string[];
+  readonly env: EnvironmentRecord;
+  readonly fileSystem: FileSystem;
+  readonly stdin: AsyncIterable<Buffer>;
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** The command's name for messages: `quality-evidence`. */
+  readonly programName: string;
+}
+
+const OPTIONS = {
+  environment: { type: 'string' },
+  'slow-response-threshold-ms': { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  'input-format': { type: 'string' },
+  'include-assets': { type: 'boolean' },
+  config: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The default subcommand: summarise the inputs into the report. */
+export async function summariseCommand(context: CommandContext): Promise<void> {
+  const { values: flags, positionals } = parseCommandLine(context);
+  if (flags.help === true) {
+    context.stdout.write(SUMMARISE_HELP);
+    return;
+  }
+  const inputFormat = flags['input-format'];
+  if (inputFormat !== undefined && !(INPUT_FORMATS as readonly string[]).includes(inputFormat)) {
+    throw new UsageError(`--input-format must be one of ${INPUT_FORMATS.join(', ')}; see ${context.programName} --help`);
+  }
+  const inputPaths = positionals.length > 0 ? positionals : [presentValue(context.env['QE_INPUT_PATH'])].filter((path) => path !== undefined);
+  if (inputPaths.length === 0) {
+    throw new UsageError(`no input: name one or more files (or - for standard input), or set QE_INPUT_PATH; see ${context.programName} --help`);
+  }
+
+  const sources: SettingsSource[] = [flagSettings(flags), environmentSettings(context.env)];
+  const location = settingsFileLocation(context.env, '.');
+  const settingsFile = await readSettingsFile(context.fileSystem, { ...location, namedPath: flags.config ?? location.namedPath });
+  if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
+  const settings = resolveSettings(sources, {
+    environment: { default: 'local' },
+    slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
+    outputFile: { default: DEFAULT_OUTPUT_PATH },
+    quiet: { default: false },
+  });
+
+  const progress = context.stderr.isTTY === true ? createProgress(context.stderr) : undefined;
+  const config = { environment: settings.environment, slowResponseThresholdMs: settings.slowResponseThresholdMs, inputPath: inputPaths[0]!, outputPath: settings.outputFile };
+  const { report, reportText } = await runQualityWorkflow(
+    config,
+    { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update },
+    { inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })), includeAssets: flags['include-assets'] === true },
+  ).finally(() => progress?.clear());
+
+  if (flags.json === true) context.stdout.write(reportText);
+  else if (!settings.quiet) context.stdout.write(`${headline(report, settings.outputFile)}\n`);
+}
+
+function parseCommandLine(context: CommandContext) {
+  try {
+    return parseArgs({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    throw new UsageError(`${reason}; see ${context.programName} --help`);
+  }
+}
+
+/** One line: the headline numbers and where the report is. */
+export function headline(report: QualityReport, outputPath: string): string {
+  const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+  const shown = isAbsolute(outputPath) ? relativeIfInside(outputPath) : outputPath;
+  const numbers = [plural(report.executionCount, 'execution'), `${report.failedExecutionCount} failed`, `${report.slowExecutionCount} slow`, `${report.noResponseCount} with no response`];
+  if (report.skippedAssetCount !== undefined && report.skippedAssetCount > 0) numbers.push(`${plural(report.skippedAssetCount, 'asset')} left out`);
+  return `quality-evidence: ${numbers.join(', ')}; report written to ${shown}`;
+}
+
+function relativeIfInside(path: string): string {
+  const fromHere = relative(process.cwd(), path);
+  return fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? path : fromHere;
+}
+
+// Progress on a terminal only: CI logs stay clean.
+function createProgress(stderr: CommandContext['stderr']): { update: (records: number, bytes: number) => void; clear: () => void } {
+  const started = performance.now();
+  let lastPrinted = started;
+  let shown = false;
+  return {
+    update: (records, bytes) => {
+      const now = performance.now();
+      if (now - lastPrinted < 250) return;
+      lastPrinted = now;
+      shown = true;
+      const megabytes = bytes / 1048576;
+      const rate = megabytes / Math.max(0.001, (now - started) / 1000);
+      stderr.write(`\r${records.toLocaleString('en-US')} records, ${megabytes.toFixed(1)} MB read (${rate.toFixed(1)} MB/s)\u001b[K`);
+    },
+    clear: () => {
+      if (shown) stderr.write('\r\u001b[K');
+    },
+  };
+}
+
+export const SUMMARISE_HELP = `Usage: quality-evidence [options] <input...>
+
+Summarises API execution records into quality-summary.json.
+
+Inputs are JSON documents ({ "executions": [...] } or a bare array), NDJSON
+(.ndjson, .jsonl: one record per line) or HAR files (.har), in any mix; - reads
+standard input. With no input, QE_INPUT_PATH names one. Several inputs make
+one report, the report of their concatenation.
+
+Options (each wins over its variable, which wins over quality-evidence.config.json):
+  --environment <name>                 the target environment (QE_ENVIRONMENT; default local)
+  --slow-response-threshold-ms <ms>    slower than this is slow (QE_SLOW_RESPONSE_THRESHOLD_MS; default 750)
+  -o, --output <path>                  the report file (QE_OUTPUT_PATH; default .build/quality-summary.json)
+  --input-format <json|ndjson|har>     read every input as this format (default: by extension, else by content)
+  --include-assets                     keep HAR entries for page assets (scripts, styles, images, fonts, media)
+  --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)
+  -q, --quiet                          print nothing on success (QE_QUIET)
+  --json                               print the report JSON on stdout instead of the one-line summary
+  -h, --help                           this help
+  --version                            the version
+
+Examples:
+  npx quality-evidence results.json
+  npx quality-evidence shard-1.json shard-2.ndjson session.har --output out/quality-summary.json
+  my-harness | npx quality-evidence - --environment staging --json
+
+Exit codes: 0 success, 64 usage, 65 bad input data, 66 input missing,
+70 internal error, 73 report not writable, 78 configuration.
+`;

@@ -1,0 +1,134 @@
+import { RecordValidationError } from '../errors.js';
+import type { RecordIssue } from '../issues/recordIssue.js';
+import type { TimingPhases } from '../records/executionRecord.js';
+import { templatePath } from '../records/templateEndpoint.js';
+import { describeType, renderValue } from '../renderValue.js';
+import { JsonListScanner } from './jsonListScanner.js';
+import type { RecordBatch, ReadTally } from './recordBatch.js';
+
+/** What the HAR reader is told besides its input. */
+export interface HarReadOptions {
+  /** Keep entries for page assets (documents, scripts, styles, images, fonts, media); by default they are left out and counted. */
+  readonly includeAssets: boolean;
+  /** Counts skipped assets, and takes the entries that cannot become records. */
+  readonly tally: ReadTally;
+  /** Takes an entry that cannot become a record, as an issue. */
+  readonly reportInvalid: (issue: RecordIssue) => void;
+}
+
+// What browsers and Playwright call the resource types of page assets.
+const ASSET_RESOURCE_TYPES = new Set(['document', 'script', 'stylesheet', 'image', 'font', 'media', 'manifest', 'texttrack']);
+const ASSET_MIME_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\/(?:x-)?javascript|application\/ecmascript|image\/|font\/|audio\/|video\/|application\/(?:x-)?font|application\/vnd\.ms-fontobject)/i;
+
+/**
+ * Reads a HAR 1.2 file (`recordHar` in Playwright, "save all as HAR" in a
+ * browser's devtools): each entry of `log.entries` becomes a record. The
+ * method and the URL's path (its ids templated as `:id`, percent-encoding as
+ * recorded, no query) make the endpoint; `response.status` is the status;
+ * `time` the response time; `timings` the phases. An entry with no response
+ * (status 0 as devtools write it, -1 as Playwright does) is a no-response
+ * record; asset entries are left out unless asked for. Entries are streamed,
+ * so a HAR file of any size is read in bounded memory.
+ */
+export async function* readHarRecords(chunks: AsyncIterable<Buffer>, file: string, options: HarReadOptions): AsyncGenerator<RecordBatch> {
+  options.tally.readHar = true;
+  const scanner = new JsonListScanner([['log', 'entries']]);
+  for await (const chunk of chunks) {
+    const { elements, firstIndex } = scanner.push(chunk);
+    const records: unknown[] = [];
+    const entryIndexes: number[] = [];
+    for (let offset = 0; offset < elements.length; offset++) {
+      const index = firstIndex + offset;
+      const record = harEntryRecord(elements[offset], index, file, options);
+      if (record === LEFT_OUT) continue;
+      records.push(record);
+      entryIndexes.push(index);
+    }
+    if (records.length > 0) yield { records, location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }) };
+  }
+  const document = scanner.end();
+  const log = typeof document.skeleton === 'object' && document.skeleton !== null ? (document.skeleton as { log?: unknown }).log : undefined;
+  const entries = typeof log === 'object' && log !== null ? (log as { entries?: unknown }).entries : undefined;
+  if (!document.listFound || !Array.isArray(entries)) {
+    throw RecordValidationError.topLevel(
+      { location: { kind: 'document', file }, path: ['log', 'entries'], expected: 'a HAR file holds its entries in log.entries, an array', found: entries === undefined ? 'it is missing' : `found ${describeType(entries)}` },
+      file,
+    );
+  }
+}
+
+/** Marks an entry that becomes no record: an asset left out, or an entry reported invalid. */
+const LEFT_OUT = Symbol('left out');
+
+/** The record of one HAR entry, or LEFT_OUT. */
+function harEntryRecord(entry: unknown, index: number, file: string, options: HarReadOptions): unknown {
+  const invalid = (path: (string | number)[], expected: string, value: unknown): typeof LEFT_OUT => {
+    options.reportInvalid({ location: { kind: 'harEntry', index, file }, path, expected, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` });
+    return LEFT_OUT;
+  };
+  if (!isObject(entry)) return invalid([], 'must be an object', entry);
+  const { request, response } = entry;
+  if (!isObject(request)) return invalid(['request'], 'must be an object with the method and the URL', request);
+  if (typeof request['method'] !== 'string') return invalid(['request', 'method'], 'must be a string', request['method']);
+  if (typeof request['url'] !== 'string') return invalid(['request', 'url'], 'must be a string', request['url']);
+  let path: string;
+  try {
+    path = new URL(request['url']).pathname;
+  } catch {
+    return invalid(['request', 'url'], 'must be an absolute URL', request['url']);
+  }
+  if (!isObject(response)) return invalid(['response'], 'must be an object with the status', response);
+  if (!options.includeAssets && isAsset(entry, response)) {
+    options.tally.skippedAssetCount++;
+    return LEFT_OUT;
+  }
+  const endpoint = `${request['method']} ${templatePath(path)}`;
+  const status = response['status'];
+  const timingMs = timingPhases(entry['timings']);
+  const timing = timingMs === undefined ? {} : { timingMs };
+  if (status === 0 || status === -1) {
+    return { errorCode: failureCode(entry, response), endpoint, responseTimeMs: Math.max(0, numberOr(entry['time'], 0)), ...timing };
+  }
+  return { statusCode: status, endpoint, responseTimeMs: entry['time'], ...timing };
+}
+
+function isAsset(entry: Record<string, unknown>, response: Record<string, unknown>): boolean {
+  const resourceType = entry['_resourceType'];
+  if (typeof resourceType === 'string') return ASSET_RESOURCE_TYPES.has(resourceType.toLowerCase());
+  const content = response['content'];
+  const mimeType = isObject(content) ? content['mimeType'] : undefined;
+  return typeof mimeType === 'string' && ASSET_MIME_TYPES.test(mimeType);
+}
+
+// Why a request got no response, as the recorder wrote it (`net::ERR_CONNECTION_REFUSED`), or NO_RESPONSE.
+function failureCode(entry: Record<string, unknown>, response: Record<string, unknown>): string {
+  for (const text of [response['_failureText'], entry['_error'], response['_error']]) {
+    if (typeof text === 'string' && /^\S{1,64}$/.test(text)) return text;
+  }
+  return 'NO_RESPONSE';
+}
+
+// HAR timings: -1 for a phase that does not apply; `connect` includes `ssl`.
+function timingPhases(timings: unknown): TimingPhases | undefined {
+  if (!isObject(timings)) return undefined;
+  const phase = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+  const ssl = phase(timings['ssl']);
+  const connect = phase(timings['connect']);
+  const phases: Record<string, number | undefined> = {
+    dns: phase(timings['dns']),
+    connect: connect === undefined ? undefined : Math.max(0, connect - (ssl ?? 0)),
+    tls: ssl,
+    wait: phase(timings['wait']),
+    receive: phase(timings['receive']),
+  };
+  const present = Object.entries(phases).filter(([, value]) => value !== undefined);
+  return present.length === 0 ? undefined : Object.fromEntries(present);
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
