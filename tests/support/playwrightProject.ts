@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -42,6 +42,13 @@ export async function createPlaywrightProject(files: Readonly<Record<string, str
   await mkdir(join(modules, 'quality-evidence'), { recursive: true });
   // Unpacked in place, not linked, so its imports resolve from this project's node_modules.
   await run('tar', ['xzf', await packThisPackage(), '-C', join(modules, 'quality-evidence'), '--strip-components=1']);
+  // The command, linked into node_modules/.bin and made executable, as npm install does with `bin`.
+  const manifest = JSON.parse(await readFile(join(modules, 'quality-evidence', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  await mkdir(join(modules, '.bin'));
+  for (const [name, target] of Object.entries(manifest.bin)) {
+    await chmod(join(modules, 'quality-evidence', target), 0o755);
+    await symlink(join('..', 'quality-evidence', target), join(modules, '.bin', name));
+  }
   for (const dependency of ['@playwright', 'playwright', 'playwright-core', 'zod', 'typescript', '@types']) {
     await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
   }
