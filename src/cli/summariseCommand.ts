@@ -86,7 +86,13 @@ function parseCommandLine(context: CommandContext) {
 export function headline(report: QualityReport, outputPath: string): string {
   const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
   const shown = isAbsolute(outputPath) ? relativeIfInside(outputPath) : outputPath;
-  const numbers = [plural(report.executionCount, 'execution'), `${report.failedExecutionCount} failed`, `${report.slowExecutionCount} slow`, `${report.noResponseCount} with no response`];
+  const count = (value: number) => value.toLocaleString('en-US');
+  const numbers = [
+    plural(report.executionCount, 'execution'),
+    `${count(report.failedExecutionCount)} failed`,
+    `${count(report.slowExecutionCount)} slow`,
+    `${count(report.noResponseCount)} with no response`,
+  ];
   if (report.skippedAssetCount !== undefined && report.skippedAssetCount > 0) numbers.push(`${plural(report.skippedAssetCount, 'asset')} left out`);
   return `quality-evidence: ${numbers.join(', ')}; report written to ${shown}`;
 }
