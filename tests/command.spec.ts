@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { execFile, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { qualityReportSchema } from '../src/index.js';
@@ -131,4 +131,24 @@ test('invalid records are exit 65, named by input and line, and no report is wri
     stderr: 'quality-evidence: 1 of 3 records is invalid:\n  - line 2 of bad.ndjson, statusCode: must be an integer from 100 to 599; found 99 (a number)\n',
   });
   expect(await pathExists(join(project, 'out/bad.json'))).toBe(false);
+});
+
+test('--config names a settings file; its keys give what no flag or variable gives, and a flag wins over it', async () => {
+  const settings = join(project, 'ci-settings.json');
+  await writeFile(settings, JSON.stringify({ environment: 'from-file', slowResponseThresholdMs: 100, outputFile: 'out/from-file.json' }));
+
+  const fromFile = await command(['shard-1.json', '--config', 'ci-settings.json', '--json']);
+  const withFlag = await command(['shard-1.json', '--config', 'ci-settings.json', '--json', '--environment', 'from-flag', '-o', 'out/from-flag.json']);
+
+  expect(JSON.parse(fromFile.stdout)).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 100, slowExecutionCount: 2 });
+  expect(await pathExists(join(project, 'out/from-file.json'))).toBe(true);
+  expect(JSON.parse(withFlag.stdout)).toMatchObject({ environment: 'from-flag', slowResponseThresholdMs: 100 });
+});
+
+test('a --config file that is missing is exit 66', async () => {
+  expect(await command(['shard-1.json', '--config', 'nope.json'])).toEqual({
+    exitCode: 66,
+    stdout: '',
+    stderr: 'quality-evidence: cannot read the settings file "nope.json": no such file or directory (ENOENT)\n',
+  });
 });
