@@ -2,6 +2,7 @@ import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { readSettingsFile, settingsFileLocation } from '../src/config/readSettingsFile.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
+import { createParallelRanges } from '../src/cli/parallelRanges.js';
 import { runCli } from '../src/cli/runCli.js';
 
 // The environment-driven run (npm run start:environment): the only program
@@ -11,6 +12,6 @@ import { runCli } from '../src/cli/runCli.js';
 await runCli('quality-evidence start:environment', async () => {
   const settingsFile = await readSettingsFile(nodeFileSystem, settingsFileLocation(process.env, '.'));
   const config = loadQualityToolConfig(process.env, { settingsFile });
-  const { reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
+  const { reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() });
   process.stdout.write(reportText);
 });

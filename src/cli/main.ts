@@ -4,6 +4,7 @@
 import { runCommand } from './runCommand.js';
 import { runCli } from './runCli.js';
 import { nodeFileSystem } from '../io/fileSystem.js';
+import { createParallelRanges } from './parallelRanges.js';
 
 await runCli(
   'quality-evidence',
@@ -16,6 +17,7 @@ await runCli(
       stdout: process.stdout,
       stderr: process.stderr,
       programName: 'quality-evidence',
+      summariseRanges: createParallelRanges(),
     }),
   { takesArguments: true },
 );

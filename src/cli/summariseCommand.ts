@@ -7,7 +7,7 @@ import { environmentSettings, flagSettings, presentValue, settingsFileSettings, 
 import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
+import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
 import { UsageError } from './exitCodes.js';
 
 /** What a subcommand is given: its arguments and the process around it, as parameters. */
@@ -20,6 +20,8 @@ export interface CommandContext {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   /** The command's name for messages: `quality-evidence`. */
   readonly programName: string;
+  /** Reads large inputs on several threads; absent, everything is read on this one. */
+  readonly summariseRanges?: SummariseRanges | undefined;
 }
 
 const OPTIONS = {
@@ -65,7 +67,7 @@ export async function summariseCommand(context: CommandContext): Promise<void> {
   const config = { environment: settings.environment, slowResponseThresholdMs: settings.slowResponseThresholdMs, inputPath: inputPaths[0]!, outputPath: settings.outputFile };
   const { report, reportText } = await runQualityWorkflow(
     config,
-    { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update },
+    { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
     { inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })), includeAssets: flags['include-assets'] === true },
   ).finally(() => progress?.clear());
 

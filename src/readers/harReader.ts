@@ -33,8 +33,11 @@ const ASSET_MIME_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\
 export async function* readHarRecords(chunks: AsyncIterable<Buffer>, file: string, options: HarReadOptions): AsyncGenerator<RecordBatch> {
   options.tally.readHar = true;
   const scanner = new JsonListScanner([['log', 'entries']]);
-  for await (const chunk of chunks) {
-    const { elements, firstIndex } = scanner.push(chunk);
+  const batches = async function* (): AsyncGenerator<{ elements: readonly unknown[]; firstIndex: number }> {
+    for await (const chunk of chunks) yield scanner.push(chunk);
+    yield scanner.finish();
+  };
+  for await (const { elements, firstIndex } of batches()) {
     const records: unknown[] = [];
     const entryIndexes: number[] = [];
     for (let offset = 0; offset < elements.length; offset++) {

@@ -77,6 +77,8 @@ export class JsonListScanner {
 
   // Lexical state, carried across chunks.
   private depth = 0;
+  /** The open brackets, innermost last: `{` or `[`. A close must match it, as JSON.parse would insist. */
+  private readonly openers: number[] = [];
   private inString = false;
   private escaped = false;
   private line = 1;
@@ -84,6 +86,9 @@ export class JsonListScanner {
   /** Document offset of the first byte of the buffer being scanned. */
   private base = 0;
   private carry: Buffer | undefined;
+  /** Whether the carried bytes were scanned already (the fast path carries bytes it has not scanned). */
+  private carryScanned = true;
+  private fastPathOff = false;
   private started = false;
   /** Line, and document offset of its start, at the first byte of the buffer being scanned. */
   private bufferLine = 1;
@@ -115,9 +120,111 @@ export class JsonListScanner {
   private readonly segments: SkeletonSegment[] = [];
   private segmentStart = 0;
 
-  constructor(listPaths: readonly ListPath[], { maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES }: { maxElementBytes?: number } = {}) {
+  /**
+   * @param options.continueList for a scanner that starts in the middle of a
+   * document (a worker's range): the list's path and depth, the range
+   * starting between two elements of it.
+   */
+  constructor(
+    listPaths: readonly ListPath[],
+    { maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES, continueList }: { maxElementBytes?: number; continueList?: { readonly path: ListPath; readonly depth: number } | undefined } = {},
+  ) {
     this.listPaths = listPaths;
     this.maxElementBytes = maxElementBytes;
+    if (continueList !== undefined) {
+      this.started = true;
+      this.listPath = continueList.path;
+      this.listOpen = true;
+      this.listDepth = continueList.depth;
+      this.depth = continueList.depth;
+      // The brackets around the list: objects on the way down, the list itself last.
+      for (let level = 1; level < continueList.depth; level++) this.openers.push(OPEN_BRACE);
+      this.openers.push(OPEN_BRACKET);
+      this.awaitingElement = true;
+      this.startSegment(0);
+    }
+  }
+
+  /**
+   * The fast path, between elements of the list: cut the buffer at its last
+   * comma that follows `}` or `]` and parse everything before it at once,
+   * without scanning it byte by byte. A successful parse proves the cut: text
+   * that starts at an element and parses as a list of values ends between
+   * elements (a cut inside a string or a nested value cannot parse). When
+   * the parse fails, the byte scan takes over and finds the truth.
+   */
+  private tryFastPath(buffer: Buffer, firstIndex: number): ElementBatch | undefined {
+    const cut = lastCommaAfterValue(buffer);
+    if (cut < 0) return undefined;
+    let elements: unknown;
+    try {
+      elements = JSON.parse(`[${buffer.toString('utf8', 0, cut)}]`);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(elements) || elements.length === 0) return undefined;
+    for (let at = buffer.indexOf(NEWLINE); at !== -1 && at < cut; at = buffer.indexOf(NEWLINE, at + 1)) {
+      this.line++;
+      this.lineStart = this.base + at + 1;
+    }
+    this.elementCount += elements.length;
+    this.base += cut + 1;
+    if (cut + 1 < buffer.length) {
+      this.carry = buffer.subarray(cut + 1);
+      this.carryScanned = false;
+      if (this.carry.length > this.maxElementBytes) this.fastPathOff = true;
+    }
+    return { elements, firstIndex };
+  }
+
+  // Back to the state at the open element's first byte: between elements, at the list's depth.
+  private rewindToElementStart(): void {
+    this.depth = this.listDepth;
+    this.openers.length = this.listDepth;
+    this.inString = false;
+    this.escaped = false;
+    this.elementOpen = false;
+    this.awaitingElement = true;
+    this.line = this.elementLine;
+    this.lineStart = this.elementLineStart;
+  }
+
+  /** The elements still held back by the fast path, scanned: call once the input has ended, before `end` or `endRange`. */
+  finish(): ElementBatch {
+    this.fastPathOff = true;
+    if (this.carry === undefined || this.carryScanned) return { elements: [], firstIndex: this.elementCount };
+    return this.push(Buffer.alloc(0));
+  }
+
+  /** Whether the scan stands between two elements of the list: where a range may end and the next begin. */
+  isBetweenElements(): boolean {
+    return this.listOpen && !this.elementOpen && !this.inString && this.awaitingElement && this.depth === this.listDepth && this.carry === undefined;
+  }
+
+  /** The list's depth, once it is open. */
+  openListDepth(): number | undefined {
+    return this.listOpen ? this.listDepth : undefined;
+  }
+
+  /** Lines scanned so far (the 1-based line the scan stands on), and how many elements were read. */
+  progress(): { readonly line: number; readonly elementCount: number } {
+    return { line: this.line, elementCount: this.elementCount };
+  }
+
+  /**
+   * Ends a range of a document without judging the document: returns the
+   * skeleton bytes this range saw (the prefix up to the list's `[`, or the
+   * suffix from its `]`), for the caller to join and parse. Throws when the
+   * range ends inside an element.
+   */
+  endRange(): Buffer {
+    if (!this.carryScanned) throw new Error('internal error: call finish() before endRange()');
+    if (this.carry !== undefined && this.carry.length > 0) {
+      this.bufferLine = this.elementLine;
+      this.bufferLineStart = this.elementLineStart;
+      throw this.syntaxErrorAt(this.carry, this.carry.length, 'Unexpected end of JSON input');
+    }
+    return Buffer.concat(this.skeletonParts, this.skeletonBytes);
   }
 
   /** Scans one chunk; returns the elements it completed, parsed. */
@@ -134,7 +241,22 @@ export class JsonListScanner {
     }
     let buffer = chunk;
     let scanFrom = 0;
-    if (this.carry !== undefined) {
+    if (this.carry !== undefined && !this.carryScanned) {
+      buffer = chunk.length === 0 ? this.carry : Buffer.concat([this.carry, chunk]);
+      this.carry = undefined;
+      this.carryScanned = true;
+      this.bufferLine = this.line;
+      this.bufferLineStart = this.lineStart;
+    } else if (this.carry !== undefined && this.listOpen && !this.fastPathOff) {
+      // The carried element was scanned, but the scan can start over at its
+      // first byte, where it stood between elements: that lets the fast path
+      // take the whole buffer.
+      buffer = Buffer.concat([this.carry, chunk]);
+      this.carry = undefined;
+      this.rewindToElementStart();
+      this.bufferLine = this.line;
+      this.bufferLineStart = this.lineStart;
+    } else if (this.carry !== undefined) {
       buffer = Buffer.concat([this.carry, chunk]);
       scanFrom = this.carry.length;
       this.carry = undefined;
@@ -155,6 +277,10 @@ export class JsonListScanner {
       this.startSegment(this.base);
     }
     const firstIndex = this.elementCount;
+    if (scanFrom === 0 && !this.fastPathOff && this.isBetweenElements()) {
+      const fast = this.tryFastPath(buffer, firstIndex);
+      if (fast !== undefined) return fast;
+    }
     let batchStart = -1;
     let batchEnd = -1;
     let completed = 0;
@@ -163,6 +289,8 @@ export class JsonListScanner {
     for (let i = scanFrom; i < length; i++) {
       const byte = buffer[i]!;
       if (this.inString) {
+        // JSON strings hold no raw control characters: a newline here means the string was never closed.
+        if (byte < SPACE) throw this.syntaxErrorAt(buffer, i, 'Bad control character in string literal');
         if (this.escaped) this.escaped = false;
         else if (byte === BACKSLASH) this.escaped = true;
         else if (byte === QUOTE) {
@@ -194,6 +322,7 @@ export class JsonListScanner {
           this.awaitingElement = byte === COMMA;
           if (byte === CLOSE_BRACKET) {
             this.listOpen = false;
+            this.openers.pop();
             this.depth--;
             this.segmentStart = i;
             this.startSegment(this.base + i);
@@ -214,6 +343,7 @@ export class JsonListScanner {
         this.inString = true;
         this.stringStart = !this.listOpen && this.depth <= this.maxPathDepth() ? i : -1;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        this.openers.push(byte);
         if (!this.listOpen && byte === OPEN_BRACKET && this.opensList()) {
           this.listOpen = true;
           this.awaitingElement = true;
@@ -225,6 +355,8 @@ export class JsonListScanner {
         if (this.depth <= this.keys.length) this.keys.length = this.depth - 1;
         this.lastString = undefined;
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        const opener = this.openers.pop();
+        if (opener !== (byte === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET)) throw this.syntaxErrorAt(buffer, i, `Unexpected token '${byte === CLOSE_BRACE ? '}' : ']'}'`);
         this.depth--;
         this.lastString = undefined;
       } else if (byte === COLON && !this.listOpen && this.lastString !== undefined) {
@@ -245,6 +377,7 @@ export class JsonListScanner {
 
   /** Ends the document: checks what remains and the skeleton, and says what was found. */
   end(): ScannedDocument {
+    if (!this.carryScanned) throw new Error('internal error: call finish() before end()');
     if (this.opening !== undefined) {
       const opening = this.opening;
       this.opening = undefined;
@@ -412,6 +545,21 @@ export class JsonListScanner {
       lineStart >= segment.documentOffset ? skeleton.toString('utf8', lineStartInSkeleton, skeletonOffset).length + 1 : documentOffset - lineStart + 1;
     return new InputSyntaxError(describeDetail(detail), { line, column });
   }
+}
+
+// The last comma whose previous significant byte closes a value (`}` or `]`), or -1.
+function lastCommaAfterValue(buffer: Buffer): number {
+  let tries = 0;
+  for (let comma = buffer.lastIndexOf(COMMA); comma > 0 && tries < 64; comma = buffer.lastIndexOf(COMMA, comma - 1), tries++) {
+    let before = comma - 1;
+    while (before >= 0) {
+      const byte = buffer[before]!;
+      if (byte !== SPACE && byte !== NEWLINE && byte !== CARRIAGE_RETURN && byte !== TAB) break;
+      before--;
+    }
+    if (before >= 0 && (buffer[before] === CLOSE_BRACE || buffer[before] === CLOSE_BRACKET)) return comma;
+  }
+  return -1;
 }
 
 // V8's message without its position and its quoted snippet of the input.

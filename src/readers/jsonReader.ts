@@ -22,6 +22,11 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer>, file: stri
     const path = listPath;
     yield { records: elements, location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: firstIndex + index, file }) };
   }
+  const tail = scanner.finish();
+  if (tail.elements.length > 0) {
+    const path = scannerListPath(scanner);
+    yield { records: tail.elements, location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: tail.firstIndex + index, file }) };
+  }
   const document = scanner.end();
   if (!document.listFound || !hasRecordList(document.skeleton)) throw wrongTopLevelShape(document.skeleton, file);
 }

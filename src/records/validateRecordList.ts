@@ -59,6 +59,35 @@ export class RecordValidation<Schema extends z.ZodType> {
     else this.unlistedRecordCount++;
   }
 
+  /** What the validation holds so far, as data: to merge the validations of parts read apart (worker threads). */
+  snapshot(): { issues: RecordIssue[]; recordCount: number; invalidRecordCount: number; unlistedRecordCount: number } {
+    return { issues: [...this.issues], recordCount: this.recordCount, invalidRecordCount: this.invalidRecordCount, unlistedRecordCount: this.unlistedRecordCount };
+  }
+
+  /**
+   * Takes in what another validation found (a later part of the input):
+   * its counts, and its issues while places are left, the rest counted as
+   * unlisted records.
+   */
+  absorb(part: { readonly issues: readonly RecordIssue[]; readonly recordCount: number; readonly invalidRecordCount: number; readonly unlistedRecordCount: number }): void {
+    this.recordCount += part.recordCount;
+    this.invalidRecordCount += part.invalidRecordCount;
+    this.unlistedRecordCount += part.unlistedRecordCount;
+    const dropped = new Set<string>();
+    const kept = new Set<string>();
+    for (const issue of part.issues) {
+      const record = JSON.stringify(issue.location);
+      if (this.issues.length < RecordValidationError.listedIssueLimit) {
+        this.issues.push(issue);
+        kept.add(record);
+      } else {
+        dropped.add(record);
+      }
+    }
+    // A record none of whose problems made the list is an unlisted one.
+    for (const record of dropped) if (!kept.has(record)) this.unlistedRecordCount++;
+  }
+
   /** Throws the RecordValidationError of every problem found, if any. */
   throwIfInvalid(): void {
     if (this.invalidRecordCount === 0) return;

@@ -11,6 +11,9 @@ import { createEndpointNormaliser, normaliseExecutionRecord, normaliseExecutionR
 import { RecordValidation } from '../records/validateRecordList.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { createExecutionAccumulator, summariseExecutions, type RecordSummary } from '../summary/summariseExecutions.js';
+import { formatFromExtension } from '../readers/detectFormat.js';
+import type { RecordIssue } from '../issues/recordIssue.js';
+import type { RangeSummary } from './summariseRange.js';
 
 /** What the workflow needs from outside besides its configuration. */
 export interface QualityWorkflowDependencies {
@@ -20,7 +23,16 @@ export interface QualityWorkflowDependencies {
   readonly stdin?: AsyncIterable<Buffer> | undefined;
   /** Told after each batch how many records and bytes have been read so far. */
   readonly progress?: ((records: number, bytes: number) => void) | undefined;
+  /**
+   * Reads a large JSON or NDJSON file as several ranges at once (worker
+   * threads), giving each range's summary in order; undefined when the file
+   * should be read in one piece. Without it, every input is read on this thread.
+   */
+  readonly summariseRanges?: SummariseRanges | undefined;
 }
+
+/** See {@link QualityWorkflowDependencies.summariseRanges}. */
+export type SummariseRanges = (path: string, format: 'json' | 'ndjson', slowResponseThresholdMs: number) => Promise<readonly RangeSummary[] | undefined>;
 
 /** One input of a run: a path, or `-` for standard input, and its format when it is forced. */
 export interface WorkflowInput {
@@ -68,7 +80,7 @@ export async function runQualityWorkflow(
 export async function summariseInputs(
   inputs: readonly WorkflowInput[],
   slowResponseThresholdMs: number,
-  { fileSystem, stdin, progress }: QualityWorkflowDependencies,
+  { fileSystem, stdin, progress, summariseRanges }: QualityWorkflowDependencies,
   includeAssets: boolean,
 ): Promise<{ summary: RecordSummary; skippedAssetCount: number | undefined }> {
   const validation = new RecordValidation(executionRecordSchema, { isValid: isExecutionRecord });
@@ -78,6 +90,20 @@ export async function summariseInputs(
   const reportInvalid = validation.addInvalidRecord.bind(validation);
   const read = { records: 0, bytes: 0 };
   for (const input of inputs) {
+    const format = input.path === '-' ? undefined : (input.format ?? formatFromExtension(input.path));
+    if (summariseRanges !== undefined && (format === 'json' || format === 'ndjson')) {
+      const ranges = await summariseRanges(input.path, format, slowResponseThresholdMs);
+      const merged = ranges === undefined ? undefined : mergeRanges(ranges, format, input.path, inputs.length > 1);
+      if (merged !== undefined) {
+        for (const part of merged) {
+          accumulator.merge(part.summary);
+          validation.absorb(part);
+          read.records += part.recordCount;
+        }
+        progress?.(read.records, read.bytes);
+        continue;
+      }
+    }
     const opened = await openInput(input, fileSystem, stdin);
     const counted = progress === undefined ? opened : { ...opened, chunks: countBytes(opened.chunks, read) };
     for await (const batch of readRecords(counted, { includeAssets, tally, reportInvalid, nameInput: inputs.length > 1 })) {
@@ -92,6 +118,48 @@ export async function summariseInputs(
   }
   validation.throwIfInvalid();
   return { summary: accumulator.result(), skippedAssetCount: tally.readHar ? tally.skippedAssetCount : undefined };
+}
+
+/**
+ * The ranges of one input as parts of one read: locations made absolute
+ * (list indexes and lines shifted by the ranges before), and, for a JSON
+ * document, its skeleton (the first range's prefix and the last's suffix)
+ * checked whole. Undefined when any range could not be read on its own, or
+ * the document is not what one read would accept: then it is read in one
+ * piece, which also gives the exact message.
+ */
+function mergeRanges(ranges: readonly RangeSummary[], format: 'json' | 'ndjson', path: string, nameInput: boolean): (RangeSummary & { ok: true })[] | undefined {
+  const file = nameInput ? path : undefined;
+  const parts: (RangeSummary & { ok: true })[] = [];
+  for (const range of ranges) {
+    if (!range.ok) return undefined;
+    parts.push(range);
+  }
+  if (format === 'json') {
+    const first = parts[0];
+    const last = parts[parts.length - 1];
+    if (first?.skeleton === undefined || last?.skeleton === undefined || first.list === undefined) return undefined;
+    try {
+      const skeleton: unknown = JSON.parse(Buffer.concat([first.skeleton, last.skeleton]).toString('utf8'));
+      const list = first.list.path.length === 0 ? skeleton : (skeleton as Record<string, unknown> | null)?.['executions'];
+      if (!Array.isArray(list)) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const listPath = parts[0]?.list?.path.join('.') ?? '';
+  let offset = 0;
+  return parts.map((part) => {
+    const shift = offset;
+    offset += part.advance;
+    const issues = part.issues.map((issue): RecordIssue => {
+      const { location } = issue;
+      if (location.kind === 'list') return { ...issue, location: { kind: 'list', listPath, index: location.index + shift, file } };
+      if (location.kind === 'line') return { ...issue, location: { kind: 'line', line: location.line + shift, file: path } };
+      return issue;
+    });
+    return { ...part, issues };
+  });
 }
 
 async function* countBytes(chunks: AsyncIterable<Buffer>, read: { bytes: number }): AsyncGenerator<Buffer> {

@@ -1,0 +1,114 @@
+import { availableParallelism } from 'node:os';
+import { open } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
+import type { RangeSummary, InputRange } from '../workflow/summariseRange.js';
+import type { SummariseRanges } from '../workflow/runQualityWorkflow.js';
+
+/** How inputs are split over worker threads. */
+export interface ParallelOptions {
+  /** Inputs smaller than this stay on the main thread: a worker's start costs more than it saves. Default 16 MiB. */
+  readonly minimumBytes?: number;
+  /** How many threads read one input. Default: the machine's parallelism, at most 8. */
+  readonly threads?: number;
+  /** The worker's script; default the compiled `summariseWorker.js` beside this module (specs that run the sources name the build's). */
+  readonly workerUrl?: URL;
+}
+
+const WINDOW_BYTES = 1024 * 1024;
+
+/**
+ * Reads each large JSON or NDJSON input as ranges, one worker thread each,
+ * split between records: after a newline in NDJSON; in a JSON document,
+ * before an element that follows `},` (a guess the ranges themselves confirm
+ * or refute; a refuted guess reads the input in one piece instead).
+ */
+export function createParallelRanges({
+  minimumBytes = 16 * 1024 * 1024,
+  threads = Math.min(8, availableParallelism()),
+  workerUrl = new URL('./summariseWorker.js', import.meta.url),
+}: ParallelOptions = {}): SummariseRanges {
+  return async (path, format, slowResponseThresholdMs) => {
+    if (threads < 2) return undefined;
+    const handle = await open(path, 'r').catch(() => undefined);
+    if (handle === undefined) return undefined;
+    let plan: { starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined;
+    try {
+      const { size, isFile } = await handle.stat().then((stats) => ({ size: stats.size, isFile: stats.isFile() }));
+      if (!isFile || size < minimumBytes) return undefined;
+      plan = await planRanges(handle, format, size, threads);
+    } finally {
+      await handle.close();
+    }
+    if (plan === undefined) return undefined;
+    const { starts, size, list } = plan;
+    const jobs = starts.map((start, index) => {
+      const end = starts[index + 1] ?? size;
+      const range: InputRange = { format, first: index === 0, last: index === starts.length - 1, list: index === 0 ? undefined : list, slowResponseThresholdMs };
+      return runWorker(workerUrl, path, start, end, range);
+    });
+    return Promise.all(jobs);
+  };
+}
+
+function runWorker(workerUrl: URL, path: string, start: number, end: number, range: InputRange): Promise<RangeSummary> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerUrl, { workerData: { path, start, end, range } });
+    worker.once('message', (result: RangeSummary) => {
+      resolve(result);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`a worker thread reading ${path} stopped with exit code ${code}`));
+    });
+  });
+}
+
+async function planRanges(
+  handle: Awaited<ReturnType<typeof open>>,
+  format: 'json' | 'ndjson',
+  size: number,
+  threads: number,
+): Promise<{ starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined> {
+  let list: { path: ListPath; depth: number } | undefined;
+  if (format === 'json') {
+    // The list must open in the document's first megabyte, for the later ranges to know where they are.
+    const head = await readWindow(handle, 0, Math.min(size, WINDOW_BYTES));
+    const scanner = new JsonListScanner([[], ['executions']]);
+    try {
+      scanner.push(head);
+    } catch {
+      return undefined;
+    }
+    const path = scanner.foundListPath();
+    const depth = scanner.openListDepth();
+    if (path === undefined || depth === undefined) return undefined;
+    list = { path, depth };
+  }
+  const starts = [0];
+  for (let part = 1; part < threads; part++) {
+    const from = Math.floor((size * part) / threads);
+    if (from <= starts[starts.length - 1]!) continue;
+    const window = await readWindow(handle, from, Math.min(WINDOW_BYTES, size - from));
+    const at = format === 'ndjson' ? ndjsonBoundary(window) : jsonBoundary(window);
+    if (at !== undefined && from + at < size) starts.push(from + at);
+  }
+  return starts.length < 2 ? undefined : { starts, size, ...(list === undefined ? {} : { list }) };
+}
+
+async function readWindow(handle: Awaited<ReturnType<typeof open>>, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+function ndjsonBoundary(window: Buffer): number | undefined {
+  const newline = window.indexOf(0x0a);
+  return newline < 0 ? undefined : newline + 1;
+}
+
+// The `{` of the first element that follows `}` and a comma.
+function jsonBoundary(window: Buffer): number | undefined {
+  const match = /\}\s*,\s*\{/.exec(window.toString('latin1'));
+  return match === null ? undefined : match.index + match[0].length - 1;
+}

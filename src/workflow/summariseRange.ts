@@ -1,0 +1,101 @@
+import { InputSyntaxError } from '../errors.js';
+import type { RecordIssue } from '../issues/recordIssue.js';
+import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
+import { readNdjsonRecords } from '../readers/ndjsonReader.js';
+import type { RecordBatch } from '../readers/recordBatch.js';
+import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
+import { createEndpointNormaliser, normaliseExecutionRecord } from '../records/normaliseExecutionRecords.js';
+import { RecordValidation } from '../records/validateRecordList.js';
+import { createExecutionAccumulator, type SummaryData } from '../summary/summariseExecutions.js';
+
+/**
+ * One byte range of one input, summarised on its own (in a worker thread),
+ * so that a large input is read by several threads at once and their
+ * summaries merged. Ranges start and end between records: after a newline
+ * in NDJSON; before an element of the list in a JSON document, a guess the
+ * range before confirms (it must end between two elements) and a syntax
+ * error inside the range rejects.
+ */
+export interface InputRange {
+  readonly format: 'json' | 'ndjson';
+  /** Which part of the input: the first holds the document's start, the last its end. */
+  readonly first: boolean;
+  readonly last: boolean;
+  /** For a JSON range after the first: where the list is, as the first range found it. */
+  readonly list?: { readonly path: ListPath; readonly depth: number } | undefined;
+  readonly slowResponseThresholdMs: number;
+}
+
+/** What a range yields: its summary, its problems with locations relative to the range, and what merging needs. */
+export type RangeSummary =
+  | {
+      readonly ok: true;
+      readonly summary: SummaryData;
+      readonly issues: readonly RecordIssue[];
+      readonly recordCount: number;
+      readonly invalidRecordCount: number;
+      readonly unlistedRecordCount: number;
+      /** JSON: the list elements the range read; NDJSON: its newlines. Offsets for the ranges after it. */
+      readonly advance: number;
+      /** JSON, first range: the list's path and depth; first and last: the skeleton bytes outside the list. */
+      readonly list?: { readonly path: ListPath; readonly depth: number } | undefined;
+      readonly skeleton?: Uint8Array | undefined;
+    }
+  /** The range could not be read on its own (a syntax error, or a guess the content refutes): read the input in one piece. */
+  | { readonly ok: false; readonly reason: string };
+
+/** Summarises one range from its bytes. Records are validated with locations relative to the range. */
+export async function summariseRange(chunks: AsyncIterable<Buffer>, range: InputRange): Promise<RangeSummary> {
+  const validation = new RecordValidation(executionRecordSchema, { isValid: isExecutionRecord });
+  const accumulator = createExecutionAccumulator(range.slowResponseThresholdMs);
+  const normalise = createEndpointNormaliser();
+  const take = (batch: RecordBatch): void => {
+    const { records } = batch;
+    for (let index = 0; index < records.length; index++) {
+      const record = records[index];
+      if (validation.check(record, () => batch.location(index))) accumulator.add(normaliseExecutionRecord(record, normalise));
+    }
+  };
+  try {
+    const extra = range.format === 'ndjson' ? await readNdjsonRange(chunks, take) : await readJsonRange(chunks, range, take);
+    const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = validation.snapshot();
+    return { ok: true, summary: accumulator.toData(), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
+  } catch (error) {
+    if (error instanceof InputSyntaxError) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+async function readNdjsonRange(chunks: AsyncIterable<Buffer>, take: (batch: RecordBatch) => void): Promise<{ advance: number }> {
+  let newlines = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of chunks) {
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) newlines++;
+      yield chunk;
+    }
+  }
+  for await (const batch of readNdjsonRecords(counted(), '')) take(batch);
+  return { advance: newlines };
+}
+
+async function readJsonRange(
+  chunks: AsyncIterable<Buffer>,
+  range: InputRange,
+  take: (batch: RecordBatch) => void,
+): Promise<{ advance: number; list?: { path: ListPath; depth: number }; skeleton?: Uint8Array }> {
+  const scanner = range.first ? new JsonListScanner([[], ['executions']]) : new JsonListScanner([], { continueList: range.list });
+  for await (const chunk of chunks) {
+    const { elements, firstIndex } = scanner.push(chunk);
+    if (elements.length === 0) continue;
+    take({ records: elements, location: (index) => ({ kind: 'list', listPath: '', index: firstIndex + index }) });
+  }
+  const tail = scanner.finish();
+  if (tail.elements.length > 0) take({ records: tail.elements, location: (index) => ({ kind: 'list', listPath: '', index: tail.firstIndex + index }) });
+  const skeleton = scanner.endRange();
+  if (!range.last && !scanner.isBetweenElements()) throw new InputSyntaxError('the range does not end between two records', undefined);
+  if (range.last && scanner.openListDepth() !== undefined) throw new InputSyntaxError('the list does not end in the last range', undefined);
+  const path = scanner.foundListPath();
+  const depth = range.first ? scanner.openListDepth() : range.list?.depth;
+  const list = path === undefined || depth === undefined ? undefined : { path, depth };
+  return { advance: scanner.progress().elementCount, ...(list === undefined ? {} : { list }), ...(range.first || range.last ? { skeleton } : {}) };
+}

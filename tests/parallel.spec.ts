@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RecordValidationError, InputSyntaxError, nodeFileSystem, type QualityToolConfig } from '../src/index.js';
+import { createParallelRanges } from '../src/cli/parallelRanges.js';
+import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
+import { rejectionOf } from './support/failures.js';
+import { repositoryRoot } from './support/runProgram.js';
+
+// Large inputs are read in byte ranges on worker threads. These specs force
+// ranges on small files (a minimum of 1 byte, 3 threads) and hold the result
+// to the single-thread read: the same report, byte for byte, and the same
+// messages.
+
+const parallel = createParallelRanges({ minimumBytes: 1, threads: 3, workerUrl: pathToFileURL(join(repositoryRoot, '.build/src/cli/summariseWorker.js')) });
+
+async function both(files: Record<string, string>, inputs: string[]): Promise<[unknown, unknown]> {
+  const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-parallel-'));
+  for (const [name, content] of Object.entries(files)) await writeFile(join(folder, name), content);
+  const config = (output: string): QualityToolConfig => ({ environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, output) });
+  const run = (output: string, summariseRanges?: typeof parallel) =>
+    runQualityWorkflow(config(output), { fileSystem: nodeFileSystem, summariseRanges }, { inputs: inputs.map((name) => ({ path: join(folder, name) })) }).then(
+      (result) => result.reportText,
+      (error: unknown) => error,
+    );
+  return [await run('one-thread.json'), await run('threads.json', parallel)];
+}
+
+const record = (index: number) => ({
+  id: `exec-${index}`,
+  statusCode: index % 7 === 0 ? 503 : 200,
+  endpoint: `GET /orders/${index % 13}`,
+  responseTimeMs: (index * 37) % 250,
+  ...(index % 5 === 0 ? { timingMs: { connect: 1, wait: 2 } } : {}),
+});
+const records = Array.from({ length: 600 }, (_, index) => record(index));
+
+test('a JSON document read in ranges gives the single-thread report, byte for byte', async () => {
+  const [oneThread, threads] = await both({ 'a.json': JSON.stringify({ meta: { note: '},{' }, executions: records, tail: [{ a: 1 }, { b: 2 }] }, null, 2) }, ['a.json']);
+  expect(typeof oneThread).toBe('string');
+  expect(threads).toBe(oneThread);
+});
+
+test('an NDJSON file and a bare-array document read in ranges, as several inputs, give the single-thread report', async () => {
+  const files = { 'a.ndjson': records.map((item) => JSON.stringify(item)).join('\n'), 'b.json': JSON.stringify(records.slice(0, 100)) };
+  const [oneThread, threads] = await both(files, ['a.ndjson', 'b.json']);
+  expect(threads).toBe(oneThread);
+});
+
+test('invalid records found in ranges are listed with the same locations and counts', async () => {
+  const bad = records.map((item, index) => (index % 40 === 3 ? { ...item, statusCode: 700 } : item));
+  const files = { 'a.json': JSON.stringify({ executions: bad }, null, 1), 'b.ndjson': bad.map((item) => JSON.stringify(item)).join('\n') };
+  for (const name of ['a.json', 'b.ndjson']) {
+    const [oneThread, threads] = await both(files, [name]);
+    expect(oneThread).toBeInstanceOf(RecordValidationError);
+    expect((threads as Error).message).toBe((oneThread as Error).message);
+    expect((threads as RecordValidationError).unlistedRecordCount).toBe((oneThread as RecordValidationError).unlistedRecordCount);
+  }
+});
+
+test('a syntax error in a later range is reported exactly as the single-thread read reports it', async () => {
+  const text = JSON.stringify({ executions: records }, null, 2);
+  const at = text.lastIndexOf('"statusCode": 200', Math.floor(text.length * 0.8));
+  const broken = `${text.slice(0, at)}"statusCode": 2x0${text.slice(at + '"statusCode": 200'.length)}`;
+  const [oneThread, threads] = await both({ 'a.json': broken }, ['a.json']);
+  expect(oneThread).toBeInstanceOf(InputSyntaxError);
+  expect((threads as Error).message).toBe((oneThread as Error).message);
+});
+
+test('strings that look like record boundaries do not split a document wrongly', async () => {
+  const tricky = records.map((item, index) => ({ ...item, id: index % 3 === 0 ? '}, {"statusCode": 999}' : item.id }));
+  const [oneThread, threads] = await both({ 'a.json': JSON.stringify(tricky) }, ['a.json']);
+  expect(typeof oneThread).toBe('string');
+  expect(threads).toBe(oneThread);
+});
+
+test('a missing input is still reported as missing', async () => {
+  const error = await rejectionOf(
+    runQualityWorkflow({ environment: 'ci', slowResponseThresholdMs: 1, inputPath: '', outputPath: '/tmp/unused.json' }, { fileSystem: nodeFileSystem, summariseRanges: parallel }, { inputs: [{ path: '/no/such/file.json' }] }),
+  );
+  expect((error as Error).message).toBe('cannot read the input file "/no/such/file.json": no such file or directory (ENOENT)');
+});
