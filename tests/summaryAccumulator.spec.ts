@@ -44,3 +44,13 @@ test('merging plain data (as from a worker thread) equals merging the accumulato
     { numRuns: 200 },
   );
 });
+
+test('counting a record by its fields equals adding the record', () => {
+  fc.assert(
+    fc.property(fc.array(record, { maxLength: 60 }), (records) => {
+      const byFields = createExecutionAccumulator(750);
+      for (const item of records) byFields.addExecution(item.endpoint, item.statusCode, item.responseTimeMs);
+      expect(byFields.result()).toStrictEqual(accumulate(records).result());
+    }),
+  );
+});

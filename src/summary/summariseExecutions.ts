@@ -109,6 +109,27 @@ export class SummaryAccumulator<Outcome extends SummarisableOutcome = CanonicalE
     }
   }
 
+  /**
+   * Counts one execution record by its fields, with the execution rules
+   * (failed: no status, or 400 and above; no response: no status), making no
+   * object: the hot loop of a million-record input.
+   */
+  addExecution(endpoint: string, statusCode: number | undefined, responseTimeMs: number): void {
+    this.executionCount++;
+    if (statusCode === undefined || statusCode >= 400) {
+      this.failedExecutionCount++;
+      this.failures.set(endpoint, (this.failures.get(endpoint) ?? 0) + 1);
+    }
+    if (responseTimeMs > this.slowResponseThresholdMs) {
+      this.slowExecutionCount++;
+      this.slow.add(endpoint);
+    }
+    if (statusCode === undefined) {
+      this.noResponseCount++;
+      this.noResponse.add(endpoint);
+    }
+  }
+
   /** Adds what another accumulator (or its data) counted; the threshold must be the same. */
   merge(other: SummaryAccumulator<Outcome> | SummaryData): void {
     const data = other instanceof SummaryAccumulator ? other.toData() : other;

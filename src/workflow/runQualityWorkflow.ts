@@ -7,7 +7,7 @@ import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
 import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
-import { createEndpointNormaliser, normaliseExecutionRecord, normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
+import { createEndpointNormaliser, normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
 import { RecordValidation } from '../records/validateRecordList.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { createExecutionAccumulator, summariseExecutions, type RecordSummary } from '../summary/summariseExecutions.js';
@@ -110,7 +110,7 @@ export async function summariseInputs(
       const { records } = batch;
       for (let index = 0; index < records.length; index++) {
         const record = records[index];
-        if (validation.check(record, () => batch.location(index))) accumulator.add(normaliseExecutionRecord(record, normalise));
+        if (validation.check(record, () => batch.location(index))) accumulator.addExecution(normalise(record.endpoint), record.statusCode, record.responseTimeMs);
       }
       read.records += records.length;
       progress?.(read.records, read.bytes);

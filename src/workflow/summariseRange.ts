@@ -4,7 +4,7 @@ import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import { readNdjsonRecords } from '../readers/ndjsonReader.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
 import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
-import { createEndpointNormaliser, normaliseExecutionRecord } from '../records/normaliseExecutionRecords.js';
+import { createEndpointNormaliser } from '../records/normaliseExecutionRecords.js';
 import { RecordValidation } from '../records/validateRecordList.js';
 import { createExecutionAccumulator, type SummaryData } from '../summary/summariseExecutions.js';
 
@@ -53,7 +53,7 @@ export async function summariseRange(chunks: AsyncIterable<Buffer>, range: Input
     const { records } = batch;
     for (let index = 0; index < records.length; index++) {
       const record = records[index];
-      if (validation.check(record, () => batch.location(index))) accumulator.add(normaliseExecutionRecord(record, normalise));
+      if (validation.check(record, () => batch.location(index))) accumulator.addExecution(normalise(record.endpoint), record.statusCode, record.responseTimeMs);
     }
   };
   try {
