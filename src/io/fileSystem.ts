@@ -1,7 +1,12 @@
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 
-/** How many bytes a read of a large input takes at a time. */
-export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * How many bytes a read of a large input takes at a time. Small enough that
+ * each chunk's records die young (cheap garbage collection, low peak memory),
+ * large enough that per-chunk costs vanish: 512 KiB measured best on the
+ * benchmark (4 MiB chunks took a third longer and twice the memory).
+ */
+export const READ_CHUNK_BYTES = 512 * 1024;
 
 /**
  * The file-system access the workflow needs, passed in explicitly so that
