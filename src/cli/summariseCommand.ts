@@ -22,6 +22,8 @@ export interface CommandContext {
   readonly programName: string;
   /** Reads large inputs on several threads; absent, everything is read on this one. */
   readonly summariseRanges?: SummariseRanges | undefined;
+  /** How often the progress line on a terminal is redrawn, in milliseconds; default 250. */
+  readonly progressIntervalMs?: number | undefined;
 }
 
 const OPTIONS = {
@@ -63,7 +65,7 @@ export async function summariseCommand(context: CommandContext): Promise<void> {
     quiet: { default: false },
   });
 
-  const progress = context.stderr.isTTY === true ? createProgress(context.stderr) : undefined;
+  const progress = context.stderr.isTTY === true ? createProgress(context.stderr, context.progressIntervalMs ?? 250) : undefined;
   const config = { environment: settings.environment, slowResponseThresholdMs: settings.slowResponseThresholdMs, inputPath: inputPaths[0]!, outputPath: settings.outputFile };
   const { report, reportText } = await runQualityWorkflow(
     config,
@@ -105,14 +107,14 @@ function relativeIfInside(path: string): string {
 }
 
 // Progress on a terminal only: CI logs stay clean.
-function createProgress(stderr: CommandContext['stderr']): { update: (records: number, bytes: number) => void; clear: () => void } {
+function createProgress(stderr: CommandContext['stderr'], intervalMs: number): { update: (records: number, bytes: number) => void; clear: () => void } {
   const started = performance.now();
-  let lastPrinted = started;
+  let lastPrinted = started - intervalMs;
   let shown = false;
   return {
     update: (records, bytes) => {
       const now = performance.now();
-      if (now - lastPrinted < 250) return;
+      if (now - lastPrinted < intervalMs) return;
       lastPrinted = now;
       shown = true;
       const megabytes = bytes / 1048576;

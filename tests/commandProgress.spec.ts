@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import { Readable } from 'node:stream';
+import { runCommand } from '../src/cli/runCommand.js';
+import type { CommandContext } from '../src/cli/summariseCommand.js';
+import { MemoryFileSystem } from './support/memoryFileSystem.js';
+
+// Progress goes to stderr only on a terminal, so CI logs stay clean.
+
+const input = Array.from({ length: 50 }, (_, index) => JSON.stringify({ statusCode: 200, endpoint: `GET /orders/${index}`, responseTimeMs: 5 })).join('\n');
+
+async function run(isTTY: boolean): Promise<{ stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const context: CommandContext = {
+    args: ['in.ndjson', '-o', 'out/q.json'],
+    env: {},
+    fileSystem: new MemoryFileSystem({ 'in.ndjson': input }),
+    stdin: Readable.from([]),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text), isTTY },
+    programName: 'quality-evidence',
+    progressIntervalMs: 0,
+  };
+  await runCommand(context);
+  return { stdout, stderr };
+}
+
+test('on a terminal, stderr shows records and bytes read and the rate, then clears the line', async () => {
+  const { stdout, stderr } = await run(true);
+
+  expect(stderr).toMatch(/^\r\d+ records, \d+\.\d MB read \(\d+\.\d MB\/s\)\u001b\[K/);
+  expect(stderr).toContain('\r50 records, 0.0 MB read (');
+  expect(stderr.endsWith('\r\u001b[K')).toBe(true);
+  expect(stdout).toBe('quality-evidence: 50 executions, 0 failed, 0 slow, 0 with no response; report written to out/q.json\n');
+});
+
+test('when stderr is not a terminal, nothing but the result is printed', async () => {
+  expect(await run(false)).toEqual({ stdout: 'quality-evidence: 50 executions, 0 failed, 0 slow, 0 with no response; report written to out/q.json\n', stderr: '' });
+});
