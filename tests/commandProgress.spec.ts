@@ -28,6 +28,7 @@ async function run(isTTY: boolean): Promise<{ stdout: string; stderr: string }> 
 test('on a terminal, stderr shows records and bytes read and the rate, then clears the line', async () => {
   const { stdout, stderr } = await run(true);
 
+  // eslint-disable-next-line no-control-regex -- the line ends with the terminal's erase-to-end-of-line escape
   expect(stderr).toMatch(/^\r\d+ records, \d+\.\d MB read \(\d+\.\d MB\/s\)\u001b\[K/);
   expect(stderr).toContain('\r50 records, 0.0 MB read (');
   expect(stderr.endsWith('\r\u001b[K')).toBe(true);
