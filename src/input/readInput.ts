@@ -12,17 +12,24 @@ export function parseInputJson(text: string): unknown {
   try {
     return JSON.parse(body);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new InputSyntaxError(describeSyntaxError(detail), locate(body, detail), { cause: error });
+    const { detail, offset } = describeJsonParseFailure(error, body);
+    throw new InputSyntaxError(detail, offset === undefined ? undefined : lineAndColumn(body, offset), { cause: error });
   }
 }
 
-// V8 reports "... at position N" for most errors; for an unexpected token it
-// does not, and the scanner finds the place instead.
-function locate(text: string, detail: string): { line: number; column: number } | undefined {
-  const match = /at position (\d+)/.exec(detail);
-  const offset = match === null ? locateJsonSyntaxError(text) : Number(match[1]);
-  return offset === undefined ? undefined : lineAndColumn(text, offset);
+/**
+ * What `JSON.parse(text)` threw, for a message: V8's words without its
+ * position and its quoted snippet of the input (it may hold anything the
+ * input holds, control characters included), and the offset in `text` where
+ * parsing stopped. V8 names the position for most errors; for an unexpected
+ * token it does not, and the scanner finds the place instead (undefined when
+ * it finds none).
+ */
+export function describeJsonParseFailure(error: unknown, text: string): { readonly detail: string; readonly offset: number | undefined } {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /at position (\d+)/.exec(message);
+  const what = message.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
+  return { detail: shorten(escapeControlCharacters(what), 160), offset: match === null ? locateJsonSyntaxError(text) : Number(match[1]) };
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -33,12 +40,4 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
     lineStart = index + 1;
   }
   return { line, column: offset - lineStart + 1 };
-}
-
-// The position moves into the line and column, and V8's quoted snippet of
-// the input is dropped: it may hold anything the file holds, control
-// characters included, and the line and column say where to look.
-function describeSyntaxError(detail: string): string {
-  const what = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
-  return shorten(escapeControlCharacters(what), 160);
 }

@@ -1,6 +1,5 @@
 import { InputSyntaxError } from '../errors.js';
-import { locateJsonSyntaxError } from '../input/locateJsonSyntaxError.js';
-import { escapeControlCharacters, shorten } from '../renderValue.js';
+import { describeJsonParseFailure } from '../input/readInput.js';
 
 /**
  * Streams the elements of one list inside a JSON document (`executions` of
@@ -461,11 +460,10 @@ export class JsonListScanner {
     try {
       JSON.parse(text);
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      const position = /at position (\d+)/.exec(detail);
-      // Positions count UTF-16 units of `[` + the elements; turn them into bytes of the buffer.
-      const at = position === null ? (locateJsonSyntaxError(text) ?? text.length - 1) : Number(position[1]);
-      return this.syntaxErrorAt(buffer, start + Buffer.byteLength(text.slice(1, Math.max(1, at))), describeDetail(detail));
+      const { detail, offset } = describeJsonParseFailure(error, text);
+      // Offsets count UTF-16 units of `[` + the elements; turn them into bytes of the buffer.
+      const at = offset ?? text.length - 1;
+      return this.syntaxErrorAt(buffer, start + Buffer.byteLength(text.slice(1, Math.max(1, at))), detail);
     }
     return this.syntaxErrorAt(buffer, start, `list element ${firstIndex} is not a single JSON value`);
   }
@@ -524,10 +522,8 @@ export class JsonListScanner {
   }
 
   private skeletonSyntaxError(skeletonText: string, error: unknown): InputSyntaxError {
-    const detail = error instanceof Error ? error.message : String(error);
-    const position = /at position (\d+)/.exec(detail);
-    const at = position === null ? (locateJsonSyntaxError(skeletonText) ?? skeletonText.length) : Number(position[1]);
-    const skeletonOffset = Buffer.byteLength(skeletonText.slice(0, at));
+    const { detail, offset } = describeJsonParseFailure(error, skeletonText);
+    const skeletonOffset = Buffer.byteLength(skeletonText.slice(0, offset ?? skeletonText.length));
     const skeleton = Buffer.concat(this.skeletonParts, this.skeletonBytes);
     let segment = this.segments[0]!;
     for (const candidate of this.segments) if (candidate.skeletonOffset <= skeletonOffset) segment = candidate;
@@ -543,7 +539,7 @@ export class JsonListScanner {
     const lineStartInSkeleton = segment.skeletonOffset + (lineStart - segment.documentOffset);
     const column =
       lineStart >= segment.documentOffset ? skeleton.toString('utf8', lineStartInSkeleton, skeletonOffset).length + 1 : documentOffset - lineStart + 1;
-    return new InputSyntaxError(describeDetail(detail), { line, column });
+    return new InputSyntaxError(detail, { line, column });
   }
 }
 
@@ -560,10 +556,4 @@ function lastCommaAfterValue(buffer: Buffer): number {
     if (before >= 0 && (buffer[before] === CLOSE_BRACE || buffer[before] === CLOSE_BRACKET)) return comma;
   }
   return -1;
-}
-
-// V8's message without its position and its quoted snippet of the input.
-function describeDetail(detail: string): string {
-  const what = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
-  return shorten(escapeControlCharacters(what), 160);
 }

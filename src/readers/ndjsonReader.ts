@@ -1,6 +1,5 @@
 import { InputSyntaxError } from '../errors.js';
-import { locateJsonSyntaxError } from '../input/locateJsonSyntaxError.js';
-import { escapeControlCharacters, shorten } from '../renderValue.js';
+import { describeJsonParseFailure } from '../input/readInput.js';
 import type { RecordBatch } from './recordBatch.js';
 
 /** The longest line an NDJSON input may have, in bytes: one record never needs more. */
@@ -75,14 +74,8 @@ function parseLine(line: string, lineNumber: number, file: string): unknown {
   try {
     return JSON.parse(line) as unknown;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    const position = /at position (\d+)/.exec(detail);
-    const offset = position === null ? (locateJsonSyntaxError(line) ?? line.length) : Number(position[1]);
-    const what = detail.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
-    throw new InputSyntaxError(`${shorten(escapeControlCharacters(what), 160)} (line ${lineNumber} of ${file} is not a JSON value)`, {
-      line: lineNumber,
-      column: offset + 1,
-    });
+    const { detail, offset } = describeJsonParseFailure(error, line);
+    throw new InputSyntaxError(`${detail} (line ${lineNumber} of ${file} is not a JSON value)`, { line: lineNumber, column: (offset ?? line.length) + 1 });
   }
 }
 
