@@ -2,6 +2,7 @@ import { RecordValidationError } from '../errors.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import type { TimingPhases } from '../records/executionRecord.js';
 import { templatePath } from '../records/templateEndpoint.js';
+import { isPlainObject } from '../records/validateRecordList.js';
 import { describeType, renderValue } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
 import type { RecordBatch, ReadTally } from './recordBatch.js';
@@ -69,9 +70,9 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
     options.reportInvalid({ location: { kind: 'harEntry', index, file }, path, expected, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` });
     return LEFT_OUT;
   };
-  if (!isObject(entry)) return invalid([], 'must be an object', entry);
+  if (!isPlainObject(entry)) return invalid([], 'must be an object', entry);
   const { request, response } = entry;
-  if (!isObject(request)) return invalid(['request'], 'must be an object with the method and the URL', request);
+  if (!isPlainObject(request)) return invalid(['request'], 'must be an object with the method and the URL', request);
   if (typeof request['method'] !== 'string') return invalid(['request', 'method'], 'must be a string', request['method']);
   if (typeof request['url'] !== 'string') return invalid(['request', 'url'], 'must be a string', request['url']);
   let path: string;
@@ -80,7 +81,7 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
   } catch {
     return invalid(['request', 'url'], 'must be an absolute URL', request['url']);
   }
-  if (!isObject(response)) return invalid(['response'], 'must be an object with the status', response);
+  if (!isPlainObject(response)) return invalid(['response'], 'must be an object with the status', response);
   if (!options.includeAssets && isAsset(entry, response)) {
     options.tally.skippedAssetCount++;
     return LEFT_OUT;
@@ -99,7 +100,7 @@ function isAsset(entry: Record<string, unknown>, response: Record<string, unknow
   const resourceType = entry['_resourceType'];
   if (typeof resourceType === 'string') return ASSET_RESOURCE_TYPES.has(resourceType.toLowerCase());
   const content = response['content'];
-  const mimeType = isObject(content) ? content['mimeType'] : undefined;
+  const mimeType = isPlainObject(content) ? content['mimeType'] : undefined;
   return typeof mimeType === 'string' && ASSET_MIME_TYPES.test(mimeType);
 }
 
@@ -113,7 +114,7 @@ function failureCode(entry: Record<string, unknown>, response: Record<string, un
 
 // HAR timings: -1 for a phase that does not apply; `connect` includes `ssl`.
 function timingPhases(timings: unknown): TimingPhases | undefined {
-  if (!isObject(timings)) return undefined;
+  if (!isPlainObject(timings)) return undefined;
   const phase = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
   const ssl = phase(timings['ssl']);
   const connect = phase(timings['connect']);
@@ -130,8 +131,4 @@ function timingPhases(timings: unknown): TimingPhases | undefined {
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainObject } from './validateRecordList.js';
 
 /**
  * `<METHOD> <path>`: an HTTP method token (RFC 9110 tchar), spaces or tabs,
@@ -79,12 +80,12 @@ export const executionRecordSchema = z
   .refine((record) => record.statusCode !== undefined || record.errorCode !== undefined, {
     path: ['statusCode'],
     error: `${statusCodeRule} (or errorCode, for a call that got no response)`,
-    when: ({ value }) => isRecordObject(value) && value['statusCode'] === undefined,
+    when: ({ value }) => isPlainObject(value) && value['statusCode'] === undefined,
   })
   .refine((record) => record.statusCode === undefined || record.errorCode === undefined, {
     path: ['errorCode'],
     error: 'must be absent when statusCode is given (errorCode marks a call that got no response)',
-    when: ({ value }) => isRecordObject(value) && value['statusCode'] !== undefined && value['errorCode'] !== undefined,
+    when: ({ value }) => isPlainObject(value) && value['statusCode'] !== undefined && value['errorCode'] !== undefined,
   })
   .meta({ title: 'ExecutionRecord' });
 
@@ -104,8 +105,8 @@ export const executionInputSchema = z
  * comparisons, with no allocation. A spec holds the two in agreement.
  */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs } = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return false;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -118,19 +119,14 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   );
 }
 
-function isRecordObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isMilliseconds(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 function areTimingPhases(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const phases = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return false;
   for (const phase of TIMING_PHASES) {
-    if (phases[phase] !== undefined && !isMilliseconds(phases[phase])) return false;
+    if (value[phase] !== undefined && !isMilliseconds(value[phase])) return false;
   }
   return true;
 }
