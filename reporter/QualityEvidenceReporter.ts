@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { buildReport, executionRecordSchema, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
-import { isExecutionRecord } from '../src/records/executionRecord.js';
-import { createEndpointNormaliser, normaliseExecutionRecord } from '../src/records/normaliseExecutionRecords.js';
-import { RecordValidation } from '../src/records/validateRecordList.js';
-import { compareCodeUnits, createExecutionAccumulator } from '../src/summary/summariseExecutions.js';
+import { buildReport, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
+import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
@@ -71,18 +69,14 @@ export default class QualityEvidenceReporter implements Reporter {
     if (this.listing) return undefined;
     try {
       // A bad record is named by the test that attached it.
-      const validation = new RecordValidation(executionRecordSchema, { noun: 'recorded execution', isValid: isExecutionRecord });
-      const accumulator = createExecutionAccumulator(this.settings.slowResponseThresholdMs);
-      const normalise = createEndpointNormaliser();
+      const intake = new RecordIntake(this.settings.slowResponseThresholdMs, 'recorded execution');
       const unrecordedByFile = new Map<string, number>();
       const unrecordedEndpoints = new Set<string>();
       for (const attempt of this.attempts) {
         const records = await Promise.all(attempt.attachments.map(readRecord));
         const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
         const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
-        for (const record of [...records, ...account.noResponse.map(noResponseRecord)]) {
-          if (validation.check(record, () => location)) accumulator.add(normaliseExecutionRecord(record, normalise));
-        }
+        for (const record of [...records, ...account.noResponse.map(noResponseRecord)]) intake.take(record, () => location);
         if (account.unrecorded.length > 0) {
           const file = this.displayPath(attempt.test.location.file);
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
@@ -95,8 +89,8 @@ export default class QualityEvidenceReporter implements Reporter {
         unrecordedCalls: { count: unrecordedCount, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) },
         tests: countTests(this.rootSuite),
       };
-      validation.throwIfInvalid();
-      const report = buildReport(accumulator.result(), context);
+      intake.validation.throwIfInvalid();
+      const report = buildReport(intake.accumulator.result(), context);
       await writeReportAtomically(nodeFileSystem, this.settings.outputPath, formatReport(report));
       this.warn(report, unrecordedByFile);
       if (!this.quiet) process.stdout.write(`${this.closingLine(report)}\n`);

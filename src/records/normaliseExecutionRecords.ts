@@ -53,12 +53,10 @@ export function* normaliseExecutionRecords(records: Iterable<ExecutionRecord>): 
   for (const record of records) yield normaliseExecutionRecord(record, normalise);
 }
 
-/**
- * One record in canonical form: only the record's own fields, each only when
- * present, so that canonical records serialise the same whatever else the
- * input carried. `normalise` is a normaliser from {@link createEndpointNormaliser}.
- */
-export function normaliseExecutionRecord(record: ExecutionRecord, normalise: (label: string) => string): CanonicalExecutionRecord {
+// One record in canonical form: only the record's own fields, each only when
+// present, so that canonical records serialise the same whatever else the
+// input carried.
+function normaliseExecutionRecord(record: ExecutionRecord, normalise: (label: string) => string): CanonicalExecutionRecord {
   const endpoint = normalise(record.endpoint);
   const { statusCode, errorCode, responseTimeMs, id, timingMs } = record;
   const canonical: { -readonly [Key in keyof CanonicalExecutionRecord]: CanonicalExecutionRecord[Key] } =

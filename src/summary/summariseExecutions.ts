@@ -36,7 +36,12 @@ export interface SummarisableOutcome {
  * did not answer at all.
  */
 export function isFailedExecution(record: CanonicalExecutionRecord): boolean {
-  return record.statusCode === undefined || record.statusCode >= 400;
+  return isFailedStatus(record.statusCode);
+}
+
+/** The failure rule on the status alone: no status (no response), or 400 and above. */
+function isFailedStatus(statusCode: number | undefined): boolean {
+  return statusCode === undefined || statusCode >= 400;
 }
 
 /** A record of a call that got no response carries an error code instead of a status code. */
@@ -116,7 +121,7 @@ export class SummaryAccumulator<Outcome extends SummarisableOutcome = CanonicalE
    */
   addExecution(endpoint: string, statusCode: number | undefined, responseTimeMs: number): void {
     this.executionCount++;
-    if (statusCode === undefined || statusCode >= 400) {
+    if (isFailedStatus(statusCode)) {
       this.failedExecutionCount++;
       this.failures.set(endpoint, (this.failures.get(endpoint) ?? 0) + 1);
     }

@@ -6,13 +6,12 @@ import { writeReportAtomically } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
-import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
-import { createEndpointNormaliser, normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
-import { RecordValidation } from '../records/validateRecordList.js';
+import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
-import { createExecutionAccumulator, summariseExecutions, type RecordSummary } from '../summary/summariseExecutions.js';
+import { summariseExecutions, type RecordSummary } from '../summary/summariseExecutions.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
+import { RecordIntake } from './recordIntake.js';
 import type { RangeSummary } from './summariseRange.js';
 
 /** What the workflow needs from outside besides its configuration. */
@@ -83,9 +82,8 @@ export async function summariseInputs(
   { fileSystem, stdin, progress, summariseRanges }: QualityWorkflowDependencies,
   includeAssets: boolean,
 ): Promise<{ summary: RecordSummary; skippedAssetCount: number | undefined }> {
-  const validation = new RecordValidation(executionRecordSchema, { isValid: isExecutionRecord });
-  const accumulator = createExecutionAccumulator(slowResponseThresholdMs);
-  const normalise = createEndpointNormaliser();
+  const intake = new RecordIntake(slowResponseThresholdMs);
+  const { validation, accumulator } = intake;
   const tally = createReadTally();
   const reportInvalid = validation.addInvalidRecord.bind(validation);
   const read = { records: 0, bytes: 0 };
@@ -107,12 +105,8 @@ export async function summariseInputs(
     const opened = await openInput(input, fileSystem, stdin);
     const counted = progress === undefined ? opened : { ...opened, chunks: countBytes(opened.chunks, read) };
     for await (const batch of readRecords(counted, { includeAssets, tally, reportInvalid, nameInput: inputs.length > 1 })) {
-      const { records } = batch;
-      for (let index = 0; index < records.length; index++) {
-        const record = records[index];
-        if (validation.check(record, () => batch.location(index))) accumulator.addExecution(normalise(record.endpoint), record.statusCode, record.responseTimeMs);
-      }
-      read.records += records.length;
+      intake.takeBatch(batch);
+      read.records += batch.records.length;
       progress?.(read.records, read.bytes);
     }
   }

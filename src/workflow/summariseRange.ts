@@ -3,10 +3,8 @@ import type { RecordIssue } from '../issues/recordIssue.js';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import { readNdjsonRecords } from '../readers/ndjsonReader.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
-import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
-import { createEndpointNormaliser } from '../records/normaliseExecutionRecords.js';
-import { RecordValidation } from '../records/validateRecordList.js';
-import { createExecutionAccumulator, type SummaryData } from '../summary/summariseExecutions.js';
+import type { SummaryData } from '../summary/summariseExecutions.js';
+import { RecordIntake } from './recordIntake.js';
 
 /**
  * One byte range of one input, summarised on its own (in a worker thread),
@@ -46,20 +44,12 @@ export type RangeSummary =
 
 /** Summarises one range from its bytes. Records are validated with locations relative to the range. */
 export async function summariseRange(chunks: AsyncIterable<Buffer>, range: InputRange): Promise<RangeSummary> {
-  const validation = new RecordValidation(executionRecordSchema, { isValid: isExecutionRecord });
-  const accumulator = createExecutionAccumulator(range.slowResponseThresholdMs);
-  const normalise = createEndpointNormaliser();
-  const take = (batch: RecordBatch): void => {
-    const { records } = batch;
-    for (let index = 0; index < records.length; index++) {
-      const record = records[index];
-      if (validation.check(record, () => batch.location(index))) accumulator.addExecution(normalise(record.endpoint), record.statusCode, record.responseTimeMs);
-    }
-  };
+  const intake = new RecordIntake(range.slowResponseThresholdMs);
+  const take = intake.takeBatch.bind(intake);
   try {
     const extra = range.format === 'ndjson' ? await readNdjsonRange(chunks, take) : await readJsonRange(chunks, range, take);
-    const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = validation.snapshot();
-    return { ok: true, summary: accumulator.toData(), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
+    const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
+    return { ok: true, summary: intake.accumulator.toData(), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
   } catch (error) {
     if (error instanceof InputSyntaxError) return { ok: false, reason: error.message };
     throw error;
