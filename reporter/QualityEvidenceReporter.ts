@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { buildReport, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
+import { displayPath } from '../src/io/displayPath.js';
+import { countOf, formatHeadline } from '../src/report/headline.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
@@ -78,7 +79,7 @@ export default class QualityEvidenceReporter implements Reporter {
         const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
         for (const record of [...records, ...account.noResponse.map(noResponseRecord)]) intake.take(record, () => location);
         if (account.unrecorded.length > 0) {
-          const file = this.displayPath(attempt.test.location.file);
+          const file = displayPath(attempt.test.location.file, process.cwd());
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
           for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
         }
@@ -93,7 +94,7 @@ export default class QualityEvidenceReporter implements Reporter {
       const report = buildReport(intake.accumulator.result(), context);
       await writeReportAtomically(nodeFileSystem, this.settings.outputPath, formatReport(report));
       this.warn(report, unrecordedByFile);
-      if (!this.quiet) process.stdout.write(`${this.closingLine(report)}\n`);
+      if (!this.quiet) process.stdout.write(`${formatHeadline(report, displayPath(this.settings.outputPath, process.cwd()))}\n`);
       return undefined;
     } catch (error) {
       process.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -107,38 +108,22 @@ export default class QualityEvidenceReporter implements Reporter {
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
       const sent = report.executionCount + unrecorded;
-      lines.push(`quality-evidence reporter: ${plural(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
+      lines.push(`quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
       for (const [file, count] of [...unrecordedByFile].sort(([a], [b]) => compareCodeUnits(a, b))) {
-        lines.push(`  - ${file}: ${plural(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
+        lines.push(`  - ${file}: ${countOf(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
       }
     }
     if (report.noResponseCount > 0) {
       lines.push(
-        `quality-evidence reporter: ${plural(report.noResponseCount, 'API call')} got no response (${report.noResponseEndpoints.length} ${report.noResponseEndpoints.length === 1 ? 'endpoint' : 'endpoints'}); is the server under test running?`,
+        `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response (${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
       );
     }
     const ran = report.tests === undefined ? 0 : report.tests.total - report.tests.skipped;
     if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
-      lines.push(`quality-evidence reporter: ${plural(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`);
+      lines.push(`quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`);
     }
     if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
   }
-
-  private closingLine(report: QualityReport): string {
-    const numbers = [plural(report.executionCount, 'execution'), `${report.failedExecutionCount} failed`, `${report.slowExecutionCount} slow`, `${report.noResponseCount} with no response`];
-    if ((report.unrecordedCallCount ?? 0) > 0) numbers.push(`${plural(report.unrecordedCallCount ?? 0, 'call')} not recorded`);
-    return `quality-evidence: ${numbers.join(', ')}; report written to ${this.displayPath(this.settings.outputPath)}`;
-  }
-
-  /** A path relative to the working directory when it is inside it, else absolute. */
-  private displayPath(path: string): string {
-    const fromHere = relative(process.cwd(), path);
-    return fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? path : fromHere;
-  }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 async function readRecord({ body, path }: Attempt['attachments'][number]): Promise<unknown> {

@@ -1,4 +1,3 @@
-import { isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS } from '../config/loadQualityToolConfig.js';
 import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
@@ -6,7 +5,8 @@ import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
-import type { QualityReport } from '../report/qualityReport.js';
+import { displayPath } from '../io/displayPath.js';
+import { formatHeadline } from '../report/headline.js';
 import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
 import { UsageError } from './exitCodes.js';
 
@@ -74,7 +74,7 @@ export async function summariseCommand(context: CommandContext): Promise<void> {
   ).finally(() => progress?.clear());
 
   if (flags.json === true) context.stdout.write(reportText);
-  else if (!settings.quiet) context.stdout.write(`${headline(report, settings.outputFile)}\n`);
+  else if (!settings.quiet) context.stdout.write(`${formatHeadline(report, displayPath(settings.outputFile, process.cwd()))}\n`);
 }
 
 function parseCommandLine(context: CommandContext) {
@@ -84,26 +84,6 @@ function parseCommandLine(context: CommandContext) {
     const reason = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
     throw new UsageError(`${reason}; see ${context.programName} --help`);
   }
-}
-
-/** One line: the headline numbers and where the report is. */
-export function headline(report: QualityReport, outputPath: string): string {
-  const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-  const shown = isAbsolute(outputPath) ? relativeIfInside(outputPath) : outputPath;
-  const count = (value: number) => value.toLocaleString('en-US');
-  const numbers = [
-    plural(report.executionCount, 'execution'),
-    `${count(report.failedExecutionCount)} failed`,
-    `${count(report.slowExecutionCount)} slow`,
-    `${count(report.noResponseCount)} with no response`,
-  ];
-  if (report.skippedAssetCount !== undefined && report.skippedAssetCount > 0) numbers.push(`${plural(report.skippedAssetCount, 'asset')} left out`);
-  return `quality-evidence: ${numbers.join(', ')}; report written to ${shown}`;
-}
-
-function relativeIfInside(path: string): string {
-  const fromHere = relative(process.cwd(), path);
-  return fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? path : fromHere;
 }
 
 // Progress on a terminal only: CI logs stay clean.
