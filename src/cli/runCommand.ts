@@ -23,14 +23,11 @@ export async function runCommand(context: CommandContext): Promise<void> {
 }
 
 function packageVersion(): string {
-  // The package.json of this package: two folders up from .build/src/cli (or .build/cjs/src/cli, three).
-  for (const relativePath of ['../../../package.json', '../../../../package.json']) {
-    try {
-      const manifest = JSON.parse(readFileSync(new URL(relativePath, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
-      if (manifest.name === 'quality-evidence' && typeof manifest.version === 'string') return manifest.version;
-    } catch {
-      // Not there: try the next.
-    }
+  // The package.json of this package, three folders up from the command's .build/src/cli.
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+    return manifest.name === 'quality-evidence' && typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
   }
-  return 'unknown';
 }

@@ -35,14 +35,15 @@ export function resolveSettings<Requirements extends SettingRequirements>(
     const requirement: SettingRequirement<unknown> | undefined = requirements[key];
     if (requirement === undefined) continue;
     let winner: { value: unknown } | undefined;
+    let anyGiven = false;
     for (const source of sources) {
       const given = source.values[key];
       if (given === undefined) continue;
+      anyGiven = true;
       const checked = checkSetting(key, given);
       if ('problem' in checked) issues.push({ variable: given.name, message: checked.problem });
       else winner ??= checked;
     }
-    const anyGiven = sources.some((source) => source.values[key] !== undefined);
     if (winner !== undefined) resolved[key] = winner.value;
     else if ('default' in requirement) resolved[key] = requirement.default;
     else if (!anyGiven) issues.push({ variable: SETTINGS[key].variable, message: `is required (${SETTINGS[key].purpose})` });

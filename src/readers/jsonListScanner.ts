@@ -49,11 +49,8 @@ export type ListPath = readonly string[];
 export interface ScannedDocument {
   /** The document with the list emptied, parsed; undefined when the list was never found. */
   readonly skeleton: unknown;
-  /** Whether a list was found at one of the paths. */
+  /** Whether a list was found at one of the paths (`foundListPath` says which). */
   readonly listFound: boolean;
-  /** The path at which the list was found. */
-  readonly listPath: ListPath | undefined;
-  readonly elementCount: number;
 }
 
 interface SkeletonSegment {
@@ -72,6 +69,8 @@ interface SkeletonSegment {
  */
 export class JsonListScanner {
   private readonly listPaths: readonly ListPath[];
+  /** The deepest level at which keys lead to the list: deeper keys need no tracking. */
+  private readonly keyDepth: number;
   private readonly maxElementBytes: number;
 
   // Lexical state, carried across chunks.
@@ -129,6 +128,7 @@ export class JsonListScanner {
     { maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES, continueList }: { maxElementBytes?: number; continueList?: { readonly path: ListPath; readonly depth: number } | undefined } = {},
   ) {
     this.listPaths = listPaths;
+    this.keyDepth = Math.max(0, ...listPaths.map((path) => path.length));
     this.maxElementBytes = maxElementBytes;
     if (continueList !== undefined) {
       this.started = true;
@@ -205,9 +205,9 @@ export class JsonListScanner {
     return this.listOpen ? this.listDepth : undefined;
   }
 
-  /** Lines scanned so far (the 1-based line the scan stands on), and how many elements were read. */
-  progress(): { readonly line: number; readonly elementCount: number } {
-    return { line: this.line, elementCount: this.elementCount };
+  /** How many elements of the list were read so far. */
+  elementsRead(): number {
+    return this.elementCount;
   }
 
   /**
@@ -340,7 +340,7 @@ export class JsonListScanner {
       }
       if (byte === QUOTE) {
         this.inString = true;
-        this.stringStart = !this.listOpen && this.depth <= this.maxPathDepth() ? i : -1;
+        this.stringStart = !this.listOpen && this.depth <= this.keyDepth ? i : -1;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         this.openers.push(byte);
         if (!this.listOpen && byte === OPEN_BRACKET && this.opensList()) {
@@ -403,17 +403,11 @@ export class JsonListScanner {
     } catch (error) {
       throw this.skeletonSyntaxError(skeletonText, error);
     }
-    return { skeleton, listFound: this.listPath !== undefined, listPath: this.listPath, elementCount: this.elementCount };
+    return { skeleton, listFound: this.listPath !== undefined };
   }
 
   private failAtEnd(): never {
     throw new InputSyntaxError('Unexpected end of JSON input', { line: this.line, column: this.base - this.lineStart + 1 });
-  }
-
-  private maxPathDepth(): number {
-    let max = 0;
-    for (const path of this.listPaths) max = Math.max(max, path.length);
-    return max;
   }
 
   // A string closed at a depth where keys matter: remember it, in case a colon follows.

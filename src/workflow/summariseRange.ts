@@ -87,5 +87,5 @@ async function readJsonRange(
   const path = scanner.foundListPath();
   const depth = range.first ? scanner.openListDepth() : range.list?.depth;
   const list = path === undefined || depth === undefined ? undefined : { path, depth };
-  return { advance: scanner.progress().elementCount, ...(list === undefined ? {} : { list }), ...(range.first || range.last ? { skeleton } : {}) };
+  return { advance: scanner.elementsRead(), ...(list === undefined ? {} : { list }), ...(range.first || range.last ? { skeleton } : {}) };
 }
