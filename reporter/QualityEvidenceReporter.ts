@@ -4,6 +4,10 @@ import { buildReport, formatReport, nodeFileSystem, writeReportAtomically, type 
 import { displayPath } from '../src/io/displayPath.js';
 import { countOf, formatHeadline } from '../src/report/headline.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { ConfigurationError } from '../src/errors.js';
+import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
+import { describeBreaches } from '../src/evaluation/budgets.js';
+import { judgeReport, loadJudgement } from '../src/workflow/judgement.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
@@ -15,6 +19,10 @@ interface Attempt {
   readonly test: TestCase;
   readonly retry: number;
   readonly calls: readonly ApiCall[];
+  /** How the attempt ended. */
+  readonly status: TestResult['status'];
+  /** The statuses its test declares expected (`expected-status` annotations), as written. */
+  readonly expectedStatuses: readonly string[];
   /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
   readonly attachments: readonly { readonly body: Buffer | undefined; readonly path: string | undefined }[];
 }
@@ -63,21 +71,48 @@ export default class QualityEvidenceReporter implements Reporter {
     const attachments = result.attachments
       .filter((attachment) => attachment.contentType === EXECUTION_CONTENT_TYPE)
       .map(({ body, path }) => ({ body, path }));
-    this.attempts.push({ test, retry: result.retry, calls: apiCallsOf(result.steps), attachments });
+    this.attempts.push({
+      test,
+      retry: result.retry,
+      status: result.status,
+      calls: apiCallsOf(result.steps),
+      attachments,
+      expectedStatuses: expectedStatusAnnotations(test, result),
+    });
   }
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.listing) return undefined;
     try {
+      const judgement = await loadJudgement(this.settings, nodeFileSystem);
       // A bad record is named by the test that attached it.
-      const intake = new RecordIntake(this.settings.slowResponseThresholdMs, 'recorded execution');
+      const intake = new RecordIntake(this.settings, 'recorded execution');
+      // Failed executions per endpoint: all of them, and those from attempts that a later attempt of the same test made good.
+      const failures = new Map<string, { all: number; retriedAway: number }>();
+      const lastPassingRetry = new Map<TestCase, number>();
+      for (const { test, retry, status } of this.attempts) {
+        if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
+      }
       const unrecordedByFile = new Map<string, number>();
       const unrecordedEndpoints = new Set<string>();
-      for (const attempt of this.attempts) {
+      // In a fixed order (by test, then attempt), not the order workers finished in: ties stay the same on every run, sharded or not.
+      for (const attempt of [...this.attempts].sort(compareAttempts)) {
         const records = await Promise.all(attempt.attachments.map(readRecord));
         const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
         const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
-        for (const record of [...records, ...account.noResponse.map(noResponseRecord)]) intake.take(record, () => location);
+        const expected = expectedSetOf(attempt);
+        // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
+        const retriedAway = (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry;
+        const count = (taken: { readonly endpoint: string; readonly failed: boolean } | undefined): void => {
+          if (taken?.failed !== true) return;
+          const tally = failures.get(taken.endpoint) ?? { all: 0, retriedAway: 0 };
+          tally.all++;
+          if (retriedAway) tally.retriedAway++;
+          failures.set(taken.endpoint, tally);
+        };
+        // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
+        for (const record of records) count(intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, expected }));
+        for (const call of account.noResponse) count(intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, expected }));
         if (account.unrecorded.length > 0) {
           const file = displayPath(attempt.test.location.file, process.cwd());
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
@@ -89,13 +124,21 @@ export default class QualityEvidenceReporter implements Reporter {
         ...this.settings,
         unrecordedCalls: { count: unrecordedCount, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) },
         tests: countTests(this.rootSuite),
+        flakyEndpoints: [...failures]
+          .filter(([, tally]) => tally.all === tally.retriedAway)
+          .map(([endpoint]) => endpoint)
+          .sort(compareCodeUnits),
       };
       intake.validation.throwIfInvalid();
-      const report = buildReport(intake.accumulator.result(), context);
+      const report = judgeReport(buildReport(intake.accumulator.result(), context), judgement);
       await writeReportAtomically(nodeFileSystem, this.settings.outputPath, formatReport(report));
       this.warn(report, unrecordedByFile);
       if (!this.quiet) process.stdout.write(`${formatHeadline(report, displayPath(this.settings.outputPath, process.cwd()))}\n`);
-      return undefined;
+      const breaches = report.budgets === undefined ? undefined : describeBreaches(report.budgets);
+      if (breaches === undefined) return undefined;
+      // A breached budget fails the run, as a failing test does; the report is written all the same.
+      process.stderr.write(`quality-evidence reporter: ${breaches}\n`);
+      return { status: 'failed' };
     } catch (error) {
       process.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
       return { status: 'failed' };
@@ -148,6 +191,39 @@ function recordedCallOf(record: unknown): RecordedCall {
 
 function noResponseRecord({ endpoint, errorCode, responseTimeMs }: NoResponseCall): unknown {
   return { errorCode, endpoint, responseTimeMs };
+}
+
+function compareAttempts(a: Attempt, b: Attempt): number {
+  const { file: fileA, line: lineA, column: columnA } = a.test.location;
+  const { file: fileB, line: lineB, column: columnB } = b.test.location;
+  return (
+    compareCodeUnits(fileA, fileB) ||
+    lineA - lineB ||
+    columnA - columnB ||
+    compareCodeUnits(a.test.titlePath().join('\u0000'), b.test.titlePath().join('\u0000')) ||
+    a.retry - b.retry
+  );
+}
+
+const EXPECTED_STATUS_ANNOTATION = 'expected-status';
+
+// Annotations given in the test's details are on the test; those added while it ran, on the result (Playwright 1.52 and later).
+function expectedStatusAnnotations(test: TestCase, result: TestResult): string[] {
+  const annotations = [...test.annotations, ...((result as { annotations?: TestCase['annotations'] }).annotations ?? [])];
+  const lists = annotations.filter((annotation) => annotation.type === EXPECTED_STATUS_ANNOTATION).map((annotation) => annotation.description ?? '');
+  return [...new Set(lists)];
+}
+
+/** The statuses an attempt's test declares expected, or undefined; a malformed list fails the report, naming the test. */
+function expectedSetOf(attempt: Attempt): StatusSet | undefined {
+  if (attempt.expectedStatuses.length === 0) return undefined;
+  const parsed = parseStatusList(attempt.expectedStatuses.join(','));
+  if ('problem' in parsed) {
+    throw new ConfigurationError([
+      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${attempt.test.titlePath().filter(Boolean).join(' › ')}"`, message: parsed.problem },
+    ]);
+  }
+  return parsed.set;
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

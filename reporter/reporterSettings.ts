@@ -1,5 +1,9 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, settingsFileLocation, type EnvironmentRecord } from '../src/index.js';
+import { definedRules, RULE_REQUIREMENTS } from '../src/config/loadQualityToolConfig.js';
+import type { Budgets } from '../src/config/budgets.js';
+import type { EvidenceRules } from '../src/records/evidenceRules.js';
+import type { JudgementSettings } from '../src/workflow/judgement.js';
 import { readSettingsFileSync } from '../src/config/readSettingsFile.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../src/config/settingsSources.js';
@@ -19,15 +23,34 @@ export interface QualityEvidenceReporterOptions {
   readonly environment?: string;
   /** When true, no closing line with the report's path and numbers. Falls back to QE_QUIET, the settings file, then false. */
   readonly quiet?: boolean;
+  /**
+   * Statuses that are not failures, run-wide: `"100-399,404"`, or an array
+   * of codes and range strings. Falls back to QE_EXPECTED_STATUSES, the
+   * settings file, then `100-399` (failed means 400 or above).
+   */
+  readonly expectedStatuses?: string | readonly (number | string)[];
+  /** Expected statuses per endpoint label (after templating), overriding the run-wide rule: `{ "DELETE /booking/:id": "200-299,403" }`. */
+  readonly expectedStatusesByEndpoint?: Readonly<Record<string, string | readonly (number | string)[]>>;
+  /** Route templates such as `/orders/:orderId`; a label that matches one is reported as the template. Falls back to QE_ROUTES. */
+  readonly routes?: readonly string[];
+  /** `auto` or `none`; falls back to QE_ENDPOINT_GROUPING, then auto for the recording fixture's labels and none for recordExecution's. */
+  readonly endpointGrouping?: 'auto' | 'none';
+  /**
+   * Quality budgets, as an object (the budgets file's content) or a budgets
+   * file's path; a breach marks the run failed and says why on stderr.
+   * Falls back to QE_BUDGETS_PATH, then the settings file.
+   */
+  readonly budgets?: Budgets | string;
+  /** A previous report (main's) to compare with; falls back to QE_BASELINE_PATH, then the settings file. */
+  readonly baselinePath?: string;
 }
 
 /** The environment name when no source gives one. */
 export const DEFAULT_REPORTER_ENVIRONMENT = 'local';
 
 /** What the reporter runs with. */
-export interface ReporterSettings {
+export interface ReporterSettings extends EvidenceRules, JudgementSettings {
   readonly environment: string;
-  readonly slowResponseThresholdMs: number;
   /** Absolute path of the report. */
   readonly outputPath: string;
   readonly quiet: boolean;
@@ -60,6 +83,7 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
       slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
       outputFile: { default: join(configDir, DEFAULT_OUTPUT_PATH) },
       quiet: { default: false },
+      ...RULE_REQUIREMENTS,
     },
     'quality-evidence/reporter settings',
   );
@@ -68,5 +92,6 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
     slowResponseThresholdMs: settings.slowResponseThresholdMs,
     outputPath: resolve(cwd, settings.outputFile),
     quiet: settings.quiet,
+    ...definedRules(settings),
   };
 }

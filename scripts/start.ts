@@ -1,6 +1,7 @@
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
+import { budgetExitCode } from '../src/cli/exitCodes.js';
 import { runCli } from '../src/cli/runCli.js';
 
 // The illustrative run (npm start): safe local values and the bundled
@@ -12,6 +13,7 @@ const illustrativeEnvironment = {
 
 await runCli('quality-evidence start', async () => {
   const config = loadQualityToolConfig(illustrativeEnvironment);
-  const { reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
+  const { report, reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
   process.stdout.write(reportText);
+  return budgetExitCode(report, 'quality-evidence start', process.stderr);
 });

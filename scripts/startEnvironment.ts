@@ -3,6 +3,7 @@ import { readSettingsFile, settingsFileLocation } from '../src/config/readSettin
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
 import { createParallelRanges } from '../src/cli/parallelRanges.js';
+import { budgetExitCode } from '../src/cli/exitCodes.js';
 import { runCli } from '../src/cli/runCli.js';
 
 // The environment-driven run (npm run start:environment): the only program
@@ -12,6 +13,7 @@ import { runCli } from '../src/cli/runCli.js';
 await runCli('quality-evidence start:environment', async () => {
   const settingsFile = await readSettingsFile(nodeFileSystem, settingsFileLocation(process.env, '.'));
   const config = loadQualityToolConfig(process.env, { settingsFile });
-  const { reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() });
+  const { report, reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() });
   process.stdout.write(reportText);
+  return budgetExitCode(report, 'quality-evidence start:environment', process.stderr);
 });

@@ -116,3 +116,13 @@ export class ReportWriteError extends QualityEvidenceError {
     super(`cannot write the report: ${reason}`, options);
   }
 }
+
+/** A file given as a report (a baseline, or the report `check` judges) is not a report of this tool, or of another schemaVersion (exit 65). */
+export class ReportFormatError extends QualityEvidenceError {
+  readonly path: string;
+
+  constructor(path: string, reason: string, what = 'report') {
+    super(`the ${what} ${JSON.stringify(path)} ${reason}`);
+    this.path = path;
+  }
+}

@@ -56,7 +56,16 @@ export {
   type UnrecordedCalls,
 } from './report/qualityReport.js';
 export { summariseChecks } from './summary/summariseChecks.js';
-export { summariseExecutions, type ExecutionSummary, type RecordSummary } from './summary/summariseExecutions.js';
+export {
+  ExecutionAccumulator,
+  summariseExecutions,
+  type EndpointStatistics,
+  type ExecutionStatistics,
+  type ExpectationRules,
+  type SlowExecution,
+} from './summary/executionAccumulator.js';
+export type { LatencyStatistics } from './summary/latencySamples.js';
+export type { ExecutionSummary, RecordSummary } from './summary/summariseExecutions.js';
 
 // The workflow
 export { buildQualityReport, runQualityWorkflow, type QualityWorkflowDependencies, type QualityWorkflowResult } from './workflow/runQualityWorkflow.js';

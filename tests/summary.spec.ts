@@ -8,7 +8,7 @@ import {
   summariseExecutions,
   validateExecutionRecords,
   type CanonicalExecutionRecord,
-  type RecordSummary,
+  type ExecutionStatistics,
 } from '../src/index.js';
 
 function execution(endpoint: string, statusCode: number, responseTimeMs: number): CanonicalExecutionRecord {
@@ -136,6 +136,11 @@ test.describe('edge cases', () => {
       slowEndpoints: [],
       noResponseCount: 0,
       noResponseEndpoints: [],
+      expectedErrorCount: 0,
+      statusCodes: {},
+      responseTimeMs: { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null },
+      endpoints: [],
+      slowestExecutions: [],
     });
   });
 
@@ -150,7 +155,7 @@ test.describe('edge cases', () => {
 });
 
 test.describe('the SPEC sample', () => {
-  function summariseFixture(): RecordSummary {
+  function summariseFixture(): ExecutionStatistics {
     const text = readFileSync(new URL('../fixtures/quality-executions.json', import.meta.url), 'utf8');
     return summariseExecutions(normaliseExecutionRecords(validateExecutionRecords(parseInputJson(text))), 750);
   }
@@ -170,19 +175,115 @@ test.describe('the SPEC sample', () => {
     "POST /orders"
   ],
   "noResponseCount": 0,
-  "noResponseEndpoints": []
+  "noResponseEndpoints": [],
+  "expectedErrorCount": 0,
+  "statusCodes": {
+    "200": 1,
+    "201": 1,
+    "503": 1
+  },
+  "responseTimeMs": {
+    "min": 120,
+    "mean": 770,
+    "p50": 980,
+    "p90": 1210,
+    "p95": 1210,
+    "p99": 1210,
+    "max": 1210
+  },
+  "endpoints": [
+    {
+      "endpoint": "GET /invoices",
+      "executionCount": 1,
+      "failedExecutionCount": 0,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 1,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "201": 1
+      },
+      "responseTimeMs": {
+        "min": 1210,
+        "mean": 1210,
+        "p50": 1210,
+        "p90": 1210,
+        "p95": 1210,
+        "p99": 1210,
+        "max": 1210
+      }
+    },
+    {
+      "endpoint": "GET /orders",
+      "executionCount": 1,
+      "failedExecutionCount": 0,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 0,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "200": 1
+      },
+      "responseTimeMs": {
+        "min": 120,
+        "mean": 120,
+        "p50": 120,
+        "p90": 120,
+        "p95": 120,
+        "p99": 120,
+        "max": 120
+      }
+    },
+    {
+      "endpoint": "POST /orders",
+      "executionCount": 1,
+      "failedExecutionCount": 1,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 1,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "503": 1
+      },
+      "responseTimeMs": {
+        "min": 980,
+        "mean": 980,
+        "p50": 980,
+        "p90": 980,
+        "p95": 980,
+        "p99": 980,
+        "max": 980
+      }
+    }
+  ],
+  "slowestExecutions": [
+    {
+      "endpoint": "GET /invoices",
+      "statusCode": 201,
+      "responseTimeMs": 1210,
+      "id": "exec-003"
+    },
+    {
+      "endpoint": "POST /orders",
+      "statusCode": 503,
+      "responseTimeMs": 980,
+      "id": "exec-002"
+    },
+    {
+      "endpoint": "GET /orders",
+      "statusCode": 200,
+      "responseTimeMs": 120,
+      "id": "exec-001"
+    }
+  ]
 }
 `;
 
   test('the three sample records with threshold 750 summarise to 3 executions, 1 failed and 2 slow', () => {
-    expect(summariseFixture()).toStrictEqual({
+    const { executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints } = summariseFixture();
+    expect({ executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints }).toStrictEqual({
       executionCount: 3,
       failedExecutionCount: 1,
       slowExecutionCount: 2,
       failureCountByEndpoint: { 'POST /orders': 1 },
       slowEndpoints: ['GET /invoices', 'POST /orders'],
-      noResponseCount: 0,
-      noResponseEndpoints: [],
     });
   });
 
@@ -209,7 +310,20 @@ test.describe('the SPEC sample', () => {
   "failureCountByEndpoint": {},
   "slowEndpoints": [],
   "noResponseCount": 0,
-  "noResponseEndpoints": []
+  "noResponseEndpoints": [],
+  "expectedErrorCount": 0,
+  "statusCodes": {},
+  "responseTimeMs": {
+    "min": null,
+    "mean": null,
+    "p50": null,
+    "p90": null,
+    "p95": null,
+    "p99": null,
+    "max": null
+  },
+  "endpoints": [],
+  "slowestExecutions": []
 }
 `);
   });

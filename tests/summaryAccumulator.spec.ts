@@ -1,56 +1,241 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import type { CanonicalExecutionRecord } from '../src/index.js';
-import { createExecutionAccumulator, summariseExecutions } from '../src/summary/summariseExecutions.js';
+import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';
+import { describeSorted, describeSortedUnion, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
+import { statusSet } from '../src/records/statusList.js';
 
 // The summary is a mergeable accumulator: summarise(a ++ b) = merge(summarise(a), summarise(b)),
 // exactly, for any split, so files, shards and worker threads combine without re-reading.
 
 const endpoints = ['GET /orders', 'POST /orders', 'GET /Orders', 'DELETE /orders/7', 'GET /b', 'GET /a'];
+const time = fc.oneof(fc.constantFrom(0, 750, 751, 12.5), fc.double({ min: 0, max: 5000, noNaN: true, noDefaultInfinity: true }));
 const record: fc.Arbitrary<CanonicalExecutionRecord> = fc.oneof(
-  fc.record({
-    statusCode: fc.integer({ min: 100, max: 599 }),
-    endpoint: fc.constantFrom(...endpoints),
-    responseTimeMs: fc.oneof(fc.constantFrom(0, 750, 751), fc.double({ min: 0, max: 5000, noNaN: true })),
-  }),
-  fc.record({ errorCode: fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT'), endpoint: fc.constantFrom(...endpoints), responseTimeMs: fc.double({ min: 0, max: 5000, noNaN: true }) }),
+  fc.record(
+    {
+      statusCode: fc.integer({ min: 100, max: 599 }),
+      endpoint: fc.constantFrom(...endpoints),
+      responseTimeMs: time,
+      id: fc.string({ maxLength: 4 }),
+      timingMs: fc.record({ connect: fc.constantFrom(0, 3), wait: time }, { requiredKeys: [] }),
+    },
+    { requiredKeys: ['statusCode', 'endpoint', 'responseTimeMs'] },
+  ),
+  fc.record({ errorCode: fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT'), endpoint: fc.constantFrom(...endpoints), responseTimeMs: time }),
 );
 
-function accumulate(records: readonly CanonicalExecutionRecord[]) {
-  const accumulator = createExecutionAccumulator(750);
+function accumulate(records: readonly CanonicalExecutionRecord[]): ExecutionAccumulator {
+  const accumulator = new ExecutionAccumulator(750);
   for (const item of records) accumulator.add(item);
   return accumulator;
 }
 
-test('merging the summaries of two parts gives the summary of the whole, for any split', () => {
-  fc.assert(
-    fc.property(fc.array(record, { maxLength: 60 }), fc.nat(), (records, cut) => {
-      const at = records.length === 0 ? 0 : cut % (records.length + 1);
-      const merged = accumulate(records.slice(0, at));
-      merged.merge(accumulate(records.slice(at)));
-      expect(merged.result()).toStrictEqual(summariseExecutions(records, 750));
-    }),
-    { numRuns: 300 },
-  );
+test.describe('the merge law', () => {
+  test('merging the summaries of two parts gives the summary of the whole, for any split', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 60 }), fc.nat(), (records, cut) => {
+        const at = records.length === 0 ? 0 : cut % (records.length + 1);
+        const merged = accumulate(records.slice(0, at));
+        merged.merge(accumulate(records.slice(at)));
+        expect(merged.result()).toStrictEqual(summariseExecutions(records, 750));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('merging plain data (as from a worker thread), part after part, equals summarising their concatenation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(record, { maxLength: 20 }), { maxLength: 6 }), (parts) => {
+        const fromData = new ExecutionAccumulator(750);
+        for (const part of parts) fromData.merge(structuredClone(accumulate(part).toData()));
+        expect(fromData.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('every statistic but the order of tied slowest executions is the same whatever the order of the records', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 60 }), (records) => {
+        const { slowestExecutions: forwardSlowest, ...forward } = summariseExecutions(records, 750);
+        const { slowestExecutions: backwardSlowest, ...backward } = summariseExecutions([...records].reverse(), 750);
+        expect(JSON.stringify(backward)).toBe(JSON.stringify(forward));
+        expect(backwardSlowest.map((execution) => execution.responseTimeMs)).toStrictEqual(forwardSlowest.map((execution) => execution.responseTimeMs));
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
-test('merging plain data (as from a worker thread) equals merging the accumulator, in any order of parts', () => {
-  fc.assert(
-    fc.property(fc.array(fc.array(record, { maxLength: 20 }), { maxLength: 6 }), (parts) => {
-      const fromData = createExecutionAccumulator(750);
-      for (const part of [...parts].reverse()) fromData.merge(structuredClone(accumulate(part).toData()));
-      expect(fromData.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
-    }),
-    { numRuns: 200 },
-  );
+test.describe('percentiles against a naive reference', () => {
+  // The reference: sort a copy, index by nearest rank ceil(p × n / 100), computed with BigInt so no float is involved.
+  function reference(values: readonly number[]): LatencyStatistics {
+    if (values.length === 0) return { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null };
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (p: number): number => {
+      const n = BigInt(sorted.length);
+      const rank = (BigInt(p) * n + 99n) / 100n;
+      return sorted[Number(rank) - 1]!;
+    };
+    const mean = Math.round((sorted.reduce((sum, value) => sum + value, 0) / sorted.length) * 1000) / 1000 + 0;
+    return { min: sorted[0]!, mean, p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: sorted[sorted.length - 1]! };
+  }
+
+  test('the nearest rank is exact: 90 × 10 / 100 is rank 9, and 1 or 2 values give ranks 1 and 1 or 2', () => {
+    expect(nearestRank(90, 10)).toBe(9);
+    expect(nearestRank(95, 10)).toBe(10);
+    expect([50, 90, 95, 99].map((p) => nearestRank(p, 1))).toStrictEqual([1, 1, 1, 1]);
+    expect([50, 90, 95, 99].map((p) => nearestRank(p, 2))).toStrictEqual([1, 2, 2, 2]);
+    expect(nearestRank(99, 100)).toBe(99);
+    expect(nearestRank(99, 101)).toBe(100);
+  });
+
+  test('one endpoint: the statistics equal the reference, with ties and equal values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(1, 2, 2, 3), fc.integer({ min: 0, max: 100_000 }).map((n) => n / 8)), { minLength: 1, maxLength: 300 }), (values) => {
+        expect(summariseExecutions(values.map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })), 750).responseTimeMs).toStrictEqual(
+          reference(values),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('200 endpoints: each endpoint and the whole run equal the reference', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 199 }), fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / 1000)), { maxLength: 2000 }), (pairs) => {
+        const summary = summariseExecutions(
+          pairs.map(([endpoint, responseTimeMs]) => ({ statusCode: 200, endpoint: `GET /e${String(endpoint).padStart(3, '0')}`, responseTimeMs })),
+          750,
+        );
+        expect(summary.responseTimeMs).toStrictEqual(reference(pairs.map(([, value]) => value)));
+        for (const entry of summary.endpoints) {
+          const index = Number(entry.endpoint.slice(-3));
+          expect(entry.responseTimeMs).toStrictEqual(reference(pairs.filter(([endpoint]) => endpoint === index).map(([, value]) => value)));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test('the union of sorted arrays describes like their sorted concatenation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 30 }), { maxLength: 8 }), (arrays) => {
+        const sorted = arrays.map((array) => Float64Array.from(array).sort());
+        expect(describeSortedUnion(sorted)).toStrictEqual(describeSorted(Float64Array.from(arrays.flat()).sort()));
+      }),
+    );
+  });
+
+  test('no executions give null statistics, never 0', () => {
+    expect(summariseExecutions([], 750).responseTimeMs).toStrictEqual({ min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null });
+  });
+
+  test('the mean is rounded to 3 decimals', () => {
+    const summary = summariseExecutions([1, 2, 2].map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })), 750);
+    expect(summary.responseTimeMs.mean).toBe(1.667);
+  });
 });
 
-test('counting a record by its fields equals adding the record', () => {
-  fc.assert(
-    fc.property(fc.array(record, { maxLength: 60 }), (records) => {
-      const byFields = createExecutionAccumulator(750);
-      for (const item of records) byFields.addExecution(item.endpoint, item.statusCode, item.responseTimeMs);
-      expect(byFields.result()).toStrictEqual(accumulate(records).result());
-    }),
-  );
+test.describe('per endpoint', () => {
+  test('an endpoint entry counts its executions, failures, slow ones, no-response ones and statuses', () => {
+    const summary = summariseExecutions(
+      [
+        { statusCode: 201, endpoint: 'POST /orders', responseTimeMs: 10 },
+        { statusCode: 500, endpoint: 'POST /orders', responseTimeMs: 800 },
+        { statusCode: 201, endpoint: 'POST /orders', responseTimeMs: 20 },
+        { errorCode: 'ECONNRESET', endpoint: 'POST /orders', responseTimeMs: 5 },
+      ],
+      750,
+    );
+    expect(summary.endpoints).toStrictEqual([
+      {
+        endpoint: 'POST /orders',
+        executionCount: 4,
+        failedExecutionCount: 2,
+        expectedErrorCount: 0,
+        slowExecutionCount: 1,
+        noResponseCount: 1,
+        statusCodes: { '201': 2, '500': 1 },
+        responseTimeMs: { min: 5, mean: 208.75, p50: 10, p90: 800, p95: 800, p99: 800, max: 800 },
+      },
+    ]);
+    expect(summary.statusCodes).toStrictEqual({ '201': 2, '500': 1 });
+  });
+
+  test('status code keys come out ascending', () => {
+    const summary = summariseExecutions([503, 200, 404, 200].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })), 750);
+    expect(JSON.stringify(summary.statusCodes)).toBe('{"200":2,"404":1,"503":1}');
+  });
+
+  test('timing phases give the time to first byte and the new connections; an endpoint without phases has neither field', () => {
+    const summary = summariseExecutions(
+      [
+        { statusCode: 200, endpoint: 'GET /a', responseTimeMs: 30, timingMs: { connect: 4, wait: 20 } },
+        { statusCode: 200, endpoint: 'GET /a', responseTimeMs: 12, timingMs: { connect: 0, wait: 10 } },
+        { statusCode: 200, endpoint: 'GET /a', responseTimeMs: 11, timingMs: { wait: 9 } },
+        { statusCode: 200, endpoint: 'GET /b', responseTimeMs: 11 },
+      ],
+      750,
+    );
+    expect(summary.endpoints[0]).toMatchObject({ timeToFirstByteMs: { min: 9, mean: 13, p50: 10, p90: 20, p95: 20, p99: 20, max: 20 }, newConnectionCount: 1 });
+    expect(Object.keys(summary.endpoints[1]!)).not.toContain('timeToFirstByteMs');
+    expect(Object.keys(summary.endpoints[1]!)).not.toContain('newConnectionCount');
+  });
+});
+
+test.describe('the slowest executions', () => {
+  test('are the 5 slowest, slowest first, ties in input order, with their id', () => {
+    const times = [5, 9, 1, 9, 7, 3, 9, 8];
+    const summary = summariseExecutions(
+      times.map((responseTimeMs, index) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs, id: `r${index}` })),
+      750,
+    );
+    expect(summary.slowestExecutions.map((execution) => execution.id)).toStrictEqual(['r1', 'r3', 'r6', 'r7', 'r4']);
+  });
+
+  test('a call with no response shows its error code instead of a status', () => {
+    const summary = summariseExecutions([{ errorCode: 'ETIMEDOUT', endpoint: 'GET /a', responseTimeMs: 30_000 }], 750);
+    expect(summary.slowestExecutions).toStrictEqual([{ endpoint: 'GET /a', errorCode: 'ETIMEDOUT', responseTimeMs: 30_000 }]);
+  });
+});
+
+test.describe('expected statuses', () => {
+  test('by default a status of 400 or above fails and none is an expected error', () => {
+    const summary = summariseExecutions([399, 400, 404].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })), 750);
+    expect([summary.failedExecutionCount, summary.expectedErrorCount]).toStrictEqual([2, 0]);
+  });
+
+  test('an expected 404 is an expected error, not a failure, and stays in statusCodes', () => {
+    const summary = summariseExecutions([200, 404, 500].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })), 750, {
+      expectedStatuses: statusSet('100-399,404'),
+    });
+    expect([summary.failedExecutionCount, summary.expectedErrorCount, summary.statusCodes]).toStrictEqual([1, 1, { '200': 1, '404': 1, '500': 1 }]);
+  });
+
+  test('a status outside the run-wide list fails even below 400', () => {
+    const summary = summariseExecutions([{ statusCode: 301, endpoint: 'GET /a', responseTimeMs: 1 }], 750, { expectedStatuses: statusSet('200-299') });
+    expect(summary.failureCountByEndpoint).toStrictEqual({ 'GET /a': 1 });
+  });
+
+  test('a per-endpoint list overrides the run-wide rule for that endpoint only', () => {
+    const summary = summariseExecutions(
+      ['DELETE /a', 'DELETE /b'].map((endpoint) => ({ statusCode: 403, endpoint, responseTimeMs: 1 })),
+      750,
+      { expectedStatusesByEndpoint: new Map([['DELETE /a', statusSet('200-299,403')]]) },
+    );
+    expect([summary.failureCountByEndpoint, summary.expectedErrorCount]).toStrictEqual([{ 'DELETE /b': 1 }, 1]);
+  });
+
+  test("a record's own list wins over the endpoint's and the run's", () => {
+    const accumulator = new ExecutionAccumulator(750, { expectedStatusesByEndpoint: new Map([['GET /a', statusSet('200')]]) });
+    accumulator.addExecution('GET /a', 404, 1, statusSet('404'));
+    accumulator.addExecution('GET /a', 404, 1);
+    expect([accumulator.result().failedExecutionCount, accumulator.result().expectedErrorCount]).toStrictEqual([1, 1]);
+  });
+
+  test('a call with no response fails whatever is expected', () => {
+    const summary = summariseExecutions([{ errorCode: 'ECONNREFUSED', endpoint: 'GET /a', responseTimeMs: 1 }], 750, { expectedStatuses: statusSet('100-599') });
+    expect(summary.failedExecutionCount).toBe(1);
+  });
 });

@@ -28,7 +28,7 @@ export function createParallelRanges({
   threads = Math.min(8, availableParallelism()),
   workerUrl = new URL('./summariseWorker.js', import.meta.url),
 }: ParallelOptions = {}): SummariseRanges {
-  return async (path, format, slowResponseThresholdMs) => {
+  return async (path, format, rules) => {
     if (threads < 2) return undefined;
     const handle = await open(path, 'r').catch(() => undefined);
     if (handle === undefined) return undefined;
@@ -44,7 +44,7 @@ export function createParallelRanges({
     const { starts, size, list } = plan;
     const jobs = starts.map((start, index) => {
       const end = starts[index + 1] ?? size;
-      const range: InputRange = { format, first: index === 0, last: index === starts.length - 1, list: index === 0 ? undefined : list, slowResponseThresholdMs };
+      const range: InputRange = { format, first: index === 0, last: index === starts.length - 1, list: index === 0 ? undefined : list, rules };
       return runWorker(workerUrl, path, start, end, range);
     });
     return Promise.all(jobs);

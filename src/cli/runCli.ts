@@ -5,11 +5,16 @@ import { EXIT_CODES, UsageError, exitCodeFor } from './exitCodes.js';
 /**
  * The outer shell of every program: refuses command-line arguments unless
  * the program takes them (the SPEC programs are configured by the
- * environment only), runs `main`, and turns a failure into one line of text
- * on stderr and an exit code. A stack trace is printed only for an
+ * environment only), runs `main` (which may return an exit code: 1 for a
+ * breached budget), and turns a failure into one line of text on stderr and
+ * an exit code. A stack trace is printed only for an
  * unexpected error, or for any error when QE_DEBUG=1.
  */
-export async function runCli(programName: string, main: () => Promise<void> | void, { takesArguments = false }: { takesArguments?: boolean } = {}): Promise<void> {
+export async function runCli(
+  programName: string,
+  main: () => Promise<number | undefined> | number | undefined,
+  { takesArguments = false }: { takesArguments?: boolean } = {},
+): Promise<void> {
   // A reader that stops early (`| head`) closes the pipe; that is not a failure of the run.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -22,7 +27,8 @@ export async function runCli(programName: string, main: () => Promise<void> | vo
         throw new UsageError(`${error instanceof Error ? error.message : String(error)}; ${programName} takes no arguments`);
       }
     }
-    await main();
+    const exitCode = await main();
+    if (typeof exitCode === 'number') process.exitCode = exitCode;
   } catch (error) {
     const debug = process.env['QE_DEBUG'] === '1';
     const exitCode = exitCodeFor(error);

@@ -1,25 +1,24 @@
 import { readFileSync } from 'node:fs';
+import { checkCommand } from './checkCommand.js';
+import { EXIT_CODES } from './exitCodes.js';
 import { summariseCommand, type CommandContext } from './summariseCommand.js';
 
-/** The subcommands besides the default one, by name; `check` arrives with budgets. */
-const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<void>>> = {};
+/** The subcommands besides the default one, by name; each returns its exit code. */
+const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<number>>> = { check: checkCommand };
 
 /**
  * Dispatches the command line: `--version`, a named subcommand, or the
  * default one (summarise the inputs). Subcommands live one per file.
  */
-export async function runCommand(context: CommandContext): Promise<void> {
+export async function runCommand(context: CommandContext): Promise<number> {
   const [first, ...rest] = context.args;
   if (first === '--version') {
     context.stdout.write(`${packageVersion()}\n`);
-    return;
+    return EXIT_CODES.success;
   }
   const subcommand = first === undefined ? undefined : SUBCOMMANDS[first];
-  if (subcommand !== undefined) {
-    await subcommand({ ...context, args: rest });
-    return;
-  }
-  await summariseCommand(context);
+  if (subcommand !== undefined) return subcommand({ ...context, args: rest });
+  return summariseCommand(context);
 }
 
 function packageVersion(): string {

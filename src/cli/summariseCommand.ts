@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS } from '../config/loadQualityToolConfig.js';
+import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, definedRules, RULE_REQUIREMENTS } from '../config/loadQualityToolConfig.js';
 import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
@@ -8,7 +8,7 @@ import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { formatHeadline } from '../report/headline.js';
 import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
-import { UsageError } from './exitCodes.js';
+import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
 /** What a subcommand is given: its arguments and the process around it, as parameters. */
 export interface CommandContext {
@@ -32,6 +32,11 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   'input-format': { type: 'string' },
   'include-assets': { type: 'boolean' },
+  'expected-statuses': { type: 'string' },
+  route: { type: 'string', multiple: true },
+  'endpoint-grouping': { type: 'string' },
+  budgets: { type: 'string' },
+  baseline: { type: 'string' },
   config: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
@@ -39,11 +44,11 @@ const OPTIONS = {
 } as const;
 
 /** The default subcommand: summarise the inputs into the report. */
-export async function summariseCommand(context: CommandContext): Promise<void> {
+export async function summariseCommand(context: CommandContext): Promise<number> {
   const { values: flags, positionals } = parseCommandLine(context);
   if (flags.help === true) {
     context.stdout.write(SUMMARISE_HELP);
-    return;
+    return EXIT_CODES.success;
   }
   const inputFormat = flags['input-format'];
   if (inputFormat !== undefined && !(INPUT_FORMATS as readonly string[]).includes(inputFormat)) {
@@ -63,10 +68,17 @@ export async function summariseCommand(context: CommandContext): Promise<void> {
     slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
     outputFile: { default: DEFAULT_OUTPUT_PATH },
     quiet: { default: false },
+    ...RULE_REQUIREMENTS,
   });
 
   const progress = context.stderr.isTTY === true ? createProgress(context.stderr, context.progressIntervalMs ?? 250) : undefined;
-  const config = { environment: settings.environment, slowResponseThresholdMs: settings.slowResponseThresholdMs, inputPath: inputPaths[0]!, outputPath: settings.outputFile };
+  const config = {
+    environment: settings.environment,
+    slowResponseThresholdMs: settings.slowResponseThresholdMs,
+    inputPath: inputPaths[0]!,
+    outputPath: settings.outputFile,
+    ...definedRules(settings),
+  };
   const { report, reportText } = await runQualityWorkflow(
     config,
     { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
@@ -75,6 +87,7 @@ export async function summariseCommand(context: CommandContext): Promise<void> {
 
   if (flags.json === true) context.stdout.write(reportText);
   else if (!settings.quiet) context.stdout.write(`${formatHeadline(report, displayPath(settings.outputFile, process.cwd()))}\n`);
+  return budgetExitCode(report, context.programName, context.stderr);
 }
 
 function parseCommandLine(context: CommandContext) {
@@ -122,6 +135,11 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   -o, --output <path>                  the report file (QE_OUTPUT_PATH; default .build/quality-summary.json)
   --input-format <json|ndjson|har>     read every input as this format (default: by extension, else by content)
   --include-assets                     keep HAR entries for page assets (scripts, styles, images, fonts, media)
+  --expected-statuses <list>           statuses that are not failures, e.g. 100-399,404 (QE_EXPECTED_STATUSES; default 100-399)
+  --route <template>                   report labels that match as this route, e.g. /orders/:orderId; repeatable (QE_ROUTES)
+  --endpoint-grouping <auto|none>      auto: ids become :id (QE_ENDPOINT_GROUPING; default auto for HAR, none for records)
+  --budgets <path>                     quality budgets to judge the report by; a breach exits 1 (QE_BUDGETS_PATH)
+  --baseline <path>                    a previous report (main's) to compare with (QE_BASELINE_PATH)
   --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)
   -q, --quiet                          print nothing on success (QE_QUIET)
   --json                               print the report JSON on stdout instead of the one-line summary
@@ -132,7 +150,13 @@ Examples:
   npx quality-evidence results.json
   npx quality-evidence shard-1.json shard-2.ndjson session.har --output out/quality-summary.json
   my-harness | npx quality-evidence - --environment staging --json
+  npx quality-evidence results.json --budgets budgets.json --baseline main/quality-summary.json
+  npx quality-evidence check out/quality-summary.json --budgets budgets.json
 
-Exit codes: 0 success, 64 usage, 65 bad input data, 66 input missing,
-70 internal error, 73 report not writable, 78 configuration.
+Subcommands:
+  check <report.json>                  judge an existing report against budgets (see quality-evidence check --help)
+
+Exit codes: 0 success, 1 a budget is breached (the report is written),
+64 usage, 65 bad input data, 66 input missing, 70 internal error,
+73 report not writable, 78 configuration.
 `;

@@ -3,8 +3,11 @@
 import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READ_CHUNK_BYTES } from '../io/fileSystem.js';
+import { ExecutionAccumulator } from '../summary/executionAccumulator.js';
 import { summariseRange, type InputRange } from '../workflow/summariseRange.js';
 
 const { path, start, end, range } = workerData as { path: string; start: number; end: number; range: InputRange };
 const chunks = createReadStream(path, { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });
-parentPort?.postMessage(await summariseRange(chunks, range));
+const result = await summariseRange(chunks, range);
+// The response-time samples are moved to the main thread, not copied.
+parentPort?.postMessage(result, result.ok ? ExecutionAccumulator.transferables(result.summary) : []);

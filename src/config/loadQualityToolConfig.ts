@@ -1,3 +1,6 @@
+import type { EndpointGrouping } from '../records/endpointLabels.js';
+import type { StatusListInput } from '../records/statusList.js';
+import type { Budgets } from './budgets.js';
 import { resolveSettings } from './resolveSettings.js';
 import { environmentSettings, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from './settingsSources.js';
 
@@ -13,6 +16,18 @@ export interface QualityToolConfig {
   readonly inputPath: string;
   /** Path of the report file (QE_OUTPUT_PATH), relative to the working directory. Default `.build/quality-summary.json`. */
   readonly outputPath: string;
+  /** Run-wide expected statuses (QE_EXPECTED_STATUSES); absent: 100-399. */
+  readonly expectedStatuses?: StatusListInput | undefined;
+  /** Expected statuses per endpoint label (settings file only). */
+  readonly expectedStatusesByEndpoint?: Readonly<Record<string, StatusListInput>> | undefined;
+  /** Route templates (QE_ROUTES). */
+  readonly routes?: readonly string[] | undefined;
+  /** Endpoint grouping (QE_ENDPOINT_GROUPING); absent: auto for labels derived from URLs, none for labels people wrote. */
+  readonly endpointGrouping?: EndpointGrouping | undefined;
+  /** Quality budgets: a budgets file's path (QE_BUDGETS_PATH), or the budgets themselves. */
+  readonly budgets?: string | Budgets | undefined;
+  /** A previous report to compare with (QE_BASELINE_PATH). */
+  readonly baselinePath?: string | undefined;
 }
 
 /** The documented local example threshold (SPEC 2.1). */
@@ -46,11 +61,32 @@ export function loadQualityToolConfig(env: EnvironmentRecord, { settingsFile }: 
     slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
     inputPath: { required: true },
     outputFile: { default: DEFAULT_OUTPUT_PATH },
+    ...RULE_REQUIREMENTS,
   });
   return {
     environment: settings.environment,
     slowResponseThresholdMs: settings.slowResponseThresholdMs,
     inputPath: settings.inputPath,
     outputPath: settings.outputFile,
+    ...definedRules(settings),
   };
+}
+
+/** The summary rules, the budgets and the baseline, each optional: every program asks for them alike. */
+export const RULE_REQUIREMENTS = {
+  expectedStatuses: { optional: true },
+  expectedStatusesByEndpoint: { optional: true },
+  routes: { optional: true },
+  endpointGrouping: { optional: true },
+  budgets: { optional: true },
+  baselinePath: { optional: true },
+} as const;
+
+type RuleKey = keyof typeof RULE_REQUIREMENTS;
+
+/** The rules, budgets and baseline that were given, and no key for those that were not. */
+export function definedRules(settings: { readonly [Key in RuleKey]: QualityToolConfig[Key] }): Pick<QualityToolConfig, RuleKey> {
+  const defined: { -readonly [Key in RuleKey]?: unknown } = {};
+  for (const key of Object.keys(RULE_REQUIREMENTS) as RuleKey[]) if (settings[key] !== undefined) defined[key] = settings[key];
+  return defined as Pick<QualityToolConfig, RuleKey>;
 }

@@ -4,14 +4,16 @@ import { renderValue } from '../renderValue.js';
 import { SETTING_KEYS, SETTINGS, type SettingDefinition, type SettingKey, type SettingValues } from './settings.js';
 import type { GivenSetting, SettingsSource } from './settingsSources.js';
 
-/** What a program needs of one setting: it must be given, or it falls back to a default. */
-export type SettingRequirement<Value> = { readonly required: true } | { readonly default: Value };
+/** What a program needs of one setting: it must be given, it falls back to a default, or it may be absent. */
+export type SettingRequirement<Value> = { readonly required: true } | { readonly default: Value } | { readonly optional: true };
 
 /** The settings a program asks for, each required or with its default. */
 export type SettingRequirements = { readonly [Key in SettingKey]?: SettingRequirement<SettingValues[Key]> };
 
 /** The resolved values of the settings asked for. */
-export type ResolvedSettings<Requirements extends SettingRequirements> = { readonly [Key in keyof Requirements & SettingKey]: SettingValues[Key] };
+export type ResolvedSettings<Requirements extends SettingRequirements> = {
+  readonly [Key in keyof Requirements & SettingKey]: Requirements[Key] extends { readonly optional: true } ? SettingValues[Key] | undefined : SettingValues[Key];
+};
 
 /**
  * Resolves settings from sources listed in precedence order (flags, reporter
@@ -46,7 +48,7 @@ export function resolveSettings<Requirements extends SettingRequirements>(
     }
     if (winner !== undefined) resolved[key] = winner.value;
     else if ('default' in requirement) resolved[key] = requirement.default;
-    else if (!anyGiven) issues.push({ variable: SETTINGS[key].variable, message: `is required (${SETTINGS[key].purpose})` });
+    else if (!anyGiven && 'required' in requirement) issues.push({ variable: (SETTINGS[key] as SettingDefinition).variable ?? `"${key}"`, message: `is required (${SETTINGS[key].purpose})` });
   }
   if (issues.length > 0) throw new ConfigurationError(issues, subject);
   return resolved as ResolvedSettings<Requirements>;
@@ -58,7 +60,10 @@ function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: u
     ? definition.text.pipe(definition.value).safeParse(given.value, { reportInput: false })
     : definition.value.safeParse(given.value, { reportInput: false });
   if (!result.success) {
-    const message = result.error.issues[0]?.message ?? 'is invalid';
+    const first = result.error.issues[0];
+    // Where in a structured value (a key of an object of settings), when not at its top.
+    const where = first === undefined || first.path.length === 0 ? '' : `${first.path.map((part) => (typeof part === 'number' ? `item ${part + 1}` : `at ${JSON.stringify(String(part))}`)).join(', ')}: `;
+    const message = `${where}${first?.message ?? 'is invalid'}`;
     // A variable or a flag may hold a secret put in the wrong place: its value is never shown.
     return { problem: given.isText ? message : `${message}; got ${renderValue(given.value)}` };
   }

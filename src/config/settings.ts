@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
+import { checkRouteTemplate, ENDPOINT_GROUPINGS, type EndpointGrouping } from '../records/endpointLabels.js';
+import { parseStatusList, type StatusListInput } from '../records/statusList.js';
+import { budgetsSchema, type Budgets } from './budgets.js';
 
 /**
  * Every setting of quality-evidence, with the name each source gives it: the
@@ -26,14 +30,42 @@ const booleanText = z
   .pipe(z.enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' }))
   .transform((text) => text === 'true' || text === '1');
 
+/** A list of expected statuses: `"100-399,404"`, or an array of codes and range strings. */
+const statusRangeText = String.raw`\s*\d{3}(?:\s*-\s*\d{3})?\s*`;
+const statusListValue = z
+  .union([z.string().regex(new RegExp(`^${statusRangeText}(?:,${statusRangeText})*$`)), z.array(z.union([z.int().min(100).max(599), z.string().regex(new RegExp(`^${statusRangeText}$`))]))], { error: 'must be a list of status codes and ranges, such as "200-299,404" (or an array such as [200, "400-404"])' })
+  .superRefine((value, context) => {
+    const parsed = parseStatusList(value);
+    if ('problem' in parsed) context.addIssue({ code: 'custom', message: parsed.problem });
+  }) as z.ZodType<StatusListInput>;
+
+/** Route templates: paths such as `/orders/:orderId`, optionally after a method. */
+const routeList = z.array(
+  z.string({ error: 'must be a path template string such as /orders/:orderId' }).superRefine((value, context) => {
+    const problem = checkRouteTemplate(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem.problem });
+  }),
+  { error: 'must be an array of path templates such as ["/orders/:orderId"]' },
+);
+
+/** Comma-separated text becomes a list of its non-empty, trimmed items. */
+const commaList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== ''),
+);
+
 /** How one setting is named and checked in each source. */
 export interface SettingDefinition {
-  /** The `QE_*` variable. */
-  readonly variable: string;
+  /** The `QE_*` variable; a setting that only a typed source can give (an object) has none. */
+  readonly variable?: string;
   /** The command-line flag, without the leading dashes. */
   readonly flag?: string;
   /** The rule for a typed value (reporter option, settings file). */
   readonly value: z.ZodType;
+  /** The shape published in the settings file's JSON Schema, when `value` checks by hand what a schema cannot say. */
+  readonly schema?: z.ZodType;
   /** The rule for a text value (variable, flag): text in, typed value out, then `value` applies. */
   readonly text: z.ZodType<unknown, string>;
   /** Whether the value is a path, resolved against the folder its source names. */
@@ -79,6 +111,70 @@ export const SETTINGS = {
     purpose: 'the path of the report file',
     description: 'Path of the report, relative to the folder of the settings file (QE_OUTPUT_PATH); default .build/quality-summary.json',
   },
+  expectedStatuses: {
+    variable: 'QE_EXPECTED_STATUSES',
+    flag: 'expected-statuses',
+    value: statusListValue,
+    text: z.string(),
+    purpose: 'the expected statuses',
+    description:
+      'Statuses that are not failures, run-wide (QE_EXPECTED_STATUSES): codes and inclusive ranges, comma-separated ("100-399,404"), or an array of codes and range strings; default 100-399 (failed means 400 or above)',
+  },
+  expectedStatusesByEndpoint: {
+    value: z.record(
+      z.string().regex(ENDPOINT_LABEL_PATTERN, { error: 'must be an endpoint label of the form "<METHOD> <path>"' }),
+      statusListValue,
+      { error: 'must be an object of endpoint labels and status lists, such as { "DELETE /booking/:id": "200-299,403" }' },
+    ),
+    text: z.string(),
+    purpose: 'the expected statuses per endpoint',
+    description: 'Expected statuses per endpoint label (after route templates and grouping), overriding the run-wide rule: { "DELETE /booking/:id": "200-299,403" }',
+  },
+  routes: {
+    variable: 'QE_ROUTES',
+    flag: 'route',
+    value: routeList,
+    text: commaList,
+    purpose: 'the route templates',
+    description:
+      'Route templates (QE_ROUTES, comma-separated): paths such as /orders/:orderId, optionally after a method (GET /orders/:orderId); a label that matches one, segment by segment, is reported as the template; the first match wins',
+  },
+  endpointGrouping: {
+    variable: 'QE_ENDPOINT_GROUPING',
+    flag: 'endpoint-grouping',
+    value: z.enum(ENDPOINT_GROUPINGS, { error: `must be one of ${ENDPOINT_GROUPINGS.join(', ')}` }),
+    text: z.string(),
+    purpose: 'the endpoint grouping',
+    description:
+      'auto: numeric, UUID and long hex segments become :id, repeated slashes collapse, a trailing slash goes; none: labels stay as they come (QE_ENDPOINT_GROUPING); default auto for labels derived from URLs (HAR, the recording fixture) and none for labels written in records',
+  },
+  budgets: {
+    variable: 'QE_BUDGETS_PATH',
+    flag: 'budgets',
+    value: z.unknown().superRefine((value, context) => {
+      if (typeof value === 'string') {
+        const checked = filePath.safeParse(value);
+        if (!checked.success) context.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'must name a budgets file' });
+        return;
+      }
+      const checked = budgetsSchema.safeParse(value, { reportInput: false });
+      if (!checked.success) for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    }),
+    schema: z.union([z.string(), budgetsSchema]),
+    text: z.string(),
+    isPath: true,
+    purpose: 'the quality budgets',
+    description: 'Quality budgets: the path of a budgets file (QE_BUDGETS_PATH), or the budgets themselves as an object (schemas/budgets.schema.json)',
+  },
+  baselinePath: {
+    variable: 'QE_BASELINE_PATH',
+    flag: 'baseline',
+    value: filePath,
+    text: z.string(),
+    isPath: true,
+    purpose: 'the baseline report',
+    description: 'Path of a previous quality-summary.json (for example main’s) to compare with (QE_BASELINE_PATH)',
+  },
   quiet: {
     variable: 'QE_QUIET',
     flag: 'quiet',
@@ -102,10 +198,27 @@ export interface SettingValues {
   readonly inputPath: string;
   readonly outputFile: string;
   readonly quiet: boolean;
+  readonly expectedStatuses: StatusListInput;
+  readonly expectedStatusesByEndpoint: Readonly<Record<string, StatusListInput>>;
+  readonly routes: readonly string[];
+  readonly endpointGrouping: EndpointGrouping;
+  readonly budgets: string | Budgets;
+  readonly baselinePath: string;
 }
 
 /** The settings a reporter option or a settings-file key can give. */
-export const OPTION_KEYS = ['environment', 'slowResponseThresholdMs', 'outputFile', 'quiet'] as const satisfies readonly SettingKey[];
+export const OPTION_KEYS = [
+  'environment',
+  'slowResponseThresholdMs',
+  'outputFile',
+  'quiet',
+  'expectedStatuses',
+  'expectedStatusesByEndpoint',
+  'routes',
+  'endpointGrouping',
+  'budgets',
+  'baselinePath',
+] as const satisfies readonly SettingKey[];
 
 /** A setting that a reporter option or a settings-file key can give. */
 export type OptionKey = (typeof OPTION_KEYS)[number];
@@ -124,7 +237,7 @@ export const SETTINGS_FILE_VARIABLE = 'QE_CONFIG_PATH';
 export const settingsFileSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
-    ...(Object.fromEntries(OPTION_KEYS.map((key) => [key, SETTINGS[key].value.optional().meta({ description: SETTINGS[key].description })])) as {
+    ...(Object.fromEntries(OPTION_KEYS.map((key) => [key, ((SETTINGS[key] as SettingDefinition).schema ?? SETTINGS[key].value).optional().meta({ description: SETTINGS[key].description })])) as {
       readonly [Key in OptionKey]: z.ZodOptional<(typeof SETTINGS)[Key]['value']>;
     }),
   })

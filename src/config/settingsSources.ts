@@ -38,7 +38,8 @@ export function presentValue(value: string | undefined): string | undefined {
 export function environmentSettings(env: EnvironmentRecord): SettingsSource {
   const values: Partial<Record<SettingKey, GivenSetting>> = {};
   for (const key of SETTING_KEYS) {
-    const { variable } = SETTINGS[key];
+    const { variable } = SETTINGS[key] as SettingDefinition;
+    if (variable === undefined) continue;
     const text = presentValue(env[variable]);
     if (text !== undefined) values[key] = { value: text, name: variable, isText: true };
   }
@@ -50,14 +51,16 @@ export function environmentSettings(env: EnvironmentRecord): SettingsSource {
  * (`{ output: 'x.json', quiet: true }`), named `--output` in messages. Text
  * values go through the same rules as variables and are never shown.
  */
-export function flagSettings(flags: Readonly<Record<string, string | boolean | undefined>>): SettingsSource {
+export function flagSettings(flags: Readonly<Record<string, string | boolean | readonly string[] | undefined>>): SettingsSource {
   const values: Partial<Record<SettingKey, GivenSetting>> = {};
   for (const key of SETTING_KEYS) {
     const definition: SettingDefinition = SETTINGS[key];
     if (definition.flag === undefined) continue;
     const value = flags[definition.flag];
     if (value === undefined) continue;
-    values[key] = { value: typeof value === 'string' ? value.trim() : value, name: `--${definition.flag}`, isText: typeof value === 'string' };
+    // A repeatable flag (--route a --route b) reads as the comma-separated text of its variable.
+    const text = typeof value === 'string' ? value.trim() : typeof value === 'boolean' ? undefined : value.join(',');
+    values[key] = text === undefined ? { value, name: `--${definition.flag}`, isText: false } : { value: text, name: `--${definition.flag}`, isText: true };
   }
   return { values, issues: [] };
 }

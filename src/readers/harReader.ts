@@ -1,7 +1,6 @@
 import { RecordValidationError } from '../errors.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import type { TimingPhases } from '../records/executionRecord.js';
-import { templatePath } from '../records/templateEndpoint.js';
 import { isPlainObject } from '../records/validateRecordList.js';
 import { describeType, renderValue } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
@@ -24,8 +23,9 @@ const ASSET_MIME_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\
 /**
  * Reads a HAR 1.2 file (`recordHar` in Playwright, "save all as HAR" in a
  * browser's devtools): each entry of `log.entries` becomes a record. The
- * method and the URL's path (its ids templated as `:id`, percent-encoding as
- * recorded, no query) make the endpoint; `response.status` is the status;
+ * method and the URL's path (percent-encoding as recorded, no query) make
+ * the endpoint, marked as derived from a URL so that its ids are grouped as
+ * `:id` by default; `response.status` is the status;
  * `time` the response time; `timings` the phases. An entry with no response
  * (status 0 as devtools write it, -1 as Playwright does) is a no-response
  * record; asset entries are left out unless asked for. Entries are streamed,
@@ -48,7 +48,7 @@ export async function* readHarRecords(chunks: AsyncIterable<Buffer>, file: strin
       records.push(record);
       entryIndexes.push(index);
     }
-    if (records.length > 0) yield { records, location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }) };
+    if (records.length > 0) yield { records, location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }), derivedEndpoints: true };
   }
   const document = scanner.end();
   const log = typeof document.skeleton === 'object' && document.skeleton !== null ? (document.skeleton as { log?: unknown }).log : undefined;
@@ -86,7 +86,7 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
     options.tally.skippedAssetCount++;
     return LEFT_OUT;
   }
-  const endpoint = `${request['method']} ${templatePath(path)}`;
+  const endpoint = `${request['method']} ${path}`;
   const status = response['status'];
   const timingMs = timingPhases(entry['timings']);
   const timing = timingMs === undefined ? {} : { timingMs };

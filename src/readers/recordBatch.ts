@@ -9,6 +9,8 @@ export interface RecordBatch {
   readonly records: readonly unknown[];
   /** Where `records[index]` is. */
   location(index: number): RecordLocation;
+  /** The endpoints were derived from URLs (a HAR file), not written by people: grouped automatically by default. */
+  readonly derivedEndpoints?: boolean;
 }
 
 /** The input formats a reader exists for. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
 
 /**
@@ -51,6 +52,22 @@ export const timingPhasesSchema = z
   )
   .meta({ title: 'TimingPhases', description: 'Phases of the call in milliseconds; a phase the source did not give is absent' });
 
+/** Parses a record's `expectedStatuses` once per distinct list. */
+export const parseRecordStatusList = createStatusListCache();
+
+const expectedStatusesRule = 'must be a list of the status codes this call expects, such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599';
+
+/** A record's own expected statuses: a list in text, or an array of codes and range texts. */
+const expectedStatusesSchema = z
+  .union([z.string(), z.array(z.union([z.number(), z.string()]))], { error: expectedStatusesRule })
+  .superRefine((value, context) => {
+    if ('problem' in parseRecordStatusList(value)) context.addIssue({ code: 'custom', message: expectedStatusesRule });
+  })
+  .meta({
+    description: 'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
+    examples: ['404', '200-299,403'],
+  });
+
 /**
  * One test execution as it appears in the input file. Other fields are ignored.
  *
@@ -75,6 +92,7 @@ export const executionRecordSchema = z
     responseTimeMs: responseTimeMsSchema.meta({ description: 'Response time in milliseconds; for a call that got no response, the time until it failed' }),
     id: z.string({ error: 'must be a string when present' }).optional().meta({ description: 'Optional identifier of the execution' }),
     timingMs: timingPhasesSchema.optional(),
+    expectedStatuses: expectedStatusesSchema.optional(),
   })
   // Both refinements run even when a field is invalid, so that one pass lists every problem of a record.
   .refine((record) => record.statusCode !== undefined || record.errorCode !== undefined, {
@@ -106,7 +124,7 @@ export const executionInputSchema = z
  */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs } = value;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -115,7 +133,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     ENDPOINT_LABEL_PATTERN.test(endpoint) &&
     isMilliseconds(responseTimeMs) &&
     (id === undefined || typeof id === 'string') &&
-    (timingMs === undefined || areTimingPhases(timingMs))
+    (timingMs === undefined || areTimingPhases(timingMs)) &&
+    (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses)))
   );
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { budgetsSchema } from '../config/budgets.js';
 import { settingsFileSchema } from '../config/settings.js';
 import { checkObservationSchema } from '../records/checkObservation.js';
 import { executionInputSchema, executionRecordSchema } from '../records/executionRecord.js';
@@ -14,6 +15,8 @@ export interface QualityEvidenceJsonSchemas {
   readonly checkObservation: z.core.JSONSchema.BaseSchema;
   /** `quality-evidence.config.json`. */
   readonly settings: z.core.JSONSchema.BaseSchema;
+  /** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), also the reporter option `budgets`. */
+  readonly budgets: z.core.JSONSchema.BaseSchema;
 }
 
 /** The file each schema is published as, in the package's `schemas/` folder. */
@@ -22,11 +25,12 @@ export const JSON_SCHEMA_FILES: Readonly<Record<keyof QualityEvidenceJsonSchemas
   report: 'report.schema.json',
   checkObservation: 'check-observation.schema.json',
   settings: 'settings.schema.json',
+  budgets: 'budgets.schema.json',
 };
 
 /**
  * JSON Schemas (draft 2020-12) of the input file, the report, a check
- * observation and the settings file, derived from the zod schemas the code
+ * observation, the settings file and the budgets file, derived from the zod schemas the code
  * validates with, so the published contract cannot drift from the checks.
  * The package ships them in `schemas/`: point a settings file's `"$schema"`
  * at `./node_modules/quality-evidence/schemas/settings.schema.json` for
@@ -38,6 +42,7 @@ export function createQualityEvidenceJsonSchemas(): QualityEvidenceJsonSchemas {
     report: z.toJSONSchema(qualityReportSchema),
     checkObservation: z.toJSONSchema(checkObservationSchema, { io: 'input' }),
     settings: z.toJSONSchema(settingsFileSchema, { io: 'input' }),
+    budgets: z.toJSONSchema(budgetsSchema, { io: 'input' }),
   };
 }
 

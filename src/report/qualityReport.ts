@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { RecordSummary } from '../summary/summariseExecutions.js';
+import { describeLocation } from '../issues/location.js';
+import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
+import type { LatencyStatistics } from '../summary/latencySamples.js';
+import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 
 /** Version of the report format; raised on any incompatible change. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -15,6 +18,62 @@ export const testCountsSchema = z.object({
 
 export type TestCounts = z.infer<typeof testCountsSchema>;
 
+const statistic = (what: string) => z.number().nullable().meta({ description: `${what}; null when there are no executions` });
+
+/** The seven statistics of a set of times, in milliseconds. */
+export const latencyStatisticsSchema = z
+  .strictObject({
+    min: statistic('The fastest'),
+    mean: statistic('The mean, rounded to 3 decimals (the microsecond)'),
+    p50: statistic('The 50th percentile by nearest rank: the value at 1-based rank ceil(50 × n / 100) in ascending order, always a recorded value'),
+    p90: statistic('The 90th percentile by nearest rank (rank ceil(90 × n / 100))'),
+    p95: statistic('The 95th percentile by nearest rank (rank ceil(95 × n / 100))'),
+    p99: statistic('The 99th percentile by nearest rank (rank ceil(99 × n / 100))'),
+    max: statistic('The slowest'),
+  })
+  .meta({ title: 'LatencyStatistics', description: 'Statistics of times in milliseconds; every one is null when there are no executions, so no data never looks fast' });
+
+const statusCodesSchema = z
+  .record(z.string().regex(/^[1-5]\d\d$/), z.int().min(1))
+  .meta({ description: 'Executions per status code (keys ascending), expected or not; calls with no response have no status and are not here' });
+
+/** One endpoint's statistics. */
+export const endpointStatisticsSchema = z
+  .strictObject({
+    endpoint: z.string().meta({ description: 'The endpoint label, after route templates and grouping' }),
+    executionCount: z.int().min(1),
+    failedExecutionCount: z.int().min(0).meta({ description: 'Executions with a status that was not expected, or with no response' }),
+    expectedErrorCount: z.int().min(0).meta({ description: 'Executions with a status of 400 or above that was expected (negative tests): not failures' }),
+    slowExecutionCount: z.int().min(0),
+    noResponseCount: z.int().min(0),
+    statusCodes: statusCodesSchema,
+    responseTimeMs: latencyStatisticsSchema,
+    timeToFirstByteMs: latencyStatisticsSchema
+      .optional()
+      .meta({ description: 'Only when records of this endpoint carried timing phases: the statistics of the wait phase (request sent to first byte)' }),
+    newConnectionCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection)' }),
+  })
+  .meta({ title: 'EndpointStatistics' });
+
+/** One of the slowest executions. */
+export const slowExecutionSchema = z
+  .strictObject({
+    endpoint: z.string(),
+    statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),
+    errorCode: z.string().optional().meta({ description: 'Only for a call that got no response' }),
+    responseTimeMs: z.number().min(0),
+    id: z.string().optional().meta({ description: "The record's id, when it has one" }),
+    location: z
+      .string()
+      .optional()
+      .meta({ description: 'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", or a test and its attempt, as in test "title" (attempt 1)' }),
+  })
+  .meta({ title: 'SlowExecution' });
+
 /** `quality-summary.json`, as written by the runner and by the reporter. */
 export const qualityReportSchema = z
   .object({
@@ -28,6 +87,17 @@ export const qualityReportSchema = z
     slowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one slow execution, each once, in code-unit order' }),
     noResponseCount: z.int().min(0).meta({ description: 'Executions that got no response (connection refused, DNS failure, timeout, reset); they count as failed too' }),
     noResponseEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one execution that got no response, each once, in code-unit order' }),
+    expectedErrorCount: z
+      .int()
+      .min(0)
+      .meta({ description: 'Executions with a status of 400 or above that was expected (expectedStatuses): negative tests, counted here and not as failed' }),
+    statusCodes: statusCodesSchema,
+    responseTimeMs: latencyStatisticsSchema.meta({ description: 'Statistics of every execution’s response time' }),
+    endpoints: z.array(endpointStatisticsSchema).meta({ description: 'One entry per endpoint, by label in code-unit order' }),
+    slowestExecutions: z
+      .array(slowExecutionSchema)
+      .max(5)
+      .meta({ description: 'The 5 slowest executions, slowest first, ties in input order' }),
     skippedAssetCount: z
       .int()
       .min(0)
@@ -43,6 +113,15 @@ export const qualityReportSchema = z
       .optional()
       .meta({ description: 'Only in reports written by the Playwright reporter: endpoints of the unrecorded calls, ids templated as :id, each once, in code-unit order' }),
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
+    flakyEndpoints: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter: endpoints with failed executions, every one of which came from an attempt of a test that later passed on a retry; in code-unit order',
+      }),
+    baseline: baselineComparisonSchema.optional().meta({ description: 'Only when a baseline report was named: the comparison with it' }),
+    budgets: budgetVerdictSchema.optional().meta({ description: 'Only when budgets were given: the verdict of each budget' }),
   })
   .strict()
   .meta({ title: 'QualityReport' });
@@ -66,10 +145,12 @@ export interface ReportContext {
   readonly unrecordedCalls?: UnrecordedCalls;
   /** Present only in reports from the Playwright reporter. */
   readonly tests?: TestCounts;
+  /** Present only in reports from the Playwright reporter. */
+  readonly flakyEndpoints?: readonly string[];
 }
 
 /** Assembles the report with its keys in a fixed order. */
-export function buildReport(summary: RecordSummary, context: ReportContext): QualityReport {
+export function buildReport(summary: ExecutionStatistics, context: ReportContext): QualityReport {
   const report: QualityReport = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     environment: context.environment,
@@ -81,6 +162,11 @@ export function buildReport(summary: RecordSummary, context: ReportContext): Qua
     slowEndpoints: [...summary.slowEndpoints],
     noResponseCount: summary.noResponseCount,
     noResponseEndpoints: [...summary.noResponseEndpoints],
+    expectedErrorCount: summary.expectedErrorCount,
+    statusCodes: { ...summary.statusCodes },
+    responseTimeMs: { ...summary.responseTimeMs },
+    endpoints: summary.endpoints.map((endpoint) => ({ ...endpoint, statusCodes: { ...endpoint.statusCodes }, responseTimeMs: copyStatistics(endpoint.responseTimeMs) })),
+    slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
   };
   if (context.skippedAssetCount !== undefined) report.skippedAssetCount = context.skippedAssetCount;
   if (context.unrecordedCalls !== undefined) {
@@ -88,10 +174,19 @@ export function buildReport(summary: RecordSummary, context: ReportContext): Qua
     report.unrecordedEndpoints = [...context.unrecordedCalls.endpoints];
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
+  if (context.flakyEndpoints !== undefined) report.flakyEndpoints = [...context.flakyEndpoints];
   return report;
 }
 
 /** The report file's bytes: JSON, 2-space indent, trailing newline, no timestamps. */
 export function formatReport(report: QualityReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function copyStatistics(statistics: LatencyStatistics): LatencyStatistics {
+  return { ...statistics };
+}
+
+function slowExecutionEntry({ location, ...execution }: SlowExecution): QualityReport['slowestExecutions'][number] {
+  return location === undefined ? { ...execution } : { ...execution, location: describeLocation(location) };
 }

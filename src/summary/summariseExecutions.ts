@@ -1,4 +1,3 @@
-import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { describeType } from '../renderValue.js';
 
 /** The summary of SPEC 2.4: what ran, what failed, what was slow. */
@@ -31,24 +30,6 @@ export interface SummarisableOutcome {
   readonly responseTimeMs: number;
 }
 
-/**
- * A record failed when the API answered with a client or server error, or
- * did not answer at all.
- */
-export function isFailedExecution(record: CanonicalExecutionRecord): boolean {
-  return isFailedStatus(record.statusCode);
-}
-
-/** The failure rule on the status alone: no status (no response), or 400 and above. */
-function isFailedStatus(statusCode: number | undefined): boolean {
-  return statusCode === undefined || statusCode >= 400;
-}
-
-/** A record of a call that got no response carries an error code instead of a status code. */
-export function isNoResponseExecution(record: CanonicalExecutionRecord): boolean {
-  return record.statusCode === undefined;
-}
-
 /** What decides, for one kind of outcome, that it failed or got no response. */
 export interface OutcomeRules<Outcome> {
   readonly isFailed: (outcome: Outcome) => boolean;
@@ -75,7 +56,7 @@ export interface SummaryData {
  * (equal is not slow), and the endpoint lists come out sorted by UTF-16 code
  * unit, not by locale, so reports diff cleanly on every machine.
  */
-export class SummaryAccumulator<Outcome extends SummarisableOutcome = CanonicalExecutionRecord> {
+export class SummaryAccumulator<Outcome extends SummarisableOutcome> {
   readonly slowResponseThresholdMs: number;
   private readonly rules: OutcomeRules<Outcome>;
   private executionCount = 0;
@@ -111,27 +92,6 @@ export class SummaryAccumulator<Outcome extends SummarisableOutcome = CanonicalE
     if (this.rules.isNoResponse?.(outcome) === true) {
       this.noResponseCount++;
       this.noResponse.add(outcome.endpoint);
-    }
-  }
-
-  /**
-   * Counts one execution record by its fields, with the execution rules
-   * (failed: no status, or 400 and above; no response: no status), making no
-   * object: the hot loop of a million-record input.
-   */
-  addExecution(endpoint: string, statusCode: number | undefined, responseTimeMs: number): void {
-    this.executionCount++;
-    if (isFailedStatus(statusCode)) {
-      this.failedExecutionCount++;
-      this.failures.set(endpoint, (this.failures.get(endpoint) ?? 0) + 1);
-    }
-    if (responseTimeMs > this.slowResponseThresholdMs) {
-      this.slowExecutionCount++;
-      this.slow.add(endpoint);
-    }
-    if (statusCode === undefined) {
-      this.noResponseCount++;
-      this.noResponse.add(endpoint);
     }
   }
 
@@ -178,14 +138,6 @@ export class SummaryAccumulator<Outcome extends SummarisableOutcome = CanonicalE
   }
 }
 
-/** The rules for execution records: failed is a status of 400 or more, or no response. */
-export const EXECUTION_RULES: OutcomeRules<CanonicalExecutionRecord> = { isFailed: isFailedExecution, isNoResponse: isNoResponseExecution };
-
-/** An accumulator for execution records. */
-export function createExecutionAccumulator(slowResponseThresholdMs: number): SummaryAccumulator {
-  return new SummaryAccumulator(slowResponseThresholdMs, EXECUTION_RULES);
-}
-
 /** Summarises any iterable of outcomes in one accumulator (see {@link SummaryAccumulator}). */
 export function summariseOutcomes<Outcome extends SummarisableOutcome>(
   outcomes: Iterable<Outcome>,
@@ -196,15 +148,6 @@ export function summariseOutcomes<Outcome extends SummarisableOutcome>(
   const accumulator = new SummaryAccumulator<Outcome>(slowResponseThresholdMs, isNoResponse === undefined ? { isFailed } : { isFailed, isNoResponse });
   for (const outcome of outcomes) accumulator.add(outcome);
   return accumulator.result();
-}
-
-/**
- * Summarises canonical execution records: failed means statusCode >= 400 or
- * no response; slow means strictly above the threshold, whether the time ran
- * until a response or until the call failed (a timeout is slow).
- */
-export function summariseExecutions(records: Iterable<CanonicalExecutionRecord>, slowResponseThresholdMs: number): RecordSummary {
-  return summariseOutcomes(records, isFailedExecution, slowResponseThresholdMs, isNoResponseExecution);
 }
 
 /** Sorts strings by UTF-16 code unit, not by locale, so that output is the same on every machine. */

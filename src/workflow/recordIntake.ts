@@ -1,35 +1,91 @@
 import type { RecordLocation } from '../issues/location.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
-import { executionRecordSchema, isExecutionRecord } from '../records/executionRecord.js';
-import { createEndpointNormaliser } from '../records/normaliseExecutionRecords.js';
+import { createEndpointLabeler } from '../records/endpointLabels.js';
+import type { EvidenceRules } from '../records/evidenceRules.js';
+import { executionRecordSchema, isExecutionRecord, parseRecordStatusList } from '../records/executionRecord.js';
+import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
+import { statusSet, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
-import { createExecutionAccumulator, type SummaryAccumulator } from '../summary/summariseExecutions.js';
+import { ExecutionAccumulator } from '../summary/executionAccumulator.js';
+
+/** What the source of a record says about it besides its fields. */
+export interface RecordOrigin {
+  /** Its endpoint was derived from a URL (HAR, the recording fixture), not written by a person: grouped by default. */
+  readonly derivedFromUrl?: boolean;
+  /** The statuses its test expects (a test annotation); the record's own `expectedStatuses` wins over these. */
+  readonly expected?: StatusSet | undefined;
+}
+
+const LABEL_CACHE_LIMIT = 10_000;
 
 /**
  * Where raw execution records go in: each is validated (problems kept with
- * their locations), and each valid one is normalised and counted in the
- * summary, making no object per record. The one intake of the workflow, of
- * a worker thread's range and of the Playwright reporter.
+ * their locations), its endpoint normalised and labelled, and it is counted
+ * in the summary, making no object per record. The one intake of the
+ * workflow, of a worker thread's range and of the Playwright reporter.
  */
 export class RecordIntake {
   readonly validation: RecordValidation<typeof executionRecordSchema>;
-  readonly accumulator: SummaryAccumulator;
-  private readonly normalise = createEndpointNormaliser();
+  readonly accumulator: ExecutionAccumulator;
+  /** The input being read, named in the locations of the slowest executions (a JSON list's positions name no file of their own). */
+  inputName: string | undefined;
+  private readonly label: (label: string, derivedFromUrl: boolean) => string;
+  private readonly labels = [new Map<string, string>(), new Map<string, string>()] as const;
 
   /** @param noun what a record is called in the summary line of a validation error. */
-  constructor(slowResponseThresholdMs: number, noun = 'record') {
+  constructor(rules: EvidenceRules, noun = 'record') {
     this.validation = new RecordValidation(executionRecordSchema, { noun, isValid: isExecutionRecord });
-    this.accumulator = createExecutionAccumulator(slowResponseThresholdMs);
+    const byEndpoint = Object.entries(rules.expectedStatusesByEndpoint ?? {});
+    this.accumulator = new ExecutionAccumulator(rules.slowResponseThresholdMs, {
+      expectedStatuses: rules.expectedStatuses === undefined ? undefined : statusSet(rules.expectedStatuses),
+      expectedStatusesByEndpoint: new Map(byEndpoint.map(([endpoint, list]) => [normaliseEndpoint(endpoint), statusSet(list)])),
+    });
+    this.label = createEndpointLabeler(rules);
   }
 
-  /** Takes one record; `locate` is called only when it is invalid. */
-  take(record: unknown, locate: () => RecordLocation): void {
-    if (this.validation.check(record, locate)) this.accumulator.addExecution(this.normalise(record.endpoint), record.statusCode, record.responseTimeMs);
+  /**
+   * Takes one record; `locate` is called only when it is invalid or among
+   * the slowest. Returns the endpoint it was counted under and whether it
+   * failed, or undefined when it was invalid.
+   */
+  take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin): { readonly endpoint: string; readonly failed: boolean } | undefined {
+    if (!this.validation.check(record, locate)) return undefined;
+    const { statusCode, responseTimeMs, timingMs, expectedStatuses } = record;
+    const endpoint = this.endpointOf(record.endpoint, origin?.derivedFromUrl === true);
+    const expected = expectedStatuses === undefined ? origin?.expected : (parseRecordStatusList(expectedStatuses) as { set: StatusSet }).set;
+    const { accumulator } = this;
+    const failed = accumulator.addExecution(endpoint, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
+    if (accumulator.isAmongSlowest(responseTimeMs)) {
+      const { id, errorCode } = record;
+      accumulator.addSlowest({
+        endpoint,
+        ...(statusCode === undefined ? { errorCode: errorCode! } : { statusCode }),
+        responseTimeMs,
+        ...(id === undefined ? {} : { id }),
+        location: this.named(locate()),
+      });
+    }
+    return { endpoint, failed };
   }
 
   /** Takes every record of a reader's batch. */
   takeBatch(batch: RecordBatch): void {
     const { records } = batch;
-    for (let index = 0; index < records.length; index++) this.take(records[index], () => batch.location(index));
+    const origin = batch.derivedEndpoints === true ? { derivedFromUrl: true } : undefined;
+    for (let index = 0; index < records.length; index++) this.take(records[index], () => batch.location(index), origin);
+  }
+
+  // Normalises and labels one endpoint, remembering the result: inputs repeat a few hundred labels millions of times.
+  private endpointOf(written: string, derivedFromUrl: boolean): string {
+    const cache = this.labels[derivedFromUrl ? 1 : 0];
+    const known = cache.get(written);
+    if (known !== undefined) return known;
+    const made = this.label(normaliseEndpoint(written), derivedFromUrl);
+    if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, made);
+    return made;
+  }
+
+  private named(location: RecordLocation): RecordLocation {
+    return location.kind === 'list' && location.file === undefined && this.inputName !== undefined ? { ...location, file: this.inputName } : location;
   }
 }

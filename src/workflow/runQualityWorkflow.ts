@@ -6,11 +6,13 @@ import { writeReportAtomically } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
-import { normaliseExecutionRecords } from '../records/normaliseExecutionRecords.js';
+import type { EvidenceRules } from '../records/evidenceRules.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
-import { summariseExecutions, type RecordSummary } from '../summary/summariseExecutions.js';
+import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
+import type { RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
+import { judgeReport, loadJudgement } from './judgement.js';
 import { RecordIntake } from './recordIntake.js';
 import type { RangeSummary } from './summariseRange.js';
 
@@ -31,7 +33,7 @@ export interface QualityWorkflowDependencies {
 }
 
 /** See {@link QualityWorkflowDependencies.summariseRanges}. */
-export type SummariseRanges = (path: string, format: 'json' | 'ndjson', slowResponseThresholdMs: number) => Promise<readonly RangeSummary[] | undefined>;
+export type SummariseRanges = (path: string, format: 'json' | 'ndjson', rules: EvidenceRules) => Promise<readonly RangeSummary[] | undefined>;
 
 /** One input of a run: a path, or `-` for standard input, and its format when it is forced. */
 export interface WorkflowInput {
@@ -47,7 +49,7 @@ export interface QualityWorkflowOptions {
   readonly includeAssets?: boolean | undefined;
 }
 
-/** The outcome of a successful run. */
+/** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
 export interface QualityWorkflowResult {
   readonly report: QualityReport;
   /** The exact bytes written to `config.outputPath`. */
@@ -55,8 +57,9 @@ export interface QualityWorkflowResult {
 }
 
 /**
- * The stages in order: read (each input, as a stream of located records),
- * validate, normalise, summarise, format, write. Validation streams: valid
+ * The stages in order: load the budgets and the baseline; read (each input,
+ * as a stream of located records), validate, normalise, summarise; compare
+ * with the baseline, judge the budgets; format, write. Validation streams: valid
  * records flow on into the summary, problems are kept, and the run throws
  * once the inputs end with problems, before anything is written. Only the
  * reading and the write touch the file system.
@@ -67,9 +70,10 @@ export async function runQualityWorkflow(
   options: QualityWorkflowOptions = {},
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
-  const { summary, skippedAssetCount } = await summariseInputs(inputs, config.slowResponseThresholdMs, dependencies, options.includeAssets ?? false);
+  const judgement = await loadJudgement(config, dependencies.fileSystem);
+  const { summary, skippedAssetCount } = await summariseInputs(inputs, rulesOf(config), dependencies, options.includeAssets ?? false);
   const context: ReportContext = skippedAssetCount === undefined ? config : { ...config, skippedAssetCount };
-  const report = buildReport(summary, context);
+  const report = judgeReport(buildReport(summary, context), judgement);
   const reportText = formatReport(report);
   await writeReportAtomically(dependencies.fileSystem, config.outputPath, reportText);
   return { report, reportText };
@@ -78,19 +82,20 @@ export async function runQualityWorkflow(
 /** The summary of several inputs read one after another: the summary of their concatenation. */
 export async function summariseInputs(
   inputs: readonly WorkflowInput[],
-  slowResponseThresholdMs: number,
+  rules: EvidenceRules,
   { fileSystem, stdin, progress, summariseRanges }: QualityWorkflowDependencies,
   includeAssets: boolean,
-): Promise<{ summary: RecordSummary; skippedAssetCount: number | undefined }> {
-  const intake = new RecordIntake(slowResponseThresholdMs);
+): Promise<{ summary: ExecutionStatistics; skippedAssetCount: number | undefined }> {
+  const intake = new RecordIntake(rules);
   const { validation, accumulator } = intake;
   const tally = createReadTally();
   const reportInvalid = validation.addInvalidRecord.bind(validation);
   const read = { records: 0, bytes: 0 };
   for (const input of inputs) {
     const format = input.path === '-' ? undefined : (input.format ?? formatFromExtension(input.path));
+    intake.inputName = input.path === '-' ? 'standard input' : input.path;
     if (summariseRanges !== undefined && (format === 'json' || format === 'ndjson')) {
-      const ranges = await summariseRanges(input.path, format, slowResponseThresholdMs);
+      const ranges = await summariseRanges(input.path, format, rules);
       const merged = ranges === undefined ? undefined : mergeRanges(ranges, format, input.path, inputs.length > 1);
       if (merged !== undefined) {
         for (const part of merged) {
@@ -146,13 +151,15 @@ function mergeRanges(ranges: readonly RangeSummary[], format: 'json' | 'ndjson',
   return parts.map((part) => {
     const shift = offset;
     offset += part.advance;
-    const issues = part.issues.map((issue): RecordIssue => {
-      const { location } = issue;
-      if (location.kind === 'list') return { ...issue, location: { kind: 'list', listPath, index: location.index + shift, file } };
-      if (location.kind === 'line') return { ...issue, location: { kind: 'line', line: location.line + shift, file: path } };
-      return issue;
-    });
-    return { ...part, issues };
+    const absolute = (location: RecordLocation, named: string | undefined): RecordLocation => {
+      if (location.kind === 'list') return { kind: 'list', listPath, index: location.index + shift, file: named };
+      if (location.kind === 'line') return { kind: 'line', line: location.line + shift, file: path };
+      return location;
+    };
+    const issues = part.issues.map((issue): RecordIssue => ({ ...issue, location: absolute(issue.location, file) }));
+    // The slowest executions always name their file.
+    const slowest = part.summary.slowest.map((execution): SlowExecution => (execution.location === undefined ? execution : { ...execution, location: absolute(execution.location, path) }));
+    return { ...part, issues, summary: { ...part.summary, slowest } };
   });
 }
 
@@ -179,9 +186,19 @@ async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem
  * The pure middle of the workflow for a document already parsed: validate,
  * normalise, summarise, format. For library users holding records in memory.
  */
-export function buildQualityReport(document: unknown, context: ReportContext): QualityWorkflowResult {
+export function buildQualityReport(document: unknown, context: ReportContext, rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {}): QualityWorkflowResult {
   const records = validateExecutionRecords(document);
-  const summary = summariseExecutions(normaliseExecutionRecords(records), context.slowResponseThresholdMs);
-  const report = buildReport(summary, context);
+  const intake = new RecordIntake({ ...rules, slowResponseThresholdMs: context.slowResponseThresholdMs });
+  const listPath = Array.isArray(document) ? '' : 'executions';
+  records.forEach((record, index) => {
+    intake.take(record, () => ({ kind: 'list', listPath, index }));
+  });
+  const report = buildReport(intake.accumulator.result(), context);
   return { report, reportText: formatReport(report) };
+}
+
+/** The summary rules of a configuration. */
+function rulesOf(config: QualityToolConfig): EvidenceRules {
+  const { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping } = config;
+  return { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping };
 }

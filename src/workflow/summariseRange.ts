@@ -3,7 +3,8 @@ import type { RecordIssue } from '../issues/recordIssue.js';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import { readNdjsonRecords } from '../readers/ndjsonReader.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
-import type { SummaryData } from '../summary/summariseExecutions.js';
+import type { EvidenceRules } from '../records/evidenceRules.js';
+import type { ExecutionData } from '../summary/executionAccumulator.js';
 import { RecordIntake } from './recordIntake.js';
 
 /**
@@ -21,14 +22,14 @@ export interface InputRange {
   readonly last: boolean;
   /** For a JSON range after the first: where the list is, as the first range found it. */
   readonly list?: { readonly path: ListPath; readonly depth: number } | undefined;
-  readonly slowResponseThresholdMs: number;
+  readonly rules: EvidenceRules;
 }
 
 /** What a range yields: its summary, its problems with locations relative to the range, and what merging needs. */
 export type RangeSummary =
   | {
       readonly ok: true;
-      readonly summary: SummaryData;
+      readonly summary: ExecutionData;
       readonly issues: readonly RecordIssue[];
       readonly recordCount: number;
       readonly invalidRecordCount: number;
@@ -44,7 +45,7 @@ export type RangeSummary =
 
 /** Summarises one range from its bytes. Records are validated with locations relative to the range. */
 export async function summariseRange(chunks: AsyncIterable<Buffer>, range: InputRange): Promise<RangeSummary> {
-  const intake = new RecordIntake(range.slowResponseThresholdMs);
+  const intake = new RecordIntake(range.rules);
   const take = intake.takeBatch.bind(intake);
   try {
     const extra = range.format === 'ndjson' ? await readNdjsonRange(chunks, take) : await readJsonRange(chunks, range, take);

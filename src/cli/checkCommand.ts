@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { ConfigurationError } from '../errors.js';
+import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
+import { evaluateBudgets, formatBudgetResult, needsBaseline } from '../evaluation/budgets.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import type { BudgetVerdict } from '../report/verdictSchemas.js';
+import { parseBudgets, readNamedFile as readNamed } from '../workflow/judgement.js';
+import { EXIT_CODES, UsageError } from './exitCodes.js';
+import type { CommandContext } from './summariseCommand.js';
+
+const OPTIONS = {
+  budgets: { type: 'string' },
+  baseline: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `quality-evidence check <report.json> [--budgets file] [--baseline file]`:
+ * judges an existing report (a merged shard report, an artifact) against
+ * budgets, one line per budget on stdout; exits 1 when a budget is breached.
+ * With no `--budgets`, the verdict recorded in the report is used.
+ */
+export async function checkCommand(context: CommandContext): Promise<number> {
+  const { values: flags, positionals } = parseCheckLine(context);
+  if (flags.help === true) {
+    context.stdout.write(CHECK_HELP);
+    return EXIT_CODES.success;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(`check takes one report file (got ${positionals.length}); see ${context.programName} check --help`);
+  }
+  const reportPath = positionals[0]!;
+  const report = parseReport(await readNamed(context.fileSystem, reportPath, 'report'), reportPath, 'report') as QualityReport;
+  const baselinePath = flags.baseline?.trim();
+  const compared =
+    baselinePath === undefined || baselinePath === ''
+      ? report
+      : { ...report, baseline: compareWithBaseline(report, parseReport(await readNamed(context.fileSystem, baselinePath, 'baseline report'), baselinePath)) };
+  const verdict = await verdictOf(compared, flags.budgets?.trim(), context);
+  if (flags.quiet !== true) {
+    const breached = verdict.results.filter((result) => !result.passed).length;
+    const lines = verdict.results.map(formatBudgetResult);
+    const total = verdict.results.length;
+    lines.push(breached === 0 ? `quality-evidence check: ${total === 1 ? 'the budget holds' : `all ${total} budgets hold`}` : `quality-evidence check: ${breached} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached`);
+    context.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return verdict.passed ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
+}
+
+async function verdictOf(report: QualityReport, budgetsPath: string | undefined, context: CommandContext): Promise<BudgetVerdict> {
+  if (budgetsPath === undefined || budgetsPath === '') {
+    if (report.budgets === undefined) throw new UsageError(`the report holds no budget verdict: name a budgets file with --budgets; see ${context.programName} check --help`);
+    return report.budgets;
+  }
+  const budgets = parseBudgets(await readNamed(context.fileSystem, budgetsPath, 'budgets file'), budgetsPath);
+  if (needsBaseline(budgets) && report.baseline === undefined) {
+    throw new ConfigurationError([
+      { variable: `"maxP95IncreasePercent" in ${budgetsPath}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
+    ]);
+  }
+  return evaluateBudgets(report, budgets);
+}
+
+function parseCheckLine(context: CommandContext) {
+  try {
+    return parseArgs({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
+    throw new UsageError(`${reason}; see ${context.programName} check --help`);
+  }
+}
+
+export const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]
+
+Judges an existing report against quality budgets: one line per budget on
+stdout, exit 1 when a budget is breached, 0 when every budget holds. Use it
+after merge-reports, whose exit status ignores reporters.
+
+Options:
+  --budgets <file>    the budgets file; without it, the verdict recorded in the report is used
+  --baseline <file>   a previous report (main's) for maxP95IncreasePercent
+  -q, --quiet         print nothing; the exit code tells
+  -h, --help          this help
+
+Examples:
+  npx playwright merge-reports --reporter quality-evidence/reporter ./blob-report
+  npx quality-evidence check .build/quality-summary.json --budgets budgets.json
+
+Exit codes: 0 every budget holds, 1 a budget is breached, 64 usage,
+65 not a report, 66 a file is missing, 78 bad budgets.
+`;

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
+
+/**
+ * The budgets file (`QE_BUDGETS_PATH`, `--budgets`) and the reporter option
+ * `budgets`: quality limits a report must hold. `src/evaluation/budgets.ts`
+ * judges a report against them.
+ */
+
+/** The statistics a `responseTimeMs` budget may limit. */
+export const LIMITED_STATISTICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
+
+/** How many executions, in both runs, an endpoint needs before its p95 increase is judged, when its budget names no minExecutions. */
+export const DEFAULT_MIN_EXECUTIONS_FOR_INCREASE = 20;
+
+const count = (what: string) => z.int({ error: 'must be a whole number, 0 or more' }).min(0, { error: 'must be a whole number, 0 or more' }).optional().meta({ description: what });
+const milliseconds = z.number({ error: 'must be a number of milliseconds, 0 or more' }).min(0, { error: 'must be a number of milliseconds, 0 or more' }).optional();
+
+const limits = {
+  minExecutions: count('At least this many executions: a run that recorded nothing cannot pass'),
+  maxFailedExecutions: count('At most this many failed executions'),
+  maxFailureRate: z
+    .number({ error: 'must be a rate from 0 to 1' })
+    .min(0, { error: 'must be a rate from 0 to 1' })
+    .max(1, { error: 'must be a rate from 0 to 1' })
+    .optional()
+    .meta({ description: 'At most this share of executions failed, from 0 to 1' }),
+  maxSlowExecutions: count('At most this many slow executions'),
+  maxNoResponseCount: count('At most this many executions with no response'),
+  responseTimeMs: z
+    .strictObject(Object.fromEntries(LIMITED_STATISTICS.map((statistic) => [statistic, milliseconds])) as Record<(typeof LIMITED_STATISTICS)[number], typeof milliseconds>, {
+      error: `must be an object of response-time limits (${LIMITED_STATISTICS.join(', ')})`,
+    })
+    .optional()
+    .meta({ description: 'Upper limits, in milliseconds, on response-time statistics (nearest-rank percentiles)' }),
+  maxP95IncreasePercent: z
+    .number({ error: 'must be a percentage, 0 or more' })
+    .min(0, { error: 'must be a percentage, 0 or more' })
+    .optional()
+    .meta({ description: `At most this increase of each endpoint's p95 over the baseline, in percent; judged only for endpoints with at least minExecutions executions (default ${DEFAULT_MIN_EXECUTIONS_FOR_INCREASE}) in both runs` }),
+};
+
+/** The budgets of one endpoint. */
+export const endpointBudgetsSchema = z.strictObject(limits).meta({ title: 'EndpointBudgets' });
+
+/** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), or the reporter option `budgets`. */
+export const budgetsSchema = z
+  .strictObject({
+    $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
+    ...limits,
+    endpoints: z
+      .record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: 'must be an endpoint label of the form "<METHOD> <path>"' }), endpointBudgetsSchema)
+      .optional()
+      .meta({ description: 'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached' }),
+  })
+  .meta({ title: 'QualityEvidenceBudgets', description: 'Quality budgets: every key is optional; limits are inclusive' });
+
+export type Budgets = z.infer<typeof budgetsSchema>;
+
+/** The budgets of one endpoint. */
+export type EndpointBudgets = z.infer<typeof endpointBudgetsSchema>;

@@ -1,0 +1,85 @@
+import { InputSyntaxError, ReportFormatError } from '../errors.js';
+import { parseInputJson } from '../input/readInput.js';
+import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import type { BaselineComparison } from '../report/verdictSchemas.js';
+import { compareCodeUnits } from '../summary/summariseExecutions.js';
+
+/**
+ * A baseline report as this version reads it: a report of this tool with
+ * the same `schemaVersion`. The statistics added after the first release
+ * may be missing from an older report; what is missing compares as null.
+ */
+const baselineReportSchema = qualityReportSchema.partial({
+  expectedErrorCount: true,
+  statusCodes: true,
+  responseTimeMs: true,
+  endpoints: true,
+  slowestExecutions: true,
+});
+
+/** A report read as a baseline. */
+export type BaselineReport = ReturnType<typeof baselineReportSchema.parse>;
+
+/**
+ * Reads a report's text as a baseline, or throws: an InputSyntaxError when
+ * it is not JSON, a ReportFormatError when it is not a report of this tool
+ * or of another `schemaVersion` (both exit 65).
+ */
+export function parseReport(text: string, path: string, what = 'baseline report'): BaselineReport {
+  let document: unknown;
+  try {
+    document = parseInputJson(text);
+  } catch (error) {
+    if (error instanceof InputSyntaxError) throw error.inFile(path);
+    throw error;
+  }
+  const version = typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>)['schemaVersion'] : undefined;
+  if (typeof version === 'number' && version !== REPORT_SCHEMA_VERSION) {
+    throw new ReportFormatError(path, `is a report of schemaVersion ${version}; this version of quality-evidence reads schemaVersion ${REPORT_SCHEMA_VERSION}`, what);
+  }
+  const parsed = baselineReportSchema.safeParse(document, { reportInput: false });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${issue.path.join('.')}: ${issue.message})`;
+    throw new ReportFormatError(path, `is not a quality-summary.json written by quality-evidence${where}`, what);
+  }
+  return parsed.data;
+}
+
+/** Compares a report with a baseline report (for example main's artifact). */
+export function compareWithBaseline(report: QualityReport, baseline: BaselineReport): BaselineComparison {
+  const beforeEndpoints = new Map((baseline.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
+  const afterEndpoints = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
+  const failedBefore = new Set(Object.keys(baseline.failureCountByEndpoint));
+  const slowBefore = new Set(baseline.slowEndpoints);
+  const sorted = (labels: Iterable<string>): string[] => [...labels].sort(compareCodeUnits);
+  return {
+    environment: { before: baseline.environment, after: report.environment },
+    executionCount: { before: baseline.executionCount, after: report.executionCount },
+    failedExecutionCount: { before: baseline.failedExecutionCount, after: report.failedExecutionCount },
+    slowExecutionCount: { before: baseline.slowExecutionCount, after: report.slowExecutionCount },
+    endpoints: report.endpoints.map((entry) => {
+      const before = beforeEndpoints.get(entry.endpoint);
+      const p95Before = before?.responseTimeMs.p95 ?? null;
+      const p95After = entry.responseTimeMs.p95;
+      return {
+        endpoint: entry.endpoint,
+        executionCount: { before: before?.executionCount ?? null, after: entry.executionCount },
+        p95: { before: p95Before, after: p95After, changePercent: changePercent(p95Before, p95After) },
+        failedExecutionCount: { before: before?.failedExecutionCount ?? null, after: entry.failedExecutionCount },
+      };
+    }),
+    newlyFailingEndpoints: sorted(Object.keys(report.failureCountByEndpoint).filter((endpoint) => !failedBefore.has(endpoint))),
+    recoveredEndpoints: sorted([...failedBefore].filter((endpoint) => report.failureCountByEndpoint[endpoint] === undefined)),
+    newlySlowEndpoints: sorted(report.slowEndpoints.filter((endpoint) => !slowBefore.has(endpoint))),
+    newEndpoints: baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
+    missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),
+  };
+}
+
+/** (after - before) / before × 100, rounded to 2 decimals; null when either is missing, or before is 0 and after is not. */
+export function changePercent(before: number | null, after: number | null): number | null {
+  if (before === null || after === null) return null;
+  if (before === 0) return after === 0 ? 0 : null;
+  return Math.round(((after - before) / before) * 100 * 100) / 100 + 0;
+}

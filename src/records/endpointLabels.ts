@@ -1,0 +1,97 @@
+import { templatePath } from './templateEndpoint.js';
+
+/**
+ * Endpoint labels people can read: route templates the user declares
+ * (`/orders/:orderId`), then automatic grouping of the rest. A canonical
+ * label (`GET /orders/17`) goes in, the label the report uses comes out.
+ */
+
+/** `auto`: ids become `:id`, repeated slashes collapse, a trailing slash goes; `none`: labels stay as they come. */
+export type EndpointGrouping = 'auto' | 'none';
+
+/** The endpoint grouping values, in the order messages list them. */
+export const ENDPOINT_GROUPINGS = ['auto', 'none'] as const satisfies readonly EndpointGrouping[];
+
+/** How labels are made readable. */
+export interface LabelRules {
+  /** Route templates (`/orders/:orderId`, or `GET /orders/:orderId` for one method); the first that matches wins. */
+  readonly routes?: readonly string[] | undefined;
+  /** Grouping for every label; by default `auto` for labels derived from URLs and `none` for labels people wrote. */
+  readonly endpointGrouping?: EndpointGrouping | undefined;
+}
+
+/** A parsed route template. */
+interface RouteTemplate {
+  /** The method it is limited to, or undefined for every method. */
+  readonly method: string | undefined;
+  /** Its path segments after the leading slash; a `:name` segment matches any one segment. */
+  readonly segments: readonly string[];
+  readonly path: string;
+}
+
+const TEMPLATE_PATTERN = /^(?:([A-Za-z]+)\s+)?(\/\S*)$/;
+const PARAMETER_PATTERN = /^:[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Checks one route template, or says what is wrong with it (never quoting it: it may come from a variable). */
+export function checkRouteTemplate(text: unknown): { readonly problem: string } | undefined {
+  const parsed = parseRouteTemplate(text);
+  return 'problem' in parsed ? parsed : undefined;
+}
+
+function parseRouteTemplate(text: unknown): RouteTemplate | { readonly problem: string } {
+  if (typeof text !== 'string') return { problem: 'must be a path template string such as /orders/:orderId' };
+  const match = TEMPLATE_PATTERN.exec(text.trim());
+  if (match === null) return { problem: 'must be a path that starts with / (optionally after a method, as in GET /orders/:orderId), with no spaces' };
+  const path = collapseSlashes(match[2]!);
+  const segments = path === '/' ? [] : path.slice(1).split('/');
+  for (const segment of segments) {
+    if (segment.startsWith(':') && !PARAMETER_PATTERN.test(segment)) {
+      return { problem: 'has a parameter without a name: write :name, with letters, digits and _' };
+    }
+  }
+  return { method: match[1]?.toUpperCase(), segments, path };
+}
+
+/** Repeated slashes collapse to one, and a trailing slash goes (but `/` stays `/`). */
+export function collapseSlashes(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+/** A path grouped automatically: slashes collapsed, then ids made `:id`. */
+export function groupPath(path: string): string {
+  return templatePath(collapseSlashes(path));
+}
+
+/**
+ * Makes the labeler of a run: a canonical label in, the report's label out.
+ * Templates must have been checked ({@link checkRouteTemplate}).
+ */
+export function createEndpointLabeler({ routes = [], endpointGrouping }: LabelRules): (label: string, derivedFromUrl: boolean) => string {
+  const templates = routes.map((route) => {
+    const parsed = parseRouteTemplate(route);
+    if ('problem' in parsed) throw new TypeError(`invalid route template: ${parsed.problem}`);
+    return parsed;
+  });
+  return (label, derivedFromUrl) => makeLabel(label, endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none'), templates);
+}
+
+function makeLabel(label: string, grouping: EndpointGrouping, templates: readonly RouteTemplate[]): string {
+  const space = label.indexOf(' ');
+  const method = label.slice(0, space);
+  const path = label.slice(space + 1);
+  if (templates.length > 0) {
+    const collapsed = collapseSlashes(path);
+    const segments = collapsed === '/' ? [] : collapsed.slice(1).split('/');
+    for (const template of templates) {
+      if (matches(template, method, segments)) return `${method} ${template.path}`;
+    }
+  }
+  return grouping === 'auto' ? `${method} ${groupPath(path)}` : label;
+}
+
+function matches(template: RouteTemplate, method: string, segments: readonly string[]): boolean {
+  if (template.method !== undefined && template.method !== method) return false;
+  if (template.segments.length !== segments.length) return false;
+  return template.segments.every((part, index) => (part.startsWith(':') ? segments[index] !== '' : part === segments[index]));
+}

@@ -1,0 +1,322 @@
+import type { RecordLocation } from '../issues/location.js';
+import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
+import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
+import { describeType } from '../renderValue.js';
+import { describeSorted, describeSortedUnion, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
+import { compareCodeUnits, type RecordSummary } from './summariseExecutions.js';
+
+/** How many of the slowest executions the summary keeps. */
+export const SLOWEST_EXECUTION_COUNT = 5;
+
+/** One of the slowest executions, with what leads a reader to its record. */
+export interface SlowExecution {
+  readonly endpoint: string;
+  /** The status code; absent when the call got no response. */
+  readonly statusCode?: number;
+  /** Only for a call that got no response: its error code. */
+  readonly errorCode?: string;
+  readonly responseTimeMs: number;
+  /** The record's `id`, when it has one. */
+  readonly id?: string;
+  /** Where the record is: its file and position, or the test and attempt that recorded it. */
+  readonly location?: RecordLocation;
+}
+
+/** The statistics of one endpoint. */
+export interface EndpointStatistics {
+  readonly endpoint: string;
+  readonly executionCount: number;
+  /** Executions whose status the rules did not expect, or that got no response. */
+  readonly failedExecutionCount: number;
+  /** Executions with a status of 400 or above that the rules expected (negative tests): not failures. */
+  readonly expectedErrorCount: number;
+  readonly slowExecutionCount: number;
+  readonly noResponseCount: number;
+  /** Executions per status code, keys ascending; calls with no response have no status and are not here. */
+  readonly statusCodes: Readonly<Record<string, number>>;
+  readonly responseTimeMs: LatencyStatistics;
+  /** Only when records of this endpoint carried timing phases: the statistics of `wait` (request sent to first byte). */
+  readonly timeToFirstByteMs?: LatencyStatistics;
+  /** Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection). */
+  readonly newConnectionCount?: number;
+}
+
+/** The summary of execution records: the counts, and where and how badly. */
+export interface ExecutionStatistics extends RecordSummary {
+  readonly expectedErrorCount: number;
+  readonly statusCodes: Readonly<Record<string, number>>;
+  readonly responseTimeMs: LatencyStatistics;
+  /** One entry per endpoint, by label in code-unit order. */
+  readonly endpoints: readonly EndpointStatistics[];
+  /** The slowest executions, slowest first, ties in input order. */
+  readonly slowestExecutions: readonly SlowExecution[];
+}
+
+/** One endpoint's counts and samples as plain data (structured-clone safe, samples transferable). */
+export interface EndpointData {
+  readonly endpoint: string;
+  readonly executionCount: number;
+  readonly failedExecutionCount: number;
+  readonly expectedErrorCount: number;
+  readonly slowExecutionCount: number;
+  readonly noResponseCount: number;
+  readonly statusCodes: readonly (readonly [number, number])[];
+  readonly times: Float64Array;
+  readonly timed: boolean;
+  readonly waits: Float64Array;
+  readonly newConnectionCount: number;
+}
+
+/** The accumulator's state as plain data, to cross a worker-thread boundary. */
+export interface ExecutionData {
+  readonly endpoints: readonly EndpointData[];
+  readonly slowest: readonly SlowExecution[];
+}
+
+/** What decides failure: the statuses expected when a record says nothing of its own. */
+export interface ExpectationRules {
+  /** The run-wide expected statuses; default `100-399`. */
+  readonly expectedStatuses?: StatusSet | undefined;
+  /** Per endpoint label (after templating): overrides the run-wide rule. */
+  readonly expectedStatusesByEndpoint?: ReadonlyMap<string, StatusSet> | undefined;
+}
+
+const DEFAULT_STATUSES = statusSet(DEFAULT_EXPECTED_STATUSES);
+
+class EndpointTally {
+  executionCount = 0;
+  failedExecutionCount = 0;
+  expectedErrorCount = 0;
+  slowExecutionCount = 0;
+  noResponseCount = 0;
+  readonly statusCodes = new Map<number, number>();
+  readonly times = new SampleBuffer();
+  timed = false;
+  readonly waits = new SampleBuffer(0);
+  newConnectionCount = 0;
+
+  constructor(readonly expected: Uint8Array) {}
+}
+
+/**
+ * The summary of execution records as a mergeable accumulator: `add` one
+ * record at a time, `merge` another accumulator's data (of another file,
+ * shard or worker thread, whose records come after this one's), `result`
+ * the statistics. Counts add up; response times are kept as float64 samples
+ * per endpoint, so percentiles are exact and the law
+ * `summarise(a ++ b) = merge(summarise(a), summarise(b))` holds exactly.
+ *
+ * Rules: a record failed when it got no response, or its status is not an
+ * expected one (by default, 400 and above); slow means strictly above the
+ * threshold (equal is not slow), whether the time ran until a response or
+ * until the call failed.
+ */
+export class ExecutionAccumulator {
+  readonly slowResponseThresholdMs: number;
+  private readonly expected: Uint8Array;
+  private readonly expectedByEndpoint: ReadonlyMap<string, StatusSet> | undefined;
+  private readonly tallies = new Map<string, EndpointTally>();
+  private readonly slowest: SlowExecution[] = [];
+
+  constructor(slowResponseThresholdMs: number, rules: ExpectationRules = {}) {
+    if (typeof slowResponseThresholdMs !== 'number') {
+      throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
+    }
+    if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
+      throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
+    }
+    this.slowResponseThresholdMs = slowResponseThresholdMs;
+    this.expected = (rules.expectedStatuses ?? DEFAULT_STATUSES).table;
+    this.expectedByEndpoint = rules.expectedStatusesByEndpoint?.size === 0 ? undefined : rules.expectedStatusesByEndpoint;
+  }
+
+  /**
+   * Counts one execution by its fields, making no object: the hot loop of a
+   * million-record input. `expected` overrides the rules for this record (a
+   * record's own `expectedStatuses`, or its test's annotation). Returns
+   * whether the execution failed.
+   */
+  addExecution(endpoint: string, statusCode: number | undefined, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
+    const tally = this.tally(endpoint);
+    tally.executionCount++;
+    let failed = true;
+    if (statusCode === undefined) {
+      tally.noResponseCount++;
+      tally.failedExecutionCount++;
+    } else {
+      tally.statusCodes.set(statusCode, (tally.statusCodes.get(statusCode) ?? 0) + 1);
+      if ((expected?.table ?? tally.expected)[statusCode] !== 1) tally.failedExecutionCount++;
+      else {
+        failed = false;
+        if (statusCode >= 400) tally.expectedErrorCount++;
+      }
+    }
+    if (responseTimeMs > this.slowResponseThresholdMs) tally.slowExecutionCount++;
+    tally.times.push(responseTimeMs);
+    if (wait !== undefined || connect !== undefined) {
+      tally.timed = true;
+      if (wait !== undefined) tally.waits.push(wait);
+      if (connect !== undefined && connect > 0) tally.newConnectionCount++;
+    }
+    return failed;
+  }
+
+  /** Counts one canonical record. */
+  add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
+    this.addExecution(record.endpoint, record.statusCode, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
+    if (this.isAmongSlowest(record.responseTimeMs)) this.addSlowest(slowExecutionOf(record));
+  }
+
+  /** Whether an execution this slow enters the slowest list (ties keep the earlier one). */
+  isAmongSlowest(responseTimeMs: number): boolean {
+    return this.slowest.length < SLOWEST_EXECUTION_COUNT || responseTimeMs > this.slowest[this.slowest.length - 1]!.responseTimeMs;
+  }
+
+  /** Puts an execution into the slowest list, after every one at least as slow. */
+  addSlowest(execution: SlowExecution): void {
+    let at = this.slowest.length;
+    while (at > 0 && this.slowest[at - 1]!.responseTimeMs < execution.responseTimeMs) at--;
+    if (at >= SLOWEST_EXECUTION_COUNT) return;
+    this.slowest.splice(at, 0, execution);
+    if (this.slowest.length > SLOWEST_EXECUTION_COUNT) this.slowest.pop();
+  }
+
+  /** Adds what another accumulator counted; its records come after this one's. The threshold and rules must be the same. */
+  merge(other: ExecutionAccumulator | ExecutionData): void {
+    const data = other instanceof ExecutionAccumulator ? other.toData() : other;
+    for (const part of data.endpoints) {
+      const tally = this.tally(part.endpoint);
+      tally.executionCount += part.executionCount;
+      tally.failedExecutionCount += part.failedExecutionCount;
+      tally.expectedErrorCount += part.expectedErrorCount;
+      tally.slowExecutionCount += part.slowExecutionCount;
+      tally.noResponseCount += part.noResponseCount;
+      for (const [code, count] of part.statusCodes) tally.statusCodes.set(code, (tally.statusCodes.get(code) ?? 0) + count);
+      tally.times.append(part.times);
+      tally.timed ||= part.timed;
+      tally.waits.append(part.waits);
+      tally.newConnectionCount += part.newConnectionCount;
+    }
+    for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
+  }
+
+  /** The state as plain data; the sample arrays are copies, so they may be transferred. */
+  toData(): ExecutionData {
+    return {
+      endpoints: [...this.tallies].map(([endpoint, tally]) => ({
+        endpoint,
+        executionCount: tally.executionCount,
+        failedExecutionCount: tally.failedExecutionCount,
+        expectedErrorCount: tally.expectedErrorCount,
+        slowExecutionCount: tally.slowExecutionCount,
+        noResponseCount: tally.noResponseCount,
+        statusCodes: [...tally.statusCodes],
+        times: tally.times.copy(),
+        timed: tally.timed,
+        waits: tally.waits.copy(),
+        newConnectionCount: tally.newConnectionCount,
+      })),
+      slowest: [...this.slowest],
+    };
+  }
+
+  /** The sample buffers of {@link toData}, for a transfer list. */
+  static transferables(data: ExecutionData): ArrayBuffer[] {
+    return data.endpoints.flatMap((endpoint) => [endpoint.times.buffer as ArrayBuffer, endpoint.waits.buffer as ArrayBuffer]);
+  }
+
+  /** The statistics of everything added and merged so far. */
+  result(): ExecutionStatistics {
+    const labels = [...this.tallies.keys()].sort(compareCodeUnits);
+    const endpoints: EndpointStatistics[] = [];
+    const sortedTimes: Float64Array[] = [];
+    const statusCodes = new Map<number, number>();
+    let executionCount = 0;
+    let failedExecutionCount = 0;
+    let expectedErrorCount = 0;
+    let slowExecutionCount = 0;
+    let noResponseCount = 0;
+    // Endpoint labels always contain a space, so they are never integer-like
+    // keys and the object keeps the sorted insertion order in JSON.
+    const failureCountByEndpoint: Record<string, number> = {};
+    const slowEndpoints: string[] = [];
+    const noResponseEndpoints: string[] = [];
+    for (const endpoint of labels) {
+      const tally = this.tallies.get(endpoint)!;
+      const times = tally.times.view().sort();
+      sortedTimes.push(times);
+      executionCount += tally.executionCount;
+      failedExecutionCount += tally.failedExecutionCount;
+      expectedErrorCount += tally.expectedErrorCount;
+      slowExecutionCount += tally.slowExecutionCount;
+      noResponseCount += tally.noResponseCount;
+      for (const [code, count] of tally.statusCodes) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
+      if (tally.failedExecutionCount > 0) failureCountByEndpoint[endpoint] = tally.failedExecutionCount;
+      if (tally.slowExecutionCount > 0) slowEndpoints.push(endpoint);
+      if (tally.noResponseCount > 0) noResponseEndpoints.push(endpoint);
+      const statistics: EndpointStatistics = {
+        endpoint,
+        executionCount: tally.executionCount,
+        failedExecutionCount: tally.failedExecutionCount,
+        expectedErrorCount: tally.expectedErrorCount,
+        slowExecutionCount: tally.slowExecutionCount,
+        noResponseCount: tally.noResponseCount,
+        statusCodes: statusCodeObject(tally.statusCodes),
+        responseTimeMs: describeSorted(times),
+      };
+      endpoints.push(
+        tally.timed ? { ...statistics, timeToFirstByteMs: describeSorted(tally.waits.view().sort()), newConnectionCount: tally.newConnectionCount } : statistics,
+      );
+    }
+    return {
+      executionCount,
+      failedExecutionCount,
+      slowExecutionCount,
+      failureCountByEndpoint,
+      slowEndpoints,
+      noResponseCount,
+      noResponseEndpoints,
+      expectedErrorCount,
+      statusCodes: statusCodeObject(statusCodes),
+      responseTimeMs: describeSortedUnion(sortedTimes),
+      endpoints,
+      slowestExecutions: [...this.slowest],
+    };
+  }
+
+  private tally(endpoint: string): EndpointTally {
+    let tally = this.tallies.get(endpoint);
+    if (tally === undefined) {
+      tally = new EndpointTally(this.expectedByEndpoint?.get(endpoint)?.table ?? this.expected);
+      this.tallies.set(endpoint, tally);
+    }
+    return tally;
+  }
+}
+
+/** Status codes and their counts as an object with ascending keys (integer-like keys are ordered so in JSON). */
+function statusCodeObject(counts: ReadonlyMap<number, number>): Record<string, number> {
+  const object: Record<string, number> = {};
+  for (const code of [...counts.keys()].sort((a, b) => a - b)) object[String(code)] = counts.get(code)!;
+  return object;
+}
+
+function slowExecutionOf(record: CanonicalExecutionRecord): SlowExecution {
+  const { endpoint, statusCode, errorCode, responseTimeMs, id } = record;
+  return {
+    endpoint,
+    ...(statusCode === undefined ? { errorCode: errorCode ?? 'NO_RESPONSE' } : { statusCode }),
+    responseTimeMs,
+    ...(id === undefined ? {} : { id }),
+  };
+}
+
+/**
+ * Summarises canonical execution records with the default rules (failed:
+ * no response, or a status of 400 or more), or the rules given.
+ */
+export function summariseExecutions(records: Iterable<CanonicalExecutionRecord>, slowResponseThresholdMs: number, rules?: ExpectationRules): ExecutionStatistics {
+  const accumulator = new ExecutionAccumulator(slowResponseThresholdMs, rules);
+  for (const record of records) accumulator.add(record);
+  return accumulator.result();
+}
