@@ -14,6 +14,7 @@ export {
 export { readSettingsFile, settingsFileLocation, type SettingsFileLocation } from './config/readSettingsFile.js';
 export { SETTINGS_FILE_NAME, settingsFileSchema, type SettingsFile } from './config/settings.js';
 export type { EnvironmentRecord } from './config/settingsSources.js';
+export { budgetsSchema, type Budgets, type EndpointBudgets } from './config/budgets.js';
 
 // Errors
 export {
@@ -22,6 +23,7 @@ export {
   InputUnreadableError,
   QualityEvidenceError,
   RecordValidationError,
+  ReportFormatError,
   ReportWriteError,
   type ConfigurationIssue,
   type RecordIssue,
@@ -66,6 +68,11 @@ export {
 } from './summary/executionAccumulator.js';
 export type { LatencyStatistics } from './summary/latencySamples.js';
 export type { ExecutionSummary, RecordSummary } from './summary/summariseExecutions.js';
+
+// Judging a report: budgets and a baseline
+export { compareWithBaseline, parseReport } from './evaluation/baseline.js';
+export { evaluateBudgets } from './evaluation/budgets.js';
+export type { BaselineComparison, BudgetResult, BudgetVerdict } from './report/verdictSchemas.js';
 
 // The workflow
 export { buildQualityReport, runQualityWorkflow, type QualityWorkflowDependencies, type QualityWorkflowResult } from './workflow/runQualityWorkflow.js';

@@ -51,7 +51,15 @@ test('npx quality-evidence over a JSON shard, an NDJSON shard and a HAR file wri
   const { stdout } = await promisify(execFile)('npx', ['--no', 'quality-evidence', 'shard-1.json', 'shard-2.ndjson', 'session.har', '--output', 'out/q.json'], { cwd: project });
 
   expect(stdout).toBe('quality-evidence: 6 executions, 3 failed, 1 slow, 1 with no response, 1 asset left out; report written to out/q.json\n');
-  expect(qualityReportSchema.parse(JSON.parse(await readFile(join(project, 'out/q.json'), 'utf8')))).toEqual({
+  const report = qualityReportSchema.parse(JSON.parse(await readFile(join(project, 'out/q.json'), 'utf8')));
+  expect(report.endpoints.map(({ endpoint, executionCount }) => [endpoint, executionCount])).toStrictEqual([
+    ['DELETE /booking/:id', 1],
+    ['GET /booking/:id', 1],
+    ['GET /invoices/7', 1],
+    ['GET /orders', 2],
+    ['POST /orders', 1],
+  ]);
+  expect(report).toMatchObject({
     schemaVersion: 1,
     environment: 'local',
     slowResponseThresholdMs: 750,

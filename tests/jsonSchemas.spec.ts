@@ -47,6 +47,12 @@ test('the input schema accepts an object with an executions array or a bare arra
           receive: { type: 'number', minimum: 0, description: 'From the first to the last byte of the response' },
         },
       },
+      expectedStatuses: {
+        anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['number', 'string'] } }],
+        description:
+          'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
+        examples: ['404', '200-299,403'],
+      },
     },
     required: ['endpoint', 'responseTimeMs'],
     oneOf: [{ required: ['statusCode'] }, { required: ['errorCode'] }],
@@ -62,7 +68,7 @@ test('the input schema accepts an object with an executions array or a bare arra
   });
 });
 
-test('the report schema fixes schemaVersion 1, requires the SPEC fields and the no-response counts, and allows no other', () => {
+test('the report schema fixes schemaVersion 1, requires the SPEC fields, the no-response counts and the statistics, and allows no other', () => {
   expect(schemas.report).toMatchObject({
     title: 'QualityReport',
     type: 'object',
@@ -78,6 +84,11 @@ test('the report schema fixes schemaVersion 1, requires the SPEC fields and the 
       'slowEndpoints',
       'noResponseCount',
       'noResponseEndpoints',
+      'expectedErrorCount',
+      'statusCodes',
+      'responseTimeMs',
+      'endpoints',
+      'slowestExecutions',
     ],
     properties: {
       schemaVersion: { type: 'number', const: 1 },
@@ -102,7 +113,19 @@ test('the settings schema has the reporter option keys and $schema, and allows n
       quiet: { type: 'boolean' },
     },
   });
-  expect(Object.keys(schemas.settings.properties ?? {})).toEqual(['$schema', 'environment', 'slowResponseThresholdMs', 'outputFile', 'quiet']);
+  expect(Object.keys(schemas.settings.properties ?? {})).toEqual([
+    '$schema',
+    'environment',
+    'slowResponseThresholdMs',
+    'outputFile',
+    'quiet',
+    'expectedStatuses',
+    'expectedStatusesByEndpoint',
+    'routes',
+    'endpointGrouping',
+    'budgets',
+    'baselinePath',
+  ]);
 });
 
 test('the check observation schema lists the three states', () => {

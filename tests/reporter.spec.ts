@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { qualityReportSchema, type QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { pathExists } from './support/runProgram.js';
+import { withoutTimes } from './support/reports.js';
 
 // Each test runs real Playwright in a child process on a small project that
 // installs the packed package, and reads the report it writes.
@@ -93,6 +94,7 @@ const expectedOrdersReport: QualityReport = {
   unrecordedCallCount: 0,
   unrecordedEndpoints: [],
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
+  flakyEndpoints: ['GET /flaky'],
 };
 
 test('manual records of every attempt, failing, timed-out and retried tests included, make the hand-computed report', async () => {
@@ -146,21 +148,34 @@ test('orders api', async ({ request }) => {
     const outcome = await runPlaywright(project, ['test'], { BASE_URL: baseURL });
 
     expect(outcome.exitCode, outcome.stdout).toBe(0);
-    expect(await readReport(join(project, 'out/quality-summary.json'))).toEqual({
+    const report = await readReport(join(project, 'out/quality-summary.json'));
+    // Times are real: everything else is exact. The fixture's labels are grouped: /orders/9 is /orders/:id.
+    expect(withoutTimes(report)).toEqual({
       schemaVersion: 1,
       environment: 'local-api',
       slowResponseThresholdMs: 400,
       executionCount: 4,
       failedExecutionCount: 1,
       slowExecutionCount: 1,
-      failureCountByEndpoint: { 'DELETE /orders/9': 1 },
+      failureCountByEndpoint: { 'DELETE /orders/:id': 1 },
       slowEndpoints: ['GET /slow'],
       noResponseCount: 0,
       noResponseEndpoints: [],
+      expectedErrorCount: 0,
+      statusCodes: { '200': 2, '201': 1, '404': 1 },
+      endpoints: [
+        { endpoint: 'DELETE /orders/:id', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 } },
+        { endpoint: 'GET /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 } },
+        { endpoint: 'GET /slow', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 } },
+        { endpoint: 'POST /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '201': 1 } },
+      ],
       unrecordedCallCount: 0,
       unrecordedEndpoints: [],
       tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 },
+      flakyEndpoints: [],
     });
+    expect(report.slowestExecutions[0]).toMatchObject({ endpoint: 'GET /slow', statusCode: 200, location: 'test "api.spec.ts › orders api" (attempt 1)' });
+    expect(report.responseTimeMs.max).toBe(report.slowestExecutions[0]?.responseTimeMs);
   });
 });
 
@@ -237,8 +252,8 @@ test('bad options stop the run with an error that names each option', async () =
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-      '  - option "outputfile": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile, quiet)\n' +
-      '  - option "toString": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile, quiet)\n' +
+      '  - option "outputfile": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath)\n' +
+      '  - option "toString": is not an option of quality-evidence/reporter (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath)\n' +
       '  - option "environment": must be a non-empty string; got 42 (a number)\n' +
       '  - option "slowResponseThresholdMs": must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
       '  - option "outputFile": must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',
@@ -277,7 +292,7 @@ test('one', async () => {
   const outcome = await runPlaywright(project, ['test', '--config', 'config/playwright.config.ts'], { QE_ENVIRONMENT: 'from-env', QE_SLOW_RESPONSE_THRESHOLD_MS: '100' });
 
   expect(outcome.exitCode).toBe(0);
-  expect(await readReport(join(project, 'config/reports/quality.json'))).toEqual({
+  expect(await readReport(join(project, 'config/reports/quality.json'))).toMatchObject({
     schemaVersion: 1,
     environment: 'from-env',
     slowResponseThresholdMs: 100,
@@ -332,6 +347,24 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
     slowExecutionCount: 6,
     failureCountByEndpoint: { 'GET /flaky': 1, 'GET /invoices/7': 1, 'GET /orders/3': 1, 'GET /orders/6': 1, 'POST /orders': 2 },
     slowEndpoints: ['GET /orders', 'GET /orders/4', 'GET /orders/5', 'GET /orders/6', 'POST /orders'],
+    statusCodes: { '200': 9, '404': 1, '500': 2, '502': 2, '503': 1 },
+    responseTimeMs: { min: 40, mean: 320.067, p50: 300, p90: 900, p95: 900, p99: 900, max: 900 },
+    endpoints: [
+      ...expectedOrdersReport.endpoints.slice(0, 3),
+      { endpoint: 'GET /orders/1', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100 } },
+      { endpoint: 'GET /orders/2', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200 } },
+      { endpoint: 'GET /orders/3', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 } },
+      { endpoint: 'GET /orders/4', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400 } },
+      { endpoint: 'GET /orders/5', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500 } },
+      { endpoint: 'GET /orders/6', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600 } },
+      ...expectedOrdersReport.endpoints.slice(3),
+    ],
+    slowestExecutions: [
+      ...expectedOrdersReport.slowestExecutions.slice(0, 2),
+      { endpoint: 'GET /orders/6', statusCode: 502, responseTimeMs: 600, location: 'test "more.spec.ts › order 6" (attempt 1)' },
+      { endpoint: 'GET /orders/5', statusCode: 200, responseTimeMs: 500, location: 'test "more.spec.ts › order 5" (attempt 1)' },
+      { endpoint: 'GET /orders/4', statusCode: 200, responseTimeMs: 400, location: 'test "more.spec.ts › order 4" (attempt 1)' },
+    ],
     tests: { total: 12, passed: 8, failed: 2, flaky: 1, skipped: 1 },
   });
   expect(await readFile(join(project, 'out/merged.json'), 'utf8')).toBe(singleReport);

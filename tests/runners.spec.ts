@@ -22,7 +22,12 @@ test.describe('npm start (the illustrative run)', () => {
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stderr).toBe('');
     const report = qualityReportSchema.parse(JSON.parse(outcome.stdout));
-    expect(report).toEqual({
+    expect(report.slowestExecutions.map(({ id, location }) => [id, location])).toStrictEqual([
+      ['exec-003', 'executions[2] of fixtures/quality-executions.json'],
+      ['exec-002', 'executions[1] of fixtures/quality-executions.json'],
+      ['exec-001', 'executions[0] of fixtures/quality-executions.json'],
+    ]);
+    expect(report).toMatchObject({
       schemaVersion: 1,
       environment: 'local-example',
       slowResponseThresholdMs: 750,
@@ -73,7 +78,77 @@ test.describe('npm run start:environment', () => {
     "GET /orders/42"
   ],
   "noResponseCount": 0,
-  "noResponseEndpoints": []
+  "noResponseEndpoints": [],
+  "expectedErrorCount": 0,
+  "statusCodes": {
+    "200": 1,
+    "404": 1
+  },
+  "responseTimeMs": {
+    "min": 100,
+    "mean": 500,
+    "p50": 100,
+    "p90": 900,
+    "p95": 900,
+    "p99": 900,
+    "max": 900
+  },
+  "endpoints": [
+    {
+      "endpoint": "GET /orders",
+      "executionCount": 1,
+      "failedExecutionCount": 0,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 0,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "200": 1
+      },
+      "responseTimeMs": {
+        "min": 100,
+        "mean": 100,
+        "p50": 100,
+        "p90": 100,
+        "p95": 100,
+        "p99": 100,
+        "max": 100
+      }
+    },
+    {
+      "endpoint": "GET /orders/42",
+      "executionCount": 1,
+      "failedExecutionCount": 1,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 1,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "404": 1
+      },
+      "responseTimeMs": {
+        "min": 900,
+        "mean": 900,
+        "p50": 900,
+        "p90": 900,
+        "p95": 900,
+        "p99": 900,
+        "max": 900
+      }
+    }
+  ],
+  "slowestExecutions": [
+    {
+      "endpoint": "GET /orders/42",
+      "statusCode": 404,
+      "responseTimeMs": 900,
+      "location": "executions[1] of ${join(folder, 'executions.json')}"
+    },
+    {
+      "endpoint": "GET /orders",
+      "statusCode": 200,
+      "responseTimeMs": 100,
+      "location": "executions[0] of ${join(folder, 'executions.json')}"
+    }
+  ]
 }
 `,
     });
@@ -203,7 +278,7 @@ test.describe('npm run start:environment', () => {
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
-        '  - "environmnet" in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet)\n',
+        '  - "environmnet" in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath)\n',
     );
   });
 

@@ -109,7 +109,7 @@ test.describe('calls that got no response', () => {
       [noResponse('GET /orders', 'ECONNREFUSED', 2), noResponse('GET /orders', 'ECONNREFUSED', 1), execution('GET /orders', 200, fast), noResponse('POST /auth', 'ENOTFOUND', 3)],
       threshold,
     );
-    expect(summary).toStrictEqual({
+    expect(summary).toMatchObject({
       executionCount: 4,
       failedExecutionCount: 3,
       slowExecutionCount: 0,

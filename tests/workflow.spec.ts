@@ -39,7 +39,104 @@ const expectedReport = `{
     "POST /orders"
   ],
   "noResponseCount": 0,
-  "noResponseEndpoints": []
+  "noResponseEndpoints": [],
+  "expectedErrorCount": 0,
+  "statusCodes": {
+    "200": 1,
+    "201": 1,
+    "503": 1
+  },
+  "responseTimeMs": {
+    "min": 120,
+    "mean": 770,
+    "p50": 980,
+    "p90": 1210,
+    "p95": 1210,
+    "p99": 1210,
+    "max": 1210
+  },
+  "endpoints": [
+    {
+      "endpoint": "GET /invoices",
+      "executionCount": 1,
+      "failedExecutionCount": 0,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 1,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "201": 1
+      },
+      "responseTimeMs": {
+        "min": 1210,
+        "mean": 1210,
+        "p50": 1210,
+        "p90": 1210,
+        "p95": 1210,
+        "p99": 1210,
+        "max": 1210
+      }
+    },
+    {
+      "endpoint": "GET /orders",
+      "executionCount": 1,
+      "failedExecutionCount": 0,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 0,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "200": 1
+      },
+      "responseTimeMs": {
+        "min": 120,
+        "mean": 120,
+        "p50": 120,
+        "p90": 120,
+        "p95": 120,
+        "p99": 120,
+        "max": 120
+      }
+    },
+    {
+      "endpoint": "POST /orders",
+      "executionCount": 1,
+      "failedExecutionCount": 1,
+      "expectedErrorCount": 0,
+      "slowExecutionCount": 1,
+      "noResponseCount": 0,
+      "statusCodes": {
+        "503": 1
+      },
+      "responseTimeMs": {
+        "min": 980,
+        "mean": 980,
+        "p50": 980,
+        "p90": 980,
+        "p95": 980,
+        "p99": 980,
+        "max": 980
+      }
+    }
+  ],
+  "slowestExecutions": [
+    {
+      "endpoint": "GET /invoices",
+      "statusCode": 201,
+      "responseTimeMs": 1210,
+      "location": "executions[2] of input/executions.json"
+    },
+    {
+      "endpoint": "POST /orders",
+      "statusCode": 503,
+      "responseTimeMs": 980,
+      "location": "executions[1] of input/executions.json"
+    },
+    {
+      "endpoint": "GET /orders",
+      "statusCode": 200,
+      "responseTimeMs": 120,
+      "location": "executions[0] of input/executions.json"
+    }
+  ]
 }
 `;
 
@@ -74,7 +171,7 @@ test('an empty list of executions gives an all-zero report', async () => {
 
   const { report } = await runQualityWorkflow(config, { fileSystem });
 
-  expect(report).toEqual({
+  expect(report).toStrictEqual({
     schemaVersion: 1,
     environment: 'staging',
     slowResponseThresholdMs: 750,
@@ -85,6 +182,11 @@ test('an empty list of executions gives an all-zero report', async () => {
     slowEndpoints: [],
     noResponseCount: 0,
     noResponseEndpoints: [],
+    expectedErrorCount: 0,
+    statusCodes: {},
+    responseTimeMs: { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null },
+    endpoints: [],
+    slowestExecutions: [],
   });
 });
 
