@@ -63,9 +63,14 @@ export class InputSyntaxError extends QualityEvidenceError {
   readonly file: string | undefined;
   declare private readonly detail: string;
 
-  constructor(detail: string, position: { line: number; column: number } | undefined, options?: ErrorOptions & { readonly file?: string | undefined }) {
+  /** @param options.what what the file is, when it is not an input of records: `baseline report`. */
+  constructor(
+    detail: string,
+    position: { line: number; column: number } | undefined,
+    options?: ErrorOptions & { readonly file?: string | undefined; readonly what?: string | undefined },
+  ) {
     const where = position === undefined ? '' : ` at line ${position.line}, column ${position.column}`;
-    const subject = options?.file === undefined ? 'the input file' : `the input ${JSON.stringify(options.file)}`;
+    const subject = options?.file === undefined ? `the ${options?.what ?? 'input file'}` : `the ${options.what ?? 'input'} ${JSON.stringify(options.file)}`;
     super(`${subject} is not well-formed JSON${where}: ${detail}`, options);
     this.line = position?.line;
     this.column = position?.column;
@@ -73,10 +78,10 @@ export class InputSyntaxError extends QualityEvidenceError {
     Object.defineProperty(this, 'detail', { value: detail, enumerable: false });
   }
 
-  /** The same error, naming the input it is in. */
-  inFile(file: string): InputSyntaxError {
+  /** The same error, naming the input (or, with `what`, the other file) it is in. */
+  inFile(file: string, what?: string): InputSyntaxError {
     const position = this.line === undefined || this.column === undefined ? undefined : { line: this.line, column: this.column };
-    return new InputSyntaxError(this.detail, position, { cause: this.cause, file });
+    return new InputSyntaxError(this.detail, position, { cause: this.cause, file, what });
   }
 }
 

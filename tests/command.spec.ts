@@ -160,3 +160,134 @@ test('a --config file that is missing is exit 66', async () => {
     stderr: 'quality-evidence: cannot read the settings file "nope.json": no such file or directory (ENOENT)\n',
   });
 });
+
+test.describe('budgets, check and the baseline', () => {
+  // shard-1.json: GET /orders 200 in 120 ms, POST /orders 500 in 900 ms.
+  const budgetsFile = (name: string, budgets: object): Promise<void> => writeFile(join(project, name), JSON.stringify(budgets));
+
+  test('budgets that hold: exit 0, the verdict in the report', async () => {
+    await budgetsFile('hold.json', { minExecutions: 2, maxFailedExecutions: 1, responseTimeMs: { p95: 900 } });
+    const outcome = await command(['shard-1.json', '--budgets', 'hold.json', '-o', 'out/hold.json']);
+
+    expect([outcome.exitCode, outcome.stderr]).toStrictEqual([0, '']);
+    const report = qualityReportSchema.parse(JSON.parse(await readFile(join(project, 'out/hold.json'), 'utf8')));
+    expect(report.budgets).toStrictEqual({
+      passed: true,
+      results: [
+        { budget: 'minExecutions', limit: 2, actual: 2, passed: true },
+        { budget: 'maxFailedExecutions', limit: 1, actual: 1, passed: true },
+        { budget: 'responseTimeMs.p95', limit: 900, actual: 900, passed: true },
+      ],
+    });
+  });
+
+  test('a breached budget (QE_BUDGETS_PATH): exit 1, the report written all the same, each breach on stderr', async () => {
+    await budgetsFile('breach.json', { maxFailedExecutions: 0, endpoints: { 'GET /orders': { responseTimeMs: { p95: 100 } }, 'GET /health': { minExecutions: 1 } } });
+    const outcome = await command(['shard-1.json', '-o', 'out/breach.json'], { QE_BUDGETS_PATH: 'breach.json' });
+
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.stdout).toBe('quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/breach.json\n');
+    expect(outcome.stderr).toBe(
+      'quality-evidence: 3 of 3 budgets breached:\n' +
+        '  FAIL maxFailedExecutions: 1 (limit <= 0)\n' +
+        '  FAIL minExecutions of GET /health: no data (limit >= 1)\n' +
+        '  FAIL responseTimeMs.p95 of GET /orders: 120 (limit <= 100)\n',
+    );
+    expect(qualityReportSchema.parse(JSON.parse(await readFile(join(project, 'out/breach.json'), 'utf8'))).budgets?.passed).toBe(false);
+  });
+
+  test('check judges an existing report: one line per budget, exit 1 on a breach, 0 when all hold', async () => {
+    await command(['shard-1.json', '-o', 'out/to-check.json']);
+    await budgetsFile('check-hold.json', { maxFailedExecutions: 1 });
+    await budgetsFile('check-breach.json', { maxFailedExecutions: 0, minExecutions: 2 });
+
+    expect(await command(['check', 'out/to-check.json', '--budgets', 'check-hold.json'])).toStrictEqual({
+      exitCode: 0,
+      stdout: 'pass maxFailedExecutions: 1 (limit <= 1)\nquality-evidence check: the budget holds\n',
+      stderr: '',
+    });
+    expect(await command(['check', 'out/to-check.json', '--budgets', 'check-breach.json'])).toStrictEqual({
+      exitCode: 1,
+      stdout: 'pass minExecutions: 2 (limit >= 2)\nFAIL maxFailedExecutions: 1 (limit <= 0)\nquality-evidence check: 1 of 2 budgets breached\n',
+      stderr: '',
+    });
+  });
+
+  test('check with no --budgets uses the verdict recorded in the report', async () => {
+    await budgetsFile('recorded.json', { maxFailedExecutions: 0 });
+    await command(['shard-1.json', '--budgets', 'recorded.json', '-o', 'out/recorded.json']);
+
+    const outcome = await command(['check', 'out/recorded.json']);
+    expect([outcome.exitCode, outcome.stdout]).toStrictEqual([1, 'FAIL maxFailedExecutions: 1 (limit <= 0)\nquality-evidence check: 1 of 1 budget breached\n']);
+  });
+
+  test('a baseline gives the comparison, and maxP95IncreasePercent judges it', async () => {
+    await command(['shard-2.ndjson', '-o', 'out/main.json']);
+    await budgetsFile('increase.json', { maxP95IncreasePercent: 10, endpoints: { 'GET /orders': { minExecutions: 1 } } });
+    const outcome = await command(['shard-1.json', '--baseline', 'out/main.json', '--budgets', 'increase.json', '-o', 'out/branch.json']);
+
+    expect(outcome.exitCode).toBe(1);
+    const report = qualityReportSchema.parse(JSON.parse(await readFile(join(project, 'out/branch.json'), 'utf8')));
+    expect(report.baseline).toMatchObject({
+      newlyFailingEndpoints: ['POST /orders'],
+      recoveredEndpoints: ['GET /invoices/7'],
+      newEndpoints: ['POST /orders'],
+      missingEndpoints: ['GET /invoices/7'],
+    });
+    expect(report.budgets?.results).toStrictEqual([
+      { budget: 'maxP95IncreasePercent', endpoint: 'GET /orders', limit: 10, actual: 50, passed: false },
+      { budget: 'minExecutions', endpoint: 'GET /orders', limit: 1, actual: 1, passed: true },
+    ]);
+  });
+
+  const report = JSON.stringify({ schemaVersion: 1, environment: 'ci', slowResponseThresholdMs: 750, executionCount: 0, failedExecutionCount: 0, slowExecutionCount: 0, failureCountByEndpoint: {}, slowEndpoints: [], noResponseCount: 0, noResponseEndpoints: [] });
+  for (const [name, args, given, env, exitCode, message] of [
+    ['a missing budgets file is exit 66', ['shard-1.json', '--budgets', 'nope.json'], {}, {}, 66, 'quality-evidence: cannot read the budgets file "nope.json": no such file or directory (ENOENT)\n'],
+    ['a missing baseline is exit 66', ['shard-1.json', '--baseline', 'nope.json'], {}, {}, 66, 'quality-evidence: cannot read the baseline report "nope.json": no such file or directory (ENOENT)\n'],
+    [
+      'a baseline that is not JSON is exit 65',
+      ['shard-1.json', '--baseline', 'shard-2.ndjson'],
+      {},
+      {},
+      65,
+      'quality-evidence: the baseline report "shard-2.ndjson" is not well-formed JSON at line 2, column 1',
+    ],
+    [
+      'a baseline that is not a report of this tool is exit 65',
+      ['shard-1.json', '--baseline', 'results.json'],
+      { 'results.json': '{ "stats": {} }' },
+      {},
+      65,
+      'quality-evidence: the baseline report "results.json" is not a quality-summary.json written by quality-evidence',
+    ],
+    [
+      'a baseline of another schemaVersion is exit 65',
+      ['shard-1.json', '--baseline', 'v2.json'],
+      { 'v2.json': '{ "schemaVersion": 2 }' },
+      {},
+      65,
+      'quality-evidence: the baseline report "v2.json" is a report of schemaVersion 2; this version of quality-evidence reads schemaVersion 1\n',
+    ],
+    [
+      'maxP95IncreasePercent without a baseline is exit 78',
+      ['shard-1.json'],
+      { 'p95-increase.json': '{ "maxP95IncreasePercent": 10 }' },
+      { QE_BUDGETS_PATH: 'p95-increase.json' },
+      78,
+      'quality-evidence: invalid configuration:\n  - "maxP95IncreasePercent" in p95-increase.json: compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option\n',
+    ],
+    ['a bad budgets file is exit 78', ['shard-1.json', '--budgets', 'bad-budgets.json'], { 'bad-budgets.json': '{ "maxFailureRate": 2 }' }, {}, 78, '"maxFailureRate" in bad-budgets.json: must be a rate from 0 to 1'],
+    ['check with no report is exit 64', ['check'], {}, {}, 64, 'quality-evidence: check takes one report file (got 0); see quality-evidence check --help\n'],
+    ['check of a missing report is exit 66', ['check', 'out/none.json'], {}, {}, 66, 'quality-evidence: cannot read the report "out/none.json": no such file or directory (ENOENT)\n'],
+    ['check of a file that is not a report is exit 65', ['check', 'shard-1.json'], {}, {}, 65, 'quality-evidence: the report "shard-1.json" is not a quality-summary.json written by quality-evidence'],
+    ['check of a report with no verdict and no --budgets is exit 64', ['check', 'plain-report.json'], { 'plain-report.json': report }, {}, 64, 'the report holds no budget verdict: name a budgets file with --budgets'],
+    ['check with an unknown flag is exit 64', ['check', 'plain-report.json', '--budget', 'x.json'], { 'plain-report.json': report }, {}, 64, "Unknown option '--budget'; see quality-evidence check --help"],
+  ] as const) {
+    test(name, async () => {
+      for (const [file, text] of Object.entries(given)) await writeFile(join(project, file), text);
+      const outcome = await command([...args], env);
+      expect(outcome.exitCode, outcome.stderr).toBe(exitCode);
+      expect(outcome.stderr).toContain(message);
+    });
+  }
+});

@@ -41,7 +41,7 @@ const limits = {
 };
 
 /** The budgets of one endpoint. */
-export const endpointBudgetsSchema = z.strictObject(limits).meta({ title: 'EndpointBudgets' });
+export const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
 
 /** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), or the reporter option `budgets`. */
 export const budgetsSchema = z
@@ -52,7 +52,7 @@ export const budgetsSchema = z
       .record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: 'must be an endpoint label of the form "<METHOD> <path>"' }), endpointBudgetsSchema)
       .optional()
       .meta({ description: 'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached' }),
-  })
+  }, { error: 'must be a JSON object of budgets' })
   .meta({ title: 'QualityEvidenceBudgets', description: 'Quality budgets: every key is optional; limits are inclusive' });
 
 export type Budgets = z.infer<typeof budgetsSchema>;

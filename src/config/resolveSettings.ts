@@ -63,7 +63,9 @@ function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: u
     const first = result.error.issues[0];
     // Where in a structured value (a key of an object of settings), when not at its top.
     const where = first === undefined || first.path.length === 0 ? '' : `${first.path.map((part) => (typeof part === 'number' ? `item ${part + 1}` : `at ${JSON.stringify(String(part))}`)).join(', ')}: `;
-    const message = `${where}${first?.message ?? 'is invalid'}`;
+    // A bad key of a record (an endpoint label) carries its own issue inside.
+    const detail = first?.code === 'invalid_key' ? first.issues[0]?.message : first?.message;
+    const message = `${where}${detail ?? 'is invalid'}`;
     // A variable or a flag may hold a secret put in the wrong place: its value is never shown.
     return { problem: given.isText ? message : `${message}; got ${renderValue(given.value)}` };
   }

@@ -32,12 +32,19 @@ const booleanText = z
 
 /** A list of expected statuses: `"100-399,404"`, or an array of codes and range strings. */
 const statusRangeText = String.raw`\s*\d{3}(?:\s*-\s*\d{3})?\s*`;
+const statusListRule = 'must be a list of status codes and ranges, such as "200-299,404" (or an array such as [200, "400-404"])';
 const statusListValue = z
-  .union([z.string().regex(new RegExp(`^${statusRangeText}(?:,${statusRangeText})*$`)), z.array(z.union([z.int().min(100).max(599), z.string().regex(new RegExp(`^${statusRangeText}$`))]))], { error: 'must be a list of status codes and ranges, such as "200-299,404" (or an array such as [200, "400-404"])' })
+  .union(
+    [
+      z.string().regex(new RegExp(`^${statusRangeText}(?:,${statusRangeText})*$`), { error: statusListRule }),
+      z.array(z.union([z.int().min(100).max(599), z.string().regex(new RegExp(`^${statusRangeText}$`))], { error: statusListRule })),
+    ],
+    { error: statusListRule },
+  )
   .superRefine((value, context) => {
     const parsed = parseStatusList(value);
     if ('problem' in parsed) context.addIssue({ code: 'custom', message: parsed.problem });
-  }) as z.ZodType<StatusListInput>;
+  });
 
 /** Route templates: paths such as `/orders/:orderId`, optionally after a method. */
 const routeList = z.array(

@@ -30,7 +30,7 @@ export function parseReport(text: string, path: string, what = 'baseline report'
   try {
     document = parseInputJson(text);
   } catch (error) {
-    if (error instanceof InputSyntaxError) throw error.inFile(path);
+    if (error instanceof InputSyntaxError) throw error.inFile(path, what);
     throw error;
   }
   const version = typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>)['schemaVersion'] : undefined;

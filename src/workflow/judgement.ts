@@ -66,7 +66,12 @@ export function parseBudgets(text: string, path: string): Budgets {
   if (parsed.success) return parsed.data;
   const issues: ConfigurationIssue[] = parsed.error.issues.map((issue) => ({
     variable: issue.path.length === 0 ? path : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${path}`,
-    message: issue.code === 'unrecognized_keys' ? `holds ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}, which ${issue.keys.length === 1 ? 'is not a budget' : 'are not budgets'}` : issue.message,
+    message:
+      issue.code === 'unrecognized_keys'
+        ? `holds ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}, which ${issue.keys.length === 1 ? 'is not a budget' : 'are not budgets'}`
+        : issue.code === 'invalid_key'
+          ? (issue.issues[0]?.message ?? issue.message)
+          : issue.message,
   }));
   throw new ConfigurationError(issues, 'budgets');
 }

@@ -1,0 +1,131 @@
+import { expect, test } from '@playwright/test';
+import { buildReport, compareWithBaseline, evaluateBudgets, summariseExecutions, type Budgets, type QualityReport } from '../src/index.js';
+import { formatBudgetResult } from '../src/evaluation/budgets.js';
+import { parseBudgets } from '../src/workflow/judgement.js';
+import { thrownBy } from './support/failures.js';
+
+// Quality budgets judged against a report: inclusive limits, missing evidence breaches.
+
+function reportOf(records: readonly { endpoint: string; statusCode?: number; responseTimeMs: number }[]): QualityReport {
+  const canonical = records.map(({ statusCode, ...rest }) => (statusCode === undefined ? { ...rest, errorCode: 'ECONNREFUSED' } : { ...rest, statusCode }));
+  return buildReport(summariseExecutions(canonical, 100), { environment: 'ci', slowResponseThresholdMs: 100 });
+}
+
+// 10 calls to GET /orders/:id (20 to 200 ms), 1 of them failed, 5 slow; 1 call with no response to POST /orders.
+const report = reportOf([
+  ...Array.from({ length: 10 }, (_, index) => ({ endpoint: 'GET /orders/:id', statusCode: index === 0 ? 500 : 200, responseTimeMs: (index + 1) * 20 })),
+  { endpoint: 'POST /orders', responseTimeMs: 5 },
+]);
+
+function judge(budgets: Budgets, on: QualityReport = report) {
+  return evaluateBudgets(on, budgets).results.map(({ budget, endpoint, limit, actual, passed }) => [budget, endpoint ?? '', limit, actual, passed]);
+}
+
+test.describe('each budget, held and breached, limits inclusive', () => {
+  for (const [budgets, expected] of [
+    [{ minExecutions: 11 }, [['minExecutions', '', 11, 11, true]]],
+    [{ minExecutions: 12 }, [['minExecutions', '', 12, 11, false]]],
+    [{ maxFailedExecutions: 2 }, [['maxFailedExecutions', '', 2, 2, true]]],
+    [{ maxFailedExecutions: 1 }, [['maxFailedExecutions', '', 1, 2, false]]],
+    [{ maxFailureRate: 2 / 11 }, [['maxFailureRate', '', 2 / 11, 2 / 11, true]]],
+    [{ maxFailureRate: 0.18 }, [['maxFailureRate', '', 0.18, 2 / 11, false]]],
+    [{ maxSlowExecutions: 5 }, [['maxSlowExecutions', '', 5, 5, true]]],
+    [{ maxSlowExecutions: 4 }, [['maxSlowExecutions', '', 4, 5, false]]],
+    [{ maxNoResponseCount: 1 }, [['maxNoResponseCount', '', 1, 1, true]]],
+    [{ maxNoResponseCount: 0 }, [['maxNoResponseCount', '', 0, 1, false]]],
+    [{ responseTimeMs: { p95: 200 } }, [['responseTimeMs.p95', '', 200, 200, true]]],
+    [{ responseTimeMs: { p95: 199.9 } }, [['responseTimeMs.p95', '', 199.9, 200, false]]],
+    [{ responseTimeMs: { p50: 100, max: 200, mean: 100.5 } }, [['responseTimeMs.mean', '', 100.5, 100.455, true], ['responseTimeMs.p50', '', 100, 100, true], ['responseTimeMs.max', '', 200, 200, true]]],
+  ] as const) {
+    test(`${JSON.stringify(budgets)}`, () => {
+      expect(judge(budgets)).toStrictEqual(expected);
+    });
+  }
+});
+
+test('results come in a fixed order: the whole run, then endpoints by label', () => {
+  const budgets: Budgets = {
+    endpoints: { 'POST /orders': { maxNoResponseCount: 0 }, 'GET /orders/:id': { minExecutions: 5, responseTimeMs: { p99: 300 } } },
+    responseTimeMs: { p99: 500 },
+    minExecutions: 1,
+  };
+  expect(judge(budgets)).toStrictEqual([
+    ['minExecutions', '', 1, 11, true],
+    ['responseTimeMs.p99', '', 500, 200, true],
+    ['minExecutions', 'GET /orders/:id', 5, 10, true],
+    ['responseTimeMs.p99', 'GET /orders/:id', 300, 200, true],
+    ['maxNoResponseCount', 'POST /orders', 0, 1, false],
+  ]);
+  expect(evaluateBudgets(report, budgets).passed).toBe(false);
+});
+
+test('a budget for an endpoint that did not run is breached: the evidence is missing', () => {
+  expect(judge({ endpoints: { 'GET /invoices': { maxFailedExecutions: 0 } } })).toStrictEqual([['maxFailedExecutions', 'GET /invoices', 0, null, false]]);
+});
+
+test('a run that recorded nothing cannot pass minExecutions, and has no percentile to pass', () => {
+  const empty = reportOf([]);
+  expect(judge({ minExecutions: 1, maxFailedExecutions: 0, maxFailureRate: 0, responseTimeMs: { p95: 1000 } }, empty)).toStrictEqual([
+    ['minExecutions', '', 1, 0, false],
+    ['maxFailedExecutions', '', 0, 0, true],
+    ['maxFailureRate', '', 0, null, false],
+    ['responseTimeMs.p95', '', 1000, null, false],
+  ]);
+});
+
+test.describe('maxP95IncreasePercent', () => {
+  const runOf = (p95: number, count = 20) => reportOf(Array.from({ length: count }, () => ({ endpoint: 'GET /orders/:id', statusCode: 200, responseTimeMs: p95 })));
+
+  test('compares each endpoint with the baseline: 20% more holds a limit of 20, 20.5% does not', () => {
+    const baseline = runOf(200);
+    expect(judge({ maxP95IncreasePercent: 20 }, { ...runOf(240), baseline: compareWithBaseline(runOf(240), baseline) })).toStrictEqual([
+      ['maxP95IncreasePercent', 'GET /orders/:id', 20, 20, true],
+    ]);
+    expect(judge({ maxP95IncreasePercent: 20 }, { ...runOf(241), baseline: compareWithBaseline(runOf(241), baseline) })).toStrictEqual([
+      ['maxP95IncreasePercent', 'GET /orders/:id', 20, 20.5, false],
+    ]);
+  });
+
+  test('skips endpoints with fewer than 20 executions in either run (noise on a handful of samples)', () => {
+    const current = runOf(400, 19);
+    expect(judge({ maxP95IncreasePercent: 20 }, { ...current, baseline: compareWithBaseline(current, runOf(200)) })).toStrictEqual([]);
+  });
+
+  test("an endpoint's own minExecutions sets how many executions it needs", () => {
+    const current = runOf(400, 5);
+    const budgets: Budgets = { maxP95IncreasePercent: 20, endpoints: { 'GET /orders/:id': { minExecutions: 5 } } };
+    expect(judge(budgets, { ...current, baseline: compareWithBaseline(current, runOf(200, 5)) })).toStrictEqual([
+      ['maxP95IncreasePercent', 'GET /orders/:id', 20, 100, false],
+      ['minExecutions', 'GET /orders/:id', 5, 5, true],
+    ]);
+  });
+
+  test('without a comparison in the report it is breached', () => {
+    expect(judge({ maxP95IncreasePercent: 20 })).toStrictEqual([['maxP95IncreasePercent', '', 20, null, false]]);
+  });
+});
+
+test('a result reads as one line', () => {
+  expect(formatBudgetResult({ budget: 'responseTimeMs.p95', endpoint: 'GET /orders/:id', limit: 500, actual: 612, passed: false })).toBe(
+    'FAIL responseTimeMs.p95 of GET /orders/:id: 612 (limit <= 500)',
+  );
+  expect(formatBudgetResult({ budget: 'minExecutions', limit: 100, actual: null, passed: false })).toBe('FAIL minExecutions: no data (limit >= 100)');
+  expect(formatBudgetResult({ budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true })).toBe('pass maxFailedExecutions: 0 (limit <= 0)');
+});
+
+test.describe('bad budgets files', () => {
+  for (const [text, message] of [
+    ['{ "maxFailedExecutions": -1 }', '  - "maxFailedExecutions" in b.json: must be a whole number, 0 or more'],
+    ['{ "maxFailureRate": 1.5 }', '  - "maxFailureRate" in b.json: must be a rate from 0 to 1'],
+    ['{ "maxFailures": 0 }', '  - b.json: holds "maxFailures", which is not a budget'],
+    ['{ "responseTimeMs": { "p97": 10 } }', '  - "responseTimeMs" in b.json: holds "p97", which is not a budget'],
+    ['{ "endpoints": { "orders": {} } }', '  - "endpoints" › "orders" in b.json: must be an endpoint label of the form "<METHOD> <path>"'],
+    ['{ "endpoints": { "GET /a": { "responseTimeMs": { "p95": -5 } } } }', '  - "endpoints" › "GET /a" › "responseTimeMs" › "p95" in b.json: must be a number of milliseconds, 0 or more'],
+    ['{ "minExecutions": 1,', '  - b.json: is not well-formed JSON at line 1, column 22'],
+    ['[]', '  - b.json: must be a JSON object of budgets'],
+  ] as const) {
+    test(`${text} names the key and the file`, () => {
+      expect((thrownBy(() => parseBudgets(text, 'b.json')) as Error).message).toBe(`invalid budgets:\n${message}`);
+    });
+  }
+});
