@@ -37,7 +37,7 @@ test.describe('each budget, held and breached, limits inclusive', () => {
     [{ responseTimeMs: { p95: 199.9 } }, [['responseTimeMs.p95', '', 199.9, 200, false]]],
     [{ responseTimeMs: { p50: 100, max: 200, mean: 100.5 } }, [['responseTimeMs.mean', '', 100.5, 100.455, true], ['responseTimeMs.p50', '', 100, 100, true], ['responseTimeMs.max', '', 200, 200, true]]],
   ] as const) {
-    test(`${JSON.stringify(budgets)}`, () => {
+    test(JSON.stringify(budgets), () => {
       expect(judge(budgets)).toStrictEqual(expected);
     });
   }
