@@ -16,6 +16,8 @@ export interface AttachedRecord {
   readonly responseTimeMs: number;
   readonly id?: string | undefined;
   readonly timingMs?: TimingPhases | undefined;
+  /** The statuses this call expects: a negative test. */
+  readonly expectedStatuses?: string | readonly (number | string)[] | undefined;
   /**
    * The call as the test wrote it (method, and URL before any base URL),
    * added by the recording fixture so that the reporter can tell which of the
@@ -25,6 +27,6 @@ export interface AttachedRecord {
 }
 
 /** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
-export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, call }: AttachedRecord): Buffer {
-  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, call }));
+export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call }: AttachedRecord): Buffer {
+  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call }));
 }

@@ -18,6 +18,12 @@ export interface ExecutionRecordInput {
   readonly id?: string;
   /** Optional phases of the call in milliseconds: `dns`, `connect`, `tls`, `wait`, `receive`. */
   readonly timingMs?: TimingPhases;
+  /**
+   * Optional: the statuses this call expects (a negative test), such as
+   * `'404'` or `'200-299,403'`, or an array such as `[404, '200-299']`. A
+   * status in the list is not a failure; it counts in `expectedErrorCount`.
+   */
+  readonly expectedStatuses?: string | readonly (number | string)[];
 }
 
 /**
