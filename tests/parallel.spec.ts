@@ -82,3 +82,28 @@ test('a missing input is still reported as missing', async () => {
   );
   expect((error as Error).message).toBe('cannot read the input file "/no/such/file.json": no such file or directory (ENOENT)');
 });
+
+test('the report is byte-identical whatever the order of the input files and the number of threads (no tied slowest executions)', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-parallel-'));
+  // Distinct times, so no two slowest executions tie: only ties keep their input order.
+  const part = (offset: number) => Array.from({ length: 300 }, (_, index) => ({ ...record(index), responseTimeMs: offset + index * 3 + (index % 11) / 16 }));
+  await writeFile(join(folder, 'a.json'), JSON.stringify({ executions: part(0) }));
+  await writeFile(join(folder, 'b.ndjson'), part(1).map((item) => JSON.stringify(item)).join('\n'));
+  await writeFile(join(folder, 'c.json'), JSON.stringify(part(2)));
+  const run = (order: readonly string[], summariseRanges?: ReturnType<typeof createParallelRanges>) =>
+    runQualityWorkflow(
+      { environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, 'out.json') },
+      { fileSystem: nodeFileSystem, summariseRanges },
+      { inputs: order.map((name) => ({ path: join(folder, name) })) },
+    ).then((result) => result.reportText);
+  const workerUrl = pathToFileURL(join(repositoryRoot, '.build/src/cli/summariseWorker.js'));
+
+  const reports = [
+    await run(['a.json', 'b.ndjson', 'c.json']),
+    await run(['c.json', 'a.json', 'b.ndjson']),
+    await run(['b.ndjson', 'c.json', 'a.json'], createParallelRanges({ minimumBytes: 1, threads: 2, workerUrl })),
+    await run(['a.json', 'c.json', 'b.ndjson'], createParallelRanges({ minimumBytes: 1, threads: 3, workerUrl })),
+  ];
+
+  expect(new Set(reports).size).toBe(1);
+});

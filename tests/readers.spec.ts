@@ -6,6 +6,7 @@ import { formatFromContent } from '../src/readers/detectFormat.js';
 import { runQualityWorkflow, type WorkflowInput } from '../src/workflow/runQualityWorkflow.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf } from './support/failures.js';
+import { reportFrom } from './support/reports.js';
 
 // The readers through the workflow, on an in-memory file system that hands
 // files over in 7-byte chunks, so every record is split across chunks.
@@ -14,8 +15,8 @@ const config: QualityToolConfig = { environment: 'test', slowResponseThresholdMs
 
 async function reportOf(files: Record<string, string>, inputs: readonly WorkflowInput[], options: { includeAssets?: boolean; stdin?: string } = {}): Promise<QualityReport> {
   const stdin = options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]);
-  const { report } = await runQualityWorkflow(config, { fileSystem: new MemoryFileSystem(files), stdin }, { inputs, includeAssets: options.includeAssets });
-  return report;
+  const { reportText } = await runQualityWorkflow(config, { fileSystem: new MemoryFileSystem(files), stdin }, { inputs, includeAssets: options.includeAssets });
+  return reportFrom(reportText);
 }
 
 async function failureOf(files: Record<string, string>, inputs: readonly WorkflowInput[]): Promise<unknown> {

@@ -3,10 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { qualityReportSchema, type QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { pathExists } from './support/runProgram.js';
-import { withoutTimes } from './support/reports.js';
+import { reportFrom, readReport, withoutTimes } from './support/reports.js';
 
 // Real Playwright runs in CommonJS TypeScript projects (as most suites are)
 // that install the packed package, against a local server that counts every
@@ -48,9 +47,6 @@ async function startCountingServer(): Promise<CountingServer> {
   };
 }
 
-async function readReport(path: string): Promise<QualityReport> {
-  return qualityReportSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-}
 
 const config = (extraReporters = '') => `import { defineConfig } from '@playwright/test';
 export default defineConfig({
@@ -336,7 +332,7 @@ test('plain, refused', async ({ request }) => {
   expect([single.exitCode, merged.exitCode]).toEqual([0, 0]);
   expect(JSON.parse(singleReport)).toMatchObject({ executionCount: 5, noResponseCount: 2, noResponseEndpoints: ['GET /down', 'GET /plain-down'], unrecordedCallCount: 2 });
   // The shards are a second run of real calls: every count and label is the same, the times are not.
-  expect(withoutTimes(qualityReportSchema.parse(JSON.parse(await readFile(join(project, 'out/merged.json'), 'utf8'))))).toEqual(
-    withoutTimes(qualityReportSchema.parse(JSON.parse(singleReport))),
+  expect(withoutTimes(reportFrom(await readFile(join(project, 'out/merged.json'), 'utf8')))).toEqual(
+    withoutTimes(reportFrom(singleReport)),
   );
 });

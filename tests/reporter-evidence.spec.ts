@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { qualityReportSchema, type QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import type { ProgramOutcome } from './support/runProgram.js';
+import { readReport } from './support/reports.js';
 
 // The reporter's evidence people act on: expected statuses from test
 // annotations, flaky endpoints, budgets that fail the run, and `check` on a
@@ -21,9 +20,6 @@ export default defineConfig({
 `;
 }
 
-async function readReport(path: string): Promise<QualityReport> {
-  return qualityReportSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-}
 
 function runCommand(project: string, args: readonly string[]): Promise<ProgramOutcome> {
   return new Promise((done) => {

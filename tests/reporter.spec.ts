@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { qualityReportSchema, type QualityReport } from '../src/index.js';
+import type { QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { pathExists } from './support/runProgram.js';
-import { withoutTimes } from './support/reports.js';
+import { readReport, withoutTimes } from './support/reports.js';
 
 // Each test runs real Playwright in a child process on a small project that
 // installs the packed package, and reads the report it writes.
@@ -25,9 +25,6 @@ export default defineConfig({
 
 const stagingConfig = configWith(`{ outputFile: 'out/quality-summary.json', slowResponseThresholdMs: 300, environment: 'staging' }`);
 
-async function readReport(path: string): Promise<QualityReport> {
-  return qualityReportSchema.parse(JSON.parse(await readFile(path, 'utf8')));
-}
 
 const ordersSpec = `import { test, expect } from '@playwright/test';
 import { recordExecution } from 'quality-evidence/reporter';

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { qualityReportSchema } from '../src/index.js';
 import { createTemporaryFolder, pathExists, repositoryRoot, runProgram } from './support/runProgram.js';
+import { reportFrom } from './support/reports.js';
 
 // A value no output may ever contain, wherever it is put in the environment.
 const fakeToken = 'qe-fake-token-5d1c2b9e';
@@ -21,7 +21,7 @@ test.describe('npm start (the illustrative run)', () => {
 
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stderr).toBe('');
-    const report = qualityReportSchema.parse(JSON.parse(outcome.stdout));
+    const report = reportFrom(outcome.stdout);
     expect(report.slowestExecutions.map(({ id, location }) => [id, location])).toStrictEqual([
       ['exec-003', 'executions[2] of fixtures/quality-executions.json'],
       ['exec-002', 'executions[1] of fixtures/quality-executions.json'],
@@ -255,7 +255,7 @@ test.describe('npm run start:environment', () => {
     const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_INPUT_PATH: 'executions.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '1000' } });
 
     expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(folder, 'reports/q.json'), 'utf8'))).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 1000, slowExecutionCount: 0 });
+    expect(reportFrom(await readFile(join(folder, 'reports/q.json'), 'utf8'))).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 1000, slowExecutionCount: 0 });
   });
 
   test('a settings file that QE_CONFIG_PATH names and that is missing is exit 66', async () => {

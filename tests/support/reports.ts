@@ -1,4 +1,26 @@
-import type { QualityReport } from '../../src/index.js';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { qualityReportSchema, type QualityReport } from '../../src/index.js';
+import { repositoryRoot } from './runProgram.js';
+
+// Every report a spec reads is checked against the JSON Schema the package
+// ships (schemas/report.schema.json), by a JSON Schema validator of its own,
+// not only by the zod schema it was generated from.
+const validateShipped = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+
+/** A report's text, checked against the shipped JSON Schema, then parsed. */
+export function reportFrom(text: string): QualityReport {
+  const document: unknown = JSON.parse(text);
+  if (!validateShipped(document)) throw new Error(`the report does not match schemas/report.schema.json: ${JSON.stringify(validateShipped.errors)}`);
+  return qualityReportSchema.parse(document);
+}
+
+/** The report file at `path`, checked against the shipped JSON Schema. */
+export async function readReport(path: string): Promise<QualityReport> {
+  return reportFrom(await readFile(path, 'utf8'));
+}
 
 /**
  * A report without its measured times, for runs that make real calls (real
