@@ -103,16 +103,16 @@ export default class QualityEvidenceReporter implements Reporter {
         const expected = expectedSetOf(attempt);
         // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
         const retriedAway = (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry;
-        const count = (taken: { readonly endpoint: string; readonly failed: boolean } | undefined): void => {
-          if (taken?.failed !== true) return;
-          const tally = failures.get(taken.endpoint) ?? { all: 0, retriedAway: 0 };
+        const count = (endpoint: string, failed: boolean): void => {
+          if (!failed) return;
+          const tally = failures.get(endpoint) ?? { all: 0, retriedAway: 0 };
           tally.all++;
           if (retriedAway) tally.retriedAway++;
-          failures.set(taken.endpoint, tally);
+          failures.set(endpoint, tally);
         };
         // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
-        for (const record of records) count(intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, expected }));
-        for (const call of account.noResponse) count(intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, expected }));
+        for (const record of records) intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, expected }, count);
+        for (const call of account.noResponse) intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, expected }, count);
         if (account.unrecorded.length > 0) {
           const file = displayPath(attempt.test.location.file, process.cwd());
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);

@@ -55,6 +55,7 @@ test('the tarball holds both builds, the JSON Schemas, the README and the LICENS
     'LICENSE',
     'README.md',
     'package.json',
+    'schemas/budgets.schema.json',
     'schemas/check-observation.schema.json',
     'schemas/input.schema.json',
     'schemas/report.schema.json',

@@ -45,11 +45,11 @@ export class RecordIntake {
 
   /**
    * Takes one record; `locate` is called only when it is invalid or among
-   * the slowest. Returns the endpoint it was counted under and whether it
-   * failed, or undefined when it was invalid.
+   * the slowest. `counted`, when given, hears the endpoint a valid record
+   * was counted under and whether it failed.
    */
-  take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin): { readonly endpoint: string; readonly failed: boolean } | undefined {
-    if (!this.validation.check(record, locate)) return undefined;
+  take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin, counted?: (endpoint: string, failed: boolean) => void): void {
+    if (!this.validation.check(record, locate)) return;
     const { statusCode, responseTimeMs, timingMs, expectedStatuses } = record;
     const endpoint = this.endpointOf(record.endpoint, origin?.derivedFromUrl === true);
     const expected = expectedStatuses === undefined ? origin?.expected : (parseRecordStatusList(expectedStatuses) as { set: StatusSet }).set;
@@ -65,7 +65,7 @@ export class RecordIntake {
         location: this.named(locate()),
       });
     }
-    return { endpoint, failed };
+    counted?.(endpoint, failed);
   }
 
   /** Takes every record of a reader's batch. */
