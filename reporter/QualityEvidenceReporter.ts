@@ -111,8 +111,8 @@ export default class QualityEvidenceReporter implements Reporter {
           failures.set(endpoint, tally);
         };
         // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
-        for (const record of records) intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, expected }, count);
-        for (const call of account.noResponse) intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, expected }, count);
+        for (const record of records) intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, alsoExpected: expected }, count);
+        for (const call of account.noResponse) intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, alsoExpected: expected }, count);
         if (account.unrecorded.length > 0) {
           const file = displayPath(attempt.test.location.file, process.cwd());
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);

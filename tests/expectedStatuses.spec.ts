@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { ConfigurationError, RecordValidationError, loadQualityToolConfig, runQualityWorkflow, type QualityToolConfig } from '../src/index.js';
-import { parseStatusList } from '../src/records/statusList.js';
+import { parseStatusList, statusSet } from '../src/records/statusList.js';
+import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf, thrownBy } from './support/failures.js';
 
@@ -99,5 +100,25 @@ test.describe('in a run', () => {
     expect((error as Error).message).toContain(
       '[0].expectedStatuses: must be a list of the status codes this call expects, such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599',
     );
+  });
+});
+
+test.describe("a test's expected statuses (the reporter's annotation)", () => {
+  test('add to the rules: a 404 becomes expected, a 201 stays fine and a 500 still fails', () => {
+    const intake = new RecordIntake({ slowResponseThresholdMs: 750 });
+    const alsoExpected = statusSet('404');
+    for (const statusCode of [201, 404, 500]) intake.take({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 }, () => ({ kind: 'test', title: 't', attempt: 1 }), { alsoExpected });
+    const summary = intake.accumulator.result();
+    expect([summary.failedExecutionCount, summary.expectedErrorCount]).toStrictEqual([1, 1]);
+  });
+
+  test("add to an endpoint's own list, and give way to a record's own", () => {
+    const intake = new RecordIntake({ slowResponseThresholdMs: 750, expectedStatusesByEndpoint: { 'DELETE /a': '204' } });
+    const origin = { alsoExpected: statusSet('403') };
+    const at = () => ({ kind: 'test', title: 't', attempt: 1 }) as const;
+    intake.take({ statusCode: 204, endpoint: 'DELETE /a', responseTimeMs: 1 }, at, origin);
+    intake.take({ statusCode: 403, endpoint: 'DELETE /a', responseTimeMs: 1 }, at, origin);
+    intake.take({ statusCode: 403, endpoint: 'DELETE /a', responseTimeMs: 1, expectedStatuses: '204' }, at, origin);
+    expect(intake.accumulator.result().failedExecutionCount).toBe(1);
   });
 });

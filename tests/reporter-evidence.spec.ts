@@ -33,7 +33,9 @@ const negativeSpec = `import { test, expect } from '@playwright/test';
 import { recordExecution } from 'quality-evidence/reporter';
 
 test('deleting without a token answers 403', { annotation: { type: 'expected-status', description: '403' } }, async () => {
+  await recordExecution({ statusCode: 201, endpoint: 'POST /booking', responseTimeMs: 5 });
   await recordExecution({ statusCode: 403, endpoint: 'DELETE /booking/1', responseTimeMs: 5 });
+  await recordExecution({ statusCode: 500, endpoint: 'DELETE /booking/1', responseTimeMs: 5 });
 });
 
 test('a deleted booking answers 404', async () => {
@@ -50,7 +52,7 @@ test('an unexpected 404 still fails', async () => {
 });
 `;
 
-test('negative tests declared expected are no failures, and their statuses still show', async () => {
+test('negative tests declared expected are no failures, their other calls keep the usual rule, and their statuses still show', async () => {
   const project = await createPlaywrightProject({ 'playwright.config.ts': configWith(`{ outputFile: 'out/q.json' }`), 'tests/negative.spec.ts': negativeSpec });
 
   const outcome = await runPlaywright(project, ['test']);
@@ -62,7 +64,12 @@ test('negative tests declared expected are no failures, and their statuses still
     expectedErrorCount: report.expectedErrorCount,
     statusCodes: report.statusCodes,
     failureCountByEndpoint: report.failureCountByEndpoint,
-  }).toStrictEqual({ failedExecutionCount: 1, expectedErrorCount: 3, statusCodes: { '403': 1, '404': 2, '409': 1 }, failureCountByEndpoint: { 'GET /booking/2': 1 } });
+  }).toStrictEqual({
+    failedExecutionCount: 2,
+    expectedErrorCount: 3,
+    statusCodes: { '201': 1, '403': 1, '404': 2, '409': 1, '500': 1 },
+    failureCountByEndpoint: { 'DELETE /booking/1': 1, 'GET /booking/2': 1 },
+  });
 });
 
 test('a malformed expected-status annotation stops the report, naming the test', async () => {

@@ -91,3 +91,10 @@ function canonicalText(table: Uint8Array): string {
   }
   return parts.join(',');
 }
+
+/** The statuses in either list. */
+export function unionOf(a: StatusSet, b: StatusSet): StatusSet {
+  const table = new Uint8Array(MAX_STATUS + 1);
+  for (let code = 0; code <= MAX_STATUS; code++) table[code] = a.table[code]! | b.table[code]!;
+  return { table, text: canonicalText(table) };
+}

@@ -113,6 +113,7 @@ class EndpointTally {
  */
 export class ExecutionAccumulator {
   readonly slowResponseThresholdMs: number;
+  private readonly runWide: StatusSet;
   private readonly expected: Uint8Array;
   private readonly expectedByEndpoint: ReadonlyMap<string, StatusSet> | undefined;
   private readonly tallies = new Map<string, EndpointTally>();
@@ -126,7 +127,8 @@ export class ExecutionAccumulator {
       throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
     }
     this.slowResponseThresholdMs = slowResponseThresholdMs;
-    this.expected = (rules.expectedStatuses ?? DEFAULT_STATUSES).table;
+    this.runWide = rules.expectedStatuses ?? DEFAULT_STATUSES;
+    this.expected = this.runWide.table;
     this.expectedByEndpoint = rules.expectedStatusesByEndpoint?.size === 0 ? undefined : rules.expectedStatusesByEndpoint;
   }
 
@@ -165,6 +167,11 @@ export class ExecutionAccumulator {
   add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
     this.addExecution(record.endpoint, record.statusCode, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
     if (this.isAmongSlowest(record.responseTimeMs)) this.addSlowest(slowExecutionOf(record));
+  }
+
+  /** The statuses expected of an endpoint's executions by the rules (its own list, or the run-wide one). */
+  expectedOf(endpoint: string): StatusSet {
+    return this.expectedByEndpoint?.get(endpoint) ?? this.runWide;
   }
 
   /** Whether an execution this slow enters the slowest list (ties keep the earlier one). */

@@ -4,7 +4,7 @@ import { createEndpointLabeler } from '../records/endpointLabels.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
 import { executionRecordSchema, isExecutionRecord, parseRecordStatusList } from '../records/executionRecord.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
-import { statusSet, type StatusSet } from '../records/statusList.js';
+import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
 import { ExecutionAccumulator } from '../summary/executionAccumulator.js';
 
@@ -12,8 +12,12 @@ import { ExecutionAccumulator } from '../summary/executionAccumulator.js';
 export interface RecordOrigin {
   /** Its endpoint was derived from a URL (HAR, the recording fixture), not written by a person: grouped by default. */
   readonly derivedFromUrl?: boolean;
-  /** The statuses its test expects (a test annotation); the record's own `expectedStatuses` wins over these. */
-  readonly expected?: StatusSet | undefined;
+  /**
+   * Statuses its test expects too (an `expected-status` annotation): added to
+   * those the rules expect of the endpoint. The record's own
+   * `expectedStatuses` wins over both.
+   */
+  readonly alsoExpected?: StatusSet | undefined;
 }
 
 const LABEL_CACHE_LIMIT = 10_000;
@@ -31,6 +35,7 @@ export class RecordIntake {
   inputName: string | undefined;
   private readonly label: (label: string, derivedFromUrl: boolean) => string;
   private readonly labels = [new Map<string, string>(), new Map<string, string>()] as const;
+  private readonly unions = new Map<string, StatusSet>();
 
   /** @param noun what a record is called in the summary line of a validation error. */
   constructor(rules: EvidenceRules, noun = 'record') {
@@ -52,7 +57,12 @@ export class RecordIntake {
     if (!this.validation.check(record, locate)) return;
     const { statusCode, responseTimeMs, timingMs, expectedStatuses } = record;
     const endpoint = this.endpointOf(record.endpoint, origin?.derivedFromUrl === true);
-    const expected = expectedStatuses === undefined ? origin?.expected : (parseRecordStatusList(expectedStatuses) as { set: StatusSet }).set;
+    const expected =
+      expectedStatuses !== undefined
+        ? (parseRecordStatusList(expectedStatuses) as { set: StatusSet }).set
+        : origin?.alsoExpected === undefined
+          ? undefined
+          : this.widened(endpoint, origin.alsoExpected);
     const { accumulator } = this;
     const failed = accumulator.addExecution(endpoint, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
     if (accumulator.isAmongSlowest(responseTimeMs)) {
@@ -83,6 +93,17 @@ export class RecordIntake {
     const made = this.label(normaliseEndpoint(written), derivedFromUrl);
     if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, made);
     return made;
+  }
+
+  // The endpoint's expected statuses and a test's, remembered per pair: a suite repeats both.
+  private widened(endpoint: string, also: StatusSet): StatusSet {
+    const key = `${endpoint}\u0000${also.text}`;
+    let union = this.unions.get(key);
+    if (union === undefined) {
+      union = unionOf(this.accumulator.expectedOf(endpoint), also);
+      if (this.unions.size < LABEL_CACHE_LIMIT) this.unions.set(key, union);
+    }
+    return union;
   }
 
   private named(location: RecordLocation): RecordLocation {
