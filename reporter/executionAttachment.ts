@@ -24,9 +24,11 @@ export interface AttachedRecord {
    * test's API calls this record accounts for. Not part of the record.
    */
   readonly call?: { readonly method: string; readonly url: string } | undefined;
+  /** The attempt of the test that made the record (0 for the first run, 1 for the first retry), as Playwright counts it. Not part of the record. */
+  readonly retry?: number | undefined;
 }
 
 /** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
-export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call }: AttachedRecord): Buffer {
-  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call }));
+export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call, retry }: AttachedRecord): Buffer {
+  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call, retry }));
 }

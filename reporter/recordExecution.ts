@@ -50,5 +50,5 @@ export async function recordExecution(record: ExecutionRecordInput, testInfo: Te
  */
 export function attachRecord(record: AttachedRecord, testInfo: TestInfo): void {
   validateRecordList([record], executionRecordSchema, 'record', 'record', isExecutionRecord);
-  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: encodeAttachedRecord(record) });
+  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: encodeAttachedRecord({ ...record, retry: testInfo.retry }) });
 }

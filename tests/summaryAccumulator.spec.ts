@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import type { CanonicalExecutionRecord } from '../src/index.js';
 import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';
-import { describeSorted, describeSortedUnion, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
+import { describeRuns, describeSorted, ExactSum, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
 import { statusSet } from '../src/records/statusList.js';
 
 // The summary is a mergeable accumulator: summarise(a ++ b) = merge(summarise(a), summarise(b)),
@@ -43,11 +43,11 @@ test.describe('the merge law', () => {
     );
   });
 
-  test('merging plain data (as from a worker thread), part after part, equals summarising their concatenation', () => {
+  test('merging plain data (as from a worker thread, its samples sorted or not), part after part, equals summarising their concatenation', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(record, { maxLength: 20 }), { maxLength: 6 }), (parts) => {
+      fc.property(fc.array(fc.array(record, { maxLength: 20 }), { maxLength: 6 }), fc.boolean(), (parts, sorted) => {
         const fromData = new ExecutionAccumulator(750);
-        for (const part of parts) fromData.merge(structuredClone(accumulate(part).toData()));
+        for (const part of parts) fromData.merge(structuredClone(accumulate(part).toData({ sorted })));
         expect(fromData.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
       }),
       { numRuns: 200 },
@@ -68,7 +68,8 @@ test.describe('the merge law', () => {
 });
 
 test.describe('percentiles against a naive reference', () => {
-  // The reference: sort a copy, index by nearest rank ceil(p × n / 100), computed with BigInt so no float is involved.
+  // The reference: sort a copy, index by nearest rank ceil(p × n / 100) computed with BigInt, and sum in plain
+  // arithmetic (the generated times are multiples of 1/8 or 1/1024 that add up exactly in any order).
   function reference(values: readonly number[]): LatencyStatistics {
     if (values.length === 0) return { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null };
     const sorted = [...values].sort((a, b) => a - b);
@@ -103,7 +104,7 @@ test.describe('percentiles against a naive reference', () => {
 
   test('200 endpoints: each endpoint and the whole run equal the reference', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 199 }), fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / 1000)), { maxLength: 2000 }), (pairs) => {
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 199 }), fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / 1024)), { maxLength: 2000 }), (pairs) => {
         const summary = summariseExecutions(
           pairs.map(([endpoint, responseTimeMs]) => ({ statusCode: 200, endpoint: `GET /e${String(endpoint).padStart(3, '0')}`, responseTimeMs })),
           750,
@@ -118,13 +119,26 @@ test.describe('percentiles against a naive reference', () => {
     );
   });
 
-  test('the union of sorted arrays describes like their sorted concatenation', () => {
+  test('sorted runs describe like their sorted concatenation', () => {
     fc.assert(
       fc.property(fc.array(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 30 }), { maxLength: 8 }), (arrays) => {
-        const sorted = arrays.map((array) => Float64Array.from(array).sort());
-        expect(describeSortedUnion(sorted)).toStrictEqual(describeSorted(Float64Array.from(arrays.flat()).sort()));
+        const runs = arrays.map((array) => Float64Array.from(array).sort());
+        const sum = new ExactSum();
+        for (const run of runs) sum.addAll(run);
+        expect(describeRuns(runs, sum)).toStrictEqual(describeSorted(Float64Array.from(arrays.flat()).sort()));
       }),
     );
+  });
+
+  test('the exact sum is the same in any order, where adding floats in turn is not', () => {
+    const values = [1e16, 1, -1e16, 0.1, 0.2, 0.3];
+    const sums = [values, [...values].reverse(), [0.3, 1e16, 0.2, -1e16, 1, 0.1]].map((order) => {
+      const sum = new ExactSum();
+      for (const value of order) sum.add(value);
+      return sum.value();
+    });
+    expect(sums).toStrictEqual([1.6, 1.6, 1.6]);
+    expect(values.reduce((total, value) => total + value, 0)).not.toBe(1.6);
   });
 
   test('no executions give null statistics, never 0', () => {

@@ -2,7 +2,7 @@ import type { RecordLocation } from '../issues/location.js';
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
-import { describeSorted, describeSortedUnion, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
+import { describeRuns, ExactSum, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
 import { compareCodeUnits, type RecordSummary } from './summariseExecutions.js';
 
 /** How many of the slowest executions the summary keeps. */
@@ -65,6 +65,8 @@ export interface EndpointData {
   readonly timed: boolean;
   readonly waits: Float64Array;
   readonly newConnectionCount: number;
+  /** Whether `times` and `waits` are in ascending order. */
+  readonly sorted?: boolean;
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -83,19 +85,45 @@ export interface ExpectationRules {
 
 const DEFAULT_STATUSES = statusSet(DEFAULT_EXPECTED_STATUSES);
 
-class EndpointTally {
+/**
+ * One endpoint's counts and samples: what the accumulator keeps per label.
+ * Callers that count the same label millions of times hold on to it (see
+ * {@link ExecutionAccumulator.slot}) and skip the label lookup.
+ */
+export class EndpointTally {
   executionCount = 0;
   failedExecutionCount = 0;
   expectedErrorCount = 0;
   slowExecutionCount = 0;
   noResponseCount = 0;
-  readonly statusCodes = new Map<number, number>();
+  // Status codes and their counts side by side: an endpoint answers with a handful of codes, so a scan beats a map.
+  readonly codes: number[] = [];
+  readonly codeCounts: number[] = [];
   readonly times = new SampleBuffer();
   timed = false;
   readonly waits = new SampleBuffer(0);
   newConnectionCount = 0;
 
-  constructor(readonly expected: Uint8Array) {}
+  constructor(
+    readonly endpoint: string,
+    readonly expected: Uint8Array,
+  ) {}
+
+  countStatus(code: number, count: number): void {
+    const { codes } = this;
+    for (let index = 0; index < codes.length; index++) {
+      if (codes[index] === code) {
+        this.codeCounts[index]! += count;
+        return;
+      }
+    }
+    codes.push(code);
+    this.codeCounts.push(count);
+  }
+
+  statusCodes(): [number, number][] {
+    return this.codes.map((code, index) => [code, this.codeCounts[index]!]);
+  }
 }
 
 /**
@@ -139,14 +167,18 @@ export class ExecutionAccumulator {
    * whether the execution failed.
    */
   addExecution(endpoint: string, statusCode: number | undefined, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
-    const tally = this.tally(endpoint);
+    return this.addToSlot(this.slot(endpoint), statusCode, responseTimeMs, expected, wait, connect);
+  }
+
+  /** {@link addExecution} for a label whose slot the caller holds. */
+  addToSlot(tally: EndpointTally, statusCode: number | undefined, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
     tally.executionCount++;
     let failed = true;
     if (statusCode === undefined) {
       tally.noResponseCount++;
       tally.failedExecutionCount++;
     } else {
-      tally.statusCodes.set(statusCode, (tally.statusCodes.get(statusCode) ?? 0) + 1);
+      tally.countStatus(statusCode, 1);
       if ((expected?.table ?? tally.expected)[statusCode] !== 1) tally.failedExecutionCount++;
       else {
         failed = false;
@@ -192,51 +224,62 @@ export class ExecutionAccumulator {
   merge(other: ExecutionAccumulator | ExecutionData): void {
     const data = other instanceof ExecutionAccumulator ? other.toData() : other;
     for (const part of data.endpoints) {
-      const tally = this.tally(part.endpoint);
+      const tally = this.slot(part.endpoint);
       tally.executionCount += part.executionCount;
       tally.failedExecutionCount += part.failedExecutionCount;
       tally.expectedErrorCount += part.expectedErrorCount;
       tally.slowExecutionCount += part.slowExecutionCount;
       tally.noResponseCount += part.noResponseCount;
-      for (const [code, count] of part.statusCodes) tally.statusCodes.set(code, (tally.statusCodes.get(code) ?? 0) + count);
-      tally.times.append(part.times);
+      for (const [code, count] of part.statusCodes) tally.countStatus(code, count);
+      tally.times.adopt(part.times, part.sorted === true);
       tally.timed ||= part.timed;
-      tally.waits.append(part.waits);
+      tally.waits.adopt(part.waits, part.sorted === true);
       tally.newConnectionCount += part.newConnectionCount;
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
   }
 
-  /** The state as plain data; the sample arrays are copies, so they may be transferred. */
-  toData(): ExecutionData {
+  /**
+   * The state as plain data. The sample arrays are views of this
+   * accumulator's own (no copy): transfer them, or clone the data, and add
+   * nothing more here. `sorted` sorts them first, so that the thread that
+   * merges joins them in one pass (worker threads sort theirs in parallel).
+   */
+  toData({ sorted = false }: { readonly sorted?: boolean } = {}): ExecutionData {
     return {
-      endpoints: [...this.tallies].map(([endpoint, tally]) => ({
+      endpoints: [...this.tallies].map(([endpoint, tally]) => {
+        const times = samplesOf(tally.times, sorted);
+        const waits = samplesOf(tally.waits, sorted);
+        return {
         endpoint,
         executionCount: tally.executionCount,
         failedExecutionCount: tally.failedExecutionCount,
         expectedErrorCount: tally.expectedErrorCount,
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
-        statusCodes: [...tally.statusCodes],
-        times: tally.times.copy(),
+        statusCodes: tally.statusCodes(),
+        times: times.samples,
         timed: tally.timed,
-        waits: tally.waits.copy(),
+        waits: waits.samples,
         newConnectionCount: tally.newConnectionCount,
-      })),
+        ...(times.sorted && waits.sorted ? { sorted: true } : {}),
+        };
+      }),
       slowest: [...this.slowest],
     };
   }
 
   /** The sample buffers of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    return data.endpoints.flatMap((endpoint) => [endpoint.times.buffer as ArrayBuffer, endpoint.waits.buffer as ArrayBuffer]);
+    return [...new Set(data.endpoints.flatMap((endpoint) => [endpoint.times.buffer as ArrayBuffer, endpoint.waits.buffer as ArrayBuffer]))];
   }
 
   /** The statistics of everything added and merged so far. */
   result(): ExecutionStatistics {
     const labels = [...this.tallies.keys()].sort(compareCodeUnits);
     const endpoints: EndpointStatistics[] = [];
-    const sortedTimes: Float64Array[] = [];
+    const allRuns: Float64Array[] = [];
+    const allSum = new ExactSum();
     const statusCodes = new Map<number, number>();
     let executionCount = 0;
     let failedExecutionCount = 0;
@@ -250,14 +293,17 @@ export class ExecutionAccumulator {
     const noResponseEndpoints: string[] = [];
     for (const endpoint of labels) {
       const tally = this.tallies.get(endpoint)!;
-      const times = tally.times.view().sort();
-      sortedTimes.push(times);
+      const runs = tally.times.runs();
+      const sum = new ExactSum();
+      for (const run of runs) sum.addAll(run);
+      allRuns.push(...runs);
+      allSum.merge(sum);
       executionCount += tally.executionCount;
       failedExecutionCount += tally.failedExecutionCount;
       expectedErrorCount += tally.expectedErrorCount;
       slowExecutionCount += tally.slowExecutionCount;
       noResponseCount += tally.noResponseCount;
-      for (const [code, count] of tally.statusCodes) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
+      for (const [code, count] of tally.statusCodes()) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
       if (tally.failedExecutionCount > 0) failureCountByEndpoint[endpoint] = tally.failedExecutionCount;
       if (tally.slowExecutionCount > 0) slowEndpoints.push(endpoint);
       if (tally.noResponseCount > 0) noResponseEndpoints.push(endpoint);
@@ -268,11 +314,11 @@ export class ExecutionAccumulator {
         expectedErrorCount: tally.expectedErrorCount,
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
-        statusCodes: statusCodeObject(tally.statusCodes),
-        responseTimeMs: describeSorted(times),
+        statusCodes: statusCodeObject(new Map(tally.statusCodes())),
+        responseTimeMs: describeRuns(runs, sum),
       };
       endpoints.push(
-        tally.timed ? { ...statistics, timeToFirstByteMs: describeSorted(tally.waits.view().sort()), newConnectionCount: tally.newConnectionCount } : statistics,
+        tally.timed ? { ...statistics, timeToFirstByteMs: describeAll(tally.waits.runs()), newConnectionCount: tally.newConnectionCount } : statistics,
       );
     }
     return {
@@ -285,20 +331,36 @@ export class ExecutionAccumulator {
       noResponseEndpoints,
       expectedErrorCount,
       statusCodes: statusCodeObject(statusCodes),
-      responseTimeMs: describeSortedUnion(sortedTimes),
+      responseTimeMs: describeRuns(allRuns, allSum),
       endpoints,
       slowestExecutions: [...this.slowest],
     };
   }
 
-  private tally(endpoint: string): EndpointTally {
+  /** The tally of one endpoint label, made on first use. */
+  slot(endpoint: string): EndpointTally {
     let tally = this.tallies.get(endpoint);
     if (tally === undefined) {
-      tally = new EndpointTally(this.expectedByEndpoint?.get(endpoint)?.table ?? this.expected);
+      tally = new EndpointTally(endpoint, this.expectedByEndpoint?.get(endpoint)?.table ?? this.expected);
       this.tallies.set(endpoint, tally);
     }
     return tally;
   }
+}
+
+function describeAll(runs: readonly Float64Array[]): LatencyStatistics {
+  const sum = new ExactSum();
+  for (const run of runs) sum.addAll(run);
+  return describeRuns(runs, sum);
+}
+
+/** A buffer's samples for another thread: one sorted run when asked and possible, else as they are. */
+function samplesOf(buffer: SampleBuffer, sorted: boolean): { readonly samples: Float64Array; readonly sorted: boolean } {
+  if (sorted) {
+    const runs = buffer.runs();
+    if (runs.length <= 1) return { samples: runs[0] ?? new Float64Array(0), sorted: true };
+  }
+  return { samples: buffer.view(), sorted: false };
 }
 
 /** Status codes and their counts as an object with ascending keys (integer-like keys are ordered so in JSON). */

@@ -6,7 +6,7 @@ import { executionRecordSchema, isExecutionRecord, parseRecordStatusList } from 
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
-import { ExecutionAccumulator } from '../summary/executionAccumulator.js';
+import { ExecutionAccumulator, type EndpointTally } from '../summary/executionAccumulator.js';
 
 /** What the source of a record says about it besides its fields. */
 export interface RecordOrigin {
@@ -34,7 +34,7 @@ export class RecordIntake {
   /** The input being read, named in the locations of the slowest executions (a JSON list's positions name no file of their own). */
   inputName: string | undefined;
   private readonly label: (label: string, derivedFromUrl: boolean) => string;
-  private readonly labels = [new Map<string, string>(), new Map<string, string>()] as const;
+  private readonly labels = [new Map<string, EndpointTally>(), new Map<string, EndpointTally>()] as const;
   private readonly unions = new Map<string, StatusSet>();
 
   /** @param noun what a record is called in the summary line of a validation error. */
@@ -56,7 +56,8 @@ export class RecordIntake {
   take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin, counted?: (endpoint: string, failed: boolean) => void): void {
     if (!this.validation.check(record, locate)) return;
     const { statusCode, responseTimeMs, timingMs, expectedStatuses } = record;
-    const endpoint = this.endpointOf(record.endpoint, origin?.derivedFromUrl === true);
+    const slot = this.slotOf(record.endpoint, origin?.derivedFromUrl === true);
+    const { endpoint } = slot;
     const expected =
       expectedStatuses !== undefined
         ? (parseRecordStatusList(expectedStatuses) as { set: StatusSet }).set
@@ -64,7 +65,7 @@ export class RecordIntake {
           ? undefined
           : this.widened(endpoint, origin.alsoExpected);
     const { accumulator } = this;
-    const failed = accumulator.addExecution(endpoint, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
+    const failed = accumulator.addToSlot(slot, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;
       accumulator.addSlowest({
@@ -85,14 +86,14 @@ export class RecordIntake {
     for (let index = 0; index < records.length; index++) this.take(records[index], () => batch.location(index), origin);
   }
 
-  // Normalises and labels one endpoint, remembering the result: inputs repeat a few hundred labels millions of times.
-  private endpointOf(written: string, derivedFromUrl: boolean): string {
+  // Normalises and labels one endpoint and finds its tally, remembering the result: inputs repeat a few hundred labels millions of times.
+  private slotOf(written: string, derivedFromUrl: boolean): EndpointTally {
     const cache = this.labels[derivedFromUrl ? 1 : 0];
     const known = cache.get(written);
     if (known !== undefined) return known;
-    const made = this.label(normaliseEndpoint(written), derivedFromUrl);
-    if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, made);
-    return made;
+    const slot = this.accumulator.slot(this.label(normaliseEndpoint(written), derivedFromUrl));
+    if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, slot);
+    return slot;
   }
 
   // The endpoint's expected statuses and a test's, remembered per pair: a suite repeats both.

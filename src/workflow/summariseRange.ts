@@ -50,7 +50,7 @@ export async function summariseRange(chunks: AsyncIterable<Buffer>, range: Input
   try {
     const extra = range.format === 'ndjson' ? await readNdjsonRange(chunks, take) : await readJsonRange(chunks, range, take);
     const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
-    return { ok: true, summary: intake.accumulator.toData(), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
+    return { ok: true, summary: intake.accumulator.toData({ sorted: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
   } catch (error) {
     if (error instanceof InputSyntaxError) return { ok: false, reason: error.message };
     throw error;
