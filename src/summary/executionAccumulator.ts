@@ -67,6 +67,9 @@ export interface EndpointData {
   readonly newConnectionCount: number;
   /** Whether `times` and `waits` are in ascending order. */
   readonly sorted?: boolean;
+  /** The exact sums of `times` and `waits`, as partials, when the thread that sent them worked them out. */
+  readonly timesSum?: readonly number[];
+  readonly waitsSum?: readonly number[];
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -231,9 +234,9 @@ export class ExecutionAccumulator {
       tally.slowExecutionCount += part.slowExecutionCount;
       tally.noResponseCount += part.noResponseCount;
       for (const [code, count] of part.statusCodes) tally.countStatus(code, count);
-      tally.times.adopt(part.times, part.sorted === true);
+      tally.times.adopt(part.times, part.sorted === true, part.timesSum);
       tally.timed ||= part.timed;
-      tally.waits.adopt(part.waits, part.sorted === true);
+      tally.waits.adopt(part.waits, part.sorted === true, part.waitsSum);
       tally.newConnectionCount += part.newConnectionCount;
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
@@ -263,6 +266,8 @@ export class ExecutionAccumulator {
         waits: waits.samples,
         newConnectionCount: tally.newConnectionCount,
         ...(times.sorted && waits.sorted ? { sorted: true } : {}),
+        // Sorting threads sum too, in parallel, so the thread that merges does neither.
+        ...(sorted ? { timesSum: tally.times.exactSum().toPartials(), waitsSum: tally.waits.exactSum().toPartials() } : {}),
         };
       }),
       slowest: [...this.slowest],
@@ -294,8 +299,7 @@ export class ExecutionAccumulator {
     for (const endpoint of labels) {
       const tally = this.tallies.get(endpoint)!;
       const runs = tally.times.runs();
-      const sum = new ExactSum();
-      for (const run of runs) sum.addAll(run);
+      const sum = tally.times.exactSum();
       allRuns.push(...runs);
       allSum.merge(sum);
       executionCount += tally.executionCount;
@@ -318,7 +322,7 @@ export class ExecutionAccumulator {
         responseTimeMs: describeRuns(runs, sum),
       };
       endpoints.push(
-        tally.timed ? { ...statistics, timeToFirstByteMs: describeAll(tally.waits.runs()), newConnectionCount: tally.newConnectionCount } : statistics,
+        tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics,
       );
     }
     return {
@@ -346,12 +350,6 @@ export class ExecutionAccumulator {
     }
     return tally;
   }
-}
-
-function describeAll(runs: readonly Float64Array[]): LatencyStatistics {
-  const sum = new ExactSum();
-  for (const run of runs) sum.addAll(run);
-  return describeRuns(runs, sum);
 }
 
 /** A buffer's samples for another thread: one sorted run when asked and possible, else as they are. */

@@ -40,7 +40,7 @@ export function nearestRank(percentile: number, count: number): number {
 export class SampleBuffer {
   private values: Float64Array;
   private size = 0;
-  private adopted: { readonly samples: Float64Array; sorted: boolean }[] = [];
+  private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined }[] = [];
 
   constructor(capacity = 16) {
     this.values = new Float64Array(capacity);
@@ -55,9 +55,24 @@ export class SampleBuffer {
     this.values[this.size++] = value;
   }
 
-  /** Takes `samples` as part of this buffer, without copying: the caller must not change them afterwards. */
-  adopt(samples: Float64Array, sorted = false): void {
-    if (samples.length > 0) this.adopted.push({ samples, sorted });
+  /**
+   * Takes `samples` as part of this buffer, without copying: the caller must
+   * not change them afterwards. `sum`, when given, is their exact sum's
+   * partials, worked out where the samples came from.
+   */
+  adopt(samples: Float64Array, sorted = false, sum?: readonly number[]): void {
+    if (samples.length > 0) this.adopted.push({ samples, sorted, sum });
+  }
+
+  /** The exact sum of every sample. */
+  exactSum(): ExactSum {
+    const sum = new ExactSum();
+    sum.addAll(this.values.subarray(0, this.size));
+    for (const part of this.adopted) {
+      if (part.sum === undefined) sum.addAll(part.samples);
+      else sum.merge(part.sum);
+    }
+    return sum;
   }
 
   /** Every sample as one array (joined if need be), unsorted: what to hand to another thread. */
@@ -103,36 +118,52 @@ export class SampleBuffer {
  * numbers are added or merged in.
  */
 export class ExactSum {
-  private readonly partials: number[] = [];
+  // A double's exact sum needs at most about 40 non-overlapping partials.
+  private partials = new Float64Array(8);
+  private count = 0;
 
   add(value: number): void {
-    const { partials } = this;
+    let partials = this.partials;
     let x = value;
     let kept = 0;
-    for (let index = 0; index < partials.length; index++) {
+    for (let index = 0; index < this.count; index++) {
       let y = partials[index]!;
-      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+      if (Math.abs(x) < Math.abs(y)) {
+        const swap = x;
+        x = y;
+        y = swap;
+      }
       const high = x + y;
       const low = y - (high - x);
       if (low !== 0) partials[kept++] = low;
       x = high;
     }
-    partials.length = kept;
-    partials.push(x);
+    if (kept === partials.length) {
+      partials = new Float64Array(partials.length * 2);
+      partials.set(this.partials);
+      this.partials = partials;
+    }
+    partials[kept] = x;
+    this.count = kept + 1;
   }
 
   addAll(values: Float64Array): void {
     for (let index = 0; index < values.length; index++) this.add(values[index]!);
   }
 
-  merge(other: ExactSum): void {
-    for (const partial of other.partials) this.add(partial);
+  merge(other: ExactSum | readonly number[]): void {
+    for (const partial of other instanceof ExactSum ? other.toPartials() : other) this.add(partial);
+  }
+
+  /** The partials, as plain data (to cross a thread boundary). */
+  toPartials(): number[] {
+    return Array.from(this.partials.subarray(0, this.count));
   }
 
   /** The exact sum, correctly rounded to a float. */
   value(): number {
     const { partials } = this;
-    let index = partials.length;
+    let index = this.count;
     if (index === 0) return 0;
     let high = partials[--index]!;
     let low = 0;
@@ -181,29 +212,37 @@ export function describeSorted(sorted: Float64Array): LatencyStatistics {
   return describeRuns([sorted], sum);
 }
 
-const bits = new BigUint64Array(1);
-const float = new Float64Array(bits.buffer);
+// A double's bits as two unsigned 32-bit halves (little-endian: [low, high]).
+const words = new Uint32Array(2);
+const float = new Float64Array(words.buffer);
 
-function bitsOf(value: number): bigint {
-  float[0] = value + 0; // -0 counts as 0
-  return bits[0]!;
-}
-
-function floatOf(pattern: bigint): number {
-  bits[0] = pattern;
+function floatOf(high: number, low: number): number {
+  words[0] = low;
+  words[1] = high;
   return float[0]!;
 }
 
-// The rank-th smallest sample (1-based) over sorted runs of non-negative floats.
+// The rank-th smallest sample (1-based) over sorted runs of non-negative
+// floats: the least bit pattern whose float has at least `rank` samples at
+// or below it, found by bisecting the high word, then the low word.
 function select(runs: readonly Float64Array[], rank: number, max: number): number {
-  let low = 0n;
-  let high = bitsOf(max);
-  while (low < high) {
-    const middle = (low + high) >> 1n;
-    if (countAtMost(runs, floatOf(middle)) >= rank) high = middle;
-    else low = middle + 1n;
+  float[0] = max;
+  let lowHigh = 0;
+  let highHigh = words[1]!;
+  const enough = (high: number, low: number): boolean => countAtMost(runs, floatOf(high, low)) >= rank;
+  while (lowHigh < highHigh) {
+    const middle = Math.floor((lowHigh + highHigh) / 2);
+    if (enough(middle, 0xffffffff)) highHigh = middle;
+    else lowHigh = middle + 1;
   }
-  return floatOf(low);
+  let lowLow = 0;
+  let highLow = 0xffffffff;
+  while (lowLow < highLow) {
+    const middle = Math.floor((lowLow + highLow) / 2);
+    if (enough(lowHigh, middle)) highLow = middle;
+    else lowLow = middle + 1;
+  }
+  return floatOf(lowHigh, lowLow) + 0;
 }
 
 function countAtMost(runs: readonly Float64Array[], value: number): number {
