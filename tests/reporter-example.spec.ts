@@ -43,12 +43,12 @@ test('recordExecution attaches a record measured by the test itself', async ({ r
   expect(recorded.map((attachment) => (JSON.parse(attachment.body?.toString() ?? '{}') as { id?: string }).id)).toEqual([undefined, 'manual-missing']);
 });
 
-test('recordExecution attaches only the record fields, whatever else the object carries', async () => {
+test('recordExecution attaches only the record fields and the attempt, whatever else the object carries', async () => {
   const record = { statusCode: 201, endpoint: 'POST /orders', responseTimeMs: 12, headers: { authorization: 'Bearer not-for-reports' } };
   await recordExecution(record);
 
   const [attachment] = test.info().attachments;
-  expect(attachment?.body?.toString()).toBe('{"statusCode":201,"endpoint":"POST /orders","responseTimeMs":12}');
+  expect(attachment?.body?.toString()).toBe('{"statusCode":201,"endpoint":"POST /orders","responseTimeMs":12,"retry":0}');
 });
 
 test('recordExecution refuses a bad record at once, with the runner message', async () => {

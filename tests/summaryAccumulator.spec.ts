@@ -253,3 +253,22 @@ test.describe('expected statuses', () => {
     expect(summary.failedExecutionCount).toBe(1);
   });
 });
+
+test.describe('selection over many runs', () => {
+  const describeBoth = (arrays: readonly number[][]) => {
+    const runs = arrays.map((array) => Float64Array.from(array).sort());
+    const sum = new ExactSum();
+    for (const run of runs) sum.addAll(run);
+    return [describeRuns(runs, sum), describeSorted(Float64Array.from(arrays.flat()).sort())];
+  };
+
+  test('thousands of equal times in several runs, and times that differ in their last bits', () => {
+    const [fromRuns, joined] = describeBoth([Array(5000).fill(12.5), Array(3000).fill(12.5), [12.5 + 2e-15, 0, 7, 12.5 - 2e-15]]);
+    expect(fromRuns).toStrictEqual(joined);
+  });
+
+  test('zero, tiny and huge times', () => {
+    const [fromRuns, joined] = describeBoth([[0, 0, 5e-324, 1e-300], [0, 1e300, 3], [Number.MAX_VALUE]]);
+    expect(fromRuns).toStrictEqual(joined);
+  });
+});

@@ -33,26 +33,34 @@ export function nearestRank(percentile: number, count: number): number {
 }
 
 /**
- * A growable array of float64 samples. Arrays merged in from elsewhere (a
+ * A growable store of float64 samples. Its own samples fill chunks that
+ * double in size up to 64 Ki samples (512 KiB) and are never copied while
+ * the store grows, so a million pushes make a few dozen allocations and
+ * leave at most one chunk partly empty. Arrays merged in from elsewhere (a
  * worker thread's) are adopted as they are, not copied: the statistics are
- * taken over the sorted runs without ever joining them.
+ * taken over sorted runs without ever joining them.
  */
 export class SampleBuffer {
-  private values: Float64Array;
-  private size = 0;
+  private filled: Float64Array[] = [];
+  private current: Float64Array;
+  private used = 0;
   private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined }[] = [];
 
   constructor(capacity = 16) {
-    this.values = new Float64Array(capacity);
+    this.current = new Float64Array(capacity);
   }
 
   get length(): number {
-    return this.size + this.adopted.reduce((total, part) => total + part.samples.length, 0);
+    return this.ownLength() + this.adopted.reduce((total, part) => total + part.samples.length, 0);
   }
 
   push(value: number): void {
-    if (this.size === this.values.length) this.grow(this.size + 1);
-    this.values[this.size++] = value;
+    if (this.used === this.current.length) {
+      if (this.current.length > 0) this.filled.push(this.current);
+      this.current = new Float64Array(Math.min(MAX_CHUNK, Math.max(16, this.current.length * 2)));
+      this.used = 0;
+    }
+    this.current[this.used++] = value;
   }
 
   /**
@@ -67,7 +75,8 @@ export class SampleBuffer {
   /** The exact sum of every sample. */
   exactSum(): ExactSum {
     const sum = new ExactSum();
-    sum.addAll(this.values.subarray(0, this.size));
+    for (const chunk of this.filled) sum.addAll(chunk);
+    sum.addAll(this.current.subarray(0, this.used));
     for (const part of this.adopted) {
       if (part.sum === undefined) sum.addAll(part.samples);
       else sum.merge(part.sum);
@@ -77,25 +86,25 @@ export class SampleBuffer {
 
   /** Every sample as one array (joined if need be), unsorted: what to hand to another thread. */
   view(): Float64Array {
-    if (this.adopted.length > 0) {
-      const joined = new Float64Array(this.length);
-      joined.set(this.values.subarray(0, this.size));
-      let at = this.size;
-      for (const { samples } of this.adopted) {
-        joined.set(samples, at);
-        at += samples.length;
-      }
-      this.values = joined;
-      this.size = joined.length;
-      this.adopted = [];
+    const own = this.own();
+    if (this.adopted.length === 0) return own;
+    const joined = new Float64Array(this.length);
+    joined.set(own);
+    let at = own.length;
+    for (const { samples } of this.adopted) {
+      joined.set(samples, at);
+      at += samples.length;
     }
-    return this.values.subarray(0, this.size);
+    this.adopted = [];
+    this.setOwn(joined);
+    return joined;
   }
 
   /** The samples as sorted runs (each sorted in place): this buffer's own, and each adopted array. */
   runs(): Float64Array[] {
     const runs: Float64Array[] = [];
-    if (this.size > 0) runs.push(this.values.subarray(0, this.size).sort());
+    const own = this.own();
+    if (own.length > 0) runs.push(own.sort());
     for (const part of this.adopted) {
       if (!part.sorted) part.samples.sort();
       part.sorted = true;
@@ -104,13 +113,32 @@ export class SampleBuffer {
     return runs;
   }
 
-  // Grows by half again: doubling would leave up to half of a large buffer unused.
-  private grow(needed: number): void {
-    const next = new Float64Array(Math.max(needed, Math.ceil(this.values.length * 1.5), 16));
-    next.set(this.values.subarray(0, this.size));
-    this.values = next;
+  private ownLength(): number {
+    return this.filled.reduce((total, chunk) => total + chunk.length, 0) + this.used;
+  }
+
+  // This buffer's own samples as one array: the chunks joined once, when they are read.
+  private own(): Float64Array {
+    if (this.filled.length === 0) return this.current.subarray(0, this.used);
+    const joined = new Float64Array(this.ownLength());
+    let at = 0;
+    for (const chunk of this.filled) {
+      joined.set(chunk, at);
+      at += chunk.length;
+    }
+    joined.set(this.current.subarray(0, this.used), at);
+    this.setOwn(joined);
+    return joined;
+  }
+
+  private setOwn(samples: Float64Array): void {
+    this.filled = [];
+    this.current = samples;
+    this.used = samples.length;
   }
 }
+
+const MAX_CHUNK = 65_536;
 
 /**
  * The exact sum of floats, kept as non-overlapping partials (Shewchuk's
@@ -201,7 +229,7 @@ export function describeRuns(runs: readonly Float64Array[], sum: ExactSum): Late
     min = Math.min(min, run[0]!);
     max = Math.max(max, run[run.length - 1]!);
   }
-  const at = (percentile: number): number => (sources.length === 1 ? sources[0]![nearestRank(percentile, count) - 1]! : select(sources, nearestRank(percentile, count), max));
+  const at = (percentile: number): number => (sources.length === 1 ? sources[0]![nearestRank(percentile, count) - 1]! : select(sources, nearestRank(percentile, count), min, max));
   return { min: min + 0, mean: roundMean(sum.value() / count), p50: at(50), p90: at(90), p95: at(95), p99: at(99), max };
 }
 
@@ -223,40 +251,58 @@ function floatOf(high: number, low: number): number {
 }
 
 // The rank-th smallest sample (1-based) over sorted runs of non-negative
-// floats: the least bit pattern whose float has at least `rank` samples at
-// or below it, found by bisecting the high word, then the low word.
-function select(runs: readonly Float64Array[], rank: number, max: number): number {
+// floats. The high 32 bits of a float's pattern are bisected first (values
+// with the same high word lie within one part in a million of each other);
+// the samples that share the answer's high word are then gathered, sorted,
+// and counted into.
+function select(runs: readonly Float64Array[], rank: number, min: number, max: number): number {
+  float[0] = min + 0;
+  let lowHigh = words[1]!;
   float[0] = max;
-  let lowHigh = 0;
   let highHigh = words[1]!;
-  const enough = (high: number, low: number): boolean => countAtMost(runs, floatOf(high, low)) >= rank;
   while (lowHigh < highHigh) {
     const middle = Math.floor((lowHigh + highHigh) / 2);
-    if (enough(middle, 0xffffffff)) highHigh = middle;
+    if (countAtMost(runs, floatOf(middle, 0xffffffff)) >= rank) highHigh = middle;
     else lowHigh = middle + 1;
   }
-  let lowLow = 0;
-  let highLow = 0xffffffff;
-  while (lowLow < highLow) {
-    const middle = Math.floor((lowLow + highLow) / 2);
-    if (enough(lowHigh, middle)) highLow = middle;
-    else lowLow = middle + 1;
+  const below = lowHigh === 0 ? 0 : countAtMost(runs, floatOf(lowHigh - 1, 0xffffffff));
+  const ceiling = floatOf(lowHigh, 0xffffffff);
+  if (countAtMost(runs, ceiling) - below > MAX_CANDIDATES) {
+    // Many samples share the high word (a run of equal times): bisect the low word too.
+    let lowLow = 0;
+    let highLow = 0xffffffff;
+    while (lowLow < highLow) {
+      const middle = Math.floor((lowLow + highLow) / 2);
+      if (countAtMost(runs, floatOf(lowHigh, middle)) >= rank) highLow = middle;
+      else lowLow = middle + 1;
+    }
+    return floatOf(lowHigh, lowLow) + 0;
   }
-  return floatOf(lowHigh, lowLow) + 0;
+  const floor = lowHigh === 0 ? -1 : floatOf(lowHigh - 1, 0xffffffff);
+  const candidates: number[] = [];
+  for (const run of runs) {
+    for (let index = upperBound(run, floor); index < run.length && run[index]! <= ceiling; index++) candidates.push(run[index]!);
+  }
+  candidates.sort((a, b) => a - b);
+  return candidates[rank - below - 1]! + 0;
+}
+
+const MAX_CANDIDATES = 4096;
+
+function upperBound(run: Float64Array, value: number): number {
+  let low = 0;
+  let high = run.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (run[middle]! <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function countAtMost(runs: readonly Float64Array[], value: number): number {
   let total = 0;
-  for (const run of runs) {
-    let low = 0;
-    let high = run.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (run[middle]! <= value) low = middle + 1;
-      else high = middle;
-    }
-    total += low;
-  }
+  for (const run of runs) total += upperBound(run, value);
   return total;
 }
 
