@@ -45,6 +45,9 @@ export { executionInputSchema, executionRecordSchema, type ExecutionRecord, type
 export { validateExecutionRecords } from './readers/jsonReader.js';
 export { normaliseEndpoint, normaliseExecutionRecords, type CanonicalExecutionRecord } from './records/normaliseExecutionRecords.js';
 export { templateEndpoint, templatePath } from './records/templateEndpoint.js';
+export type { EvidenceRules } from './records/evidenceRules.js';
+export type { EndpointGrouping } from './records/endpointLabels.js';
+export type { StatusListInput } from './records/statusList.js';
 export { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas, type QualityEvidenceJsonSchemas } from './report/jsonSchemas.js';
 export {
   REPORT_SCHEMA_VERSION,
