@@ -61,9 +61,10 @@ export interface EndpointData {
   readonly slowExecutionCount: number;
   readonly noResponseCount: number;
   readonly statusCodes: readonly (readonly [number, number])[];
-  readonly times: Float64Array;
+  /** The response times, in one or more arrays (the sorted runs of a thread that sorted them). */
+  readonly times: readonly Float64Array[];
   readonly timed: boolean;
-  readonly waits: Float64Array;
+  readonly waits: readonly Float64Array[];
   readonly newConnectionCount: number;
   /** Whether `times` and `waits` are in ascending order. */
   readonly sorted?: boolean;
@@ -234,9 +235,9 @@ export class ExecutionAccumulator {
       tally.slowExecutionCount += part.slowExecutionCount;
       tally.noResponseCount += part.noResponseCount;
       for (const [code, count] of part.statusCodes) tally.countStatus(code, count);
-      tally.times.adopt(part.times, part.sorted === true, part.timesSum);
+      adoptAll(tally.times, part.times, part.sorted === true, part.timesSum);
       tally.timed ||= part.timed;
-      tally.waits.adopt(part.waits, part.sorted === true, part.waitsSum);
+      adoptAll(tally.waits, part.waits, part.sorted === true, part.waitsSum);
       tally.newConnectionCount += part.newConnectionCount;
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
@@ -276,7 +277,7 @@ export class ExecutionAccumulator {
 
   /** The sample buffers of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    return [...new Set(data.endpoints.flatMap((endpoint) => [endpoint.times.buffer as ArrayBuffer, endpoint.waits.buffer as ArrayBuffer]))];
+    return [...new Set(data.endpoints.flatMap((endpoint) => [...endpoint.times, ...endpoint.waits].map((samples) => samples.buffer as ArrayBuffer)))];
   }
 
   /** The statistics of everything added and merged so far. */
@@ -352,13 +353,18 @@ export class ExecutionAccumulator {
   }
 }
 
-/** A buffer's samples for another thread: one sorted run when asked and possible, else as they are. */
-function samplesOf(buffer: SampleBuffer, sorted: boolean): { readonly samples: Float64Array; readonly sorted: boolean } {
-  if (sorted) {
-    const runs = buffer.runs();
-    if (runs.length <= 1) return { samples: runs[0] ?? new Float64Array(0), sorted: true };
-  }
-  return { samples: buffer.view(), sorted: false };
+/** A buffer's samples for another thread: its sorted runs when asked (no copy), else one array as it is. */
+function samplesOf(buffer: SampleBuffer, sorted: boolean): { readonly samples: Float64Array[]; readonly sorted: boolean } {
+  if (sorted) return { samples: buffer.runs(), sorted: true };
+  const samples = buffer.view();
+  return { samples: samples.length === 0 ? [] : [samples], sorted: false };
+}
+
+// The sum partials belong to all the arrays together: the first adopted array carries them, the others an empty sum.
+function adoptAll(buffer: SampleBuffer, arrays: readonly Float64Array[], sorted: boolean, sum: readonly number[] | undefined): void {
+  arrays.forEach((samples, index) => {
+    buffer.adopt(samples, sorted, sum === undefined ? undefined : index === 0 ? sum : []);
+  });
 }
 
 /** Status codes and their counts as an object with ascending keys (integer-like keys are ordered so in JSON). */

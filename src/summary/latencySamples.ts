@@ -45,6 +45,8 @@ export class SampleBuffer {
   private current: Float64Array;
   private used = 0;
   private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined }[] = [];
+  // Whether each own chunk is sorted (after runs()), so sorting again is skipped.
+  private ownSorted = false;
 
   constructor(capacity = 16) {
     this.current = new Float64Array(capacity);
@@ -55,6 +57,7 @@ export class SampleBuffer {
   }
 
   push(value: number): void {
+    this.ownSorted = false;
     if (this.used === this.current.length) {
       if (this.current.length > 0) this.filled.push(this.current);
       this.current = new Float64Array(Math.min(MAX_CHUNK, Math.max(16, this.current.length * 2)));
@@ -100,11 +103,23 @@ export class SampleBuffer {
     return joined;
   }
 
-  /** The samples as sorted runs (each sorted in place): this buffer's own, and each adopted array. */
+  /**
+   * The samples as sorted runs (each sorted in place, none copied but the
+   * last own chunk, trimmed to what it holds): each own chunk, and each
+   * adopted array. Statistics are taken over the runs as they are.
+   */
   runs(): Float64Array[] {
     const runs: Float64Array[] = [];
-    const own = this.own();
-    if (own.length > 0) runs.push(own.sort());
+    if (this.used < this.current.length && this.used > 0) {
+      // Trim the partly filled chunk, so a transfer to another thread moves no empty space.
+      this.current = this.current.slice(0, this.used);
+    }
+    for (const chunk of [...this.filled, this.current.subarray(0, this.used)]) {
+      if (chunk.length === 0) continue;
+      if (!this.ownSorted) chunk.sort();
+      runs.push(chunk);
+    }
+    this.ownSorted = true;
     for (const part of this.adopted) {
       if (!part.sorted) part.samples.sort();
       part.sorted = true;
@@ -132,6 +147,7 @@ export class SampleBuffer {
   }
 
   private setOwn(samples: Float64Array): void {
+    this.ownSorted = false;
     this.filled = [];
     this.current = samples;
     this.used = samples.length;
