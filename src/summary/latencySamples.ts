@@ -34,9 +34,11 @@ export function nearestRank(percentile: number, count: number): number {
 
 /**
  * A growable store of float64 samples. Its own samples fill chunks that
- * double in size up to 64 Ki samples (512 KiB) and are never copied while
- * the store grows, so a million pushes make a few dozen allocations and
- * leave at most one chunk partly empty. Arrays merged in from elsewhere (a
+ * double in size up to 4 Ki samples (32 KiB) and are never copied while
+ * the store grows; at most one chunk is partly empty, so an endpoint wastes
+ * at most 32 KiB however many samples it has. The chunks are joined once,
+ * into one sorted run, when the statistics are taken or the samples leave
+ * for another thread. Arrays merged in from elsewhere (a
  * worker thread's) are adopted as they are, not copied: the statistics are
  * taken over sorted runs without ever joining them.
  */
@@ -110,14 +112,12 @@ export class SampleBuffer {
    */
   runs(): Float64Array[] {
     const runs: Float64Array[] = [];
-    if (this.used < this.current.length && this.used > 0) {
-      // Trim the partly filled chunk, so a transfer to another thread moves no empty space.
-      this.current = this.current.slice(0, this.used);
-    }
-    for (const chunk of [...this.filled, this.current.subarray(0, this.used)]) {
-      if (chunk.length === 0) continue;
-      if (!this.ownSorted) chunk.sort();
-      runs.push(chunk);
+    // The own chunks joined into one exact-size array (a transfer moves no empty space), sorted once:
+    // one run per thread keeps the selection over every endpoint's runs cheap.
+    const own = this.filled.length > 0 || this.used < this.current.length ? this.joinOwn() : this.current;
+    if (own.length > 0) {
+      if (!this.ownSorted) own.sort();
+      runs.push(own);
     }
     this.ownSorted = true;
     for (const part of this.adopted) {
@@ -135,6 +135,10 @@ export class SampleBuffer {
   // This buffer's own samples as one array: the chunks joined once, when they are read.
   private own(): Float64Array {
     if (this.filled.length === 0) return this.current.subarray(0, this.used);
+    return this.joinOwn();
+  }
+
+  private joinOwn(): Float64Array {
     const joined = new Float64Array(this.ownLength());
     let at = 0;
     for (const chunk of this.filled) {
@@ -154,7 +158,7 @@ export class SampleBuffer {
   }
 }
 
-const MAX_CHUNK = 65_536;
+const MAX_CHUNK = 4096;
 
 /**
  * The exact sum of floats, kept as non-overlapping partials (Shewchuk's
