@@ -130,12 +130,23 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
       : errorCode === undefined && typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599) &&
     typeof endpoint === 'string' &&
-    ENDPOINT_LABEL_PATTERN.test(endpoint) &&
+    isEndpointLabel(endpoint) &&
     isMilliseconds(responseTimeMs) &&
     (id === undefined || typeof id === 'string') &&
     (timingMs === undefined || areTimingPhases(timingMs)) &&
     (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses)))
   );
+}
+
+// Labels already seen valid, so the pattern runs once per distinct label, not once per record
+// (a set lookup of a string whose hash the label cache reuses is cheaper than the pattern).
+const validLabels = new Set<string>();
+
+function isEndpointLabel(label: string): boolean {
+  if (validLabels.has(label)) return true;
+  if (!ENDPOINT_LABEL_PATTERN.test(label)) return false;
+  if (validLabels.size < 10_000) validLabels.add(label);
+  return true;
 }
 
 function isMilliseconds(value: unknown): value is number {
