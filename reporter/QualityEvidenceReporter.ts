@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { buildReport, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
+import { buildReport, executionRecordSchema, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
 import { countOf, formatHeadline } from '../src/report/headline.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
@@ -86,7 +86,7 @@ export default class QualityEvidenceReporter implements Reporter {
     try {
       const judgement = await loadJudgement(this.settings, nodeFileSystem);
       // A bad record is named by the test that attached it.
-      const intake = new RecordIntake(this.settings, 'recorded execution');
+      const intake = new RecordIntake(this.settings, { schema: executionRecordSchema, noun: 'recorded execution' });
       // Failed executions per endpoint: all of them, and those from attempts that a later attempt of the same test made good.
       const failures = new Map<string, { all: number; retriedAway: number }>();
       const lastPassingRetry = new Map<TestCase, number>();

@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { createStatusListCache } from './statusList.js';
+import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 
-/**
- * `<METHOD> <path>`: an HTTP method token (RFC 9110 tchar), spaces or tabs,
- * then a path that starts with "/" and holds no whitespace. Surrounding
- * whitespace is allowed here and removed by normalisation.
- */
-export const ENDPOINT_LABEL_PATTERN = /^\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+(\/\S*)\s*$/;
+export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
 
-/** An error code of a call with no response: up to 64 characters, no whitespace. */
-export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
 
 /** The `<METHOD> <path>` label shared by execution records and check observations. */
 export const endpointLabelSchema = z
@@ -28,8 +21,6 @@ const statusCodeRule = 'must be an integer from 100 to 599';
 const errorCodeRule = 'must be a non-empty error code without whitespace, at most 64 characters (e.g. "ECONNREFUSED")';
 const phaseRule = 'must be a finite number of milliseconds, zero or more, when present';
 
-/** The names of the timing phases a record may carry, in the order a request goes through them. */
-export const TIMING_PHASES = ['dns', 'connect', 'tls', 'wait', 'receive'] as const;
 
 /** One timing phase in milliseconds: finite, zero or more. */
 const phaseSchema = z.number({ error: phaseRule }).min(0, { error: phaseRule }).optional();
@@ -52,8 +43,6 @@ export const timingPhasesSchema = z
   )
   .meta({ title: 'TimingPhases', description: 'Phases of the call in milliseconds; a phase the source did not give is absent' });
 
-/** Parses a record's `expectedStatuses` once per distinct list. */
-export const parseRecordStatusList = createStatusListCache();
 
 const expectedStatusesRule = 'must be a list of the status codes this call expects, such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599';
 
@@ -117,46 +106,3 @@ export type TimingPhases = z.infer<typeof timingPhasesSchema>;
 export const executionInputSchema = z
   .union([z.object({ executions: z.array(executionRecordSchema) }), z.array(executionRecordSchema)])
   .meta({ title: 'QualityEvidenceInput' });
-
-/**
- * The hot-path twin of {@link executionRecordSchema}: the same rules as plain
- * comparisons, with no allocation. A spec holds the two in agreement.
- */
-export function isExecutionRecord(value: unknown): value is ExecutionRecord {
-  if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses } = value;
-  return (
-    (statusCode === undefined
-      ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
-      : errorCode === undefined && typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599) &&
-    typeof endpoint === 'string' &&
-    isEndpointLabel(endpoint) &&
-    isMilliseconds(responseTimeMs) &&
-    (id === undefined || typeof id === 'string') &&
-    (timingMs === undefined || areTimingPhases(timingMs)) &&
-    (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses)))
-  );
-}
-
-// Labels already seen valid, so the pattern runs once per distinct label, not once per record
-// (a set lookup of a string whose hash the label cache reuses is cheaper than the pattern).
-const validLabels = new Set<string>();
-
-function isEndpointLabel(label: string): boolean {
-  if (validLabels.has(label)) return true;
-  if (!ENDPOINT_LABEL_PATTERN.test(label)) return false;
-  if (validLabels.size < 10_000) validLabels.add(label);
-  return true;
-}
-
-function isMilliseconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-function areTimingPhases(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  for (const phase of TIMING_PHASES) {
-    if (value[phase] !== undefined && !isMilliseconds(value[phase])) return false;
-  }
-  return true;
-}

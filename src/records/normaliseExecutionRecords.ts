@@ -1,4 +1,5 @@
-import { ENDPOINT_LABEL_PATTERN, type ExecutionRecord, type TimingPhases } from './executionRecord.js';
+import type { ExecutionRecord, TimingPhases } from './executionRecord.js';
+import { ENDPOINT_LABEL_PATTERN } from './recordCheck.js';
 
 /** A validated record in canonical form: endpoint `METHOD /path`, method upper-cased, one space. */
 export interface CanonicalExecutionRecord {

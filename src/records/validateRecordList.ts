@@ -4,6 +4,14 @@ import { describeLocation, type RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import { describeType, renderValue } from '../renderValue.js';
 
+/** An invalid record that this validation cannot explain (it has no schema): read the input where one can. */
+export class UnexplainedRecordError extends Error {
+  constructor() {
+    super('an invalid record needs the schema to be explained');
+    this.name = 'UnexplainedRecordError';
+  }
+}
+
 /**
  * Validation as a stream: `check` one record at a time, as readers yield
  * them; valid records flow on, and the first problems are kept as issues
@@ -19,7 +27,7 @@ import { describeType, renderValue } from '../renderValue.js';
  * for execution records). The schema must validate without transforming.
  */
 export class RecordValidation<Schema extends z.ZodType> {
-  private readonly schema: Schema;
+  private readonly schema: Schema | undefined;
   private readonly isValid: (candidate: unknown) => boolean;
   private readonly noun: string;
   private readonly issues: RecordIssue[] = [];
@@ -27,10 +35,16 @@ export class RecordValidation<Schema extends z.ZodType> {
   private invalidRecordCount = 0;
   private unlistedRecordCount = 0;
 
-  constructor(schema: Schema, { noun = 'record', isValid }: { noun?: string; isValid?: (candidate: unknown) => boolean } = {}) {
+  /**
+   * @param schema explains invalid records; without it (a worker thread,
+   * which loads no zod) `isValid` must be given, and the first invalid record
+   * throws an {@link UnexplainedRecordError} for a reader that can explain it.
+   */
+  constructor(schema: Schema | undefined, { noun = 'record', isValid }: { noun?: string; isValid?: (candidate: unknown) => boolean } = {}) {
     this.schema = schema;
     this.noun = noun;
-    this.isValid = isValid ?? ((candidate) => schema.safeParse(candidate).success);
+    if (isValid === undefined && schema === undefined) throw new TypeError('RecordValidation needs a schema or an isValid check');
+    this.isValid = isValid ?? ((candidate) => schema!.safeParse(candidate).success);
   }
 
   /** Checks one record; `locate` is called only when the record is invalid. */
@@ -42,6 +56,7 @@ export class RecordValidation<Schema extends z.ZodType> {
       this.unlistedRecordCount++;
       return false;
     }
+    if (this.schema === undefined) throw new UnexplainedRecordError();
     const result = this.schema.safeParse(candidate);
     const location = locate();
     if (result.success) throw new Error(`internal error: the fast check and the schema disagree on ${describeLocation(location)}`);

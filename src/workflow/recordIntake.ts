@@ -2,7 +2,8 @@ import type { RecordLocation } from '../issues/location.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
 import { createEndpointLabeler } from '../records/endpointLabels.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
-import { executionRecordSchema, isExecutionRecord, parseRecordStatusList } from '../records/executionRecord.js';
+import type { executionRecordSchema } from '../records/executionRecord.js';
+import { isExecutionRecord, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
@@ -37,9 +38,14 @@ export class RecordIntake {
   private readonly labels = [new Map<string, EndpointTally>(), new Map<string, EndpointTally>()] as const;
   private readonly unions = new Map<string, StatusSet>();
 
-  /** @param noun what a record is called in the summary line of a validation error. */
-  constructor(rules: EvidenceRules, noun = 'record') {
-    this.validation = new RecordValidation(executionRecordSchema, { noun, isValid: isExecutionRecord });
+  /**
+   * @param options.schema explains invalid records (`executionRecordSchema`);
+   * without it, as in a worker thread that loads no zod, the first invalid
+   * record throws an UnexplainedRecordError.
+   * @param options.noun what a record is called in the summary line of a validation error.
+   */
+  constructor(rules: EvidenceRules, { schema, noun = 'record' }: { readonly schema?: typeof executionRecordSchema; readonly noun?: string } = {}) {
+    this.validation = new RecordValidation(schema, { noun, isValid: isExecutionRecord });
     const byEndpoint = Object.entries(rules.expectedStatusesByEndpoint ?? {});
     this.accumulator = new ExecutionAccumulator(rules.slowResponseThresholdMs, {
       expectedStatuses: rules.expectedStatuses === undefined ? undefined : statusSet(rules.expectedStatuses),

@@ -7,6 +7,7 @@ import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
+import { executionRecordSchema } from '../records/executionRecord.js';
 import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
@@ -86,7 +87,7 @@ export async function summariseInputs(
   { fileSystem, stdin, progress, summariseRanges }: QualityWorkflowDependencies,
   includeAssets: boolean,
 ): Promise<{ summary: ExecutionStatistics; skippedAssetCount: number | undefined }> {
-  const intake = new RecordIntake(rules);
+  const intake = new RecordIntake(rules, { schema: executionRecordSchema });
   const { validation, accumulator } = intake;
   const tally = createReadTally();
   const reportInvalid = validation.addInvalidRecord.bind(validation);
@@ -188,7 +189,7 @@ async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem
  */
 export function buildQualityReport(document: unknown, context: ReportContext, rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {}): QualityWorkflowResult {
   const records = validateExecutionRecords(document);
-  const intake = new RecordIntake({ ...rules, slowResponseThresholdMs: context.slowResponseThresholdMs });
+  const intake = new RecordIntake({ ...rules, slowResponseThresholdMs: context.slowResponseThresholdMs }, { schema: executionRecordSchema });
   const listPath = Array.isArray(document) ? '' : 'executions';
   records.forEach((record, index) => {
     intake.take(record, () => ({ kind: 'list', listPath, index }));

@@ -5,6 +5,7 @@ import { readNdjsonRecords } from '../readers/ndjsonReader.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
 import type { ExecutionData } from '../summary/executionAccumulator.js';
+import { UnexplainedRecordError } from '../records/validateRecordList.js';
 import { RecordIntake } from './recordIntake.js';
 
 /**
@@ -52,7 +53,8 @@ export async function summariseRange(chunks: AsyncIterable<Buffer>, range: Input
     const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
     return { ok: true, summary: intake.accumulator.toData({ sorted: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
   } catch (error) {
-    if (error instanceof InputSyntaxError) return { ok: false, reason: error.message };
+    // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece, which says exactly what is wrong.
+    if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError) return { ok: false, reason: error.message };
     throw error;
   }
 }

@@ -1,0 +1,67 @@
+import type { ExecutionRecord } from './executionRecord.js';
+import { createStatusListCache } from './statusList.js';
+import { isPlainObject } from './validateRecordList.js';
+
+/**
+ * What a valid execution record is, as plain comparisons: the hot-path twin
+ * of the zod schema in `executionRecord.ts` (a spec holds the two in
+ * agreement). This module imports no zod, so a worker thread that reads
+ * valid records never loads it; only explaining an invalid record needs the
+ * schema.
+ */
+
+/**
+ * `<METHOD> <path>`: an HTTP method token (RFC 9110 tchar), spaces or tabs,
+ * then a path that starts with "/" and holds no whitespace. Surrounding
+ * whitespace is allowed here and removed by normalisation.
+ */
+export const ENDPOINT_LABEL_PATTERN = /^\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+(\/\S*)\s*$/;
+
+/** An error code of a call with no response: up to 64 characters, no whitespace. */
+export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
+
+/** The names of the timing phases a record may carry, in the order a request goes through them. */
+export const TIMING_PHASES = ['dns', 'connect', 'tls', 'wait', 'receive'] as const;
+
+/** Parses a record's `expectedStatuses` once per distinct list. */
+export const parseRecordStatusList = createStatusListCache();
+
+/** Whether a value is a valid execution record: the same rules as the schema, with no allocation. */
+export function isExecutionRecord(value: unknown): value is ExecutionRecord {
+  if (!isPlainObject(value)) return false;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses } = value;
+  return (
+    (statusCode === undefined
+      ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
+      : errorCode === undefined && typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599) &&
+    typeof endpoint === 'string' &&
+    isEndpointLabel(endpoint) &&
+    isMilliseconds(responseTimeMs) &&
+    (id === undefined || typeof id === 'string') &&
+    (timingMs === undefined || areTimingPhases(timingMs)) &&
+    (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses)))
+  );
+}
+
+// Labels already seen valid, so the pattern runs once per distinct label, not once per record
+// (a set lookup of a string whose hash the label cache reuses is cheaper than the pattern).
+const validLabels = new Set<string>();
+
+function isEndpointLabel(label: string): boolean {
+  if (validLabels.has(label)) return true;
+  if (!ENDPOINT_LABEL_PATTERN.test(label)) return false;
+  if (validLabels.size < 10_000) validLabels.add(label);
+  return true;
+}
+
+function isMilliseconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function areTimingPhases(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const phase of TIMING_PHASES) {
+    if (value[phase] !== undefined && !isMilliseconds(value[phase])) return false;
+  }
+  return true;
+}
