@@ -34,9 +34,9 @@ export function nearestRank(percentile: number, count: number): number {
 
 /**
  * A growable store of float64 samples. Its own samples fill chunks that
- * double in size up to 4 Ki samples (32 KiB) and are never copied while
+ * double in size up to 1 Ki samples (8 KiB) and are never copied while
  * the store grows; at most one chunk is partly empty, so an endpoint wastes
- * at most 32 KiB however many samples it has. The chunks are joined once,
+ * at most 8 KiB however many samples it has. The chunks are joined once,
  * into one sorted run, when the statistics are taken or the samples leave
  * for another thread. Arrays merged in from elsewhere (a
  * worker thread's) are adopted as they are, not copied: the statistics are
@@ -158,7 +158,7 @@ export class SampleBuffer {
   }
 }
 
-const MAX_CHUNK = 4096;
+const MAX_CHUNK = 1024;
 
 /**
  * The exact sum of floats, kept as non-overlapping partials (Shewchuk's
