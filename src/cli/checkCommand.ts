@@ -1,10 +1,11 @@
-import { parseArgs } from 'node:util';
 import { ConfigurationError } from '../errors.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { evaluateBudgets, formatBudgetResult, needsBaseline } from '../evaluation/budgets.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
-import { parseBudgets, readNamedFile as readNamed } from '../workflow/judgement.js';
+import { readInputFile } from '../io/readInputFile.js';
+import { parseBudgets } from '../workflow/judgement.js';
+import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
@@ -22,7 +23,7 @@ const OPTIONS = {
  * With no `--budgets`, the verdict recorded in the report is used.
  */
 export async function checkCommand(context: CommandContext): Promise<number> {
-  const { values: flags, positionals } = parseCheckLine(context);
+  const { values: flags, positionals } = parseCommandLine({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true }, `${context.programName} check --help`);
   if (flags.help === true) {
     context.stdout.write(CHECK_HELP);
     return EXIT_CODES.success;
@@ -31,12 +32,12 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     throw new UsageError(`check takes one report file (got ${positionals.length}); see ${context.programName} check --help`);
   }
   const reportPath = positionals[0]!;
-  const report = parseReport(await readNamed(context.fileSystem, reportPath, 'report'), reportPath, 'report') as QualityReport;
+  const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report'), reportPath, 'report') as QualityReport;
   const baselinePath = flags.baseline?.trim();
   const compared =
     baselinePath === undefined || baselinePath === ''
       ? report
-      : { ...report, baseline: compareWithBaseline(report, parseReport(await readNamed(context.fileSystem, baselinePath, 'baseline report'), baselinePath)) };
+      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report'), baselinePath)) };
   const verdict = await verdictOf(compared, flags.budgets?.trim(), context);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
@@ -53,22 +54,13 @@ async function verdictOf(report: QualityReport, budgetsPath: string | undefined,
     if (report.budgets === undefined) throw new UsageError(`the report holds no budget verdict: name a budgets file with --budgets; see ${context.programName} check --help`);
     return report.budgets;
   }
-  const budgets = parseBudgets(await readNamed(context.fileSystem, budgetsPath, 'budgets file'), budgetsPath);
+  const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file'), budgetsPath);
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
       { variable: `"maxP95IncreasePercent" in ${budgetsPath}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
     ]);
   }
   return evaluateBudgets(report, budgets);
-}
-
-function parseCheckLine(context: CommandContext) {
-  try {
-    return parseArgs({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
-    throw new UsageError(`${reason}; see ${context.programName} check --help`);
-  }
 }
 
 export const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]

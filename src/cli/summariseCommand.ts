@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, definedRules, RULE_REQUIREMENTS } from '../config/loadQualityToolConfig.js';
 import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
 import { resolveSettings } from '../config/resolveSettings.js';
@@ -8,6 +7,7 @@ import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { formatHeadline } from '../report/headline.js';
 import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
+import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
 /** What a subcommand is given: its arguments and the process around it, as parameters. */
@@ -45,7 +45,7 @@ const OPTIONS = {
 
 /** The default subcommand: summarise the inputs into the report. */
 export async function summariseCommand(context: CommandContext): Promise<number> {
-  const { values: flags, positionals } = parseCommandLine(context);
+  const { values: flags, positionals } = parseCommandLine({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true }, `${context.programName} --help`);
   if (flags.help === true) {
     context.stdout.write(SUMMARISE_HELP);
     return EXIT_CODES.success;
@@ -88,15 +88,6 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   if (flags.json === true) context.stdout.write(reportText);
   else if (!settings.quiet) context.stdout.write(`${formatHeadline(report, displayPath(settings.outputFile, process.cwd()))}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
-}
-
-function parseCommandLine(context: CommandContext) {
-  try {
-    return parseArgs({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/\. To specify a positional argument.*$/s, '') : String(error);
-    throw new UsageError(`${reason}; see ${context.programName} --help`);
-  }
 }
 
 // Progress on a terminal only: CI logs stay clean.

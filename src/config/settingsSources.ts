@@ -98,14 +98,9 @@ export function optionSettings(options: Readonly<Record<string, unknown>>, { own
  */
 export function settingsFileSettings(path: string, text: string): SettingsSource {
   const where = `in ${path}`;
-  let document: unknown;
-  try {
-    document = parseInputJson(text);
-  } catch (error) {
-    if (!(error instanceof InputSyntaxError)) throw error;
-    const at = error.line === undefined ? '' : ` at line ${error.line}, column ${String(error.column)}`;
-    return { values: {}, issues: [{ variable: path, message: `is not well-formed JSON${at}` }] };
-  }
+  const read = parseConfigurationJson(path, text);
+  if ('issue' in read) return { values: {}, issues: [read.issue] };
+  const { document } = read;
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     return { values: {}, issues: [{ variable: path, message: `must hold a JSON object of settings; found ${describeType(document)}` }] };
   }
@@ -120,6 +115,20 @@ export function settingsFileSettings(path: string, text: string): SettingsSource
     values[name] = { value, name: `"${name}" ${where}`, isText: false, base: dirname(path) };
   }
   return { values, issues };
+}
+
+/**
+ * Parses a configuration file's text (settings, budgets): the document, or
+ * the issue that it is not JSON, naming the file with the line and column.
+ */
+export function parseConfigurationJson(path: string, text: string): { readonly document: unknown } | { readonly issue: ConfigurationIssue } {
+  try {
+    return { document: parseInputJson(text) };
+  } catch (error) {
+    if (!(error instanceof InputSyntaxError)) throw error;
+    const at = error.line === undefined ? '' : ` at line ${error.line}, column ${String(error.column)}`;
+    return { issue: { variable: path, message: `is not well-formed JSON${at}` } };
+  }
 }
 
 function isOptionKey(name: string): name is (typeof OPTION_KEYS)[number] {

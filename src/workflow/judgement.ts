@@ -1,10 +1,10 @@
 import { budgetsSchema, type Budgets } from '../config/budgets.js';
-import { ConfigurationError, InputSyntaxError, InputUnreadableError, type ConfigurationIssue } from '../errors.js';
+import { parseConfigurationJson } from '../config/settingsSources.js';
+import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { compareWithBaseline, parseReport, type BaselineReport } from '../evaluation/baseline.js';
 import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
-import { parseInputJson } from '../input/readInput.js';
-import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
+import { readInputFile } from '../io/readInputFile.js';
 import type { QualityReport } from '../report/qualityReport.js';
 
 /** What a run is judged by: budgets (a file's path, or the budgets themselves) and a baseline report. */
@@ -34,9 +34,9 @@ export interface Judgement {
 export async function loadJudgement(settings: JudgementSettings, fileSystem: FileSystem): Promise<Judgement> {
   const budgets =
     typeof settings.budgets === 'string'
-      ? parseBudgets(await readNamedFile(fileSystem, settings.budgets, 'budgets file'), settings.budgets)
+      ? parseBudgets(await readInputFile(fileSystem, settings.budgets, 'budgets file'), settings.budgets)
       : settings.budgets;
-  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readNamedFile(fileSystem, settings.baselinePath, 'baseline report'), settings.baselinePath);
+  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report'), settings.baselinePath);
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
     const where = typeof settings.budgets === 'string' ? ` in ${settings.budgets}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
     throw new ConfigurationError([
@@ -54,15 +54,9 @@ export function judgeReport(report: QualityReport, { budgets, baseline }: Judgem
 
 /** Checks a budgets file's text, naming every bad key with the file. */
 export function parseBudgets(text: string, path: string): Budgets {
-  let document: unknown;
-  try {
-    document = parseInputJson(text);
-  } catch (error) {
-    if (!(error instanceof InputSyntaxError)) throw error;
-    const at = error.line === undefined ? '' : ` at line ${error.line}, column ${String(error.column)}`;
-    throw new ConfigurationError([{ variable: path, message: `is not well-formed JSON${at}` }], 'budgets');
-  }
-  const parsed = budgetsSchema.safeParse(document, { reportInput: false });
+  const read = parseConfigurationJson(path, text);
+  if ('issue' in read) throw new ConfigurationError([read.issue], 'budgets');
+  const parsed = budgetsSchema.safeParse(read.document, { reportInput: false });
   if (parsed.success) return parsed.data;
   const issues: ConfigurationIssue[] = parsed.error.issues.map((issue) => ({
     variable: issue.path.length === 0 ? path : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${path}`,
@@ -76,11 +70,3 @@ export function parseBudgets(text: string, path: string): Budgets {
   throw new ConfigurationError(issues, 'budgets');
 }
 
-/** Reads a file the run was told to read; missing or unreadable, an InputUnreadableError naming what it is. */
-export async function readNamedFile(fileSystem: FileSystem, path: string, what: string): Promise<string> {
-  try {
-    return await fileSystem.readFile(path);
-  } catch (error) {
-    throw new InputUnreadableError(path, describeFileSystemFailure(error), { what, cause: error });
-  }
-}
