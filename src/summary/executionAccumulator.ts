@@ -308,7 +308,8 @@ export class ExecutionAccumulator {
       expectedErrorCount += tally.expectedErrorCount;
       slowExecutionCount += tally.slowExecutionCount;
       noResponseCount += tally.noResponseCount;
-      for (const [code, count] of tally.statusCodes()) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
+      const codes = new Map(tally.statusCodes());
+      for (const [code, count] of codes) statusCodes.set(code, (statusCodes.get(code) ?? 0) + count);
       if (tally.failedExecutionCount > 0) failureCountByEndpoint[endpoint] = tally.failedExecutionCount;
       if (tally.slowExecutionCount > 0) slowEndpoints.push(endpoint);
       if (tally.noResponseCount > 0) noResponseEndpoints.push(endpoint);
@@ -319,7 +320,7 @@ export class ExecutionAccumulator {
         expectedErrorCount: tally.expectedErrorCount,
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
-        statusCodes: statusCodeObject(new Map(tally.statusCodes())),
+        statusCodes: statusCodeObject(codes),
         responseTimeMs: describeRuns(runs, sum),
       };
       endpoints.push(
