@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { buildReport, executionRecordSchema, formatReport, nodeFileSystem, writeReportAtomically, type QualityReport, type TestCounts } from '../src/index.js';
+import { buildReport, executionRecordSchema, nodeFileSystem, type QualityReport, type TestCounts } from '../src/index.js';
+import { presentValue } from '../src/config/settingsSources.js';
 import { displayPath } from '../src/io/displayPath.js';
-import { countOf, formatHeadline } from '../src/report/headline.js';
+import { countOf } from '../src/report/renderers/presentation.js';
+import { formatHeadline } from '../src/report/renderers/terminal.js';
+import { writeReport } from '../src/workflow/reportFiles.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { ConfigurationError } from '../src/errors.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
@@ -131,9 +134,14 @@ export default class QualityEvidenceReporter implements Reporter {
       };
       intake.validation.throwIfInvalid();
       const report = judgeReport(buildReport(intake.accumulator.result(), context), judgement);
-      await writeReportAtomically(nodeFileSystem, this.settings.outputPath, formatReport(report));
+      const { files, stepSummaryProblem } = await writeReport(nodeFileSystem, report, {
+        outputPath: this.settings.outputPath,
+        formats: this.settings.formats,
+        stepSummaryPath: presentValue(process.env['GITHUB_STEP_SUMMARY']),
+      });
       this.warn(report, unrecordedByFile);
-      if (!this.quiet) process.stdout.write(`${formatHeadline(report, displayPath(this.settings.outputPath, process.cwd()))}\n`);
+      if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
+      if (!this.quiet) process.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, process.cwd())))}\n`);
       const breaches = report.budgets === undefined ? undefined : describeBreaches(report.budgets);
       if (breaches === undefined) return undefined;
       // A breached budget fails the run, as a failing test does; the report is written all the same.

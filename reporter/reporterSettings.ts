@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, settingsFileLocation, type EnvironmentRecord } from '../src/index.js';
 import { definedRules, RULE_REQUIREMENTS } from '../src/config/loadQualityToolConfig.js';
 import type { Budgets } from '../src/config/budgets.js';
+import type { ReportFormat } from '../src/config/settings.js';
 import type { EvidenceRules } from '../src/records/evidenceRules.js';
 import type { JudgementSettings } from '../src/workflow/judgement.js';
 import { readSettingsFileSync } from '../src/config/readSettingsFile.js';
@@ -43,6 +44,12 @@ export interface QualityEvidenceReporterOptions {
   readonly budgets?: Budgets | string;
   /** A previous report (main's) to compare with; falls back to QE_BASELINE_PATH, then the settings file. */
   readonly baselinePath?: string;
+  /**
+   * The files written beside the JSON report (which is always written):
+   * `json`, `markdown` (also appended to $GITHUB_STEP_SUMMARY when it is set),
+   * `html`. Falls back to QE_REPORT_FORMATS, the settings file, then all three.
+   */
+  readonly formats?: readonly ('json' | 'markdown' | 'html')[] | string;
 }
 
 /** The environment name when no source gives one. */
@@ -54,6 +61,8 @@ export interface ReporterSettings extends EvidenceRules, JudgementSettings {
   /** Absolute path of the report. */
   readonly outputPath: string;
   readonly quiet: boolean;
+  /** The files written beside the JSON report; absent: all. */
+  readonly formats?: readonly ReportFormat[] | undefined;
 }
 
 // Keys Playwright itself adds to every reporter's options (`_`-prefixed ones are skipped too).

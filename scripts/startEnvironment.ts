@@ -1,4 +1,4 @@
-import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
+import { loadQualityToolConfig, presentValue } from '../src/config/loadQualityToolConfig.js';
 import { readSettingsFile, settingsFileLocation } from '../src/config/readSettingsFile.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
@@ -9,11 +9,17 @@ import { runCli } from '../src/cli/runCli.js';
 // The environment-driven run (npm run start:environment): the only program
 // that hands the real process environment to the configuration loader. A
 // settings file (QE_CONFIG_PATH, or ./quality-evidence.config.json) gives
-// what the variables leave out.
+// what the variables leave out. When GITHUB_STEP_SUMMARY names a file, the
+// Markdown summary is appended to it.
 await runCli('quality-evidence start:environment', async () => {
   const settingsFile = await readSettingsFile(nodeFileSystem, settingsFileLocation(process.env, '.'));
   const config = loadQualityToolConfig(process.env, { settingsFile });
-  const { report, reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() });
+  const { report, reportText, stepSummaryProblem } = await runQualityWorkflow(
+    config,
+    { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() },
+    { stepSummaryPath: presentValue(process.env['GITHUB_STEP_SUMMARY']) },
+  );
   process.stdout.write(reportText);
+  if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence start:environment: warning: ${stepSummaryProblem}\n`);
   return budgetExitCode(report, 'quality-evidence start:environment', process.stderr);
 });

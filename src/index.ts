@@ -52,7 +52,6 @@ export { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas, type QualityEviden
 export {
   REPORT_SCHEMA_VERSION,
   buildReport,
-  formatReport,
   qualityReportSchema,
   testCountsSchema,
   type QualityReport,
@@ -60,6 +59,11 @@ export {
   type TestCounts,
   type UnrecordedCalls,
 } from './report/qualityReport.js';
+// The report rendered for people: each a pure function of the report
+export { formatReport } from './report/renderers/json.js';
+export { renderMarkdown, type MarkdownOptions } from './report/renderers/markdown.js';
+export { renderHtml, type HtmlOptions } from './report/renderers/html.js';
+export { renderTerminal, type TerminalOptions } from './report/renderers/terminal.js';
 export { summariseChecks } from './summary/summariseChecks.js';
 export {
   ExecutionAccumulator,

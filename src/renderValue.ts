@@ -10,10 +10,15 @@ export function shorten(text: string, maxLength: number): string {
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
 
-/** Replaces control characters with `\uXXXX` escapes so that text is safe to print on a terminal. */
+/**
+ * Replaces control characters (C0, DEL, C1) and the bidirectional controls
+ * that reorder what is displayed (U+061C, U+200E, U+200F, U+202A to U+202E,
+ * U+2066 to U+2069) with `\uXXXX` escapes, so that text from input shows on
+ * a terminal or a page as what it is.
+ */
 export function escapeControlCharacters(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A value as shown in a message: a shortened rendering and its type, e.g. `"200" (a string)`. */

@@ -16,7 +16,7 @@ async function run(isTTY: boolean): Promise<{ stdout: string; stderr: string }> 
     env: {},
     fileSystem: new MemoryFileSystem({ 'in.ndjson': input }),
     stdin: Readable.from([]),
-    stdout: { write: (text: string) => (stdout += text) },
+    stdout: { write: (text: string) => (stdout += text), isTTY },
     stderr: { write: (text: string) => (stderr += text), isTTY },
     programName: 'quality-evidence',
     progressIntervalMs: 0,
@@ -32,9 +32,12 @@ test('on a terminal, stderr shows records and bytes read and the rate, then clea
   expect(stderr).toMatch(/^\r\d+ records, \d+\.\d MB read \(\d+\.\d MB\/s\)\u001b\[K/);
   expect(stderr).toContain('\r50 records, 0.0 MB read (');
   expect(stderr.endsWith('\r\u001b[K')).toBe(true);
-  expect(stdout).toBe('quality-evidence: 50 executions, 0 failed, 0 slow, 0 with no response; report written to out/q.json\n');
+  // The terminal gets the short summary for people.
+  expect(stdout.split('\n').slice(0, 3)).toStrictEqual(['\u001b[1mquality-evidence\u001b[0m · local', '\u001b[32m✔ no failed executions, no budgets set\u001b[0m', '50 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response']);
 });
 
 test('when stderr is not a terminal, nothing but the result is printed', async () => {
-  expect(await run(false)).toEqual({ stdout: 'quality-evidence: 50 executions, 0 failed, 0 slow, 0 with no response; report written to out/q.json\n', stderr: '' });
+  const { stdout, stderr } = await run(false);
+  expect(stderr).toBe('');
+  expect(JSON.parse(stdout)).toMatchObject({ executionCount: 50, failedExecutionCount: 0 });
 });

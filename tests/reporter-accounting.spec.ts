@@ -125,7 +125,7 @@ test.describe('every call the server answered is recorded or counted as unrecord
   });
 
   test('the run ends with one line giving the headline numbers and where the report is', () => {
-    expect(outcome.stdout).toContain('quality-evidence: 3 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json\n');
+    expect(outcome.stdout).toContain('quality-evidence: 3 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n');
   });
 
   test('each recorded call carries the response time and phases Playwright measured', async () => {
@@ -283,7 +283,7 @@ test('records', async () => {
     expect(outcome.exitCode).not.toBe(0);
     expect(outcome.stdout + outcome.stderr).toContain(
       'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-        `  - "outputfile" in ${file}: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath)\n` +
+        `  - "outputfile" in ${file}: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, formats)\n` +
         `  - "slowResponseThresholdMs" in ${file}: must be a whole number of milliseconds, 0 or more; got "fast" (a string)\n`,
     );
     expect(await pathExists(join(project, 'test-results'))).toBe(false);

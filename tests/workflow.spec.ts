@@ -149,14 +149,34 @@ test('writes the formatted report to the output path, creating its folders', asy
   expect(fileSystem.files.get('out/reports/quality-summary.json')).toBe(expectedReport);
 });
 
-test('writes through a temporary file in the target folder and leaves only the report', async () => {
+test('writes each report file through a temporary file in the target folder and leaves only the report files', async () => {
   const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput });
 
-  await runQualityWorkflow(config, { fileSystem });
+  const { files } = await runQualityWorkflow(config, { fileSystem });
 
-  expect(fileSystem.writes).toHaveLength(1);
-  expect(fileSystem.writes[0]).toMatch(/^out\/reports\/\.quality-evidence-[0-9a-f]{8}\.tmp$/);
-  expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.json']);
+  expect(fileSystem.writes).toHaveLength(3);
+  for (const written of fileSystem.writes) expect(written).toMatch(/^out\/reports\/\.quality-evidence-[0-9a-f]{8}\.tmp$/);
+  expect(files).toStrictEqual(['out/reports/quality-summary.json', 'out/reports/quality-summary.md', 'out/reports/quality-summary.html']);
+  expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.html', 'out/reports/quality-summary.json', 'out/reports/quality-summary.md']);
+});
+
+test('formats choose the renderings; the JSON report is always written, and a name without .json gets the extensions added', async () => {
+  const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput });
+
+  const htmlOnly = await runQualityWorkflow({ ...config, formats: ['html'] }, { fileSystem });
+  const noExtension = await runQualityWorkflow({ ...config, outputPath: 'out/summary', formats: ['markdown'] }, { fileSystem });
+
+  expect(htmlOnly.files).toStrictEqual(['out/reports/quality-summary.json', 'out/reports/quality-summary.html']);
+  expect(noExtension.files).toStrictEqual(['out/summary', 'out/summary.md']);
+  expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.html', 'out/reports/quality-summary.json', 'out/summary', 'out/summary.md']);
+});
+
+test('when one report file cannot be renamed into place, the temporary files are removed and earlier reports stay as they were', async () => {
+  const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput, 'out/reports/quality-summary.json': 'earlier', 'out/reports/quality-summary.md': 'earlier md' }).failOn('rename', 'EACCES');
+
+  await expect(runQualityWorkflow(config, { fileSystem })).rejects.toThrow('permission denied (EACCES)');
+
+  expect(Object.fromEntries(fileSystem.files)).toStrictEqual({ 'input/executions.json': sampleInput, 'out/reports/quality-summary.json': 'earlier', 'out/reports/quality-summary.md': 'earlier md' });
 });
 
 test('gives byte-identical reports for the same input and configuration', async () => {

@@ -5,7 +5,7 @@ import { environmentSettings, flagSettings, presentValue, settingsFileSettings, 
 import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
-import { formatHeadline } from '../report/headline.js';
+import { renderTerminal } from '../report/renderers/terminal.js';
 import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
@@ -16,7 +16,7 @@ export interface CommandContext {
   readonly env: EnvironmentRecord;
   readonly fileSystem: FileSystem;
   readonly stdin: AsyncIterable<Buffer>;
-  readonly stdout: { write(text: string): unknown };
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   /** The command's name for messages: `quality-evidence`. */
   readonly programName: string;
@@ -37,6 +37,7 @@ const OPTIONS = {
   'endpoint-grouping': { type: 'string' },
   budgets: { type: 'string' },
   baseline: { type: 'string' },
+  formats: { type: 'string' },
   config: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
@@ -79,14 +80,23 @@ export async function summariseCommand(context: CommandContext): Promise<number>
     outputPath: settings.outputFile,
     ...definedRules(settings),
   };
-  const { report, reportText } = await runQualityWorkflow(
+  const { report, reportText, files, stepSummaryProblem } = await runQualityWorkflow(
     config,
     { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
-    { inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })), includeAssets: flags['include-assets'] === true },
+    {
+      inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })),
+      includeAssets: flags['include-assets'] === true,
+      stepSummaryPath: presentValue(context.env['GITHUB_STEP_SUMMARY']),
+    },
   ).finally(() => progress?.clear());
 
-  if (flags.json === true) context.stdout.write(reportText);
-  else if (!settings.quiet) context.stdout.write(`${formatHeadline(report, displayPath(settings.outputFile, process.cwd()))}\n`);
+  // A terminal gets the short summary; a pipe, a file or a CI log gets the report itself, as --json asks everywhere.
+  if (flags.json === true || (context.stdout.isTTY !== true && !settings.quiet)) context.stdout.write(reportText);
+  else if (!settings.quiet) {
+    const shown = files.map((file) => displayPath(file, process.cwd()));
+    context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
+  }
+  if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 
@@ -113,7 +123,8 @@ function createProgress(stderr: CommandContext['stderr'], intervalMs: number): {
 
 export const SUMMARISE_HELP = `Usage: quality-evidence [options] <input...>
 
-Summarises API execution records into quality-summary.json.
+Summarises API execution records into quality-summary.json, with
+quality-summary.md and quality-summary.html beside it.
 
 Inputs are JSON documents ({ "executions": [...] } or a bare array), NDJSON
 (.ndjson, .jsonl: one record per line) or HAR files (.har), in any mix; - reads
@@ -131,9 +142,15 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   --endpoint-grouping <auto|none>      auto: ids become :id (QE_ENDPOINT_GROUPING; default auto for HAR, none for records)
   --budgets <path>                     quality budgets to judge the report by; a breach exits 1 (QE_BUDGETS_PATH)
   --baseline <path>                    a previous report (main's) to compare with (QE_BASELINE_PATH)
+  --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
   --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)
   -q, --quiet                          print nothing on success (QE_QUIET)
-  --json                               print the report JSON on stdout instead of the one-line summary
+  --json                               print the report JSON on stdout, on a terminal too
+
+On a terminal, stdout gets a short summary (verdict, the 10 worst endpoints);
+piped or redirected, it gets the report JSON. When GITHUB_STEP_SUMMARY names
+a file, the Markdown summary is appended to it (GitHub shows it on the run's
+page).
   -h, --help                           this help
   --version                            the version
 

@@ -1,6 +1,7 @@
 import type { EndpointGrouping } from '../records/endpointLabels.js';
 import type { StatusListInput } from '../records/statusList.js';
 import type { Budgets } from './budgets.js';
+import type { ReportFormat } from './settings.js';
 import { resolveSettings } from './resolveSettings.js';
 import { environmentSettings, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from './settingsSources.js';
 
@@ -28,6 +29,8 @@ export interface QualityToolConfig {
   readonly budgets?: string | Budgets | undefined;
   /** A previous report to compare with (QE_BASELINE_PATH). */
   readonly baselinePath?: string | undefined;
+  /** The files written beside the JSON report (QE_REPORT_FORMATS); absent: JSON, Markdown and HTML. */
+  readonly formats?: readonly ReportFormat[] | undefined;
 }
 
 /** The documented local example threshold (SPEC 2.1). */
@@ -72,7 +75,7 @@ export function loadQualityToolConfig(env: EnvironmentRecord, { settingsFile }: 
   };
 }
 
-/** The summary rules, the budgets and the baseline, each optional: every program asks for them alike. */
+/** The summary rules, the budgets, the baseline and the report formats, each optional: every program asks for them alike. */
 export const RULE_REQUIREMENTS = {
   expectedStatuses: { optional: true },
   expectedStatusesByEndpoint: { optional: true },
@@ -80,11 +83,12 @@ export const RULE_REQUIREMENTS = {
   endpointGrouping: { optional: true },
   budgets: { optional: true },
   baselinePath: { optional: true },
+  formats: { optional: true },
 } as const;
 
 type RuleKey = keyof typeof RULE_REQUIREMENTS;
 
-/** The rules, budgets and baseline that were given, and no key for those that were not. */
+/** The rules, budgets, baseline and formats that were given, and no key for those that were not. */
 export function definedRules(settings: { readonly [Key in RuleKey]: QualityToolConfig[Key] }): Pick<QualityToolConfig, RuleKey> {
   const defined: { -readonly [Key in RuleKey]?: unknown } = {};
   for (const key of Object.keys(RULE_REQUIREMENTS) as RuleKey[]) if (settings[key] !== undefined) defined[key] = settings[key];

@@ -63,6 +63,18 @@ const commaList = z.string().transform((text) =>
     .filter((item) => item !== ''),
 );
 
+/** The files a run can write: the JSON report always, and its Markdown and HTML renderings beside it. */
+export const REPORT_FORMATS = ['json', 'markdown', 'html'] as const;
+
+/** One of {@link REPORT_FORMATS}. */
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+const formatsRule = `must be a list out of ${REPORT_FORMATS.join(', ')}, such as "json,markdown" (or an array such as ["json", "html"])`;
+const formatList = z
+  .union([z.string().transform((text) => text.split(',').map((item) => item.trim())), z.array(z.string(), { error: formatsRule })], { error: formatsRule })
+  .pipe(z.array(z.enum(REPORT_FORMATS, { error: formatsRule })).min(1, { error: formatsRule }))
+  .transform((formats) => REPORT_FORMATS.filter((format) => formats.includes(format)));
+
 /** How one setting is named and checked in each source. */
 export interface SettingDefinition {
   /** The `QE_*` variable; a setting that only a typed source can give (an object) has none. */
@@ -182,6 +194,16 @@ export const SETTINGS = {
     purpose: 'the baseline report',
     description: 'Path of a previous quality-summary.json (for example main’s) to compare with (QE_BASELINE_PATH)',
   },
+  formats: {
+    variable: 'QE_REPORT_FORMATS',
+    flag: 'formats',
+    value: formatList,
+    schema: z.union([z.string(), z.array(z.enum(REPORT_FORMATS)).min(1)]),
+    text: z.string(),
+    purpose: 'the report formats',
+    description:
+      'The files written beside the JSON report, which is always written (QE_REPORT_FORMATS, comma-separated): json, markdown (quality-summary.md, also appended to $GITHUB_STEP_SUMMARY when it is set), html (quality-summary.html); default json,markdown,html',
+  },
   quiet: {
     variable: 'QE_QUIET',
     flag: 'quiet',
@@ -211,6 +233,7 @@ export interface SettingValues {
   readonly endpointGrouping: EndpointGrouping;
   readonly budgets: string | Budgets;
   readonly baselinePath: string;
+  readonly formats: readonly ReportFormat[];
 }
 
 /** The settings a reporter option or a settings-file key can give. */
@@ -225,6 +248,7 @@ export const OPTION_KEYS = [
   'endpointGrouping',
   'budgets',
   'baselinePath',
+  'formats',
 ] as const satisfies readonly SettingKey[];
 
 /** A setting that a reporter option or a settings-file key can give. */

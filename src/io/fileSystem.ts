@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 
 /**
  * How many bytes a read of a large input takes at a time. Small enough that
@@ -22,6 +22,8 @@ export interface FileSystem {
   openChunks(path: string): Promise<AsyncIterable<Buffer>>;
   /** Writes a whole file as UTF-8 text, replacing it if it exists. */
   writeFile(path: string, content: string): Promise<void>;
+  /** Adds UTF-8 text at the end of a file, creating it if it does not exist; what is there stays. */
+  appendFile(path: string, content: string): Promise<void>;
   /** Creates a folder and its missing parents; succeeds if it exists. */
   makeDirectory(path: string): Promise<void>;
   /** Renames a file, replacing the target atomically where the platform allows. */
@@ -41,6 +43,7 @@ export const nodeFileSystem: FileSystem = {
     return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   },
   writeFile: (path, content) => writeFile(path, content, 'utf8'),
+  appendFile: (path, content) => appendFile(path, content, 'utf8'),
   makeDirectory: async (path) => {
     await mkdir(path, { recursive: true });
   },

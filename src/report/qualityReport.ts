@@ -178,11 +178,6 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   return report;
 }
 
-/** The report file's bytes: JSON, 2-space indent, trailing newline, no timestamps. */
-export function formatReport(report: QualityReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
-}
-
 function copyStatistics(statistics: LatencyStatistics): LatencyStatistics {
   return { ...statistics };
 }

@@ -2,19 +2,20 @@ import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
 import { InputUnreadableError } from '../errors.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { writeReportAtomically } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
-import { buildReport, formatReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
+import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
+import { formatReport } from '../report/renderers/json.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
 import type { RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import { judgeReport, loadJudgement } from './judgement.js';
 import { RecordIntake } from './recordIntake.js';
+import { writeReport, type WrittenReport } from './reportFiles.js';
 import type { RangeSummary } from './summariseRange.js';
 
 /** What the workflow needs from outside besides its configuration. */
@@ -48,19 +49,19 @@ export interface QualityWorkflowOptions {
   readonly inputs?: readonly WorkflowInput[] | undefined;
   /** Keep HAR entries for page assets. */
   readonly includeAssets?: boolean | undefined;
+  /** `GITHUB_STEP_SUMMARY`: the file the Markdown is appended to, when Markdown is among the formats. */
+  readonly stepSummaryPath?: string | undefined;
 }
 
 /** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
-export interface QualityWorkflowResult {
+export interface QualityWorkflowResult extends WrittenReport {
   readonly report: QualityReport;
-  /** The exact bytes written to `config.outputPath`. */
-  readonly reportText: string;
 }
 
 /**
  * The stages in order: load the budgets and the baseline; read (each input,
  * as a stream of located records), validate, normalise, summarise; compare
- * with the baseline, judge the budgets; format, write. Validation streams: valid
+ * with the baseline, judge the budgets; render (JSON, Markdown, HTML), write. Validation streams: valid
  * records flow on into the summary, problems are kept, and the run throws
  * once the inputs end with problems, before anything is written. Only the
  * reading and the write touch the file system.
@@ -75,9 +76,8 @@ export async function runQualityWorkflow(
   const { summary, skippedAssetCount } = await summariseInputs(inputs, rulesOf(config), dependencies, options.includeAssets ?? false);
   const context: ReportContext = skippedAssetCount === undefined ? config : { ...config, skippedAssetCount };
   const report = judgeReport(buildReport(summary, context), judgement);
-  const reportText = formatReport(report);
-  await writeReportAtomically(dependencies.fileSystem, config.outputPath, reportText);
-  return { report, reportText };
+  const written = await writeReport(dependencies.fileSystem, report, { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath });
+  return { report, ...written };
 }
 
 /** The summary of several inputs read one after another: the summary of their concatenation. */
@@ -187,7 +187,7 @@ async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem
  * The pure middle of the workflow for a document already parsed: validate,
  * normalise, summarise, format. For library users holding records in memory.
  */
-export function buildQualityReport(document: unknown, context: ReportContext, rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {}): QualityWorkflowResult {
+export function buildQualityReport(document: unknown, context: ReportContext, rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {}): { report: QualityReport; reportText: string } {
   const records = validateExecutionRecords(document);
   const intake = new RecordIntake({ ...rules, slowResponseThresholdMs: context.slowResponseThresholdMs }, { schema: executionRecordSchema });
   const listPath = Array.isArray(document) ? '' : 'executions';

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { FileSystem } from '../../src/index.js';
 
 /** Which file-system operation a test wants to fail, and how. */
-export type FailingOperation = 'readFile' | 'writeFile' | 'makeDirectory' | 'rename';
+export type FailingOperation = 'readFile' | 'writeFile' | 'appendFile' | 'makeDirectory' | 'rename';
 
 /**
  * An in-memory FileSystem built from an object map of path → content. It
@@ -50,6 +50,14 @@ export class MemoryFileSystem implements FileSystem {
     if (!this.folders.has(dirname(path))) return Promise.reject(nodeError('ENOENT', path));
     this.writes.push(path);
     this.files.set(path, content);
+    return Promise.resolve();
+  }
+
+  appendFile(path: string, content: string): Promise<void> {
+    this.throwIfFailing('appendFile', path);
+    if (!this.folders.has(dirname(path))) return Promise.reject(nodeError('ENOENT', path));
+    this.writes.push(path);
+    this.files.set(path, (this.files.get(path) ?? '') + content);
     return Promise.resolve();
   }
 

@@ -1,0 +1,317 @@
+import { createHash } from 'node:crypto';
+import { escapeControlCharacters } from '../../renderValue.js';
+import type { QualityReport } from '../qualityReport.js';
+import {
+  baselineChanges,
+  countOf,
+  describeState,
+  endpointStates,
+  formatBudgetLimit,
+  formatBudgetValue,
+  formatChangePercent,
+  formatCount,
+  formatMs,
+  formatPercentile,
+  isRegression,
+  noResponseEndpoints,
+  PERCENTILE_METHOD,
+  shownText,
+  slowestStatus,
+  verdictOf,
+  worstEndpoints,
+  type EndpointState,
+  type VerdictKind,
+} from './presentation.js';
+
+/** How many endpoints the page shows (chart and table), worst first; the JSON report has them all. */
+export const HTML_ENDPOINT_LIMIT = 500;
+
+/** How many baseline changes the page lists, regressions first. */
+export const HTML_CHANGE_LIMIT = 200;
+
+/** What the page may say about the report around it. */
+export interface HtmlOptions {
+  /** The JSON report's file name, for "see quality-summary.json"; default `quality-summary.json`. */
+  readonly reportName?: string | undefined;
+}
+
+/**
+ * Sorts a table by the column whose header is clicked (numbers by their
+ * exact `data-value`, text by its words), and says so with `aria-sort`. The
+ * page reads the same without it: rows come worst first.
+ */
+const SORT_SCRIPT = `for (const table of document.querySelectorAll('table[data-sortable]')) {
+  const headers = Array.from(table.tHead.rows[0].cells);
+  headers.forEach((header, column) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = header.textContent;
+    header.textContent = '';
+    header.append(button);
+    button.addEventListener('click', () => {
+      const ascending = header.getAttribute('aria-sort') !== 'ascending';
+      for (const other of headers) other.removeAttribute('aria-sort');
+      header.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+      const body = table.tBodies[0];
+      const key = (row) => {
+        const cell = row.cells[column];
+        return cell.dataset.value === undefined ? cell.textContent : Number(cell.dataset.value);
+      };
+      const rows = Array.from(body.rows).sort((a, b) => {
+        const x = key(a);
+        const y = key(b);
+        const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+        return ascending ? order : -order;
+      });
+      body.append(...rows);
+    });
+  });
+}`;
+
+const SCRIPT_HASH = createHash('sha256').update(SORT_SCRIPT, 'utf8').digest('base64');
+
+/** Nothing may load from anywhere: inline styles, and the one inline script by its hash. */
+export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
+
+// Colours on white, each at least 4.5:1 for text (WCAG AA) and 3:1 for shapes.
+const STYLE = `
+:root { color-scheme: light; --text: #1a1a1a; --muted: #4d4d4d; --line: #c4c4c4; --bad: #a61b1b; --warn: #7a4a00; --good: #1d6630; --p50: #1f4e79; --p95: #4a74a8; --p99: #1a1a1a; }
+* { box-sizing: border-box; }
+body { margin: 0; background: #fff; color: var(--text); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 1200px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.5rem; margin: 0 0 8px; overflow-wrap: anywhere; }
+h2 { font-size: 1.2rem; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+code { font: 0.9em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+td code { white-space: nowrap; }
+p { margin: 8px 0; }
+.muted { color: var(--muted); }
+.verdict { font-size: 1.15rem; font-weight: 600; padding: 8px 12px; border: 2px solid currentColor; border-radius: 6px; display: inline-block; }
+.bad { color: var(--bad); }
+.warn { color: var(--warn); }
+.good { color: var(--good); }
+.numbers { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 12px 0; padding: 0; }
+.numbers div { min-width: 7rem; }
+.numbers dt { color: var(--muted); font-size: 0.85rem; }
+.numbers dd { margin: 0; font-size: 1.3rem; font-weight: 600; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; width: 100%; }
+th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+th { white-space: nowrap; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+th button { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline dotted; }
+th[aria-sort="ascending"] button::after { content: " ▲"; }
+th[aria-sort="descending"] button::after { content: " ▼"; }
+.state { white-space: nowrap; font-weight: 600; }
+.chart-row { padding: 6px 0; border-bottom: 1px solid var(--line); }
+.chart-label { display: flex; flex-wrap: wrap; gap: 0 12px; align-items: baseline; }
+.chart-values { color: var(--muted); font-size: 0.9rem; }
+svg.bar { display: block; width: 100%; height: 24px; margin-top: 4px; }
+svg.bar .p50 { fill: var(--p50); }
+svg.bar .p95 { fill: var(--p95); }
+svg.bar .p99 { stroke: var(--p99); stroke-width: 2px; vector-effect: non-scaling-stroke; }
+svg.bar .threshold { stroke: var(--bad); stroke-width: 2px; stroke-dasharray: 4 3; vector-effect: non-scaling-stroke; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.9rem; color: var(--muted); }
+.swatch { display: inline-block; width: 12px; height: 12px; vertical-align: -1px; margin-right: 4px; }
+footer { margin-top: 32px; color: var(--muted); font-size: 0.85rem; }
+`;
+
+/**
+ * `quality-summary.html`: one self-contained page (no script, style, font,
+ * image or request from anywhere, by its Content-Security-Policy) with the
+ * headline and verdict, a chart of each endpoint's p50, p95 and p99 against
+ * the slow threshold, the endpoint table (sortable when scripts run), the
+ * slowest executions, the changes against the baseline, flaky endpoints and
+ * calls with no response. Every endpoint's chart group and table row carries
+ * `data-endpoint` with its exact label; every text from input is escaped.
+ */
+export function renderHtml(report: QualityReport, { reportName = 'quality-summary.json' }: HtmlOptions = {}): string {
+  const verdict = verdictOf(report);
+  const { shown, more } = worstEndpoints(report, HTML_ENDPOINT_LIMIT);
+  const stateOf = endpointStates(report);
+  const sections = [
+    headline(report, verdict.kind, verdict.text),
+    budgetSection(report),
+    chartSection(report, shown, stateOf),
+    endpointTable(shown, stateOf, more, report.endpoints.length, reportName),
+    slowestSection(report),
+    baselineSection(report),
+    listSection('Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []),
+    noResponseSection(report),
+    (report.unrecordedCallCount ?? 0) > 0
+      ? listSection('Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? [])
+      : '',
+  ];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>API quality evidence: ${text(report.environment)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${sections.filter((section) => section !== '').join('\n')}
+<footer><p>${text(PERCENTILE_METHOD)}</p><p>Written by quality-evidence from ${text(reportName)}, which holds every number on this page exactly.</p></footer>
+</main>
+<script>${SORT_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+const VERDICT_CLASSES: Readonly<Record<VerdictKind, { className: string; symbol: string }>> = {
+  'no-executions': { className: 'warn', symbol: '⚠' },
+  breached: { className: 'bad', symbol: '✖' },
+  held: { className: 'good', symbol: '✔' },
+  failed: { className: 'bad', symbol: '✖' },
+  clean: { className: 'good', symbol: '✔' },
+};
+
+function headline(report: QualityReport, kind: VerdictKind, verdictText: string): string {
+  const { className, symbol } = VERDICT_CLASSES[kind];
+  const number = (field: string, label: string, value: number) => `<div><dt>${label}</dt><dd data-field="${field}" data-value="${value}">${formatCount(value)}</dd></div>`;
+  const numbers = [
+    number('executionCount', 'Executions', report.executionCount),
+    number('failedExecutionCount', 'Failed', report.failedExecutionCount),
+    number('slowExecutionCount', `Slow (over ${formatMs(report.slowResponseThresholdMs)})`, report.slowExecutionCount),
+    number('noResponseCount', 'No response', report.noResponseCount),
+  ];
+  if (report.expectedErrorCount > 0) numbers.push(number('expectedErrorCount', 'Expected errors', report.expectedErrorCount));
+  if (report.unrecordedCallCount !== undefined) numbers.push(number('unrecordedCallCount', 'Calls not recorded', report.unrecordedCallCount));
+  if (report.skippedAssetCount !== undefined) numbers.push(number('skippedAssetCount', 'Assets left out', report.skippedAssetCount));
+  const n = report.executionCount;
+  const percentiles =
+    n === 0
+      ? ''
+      : `<p>Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => `<span data-field="responseTimeMs.${name}" data-value="${report.responseTimeMs[name]}">${text(formatPercentile(name, report.responseTimeMs[name], n))}</span>`).join(' · ')} · max <span data-field="responseTimeMs.max" data-value="${report.responseTimeMs.max}">${text(formatMs(report.responseTimeMs.max))}</span></p>`;
+  const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(`${countOf(report.tests.total, 'test')}: ${formatCount(report.tests.passed)} passed, ${formatCount(report.tests.failed)} failed, ${formatCount(report.tests.flaky)} flaky, ${formatCount(report.tests.skipped)} skipped`)}</p>`;
+  return `<header>
+<h1>API quality evidence: <code>${text(shownText(report.environment))}</code></h1>
+<p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>
+<dl class="numbers">${numbers.join('')}</dl>
+${percentiles}
+${tests}
+</header>`;
+}
+
+function budgetSection(report: QualityReport): string {
+  const results = report.budgets?.results;
+  if (results === undefined) return '';
+  if (results.length === 0) return '<section id="budgets"><h2>Budgets</h2><p>The budgets set no limit.</p></section>';
+  const ordered = [...results.filter((result) => !result.passed), ...results.filter((result) => result.passed)];
+  const rows = ordered.map(
+    (result) =>
+      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, report.executionCount)}<td><code>${text(result.budget)}</code></td><td>${result.endpoint === undefined ? 'whole run' : label(result.endpoint)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
+  );
+  return `<section id="budgets"><h2>Budgets</h2><div class="scroll"><table><thead><tr><th>Result</th><th>Budget</th><th>Endpoint</th><th class="num">Limit</th><th class="num">Measured</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+}
+
+type Endpoint = QualityReport['endpoints'][number];
+
+function chartSection(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState): string {
+  if (shown.length === 0) return '';
+  const threshold = report.slowResponseThresholdMs;
+  const top = Math.max(threshold, ...shown.map((endpoint) => endpoint.responseTimeMs.p99 ?? 0)) * 1.05 || 1;
+  const x = (value: number | null) => round(((value ?? 0) / top) * 1000);
+  const rows = shown.map((endpoint) => {
+    const { p50, p95, p99 } = endpoint.responseTimeMs;
+    const state = stateOf(endpoint);
+    const values = `p50 ${formatMs(p50)} · p95 ${formatMs(p95)} · p99 ${formatMs(p99)} (n=${formatCount(endpoint.executionCount)})`;
+    const thresholdX = x(threshold);
+    return `<div class="chart-row"><div class="chart-label">${stateBadge(state)} ${label(endpoint.endpoint)} <span class="chart-values">${text(values)}</span></div><svg class="bar" viewBox="0 0 1000 24" preserveAspectRatio="none" role="img" aria-label="${attribute(`${shownText(endpoint.endpoint)}: ${values}`)}"><g data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><title>${text(`${shownText(endpoint.endpoint)}: ${values}`)}</title><rect x="0" y="6" width="${x(p50)}" height="12" class="p50"/><rect x="${x(p50)}" y="6" width="${round(x(p95) - x(p50))}" height="12" class="p95"/><line x1="${x(p95)}" y1="12" x2="${x(p99)}" y2="12" class="p99"/><line x1="${x(p99)}" y1="4" x2="${x(p99)}" y2="20" class="p99"/></g><line class="threshold" x1="${thresholdX}" y1="0" x2="${thresholdX}" y2="24"/></svg></div>`;
+  });
+  return `<section id="chart"><h2>Response time by endpoint</h2>
+<p class="legend"><span><span class="swatch" style="background: var(--p50)"></span>0 to p50</span><span><span class="swatch" style="background: var(--p95)"></span>p50 to p95</span><span>┤ p99</span><span class="bad">┆ slow threshold, ${text(formatMs(threshold))}</span><span>scale 0 to ${text(formatMs(round(top)))}</span></p>
+${rows.join('\n')}
+</section>`;
+}
+
+function endpointTable(shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState, more: number, total: number, reportName: string): string {
+  if (shown.length === 0) return '<section id="endpoints"><h2>Endpoints</h2><p>No endpoint ran.</p></section>';
+  const cell = (field: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
+  const rows = shown.map((endpoint) => {
+    const n = endpoint.executionCount;
+    const times = endpoint.responseTimeMs;
+    const state = stateOf(endpoint);
+    return `<tr data-endpoint="${attribute(endpoint.endpoint)}"><td>${stateBadge(state)}</td><td>${label(endpoint.endpoint)}</td>${cell('executionCount', n, formatCount(n))}${cell('failedExecutionCount', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}${cell('slowExecutionCount', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${cell('noResponseCount', endpoint.noResponseCount, formatCount(endpoint.noResponseCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, times[name], `${formatMs(times[name])} (n=${formatCount(n)})`)).join('')}</tr>`;
+  });
+  const note = more > 0 ? `<p>The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(total)}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
+  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort.</p><div class="scroll"><table data-sortable><thead><tr><th>Status</th><th>Endpoint</th><th class="num">Executions</th><th class="num">Failed</th><th class="num">Slow</th><th class="num">No response</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
+}
+
+function slowestSection(report: QualityReport): string {
+  if (report.slowestExecutions.length === 0) return '';
+  const rows = report.slowestExecutions.map((execution) => {
+    const where = [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+    return `<tr><td>${label(execution.endpoint)}</td><td>${text(slowestStatus(execution))}</td><td class="num" data-value="${execution.responseTimeMs}">${text(formatMs(execution.responseTimeMs))}</td><td>${where === '' ? '' : `<code>${text(shownText(where))}</code>`}</td></tr>`;
+  });
+  return `<section id="slowest"><h2>Slowest executions</h2><div class="scroll"><table><thead><tr><th>Endpoint</th><th>Status</th><th class="num">Time</th><th>Where</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+}
+
+function baselineSection(report: QualityReport): string {
+  const comparison = report.baseline;
+  if (comparison === undefined) return '';
+  const pair = (what: string, { before, after }: { before: number | null; after: number | null }) => `${what} ${before === null ? '–' : formatCount(before)} → ${after === null ? '–' : formatCount(after)}`;
+  const lead = `<p>Baseline <code>${text(shownText(comparison.environment.before))}</code>: ${text([pair('executions', comparison.executionCount), pair('failed', comparison.failedExecutionCount), pair('slow', comparison.slowExecutionCount)].join(' · '))}</p>`;
+  const changes = baselineChanges(report);
+  if (changes.length === 0) return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<p>No endpoint changed.</p></section>`;
+  const rows = changes.slice(0, HTML_CHANGE_LIMIT).map(({ endpoint, kind, entry }) => {
+    const regression = isRegression(kind);
+    const failed = entry === undefined ? '' : `${entry.failedExecutionCount.before === null ? '–' : formatCount(entry.failedExecutionCount.before)} → ${formatCount(entry.failedExecutionCount.after ?? 0)}`;
+    return `<tr data-change-endpoint="${attribute(endpoint)}"><td class="state ${regression ? 'bad' : kind === 'new' || kind === 'missing' ? '' : 'good'}">${regression ? '▲' : kind === 'new' || kind === 'missing' ? '•' : '▼'} ${text(kind)}</td><td>${label(endpoint)}</td><td class="num">${entry === undefined ? '' : text(formatMs(entry.p95.before))}</td><td class="num">${entry === undefined ? '' : text(formatMs(entry.p95.after))}</td><td class="num">${entry === undefined ? '' : text(formatChangePercent(entry.p95.changePercent))}</td><td class="num">${text(failed)}</td></tr>`;
+  });
+  const more = changes.length > HTML_CHANGE_LIMIT ? `<p>${text(countOf(changes.length - HTML_CHANGE_LIMIT, 'more change'))} in the report's <code>baseline</code> section.</p>` : '';
+  return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<div class="scroll"><table><thead><tr><th>Change</th><th>Endpoint</th><th class="num">p95 before</th><th class="num">p95 after</th><th class="num">p95 change</th><th class="num">Failed before → after</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}</section>`;
+}
+
+function noResponseSection(report: QualityReport): string {
+  const endpoints = noResponseEndpoints(report);
+  if (endpoints.length === 0) return '';
+  const rows = endpoints.map((endpoint) => `<tr><td>${label(endpoint.endpoint)}</td><td class="num">${formatCount(endpoint.noResponseCount)}</td><td class="num">${formatCount(endpoint.executionCount)}</td></tr>`);
+  return `<section id="no-response"><h2>Requests with no response</h2><p>${text(`${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`)}</p><div class="scroll"><table><thead><tr><th>Endpoint</th><th class="num">No response</th><th class="num">Executions</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+}
+
+function listSection(title: string, lead: string, items: readonly string[]): string {
+  if (items.length === 0) return '';
+  return `<section><h2>${text(title)}</h2><p>${text(lead)}</p><ul>${items.map((item) => `<li>${label(item)}</li>`).join('')}</ul></section>`;
+}
+
+/** A budget's result; with no executions a budget that holds gets no passing mark. */
+function budgetMark(passed: boolean, executionCount: number): string {
+  if (!passed) return '<td class="state bad">✖ fail</td>';
+  return executionCount === 0 ? '<td class="state warn">⚠ pass, on no executions</td>' : '<td class="state good">✔ pass</td>';
+}
+
+function stateBadge(state: EndpointState): string {
+  const bad = state.failing || state.breached;
+  const className = bad ? 'bad' : state.slow ? 'warn' : 'good';
+  const symbol = bad ? '✖' : state.slow ? '▲' : '✔';
+  return `<span class="state ${className}">${symbol} ${text(describeState(state))}</span>`;
+}
+
+/** An endpoint label as shown: escaped, in code, the whole label in its title when it was cut. */
+function label(endpoint: string): string {
+  const shown = shownText(endpoint);
+  return `<code${shown === endpoint ? '' : ` title="${attribute(escapeControlCharacters(endpoint))}"`}>${text(shown)}</code>`;
+}
+
+/** Escapes text for an element's content. */
+function text(value: string): string {
+  return value.replace(/[&<>]/g, (char) => (char === '&' ? '&amp;' : char === '<' ? '&lt;' : '&gt;'));
+}
+
+/** Escapes text for a double-quoted attribute. */
+function attribute(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function capitalise(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1);
+}

@@ -1,0 +1,209 @@
+import type { QualityReport } from '../qualityReport.js';
+import {
+  baselineChanges,
+  countOf,
+  describeState,
+  endpointStates,
+  formatBudgetLimit,
+  formatBudgetValue,
+  formatChangePercent,
+  formatCount,
+  formatMs,
+  formatPercentile,
+  headlineNumbers,
+  isRegression,
+  noResponseEndpoints,
+  PERCENTILE_METHOD,
+  shownText,
+  slowestStatus,
+  verdictOf,
+  worstEndpoints,
+  type BaselineChange,
+  type EndpointState,
+  type VerdictKind,
+} from './presentation.js';
+
+/** How many endpoints the Markdown table lists, worst first. */
+export const MARKDOWN_ENDPOINT_LIMIT = 50;
+
+/** How many baseline changes the Markdown lists, regressions first. */
+export const MARKDOWN_CHANGE_LIMIT = 50;
+
+const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
+  'no-executions': '⚠️',
+  breached: '❌',
+  held: '✅',
+  failed: '❌',
+  clean: '✅',
+};
+
+/** What the Markdown may say about the report around it. */
+export interface MarkdownOptions {
+  /** The JSON report's file name, for "see quality-summary.json"; default `quality-summary.json`. */
+  readonly reportName?: string | undefined;
+}
+
+/**
+ * `quality-summary.md`, and what a run appends to the GitHub job summary:
+ * a headline with the verdict, the budgets, the worst endpoints, the
+ * slowest executions, the changes against the baseline, flaky endpoints and
+ * calls with no response. GitHub-flavoured Markdown; every label and other
+ * text from input is a code span, so no `|`, backtick or markup in a path
+ * can break a table or become a link.
+ */
+export function renderMarkdown(report: QualityReport, { reportName = 'quality-summary.json' }: MarkdownOptions = {}): string {
+  const verdict = verdictOf(report);
+  const n = report.executionCount;
+  const lines: string[] = [
+    `## API quality evidence: ${code(report.environment)}`,
+    '',
+    `${VERDICT_MARKS[verdict.kind]} **${capitalise(verdict.text)}** · ${headlineNumbers(report, { withThreshold: true }).join(' · ')}`,
+  ];
+  if (n > 0) {
+    const times = report.responseTimeMs;
+    lines.push('', `Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, times[name], n)).join(' · ')} · max ${formatMs(times.max)}`);
+  }
+  if (report.tests !== undefined) {
+    const { total, passed, failed, flaky, skipped } = report.tests;
+    lines.push('', `Tests: ${countOf(total, 'test')}: ${formatCount(passed)} passed, ${formatCount(failed)} failed, ${formatCount(flaky)} flaky, ${formatCount(skipped)} skipped`);
+  }
+  budgetSection(report, lines);
+  endpointSection(report, lines, reportName);
+  slowestSection(report, lines);
+  baselineSection(report, lines);
+  listSection(lines, 'Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []);
+  noResponseSection(report, lines);
+  if ((report.unrecordedCallCount ?? 0) > 0) {
+    listSection(lines, 'Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? []);
+  }
+  if (n > 0) lines.push('', `<sub>${PERCENTILE_METHOD}</sub>`);
+  return `${lines.join('\n')}\n`;
+}
+
+function budgetSection(report: QualityReport, lines: string[]): void {
+  const results = report.budgets?.results;
+  if (results === undefined) return;
+  lines.push('', '### Budgets', '');
+  if (results.length === 0) {
+    lines.push('The budgets set no limit.');
+    return;
+  }
+  lines.push('| Result | Budget | Endpoint | Limit | Measured |', '|---|---|---|---:|---:|');
+  // Breached budgets first, each group in the verdict's order.
+  for (const result of [...results.filter((result) => !result.passed), ...results.filter((result) => result.passed)]) {
+    // With no executions nothing passes for real: a budget that holds says so without a passing mark.
+    const mark = !result.passed ? '❌ fail' : report.executionCount === 0 ? '⚠️ pass, on no executions' : '✅ pass';
+    lines.push(row([mark, code(result.budget), result.endpoint === undefined ? 'whole run' : code(result.endpoint), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
+  }
+}
+
+function endpointSection(report: QualityReport, lines: string[], reportName: string): void {
+  lines.push('', '### Endpoints', '');
+  if (report.endpoints.length === 0) {
+    lines.push('No endpoint ran.');
+    return;
+  }
+  const stateOf = endpointStates(report);
+  const { shown, more } = worstEndpoints(report, MARKDOWN_ENDPOINT_LIMIT);
+  lines.push('| Status | Endpoint | Executions | Failed | Slow | p50 | p95 | p99 |', '|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const endpoint of shown) {
+    const times = endpoint.responseTimeMs;
+    const n = endpoint.executionCount;
+    const percentile = (value: number | null) => `${formatMs(value)} (n=${formatCount(n)})`;
+    lines.push(
+      row([
+        stateCell(stateOf(endpoint)),
+        code(endpoint.endpoint),
+        formatCount(n),
+        formatCount(endpoint.failedExecutionCount),
+        formatCount(endpoint.slowExecutionCount),
+        percentile(times.p50),
+        percentile(times.p95),
+        percentile(times.p99),
+      ]),
+    );
+  }
+  if (more > 0) lines.push('', `The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${countOf(more, 'more endpoint')} in ${code(reportName)}.`);
+}
+
+function stateCell(state: EndpointState): string {
+  const mark = state.failing || state.breached ? '❌' : state.slow ? '🐢' : '✅';
+  return `${mark} ${describeState(state)}`;
+}
+
+function slowestSection(report: QualityReport, lines: string[]): void {
+  if (report.slowestExecutions.length === 0) return;
+  lines.push('', '### Slowest executions', '', '| Endpoint | Status | Time | Where |', '|---|---|---:|---|');
+  for (const execution of report.slowestExecutions) {
+    const where = [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+    lines.push(row([code(execution.endpoint), slowestStatus(execution), formatMs(execution.responseTimeMs), where === '' ? '' : code(where)]));
+  }
+}
+
+function baselineSection(report: QualityReport, lines: string[]): void {
+  const comparison = report.baseline;
+  if (comparison === undefined) return;
+  const pair = (what: string, { before, after }: { before: number | null; after: number | null }) => `${what} ${before === null ? '–' : formatCount(before)} → ${after === null ? '–' : formatCount(after)}`;
+  lines.push(
+    '',
+    '### Changes against the baseline',
+    '',
+    `Baseline ${code(comparison.environment.before)}: ${[pair('executions', comparison.executionCount), pair('failed', comparison.failedExecutionCount), pair('slow', comparison.slowExecutionCount)].join(' · ')}`,
+    '',
+  );
+  const changes = baselineChanges(report);
+  if (changes.length === 0) {
+    lines.push('No endpoint changed.');
+    return;
+  }
+  lines.push('| Change | Endpoint | p95 before | p95 after | p95 change | Failed before → after |', '|---|---|---:|---:|---:|---|');
+  for (const change of changes.slice(0, MARKDOWN_CHANGE_LIMIT)) lines.push(changeRow(change));
+  if (changes.length > MARKDOWN_CHANGE_LIMIT) lines.push('', `${countOf(changes.length - MARKDOWN_CHANGE_LIMIT, 'more change')} in the report's \`baseline\` section.`);
+}
+
+function changeRow({ endpoint, kind, entry }: BaselineChange): string {
+  const failed = entry === undefined ? '' : `${entry.failedExecutionCount.before === null ? '–' : formatCount(entry.failedExecutionCount.before)} → ${formatCount(entry.failedExecutionCount.after ?? 0)}`;
+  return row([
+    `${isRegression(kind) ? '🔺' : kind === 'missing' || kind === 'new' ? '•' : '🔻'} ${kind}`,
+    code(endpoint),
+    entry === undefined ? '' : formatMs(entry.p95.before),
+    entry === undefined ? '' : formatMs(entry.p95.after),
+    entry === undefined ? '' : formatChangePercent(entry.p95.changePercent),
+    failed,
+  ]);
+}
+
+function noResponseSection(report: QualityReport, lines: string[]): void {
+  const endpoints = noResponseEndpoints(report);
+  if (endpoints.length === 0) return;
+  lines.push('', '### Requests with no response', '', `${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`, '');
+  lines.push('| Endpoint | No response | Executions |', '|---|---:|---:|');
+  for (const endpoint of endpoints) lines.push(row([code(endpoint.endpoint), formatCount(endpoint.noResponseCount), formatCount(endpoint.executionCount)]));
+}
+
+function listSection(lines: string[], title: string, lead: string, items: readonly string[]): void {
+  if (items.length === 0) return;
+  lines.push('', `### ${title}`, '', lead, '', ...items.map((item) => `- ${code(item)}`));
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/**
+ * Text from input as a code span: shown as written, with no markup, link or
+ * emoji; a `|` escaped for the table, and fenced with one backtick more than
+ * the longest run inside (CommonMark's rule), padded when it starts or ends
+ * with one.
+ */
+export function code(text: string): string {
+  const shown = shownText(text).replace(/\|/g, '\\|');
+  const longestRun = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = shown.startsWith('`') || shown.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

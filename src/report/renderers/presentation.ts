@@ -1,0 +1,218 @@
+import { escapeControlCharacters, shorten } from '../../renderValue.js';
+import { compareCodeUnits } from '../../summary/summariseExecutions.js';
+import type { QualityReport } from '../qualityReport.js';
+import type { BudgetResult } from '../verdictSchemas.js';
+
+/**
+ * What every human rendering (Markdown, HTML, terminal) shows, decided once:
+ * how numbers and labels are written, which endpoints are the worst, what
+ * the verdict is, how baseline changes rank. Nothing here computes a
+ * statistic: every number comes from the report as it is; this only orders,
+ * picks and formats.
+ */
+
+type Endpoint = QualityReport['endpoints'][number];
+type Change = NonNullable<QualityReport['baseline']>['endpoints'][number];
+
+const COUNT = new Intl.NumberFormat('en-US');
+const MILLISECONDS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** What a human rendering shows for a statistic that has no value (no executions). */
+export const NO_VALUE = 'n/a';
+
+/** A count with thousands separators: `1,204`. */
+export function formatCount(count: number): string {
+  return COUNT.format(count);
+}
+
+/** A count and its noun, in the plural when it is not 1: `1,204 executions`. */
+export function countOf(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Milliseconds with at most one decimal and thousands separators: `1,210 ms`, `12.3 ms`; `n/a` for null. */
+export function formatMs(value: number | null): string {
+  return value === null ? NO_VALUE : `${MILLISECONDS.format(value)} ms`;
+}
+
+/** A percentile with its sample count beside it: `p95 412 ms (n=37)`. */
+export function formatPercentile(name: string, value: number | null, sampleCount: number): string {
+  return `${name} ${formatMs(value)} (n=${formatCount(sampleCount)})`;
+}
+
+/** A signed change in percent: `+12.5%`, `-3%`, `0%`; `n/a` for null. */
+export function formatChangePercent(value: number | null): string {
+  if (value === null) return NO_VALUE;
+  return `${value > 0 ? '+' : ''}${PERCENT.format(value)}%`;
+}
+
+/** One sentence, stated once in each rendering, on how percentiles are computed. */
+export const PERCENTILE_METHOD =
+  'Percentiles are exact, by nearest rank over every recorded time: p95 is the value at rank ⌈95 × n / 100⌉ of the n times sorted, always a time that was recorded. ' +
+  'Tools that interpolate or use sketches (k6, Artillery, Gatling) can show other values, most of all on few samples.';
+
+/** The longest label a human rendering shows; the JSON report keeps the whole label. */
+export const MAX_SHOWN_LABEL_LENGTH = 200;
+
+/**
+ * A label or other text from input as a human rendering shows it: control
+ * and bidirectional characters escaped (so nothing can reorder or hide what
+ * is shown), cut to {@link MAX_SHOWN_LABEL_LENGTH} characters with "…".
+ * Markup escaping is each renderer's own, on top of this.
+ */
+export function shownText(text: string): string {
+  return shorten(escapeControlCharacters(text), MAX_SHOWN_LABEL_LENGTH);
+}
+
+/** A budget's measured value or limit in its unit: `612 ms`, `2.5%` (a failure rate), `+12%` (an increase), `3`. */
+export function formatBudgetValue(budget: string, value: number | null): string {
+  if (value === null) return 'no data';
+  if (budget.startsWith('responseTimeMs.')) return formatMs(value);
+  if (budget === 'maxFailureRate') return `${PERCENT.format(value * 100)}%`;
+  if (budget === 'maxP95IncreasePercent') return formatChangePercent(value);
+  return formatCount(value);
+}
+
+/** How a budget's limit reads: `≥ 20` for minExecutions, `≤ 500 ms` for the others (limits are inclusive). */
+export function formatBudgetLimit({ budget, limit }: BudgetResult): string {
+  return `${budget === 'minExecutions' ? '≥' : '≤'} ${formatBudgetValue(budget, limit)}`;
+}
+
+/** The overall state of a run, for the mark a rendering starts with. */
+export type VerdictKind = 'no-executions' | 'breached' | 'held' | 'failed' | 'clean';
+
+/** The verdict in words. A run that recorded no executions never gets a passing mark, whatever its budgets say. */
+export interface Verdict {
+  readonly kind: VerdictKind;
+  /** Whether the mark is a passing one. */
+  readonly passing: boolean;
+  /** `2 of 5 budgets breached`, `all 5 budgets hold`, `no executions were recorded`. */
+  readonly text: string;
+}
+
+/** The verdict of a report: budgets when it has some, else whether anything failed. */
+export function verdictOf(report: QualityReport): Verdict {
+  if (report.executionCount === 0) {
+    return { kind: 'no-executions', passing: false, text: 'no executions were recorded: this run is no evidence of API quality' };
+  }
+  const budgets = report.budgets;
+  if (budgets !== undefined) {
+    const total = budgets.results.length;
+    const breached = budgets.results.filter((result) => !result.passed).length;
+    if (breached > 0) return { kind: 'breached', passing: false, text: `${formatCount(breached)} of ${countOf(total, 'budget')} breached` };
+    return { kind: 'held', passing: true, text: total === 1 ? 'the budget holds' : `all ${countOf(total, 'budget')} hold` };
+  }
+  if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, no budgets set` };
+  return { kind: 'clean', passing: true, text: 'no failed executions, no budgets set' };
+}
+
+/** The headline numbers, in order: `3 executions`, `1 failed`, `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`, then calls not recorded and assets left out when there are any. */
+export function headlineNumbers(report: QualityReport, { withThreshold = false }: { withThreshold?: boolean } = {}): string[] {
+  const numbers = [
+    countOf(report.executionCount, 'execution'),
+    `${formatCount(report.failedExecutionCount)} failed`,
+    `${formatCount(report.slowExecutionCount)} slow${withThreshold ? ` (over ${formatMs(report.slowResponseThresholdMs)})` : ''}`,
+    `${formatCount(report.noResponseCount)} with no response`,
+  ];
+  if ((report.unrecordedCallCount ?? 0) > 0) numbers.push(`${countOf(report.unrecordedCallCount ?? 0, 'call')} not recorded`);
+  if ((report.skippedAssetCount ?? 0) > 0) numbers.push(`${countOf(report.skippedAssetCount ?? 0, 'asset')} left out`);
+  return numbers;
+}
+
+/** How one endpoint fares: failing (failed executions), breached (a budget of its own is breached), slow (slow executions). */
+export interface EndpointState {
+  readonly failing: boolean;
+  readonly breached: boolean;
+  readonly slow: boolean;
+}
+
+/** The state of each endpoint of the report, by label. */
+export function endpointStates(report: QualityReport): (endpoint: Endpoint) => EndpointState {
+  const breached = new Set((report.budgets?.results ?? []).filter((result) => !result.passed && result.endpoint !== undefined).map((result) => result.endpoint));
+  return (endpoint) => ({ failing: endpoint.failedExecutionCount > 0, breached: breached.has(endpoint.endpoint), slow: endpoint.slowExecutionCount > 0 });
+}
+
+/** An endpoint's state in words, most serious first: `failing, budget breached`, `slow`, `ok`. */
+export function describeState(state: EndpointState): string {
+  const words = [state.failing ? 'failing' : '', state.breached ? 'budget breached' : '', state.slow && !state.failing ? 'slow' : ''].filter(Boolean);
+  return words.length === 0 ? 'ok' : words.join(', ');
+}
+
+/**
+ * The endpoints worst first: those with failed executions first (most
+ * failed first), then by p95, slowest first, then by label; at most
+ * `limit` of them, and how many more there are.
+ */
+export function worstEndpoints(report: QualityReport, limit: number): { shown: Endpoint[]; more: number } {
+  const ranked = [...report.endpoints].sort(
+    (a, b) =>
+      b.failedExecutionCount - a.failedExecutionCount ||
+      (b.responseTimeMs.p95 ?? -1) - (a.responseTimeMs.p95 ?? -1) ||
+      compareCodeUnits(a.endpoint, b.endpoint),
+  );
+  return { shown: ranked.slice(0, limit), more: Math.max(0, ranked.length - limit) };
+}
+
+/** What kind of change an endpoint shows against the baseline, regressions first in this order. */
+export const CHANGE_KINDS = ['newly failing', 'failing more', 'slower', 'new', 'recovered', 'failing less', 'faster', 'missing'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** Whether a kind of change is a regression (shown first, marked). */
+export function isRegression(kind: ChangeKind): boolean {
+  return kind === 'newly failing' || kind === 'failing more' || kind === 'slower';
+}
+
+/** One row of the baseline changes: an endpoint of either report that changed. */
+export interface BaselineChange {
+  readonly endpoint: string;
+  readonly kind: ChangeKind;
+  /** The comparison entry; absent for an endpoint that ran only in the baseline. */
+  readonly entry?: Change | undefined;
+}
+
+/**
+ * The endpoints that changed against the baseline, regressions first:
+ * newly failing, failing more, slower (largest increase first), then new
+ * endpoints, recovered, failing less, faster, and endpoints that no longer
+ * ran. Unchanged endpoints are left out.
+ */
+export function baselineChanges(report: QualityReport): BaselineChange[] {
+  const comparison = report.baseline;
+  if (comparison === undefined) return [];
+  const newlyFailing = new Set(comparison.newlyFailingEndpoints);
+  const recovered = new Set(comparison.recoveredEndpoints);
+  const changes: BaselineChange[] = [];
+  for (const entry of comparison.endpoints) {
+    const kind = changeKindOf(entry, newlyFailing, recovered);
+    if (kind !== undefined) changes.push({ endpoint: entry.endpoint, kind, entry });
+  }
+  for (const endpoint of comparison.missingEndpoints) changes.push({ endpoint, kind: 'missing' });
+  const magnitude = (change: BaselineChange) => Math.abs(change.entry?.p95.changePercent ?? 0);
+  return changes.sort(
+    (a, b) => CHANGE_KINDS.indexOf(a.kind) - CHANGE_KINDS.indexOf(b.kind) || magnitude(b) - magnitude(a) || compareCodeUnits(a.endpoint, b.endpoint),
+  );
+}
+
+function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovered: ReadonlySet<string>): ChangeKind | undefined {
+  const { before, after } = entry.failedExecutionCount;
+  const change = entry.p95.changePercent;
+  if (newlyFailing.has(entry.endpoint)) return 'newly failing';
+  if (before !== null && after !== null && after > before) return 'failing more';
+  if (change !== null && change > 0) return 'slower';
+  if (entry.executionCount.before === null) return 'new';
+  if (recovered.has(entry.endpoint)) return 'recovered';
+  if (before !== null && after !== null && after < before) return 'failing less';
+  if (change !== null && change < 0) return 'faster';
+  return undefined;
+}
+
+/** Every endpoint with calls that got no response, most first, then by label. */
+export function noResponseEndpoints(report: QualityReport): Endpoint[] {
+  return report.endpoints.filter((endpoint) => endpoint.noResponseCount > 0).sort((a, b) => b.noResponseCount - a.noResponseCount || compareCodeUnits(a.endpoint, b.endpoint));
+}
+
+/** The status of one of the slowest executions: its code, or the error of a call that got no response. */
+export function slowestStatus(execution: QualityReport['slowestExecutions'][number]): string {
+  return execution.statusCode === undefined ? `no response (${execution.errorCode ?? 'unknown'})` : String(execution.statusCode);
+}

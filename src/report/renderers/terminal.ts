@@ -1,0 +1,82 @@
+import type { QualityReport } from '../qualityReport.js';
+import { describeState, endpointStates, formatCount, formatPercentile, headlineNumbers, shownText, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+
+/** How many endpoints the terminal summary lists, worst first. */
+export const TERMINAL_ENDPOINT_LIMIT = 10;
+
+/**
+ * The one line a run ends with, for people and CI logs: the headline
+ * numbers, the budget verdict when there are budgets, and where the report
+ * is (`files`: the JSON report first, then the other renderings written
+ * beside it). The command (off a terminal, with --quiet off) and the
+ * reporter print it.
+ */
+export function formatHeadline(report: QualityReport, files: readonly string[]): string {
+  const verdict = verdictOf(report);
+  const parts = [headlineNumbers(report).join(', ')];
+  if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${verdict.text}`);
+  parts.push(`report written to ${describeFiles(files)}`);
+  return `quality-evidence: ${parts.join('; ')}`;
+}
+
+/** `out/quality-summary.json (also .md, .html)`: the other files differ from the first only in their extension. */
+function describeFiles(files: readonly string[]): string {
+  const [first = '', ...others] = files;
+  if (others.length === 0) return shownText(first);
+  const base = first.replace(/\.json$/i, '');
+  const suffixes = others.map((file) => (file.startsWith(base) ? file.slice(base.length) : file));
+  return `${shownText(first)} (also ${suffixes.map(shownText).join(', ')})`;
+}
+
+/** What the terminal summary may use. */
+export interface TerminalOptions {
+  /** The report files written, shown as they should be (relative to the working folder): the JSON first. */
+  readonly files: readonly string[];
+  /** ANSI colours; the words and symbols say the same without them. */
+  readonly color?: boolean | undefined;
+}
+
+const MARKS: Readonly<Record<VerdictKind, { symbol: string; color: number }>> = {
+  'no-executions': { symbol: '!', color: 33 },
+  breached: { symbol: '✖', color: 31 },
+  held: { symbol: '✔', color: 32 },
+  failed: { symbol: '✖', color: 31 },
+  clean: { symbol: '✔', color: 32 },
+};
+
+/**
+ * The short summary the command prints when stdout is a terminal: the
+ * headline with the verdict, the response-time percentiles with their
+ * sample count, the 10 worst endpoints with their p95, and the files.
+ */
+export function renderTerminal(report: QualityReport, { files, color = false }: TerminalOptions): string {
+  const paint = (code: number, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const verdict = verdictOf(report);
+  const mark = MARKS[verdict.kind];
+  const n = report.executionCount;
+  const lines = [
+    `${paint(1, 'quality-evidence')} · ${shownText(report.environment)}`,
+    paint(mark.color, `${mark.symbol} ${verdict.text}`),
+    headlineNumbers(report, { withThreshold: true }).join(' · '),
+  ];
+  if (n > 0) lines.push((['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, report.responseTimeMs[name], n)).join(' · '));
+  const { shown, more } = worstEndpoints(report, TERMINAL_ENDPOINT_LIMIT);
+  if (shown.length > 0) {
+    lines.push('', `Worst endpoints (failed first, then by p95; percentiles by nearest rank):`);
+    const stateOf = endpointStates(report);
+    const labels = shown.map((endpoint) => shownText(endpoint.endpoint));
+    const width = Math.min(60, Math.max(...labels.map((label) => label.length)));
+    shown.forEach((endpoint, index) => {
+      const state = stateOf(endpoint);
+      const bad = state.failing || state.breached;
+      const symbol = bad ? paint(31, '✖') : state.slow ? paint(33, '▲') : paint(32, '✔');
+      const failed = `${formatCount(endpoint.failedExecutionCount)} failed`;
+      lines.push(`  ${symbol} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}  ${describeState(state)}`);
+    });
+    if (more > 0) lines.push(`  … and ${formatCount(more)} more in the report`);
+  }
+  const [json, ...others] = files;
+  if (json !== undefined) lines.push('', `Report: ${shownText(json)}`);
+  if (others.length > 0) lines.push(`Also:   ${others.map(shownText).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

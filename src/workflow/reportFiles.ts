@@ -1,0 +1,77 @@
+import { basename } from 'node:path';
+import { REPORT_FORMATS, type ReportFormat } from '../config/settings.js';
+import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { writeReportFilesAtomically } from '../io/writeReportAtomically.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { renderHtml } from '../report/renderers/html.js';
+import { formatReport } from '../report/renderers/json.js';
+import { renderMarkdown } from '../report/renderers/markdown.js';
+
+/** Where a report goes: its JSON file, the renderings beside it, and the GitHub job summary. */
+export interface ReportDestination {
+  /** The JSON report's path. */
+  readonly outputPath: string;
+  /** The files to write; JSON is written whatever the list says. Absent: all of {@link REPORT_FORMATS}. */
+  readonly formats?: readonly ReportFormat[] | undefined;
+  /** `GITHUB_STEP_SUMMARY`: a file the Markdown is appended to, when Markdown is among the formats. */
+  readonly stepSummaryPath?: string | undefined;
+}
+
+/** What was written. */
+export interface WrittenReport {
+  /** The exact bytes of the JSON report. */
+  readonly reportText: string;
+  /** The paths written, the JSON report first, then Markdown, then HTML. */
+  readonly files: readonly string[];
+  /**
+   * Why the Markdown could not be appended to the job summary, when it could
+   * not; the report files are written all the same.
+   */
+  readonly stepSummaryProblem?: string | undefined;
+}
+
+/**
+ * The path of each file a report is written to: the JSON report where it was
+ * asked for, and each rendering beside it with the same base name (a `.json`
+ * extension replaced): `out/quality-summary.json` gives `out/quality-summary.md`
+ * and `out/quality-summary.html`. JSON first.
+ */
+export function reportFilePaths(outputPath: string, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string }[] {
+  const base = outputPath.replace(/\.json$/i, '');
+  const extension: Readonly<Record<ReportFormat, string>> = { json: '', markdown: '.md', html: '.html' };
+  return REPORT_FORMATS.filter((format) => format === 'json' || formats.includes(format)).map((format) => ({ format, path: format === 'json' ? outputPath : `${base}${extension[format]}` }));
+}
+
+/**
+ * Renders the report in each format asked for and writes the files together
+ * (see {@link writeReportFilesAtomically}: all of them or none, the JSON
+ * report renamed into place last); then, when a job summary file is named,
+ * appends the Markdown to it (appends: other steps write there too).
+ */
+export async function writeReport(fileSystem: FileSystem, report: QualityReport, destination: ReportDestination): Promise<WrittenReport> {
+  const reportName = basename(destination.outputPath);
+  const paths = reportFilePaths(destination.outputPath, destination.formats);
+  const reportText = formatReport(report);
+  let markdown: string | undefined;
+  const files = paths.map(({ format, path }) => {
+    if (format === 'json') return { path, content: reportText };
+    if (format === 'markdown') {
+      markdown = renderMarkdown(report, { reportName });
+      return { path, content: markdown };
+    }
+    return { path, content: renderHtml(report, { reportName }) };
+  });
+  // The renderings first, the JSON report last.
+  await writeReportFilesAtomically(fileSystem, [...files.slice(1), files[0]!]);
+  const written = { reportText, files: paths.map(({ path }) => path) };
+  const stepSummaryPath = destination.stepSummaryPath;
+  if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;
+  try {
+    // A blank line first, so the summary never joins what another step wrote.
+    await fileSystem.appendFile(stepSummaryPath, `\n${markdown}`);
+    return written;
+  } catch (error) {
+    return { ...written, stepSummaryProblem: `the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: ${describeFileSystemFailure(error)}` };
+  }
+}

@@ -1,0 +1,233 @@
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { loadQualityToolConfig, nodeFileSystem, runQualityWorkflow, type QualityReport } from '../src/index.js';
+import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
+import { writeGeneratedRun } from './support/generatedRun.js';
+import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
+
+// quality-summary.html in a real browser: Debian's Chromium, headless,
+// opening the file from disk as a person opens a CI artifact.
+
+const milliseconds = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const ms = (value: number | null) => (value === null ? 'n/a' : `${milliseconds.format(value)} ms`);
+const count = (value: number) => value.toLocaleString('en-US');
+
+const XSS_LABELS = ['GET /<script>window.pwned=1</script>', 'GET /"><svg/onload=window.pwned=2>', "POST /'onmouseover='window.pwned=3"];
+
+let browser: Browser | undefined;
+test.afterAll(async () => {
+  await browser?.close();
+});
+
+/** The one browser of this file, launched when a test first needs it (a test without Chromium skips or, under CI=true, fails here). */
+async function launched(): Promise<Browser> {
+  requireChromium();
+  browser ??= await chromium.launch({ executablePath: CHROMIUM_PATH, args: QUIET_CHROMIUM_ARGS });
+  return browser;
+}
+
+async function fixtureRun(): Promise<{ htmlPath: string; report: QualityReport }> {
+  const folder = await createTemporaryFolder();
+  const jsonPath = join(folder, 'quality-summary.json');
+  const { report } = await runQualityWorkflow(loadQualityToolConfig({ QE_ENVIRONMENT: 'local-example', QE_INPUT_PATH: join(repositoryRoot, 'fixtures/quality-executions.json'), QE_OUTPUT_PATH: jsonPath }), {
+    fileSystem: nodeFileSystem,
+  });
+  return { htmlPath: join(folder, 'quality-summary.html'), report };
+}
+
+/** Runs a script in the page (this project's TypeScript has no DOM types, so page code is a string) and returns its value. */
+function inPage<T>(page: Page, script: string): Promise<T> {
+  return page.evaluate<T>(script);
+}
+
+/** Every element with text of its own whose colour against its background is under WCAG AA's 4.5:1, as `TAG "text": ratio`. */
+const CONTRAST_FAILURES = `(() => {
+  const channel = (value) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const rgb = (color) => (color.match(/[\\d.]+/g) || []).map(Number);
+  const luminance = ([r = 0, g = 0, b = 0]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const background = (element) => {
+    for (let current = element; current !== null; current = current.parentElement) {
+      const color = getComputedStyle(current).backgroundColor;
+      const [r = 0, g = 0, b = 0, a = 1] = rgb(color);
+      if (color !== 'rgba(0, 0, 0, 0)' && a > 0) return [r, g, b];
+    }
+    return [255, 255, 255];
+  };
+  const found = [];
+  for (const element of Array.from(document.body.querySelectorAll('*'))) {
+    const ownText = Array.from(element.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent || '').trim() !== '');
+    if (!ownText || element.closest('svg') !== null) continue;
+    const foreground = luminance(rgb(getComputedStyle(element).color));
+    const back = luminance(background(element));
+    const ratio = (Math.max(foreground, back) + 0.05) / (Math.min(foreground, back) + 0.05);
+    if (ratio < 4.5) found.push(element.tagName + ' "' + (element.textContent || '').slice(0, 30) + '": ' + ratio.toFixed(2));
+  }
+  return found;
+})()`;
+
+/** Opens the page from disk and records every request it makes. */
+async function open(htmlPath: string, options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
+  const context = await (await launched()).newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(pathToFileURL(htmlPath).href);
+  await page.waitForLoadState('load');
+  return { page, requests, dialogs };
+}
+
+/** Checks that each endpoint has one chart group and one row, and that every number in its row equals the JSON. */
+async function expectEndpointsAsInJson(page: Page, report: QualityReport): Promise<void> {
+  expect(await page.locator('svg g[data-endpoint]').count()).toBe(report.endpoints.length);
+  expect(await page.locator('tr[data-endpoint]').count()).toBe(report.endpoints.length);
+  const rows = await inPage<{ endpoint: string; cells: Record<string, { value: string; text: string }> }[]>(
+    page,
+    `Array.from(document.querySelectorAll('tr[data-endpoint]')).map((row) => ({
+      endpoint: row.getAttribute('data-endpoint'),
+      cells: Object.fromEntries(Array.from(row.querySelectorAll('td[data-field]')).map((cell) => [cell.getAttribute('data-field'), { value: cell.getAttribute('data-value'), text: cell.textContent }])),
+    }))`,
+  );
+  const titles = new Map(await inPage<[string, string][]>(page, `Array.from(document.querySelectorAll('svg g[data-endpoint]')).map((group) => [group.getAttribute('data-endpoint'), group.querySelector('title')?.textContent])`));
+  for (const endpoint of report.endpoints) {
+    const row = rows.find((candidate) => candidate.endpoint === endpoint.endpoint);
+    expect(row, endpoint.endpoint).toBeDefined();
+    const n = endpoint.executionCount;
+    const expected: Record<string, { value: string; text: string }> = {
+      executionCount: { value: String(n), text: count(n) },
+      failedExecutionCount: { value: String(endpoint.failedExecutionCount), text: count(endpoint.failedExecutionCount) },
+      slowExecutionCount: { value: String(endpoint.slowExecutionCount), text: count(endpoint.slowExecutionCount) },
+      noResponseCount: { value: String(endpoint.noResponseCount), text: count(endpoint.noResponseCount) },
+    };
+    for (const name of ['p50', 'p95', 'p99'] as const) {
+      expected[`responseTimeMs.${name}`] = { value: String(endpoint.responseTimeMs[name]), text: `${ms(endpoint.responseTimeMs[name])} (n=${count(n)})` };
+    }
+    expect(row!.cells, endpoint.endpoint).toStrictEqual(expected);
+    const { p50, p95, p99 } = endpoint.responseTimeMs;
+    expect(titles.get(endpoint.endpoint)).toBe(`${endpoint.endpoint}: p50 ${ms(p50)} · p95 ${ms(p95)} · p99 ${ms(p99)} (n=${count(n)})`);
+  }
+}
+
+async function expectHeadlineAsInJson(page: Page, report: QualityReport): Promise<void> {
+  const shown = await inPage<string[][]>(page, `Array.from(document.querySelectorAll('header [data-field]')).map((element) => [element.getAttribute('data-field'), element.getAttribute('data-value'), element.textContent])`);
+  const expected = [
+    ['executionCount', String(report.executionCount), count(report.executionCount)],
+    ['failedExecutionCount', String(report.failedExecutionCount), count(report.failedExecutionCount)],
+    ['slowExecutionCount', String(report.slowExecutionCount), count(report.slowExecutionCount)],
+    ['noResponseCount', String(report.noResponseCount), count(report.noResponseCount)],
+    ...(report.expectedErrorCount > 0 ? [['expectedErrorCount', String(report.expectedErrorCount), count(report.expectedErrorCount)]] : []),
+    ...(['p50', 'p95', 'p99'] as const).map((name) => [`responseTimeMs.${name}`, String(report.responseTimeMs[name]), `${name} ${ms(report.responseTimeMs[name])} (n=${count(report.executionCount)})`]),
+    ['responseTimeMs.max', String(report.responseTimeMs.max), ms(report.responseTimeMs.max)],
+  ];
+  expect(shown).toStrictEqual(expected);
+}
+
+/** The page is no wider than the viewport: nothing scrolls sideways but the tables' own boxes. */
+async function pageOverflow(page: Page): Promise<number> {
+  return inPage<number>(page, 'document.documentElement.scrollWidth - window.innerWidth');
+}
+
+test.describe('quality-summary.html in Chromium', () => {
+  test('the fixture: every number shown equals the JSON, no request but the file, no sideways scroll at 390 px', async () => {
+    const testInfo = test.info();
+    const { htmlPath, report } = await fixtureRun();
+    const { page, requests } = await open(htmlPath);
+    await expectHeadlineAsInJson(page, report);
+    await expectEndpointsAsInJson(page, report);
+    await expect(page.locator('.verdict')).toHaveText('✖ 1 failed execution, no budgets set');
+    await testInfo.attach('fixture-1280.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    await testInfo.attach('fixture-390.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    expect(requests).toStrictEqual([pathToFileURL(htmlPath).href]);
+    await page.context().close();
+  });
+
+  test('a 50-endpoint run with budgets and a baseline: one chart group and one row per endpoint, numbers as in the JSON, both widths', async () => {
+    const testInfo = test.info();
+    const run = await writeGeneratedRun(50);
+    expect(run.report.endpoints).toHaveLength(50);
+    const { page, requests } = await open(run.htmlPath);
+    await expectHeadlineAsInJson(page, run.report);
+    await expectEndpointsAsInJson(page, run.report);
+    // The breached budget's endpoint is marked in words beside its symbol, in the chart and in the table.
+    await expect(page.locator('tr[data-endpoint="POST /service-01/items"] .state')).toHaveText('✖ budget breached');
+    await expect(page.locator('.verdict')).toHaveText(`✖ ${run.report.budgets!.results.filter((result) => !result.passed).length} of 3 budgets breached`);
+    await expect(page.locator('#baseline tbody tr')).not.toHaveCount(0);
+    await testInfo.attach('fifty-endpoints-1280.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    await testInfo.attach('fifty-endpoints-390.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+    expect(requests).toStrictEqual([pathToFileURL(run.htmlPath).href]);
+    await page.context().close();
+  });
+
+  test('labels from input show as text and run nothing: no dialog, no script, no attribute escapes', async () => {
+    const run = await writeGeneratedRun(3, XSS_LABELS.map((endpoint) => ({ statusCode: 500, endpoint, responseTimeMs: 12 })));
+    const { page, dialogs, requests } = await open(run.htmlPath);
+    await page.locator('tr[data-endpoint] button, th button').first().hover();
+    for (const label of XSS_LABELS) {
+      const row = page.locator('tr[data-endpoint]').filter({ hasText: label });
+      await expect(row).toHaveCount(1);
+      expect(await row.getAttribute('data-endpoint')).toBe(label);
+      await row.locator('code').hover();
+    }
+    expect(await inPage<unknown>(page, 'window.pwned')).toBeUndefined();
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('svg[onload], [onmouseover]').count()).toBe(0);
+    expect(dialogs).toStrictEqual([]);
+    expect(requests).toStrictEqual([pathToFileURL(run.htmlPath).href]);
+    await page.context().close();
+  });
+
+  test('clicking a column header sorts the endpoint table by its exact values; without scripts the table reads worst first', async () => {
+    const run = await writeGeneratedRun(12);
+    const { page } = await open(run.htmlPath);
+    const p95s = () => inPage<number[]>(page, `Array.from(document.querySelectorAll('tr[data-endpoint] td[data-field="responseTimeMs.p95"]')).map((cell) => Number(cell.getAttribute('data-value')))`);
+    await page.locator('#endpoints th', { hasText: 'p95' }).locator('button').click();
+    await expect(page.locator('#endpoints th', { hasText: 'p95' })).toHaveAttribute('aria-sort', 'ascending');
+    const ascending = await p95s();
+    expect(ascending).toStrictEqual([...ascending].sort((a, b) => a - b));
+    await page.locator('#endpoints th', { hasText: 'p95' }).locator('button').click();
+    const descending = await p95s();
+    expect(descending).toStrictEqual([...descending].sort((a, b) => b - a));
+    await page.context().close();
+
+    const withoutScripts = await open(run.htmlPath, { javaScriptEnabled: false });
+    const order = await Promise.all((await withoutScripts.page.locator('tr[data-endpoint]').all()).map((row) => row.getAttribute('data-endpoint')));
+    const worstFirst = [...run.report.endpoints]
+      .sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || (b.responseTimeMs.p95 ?? 0) - (a.responseTimeMs.p95 ?? 0) || (a.endpoint < b.endpoint ? -1 : 1))
+      .map((endpoint) => endpoint.endpoint);
+    expect(order).toStrictEqual(worstFirst);
+    expect(await withoutScripts.page.locator('th button').count()).toBe(0);
+    await withoutScripts.page.context().close();
+  });
+
+  test('every text passes WCAG AA contrast (4.5:1) against its background, and every status is written, not only coloured', async () => {
+    const run = await writeGeneratedRun(20);
+    const { page } = await open(run.htmlPath);
+    const failures = await inPage<string[]>(page, CONTRAST_FAILURES);
+    expect(failures).toStrictEqual([]);
+    const states = await page.locator('tr[data-endpoint] .state').allTextContents();
+    for (const state of states) expect(state).toMatch(/^(✖|▲|✔) (failing|budget breached|failing, budget breached|slow|ok)$/);
+    await page.context().close();
+  });
+});
+
+test('the page declares a Content-Security-Policy that allows only inline styles and its one script, by hash', async () => {
+  const { htmlPath } = await fixtureRun();
+  const html = await readFile(htmlPath, 'utf8');
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
+  expect(policy).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/);
+  expect(html.match(/<script/g)).toHaveLength(1);
+  expect(html).not.toMatch(/\b(src|href)=/);
+});

@@ -1,0 +1,184 @@
+import { expect, test } from '@playwright/test';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { buildReport, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
+import { MemoryFileSystem } from './support/memoryFileSystem.js';
+import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
+import { generatedRecords, writeGeneratedRun } from './support/generatedRun.js';
+import { createTemporaryFolder, pathExists, repositoryRoot, runProgram } from './support/runProgram.js';
+
+// quality-summary.md: what a pull request's reader sees, and what GitHub
+// shows on the run's page when GITHUB_STEP_SUMMARY is set.
+
+async function fixtureMarkdown(): Promise<string> {
+  const fileSystem = new MemoryFileSystem({ 'fixtures/quality-executions.json': await readFile(join(repositoryRoot, 'fixtures/quality-executions.json'), 'utf8') });
+  await runQualityWorkflow(loadQualityToolConfig({ QE_ENVIRONMENT: 'local-example', QE_INPUT_PATH: 'fixtures/quality-executions.json', QE_OUTPUT_PATH: 'out/quality-summary.json' }), { fileSystem });
+  return fileSystem.files.get('out/quality-summary.md') ?? '';
+}
+
+function reportOf(records: readonly object[], environment = 'ci'): QualityReport {
+  return buildReport(summariseExecutions(records as never, 750), { environment, slowResponseThresholdMs: 750 });
+}
+
+/** The body rows of the Markdown table under `### <heading>`, each as its cells (the header row left out). */
+function tableRows(markdown: string, heading: string): string[][] {
+  const section = markdown.split(`### ${heading}\n`)[1]?.split('\n### ')[0] ?? '';
+  const lines = section.split('\n').filter((line) => line.startsWith('| ') || line.startsWith('|---'));
+  return lines
+    .filter((line, index) => !line.startsWith('|---') && !(lines[index + 1]?.startsWith('|---') ?? false))
+    .map((line) => line.slice(2, -2).split(/ (?<!\\)\| /));
+}
+
+test('the fixture renders exactly this Markdown', async () => {
+  expect(await fixtureMarkdown()).toBe(`## API quality evidence: \`local-example\`
+
+❌ **1 failed execution, no budgets set** · 3 executions · 1 failed · 2 slow (over 750 ms) · 0 with no response
+
+Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · max 1,210 ms
+
+### Endpoints
+
+| Status | Endpoint | Executions | Failed | Slow | p50 | p95 | p99 |
+|---|---|---:|---:|---:|---:|---:|---:|
+| ❌ failing | \`POST /orders\` | 1 | 1 | 1 | 980 ms (n=1) | 980 ms (n=1) | 980 ms (n=1) |
+| 🐢 slow | \`GET /invoices\` | 1 | 0 | 1 | 1,210 ms (n=1) | 1,210 ms (n=1) | 1,210 ms (n=1) |
+| ✅ ok | \`GET /orders\` | 1 | 0 | 0 | 120 ms (n=1) | 120 ms (n=1) | 120 ms (n=1) |
+
+### Slowest executions
+
+| Endpoint | Status | Time | Where |
+|---|---|---:|---|
+| \`GET /invoices\` | 201 | 1,210 ms | \`executions[2] of fixtures/quality-executions.json, id exec-003\` |
+| \`POST /orders\` | 503 | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
+| \`GET /orders\` | 200 | 120 ms | \`executions[0] of fixtures/quality-executions.json, id exec-001\` |
+
+<sub>Percentiles are exact, by nearest rank over every recorded time: p95 is the value at rank ⌈95 × n / 100⌉ of the n times sorted, always a time that was recorded. Tools that interpolate or use sketches (k6, Artillery, Gatling) can show other values, most of all on few samples.</sub>
+`);
+});
+
+test('labels with a pipe, backticks, markup or bidirectional controls stay inside their cell as code', () => {
+  const labels = ['GET /a|b', 'GET /`tick`', 'GET /``double``x', 'GET /<b>bold</b>', 'GET /*not*_emphasis_[link](x)', 'GET /\u202eevil'];
+  const markdown = renderMarkdown(reportOf(labels.map((endpoint) => ({ statusCode: 200, endpoint, responseTimeMs: 5 }))));
+  const cells = tableRows(markdown, 'Endpoints').map((cells) => cells[1]);
+  expect(cells.sort()).toStrictEqual(['`GET /*not*_emphasis_[link](x)`', '`GET /<b>bold</b>`', '`GET /\\u202eevil`', '`GET /a\\|b`', '```GET /``double``x```', '`` GET /`tick` ``'].sort());
+  // Every table row keeps its nine pipes: eight cells.
+  for (const line of markdown.split('\n').filter((line) => line.startsWith('| ✅'))) expect(line.split(/(?<!\\)\|/)).toHaveLength(10);
+});
+
+test('a run that recorded no executions says so in words and shows no passing mark, even when its budgets hold', () => {
+  const report = { ...reportOf([]), budgets: { passed: true, results: [{ budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true }] } };
+  const markdown = renderMarkdown(report);
+  expect(markdown.split('\n')[2]).toBe('⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response');
+  expect(markdown).not.toContain('✅');
+  expect(markdown).toContain('No endpoint ran.');
+});
+
+test('a large run lists the 50 worst endpoints, failed first then by p95, and says how many more there are', () => {
+  const report = reportOf(generatedRecords(64));
+  const rows = tableRows(renderMarkdown(report), 'Endpoints');
+  expect(rows).toHaveLength(50);
+  const worst = [...report.endpoints].sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || b.responseTimeMs.p95! - a.responseTimeMs.p95! || (a.endpoint < b.endpoint ? -1 : 1)).slice(0, 50);
+  expect(rows.map((cells) => cells[1])).toStrictEqual(worst.map((endpoint) => `\`${endpoint.endpoint}\``));
+  expect(renderMarkdown(report)).toContain('The 50 worst endpoints (failed first, then by p95) of 64: 14 more endpoints in `quality-summary.json`.');
+});
+
+test('for a 50-endpoint run with budgets and a baseline, the Markdown agrees with the JSON', async () => {
+  const run = await writeGeneratedRun(50);
+  const markdown = await readFile(run.markdownPath, 'utf8');
+  const ms = (value: number | null) => `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(value!)} ms`;
+  const rows = tableRows(markdown, 'Endpoints');
+  expect(rows).toHaveLength(50);
+  for (const endpoint of run.report.endpoints) {
+    const cells = rows.find((row) => row[1] === `\`${endpoint.endpoint}\``);
+    const n = endpoint.executionCount;
+    expect(cells?.slice(2), endpoint.endpoint).toStrictEqual([
+      String(n),
+      String(endpoint.failedExecutionCount),
+      String(endpoint.slowExecutionCount),
+      ...(['p50', 'p95', 'p99'] as const).map((name) => `${ms(endpoint.responseTimeMs[name])} (n=${n})`),
+    ]);
+  }
+  const budgetRows = tableRows(markdown, 'Budgets');
+  expect(budgetRows).toHaveLength(run.report.budgets!.results.length);
+  expect(budgetRows[0]).toStrictEqual(['❌ fail', '`responseTimeMs.p95`', '`POST /service-01/items`', '≤ 100 ms', ms(run.report.endpoints.find((entry) => entry.endpoint === 'POST /service-01/items')!.responseTimeMs.p95)]);
+  const changes = tableRows(markdown, 'Changes against the baseline');
+  expect(changes.length).toBeGreaterThan(0);
+  // Regressions first.
+  const kinds = changes.map((cells) => cells[0]!.replace(/^\S+ /, ''));
+  const firstNonRegression = kinds.findIndex((kind) => !['newly failing', 'failing more', 'slower'].includes(kind));
+  expect(kinds.slice(firstNonRegression === -1 ? kinds.length : firstNonRegression).filter((kind) => ['newly failing', 'failing more', 'slower'].includes(kind))).toStrictEqual([]);
+  expect(markdown).toContain(`executions ${run.report.baseline!.executionCount.before!.toLocaleString('en-US')} → ${run.report.executionCount.toLocaleString('en-US')}`);
+});
+
+test.describe('the GitHub job summary', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test('the runner appends the Markdown to GITHUB_STEP_SUMMARY, keeping what other steps wrote', async () => {
+    const folder = await createTemporaryFolder({ 'summary.md': '# Earlier step\n' });
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: join(repositoryRoot, 'fixtures/quality-executions.json'), QE_OUTPUT_PATH: join(folder, 'out/quality-summary.json'), GITHUB_STEP_SUMMARY: join(folder, 'summary.md') },
+    });
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    const markdown = await readFile(join(folder, 'out/quality-summary.md'), 'utf8');
+    expect(await readFile(join(folder, 'summary.md'), 'utf8')).toBe(`# Earlier step\n\n${markdown}`);
+  });
+
+  test('the command appends the Markdown, once per run, and --formats json writes neither the Markdown nor the summary', async () => {
+    const folder = await createTemporaryFolder({ 'summary.md': 'before\n' });
+    const summary = join(folder, 'summary.md');
+    const run = (...args: string[]) => runProgram('src/cli/main.js', { args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(folder, 'q.json'), ...args], env: { GITHUB_STEP_SUMMARY: summary } });
+    expect((await run()).exitCode).toBe(0);
+    expect((await run()).exitCode).toBe(0);
+    const markdown = await readFile(join(folder, 'q.md'), 'utf8');
+    expect(await readFile(summary, 'utf8')).toBe(`before\n\n${markdown}\n${markdown}`);
+    await writeFile(summary, 'before\n');
+    const jsonOnly = await createTemporaryFolder();
+    const outcome = await runProgram('src/cli/main.js', { args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(jsonOnly, 'q.json'), '--formats', 'json'], env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(outcome.exitCode).toBe(0);
+    expect([await pathExists(join(jsonOnly, 'q.json')), await pathExists(join(jsonOnly, 'q.md')), await pathExists(join(jsonOnly, 'q.html'))]).toStrictEqual([true, false, false]);
+    expect(await readFile(summary, 'utf8')).toBe('before\n');
+  });
+
+  test('a job summary that cannot be written is a warning: the report files are written and the exit code is the run’s', async () => {
+    const folder = await createTemporaryFolder();
+    const outcome = await runProgram('src/cli/main.js', {
+      args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(folder, 'q.json')],
+      env: { GITHUB_STEP_SUMMARY: join(folder, 'no-such-folder/summary.md') },
+    });
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stderr).toBe('quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: no such file or directory (ENOENT)\n');
+    expect(await pathExists(join(folder, 'q.html'))).toBe(true);
+  });
+
+  test('a failed run writes no report file and appends nothing', async () => {
+    const folder = await createTemporaryFolder({ 'bad.json': '{"executions":[{"statusCode":99}]}', 'summary.md': 'before\n' });
+    const outcome = await runProgram('src/cli/main.js', { args: [join(folder, 'bad.json'), '-o', join(folder, 'out/q.json')], env: { GITHUB_STEP_SUMMARY: join(folder, 'summary.md') } });
+    expect(outcome.exitCode).toBe(65);
+    expect(await pathExists(join(folder, 'out'))).toBe(false);
+    expect(await readFile(join(folder, 'summary.md'), 'utf8')).toBe('before\n');
+  });
+
+  test('a real Playwright run with the reporter appends the Markdown and writes the three files', async () => {
+    const project = await createPlaywrightProject({
+      'playwright.config.ts': `import { defineConfig } from '@playwright/test';
+export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', environment: 'pr-42' }]] });
+`,
+      'tests/orders.spec.ts': `import { test } from '@playwright/test';
+import { recordExecution } from 'quality-evidence/reporter';
+test('orders', async () => {
+  await recordExecution({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 42 });
+  await recordExecution({ statusCode: 500, endpoint: 'POST /orders', responseTimeMs: 910 });
+});
+`,
+      'summary.md': '## Tests\n',
+    });
+    const outcome = await runPlaywright(project, ['test'], { GITHUB_STEP_SUMMARY: join(project, 'summary.md') });
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    const markdown = await readFile(join(project, 'out/quality-summary.md'), 'utf8');
+    expect(markdown.split('\n')[0]).toBe('## API quality evidence: `pr-42`');
+    expect(await readFile(join(project, 'summary.md'), 'utf8')).toBe(`## Tests\n\n${markdown}`);
+    expect(await pathExists(join(project, 'out/quality-summary.html'))).toBe(true);
+    // The one line at the end of the run names the three files.
+    expect(outcome.stdout).toContain('quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n');
+  });
+});
