@@ -4,12 +4,11 @@ import { buildReport, executionRecordSchema, nodeFileSystem, type QualityReport,
 import { presentValue } from '../src/config/settingsSources.js';
 import { displayPath } from '../src/io/displayPath.js';
 import { countOf } from '../src/report/renderers/presentation.js';
-import { formatHeadline } from '../src/report/renderers/terminal.js';
+import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { writeReport } from '../src/workflow/reportFiles.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { ConfigurationError } from '../src/errors.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
-import { describeBreaches } from '../src/evaluation/budgets.js';
 import { judgeReport, loadJudgement } from '../src/workflow/judgement.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { buildReport, compareWithBaseline, evaluateBudgets, summariseExecutions, type Budgets, type QualityReport } from '../src/index.js';
-import { formatBudgetResult } from '../src/evaluation/budgets.js';
+import { formatBudgetResult } from '../src/report/renderers/terminal.js';
 import { parseBudgets } from '../src/workflow/judgement.js';
 import { thrownBy } from './support/failures.js';
 
@@ -107,10 +107,14 @@ test.describe('maxP95IncreasePercent', () => {
 
 test('a result reads as one line', () => {
   expect(formatBudgetResult({ budget: 'responseTimeMs.p95', endpoint: 'GET /orders/:id', limit: 500, actual: 612, passed: false })).toBe(
-    'FAIL responseTimeMs.p95 of GET /orders/:id: 612 (limit <= 500)',
+    'FAIL responseTimeMs.p95 of GET /orders/:id: 612 ms (limit ≤ 500 ms)',
   );
-  expect(formatBudgetResult({ budget: 'minExecutions', limit: 100, actual: null, passed: false })).toBe('FAIL minExecutions: no data (limit >= 100)');
-  expect(formatBudgetResult({ budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true })).toBe('pass maxFailedExecutions: 0 (limit <= 0)');
+  expect(formatBudgetResult({ budget: 'minExecutions', limit: 100, actual: null, passed: false })).toBe('FAIL minExecutions: no data (limit ≥ 100)');
+  expect(formatBudgetResult({ budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true })).toBe('pass maxFailedExecutions: 0 (limit ≤ 0)');
+  // Each in its unit, formatted as every human rendering formats it.
+  expect(formatBudgetResult({ budget: 'maxFailureRate', limit: 0.05, actual: 0.0625, passed: false })).toBe('FAIL maxFailureRate: 6.25% (limit ≤ 5%)');
+  expect(formatBudgetResult({ budget: 'maxP95IncreasePercent', endpoint: 'GET /a', limit: 10, actual: 12.5, passed: false })).toBe('FAIL maxP95IncreasePercent of GET /a: +12.5% (limit ≤ +10%)');
+  expect(formatBudgetResult({ budget: 'minExecutions', limit: 12000, actual: 1500, passed: false })).toBe('FAIL minExecutions: 1,500 (limit ≥ 12,000)');
 });
 
 test.describe('bad budgets files', () => {

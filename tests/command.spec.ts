@@ -190,9 +190,9 @@ test.describe('budgets, check and the baseline', () => {
     expect(outcome.stdout).toBe(await readFile(join(project, 'out/breach.json'), 'utf8'));
     expect(outcome.stderr).toBe(
       'quality-evidence: 3 of 3 budgets breached:\n' +
-        '  FAIL maxFailedExecutions: 1 (limit <= 0)\n' +
-        '  FAIL minExecutions of GET /health: no data (limit >= 1)\n' +
-        '  FAIL responseTimeMs.p95 of GET /orders: 120 (limit <= 100)\n',
+        '  FAIL maxFailedExecutions: 1 (limit ≤ 0)\n' +
+        '  FAIL minExecutions of GET /health: no data (limit ≥ 1)\n' +
+        '  FAIL responseTimeMs.p95 of GET /orders: 120 ms (limit ≤ 100 ms)\n',
     );
     expect(reportFrom(await readFile(join(project, 'out/breach.json'), 'utf8')).budgets?.passed).toBe(false);
   });
@@ -204,12 +204,12 @@ test.describe('budgets, check and the baseline', () => {
 
     expect(await command(['check', 'out/to-check.json', '--budgets', 'check-hold.json'])).toStrictEqual({
       exitCode: 0,
-      stdout: 'pass maxFailedExecutions: 1 (limit <= 1)\nquality-evidence check: the budget holds\n',
+      stdout: 'pass maxFailedExecutions: 1 (limit ≤ 1)\nquality-evidence check: the budget holds\n',
       stderr: '',
     });
     expect(await command(['check', 'out/to-check.json', '--budgets', 'check-breach.json'])).toStrictEqual({
       exitCode: 1,
-      stdout: 'pass minExecutions: 2 (limit >= 2)\nFAIL maxFailedExecutions: 1 (limit <= 0)\nquality-evidence check: 1 of 2 budgets breached\n',
+      stdout: 'pass minExecutions: 2 (limit ≥ 2)\nFAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 2 budgets breached\n',
       stderr: '',
     });
   });
@@ -219,7 +219,7 @@ test.describe('budgets, check and the baseline', () => {
     await command(['shard-1.json', '--budgets', 'recorded.json', '-o', 'out/recorded.json']);
 
     const outcome = await command(['check', 'out/recorded.json']);
-    expect([outcome.exitCode, outcome.stdout]).toStrictEqual([1, 'FAIL maxFailedExecutions: 1 (limit <= 0)\nquality-evidence check: 1 of 1 budget breached\n']);
+    expect([outcome.exitCode, outcome.stdout]).toStrictEqual([1, 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n']);
   });
 
   test('a baseline gives the comparison, and maxP95IncreasePercent judges it', async () => {

@@ -132,8 +132,8 @@ test('orders', async () => {
   expect(outcome.exitCode).toBe(1);
   expect(outcome.stderr).toBe(
     'quality-evidence reporter: 2 of 2 budgets breached:\n' +
-      '  FAIL maxFailedExecutions: 1 (limit <= 0)\n' +
-      '  FAIL responseTimeMs.p95 of GET /orders: 250 (limit <= 100)\n',
+      '  FAIL maxFailedExecutions: 1 (limit ≤ 0)\n' +
+      '  FAIL responseTimeMs.p95 of GET /orders: 250 ms (limit ≤ 100 ms)\n',
   );
   expect((await readReport(join(project, 'out/q.json'))).budgets?.passed).toBe(false);
 });
@@ -176,5 +176,5 @@ test('b', async () => { await recordExecution({ statusCode: 502, endpoint: 'GET 
   const check = await runCommand(project, ['check', 'out/merged.json', '--budgets', 'budgets.json']);
 
   expect(merged.exitCode).toBe(0);
-  expect(check).toStrictEqual({ exitCode: 1, stdout: 'FAIL maxFailedExecutions: 1 (limit <= 0)\nquality-evidence check: 1 of 1 budget breached\n', stderr: '' });
+  expect(check).toStrictEqual({ exitCode: 1, stdout: 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n', stderr: '' });
 });

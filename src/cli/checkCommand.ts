@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
-import { evaluateBudgets, formatBudgetResult, needsBaseline } from '../evaluation/budgets.js';
+import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
+import { formatBudgetResult } from '../report/renderers/terminal.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { readInputFile } from '../io/readInputFile.js';

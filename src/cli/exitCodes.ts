@@ -7,7 +7,7 @@ import {
   ReportFormatError,
   ReportWriteError,
 } from '../errors.js';
-import { describeBreaches } from '../evaluation/budgets.js';
+import { describeBreaches } from '../report/renderers/terminal.js';
 import type { QualityReport } from '../report/qualityReport.js';
 
 /**

@@ -74,18 +74,3 @@ function judgeIncrease(limit: number, report: QualityReport, budgets: Budgets, o
     results.push({ budget: 'maxP95IncreasePercent', endpoint: entry.endpoint, limit, actual: entry.p95.changePercent, passed: entry.p95.changePercent <= limit });
   }
 }
-
-/** One budget's result in a line: `FAIL responseTimeMs.p95 of GET /orders/:id: 612 (limit <= 500)`. */
-export function formatBudgetResult({ budget, endpoint, limit, actual, passed }: BudgetResult): string {
-  const relation = budget === 'minExecutions' ? '>=' : '<=';
-  const measured = actual === null ? 'no data' : String(actual);
-  return `${passed ? 'pass' : 'FAIL'} ${budget}${endpoint === undefined ? '' : ` of ${endpoint}`}: ${measured} (limit ${relation} ${limit})`;
-}
-
-/** What a run says on stderr when budgets are breached: a count, then each breached budget; undefined when every budget holds. */
-export function describeBreaches(verdict: BudgetVerdict): string | undefined {
-  const breached = verdict.results.filter((result) => !result.passed);
-  if (breached.length === 0) return undefined;
-  const total = verdict.results.length;
-  return [`${breached.length} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached:`, ...breached.map((result) => `  ${formatBudgetResult(result)}`)].join('\n');
-}

@@ -1,5 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
-import { describeState, endpointStates, formatCount, formatPercentile, headlineNumbers, shownText, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
+import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, shownText, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 export const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -79,4 +80,18 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
   if (json !== undefined) lines.push('', `Report: ${shownText(json)}`);
   if (others.length > 0) lines.push(`Also:   ${others.map(shownText).join(', ')}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One budget's result in a line, for `check` and the breaches on stderr: `FAIL responseTimeMs.p95 of GET /orders/:id: 612 ms (limit ≤ 500 ms)`. */
+export function formatBudgetResult(result: BudgetResult): string {
+  const { budget, endpoint, actual, passed } = result;
+  return `${passed ? 'pass' : 'FAIL'} ${budget}${endpoint === undefined ? '' : ` of ${shownText(endpoint)}`}: ${formatBudgetValue(budget, actual)} (limit ${formatBudgetLimit(result)})`;
+}
+
+/** What a run says on stderr when budgets are breached: a count, then each breached budget; undefined when every budget holds. */
+export function describeBreaches(verdict: BudgetVerdict): string | undefined {
+  const breached = verdict.results.filter((result) => !result.passed);
+  if (breached.length === 0) return undefined;
+  const total = verdict.results.length;
+  return [`${formatCount(breached.length)} of ${countOf(total, 'budget')} breached:`, ...breached.map((result) => `  ${formatBudgetResult(result)}`)].join('\n');
 }
