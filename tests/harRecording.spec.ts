@@ -1,5 +1,4 @@
 import { chromium, expect, test } from '@playwright/test';
-import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeFileSystem } from '../src/index.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
+import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 
 // A real HAR: recorded by Playwright's recordHar in Debian's Chromium (which
 // .ci/run installs) against a small server on 127.0.0.1, then summarised.
-const executablePath = '/usr/bin/chromium';
+const executablePath = CHROMIUM_PATH;
 
 const page = `<!doctype html>
 <html><head><link rel="icon" href="data:,"><script src="/app.js"></script></head>
@@ -34,7 +34,7 @@ function listen(server: Server): Promise<string> {
 }
 
 test('a HAR recorded with recordHar summarises: API calls counted, page assets left out, the refused call has no response', async () => {
-  test.skip(!existsSync(executablePath), 'needs Debian chromium at /usr/bin/chromium (.ci/run installs it)');
+  requireChromium();
   const refusedServer = createServer();
   const refused = await listen(refusedServer);
   await new Promise((closed) => refusedServer.close(closed));
@@ -48,7 +48,7 @@ test('a HAR recorded with recordHar summarises: API calls counted, page assets l
   });
   const baseURL = await listen(server);
   const harPath = join(await mkdtemp(join(tmpdir(), 'quality-evidence-har-')), 'session.har');
-  const browser = await chromium.launch({ executablePath, args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+  const browser = await chromium.launch({ executablePath, args: QUIET_CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ recordHar: { path: harPath } });
     const tab = await context.newPage();
