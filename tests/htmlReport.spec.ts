@@ -2,7 +2,7 @@ import { chromium, expect, test, type Browser, type Page } from '@playwright/tes
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { loadQualityToolConfig, nodeFileSystem, runQualityWorkflow, type QualityReport } from '../src/index.js';
+import { buildReport, loadQualityToolConfig, nodeFileSystem, renderHtml, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 import { writeGeneratedRun } from './support/generatedRun.js';
 import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
@@ -230,4 +230,12 @@ test('the page declares a Content-Security-Policy that allows only inline styles
   expect(policy).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/);
   expect(html.match(/<script/g)).toHaveLength(1);
   expect(html).not.toMatch(/\b(src|href)=/);
+});
+
+test('when every endpoint is far below the slow threshold, the chart fits the bars and draws the threshold at the right edge, saying so', () => {
+  const report = buildReport(summariseExecutions([{ statusCode: 200, endpoint: 'GET /fast', responseTimeMs: 10 }], 750), { environment: 'ci', slowResponseThresholdMs: 750 });
+  const html = renderHtml(report);
+  expect(html).toContain('slow threshold, 750 ms, beyond the scale: drawn at the right edge</span><span>scale 0 to 12.5 ms</span>');
+  expect(html).toContain('<line class="threshold" x1="998" y1="0" x2="998" y2="24"/>');
+  expect(html).toContain('<rect x="0" y="6" width="800" height="12" class="p50"/>');
 });

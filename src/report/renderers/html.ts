@@ -214,17 +214,21 @@ type Endpoint = QualityReport['endpoints'][number];
 function chartSection(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState): string {
   if (shown.length === 0) return '';
   const threshold = report.slowResponseThresholdMs;
-  const top = Math.max(threshold, ...shown.map((endpoint) => endpoint.responseTimeMs.p99 ?? 0)) * 1.05 || 1;
-  const x = (value: number | null) => round(((value ?? 0) / top) * 1000);
+  const slowest = Math.max(0, ...shown.map((endpoint) => endpoint.responseTimeMs.p99 ?? 0));
+  // The threshold sets the scale unless every endpoint is far below it: then the bars would be slivers, so the scale fits them and the threshold line stands at the right edge.
+  const thresholdOffScale = slowest > 0 && threshold > slowest * 4;
+  const top = (thresholdOffScale ? slowest * 1.25 : Math.max(threshold, slowest) * 1.05) || 1;
+  const x = (value: number | null) => Math.min(1000, round(((value ?? 0) / top) * 1000));
   const rows = shown.map((endpoint) => {
     const { p50, p95, p99 } = endpoint.responseTimeMs;
     const state = stateOf(endpoint);
     const values = `p50 ${formatMs(p50)} · p95 ${formatMs(p95)} · p99 ${formatMs(p99)} (n=${formatCount(endpoint.executionCount)})`;
-    const thresholdX = x(threshold);
+    // Its stroke stays whole inside the box at the right edge.
+    const thresholdX = Math.min(998, x(threshold));
     return `<div class="chart-row"><div class="chart-label">${stateBadge(state)} ${label(endpoint.endpoint)} <span class="chart-values">${text(values)}</span></div><svg class="bar" viewBox="0 0 1000 24" preserveAspectRatio="none" role="img" aria-label="${attribute(`${shownText(endpoint.endpoint)}: ${values}`)}"><g data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><title>${text(`${shownText(endpoint.endpoint)}: ${values}`)}</title><rect x="0" y="6" width="${x(p50)}" height="12" class="p50"/><rect x="${x(p50)}" y="6" width="${round(x(p95) - x(p50))}" height="12" class="p95"/><line x1="${x(p95)}" y1="12" x2="${x(p99)}" y2="12" class="p99"/><line x1="${x(p99)}" y1="4" x2="${x(p99)}" y2="20" class="p99"/></g><line class="threshold" x1="${thresholdX}" y1="0" x2="${thresholdX}" y2="24"/></svg></div>`;
   });
   return `<section id="chart"><h2>Response time by endpoint</h2>
-<p class="legend"><span><span class="swatch" style="background: var(--p50)"></span>0 to p50</span><span><span class="swatch" style="background: var(--p95)"></span>p50 to p95</span><span>┤ p99</span><span class="bad">┆ slow threshold, ${text(formatMs(threshold))}</span><span>scale 0 to ${text(formatMs(round(top)))}</span></p>
+<p class="legend"><span><span class="swatch" style="background: var(--p50)"></span>0 to p50</span><span><span class="swatch" style="background: var(--p95)"></span>p50 to p95</span><span>┤ p99</span><span class="bad">┆ slow threshold, ${text(formatMs(threshold))}${thresholdOffScale ? ', beyond the scale: drawn at the right edge' : ''}</span><span>scale 0 to ${text(formatMs(round(top)))}</span></p>
 ${rows.join('\n')}
 </section>`;
 }
