@@ -182,3 +182,10 @@ test('orders', async () => {
     expect(outcome.stdout).toContain('quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n');
   });
 });
+
+test('lists of endpoints stop at 50 and say how many more the report has', () => {
+  const flakyEndpoints = Array.from({ length: 60 }, (_, index) => `GET /flaky-${String(index).padStart(2, '0')}`);
+  const lines = renderMarkdown({ ...reportOf([{ statusCode: 200, endpoint: 'GET /a', responseTimeMs: 1 }]), flakyEndpoints }).split('\n');
+  expect(lines.filter((line) => line.startsWith('- `GET /flaky-'))).toHaveLength(50);
+  expect(lines).toContain('- … and 10 more in the report');
+});

@@ -23,7 +23,7 @@ import {
   type VerdictKind,
 } from './presentation.js';
 
-/** How many endpoints the page shows (chart and table), worst first; the JSON report has them all. */
+/** How many endpoints the page shows (chart, table and each list), worst first; the JSON report has them all. */
 export const HTML_ENDPOINT_LIMIT = 500;
 
 /** How many baseline changes the page lists, regressions first. */
@@ -274,13 +274,15 @@ function baselineSection(report: QualityReport): string {
 function noResponseSection(report: QualityReport): string {
   const endpoints = noResponseEndpoints(report);
   if (endpoints.length === 0) return '';
-  const rows = endpoints.map((endpoint) => `<tr><td>${label(endpoint.endpoint)}</td><td class="num">${formatCount(endpoint.noResponseCount)}</td><td class="num">${formatCount(endpoint.executionCount)}</td></tr>`);
+  const rows = endpoints.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<tr><td>${label(endpoint.endpoint)}</td><td class="num">${formatCount(endpoint.noResponseCount)}</td><td class="num">${formatCount(endpoint.executionCount)}</td></tr>`);
+  if (endpoints.length > HTML_ENDPOINT_LIMIT) rows.push(`<tr><td colspan="3">${text(countOf(endpoints.length - HTML_ENDPOINT_LIMIT, 'more endpoint'))} in the report.</td></tr>`);
   return `<section id="no-response"><h2>Requests with no response</h2><p>${text(`${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`)}</p><div class="scroll"><table><thead><tr><th>Endpoint</th><th class="num">No response</th><th class="num">Executions</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
 function listSection(title: string, lead: string, items: readonly string[]): string {
   if (items.length === 0) return '';
-  return `<section><h2>${text(title)}</h2><p>${text(lead)}</p><ul>${items.map((item) => `<li>${label(item)}</li>`).join('')}</ul></section>`;
+  const more = items.length > HTML_ENDPOINT_LIMIT ? `<li>${text(`… and ${formatCount(items.length - HTML_ENDPOINT_LIMIT)} more in the report`)}</li>` : '';
+  return `<section><h2>${text(title)}</h2><p>${text(lead)}</p><ul>${items.slice(0, HTML_ENDPOINT_LIMIT).map((item) => `<li>${label(item)}</li>`).join('')}${more}</ul></section>`;
 }
 
 /** A budget's result; with no executions a budget that holds gets no passing mark. */

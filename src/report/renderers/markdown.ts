@@ -23,7 +23,7 @@ import {
   type VerdictKind,
 } from './presentation.js';
 
-/** How many endpoints the Markdown table lists, worst first. */
+/** How many endpoints the Markdown table lists, worst first (and each list of endpoints at most). */
 export const MARKDOWN_ENDPOINT_LIMIT = 50;
 
 /** How many baseline changes the Markdown lists, regressions first. */
@@ -178,12 +178,14 @@ function noResponseSection(report: QualityReport, lines: string[]): void {
   if (endpoints.length === 0) return;
   lines.push('', '### Requests with no response', '', `${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`, '');
   lines.push('| Endpoint | No response | Executions |', '|---|---:|---:|');
-  for (const endpoint of endpoints) lines.push(row([code(endpoint.endpoint), formatCount(endpoint.noResponseCount), formatCount(endpoint.executionCount)]));
+  for (const endpoint of endpoints.slice(0, MARKDOWN_ENDPOINT_LIMIT)) lines.push(row([code(endpoint.endpoint), formatCount(endpoint.noResponseCount), formatCount(endpoint.executionCount)]));
+  if (endpoints.length > MARKDOWN_ENDPOINT_LIMIT) lines.push('', `${countOf(endpoints.length - MARKDOWN_ENDPOINT_LIMIT, 'more endpoint')} in the report.`);
 }
 
 function listSection(lines: string[], title: string, lead: string, items: readonly string[]): void {
   if (items.length === 0) return;
-  lines.push('', `### ${title}`, '', lead, '', ...items.map((item) => `- ${code(item)}`));
+  lines.push('', `### ${title}`, '', lead, '', ...items.slice(0, MARKDOWN_ENDPOINT_LIMIT).map((item) => `- ${code(item)}`));
+  if (items.length > MARKDOWN_ENDPOINT_LIMIT) lines.push(`- … and ${formatCount(items.length - MARKDOWN_ENDPOINT_LIMIT)} more in the report`);
 }
 
 function row(cells: readonly string[]): string {
