@@ -197,3 +197,13 @@ test('the error is a ConfigurationError, a QualityEvidenceError and an Error nam
   expect(error).toBeInstanceOf(Error);
   expect(error.name).toBe('ConfigurationError');
 });
+
+test('QE_REPORT_FORMATS: a list out of json, markdown, html, in a fixed order; anything else is an error that does not echo the value', () => {
+  const base = { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'in.json' };
+  expect(loadQualityToolConfig({ ...base, QE_REPORT_FORMATS: ' html , json ' }).formats).toStrictEqual(['json', 'html']);
+  expect(loadQualityToolConfig(base).formats).toBeUndefined();
+  const error = configurationErrorFrom({ ...base, QE_REPORT_FORMATS: 'json,pdf-secret' });
+  expect(error.message).toBe(
+    'invalid configuration:\n  - QE_REPORT_FORMATS: item 2: must be a list out of json, markdown, html, such as "json,markdown" (or an array such as ["json", "html"])',
+  );
+});
