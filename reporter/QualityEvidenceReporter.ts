@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { buildReport, executionRecordSchema, nodeFileSystem, type QualityReport, type TestCounts } from '../src/index.js';
-import { presentValue } from '../src/config/settingsSources.js';
 import { displayPath } from '../src/io/displayPath.js';
 import { countOf } from '../src/report/renderers/presentation.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
-import { writeReport } from '../src/workflow/reportFiles.js';
+import { stepSummaryPathOf, writeReport } from '../src/workflow/reportFiles.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { ConfigurationError } from '../src/errors.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
@@ -136,7 +135,7 @@ export default class QualityEvidenceReporter implements Reporter {
       const { files, stepSummaryProblem } = await writeReport(nodeFileSystem, report, {
         outputPath: this.settings.outputPath,
         formats: this.settings.formats,
-        stepSummaryPath: presentValue(process.env['GITHUB_STEP_SUMMARY']),
+        stepSummaryPath: stepSummaryPathOf(process.env),
       });
       this.warn(report, unrecordedByFile);
       if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);

@@ -1,4 +1,5 @@
-import { loadQualityToolConfig, presentValue } from '../src/config/loadQualityToolConfig.js';
+import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
+import { stepSummaryPathOf } from '../src/workflow/reportFiles.js';
 import { readSettingsFile, settingsFileLocation } from '../src/config/readSettingsFile.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
@@ -17,7 +18,7 @@ await runCli('quality-evidence start:environment', async () => {
   const { report, reportText, stepSummaryProblem } = await runQualityWorkflow(
     config,
     { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() },
-    { stepSummaryPath: presentValue(process.env['GITHUB_STEP_SUMMARY']) },
+    { stepSummaryPath: stepSummaryPathOf(process.env) },
   );
   process.stdout.write(reportText);
   if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence start:environment: warning: ${stepSummaryProblem}\n`);

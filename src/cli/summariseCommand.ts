@@ -7,6 +7,7 @@ import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
+import { stepSummaryPathOf } from '../workflow/reportFiles.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
@@ -86,7 +87,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
     {
       inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })),
       includeAssets: flags['include-assets'] === true,
-      stepSummaryPath: presentValue(context.env['GITHUB_STEP_SUMMARY']),
+      stepSummaryPath: stepSummaryPathOf(context.env),
     },
   ).finally(() => progress?.clear());
 

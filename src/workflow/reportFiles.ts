@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { REPORT_FORMATS, type ReportFormat } from '../config/settings.js';
+import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { writeReportFilesAtomically } from '../io/writeReportAtomically.js';
@@ -7,6 +8,11 @@ import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
 import { renderMarkdown } from '../report/renderers/markdown.js';
+
+/** The file GitHub Actions names in every step for the job summary (`GITHUB_STEP_SUMMARY`), when an environment names one. */
+export function stepSummaryPathOf(env: EnvironmentRecord): string | undefined {
+  return presentValue(env['GITHUB_STEP_SUMMARY']);
+}
 
 /** Where a report goes: its JSON file, the renderings beside it, and the GitHub job summary. */
 export interface ReportDestination {

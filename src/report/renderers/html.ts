@@ -3,6 +3,8 @@ import { escapeControlCharacters } from '../../renderValue.js';
 import type { QualityReport } from '../qualityReport.js';
 import {
   baselineChanges,
+  baselineNumbers,
+  capitalise,
   countOf,
   describeState,
   endpointStates,
@@ -10,13 +12,17 @@ import {
   formatBudgetValue,
   formatChangePercent,
   formatCount,
+  formatCountChange,
   formatMs,
   formatPercentile,
   isRegression,
   noResponseEndpoints,
   PERCENTILE_METHOD,
+  describeTests,
   shownText,
   slowestStatus,
+  slowestWhere,
+  stateMark,
   verdictOf,
   worstEndpoints,
   type EndpointState,
@@ -187,7 +193,7 @@ function headline(report: QualityReport, kind: VerdictKind, verdictText: string)
     n === 0
       ? ''
       : `<p>Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => `<span data-field="responseTimeMs.${name}" data-value="${report.responseTimeMs[name]}">${text(formatPercentile(name, report.responseTimeMs[name], n))}</span>`).join(' · ')} · max <span data-field="responseTimeMs.max" data-value="${report.responseTimeMs.max}">${text(formatMs(report.responseTimeMs.max))}</span></p>`;
-  const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(`${countOf(report.tests.total, 'test')}: ${formatCount(report.tests.passed)} passed, ${formatCount(report.tests.failed)} failed, ${formatCount(report.tests.flaky)} flaky, ${formatCount(report.tests.skipped)} skipped`)}</p>`;
+  const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(describeTests(report.tests))}</p>`;
   return `<header>
 <h1>API quality evidence: <code>${text(shownText(report.environment))}</code></h1>
 <p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>
@@ -249,7 +255,7 @@ function endpointTable(shown: readonly Endpoint[], stateOf: (endpoint: Endpoint)
 function slowestSection(report: QualityReport): string {
   if (report.slowestExecutions.length === 0) return '';
   const rows = report.slowestExecutions.map((execution) => {
-    const where = [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+    const where = slowestWhere(execution);
     return `<tr><td>${label(execution.endpoint)}</td><td>${text(slowestStatus(execution))}</td><td class="num" data-value="${execution.responseTimeMs}">${text(formatMs(execution.responseTimeMs))}</td><td>${where === '' ? '' : `<code>${text(shownText(where))}</code>`}</td></tr>`;
   });
   return `<section id="slowest"><h2>Slowest executions</h2><div class="scroll"><table><thead><tr><th>Endpoint</th><th>Status</th><th class="num">Time</th><th>Where</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
@@ -258,13 +264,12 @@ function slowestSection(report: QualityReport): string {
 function baselineSection(report: QualityReport): string {
   const comparison = report.baseline;
   if (comparison === undefined) return '';
-  const pair = (what: string, { before, after }: { before: number | null; after: number | null }) => `${what} ${before === null ? '–' : formatCount(before)} → ${after === null ? '–' : formatCount(after)}`;
-  const lead = `<p>Baseline <code>${text(shownText(comparison.environment.before))}</code>: ${text([pair('executions', comparison.executionCount), pair('failed', comparison.failedExecutionCount), pair('slow', comparison.slowExecutionCount)].join(' · '))}</p>`;
+  const lead = `<p>Baseline <code>${text(shownText(comparison.environment.before))}</code>: ${text(baselineNumbers(comparison))}</p>`;
   const changes = baselineChanges(report);
   if (changes.length === 0) return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<p>No endpoint changed.</p></section>`;
   const rows = changes.slice(0, HTML_CHANGE_LIMIT).map(({ endpoint, kind, entry }) => {
     const regression = isRegression(kind);
-    const failed = entry === undefined ? '' : `${entry.failedExecutionCount.before === null ? '–' : formatCount(entry.failedExecutionCount.before)} → ${formatCount(entry.failedExecutionCount.after ?? 0)}`;
+    const failed = entry === undefined ? '' : formatCountChange(entry.failedExecutionCount);
     return `<tr data-change-endpoint="${attribute(endpoint)}"><td class="state ${regression ? 'bad' : kind === 'new' || kind === 'missing' ? '' : 'good'}">${regression ? '▲' : kind === 'new' || kind === 'missing' ? '•' : '▼'} ${text(kind)}</td><td>${label(endpoint)}</td><td class="num">${entry === undefined ? '' : text(formatMs(entry.p95.before))}</td><td class="num">${entry === undefined ? '' : text(formatMs(entry.p95.after))}</td><td class="num">${entry === undefined ? '' : text(formatChangePercent(entry.p95.changePercent))}</td><td class="num">${text(failed)}</td></tr>`;
   });
   const more = changes.length > HTML_CHANGE_LIMIT ? `<p>${text(countOf(changes.length - HTML_CHANGE_LIMIT, 'more change'))} in the report's <code>baseline</code> section.</p>` : '';
@@ -292,10 +297,8 @@ function budgetMark(passed: boolean, executionCount: number): string {
 }
 
 function stateBadge(state: EndpointState): string {
-  const bad = state.failing || state.breached;
-  const className = bad ? 'bad' : state.slow ? 'warn' : 'good';
-  const symbol = bad ? '✖' : state.slow ? '▲' : '✔';
-  return `<span class="state ${className}">${symbol} ${text(describeState(state))}</span>`;
+  const { symbol, tone } = stateMark(state);
+  return `<span class="state ${tone}">${symbol} ${text(describeState(state))}</span>`;
 }
 
 /** An endpoint label as shown: escaped, in code, the whole label in its title when it was cut. */
@@ -316,8 +319,4 @@ function attribute(value: string): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-function capitalise(value: string): string {
-  return value.charAt(0).toUpperCase() + value.slice(1);
 }

@@ -1,6 +1,8 @@
 import type { QualityReport } from '../qualityReport.js';
 import {
   baselineChanges,
+  baselineNumbers,
+  capitalise,
   countOf,
   describeState,
   endpointStates,
@@ -8,14 +10,18 @@ import {
   formatBudgetValue,
   formatChangePercent,
   formatCount,
+  formatCountChange,
   formatMs,
   formatPercentile,
   headlineNumbers,
   isRegression,
   noResponseEndpoints,
   PERCENTILE_METHOD,
+  describeTests,
   shownText,
   slowestStatus,
+  slowestWhere,
+  stateMark,
   verdictOf,
   worstEndpoints,
   type BaselineChange,
@@ -63,10 +69,7 @@ export function renderMarkdown(report: QualityReport, { reportName = 'quality-su
     const times = report.responseTimeMs;
     lines.push('', `Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, times[name], n)).join(' · ')} · max ${formatMs(times.max)}`);
   }
-  if (report.tests !== undefined) {
-    const { total, passed, failed, flaky, skipped } = report.tests;
-    lines.push('', `Tests: ${countOf(total, 'test')}: ${formatCount(passed)} passed, ${formatCount(failed)} failed, ${formatCount(flaky)} flaky, ${formatCount(skipped)} skipped`);
-  }
+  if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
   budgetSection(report, lines);
   endpointSection(report, lines, reportName);
   slowestSection(report, lines);
@@ -126,16 +129,17 @@ function endpointSection(report: QualityReport, lines: string[], reportName: str
   if (more > 0) lines.push('', `The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${countOf(more, 'more endpoint')} in ${code(reportName)}.`);
 }
 
+const TONE_MARKS = { bad: '❌', warn: '🐢', good: '✅' } as const;
+
 function stateCell(state: EndpointState): string {
-  const mark = state.failing || state.breached ? '❌' : state.slow ? '🐢' : '✅';
-  return `${mark} ${describeState(state)}`;
+  return `${TONE_MARKS[stateMark(state).tone]} ${describeState(state)}`;
 }
 
 function slowestSection(report: QualityReport, lines: string[]): void {
   if (report.slowestExecutions.length === 0) return;
   lines.push('', '### Slowest executions', '', '| Endpoint | Status | Time | Where |', '|---|---|---:|---|');
   for (const execution of report.slowestExecutions) {
-    const where = [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+    const where = slowestWhere(execution);
     lines.push(row([code(execution.endpoint), slowestStatus(execution), formatMs(execution.responseTimeMs), where === '' ? '' : code(where)]));
   }
 }
@@ -143,12 +147,11 @@ function slowestSection(report: QualityReport, lines: string[]): void {
 function baselineSection(report: QualityReport, lines: string[]): void {
   const comparison = report.baseline;
   if (comparison === undefined) return;
-  const pair = (what: string, { before, after }: { before: number | null; after: number | null }) => `${what} ${before === null ? '–' : formatCount(before)} → ${after === null ? '–' : formatCount(after)}`;
   lines.push(
     '',
     '### Changes against the baseline',
     '',
-    `Baseline ${code(comparison.environment.before)}: ${[pair('executions', comparison.executionCount), pair('failed', comparison.failedExecutionCount), pair('slow', comparison.slowExecutionCount)].join(' · ')}`,
+    `Baseline ${code(comparison.environment.before)}: ${baselineNumbers(comparison)}`,
     '',
   );
   const changes = baselineChanges(report);
@@ -162,14 +165,13 @@ function baselineSection(report: QualityReport, lines: string[]): void {
 }
 
 function changeRow({ endpoint, kind, entry }: BaselineChange): string {
-  const failed = entry === undefined ? '' : `${entry.failedExecutionCount.before === null ? '–' : formatCount(entry.failedExecutionCount.before)} → ${formatCount(entry.failedExecutionCount.after ?? 0)}`;
   return row([
     `${isRegression(kind) ? '🔺' : kind === 'missing' || kind === 'new' ? '•' : '🔻'} ${kind}`,
     code(endpoint),
     entry === undefined ? '' : formatMs(entry.p95.before),
     entry === undefined ? '' : formatMs(entry.p95.after),
     entry === undefined ? '' : formatChangePercent(entry.p95.changePercent),
-    failed,
+    entry === undefined ? '' : formatCountChange(entry.failedExecutionCount),
   ]);
 }
 
@@ -204,8 +206,4 @@ export function code(text: string): string {
   const fence = '`'.repeat(longestRun + 1);
   const pad = shown.startsWith('`') || shown.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${shown}${pad}${fence}`;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -133,6 +133,12 @@ export function endpointStates(report: QualityReport): (endpoint: Endpoint) => E
   return (endpoint) => ({ failing: endpoint.failedExecutionCount > 0, breached: breached.has(endpoint.endpoint), slow: endpoint.slowExecutionCount > 0 });
 }
 
+/** How an endpoint's state is marked beside its words: a symbol, and the tone a rendering colours it in. */
+export function stateMark(state: EndpointState): { readonly symbol: '✖' | '▲' | '✔'; readonly tone: 'bad' | 'warn' | 'good' } {
+  if (state.failing || state.breached) return { symbol: '✖', tone: 'bad' };
+  return state.slow ? { symbol: '▲', tone: 'warn' } : { symbol: '✔', tone: 'good' };
+}
+
 /** An endpoint's state in words, most serious first: `failing, budget breached`, `slow`, `ok`. */
 export function describeState(state: EndpointState): string {
   const words = [state.failing ? 'failing' : '', state.breached ? 'budget breached' : '', state.slow && !state.failing ? 'slow' : ''].filter(Boolean);
@@ -205,6 +211,35 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
   if (before !== null && after !== null && after < before) return 'failing less';
   if (change !== null && change < 0) return 'faster';
   return undefined;
+}
+
+/** A count before and after: `3 → 5`, with `–` for a side that has none. */
+export function formatCountChange({ before, after }: { readonly before: number | null; readonly after: number | null }): string {
+  return `${before === null ? '–' : formatCount(before)} → ${after === null ? '–' : formatCount(after)}`;
+}
+
+/** The whole run against the baseline: `executions 3 → 5 · failed 0 → 1 · slow 2 → 2`. */
+export function baselineNumbers(comparison: NonNullable<QualityReport['baseline']>): string {
+  return [
+    `executions ${formatCountChange(comparison.executionCount)}`,
+    `failed ${formatCountChange(comparison.failedExecutionCount)}`,
+    `slow ${formatCountChange(comparison.slowExecutionCount)}`,
+  ].join(' · ');
+}
+
+/** The tests of a reporter's run in words: `11 tests: 10 passed, 1 failed, 0 flaky, 0 skipped`. */
+export function describeTests({ total, passed, failed, flaky, skipped }: NonNullable<QualityReport['tests']>): string {
+  return `${countOf(total, 'test')}: ${formatCount(passed)} passed, ${formatCount(failed)} failed, ${formatCount(flaky)} flaky, ${formatCount(skipped)} skipped`;
+}
+
+/** Where one of the slowest executions is: its location and its id, as far as it has them; empty when it has neither. */
+export function slowestWhere(execution: QualityReport['slowestExecutions'][number]): string {
+  return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+}
+
+/** A sentence's first letter in capitals. */
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Every endpoint with calls that got no response, most first, then by label. */

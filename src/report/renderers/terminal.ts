@@ -1,6 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
-import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, shownText, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 export const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -45,6 +45,8 @@ const MARKS: Readonly<Record<VerdictKind, { symbol: string; color: number }>> = 
   clean: { symbol: '✔', color: 32 },
 };
 
+const TONE_COLORS = { bad: 31, warn: 33, good: 32 } as const;
+
 /**
  * The short summary the command prints when stdout is a terminal: the
  * headline with the verdict, the response-time percentiles with their
@@ -69,10 +71,9 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
     const width = Math.min(60, Math.max(...labels.map((label) => label.length)));
     shown.forEach((endpoint, index) => {
       const state = stateOf(endpoint);
-      const bad = state.failing || state.breached;
-      const symbol = bad ? paint(31, '✖') : state.slow ? paint(33, '▲') : paint(32, '✔');
+      const { symbol, tone } = stateMark(state);
       const failed = `${formatCount(endpoint.failedExecutionCount)} failed`;
-      lines.push(`  ${symbol} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}  ${describeState(state)}`);
+      lines.push(`  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}  ${describeState(state)}`);
     });
     if (more > 0) lines.push(`  … and ${formatCount(more)} more in the report`);
   }
