@@ -8,7 +8,7 @@ import { stepSummaryPathOf, writeReport } from '../src/workflow/reportFiles.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { ConfigurationError } from '../src/errors.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
-import { judgeReport, loadJudgement } from '../src/workflow/judgement.js';
+import { judgeReport, judgementFiles, loadJudgement } from '../src/workflow/judgement.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
@@ -136,6 +136,7 @@ export default class QualityEvidenceReporter implements Reporter {
         outputPath: this.settings.outputPath,
         formats: this.settings.formats,
         stepSummaryPath: stepSummaryPathOf(process.env),
+        reads: judgementFiles(this.settings),
       });
       this.warn(report, unrecordedByFile);
       if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);

@@ -37,7 +37,7 @@ export { retryBounded, type RetryBoundedOptions, type RetryBoundedResult } from 
 
 // Reading, records, summary, report
 export { parseInputJson } from './input/readInput.js';
-export { nodeFileSystem, type FileSystem } from './io/fileSystem.js';
+export { nodeFileSystem, type FileFacts, type FileKind, type FileSystem } from './io/fileSystem.js';
 export { readInputFile } from './io/readInputFile.js';
 export { writeReportAtomically } from './io/writeReportAtomically.js';
 export { CHECK_STATES, checkObservationSchema, type CheckObservation, type CheckState } from './records/checkObservation.js';

@@ -21,6 +21,20 @@ export function escapeControlCharacters(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** The longest path a message shows whole; a longer one is cut in the middle, keeping its file name. */
+const MAX_SHOWN_PATH_LENGTH = 120;
+
+/**
+ * A path as a message names it: quoted, its control and bidirectional
+ * characters escaped, and cut in the middle when it is long (a path may come
+ * from a variable, so a message shows no more of it than it needs).
+ */
+export function quotePath(path: string): string {
+  const half = Math.floor((MAX_SHOWN_PATH_LENGTH - 1) / 2);
+  const shown = path.length > MAX_SHOWN_PATH_LENGTH ? `${path.slice(0, half)}…${path.slice(path.length - half)}` : path;
+  return escapeControlCharacters(JSON.stringify(shown));
+}
+
 /** A value as shown in a message: a shortened rendering and its type, e.g. `"200" (a string)`. */
 export function renderValue(value: unknown, maxLength = 40): string {
   return `${shorten(renderBare(value, maxLength), maxLength)} (${describeType(value)})`;
@@ -56,7 +70,7 @@ function renderScalar(value: unknown, maxLength: number): string {
   switch (typeof value) {
     case 'string':
       // Only the part that can be shown is escaped, however long the string.
-      return JSON.stringify(value.slice(0, maxLength));
+      return escapeControlCharacters(JSON.stringify(value.slice(0, maxLength)));
     case 'bigint':
       return `${value}n`;
     case 'symbol':

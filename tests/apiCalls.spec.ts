@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { accountForCalls } from '../reporter/accountForCalls.js';
 import { apiCallsOf, errorCodeOf, type StepLike } from '../reporter/apiCalls.js';
 import { overriding } from '../reporter/recordRequests.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { buildReport, compareWithBaseline, formatReport, InputSyntaxError, parseReport, ReportFormatError, summariseExecutions, type QualityReport } from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
 import { thrownBy } from './support/failures.js';

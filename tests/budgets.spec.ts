@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { buildReport, compareWithBaseline, evaluateBudgets, summariseExecutions, type Budgets, type QualityReport } from '../src/index.js';
 import { formatBudgetResult } from '../src/report/renderers/terminal.js';
 import { parseBudgets } from '../src/workflow/judgement.js';

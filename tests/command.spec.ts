@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { execFile, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -123,7 +123,7 @@ const failures: readonly (readonly [string, readonly string[], Record<string, st
     78,
     'quality-evidence: invalid configuration:\n  - --slow-response-threshold-ms: must be a whole non-negative number of milliseconds written in digits\n',
   ],
-  ['an unwritable report is exit 73', ['shard-1.json', '-o', 'shard-1.json/q.json'], {}, 73, 'quality-evidence: cannot write the report: a file is in the way of a folder on the path (EEXIST)\n'],
+  ['an unwritable report is exit 73', ['shard-1.json', '-o', 'shard-1.json/q.json'], {}, 73, 'quality-evidence: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n'],
 ];
 for (const [name, args, env, exitCode, stderr] of failures) {
   test(name, async () => {

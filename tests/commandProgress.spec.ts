@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { Readable } from 'node:stream';
 import { runCommand } from '../src/cli/runCommand.js';
 import type { CommandContext } from '../src/cli/summariseCommand.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { checkRouteTemplate, createEndpointLabeler } from '../src/records/endpointLabels.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { ConfigurationError, RecordValidationError, loadQualityToolConfig, runQualityWorkflow, type QualityToolConfig } from '../src/index.js';
 import { parseStatusList, statusSet } from '../src/records/statusList.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';

@@ -1,12 +1,12 @@
-import { chromium, expect, test } from '@playwright/test';
-import { mkdtemp } from 'node:fs/promises';
+import { chromium } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeFileSystem } from '../src/index.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
+import { createTemporaryFolder } from './support/runProgram.js';
 
 // A real HAR: recorded by Playwright's recordHar in Debian's Chromium (which
 // .ci/run installs) against a small server on 127.0.0.1, then summarised.
@@ -47,7 +47,8 @@ test('a HAR recorded with recordHar summarises: API calls counted, page assets l
     else response.writeHead(404, { 'content-type': 'application/json' }).end('{}');
   });
   const baseURL = await listen(server);
-  const harPath = join(await mkdtemp(join(tmpdir(), 'quality-evidence-har-')), 'session.har');
+  const folder = await createTemporaryFolder({}, 'har');
+  const harPath = join(folder, 'session.har');
   const browser = await chromium.launch({ executablePath, args: QUIET_CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ recordHar: { path: harPath } });
@@ -61,7 +62,7 @@ test('a HAR recorded with recordHar summarises: API calls counted, page assets l
   }
 
   const { report } = await runQualityWorkflow(
-    { environment: 'har', slowResponseThresholdMs: 5000, inputPath: harPath, outputPath: join(tmpdir(), `quality-evidence-har-${process.pid}.json`) },
+    { environment: 'har', slowResponseThresholdMs: 5000, inputPath: harPath, outputPath: join(folder, 'quality-summary.json') },
     { fileSystem: nodeFileSystem },
   );
 

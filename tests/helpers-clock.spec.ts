@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { createDeterministicClock, systemClock } from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 

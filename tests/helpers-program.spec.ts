@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { runProgram } from './support/runProgram.js';
 
 // Runs the compiled program exactly as `npm run start:helpers` does (the

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { describeIssue } from '../src/issues/recordIssue.js';
 import { RecordValidationError, summariseChecks, summariseExecutions, type CheckObservation } from '../src/index.js';
 import { thrownBy } from './support/failures.js';

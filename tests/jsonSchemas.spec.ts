@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas } from '../src/index.js';

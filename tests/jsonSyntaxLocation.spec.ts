@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { InputSyntaxError, parseInputJson } from '../src/index.js';
 import { locateJsonSyntaxError } from '../src/input/locateJsonSyntaxError.js';
 import { thrownBy } from './support/failures.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildReport, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { normaliseEndpoint, normaliseExecutionRecords, validateExecutionRecords, type ExecutionRecord } from '../src/index.js';
 import { createEndpointNormaliser } from '../src/records/normaliseExecutionRecords.js';
 

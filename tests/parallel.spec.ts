@@ -1,13 +1,12 @@
-import { expect, test } from '@playwright/test';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { expect, test } from './support/test.js';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RecordValidationError, InputSyntaxError, nodeFileSystem, type QualityToolConfig } from '../src/index.js';
 import { createParallelRanges } from '../src/cli/parallelRanges.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
 import { rejectionOf } from './support/failures.js';
-import { repositoryRoot } from './support/runProgram.js';
+import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 
 // Large inputs are read in byte ranges on worker threads. These specs force
 // ranges on small files (a minimum of 1 byte, 3 threads) and hold the result
@@ -17,7 +16,7 @@ import { repositoryRoot } from './support/runProgram.js';
 const parallel = createParallelRanges({ minimumBytes: 1, threads: 3, workerUrl: pathToFileURL(join(repositoryRoot, '.build/src/cli/summariseWorker.js')) });
 
 async function both(files: Record<string, string>, inputs: string[]): Promise<[unknown, unknown]> {
-  const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-parallel-'));
+  const folder = await createTemporaryFolder({}, 'parallel');
   for (const [name, content] of Object.entries(files)) await writeFile(join(folder, name), content);
   const config = (output: string): QualityToolConfig => ({ environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, output) });
   const run = (output: string, summariseRanges?: typeof parallel) =>
@@ -84,7 +83,7 @@ test('a missing input is still reported as missing', async () => {
 });
 
 test('the report is byte-identical whatever the order of the input files and the number of threads (no tied slowest executions)', async () => {
-  const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-parallel-'));
+  const folder = await createTemporaryFolder({}, 'parallel');
   // Distinct times, so no two slowest executions tie: only ties keep their input order.
   const part = (offset: number) => Array.from({ length: 300 }, (_, index) => ({ ...record(index), responseTimeMs: offset + index * 3 + (index % 11) / 16 }));
   await writeFile(join(folder, 'a.json'), JSON.stringify({ executions: part(0) }));

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import * as core from '../src/index.js';
 import * as reporter from '../reporter/index.js';
 import * as recording from '../reporter/test.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { Readable } from 'node:stream';
 import { InputSyntaxError, RecordValidationError, type QualityReport, type QualityToolConfig } from '../src/index.js';
 import { describeIssue } from '../src/issues/recordIssue.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -234,7 +234,7 @@ test('an unwritable output file fails a green run and says why on stderr', async
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stderr).toContain('quality-evidence reporter: no report was written: cannot write the report: a file is in the way of a folder on the path (EEXIST)\n');
+  expect(outcome.stderr).toContain('quality-evidence reporter: no report was written: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n');
 });
 
 test('bad options stop the run with an error that names each option', async () => {

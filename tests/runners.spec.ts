@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -223,14 +223,14 @@ test.describe('npm run start:environment', () => {
       files: { 'executions.json': validInput, blocker: 'a file where a folder should be' },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'blocker', fakeToken, 'summary.json') }),
       exitCode: 73,
-      stderr: 'quality-evidence start:environment: cannot write the report: a parent of the path is not a folder (ENOTDIR)\n',
+      stderr: 'quality-evidence start:environment: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n',
     },
     {
       name: 'an output path that is an existing folder',
       files: { 'executions.json': validInput },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: folder }),
       exitCode: 73,
-      stderr: 'quality-evidence start:environment: cannot write the report: the path is a folder, not a file (EISDIR)\n',
+      stderr: 'quality-evidence start:environment: cannot write the report: the output path is a folder, not a regular file; the report is only ever written to a regular file\n',
     },
   ];
 

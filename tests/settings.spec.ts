@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { join } from 'node:path';
 import { ConfigurationError, InputUnreadableError, loadQualityToolConfig, readSettingsFile, type ConfigurationIssue } from '../src/index.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import {
   buildReport,
   formatReport,

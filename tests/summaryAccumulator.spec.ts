@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import fc from 'fast-check';
 import type { CanonicalExecutionRecord } from '../src/index.js';
 import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';

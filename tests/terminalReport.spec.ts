@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { buildReport, renderTerminal, summariseExecutions } from '../src/index.js';
 import { formatHeadline } from '../src/report/renderers/terminal.js';
 import { generatedRecords } from './support/generatedRun.js';

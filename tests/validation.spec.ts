@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import { InputSyntaxError, QualityEvidenceError, RecordValidationError, executionRecordSchema, parseInputJson, validateExecutionRecords } from '../src/index.js';
 import { describeIssue } from '../src/issues/recordIssue.js';
 import { isExecutionRecord } from '../src/records/executionRecord.js';

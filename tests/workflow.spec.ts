@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.js';
 import {
   InputSyntaxError,
   InputUnreadableError,
@@ -252,7 +252,7 @@ for (const failure of failures) {
   });
 }
 
-for (const operation of ['makeDirectory', 'writeFile', 'rename'] as const) {
+for (const operation of ['createFile', 'rename'] as const) {
   test(`a failing ${operation} leaves the earlier report untouched and no temporary file behind`, async () => {
     const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput, 'out/reports/quality-summary.json': previousReport });
     fileSystem.failOn(operation, 'EACCES');
@@ -265,6 +265,16 @@ for (const operation of ['makeDirectory', 'writeFile', 'rename'] as const) {
     expect(fileSystem.files.get('out/reports/quality-summary.json')).toBe(previousReport);
   });
 }
+
+test('a folder of the output path that cannot be created is a write error that names the failure, not the path', async () => {
+  const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput }).failOn('makeDirectory', 'EACCES');
+
+  const run = runQualityWorkflow(config, { fileSystem });
+
+  await expect(run).rejects.toThrow(ReportWriteError);
+  await expect(run).rejects.toThrow(/^cannot write the report: cannot create a folder on the path: permission denied \(EACCES\)$/);
+  expect([...fileSystem.files.keys()]).toEqual(['input/executions.json']);
+});
 
 test('the write error keeps the file-system failure as its cause and does not name the output path', async () => {
   const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput }).failOn('rename', 'ENOSPC');

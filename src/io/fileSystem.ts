@@ -1,4 +1,5 @@
-import { appendFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 
 /**
  * How many bytes a read of a large input takes at a time. Small enough that
@@ -7,6 +8,19 @@ import { appendFile, mkdir, open, readFile, rename, rm, writeFile } from 'node:f
  * benchmark (4 MiB chunks took a third longer and twice the memory).
  */
 export const READ_CHUNK_BYTES = 512 * 1024;
+
+/** What kind of thing a path names. */
+export type FileKind = 'file' | 'folder' | 'symbolic link' | 'FIFO' | 'socket' | 'character device' | 'block device';
+
+/** What a run needs to know about an existing path. */
+export interface FileFacts {
+  readonly kind: FileKind;
+  /** Device and inode: two paths name the same file when both are equal. */
+  readonly device: number;
+  readonly inode: number;
+  /** Last modification, in milliseconds since the epoch. */
+  readonly modifiedMs: number;
+}
 
 /**
  * The file-system access the workflow needs, passed in explicitly so that
@@ -20,14 +34,28 @@ export interface FileSystem {
    * opened, so that a missing file is reported before anything is read.
    */
   openChunks(path: string): Promise<AsyncIterable<Buffer>>;
-  /** Writes a whole file as UTF-8 text, replacing it if it exists. */
-  writeFile(path: string, content: string): Promise<void>;
+  /** What is at a path, following symbolic links; undefined when nothing is (or a link points nowhere). */
+  stat(path: string): Promise<FileFacts | undefined>;
+  /** What is at a path itself, a symbolic link not followed; undefined when nothing is. */
+  lstat(path: string): Promise<FileFacts | undefined>;
+  /** The path with every symbolic link and `.`/`..` resolved; the path must exist. */
+  realPath(path: string): Promise<string>;
+  /** The names in a folder. */
+  listFolder(path: string): Promise<string[]>;
+  /**
+   * Creates a new file with the UTF-8 text and flushes it to the disk. The
+   * file must not exist: an existing file, or a symbolic link planted at the
+   * path, fails with EEXIST and is never followed or replaced.
+   */
+  createFile(path: string, content: string): Promise<void>;
   /** Adds UTF-8 text at the end of a file, creating it if it does not exist; what is there stays. */
   appendFile(path: string, content: string): Promise<void>;
-  /** Creates a folder and its missing parents; succeeds if it exists. */
+  /** Creates one folder whose parent exists; fails (EEXIST) if something is there. */
   makeDirectory(path: string): Promise<void>;
   /** Renames a file, replacing the target atomically where the platform allows. */
   rename(from: string, to: string): Promise<void>;
+  /** Flushes a folder's entries to the disk (a rename in it survives a power loss), where the platform can; never fails. */
+  syncFolder(path: string): Promise<void>;
   /** Removes a file; succeeds if it does not exist. */
   removeFile(path: string): Promise<void>;
 }
@@ -42,11 +70,56 @@ export const nodeFileSystem: FileSystem = {
     const handle = await open(path, 'r');
     return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   },
-  writeFile: (path, content) => writeFile(path, content, 'utf8'),
+  stat: (path) => factsOrNothing(stat(path)),
+  lstat: (path) => factsOrNothing(lstat(path)),
+  realPath: (path) => realpath(path),
+  listFolder: (path) => readdir(path),
+  createFile: async (path, content) => {
+    const handle = await open(path, 'wx');
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
   appendFile: (path, content) => appendFile(path, content, 'utf8'),
   makeDirectory: async (path) => {
-    await mkdir(path, { recursive: true });
+    await mkdir(path);
   },
   rename: (from, to) => rename(from, to),
+  syncFolder: async (path) => {
+    try {
+      const handle = await open(path, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Some file systems cannot sync a folder (EINVAL, EISDIR on some platforms); the rename stands all the same.
+    }
+  },
   removeFile: (path) => rm(path, { force: true }),
 };
+
+async function factsOrNothing(pending: Promise<Stats>): Promise<FileFacts | undefined> {
+  try {
+    const stats = await pending;
+    return { kind: kindOf(stats), device: stats.dev, inode: stats.ino, modifiedMs: stats.mtimeMs };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+function kindOf(stats: Stats): FileKind {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'folder';
+  if (stats.isSymbolicLink()) return 'symbolic link';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice()) return 'character device';
+  return 'block device';
+}

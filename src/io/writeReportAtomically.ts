@@ -1,14 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { ReportWriteError } from '../errors.js';
+import { quotePath } from '../renderValue.js';
 import { describeFileSystemFailure } from './describeFileSystemFailure.js';
-import type { FileSystem } from './fileSystem.js';
+import type { FileFacts, FileSystem } from './fileSystem.js';
 
 /** One file of a report: where it goes and its text. */
 export interface ReportFile {
   readonly path: string;
   readonly content: string;
+  /** What the file is, for messages, which never show the path (it may come from a variable): default `output path`. */
+  readonly role?: string | undefined;
 }
+
+/** A file the run reads, which no report file may replace: an input, the budgets file, the baseline report. */
+export interface ReadFile {
+  readonly path: string;
+  /** What it is, for the message: `input file`, `baseline report`. */
+  readonly what: string;
+}
+
+/** The temporary files of this tool: `.quality-evidence-` and 8 hexadecimal digits, `.tmp`. */
+const TEMPORARY_FILE = /^\.quality-evidence-[0-9a-f]{8}\.tmp$/;
+
+/** A temporary file of this tool older than this was left by a run that was killed: the next successful run removes it. */
+export const STALE_TEMPORARY_FILE_MS = 5 * 60 * 1000;
 
 /**
  * Writes the report to a temporary file beside the target and renames it into
@@ -20,23 +36,86 @@ export async function writeReportAtomically(fileSystem: FileSystem, outputPath: 
 }
 
 /**
- * Writes several files of one report (the JSON and its renderings) the same
- * way: every file goes to a temporary file of its own first, and only when
- * all of them are written are they renamed into place, in the order given
- * (the JSON report last, so a new JSON report means its renderings are new
- * too). When any write fails, every temporary file is removed and no earlier
- * file is touched.
+ * Where each report file will really be written, checked before anything is
+ * read or written, so that a run that could only destroy something stops
+ * first (ReportWriteError, exit 73):
+ * - a path that exists must be a regular file: a device (`/dev/null`), a
+ *   FIFO, a socket or a folder is refused, never replaced;
+ * - a symbolic link is followed: the report replaces the file it points to,
+ *   and the link stays; a link that points nowhere is refused;
+ * - no report file may be a file the run reads (the same device and inode,
+ *   however the path is spelled, through links or hard links).
+ * Returns the real path of each existing file, and each new one as given.
  */
-export async function writeReportFilesAtomically(fileSystem: FileSystem, files: readonly ReportFile[]): Promise<void> {
+export async function resolveReportTargets(fileSystem: FileSystem, files: readonly Omit<ReportFile, 'content'>[], reads: readonly ReadFile[] = []): Promise<string[]> {
+  const readFacts: { facts: FileFacts; read: ReadFile }[] = [];
+  for (const read of reads) {
+    const facts = await inspect(fileSystem, read.path, 'stat');
+    if (facts !== undefined) readFacts.push({ facts, read });
+  }
+  const targets: string[] = [];
+  for (const { path, role = 'output path' } of files) {
+    if (isSystemPath(await realFolderOf(fileSystem, path))) {
+      throw refusal(role, 'is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json');
+    }
+    const facts = await inspect(fileSystem, path, 'stat');
+    if (facts === undefined) {
+      const link = await inspect(fileSystem, path, 'lstat');
+      if (link?.kind === 'symbolic link') throw refusal(role, 'is a symbolic link to a file that does not exist (or a loop of links); name the file itself');
+      targets.push(path);
+      continue;
+    }
+    if (facts.kind !== 'file') throw refusal(role, `is a ${facts.kind}, not a regular file; the report is only ever written to a regular file`);
+    const same = readFacts.find(({ facts: read }) => read.device === facts.device && read.inode === facts.inode);
+    if (same !== undefined) {
+      throw refusal(role, `is the ${same.read.what} ${quotePath(same.read.path)}, which this run reads: writing the report there would destroy it`);
+    }
+    targets.push(await fileSystem.realPath(path).catch((error: unknown) => Promise.reject(failure(error))));
+  }
+  return targets;
+}
+
+// /dev/stdout is a link to /proc/self/fd/1, which is a link to whatever stdout is: a rename there would replace the file a shell redirected to.
+function isSystemPath(realFolder: string): boolean {
+  return /^\/(?:proc|dev)(?:\/|$)/.test(realFolder) && !/^\/dev\/shm(?:\/|$)/.test(realFolder);
+}
+
+// The real path of the nearest folder above `path` that exists.
+async function realFolderOf(fileSystem: FileSystem, path: string): Promise<string> {
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    try {
+      return await fileSystem.realPath(folder);
+    } catch {
+      if (dirname(folder) === folder) return folder;
+    }
+  }
+}
+
+/**
+ * Writes several files of one report (the JSON and its renderings) the same
+ * way: every file goes to a temporary file of its own first, created
+ * exclusively (an existing file or a planted link is never followed) and
+ * flushed to the disk, and only when all of them are written are they renamed
+ * into place, in the order given (the JSON report last, so a new JSON report
+ * means its renderings are new too), and the folders flushed. When any write
+ * fails, every temporary file is removed and no earlier file is touched.
+ * After a successful write, temporary files of this tool that a killed run
+ * left in those folders more than {@link STALE_TEMPORARY_FILE_MS} ago are removed.
+ */
+export async function writeReportFilesAtomically(fileSystem: FileSystem, files: readonly ReportFile[], reads: readonly ReadFile[] = []): Promise<void> {
+  const targets = await resolveReportTargets(fileSystem, files, reads);
   const pending: { temporaryPath: string; path: string }[] = [];
+  const folders = new Set<string>();
   try {
-    for (const { path, content } of files) {
+    for (const [index, { content }] of files.entries()) {
+      const path = targets[index]!;
       const folder = dirname(path);
       // A short name of its own, so a report name near the file-name limit still fits.
       const temporaryPath = join(folder, `.quality-evidence-${randomUUID().slice(0, 8)}.tmp`);
-      await fileSystem.makeDirectory(folder);
+      await makeFolders(fileSystem, folder).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
+      folders.add(folder);
       pending.push({ temporaryPath, path });
-      await fileSystem.writeFile(temporaryPath, content);
+      await fileSystem.createFile(temporaryPath, content);
     }
     while (pending.length > 0) {
       const { temporaryPath, path } = pending[0]!;
@@ -45,6 +124,76 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
     }
   } catch (error) {
     await Promise.all(pending.map(({ temporaryPath }) => fileSystem.removeFile(temporaryPath).catch(() => undefined)));
-    throw new ReportWriteError(describeFileSystemFailure(error), { cause: error });
+    throw error instanceof ReportWriteError ? error : failure(error);
   }
+  for (const folder of folders) {
+    await fileSystem.syncFolder(folder);
+    await removeStaleTemporaryFiles(fileSystem, folder);
+  }
+}
+
+/**
+ * Creates a folder and its missing parents, one level at a time: finds the
+ * nearest ancestor that exists, then creates each level below it once. The
+ * loop is bounded by the path's depth, so a file system that claims a folder
+ * is missing after creating it (procfs) ends in an error, never a hang; and
+ * each failure is the one the system gave for that level (EROFS on a
+ * read-only mount, not ENOENT). Fails with the file system's error
+ * (ENOTDIR when a parent is not a folder).
+ */
+export async function makeFolders(fileSystem: FileSystem, folder: string): Promise<void> {
+  const missing: string[] = [];
+  let at = folder;
+  for (;;) {
+    const facts = await fileSystem.stat(at);
+    if (facts !== undefined) {
+      if (facts.kind !== 'folder') throw Object.assign(new Error('a parent of the path is not a folder'), { code: 'ENOTDIR' });
+      break;
+    }
+    missing.push(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await fileSystem.makeDirectory(level);
+    } catch (error) {
+      // A concurrent run may have created it in between.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await fileSystem.stat(level))?.kind === 'folder') continue;
+      throw error;
+    }
+  }
+}
+
+async function removeStaleTemporaryFiles(fileSystem: FileSystem, folder: string): Promise<void> {
+  try {
+    const now = Date.now();
+    for (const name of await fileSystem.listFolder(folder)) {
+      if (!TEMPORARY_FILE.test(name)) continue;
+      const path = join(folder, name);
+      const facts = await fileSystem.lstat(path);
+      if (facts?.kind === 'file' && now - facts.modifiedMs > STALE_TEMPORARY_FILE_MS) await fileSystem.removeFile(path);
+    }
+  } catch {
+    // Tidying up is a courtesy: the report is written.
+  }
+}
+
+async function inspect(fileSystem: FileSystem, path: string, how: 'stat' | 'lstat'): Promise<FileFacts | undefined> {
+  try {
+    return await fileSystem[how](path);
+  } catch (error) {
+    // ELOOP: a loop of links; EACCES: a parent that cannot be searched.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    throw failure(error);
+  }
+}
+
+function refusal(role: string, reason: string): ReportWriteError {
+  return new ReportWriteError(`the ${role} ${reason}`);
+}
+
+function failure(error: unknown): ReportWriteError {
+  return new ReportWriteError(describeFileSystemFailure(error), { cause: error });
 }

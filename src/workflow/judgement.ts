@@ -5,6 +5,7 @@ import { compareWithBaseline, parseReport, type BaselineReport } from '../evalua
 import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile } from '../io/readInputFile.js';
+import type { ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
 
 /** What a run is judged by: budgets (a file's path, or the budgets themselves) and a baseline report. */
@@ -15,6 +16,14 @@ export interface JudgementSettings {
   readonly budgetsSource?: string | undefined;
   /** A previous report to compare with. */
   readonly baselinePath?: string | undefined;
+}
+
+/** The files a judgement reads (a budgets file, a baseline report): no report file may replace one. */
+export function judgementFiles(settings: JudgementSettings): ReadFile[] {
+  const reads: ReadFile[] = [];
+  if (typeof settings.budgets === 'string') reads.push({ path: settings.budgets, what: 'budgets file' });
+  if (settings.baselinePath !== undefined) reads.push({ path: settings.baselinePath, what: 'baseline report' });
+  return reads;
 }
 
 /** Budgets and a baseline, loaded and checked. */

@@ -3,7 +3,7 @@ import { REPORT_FORMATS, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { writeReportFilesAtomically } from '../io/writeReportAtomically.js';
+import { resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
@@ -22,6 +22,17 @@ export interface ReportDestination {
   readonly formats?: readonly ReportFormat[] | undefined;
   /** `GITHUB_STEP_SUMMARY`: a file the Markdown is appended to, when Markdown is among the formats. */
   readonly stepSummaryPath?: string | undefined;
+  /** The files the run reads (inputs, budgets, baseline): no report file may replace one. */
+  readonly reads?: readonly ReadFile[] | undefined;
+}
+
+/**
+ * Checks where a report would be written before the run reads anything (see
+ * {@link resolveReportTargets}): a device, a FIFO, a folder, a link to
+ * nowhere or a file the run reads at any report path is a ReportWriteError.
+ */
+export async function checkReportDestination(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
+  await resolveReportTargets(fileSystem, reportFilePaths(destination.outputPath, destination.formats), destination.reads);
 }
 
 /** What was written. */
@@ -43,10 +54,15 @@ export interface WrittenReport {
  * extension replaced): `out/quality-summary.json` gives `out/quality-summary.md`
  * and `out/quality-summary.html`. JSON first.
  */
-export function reportFilePaths(outputPath: string, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string }[] {
+export function reportFilePaths(outputPath: string, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string; role: string }[] {
   const base = outputPath.replace(/\.json$/i, '');
   const extension: Readonly<Record<ReportFormat, string>> = { json: '', markdown: '.md', html: '.html' };
-  return REPORT_FORMATS.filter((format) => format === 'json' || formats.includes(format)).map((format) => ({ format, path: format === 'json' ? outputPath : `${base}${extension[format]}` }));
+  const role: Readonly<Record<ReportFormat, string>> = { json: 'output path', markdown: 'path of the Markdown report', html: 'path of the HTML report' };
+  return REPORT_FORMATS.filter((format) => format === 'json' || formats.includes(format)).map((format) => ({
+    format,
+    path: format === 'json' ? outputPath : `${base}${extension[format]}`,
+    role: role[format],
+  }));
 }
 
 /**
@@ -60,16 +76,16 @@ export async function writeReport(fileSystem: FileSystem, report: QualityReport,
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   const reportText = formatReport(report);
   let markdown: string | undefined;
-  const files = paths.map(({ format, path }) => {
-    if (format === 'json') return { path, content: reportText };
+  const files = paths.map(({ format, path, role }) => {
+    if (format === 'json') return { path, role, content: reportText };
     if (format === 'markdown') {
       markdown = renderMarkdown(report, { reportName });
-      return { path, content: markdown };
+      return { path, role, content: markdown };
     }
-    return { path, content: renderHtml(report, { reportName }) };
+    return { path, role, content: renderHtml(report, { reportName }) };
   });
   // The renderings first, the JSON report last.
-  await writeReportFilesAtomically(fileSystem, [...files.slice(1), files[0]!]);
+  await writeReportFilesAtomically(fileSystem, [...files.slice(1), files[0]!], destination.reads);
   const written = { reportText, files: paths.map(({ path }) => path) };
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;

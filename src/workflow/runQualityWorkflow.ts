@@ -2,6 +2,7 @@ import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
 import { InputUnreadableError } from '../errors.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
+import type { ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
@@ -13,9 +14,9 @@ import type { ExecutionStatistics, SlowExecution } from '../summary/executionAcc
 import { formatFromExtension } from '../readers/detectFormat.js';
 import type { RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
-import { judgeReport, loadJudgement } from './judgement.js';
+import { judgeReport, judgementFiles, loadJudgement } from './judgement.js';
 import { RecordIntake } from './recordIntake.js';
-import { writeReport, type WrittenReport } from './reportFiles.js';
+import { checkReportDestination, writeReport, type WrittenReport } from './reportFiles.js';
 import type { RangeSummary } from './summariseRange.js';
 
 /** What the workflow needs from outside besides its configuration. */
@@ -72,11 +73,13 @@ export async function runQualityWorkflow(
   options: QualityWorkflowOptions = {},
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
+  const destination = { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath, reads: readFilesOf(config, inputs) };
+  await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement(config, dependencies.fileSystem);
   const { summary, skippedAssetCount } = await summariseInputs(inputs, rulesOf(config), dependencies, options.includeAssets ?? false);
   const context: ReportContext = skippedAssetCount === undefined ? config : { ...config, skippedAssetCount };
   const report = judgeReport(buildReport(summary, context), judgement);
-  const written = await writeReport(dependencies.fileSystem, report, { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath });
+  const written = await writeReport(dependencies.fileSystem, report, destination);
   return { report, ...written };
 }
 
@@ -196,6 +199,12 @@ export function buildQualityReport(document: unknown, context: ReportContext, ru
   });
   const report = buildReport(intake.accumulator.result(), context);
   return { report, reportText: formatReport(report) };
+}
+
+/** Every file a run reads: no report file may replace one. */
+function readFilesOf(config: QualityToolConfig, inputs: readonly WorkflowInput[]): ReadFile[] {
+  const reads: ReadFile[] = inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' }));
+  return [...reads, ...judgementFiles(config)];
 }
 
 /** The summary rules of a configuration. */

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { repositoryRoot, type ProgramOutcome } from './runProgram.js';
+import { createTemporaryFolder, repositoryRoot, type ProgramOutcome } from './runProgram.js';
 
 const run = promisify(execFile);
 
@@ -16,7 +15,7 @@ let packedPackage: Promise<string> | undefined;
  */
 function packThisPackage(): Promise<string> {
   packedPackage ??= (async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-pack-'));
+    const folder = await createTemporaryFolder({}, 'pack');
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', folder], { cwd: repositoryRoot });
     const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
     return join(folder, filename);
@@ -37,7 +36,7 @@ export interface ProjectOptions {
  * `npm install` would.
  */
 export async function createPlaywrightProject(files: Readonly<Record<string, string>>, { moduleType = 'module' }: ProjectOptions = {}): Promise<string> {
-  const project = await mkdtemp(join(tmpdir(), 'quality-evidence-project-'));
+  const project = await createTemporaryFolder({}, 'project');
   const modules = join(project, 'node_modules');
   await mkdir(join(modules, 'quality-evidence'), { recursive: true });
   // Unpacked in place, not linked, so its imports resolve from this project's node_modules.

@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
-import { access, mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+
+const run = promisify(execFile);
 
 /**
  * The repository root: specs run with it as the working directory. Found by
@@ -30,22 +33,43 @@ export interface ProgramOutcome {
  */
 export function runProgram(
   program: string,
-  { env = {}, args = [], cwd = repositoryRoot }: { env?: Record<string, string>; args?: string[]; cwd?: string } = {},
+  { env = {}, args = [], cwd = repositoryRoot, timeoutMs = 0 }: { env?: Record<string, string>; args?: string[]; cwd?: string; timeoutMs?: number } = {},
 ): Promise<ProgramOutcome> {
   const script = join(repositoryRoot, '.build', program);
   return new Promise((done) => {
-    execFile(process.execPath, [script, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) => {
+    // A program still running after timeoutMs (0: no limit) is killed and reported with exit code -1.
+    execFile(process.execPath, [script, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: timeoutMs }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       done({ exitCode, stdout, stderr });
     });
   });
 }
 
-/** A fresh temporary folder holding the given files (path → content). */
-export async function createTemporaryFolder(files: Readonly<Record<string, string>> = {}): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-'));
+/** What every temporary folder of the suite is named by: `quality-evidence-…` in the system's temporary folder. */
+export const TEMPORARY_FOLDER_PREFIX = 'quality-evidence-';
+
+/** The temporary folders this worker made and has not removed yet. */
+const temporaryFolders = new Set<string>();
+
+/**
+ * A fresh temporary folder holding the given files (path → content), named
+ * `quality-evidence-<kind>-…`. The suite's `test` (tests/support/test.ts)
+ * removes every such folder when its worker ends, also after a failure.
+ */
+export async function createTemporaryFolder(files: Readonly<Record<string, string>> = {}, kind = 'test'): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), `${TEMPORARY_FOLDER_PREFIX}${kind}-`));
+  temporaryFolders.add(folder);
   for (const [path, content] of Object.entries(files)) await writeFile(join(folder, path), content);
   return folder;
+}
+
+/** Removes every temporary folder this worker made (a read-only one is made writable first). */
+export async function removeTemporaryFolders(): Promise<void> {
+  for (const folder of temporaryFolders) {
+    await run('chmod', ['-R', 'u+rwX', folder]).catch(() => undefined);
+    await rm(folder, { recursive: true, force: true, maxRetries: 3 });
+    temporaryFolders.delete(folder);
+  }
 }
 
 /** Whether anything exists at `path`. */
