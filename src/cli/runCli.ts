@@ -15,10 +15,11 @@ export async function runCli(
   main: () => Promise<number | undefined> | number | undefined,
   { takesArguments = false }: { takesArguments?: boolean } = {},
 ): Promise<void> {
-  // A reader that stops early (`| head`) closes the pipe; that is not a failure of the run.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  // A reader that stops early (`| head`) closes the pipe, and a stream may be
+  // full (`> /dev/full`) or closed: what could not be printed is lost, but
+  // the exit code stays the run's real outcome (the report is written or
+  // not either way), and no stack trace is printed.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreStreamFailure);
   try {
     if (!takesArguments) {
       try {
@@ -37,4 +38,8 @@ export async function runCli(
     process.stderr.write(`${programName}: ${expected ? '' : 'internal error: '}${text}\n`);
     process.exitCode = exitCode;
   }
+}
+
+function ignoreStreamFailure(): void {
+  // Nothing can be said: the stream that failed is where it would be said.
 }
