@@ -9,6 +9,7 @@ import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { ConfigurationError } from '../src/errors.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
 import { judgeReport, judgementFiles, loadJudgement } from '../src/workflow/judgement.js';
+import { escapeControlCharacters } from '../src/renderValue.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
@@ -160,7 +161,7 @@ export default class QualityEvidenceReporter implements Reporter {
       const sent = report.executionCount + unrecorded;
       lines.push(`quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
       for (const [file, count] of [...unrecordedByFile].sort(([a], [b]) => compareCodeUnits(a, b))) {
-        lines.push(`  - ${file}: ${countOf(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
+        lines.push(`  - ${escapeControlCharacters(file)}: ${countOf(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
       }
     }
     if (report.noResponseCount > 0) {

@@ -1,4 +1,5 @@
 import { describeIssue, formatIssueList, type RecordIssue } from './issues/recordIssue.js';
+import { escapeControlCharacters, quotePath } from './renderValue.js';
 
 export type { RecordIssue } from './issues/recordIssue.js';
 
@@ -11,8 +12,13 @@ export type { RecordIssue } from './issues/recordIssue.js';
 
 /** Base class of every expected failure; anything else is an internal error. */
 export abstract class QualityEvidenceError extends Error {
+  /**
+   * @param message for people; text from input in it (a path, a value, a
+   * label) has its control and bidirectional characters escaped here, so it
+   * reaches a terminal as what it is, wherever the error is printed.
+   */
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(escapeControlCharacters(message, { keepNewlines: true }), options);
     // Like Error.prototype.name, not enumerable, so printed errors stay clean.
     Object.defineProperty(this, 'name', { value: new.target.name, enumerable: false, configurable: true, writable: true });
   }
@@ -48,7 +54,7 @@ export class InputUnreadableError extends QualityEvidenceError {
 
   /** @param options.what what the file is, for the message; default `input file`. */
   constructor(inputPath: string, reason: string, { what = 'input file', ...options }: ErrorOptions & { readonly what?: string } = {}) {
-    super(`cannot read the ${what} ${JSON.stringify(inputPath)}: ${reason}`, options);
+    super(`cannot read the ${what} ${quotePath(inputPath)}: ${reason}`, options);
     this.inputPath = inputPath;
   }
 }
@@ -70,7 +76,7 @@ export class InputSyntaxError extends QualityEvidenceError {
     options?: ErrorOptions & { readonly file?: string | undefined; readonly what?: string | undefined },
   ) {
     const where = position === undefined ? '' : ` at line ${position.line}, column ${position.column}`;
-    const subject = options?.file === undefined ? `the ${options?.what ?? 'input file'}` : `the ${options.what ?? 'input'} ${JSON.stringify(options.file)}`;
+    const subject = options?.file === undefined ? `the ${options?.what ?? 'input file'}` : `the ${options.what ?? 'input'} ${quotePath(options.file)}`;
     super(`${subject} is not well-formed JSON${where}: ${detail}`, options);
     this.line = position?.line;
     this.column = position?.column;
@@ -115,6 +121,13 @@ export class RecordValidationError extends QualityEvidenceError {
   }
 }
 
+/**
+ * The records are valid, but together they pass a documented limit of the
+ * tool (more distinct endpoints than a report can hold), exit 65 like other
+ * bad data.
+ */
+export class InputLimitError extends QualityEvidenceError {}
+
 /** The report could not be written; any earlier report at the output path is untouched. */
 export class ReportWriteError extends QualityEvidenceError {
   constructor(reason: string, options?: ErrorOptions) {
@@ -127,7 +140,7 @@ export class ReportFormatError extends QualityEvidenceError {
   readonly path: string;
 
   constructor(path: string, reason: string, what = 'report') {
-    super(`the ${what} ${JSON.stringify(path)} ${reason}`);
+    super(`the ${what} ${quotePath(path)} ${reason}`);
     this.path = path;
   }
 }

@@ -14,12 +14,17 @@ export function shorten(text: string, maxLength: number): string {
  * Replaces control characters (C0, DEL, C1) and the bidirectional controls
  * that reorder what is displayed (U+061C, U+200E, U+200F, U+202A to U+202E,
  * U+2066 to U+2069) with `\uXXXX` escapes, so that text from input shows on
- * a terminal or a page as what it is.
+ * a terminal or a page as what it is. With `keepNewlines`, line feeds stay
+ * (a message of several lines).
  */
-export function escapeControlCharacters(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function escapeControlCharacters(text: string, { keepNewlines = false }: { keepNewlines?: boolean } = {}): string {
+  return text.replace(keepNewlines ? CONTROL_BUT_NEWLINE : CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** The longest path a message shows whole; a longer one is cut in the middle, keeping its file name. */
 const MAX_SHOWN_PATH_LENGTH = 120;

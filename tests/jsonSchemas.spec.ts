@@ -30,11 +30,12 @@ test('the input schema accepts an object with an executions array or a bare arra
       endpoint: {
         type: 'string',
         pattern: String.raw`^\s*([!#$%&'*+\-.^_` + '`' + String.raw`|~0-9A-Za-z]+)[ \t]+(\/\S*)\s*$`,
+        maxLength: 2048,
         description: 'Endpoint label `<METHOD> <path>`, e.g. `GET /orders`',
         examples: ['GET /orders'],
       },
       responseTimeMs: { type: 'number', minimum: 0, description: 'Response time in milliseconds; for a call that got no response, the time until it failed' },
-      id: { type: 'string', description: 'Optional identifier of the execution' },
+      id: { type: 'string', maxLength: 1024, description: 'Optional identifier of the execution' },
       timingMs: {
         type: 'object',
         title: 'TimingPhases',

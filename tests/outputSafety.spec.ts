@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { link, lstat, mkdir, readdir, readFile, readlink, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { nodeFileSystem, ReportWriteError, runQualityWorkflow, type FileSystem, type QualityToolConfig } from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
@@ -45,13 +45,28 @@ test.describe('an output path that is not a regular file is refused, never repla
     expect((await stat(join(folder, 'pipe'))).isFIFO()).toBe(true);
   });
 
-  test('/dev/null and /dev/stdout are refused: nothing in /dev or /proc is a place for a report', async () => {
+  test('a link to this process\'s stdout, as /dev/stdout is, reaches what stdout is (here a socket, as Node makes pipes): refused', async () => {
     const folder = await folderWith();
-    const reason = 'the output path is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json';
+    await symlink('/proc/self/fd/1', join(folder, 'stdout'));
 
-    expect(await command(folder, ['in.json', '--output', '/dev/null'])).toEqual(refused(reason));
-    expect(await command(folder, ['in.json', '--output', '/dev/stdout'])).toEqual(refused(reason));
-    expect((await stat('/dev/null')).isCharacterDevice()).toBe(true);
+    expect(await command(folder, ['in.json', '--output', 'stdout'])).toEqual(refused('the output path is a socket, not a regular file; the report is only ever written to a regular file'));
+    expect(await readlink(join(folder, 'stdout'))).toBe('/proc/self/fd/1');
+  });
+
+  test('nothing in /dev or /proc is a place for a report', async () => {
+    // Never the real /dev/null or /dev/stdout as root: a regression would replace them on this machine.
+    const paths = isRoot ? [`/dev/quality-evidence-${process.pid}.json`, '/proc/self/quality-evidence/q.json'] : ['/dev/null', '/dev/stdout', '/proc/self/quality-evidence/q.json'];
+    const folder = await folderWith();
+    try {
+      for (const path of paths) {
+        expect(await command(folder, ['in.json', '--output', path])).toEqual(
+          refused('the output path is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json'),
+        );
+      }
+      expect(await pathExists(`/dev/quality-evidence-${process.pid}.json`)).toBe(false);
+    } finally {
+      await rm(`/dev/quality-evidence-${process.pid}.json`, { force: true });
+    }
   });
 
   test('a folder is refused', async () => {

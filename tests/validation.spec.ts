@@ -9,7 +9,7 @@ const statusCodeRule = 'must be an integer from 100 to 599';
 const endpointTypeRule = 'must be a string of the form "<METHOD> <path>"';
 const endpointFormRule = 'must be of the form "<METHOD> <path>", with a path that starts with "/"';
 const responseTimeRule = 'must be a finite number of milliseconds, zero or more';
-const idRule = 'must be a string when present';
+const idRule = 'must be a string of at most 1,024 characters when present';
 const topLevelRule = 'expected an object with an "executions" array, or an array of records';
 
 function thrownBy<E extends Error>(errorClass: new (...args: never[]) => E, action: () => unknown): E {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import type { RangeSummary, InputRange } from '../workflow/summariseRange.js';
@@ -30,12 +30,15 @@ export function createParallelRanges({
 }: ParallelOptions = {}): SummariseRanges {
   return async (path, format, rules) => {
     if (threads < 2) return undefined;
+    // Looked at before it is opened: opening a FIFO would take the writer's
+    // one stream from the read that follows, which would then wait forever.
+    const stats = await stat(path).catch(() => undefined);
+    if (stats === undefined || !stats.isFile() || stats.size < minimumBytes) return undefined;
     const handle = await open(path, 'r').catch(() => undefined);
     if (handle === undefined) return undefined;
     let plan: { starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined;
     try {
-      const { size, isFile } = await handle.stat().then((stats) => ({ size: stats.size, isFile: stats.isFile() }));
-      if (!isFile || size < minimumBytes) return undefined;
+      const size = (await handle.stat()).size;
       plan = await planRanges(handle, format, size, threads);
     } finally {
       await handle.close();

@@ -1,5 +1,6 @@
 import { InputSyntaxError } from '../errors.js';
 import { escapeControlCharacters, shorten } from '../renderValue.js';
+import { lineAndColumnInText } from './lineBreaks.js';
 import { locateJsonSyntaxError } from './locateJsonSyntaxError.js';
 
 /**
@@ -13,7 +14,7 @@ export function parseInputJson(text: string): unknown {
     return JSON.parse(body);
   } catch (error) {
     const { detail, offset } = describeJsonParseFailure(error, body);
-    throw new InputSyntaxError(detail, offset === undefined ? undefined : lineAndColumn(body, offset), { cause: error });
+    throw new InputSyntaxError(detail, offset === undefined ? undefined : lineAndColumnInText(body, offset), { cause: error });
   }
 }
 
@@ -32,12 +33,3 @@ export function describeJsonParseFailure(error: unknown, text: string): { readon
   return { detail: shorten(escapeControlCharacters(what), 160), offset: match === null ? locateJsonSyntaxError(text) : Number(match[1]) };
 }
 
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
-    line++;
-    lineStart = index + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}

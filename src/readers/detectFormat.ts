@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import type { InputFormat } from './recordBatch.js';
+import { splitLines } from '../input/lineBreaks.js';
 
 const EXTENSIONS: Readonly<Record<string, InputFormat>> = { '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.har': 'har' };
 
@@ -20,8 +21,7 @@ export function formatFromContent(head: Buffer): InputFormat {
   const start = text.trimStart();
   if (!start.startsWith('{')) return 'json';
   if (/^\{\s*"log"\s*:/.test(start)) return 'har';
-  const newline = start.indexOf('\n');
-  const firstLine = newline < 0 ? start : start.slice(0, newline);
+  const firstLine = splitLines(start)[0] ?? '';
   try {
     const value: unknown = JSON.parse(firstLine);
     const isRecordObject = typeof value === 'object' && value !== null && !Array.isArray(value) && !('executions' in value) && !('log' in value);

@@ -1,5 +1,7 @@
 import { InputSyntaxError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/readInput.js';
+import { countLineBreaks } from '../input/lineBreaks.js';
+import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf8.js';
 
 /**
  * Streams the elements of one list inside a JSON document (`executions` of
@@ -14,7 +16,11 @@ import { describeJsonParseFailure } from '../input/readInput.js';
  * The scanner tracks only what it needs to find element boundaries: string
  * state, nesting depth, and the keys on the way to the list. Syntax errors are
  * found by `JSON.parse` and located by line and column (the column counts
- * bytes from the start of the line).
+ * bytes from the start of the line). Lines end at LF, CRLF or a CR alone.
+ * Bytes are decoded strictly as UTF-8: an invalid byte is a syntax error at
+ * its place. A second key naming the list (`"executions"` twice) is refused:
+ * `JSON.parse` would keep only the last list, dropping the records of the
+ * first without a word.
  */
 
 const QUOTE = 0x22;
@@ -33,6 +39,8 @@ const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The largest element (one record, one HAR entry) the scanner holds, in bytes. */
 export const DEFAULT_MAX_ELEMENT_BYTES = 64 * 1024 * 1024;
+/** The largest carried element that is scanned again from its start, for the fast path's sake. */
+const MAX_RESCAN_BYTES = 1024 * 1024;
 /** The largest skeleton (the document outside the list) the scanner holds, in bytes. */
 const MAX_SKELETON_BYTES = 64 * 1024 * 1024;
 
@@ -81,6 +89,8 @@ export class JsonListScanner {
   private escaped = false;
   private line = 1;
   private lineStart = 0;
+  /** Whether the byte just before the next buffer is a CR (its LF, first in the next buffer, ends no new line). */
+  private afterCarriageReturn = false;
   /** Document offset of the first byte of the buffer being scanned. */
   private base = 0;
   private carry: Buffer | undefined;
@@ -91,9 +101,12 @@ export class JsonListScanner {
   /** Line, and document offset of its start, at the first byte of the buffer being scanned. */
   private bufferLine = 1;
   private bufferLineStart = 0;
+  private bufferAfterCarriageReturn = false;
 
   // The keys on the way down: keys[d] is the last key read at depth d + 1.
   private readonly keys: (string | undefined)[] = [];
+  /** The list paths whose key was read once already. */
+  private readonly listKeysSeen = new Set<ListPath>();
   private stringStart = -1;
   /** The bytes of a key that began in an earlier chunk. */
   private pendingString: Buffer | undefined;
@@ -155,6 +168,8 @@ export class JsonListScanner {
   private tryFastPath(buffer: Buffer, firstIndex: number): ElementBatch | undefined {
     const cut = lastCommaAfterValue(buffer);
     if (cut < 0) return undefined;
+    // Invalid UTF-8 is found, and located, by the byte scan.
+    if (!isValidUtf8(buffer, 0, cut)) return undefined;
     let elements: unknown;
     try {
       elements = JSON.parse(`[${buffer.toString('utf8', 0, cut)}]`);
@@ -162,10 +177,10 @@ export class JsonListScanner {
       return undefined;
     }
     if (!Array.isArray(elements) || elements.length === 0) return undefined;
-    for (let at = buffer.indexOf(NEWLINE); at !== -1 && at < cut; at = buffer.indexOf(NEWLINE, at + 1)) {
-      this.line++;
-      this.lineStart = this.base + at + 1;
-    }
+    const breaks = countLineBreaks(buffer, 0, cut, this.afterCarriageReturn);
+    this.line += breaks.count;
+    if (breaks.lastLineStart >= 0) this.lineStart = this.base + breaks.lastLineStart;
+    this.afterCarriageReturn = false;
     this.elementCount += elements.length;
     this.base += cut + 1;
     if (cut + 1 < buffer.length) {
@@ -246,24 +261,29 @@ export class JsonListScanner {
       this.carryScanned = true;
       this.bufferLine = this.line;
       this.bufferLineStart = this.lineStart;
-    } else if (this.carry !== undefined && this.listOpen && !this.fastPathOff) {
+      this.bufferAfterCarriageReturn = false;
+    } else if (this.carry !== undefined && this.listOpen && !this.fastPathOff && this.carry.length <= MAX_RESCAN_BYTES) {
       // The carried element was scanned, but the scan can start over at its
       // first byte, where it stood between elements: that lets the fast path
-      // take the whole buffer.
+      // take the whole buffer. Only for a small element: scanning a large one
+      // again at every chunk would cost the square of its size.
       buffer = Buffer.concat([this.carry, chunk]);
       this.carry = undefined;
       this.rewindToElementStart();
       this.bufferLine = this.line;
       this.bufferLineStart = this.lineStart;
+      this.bufferAfterCarriageReturn = false;
     } else if (this.carry !== undefined) {
       buffer = Buffer.concat([this.carry, chunk]);
       scanFrom = this.carry.length;
       this.carry = undefined;
       this.bufferLine = this.elementLine;
       this.bufferLineStart = this.elementLineStart;
+      this.bufferAfterCarriageReturn = false;
     } else {
       this.bufferLine = this.line;
       this.bufferLineStart = this.lineStart;
+      this.bufferAfterCarriageReturn = this.afterCarriageReturn;
     }
     if (!this.started) {
       this.started = true;
@@ -299,8 +319,10 @@ export class JsonListScanner {
         continue;
       }
       if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
-        if (byte === NEWLINE) {
-          this.line++;
+        if (byte === CARRIAGE_RETURN || byte === NEWLINE) {
+          // A LF right after a CR ends the line the CR ended.
+          const previous = i > 0 ? buffer[i - 1] : this.bufferAfterCarriageReturn ? CARRIAGE_RETURN : undefined;
+          if (byte === CARRIAGE_RETURN || previous !== CARRIAGE_RETURN) this.line++;
           this.lineStart = this.base + i + 1;
         }
         continue;
@@ -361,12 +383,20 @@ export class JsonListScanner {
       } else if (byte === COLON && !this.listOpen && this.lastString !== undefined) {
         this.keys[this.depth - 1] = this.lastString;
         this.lastString = undefined;
+        this.noteListKey(buffer, i);
       }
     }
 
     const batch = batchStart < 0 ? [] : this.parseBatch(buffer, batchStart, batchEnd, completed, firstIndex);
     this.keepRest(buffer);
+    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte.
+    this.afterCarriageReturn = !this.carries() && length > 0 && buffer[length - 1] === CARRIAGE_RETURN;
     return { elements: batch, firstIndex };
+  }
+
+  // Whether bytes are held back for the next chunk (a method, so that the compiler does not narrow the field across keepRest).
+  private carries(): boolean {
+    return this.carry !== undefined;
   }
 
   /** The path at which the list was found, once it was. */
@@ -396,7 +426,10 @@ export class JsonListScanner {
       // The input ended inside the list, between elements.
       return this.failAtEnd();
     }
-    const skeletonText = Buffer.concat(this.skeletonParts, this.skeletonBytes).toString('utf8');
+    const skeletonBytes = Buffer.concat(this.skeletonParts, this.skeletonBytes);
+    const invalid = firstInvalidUtf8(skeletonBytes);
+    if (invalid >= 0) throw this.skeletonErrorAt(invalid, describeInvalidUtf8(skeletonBytes, invalid));
+    const skeletonText = skeletonBytes.toString('utf8');
     let skeleton: unknown;
     try {
       skeleton = JSON.parse(skeletonText) as unknown;
@@ -423,6 +456,17 @@ export class JsonListScanner {
     }
   }
 
+  // A key just read: when it names a list (`"executions"` at the top), it must be the first such key.
+  private noteListKey(buffer: Buffer, at: number): void {
+    for (const path of this.listPaths) {
+      if (path.length !== this.depth || !path.every((key, index) => this.keys[index] === key)) continue;
+      if (this.listKeysSeen.has(path)) {
+        throw this.syntaxErrorAt(buffer, at, `the key ${JSON.stringify(path.at(-1))} appears twice; JSON keeps only the last, which would drop the records of the first without a word, so a document must hold one`);
+      }
+      this.listKeysSeen.add(path);
+    }
+  }
+
   // Whether the `[` about to open, at the current depth, is the list.
   private opensList(): boolean {
     if (this.listPath !== undefined) return false;
@@ -437,6 +481,8 @@ export class JsonListScanner {
   }
 
   private parseBatch(buffer: Buffer, start: number, end: number, count: number, firstIndex: number): unknown[] {
+    const invalid = firstInvalidUtf8(buffer, start, end);
+    if (invalid >= 0) throw this.syntaxErrorAt(buffer, invalid, describeInvalidUtf8(buffer, invalid));
     const text = buffer.toString('utf8', start, end);
     let elements: unknown;
     try {
@@ -501,15 +547,9 @@ export class JsonListScanner {
 
   // A syntax error at byte `index` of `buffer`, located by line and column in the document.
   private syntaxErrorAt(buffer: Buffer, index: number, detail: string): InputSyntaxError {
-    let line = this.bufferLine;
-    let lineStart = this.bufferLineStart;
-    const stop = Math.min(index, buffer.length);
-    for (let i = 0; i < stop; i++) {
-      if (buffer[i] === NEWLINE) {
-        line++;
-        lineStart = this.base + i + 1;
-      }
-    }
+    const breaks = countLineBreaks(buffer, 0, Math.min(index, buffer.length), this.bufferAfterCarriageReturn);
+    const line = this.bufferLine + breaks.count;
+    const lineStart = breaks.lastLineStart >= 0 ? this.base + breaks.lastLineStart : this.bufferLineStart;
     // Columns count characters where the line's start is in this buffer, bytes otherwise.
     const column = lineStart >= this.base ? buffer.toString('utf8', lineStart - this.base, index).length + 1 : this.base + index - lineStart + 1;
     return new InputSyntaxError(detail, { line, column });
@@ -517,18 +557,17 @@ export class JsonListScanner {
 
   private skeletonSyntaxError(skeletonText: string, error: unknown): InputSyntaxError {
     const { detail, offset } = describeJsonParseFailure(error, skeletonText);
-    const skeletonOffset = Buffer.byteLength(skeletonText.slice(0, offset ?? skeletonText.length));
+    return this.skeletonErrorAt(Buffer.byteLength(skeletonText.slice(0, offset ?? skeletonText.length)), detail);
+  }
+
+  // An error at a byte offset of the skeleton, located in the document.
+  private skeletonErrorAt(skeletonOffset: number, detail: string): InputSyntaxError {
     const skeleton = Buffer.concat(this.skeletonParts, this.skeletonBytes);
     let segment = this.segments[0]!;
     for (const candidate of this.segments) if (candidate.skeletonOffset <= skeletonOffset) segment = candidate;
-    let line = segment.line;
-    let lineStart = segment.lineStart;
-    for (let i = segment.skeletonOffset; i < skeletonOffset && i < skeleton.length; i++) {
-      if (skeleton[i] === NEWLINE) {
-        line++;
-        lineStart = segment.documentOffset + (i - segment.skeletonOffset) + 1;
-      }
-    }
+    const breaks = countLineBreaks(skeleton, segment.skeletonOffset, Math.min(skeletonOffset, skeleton.length));
+    const line = segment.line + breaks.count;
+    const lineStart = breaks.lastLineStart >= 0 ? segment.documentOffset + (breaks.lastLineStart - segment.skeletonOffset) : segment.lineStart;
     const documentOffset = segment.documentOffset + (skeletonOffset - segment.skeletonOffset);
     const lineStartInSkeleton = segment.skeletonOffset + (lineStart - segment.documentOffset);
     const column =

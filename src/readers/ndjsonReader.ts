@@ -1,58 +1,94 @@
 import { InputSyntaxError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/readInput.js';
+import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED, splitLines } from '../input/lineBreaks.js';
+import { describeInvalidUtf8, firstInvalidUtf8 } from '../input/utf8.js';
 import type { RecordBatch } from './recordBatch.js';
 
 /** The longest line an NDJSON input may have, in bytes: one record never needs more. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-const NEWLINE = 0x0a;
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
- * Reads NDJSON (JSON Lines): one record per line, blank lines ignored, CRLF
- * accepted, a leading byte-order mark ignored. The lines of each chunk are
- * parsed by one `JSON.parse` of `[` + the lines joined by commas + `]`; when
- * that fails, line by line, to name the line at fault. Every record carries
- * its line number.
+ * Reads NDJSON (JSON Lines): one record per line, blank lines ignored, lines
+ * ended by LF, CRLF or a CR alone, a leading byte-order mark ignored, UTF-8
+ * decoded strictly. The lines of each chunk are parsed by one `JSON.parse`
+ * of `[` + the lines joined by commas + `]`; when that fails, line by line,
+ * to name the line at fault. Every record carries its line number. A line
+ * is held until it ends, its chunks kept apart (never copied again as each
+ * arrives), and a line longer than {@link MAX_LINE_BYTES} is an error, so
+ * memory stays bounded for any input, `/dev/zero` included.
  */
 export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: string): AsyncGenerator<RecordBatch> {
-  let carry: Buffer | undefined;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let nextLine = 1;
-  let first = true;
-  for await (const chunk of chunks) {
-    let buffer = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-    if (first && buffer.length < 3 && carry === undefined) {
-      carry = buffer;
+  // Whether the bytes before the pending ones end with a CR, whose LF may come first in the next chunk.
+  let afterCarriageReturn = false;
+  for await (const chunk of withoutByteOrderMark(chunks)) {
+    const end = lastLineBreakEnd(chunk);
+    if (end < 0) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes > MAX_LINE_BYTES) throw tooLong(nextLine, file);
       continue;
     }
-    if (first) {
-      first = false;
-      if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) buffer = buffer.subarray(3);
-    }
-    const lastNewline = buffer.lastIndexOf(NEWLINE);
-    if (lastNewline < 0) {
-      if (buffer.length > MAX_LINE_BYTES) throw tooLong(nextLine, file);
-      carry = buffer;
-      continue;
-    }
-    carry = lastNewline === buffer.length - 1 ? undefined : buffer.subarray(lastNewline + 1);
-    const batch = parseLines(buffer.toString('utf8', 0, lastNewline), nextLine, file);
+    const lines = pending.length === 0 ? chunk.subarray(0, end) : Buffer.concat([...pending, chunk.subarray(0, end)]);
+    pending = end < chunk.length ? [chunk.subarray(end)] : [];
+    pendingBytes = chunk.length - end;
+    const batch = parseLines(lines, nextLine, file, afterCarriageReturn, true);
+    afterCarriageReturn = chunk[end - 1] === CARRIAGE_RETURN;
     nextLine = batch.nextLine;
     if (batch.records.length > 0) yield batch;
   }
-  if (carry !== undefined && carry.length > 0) {
-    if (first && carry[0] === 0xef && carry[1] === 0xbb && carry[2] === 0xbf) carry = carry.subarray(3);
-    const batch = parseLines(carry.toString('utf8'), nextLine, file);
+  if (pendingBytes > 0) {
+    const batch = parseLines(Buffer.concat(pending), nextLine, file, afterCarriageReturn, false);
     if (batch.records.length > 0) yield batch;
   }
 }
 
-function parseLines(text: string, firstLine: number, file: string): RecordBatch & { nextLine: number } {
-  const lines = text.split('\n');
+/** The offset just after the last CR or LF in a chunk, or -1. */
+function lastLineBreakEnd(chunk: Buffer): number {
+  const at = Math.max(chunk.lastIndexOf(LINE_FEED), chunk.lastIndexOf(CARRIAGE_RETURN));
+  return at < 0 ? -1 : at + 1;
+}
+
+async function* withoutByteOrderMark(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let opening: Buffer | undefined = Buffer.alloc(0);
+  for await (const chunk of chunks) {
+    if (opening === undefined) {
+      yield chunk;
+      continue;
+    }
+    opening = Buffer.concat([opening, chunk]);
+    if (opening.length < 3 && BYTE_ORDER_MARK.subarray(0, opening.length).equals(opening)) continue;
+    yield opening.subarray(0, 3).equals(BYTE_ORDER_MARK) ? opening.subarray(3) : opening;
+    opening = undefined;
+  }
+  if (opening !== undefined && opening.length > 0) yield opening.subarray(0, 3).equals(BYTE_ORDER_MARK) ? opening.subarray(3) : opening;
+}
+
+/**
+ * Parses whole lines. `endsWithBreak`: the bytes end with a line break (the
+ * last chunk may not). `afterCarriageReturn`: a LF first in the bytes ends
+ * the line a CR before them ended already.
+ */
+function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean): RecordBatch & { nextLine: number } {
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid >= 0) {
+    const before = countLineBreaks(bytes, 0, invalid, afterCarriageReturn);
+    const line = firstLine + before.count;
+    const column = bytes.toString('utf8', Math.max(0, before.lastLineStart), invalid).length + 1;
+    throw new InputSyntaxError(`${describeInvalidUtf8(bytes, invalid)} (line ${line} of ${file})`, { line, column });
+  }
+  let text = bytes.toString('utf8');
+  if (afterCarriageReturn && text.startsWith('\n')) text = text.slice(1);
+  const lines = splitLines(text);
+  if (endsWithBreak) lines.pop();
   const contents: string[] = [];
   const lineNumbers: number[] = [];
   for (let index = 0; index < lines.length; index++) {
-    let line = lines[index]!;
-    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const line = lines[index]!;
     if (line.trim() === '') continue;
     contents.push(line);
     lineNumbers.push(firstLine + index);

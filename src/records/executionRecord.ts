@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, parseRecordStatusList } from './recordCheck.js';
+import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 
-export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
+export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_DISTINCT_ENDPOINTS, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
 
 
 /** The `<METHOD> <path>` label shared by execution records and check observations. */
 export const endpointLabelSchema = z
   .string({ error: 'must be a string of the form "<METHOD> <path>"' })
   .regex(ENDPOINT_LABEL_PATTERN, { error: 'must be of the form "<METHOD> <path>", with a path that starts with "/"' })
+  .max(MAX_ENDPOINT_LABEL_LENGTH, { error: `must be at most ${MAX_ENDPOINT_LABEL_LENGTH.toLocaleString('en-US')} characters long` })
   .meta({ description: 'Endpoint label `<METHOD> <path>`, e.g. `GET /orders`', examples: ['GET /orders'] });
 
 /** A response time: a finite number of milliseconds, zero or more. */
@@ -79,7 +80,11 @@ export const executionRecordSchema = z
       .meta({ description: 'Only for a call that got no response: the error code, e.g. ECONNREFUSED, ENOTFOUND, ETIMEDOUT, ECONNRESET', examples: ['ECONNREFUSED'] }),
     endpoint: endpointLabelSchema,
     responseTimeMs: responseTimeMsSchema.meta({ description: 'Response time in milliseconds; for a call that got no response, the time until it failed' }),
-    id: z.string({ error: 'must be a string when present' }).optional().meta({ description: 'Optional identifier of the execution' }),
+    id: z
+      .string({ error: `must be a string of at most ${MAX_ID_LENGTH.toLocaleString('en-US')} characters when present` })
+      .max(MAX_ID_LENGTH, { error: `must be a string of at most ${MAX_ID_LENGTH.toLocaleString('en-US')} characters when present` })
+      .optional()
+      .meta({ description: 'Optional identifier of the execution' }),
     timingMs: timingPhasesSchema.optional(),
     expectedStatuses: expectedStatusesSchema.optional(),
   })

@@ -17,6 +17,20 @@ import { isPlainObject } from './validateRecordList.js';
  */
 export const ENDPOINT_LABEL_PATTERN = /^\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]+(\/\S*)\s*$/;
 
+/**
+ * The longest endpoint label a record may have, in characters as written: far
+ * beyond any real route (browsers and servers cap URLs near 2,000), and small
+ * enough that a report of {@link MAX_DISTINCT_ENDPOINTS} such labels stays
+ * within the longest string V8 can make (about 512 MB).
+ */
+export const MAX_ENDPOINT_LABEL_LENGTH = 2048;
+
+/** The longest `id` a record may have, in characters: the slowest executions show it in the report. */
+export const MAX_ID_LENGTH = 1024;
+
+/** How many distinct endpoint labels one run may hold; past it, ids are in the labels (`--route`, `--endpoint-grouping auto` group them). */
+export const MAX_DISTINCT_ENDPOINTS = 50_000;
+
 /** An error code of a call with no response: up to 64 characters, no whitespace. */
 export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
 
@@ -37,7 +51,7 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     typeof endpoint === 'string' &&
     isEndpointLabel(endpoint) &&
     isMilliseconds(responseTimeMs) &&
-    (id === undefined || typeof id === 'string') &&
+    (id === undefined || (typeof id === 'string' && id.length <= MAX_ID_LENGTH)) &&
     (timingMs === undefined || areTimingPhases(timingMs)) &&
     (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses)))
   );
@@ -49,7 +63,7 @@ const validLabels = new Set<string>();
 
 function isEndpointLabel(label: string): boolean {
   if (validLabels.has(label)) return true;
-  if (!ENDPOINT_LABEL_PATTERN.test(label)) return false;
+  if (label.length > MAX_ENDPOINT_LABEL_LENGTH || !ENDPOINT_LABEL_PATTERN.test(label)) return false;
   if (validLabels.size < 10_000) validLabels.add(label);
   return true;
 }

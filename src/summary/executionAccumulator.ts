@@ -343,6 +343,16 @@ export class ExecutionAccumulator {
     };
   }
 
+  /** How many distinct endpoints have been counted. */
+  endpointCount(): number {
+    return this.tallies.size;
+  }
+
+  /** Whether an endpoint label has been counted. */
+  hasEndpoint(endpoint: string): boolean {
+    return this.tallies.has(endpoint);
+  }
+
   /** The tally of one endpoint label, made on first use. */
   slot(endpoint: string): EndpointTally {
     let tally = this.tallies.get(endpoint);

@@ -1,9 +1,10 @@
-import type { RecordLocation } from '../issues/location.js';
+import { InputLimitError } from '../errors.js';
+import { describeLocation, type RecordLocation } from '../issues/location.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
 import { createEndpointLabeler } from '../records/endpointLabels.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
 import type { executionRecordSchema } from '../records/executionRecord.js';
-import { isExecutionRecord, parseRecordStatusList } from '../records/recordCheck.js';
+import { isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
@@ -22,6 +23,15 @@ export interface RecordOrigin {
 }
 
 const LABEL_CACHE_LIMIT = 10_000;
+
+/** More distinct endpoints than {@link MAX_DISTINCT_ENDPOINTS}: at a record's location, or, for ranges merged, in all. */
+export function tooManyEndpoints(location?: RecordLocation): InputLimitError {
+  const limit = MAX_DISTINCT_ENDPOINTS.toLocaleString('en-US');
+  const where = location === undefined ? `the inputs hold more than ${limit}` : `${describeLocation(location)} brings the count past ${limit}`;
+  return new InputLimitError(
+    `too many distinct endpoints: ${where}, the most one report holds; ids are probably in the paths: group them with --route /orders/:id (QE_ROUTES) or --endpoint-grouping auto`,
+  );
+}
 
 /**
  * Where raw execution records go in: each is validated (problems kept with
@@ -62,7 +72,7 @@ export class RecordIntake {
   take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin, counted?: (endpoint: string, failed: boolean) => void): void {
     if (!this.validation.check(record, locate)) return;
     const { statusCode, responseTimeMs, timingMs, expectedStatuses } = record;
-    const slot = this.slotOf(record.endpoint, origin?.derivedFromUrl === true);
+    const slot = this.slotOf(record.endpoint, origin?.derivedFromUrl === true, locate);
     const { endpoint } = slot;
     const expected =
       expectedStatuses !== undefined
@@ -93,11 +103,13 @@ export class RecordIntake {
   }
 
   // Normalises and labels one endpoint and finds its tally, remembering the result: inputs repeat a few hundred labels millions of times.
-  private slotOf(written: string, derivedFromUrl: boolean): EndpointTally {
+  private slotOf(written: string, derivedFromUrl: boolean, locate: () => RecordLocation): EndpointTally {
     const cache = this.labels[derivedFromUrl ? 1 : 0];
     const known = cache.get(written);
     if (known !== undefined) return known;
-    const slot = this.accumulator.slot(this.label(normaliseEndpoint(written), derivedFromUrl));
+    const label = this.label(normaliseEndpoint(written), derivedFromUrl);
+    if (this.accumulator.endpointCount() >= MAX_DISTINCT_ENDPOINTS && !this.accumulator.hasEndpoint(label)) throw tooManyEndpoints(this.named(locate()));
+    const slot = this.accumulator.slot(label);
     if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, slot);
     return slot;
   }

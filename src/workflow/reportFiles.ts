@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { InputLimitError } from '../errors.js';
 import { REPORT_FORMATS, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
@@ -66,6 +67,24 @@ export function reportFilePaths(outputPath: string, formats: readonly ReportForm
 }
 
 /**
+ * A rendering, or an InputLimitError when it would be longer than the
+ * longest string V8 can make (about 512 MB). The limits on records (label
+ * length, distinct endpoints) keep a report well below it; this says so
+ * plainly should a report still grow past it (a baseline of as many
+ * endpoints again), instead of an internal error.
+ */
+export function withinStringLimit(render: () => string): string {
+  try {
+    return render();
+  } catch (error) {
+    if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
+      throw new InputLimitError('the report would be longer than the longest string Node.js can make (about 512 MB): fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter', { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
  * Renders the report in each format asked for and writes the files together
  * (see {@link writeReportFilesAtomically}: all of them or none, the JSON
  * report renamed into place last); then, when a job summary file is named,
@@ -74,7 +93,7 @@ export function reportFilePaths(outputPath: string, formats: readonly ReportForm
 export async function writeReport(fileSystem: FileSystem, report: QualityReport, destination: ReportDestination): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
-  const reportText = formatReport(report);
+  const reportText = withinStringLimit(() => formatReport(report));
   let markdown: string | undefined;
   const files = paths.map(({ format, path, role }) => {
     if (format === 'json') return { path, role, content: reportText };

@@ -7,15 +7,16 @@ import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
-import { executionRecordSchema } from '../records/executionRecord.js';
+import { executionRecordSchema, MAX_DISTINCT_ENDPOINTS } from '../records/executionRecord.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
+import { isValidUtf8 } from '../input/utf8.js';
 import type { RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import { judgeReport, judgementFiles, loadJudgement } from './judgement.js';
-import { RecordIntake } from './recordIntake.js';
+import { RecordIntake, tooManyEndpoints } from './recordIntake.js';
 import { checkReportDestination, writeReport, type WrittenReport } from './reportFiles.js';
 import type { RangeSummary } from './summariseRange.js';
 
@@ -107,6 +108,7 @@ export async function summariseInputs(
           validation.absorb(part);
           read.records += part.recordCount;
         }
+        if (accumulator.endpointCount() > MAX_DISTINCT_ENDPOINTS) throw tooManyEndpoints();
         progress?.(read.records, read.bytes);
         continue;
       }
@@ -143,9 +145,12 @@ function mergeRanges(ranges: readonly RangeSummary[], format: 'json' | 'ndjson',
     const last = parts[parts.length - 1];
     if (first?.skeleton === undefined || last?.skeleton === undefined || first.list === undefined) return undefined;
     try {
-      const skeleton: unknown = JSON.parse(Buffer.concat([first.skeleton, last.skeleton]).toString('utf8'));
+      const bytes = Buffer.concat([first.skeleton, last.skeleton]);
+      if (!isValidUtf8(bytes)) return undefined;
+      const skeleton: unknown = JSON.parse(bytes.toString('utf8'));
       const list = first.list.path.length === 0 ? skeleton : (skeleton as Record<string, unknown> | null)?.['executions'];
-      if (!Array.isArray(list)) return undefined;
+      // A list with elements here is a second "executions" key, which a read in one piece refuses.
+      if (!Array.isArray(list) || list.length > 0) return undefined;
     } catch {
       return undefined;
     }

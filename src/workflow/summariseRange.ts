@@ -1,4 +1,5 @@
-import { InputSyntaxError } from '../errors.js';
+import { InputLimitError, InputSyntaxError } from '../errors.js';
+import { CARRIAGE_RETURN, countLineBreaks } from '../input/lineBreaks.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import { readNdjsonRecords } from '../readers/ndjsonReader.js';
@@ -54,16 +55,19 @@ export async function summariseRange(chunks: AsyncIterable<Buffer>, range: Input
     return { ok: true, summary: intake.accumulator.toData({ sorted: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
   } catch (error) {
     // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece, which says exactly what is wrong.
-    if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError) return { ok: false, reason: error.message };
+    if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError || error instanceof InputLimitError) return { ok: false, reason: error.message };
     throw error;
   }
 }
 
 async function readNdjsonRange(chunks: AsyncIterable<Buffer>, take: (batch: RecordBatch) => void): Promise<{ advance: number }> {
+  // Lines end as the reader ends them (LF, CRLF, a CR alone); a range starts after a LF.
   let newlines = 0;
+  let afterCarriageReturn = false;
   async function* counted(): AsyncGenerator<Buffer> {
     for await (const chunk of chunks) {
-      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) newlines++;
+      newlines += countLineBreaks(chunk, 0, chunk.length, afterCarriageReturn).count;
+      if (chunk.length > 0) afterCarriageReturn = chunk[chunk.length - 1] === CARRIAGE_RETURN;
       yield chunk;
     }
   }

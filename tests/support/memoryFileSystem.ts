@@ -16,6 +16,8 @@ export class MemoryFileSystem implements FileSystem {
   readonly files: Map<string, string>;
   readonly folders = new Set<string>(['.', '/']);
   readonly writes: string[] = [];
+  /** Files given as bytes (inputs that are not valid UTF-8), read by `openChunks`. */
+  readonly bytes = new Map<string, Buffer>();
   /** Files whose modification time a spec set, in ms since the epoch. */
   readonly modified = new Map<string, number>();
   private readonly failures = new Map<FailingOperation, string>();
@@ -55,9 +57,16 @@ export class MemoryFileSystem implements FileSystem {
     return Promise.resolve(content);
   }
 
+  /** Puts a file given as bytes at `path`. */
+  putBytes(path: string, content: Buffer): this {
+    this.bytes.set(path, content);
+    this.addFolders(dirname(path));
+    return this;
+  }
+
   openChunks(path: string): Promise<AsyncIterable<Buffer>> {
     this.throwIfFailing('readFile', path);
-    const content = this.files.get(this.follow(path));
+    const content = this.bytes.get(this.follow(path)) ?? this.files.get(this.follow(path));
     if (content === undefined) return Promise.reject(nodeError('ENOENT', path));
     const bytes = Buffer.from(content);
     // Small chunks, so that every reader meets records split across chunks.
@@ -73,7 +82,7 @@ export class MemoryFileSystem implements FileSystem {
   lstat(path: string): Promise<FileFacts | undefined> {
     const kind: FileKind | undefined = this.links.has(path)
       ? 'symbolic link'
-      : this.files.has(path)
+      : this.files.has(path) || this.bytes.has(path)
         ? 'file'
         : this.folders.has(path)
           ? 'folder'

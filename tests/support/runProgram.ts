@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const run = promisify(execFile);
@@ -78,4 +78,38 @@ export function pathExists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** A program's outcome with the most memory it held (resident set, KiB), sampled from /proc every 20 ms. */
+export interface WatchedOutcome extends ProgramOutcome {
+  readonly peakResidentKib: number;
+}
+
+/**
+ * Runs a compiled program like {@link runProgram}, watching its memory: the
+ * peak resident set size (VmHWM) read from /proc while it runs. Linux only.
+ */
+export function runWatched(program: string, { args = [], cwd = repositoryRoot, timeoutMs = 120_000 }: { args?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<WatchedOutcome> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build', program), ...args], { cwd, env: { PATH: process.env['PATH'] ?? '' }, timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    let peakResidentKib = 0;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const sample = (): void => {
+      try {
+        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (match !== null) peakResidentKib = Math.max(peakResidentKib, Number(match[1]));
+      } catch {
+        // Gone already.
+      }
+    };
+    const timer = setInterval(sample, 20);
+    child.on('exit', sample);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      done({ exitCode: code ?? -1, stdout, stderr, peakResidentKib });
+    });
+  });
 }
