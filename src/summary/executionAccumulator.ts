@@ -190,10 +190,11 @@ export class ExecutionAccumulator {
       }
     }
     if (responseTimeMs > this.slowResponseThresholdMs) tally.slowExecutionCount++;
-    tally.times.push(responseTimeMs);
+    // + 0 makes -0 a 0: a percentile is then the same whichever zero was read first (found by the merge-law property).
+    tally.times.push(responseTimeMs + 0);
     if (wait !== undefined || connect !== undefined) {
       tally.timed = true;
-      if (wait !== undefined) tally.waits.push(wait);
+      if (wait !== undefined) tally.waits.push(wait + 0);
       if (connect !== undefined && connect > 0) tally.newConnectionCount++;
     }
     return failed;
@@ -390,7 +391,8 @@ function slowExecutionOf(record: CanonicalExecutionRecord): SlowExecution {
   return {
     endpoint,
     ...(statusCode === undefined ? { errorCode: errorCode ?? 'NO_RESPONSE' } : { statusCode }),
-    responseTimeMs,
+    // -0 as 0, as the samples hold it.
+    responseTimeMs: responseTimeMs + 0,
     ...(id === undefined ? {} : { id }),
   };
 }

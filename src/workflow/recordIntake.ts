@@ -87,7 +87,8 @@ export class RecordIntake {
       accumulator.addSlowest({
         endpoint,
         ...(statusCode === undefined ? { errorCode: errorCode! } : { statusCode }),
-        responseTimeMs,
+        // -0 as 0, as the samples hold it.
+        responseTimeMs: responseTimeMs + 0,
         ...(id === undefined ? {} : { id }),
         location: this.named(locate()),
       });

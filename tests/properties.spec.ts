@@ -1,0 +1,248 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  buildReport,
+  ConfigurationError,
+  loadQualityToolConfig,
+  QualityEvidenceError,
+  runQualityWorkflow,
+  summariseExecutions,
+  type CanonicalExecutionRecord,
+  type QualityToolConfig,
+} from '../src/index.js';
+import { createEndpointLabeler } from '../src/records/endpointLabels.js';
+import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
+import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
+import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { ExecutionAccumulator } from '../src/summary/executionAccumulator.js';
+import { MemoryFileSystem } from './support/memoryFileSystem.js';
+import { propertyParameters } from './support/properties.js';
+import { repositoryRoot } from './support/runProgram.js';
+import { test } from './support/test.js';
+
+// Properties over generated inputs (fast-check), each checked on
+// PROPERTY_RUNS cases (10,000 by default) from a fresh seed: a failure prints
+// its seed, and QE_PROPERTY_SEED replays it. Inside a property, node:assert
+// checks (Playwright's expect captures a stack trace at every call, which
+// 10,000 cases of hundreds of checks cannot afford).
+
+test.describe.configure({ timeout: 300_000 });
+
+const THRESHOLD = 750;
+
+// Labels as people write them: odd methods and spacing, names that are also
+// object internals, percent-encoding, ids, non-ASCII, repeated slashes.
+const method = fc.constantFrom('GET', 'get', 'POST', 'Delete', 'PATCH', 'M-SEARCH', 'x!#$');
+const segment = fc.oneof(
+  fc.constantFrom('', 'orders', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '42', '7', 'caf%C3%A9', 'café', '0123456789abcdef0123', '9f1c2b1e-4c3d-4a5b-8c7d-6e5f4a3b2c1d', ':id', '%20'),
+  fc.stringMatching(/^[^\s/]{0,6}$/),
+);
+const path = fc.array(segment, { maxLength: 4 }).map((segments) => `/${segments.join('/')}`);
+const label = fc.tuple(fc.constantFrom('', ' ', '\t'), method, fc.constantFrom(' ', '  ', '\t', ' \t '), path, fc.constantFrom('', ' ', '\n')).map(([before, verb, gap, route, after]) => `${before}${verb}${gap}${route}${after}`);
+
+const time = fc.oneof(fc.constantFrom(0, -0, 750, 750.0001, 751, 1e-300, 5e-324), fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }));
+const record: fc.Arbitrary<CanonicalExecutionRecord> = fc.oneof(
+  fc.record({ statusCode: fc.integer({ min: 100, max: 599 }), endpoint: label.map(normaliseEndpoint), responseTimeMs: time }),
+  fc.record({ errorCode: fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT', 'net::ERR_FAILED'), endpoint: label.map(normaliseEndpoint), responseTimeMs: time }),
+);
+const records = fc.array(record, { maxLength: 40 });
+
+test.describe('summary invariants over arbitrary valid records', () => {
+  test('every count lies between 0 and executionCount, failures per endpoint sum to the failed count, and every endpoint named was in the input', () => {
+    fc.assert(
+      fc.property(records, (input) => {
+        const report = buildReport(summariseExecutions(input, THRESHOLD), { environment: 'p', slowResponseThresholdMs: THRESHOLD });
+        const { executionCount } = report;
+        assert.equal(executionCount, input.length);
+        const counts = [report.failedExecutionCount, report.slowExecutionCount, report.noResponseCount, report.expectedErrorCount];
+        for (const entry of report.endpoints) counts.push(entry.failedExecutionCount, entry.slowExecutionCount, entry.noResponseCount, entry.expectedErrorCount);
+        for (const count of counts) assert.ok(Number.isInteger(count) && count >= 0 && count <= executionCount, `count ${count} of ${executionCount}`);
+        assert.equal(
+          Object.values(report.failureCountByEndpoint).reduce((sum, count) => sum + count, 0),
+          report.failedExecutionCount,
+        );
+        assert.equal(
+          report.endpoints.reduce((sum, entry) => sum + entry.executionCount, 0),
+          executionCount,
+        );
+        const written = new Set(input.map(({ endpoint }) => endpoint));
+        const named = [...Object.keys(report.failureCountByEndpoint), ...report.slowEndpoints, ...report.noResponseEndpoints, ...report.endpoints.map(({ endpoint }) => endpoint)];
+        for (const endpoint of named) assert.ok(written.has(endpoint), `${endpoint} was not in the input`);
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('slowEndpoints is unique and ascending by code unit', () => {
+    fc.assert(
+      fc.property(records, (input) => {
+        const { slowEndpoints } = summariseExecutions(input, THRESHOLD);
+        assert.deepEqual(slowEndpoints, [...new Set(slowEndpoints)].sort(compareCodeUnits));
+        assert.deepEqual(new Set(slowEndpoints), new Set(input.filter((item) => item.responseTimeMs > THRESHOLD).map(({ endpoint }) => endpoint)));
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('order does not matter: every statistic is the same for the records reversed and shuffled (ties among the slowest aside)', () => {
+    fc.assert(
+      fc.property(records, fc.integer(), (input, salt) => {
+        const shuffled = input.map((item, index) => ({ item, key: Math.imul(index + 1, salt | 1) >>> 0 })).sort((a, b) => a.key - b.key).map(({ item }) => item);
+        const { slowestExecutions: forwardSlowest, ...forward } = summariseExecutions(input, THRESHOLD);
+        for (const order of [[...input].reverse(), shuffled]) {
+          const { slowestExecutions, ...other } = summariseExecutions(order, THRESHOLD);
+          assert.deepEqual(other, forward);
+          assert.deepEqual(
+            slowestExecutions.map((execution) => execution.responseTimeMs),
+            forwardSlowest.map((execution) => execution.responseTimeMs),
+          );
+        }
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('the merge law: summarising two lists and merging equals summarising their concatenation, for every statistic', () => {
+    fc.assert(
+      fc.property(records, records, fc.boolean(), (first, second, asData) => {
+        const merged = new ExecutionAccumulator(THRESHOLD);
+        for (const item of first) merged.add(item);
+        const other = new ExecutionAccumulator(THRESHOLD);
+        for (const item of second) other.add(item);
+        // As a worker thread hands it over (plain data, samples sorted), or as an accumulator.
+        merged.merge(asData ? structuredClone(other.toData({ sorted: true })) : other);
+        assert.deepEqual(merged.result(), summariseExecutions([...first, ...second], THRESHOLD));
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('p50 <= p90 <= p95 <= p99 <= max, each a recorded value, for the run and for every endpoint', () => {
+    fc.assert(
+      fc.property(records, (input) => {
+        const summary = summariseExecutions(input, THRESHOLD);
+        const check = (statistics: (typeof summary)['responseTimeMs'], values: readonly number[]): void => {
+          if (values.length === 0) {
+            assert.equal(statistics.p50, null);
+            return;
+          }
+          const order = [statistics.min, statistics.p50, statistics.p90, statistics.p95, statistics.p99, statistics.max] as number[];
+          for (let index = 1; index < order.length; index++) assert.ok(order[index]! >= order[index - 1]!, `${order.join(' <= ')}`);
+          for (const value of order) assert.ok(values.includes(value), `${value} was not recorded`);
+        };
+        check(summary.responseTimeMs, input.map(({ responseTimeMs }) => responseTimeMs));
+        for (const entry of summary.endpoints) check(entry.responseTimeMs, input.filter(({ endpoint }) => endpoint === entry.endpoint).map(({ responseTimeMs }) => responseTimeMs));
+      }),
+      propertyParameters(),
+    );
+  });
+});
+
+test.describe('labels', () => {
+  test('normalisation is idempotent and every label it makes parses again as "<METHOD> <path>"', () => {
+    fc.assert(
+      fc.property(label, (written) => {
+        const once = normaliseEndpoint(written);
+        assert.equal(normaliseEndpoint(once), once);
+        assert.match(once, ENDPOINT_LABEL_PATTERN);
+        assert.match(once, /^\S+ \/\S*$/);
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('templating and grouping are idempotent: a label made once is made again unchanged', () => {
+    const routes = fc.array(fc.constantFrom('/orders/:orderId', 'GET /orders/:orderId/items', '/constructor/:x', '/', '//a//:b/'), { maxLength: 3 });
+    fc.assert(
+      fc.property(label, routes, fc.constantFrom('auto', 'none', undefined), fc.boolean(), (written, templates, endpointGrouping, derivedFromUrl) => {
+        const make = createEndpointLabeler({ routes: templates, endpointGrouping });
+        const once = make(normaliseEndpoint(written), derivedFromUrl);
+        assert.equal(make(once, derivedFromUrl), once);
+        assert.match(once, ENDPOINT_LABEL_PATTERN);
+      }),
+      propertyParameters(),
+    );
+  });
+});
+
+test('the config loader gives a finite whole threshold or a ConfigurationError that shows no value it was given', () => {
+  const SENTINEL = 'zq7Sentinel';
+  const variables = ['QE_ENVIRONMENT', 'QE_SLOW_RESPONSE_THRESHOLD_MS', 'QE_INPUT_PATH', 'QE_OUTPUT_PATH', 'QE_EXPECTED_STATUSES', 'QE_ROUTES', 'QE_ENDPOINT_GROUPING', 'QE_BUDGETS_PATH', 'QE_BASELINE_PATH', 'QE_REPORT_FORMATS', 'QE_QUIET', 'QE_CONFIG_PATH', 'PATH', 'API_TOKEN'];
+  // Plausible values, and values that carry the sentinel, which no message may show.
+  const value = fc.oneof(
+    fc.constantFrom('', ' ', '750', '0', '007', '1e3', '-1', '12.5', '9007199254740993', 'staging', 'in.json', '200-299,404', 'auto', 'none', 'json,html', '/orders/:id', 'true'),
+    fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([before, after]) => `${before}${SENTINEL}${after}`),
+    fc.string({ maxLength: 12 }),
+  );
+  fc.assert(
+    fc.property(fc.dictionary(fc.constantFrom(...variables), value), (env) => {
+      let config: QualityToolConfig;
+      try {
+        config = loadQualityToolConfig(env);
+      } catch (error) {
+        assert.ok(error instanceof ConfigurationError, String(error));
+        assert.ok(!error.message.includes(SENTINEL), error.message);
+        return;
+      }
+      assert.ok(Number.isSafeInteger(config.slowResponseThresholdMs) && config.slowResponseThresholdMs >= 0, String(config.slowResponseThresholdMs));
+    }),
+    propertyParameters(),
+  );
+});
+
+test.describe('the workflow on arbitrary bytes', () => {
+  const validateShipped = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+  const validRecord = fc.oneof(
+    fc.record({ statusCode: fc.integer({ min: 100, max: 599 }), endpoint: label, responseTimeMs: time }),
+    fc.record({ errorCode: fc.constantFrom('ECONNREFUSED'), endpoint: label, responseTimeMs: time }),
+  );
+  const anyRecord = fc.oneof(validRecord, fc.anything(), fc.record({ statusCode: fc.anything(), endpoint: fc.anything(), responseTimeMs: fc.anything() }, { requiredKeys: [] }));
+  const harEntry = fc.oneof(
+    fc.record({ time: time, request: fc.record({ method: method, url: path.map((route) => `http://127.0.0.1:3000${route}`) }), response: fc.record({ status: fc.constantFrom(0, -1, 200, 404, 503, 99, 600) }) }),
+    fc.anything(),
+  );
+  const utf8 = (text: string): Buffer => Buffer.from(text);
+  const input = fc.oneof(
+    // Valid documents, so that the success path is explored as much as the failures.
+    fc.array(validRecord, { maxLength: 8 }).map((list) => ({ bytes: utf8(JSON.stringify({ executions: list })), format: undefined })),
+    // Valid JSON of every shape.
+    fc.tuple(
+      fc.oneof(fc.json(), fc.array(anyRecord, { maxLength: 6 }).map((list) => JSON.stringify(list)), fc.array(anyRecord, { maxLength: 6 }).map((list) => JSON.stringify({ executions: list }))),
+      fc.constantFrom(undefined, 'json' as const),
+    ).map(([text, format]) => ({ bytes: utf8(text), format })),
+    // Broken JSON: a valid document cut short or with a byte changed.
+    fc.tuple(fc.array(validRecord, { minLength: 1, maxLength: 4 }), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([list, at, byte]) => {
+      const bytes = utf8(JSON.stringify({ executions: list }));
+      const cut = at % bytes.length;
+      return { bytes: at % 2 === 0 ? bytes.subarray(0, cut) : Buffer.concat([bytes.subarray(0, cut), Buffer.from([byte]), bytes.subarray(cut + 1)]), format: undefined };
+    }),
+    // Random bytes.
+    fc.tuple(fc.uint8Array({ maxLength: 64 }), fc.constantFrom(undefined, 'json' as const, 'ndjson' as const, 'har' as const)).map(([array, format]) => ({ bytes: Buffer.from(array), format })),
+    // NDJSON with bad lines and odd line ends.
+    fc.tuple(fc.array(fc.oneof(validRecord.map((item) => JSON.stringify(item)), fc.json(), fc.string({ maxLength: 8 })), { maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r')).map(([lines, end]) => ({ bytes: utf8(lines.join(end)), format: 'ndjson' as const })),
+    // HAR files with odd entries.
+    fc.array(harEntry, { maxLength: 5 }).map((entries) => ({ bytes: utf8(JSON.stringify({ log: { version: '1.2', entries } })), format: 'har' as const })),
+  );
+
+  test('either writes a report that the shipped JSON Schema accepts, or throws a typed error and writes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(input, async ({ bytes, format }) => {
+        const fileSystem = new MemoryFileSystem().putBytes('in', bytes);
+        const config: QualityToolConfig = { environment: 'p', slowResponseThresholdMs: THRESHOLD, inputPath: 'in', outputPath: 'out/q.json', formats: ['json'] };
+        try {
+          await runQualityWorkflow(config, { fileSystem }, { inputs: [{ path: 'in', format }] });
+        } catch (error) {
+          assert.ok(error instanceof QualityEvidenceError, error instanceof Error ? (error.stack ?? error.message) : String(error));
+          assert.deepEqual(fileSystem.writes, []);
+          return;
+        }
+        const written: unknown = JSON.parse(fileSystem.files.get('out/q.json')!);
+        assert.ok(validateShipped(written), JSON.stringify(validateShipped.errors));
+      }),
+      propertyParameters(),
+    );
+  });
+});
