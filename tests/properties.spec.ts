@@ -130,7 +130,7 @@ test.describe('summary invariants over arbitrary valid records', () => {
             return;
           }
           const order = [statistics.min, statistics.p50, statistics.p90, statistics.p95, statistics.p99, statistics.max] as number[];
-          for (let index = 1; index < order.length; index++) assert.ok(order[index]! >= order[index - 1]!, `${order.join(' <= ')}`);
+          for (let index = 1; index < order.length; index++) assert.ok(order[index]! >= order[index - 1]!, order.join(' <= '));
           for (const value of order) assert.ok(values.includes(value), `${value} was not recorded`);
         };
         check(summary.responseTimeMs, input.map(({ responseTimeMs }) => responseTimeMs));
