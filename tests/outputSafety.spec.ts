@@ -227,14 +227,17 @@ test.describe('temporary files', () => {
     expect(await readFile(join(folder, 'victim.txt'), 'utf8')).toBe('keep me');
   });
 
-  test('that a killed run left more than five minutes ago are removed by the next successful run; fresh ones and other files stay', async () => {
-    const folder = await folderWith({ '.quality-evidence-deadbeef.tmp': 'half a report', '.quality-evidence-0123abcd.tmp': 'another run, writing now', 'notes.tmp': 'not ours' });
+  test('that a killed run left are removed by the next successful run: its process is gone, or the file is over five minutes old; a live run\'s stay', async () => {
+    // 4194305 is past Linux's largest process id: no process has it.
+    const dead = '.quality-evidence-4194305-deadbeef.tmp';
+    const live = `.quality-evidence-${process.pid}-0123abcd.tmp`;
+    const folder = await folderWith({ [dead]: 'half a report', [live]: 'a run writing now', '.quality-evidence-cafebabe.tmp': 'an old run', '.quality-evidence-feedf00d.tmp': 'a young one of unknown process', 'notes.tmp': 'not ours' });
     const tenMinutesAgo = new Date(Date.now() - 10 * 60 * 1000);
-    await utimes(join(folder, '.quality-evidence-deadbeef.tmp'), tenMinutesAgo, tenMinutesAgo);
+    await utimes(join(folder, '.quality-evidence-cafebabe.tmp'), tenMinutesAgo, tenMinutesAgo);
     await utimes(join(folder, 'notes.tmp'), tenMinutesAgo, tenMinutesAgo);
 
     expect(await command(folder, ['in.json', '--output', 'q.json'])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await filesOf(folder)).toEqual(['.quality-evidence-0123abcd.tmp', 'in.json', 'notes.tmp', 'q.html', 'q.json', 'q.md']);
+    expect(await filesOf(folder)).toEqual([live, '.quality-evidence-feedf00d.tmp', 'in.json', 'notes.tmp', 'q.html', 'q.json', 'q.md']);
   });
 
   test('each report file is created, flushed and renamed, then its folder is flushed', async () => {
@@ -242,7 +245,7 @@ test.describe('temporary files', () => {
     const steps: string[] = [];
     const recording: FileSystem = Object.assign(Object.create(fileSystem) as FileSystem, {
       createFile: (path: string, content: string) => {
-        steps.push(`create ${path.replace(/[0-9a-f]{8}/, '*')}`);
+        steps.push(`create ${path.replace(/\d+-[0-9a-f]{8}/, '*')}`);
         return fileSystem.createFile(path, content);
       },
       rename: (from: string, to: string) => {

@@ -20,10 +20,14 @@ export interface ReadFile {
   readonly what: string;
 }
 
-/** The temporary files of this tool: `.quality-evidence-` and 8 hexadecimal digits, `.tmp`. */
-const TEMPORARY_FILE = /^\.quality-evidence-[0-9a-f]{8}\.tmp$/;
+/** The temporary files of this tool: `.quality-evidence-`, the writing process's id, 8 hexadecimal digits, `.tmp`. */
+const TEMPORARY_FILE = /^\.quality-evidence-(?:(\d{1,10})-)?[0-9a-f]{8}\.tmp$/;
 
-/** A temporary file of this tool older than this was left by a run that was killed: the next successful run removes it. */
+/**
+ * A temporary file of this tool whose process is gone from this machine, or
+ * that is older than this (a process on another machine sharing the folder),
+ * was left by a run that was killed: the next successful run removes it.
+ */
 export const STALE_TEMPORARY_FILE_MS = 5 * 60 * 1000;
 
 /**
@@ -100,7 +104,8 @@ async function realFolderOf(fileSystem: FileSystem, path: string): Promise<strin
  * means its renderings are new too), and the folders flushed. When any write
  * fails, every temporary file is removed and no earlier file is touched.
  * After a successful write, temporary files of this tool that a killed run
- * left in those folders more than {@link STALE_TEMPORARY_FILE_MS} ago are removed.
+ * left in those folders are removed: those of a process that no longer runs
+ * on this machine, and any older than {@link STALE_TEMPORARY_FILE_MS}.
  */
 export async function writeReportFilesAtomically(fileSystem: FileSystem, files: readonly ReportFile[], reads: readonly ReadFile[] = []): Promise<void> {
   const targets = await resolveReportTargets(fileSystem, files, reads);
@@ -111,7 +116,7 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
       const path = targets[index]!;
       const folder = dirname(path);
       // A short name of its own, so a report name near the file-name limit still fits.
-      const temporaryPath = join(folder, `.quality-evidence-${randomUUID().slice(0, 8)}.tmp`);
+      const temporaryPath = join(folder, `.quality-evidence-${process.pid}-${randomUUID().slice(0, 8)}.tmp`);
       await makeFolders(fileSystem, folder).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
       folders.add(folder);
       pending.push({ temporaryPath, path });
@@ -170,13 +175,27 @@ async function removeStaleTemporaryFiles(fileSystem: FileSystem, folder: string)
   try {
     const now = Date.now();
     for (const name of await fileSystem.listFolder(folder)) {
-      if (!TEMPORARY_FILE.test(name)) continue;
+      const match = TEMPORARY_FILE.exec(name);
+      if (match === null) continue;
       const path = join(folder, name);
       const facts = await fileSystem.lstat(path);
-      if (facts?.kind === 'file' && now - facts.modifiedMs > STALE_TEMPORARY_FILE_MS) await fileSystem.removeFile(path);
+      if (facts?.kind !== 'file') continue;
+      const writer = match[1] === undefined ? undefined : Number(match[1]);
+      const gone = writer !== undefined && writer !== process.pid && !isRunning(writer);
+      if (gone || now - facts.modifiedMs > STALE_TEMPORARY_FILE_MS) await fileSystem.removeFile(path);
     }
   } catch {
     // Tidying up is a courtesy: the report is written.
+  }
+}
+
+// Whether a process with this id runs on this machine (EPERM: it runs, as another user).
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
