@@ -18,6 +18,9 @@ export function describeFileSystemFailure(error: unknown): string {
     ENAMETOOLONG: 'a name on the path is too long',
     ELOOP: 'too many symbolic links on the path',
     EMFILE: 'too many open files',
+    EIO: 'input/output error',
+    ESTALE: 'the file is gone from its network share',
+    EDQUOT: 'the disk quota is used up',
     // Node refuses to read a file into one string past about 512 MiB.
     ERR_FS_FILE_TOO_LARGE: 'the file is too large to read (the limit is about 512 MiB)',
     ERR_STRING_TOO_LONG: 'the file is too large to read (the limit is about 512 MiB)',

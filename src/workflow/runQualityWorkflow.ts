@@ -185,7 +185,16 @@ async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem
     return { name: '-', chunks: stdin, format };
   }
   try {
-    return { name: path, chunks: await fileSystem.openChunks(path), format };
+    return { name: path, chunks: failingAsUnreadable(await fileSystem.openChunks(path), path), format };
+  } catch (error) {
+    throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error });
+  }
+}
+
+// A read that fails half-way (EIO, a file on a network share gone) is the input's failure, named like one that cannot be opened.
+async function* failingAsUnreadable(chunks: AsyncIterable<Buffer>, path: string): AsyncGenerator<Buffer> {
+  try {
+    yield* chunks;
   } catch (error) {
     throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error });
   }

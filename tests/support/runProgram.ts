@@ -38,7 +38,7 @@ export function runProgram(
   const script = join(repositoryRoot, '.build', program);
   return new Promise((done) => {
     // A program still running after timeoutMs (0: no limit) is killed and reported with exit code -1.
-    execFile(process.execPath, [script, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: timeoutMs }, (error, stdout, stderr) => {
+    execFile(process.execPath, [script, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       done({ exitCode, stdout, stderr });
     });
