@@ -12,6 +12,7 @@ import { judgeReport, judgementFiles, loadJudgement } from '../src/workflow/judg
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
+import { isListingRun } from './playwrightPrivate.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
@@ -56,7 +57,8 @@ export default class QualityEvidenceReporter implements Reporter {
     this.settings = resolveReporterSettings(rawOptions, process.env, process.cwd());
     this.quiet = this.settings.quiet;
     // `playwright test --list` runs no test: there is no evidence to write.
-    this.listing = rawOptions['_mode'] === 'list';
+    this.listing = isListingRun(rawOptions);
+    for (const warning of this.settings.ignoredOptions) process.stderr.write(`quality-evidence reporter: warning: ${warning}\n`);
   }
 
   printsToStdio(): boolean {

@@ -63,6 +63,8 @@ export interface ReporterSettings extends EvidenceRules, JudgementSettings {
   readonly quiet: boolean;
   /** The files written beside the JSON report; absent: all. */
   readonly formats?: readonly ReportFormat[] | undefined;
+  /** Options that were ignored, each a warning to print: keys that are not ours and no near miss of one. */
+  readonly ignoredOptions: readonly string[];
 }
 
 // Keys Playwright itself adds to every reporter's options (`_`-prefixed ones are skipped too).
@@ -78,10 +80,8 @@ const PLAYWRIGHT_OPTION_KEYS = new Set(['configDir', 'onlyFailures']);
  */
 export function resolveReporterSettings(rawOptions: Readonly<Record<string, unknown>>, env: EnvironmentRecord, cwd: string): ReporterSettings {
   const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : cwd;
-  const sources: SettingsSource[] = [
-    optionSettings(rawOptions, { owner: 'quality-evidence/reporter', base: configDir, ignoredKeys: PLAYWRIGHT_OPTION_KEYS }),
-    environmentSettings(env),
-  ];
+  const options = optionSettings(rawOptions, { owner: 'quality-evidence/reporter', base: configDir, ignoredKeys: PLAYWRIGHT_OPTION_KEYS });
+  const sources: SettingsSource[] = [options, environmentSettings(env)];
   const { namedPath } = settingsFileLocation(env, configDir);
   const settingsFile = readSettingsFileSync({ namedPath: namedPath === undefined ? undefined : resolve(cwd, namedPath), defaultFolder: configDir });
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
@@ -102,5 +102,6 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
     outputPath: resolve(cwd, settings.outputFile),
     quiet: settings.quiet,
     ...definedRules(settings),
+    ignoredOptions: options.ignored ?? [],
   };
 }

@@ -129,7 +129,7 @@ test.describe('the reporter', () => {
   test('reads quality-evidence.config.json beside the Playwright config; an option and a variable win over it', async () => {
     const folder = await createTemporaryFolder({ 'quality-evidence.config.json': '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }' });
     const settings = resolveReporterSettings({ configDir: folder, environment: 'from-option' }, { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' }, '/elsewhere');
-    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputPath: join(folder, 'reports/q.json'), quiet: true });
+    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputPath: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [] });
   });
 
   test('QE_CONFIG_PATH names the file, relative to the working directory', async () => {
@@ -152,6 +152,7 @@ test.describe('the reporter', () => {
       slowResponseThresholdMs: 750,
       outputPath: join(folder, '.build/quality-summary.json'),
       quiet: false,
+      ignoredOptions: [],
     });
   });
 });

@@ -23,6 +23,8 @@ export interface SettingsSource {
   readonly values: Readonly<Partial<Record<SettingKey, GivenSetting>>>;
   /** Problems with the source as a whole: unknown keys, a file that is not JSON. */
   readonly issues: readonly ConfigurationIssue[];
+  /** What is ignored, for a warning: an option that is not ours and is no near miss of one (a host may add keys of its own). */
+  readonly ignored?: readonly string[];
 }
 
 /**
@@ -79,15 +81,21 @@ export interface OptionSourceContext {
 export function optionSettings(options: Readonly<Record<string, unknown>>, { owner, base, ignoredKeys = new Set() }: OptionSourceContext): SettingsSource {
   const values: Partial<Record<SettingKey, GivenSetting>> = {};
   const issues: ConfigurationIssue[] = [];
+  const ignored: string[] = [];
   for (const [name, value] of Object.entries(options)) {
     if (ignoredKeys.has(name) || name.startsWith('_')) continue;
     if (!isOptionKey(name)) {
-      issues.push({ variable: `option "${name}"`, message: `is not an option of ${owner} (known: ${OPTION_KEYS.join(', ')})` });
+      // A near miss of an option is a typo that would silently lose a setting: an error. Anything
+      // else may be a key a newer host adds to every reporter's options: a warning, so that a host's
+      // update cannot stop every user's run.
+      const meant = nearMissOf(name);
+      if (meant === undefined) ignored.push(`option "${name}" is not an option of ${owner}; it is ignored`);
+      else issues.push({ variable: `option "${name}"`, message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})` });
       continue;
     }
     if (value !== undefined) values[name] = { value, name: `option "${name}"`, isText: false, base };
   }
-  return { values, issues };
+  return { values, issues, ignored };
 }
 
 /**
@@ -129,6 +137,31 @@ export function parseConfigurationJson(path: string, text: string): { readonly d
     const at = error.line === undefined ? '' : ` at line ${error.line}, column ${String(error.column)}`;
     return { issue: { variable: path, message: `is not well-formed JSON${at}` } };
   }
+}
+
+/**
+ * The option a name was probably meant to be: the same but for letter case,
+ * or at most two edits away (a letter missing, added, changed or two swapped)
+ * from an option of five letters or more.
+ */
+export function nearMissOf(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return OPTION_KEYS.find((key) => key.toLowerCase() === lower || (key.length >= 5 && editDistance(lower, key.toLowerCase()) <= 2));
+}
+
+// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps.
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 function isOptionKey(name: string): name is (typeof OPTION_KEYS)[number] {
