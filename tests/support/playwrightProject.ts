@@ -1,10 +1,25 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTemporaryFolder, repositoryRoot, type ProgramOutcome } from './runProgram.js';
 
 const run = promisify(execFile);
+
+/**
+ * The node_modules the consumer projects take Playwright from: this
+ * repository's (the locked version), or, with QE_PLAYWRIGHT_MODULES, another
+ * install, such as the lowest version the package supports (`.ci/run` runs
+ * the reporter specs against it too).
+ */
+export const PLAYWRIGHT_MODULES = process.env['QE_PLAYWRIGHT_MODULES'] ?? join(repositoryRoot, 'node_modules');
+
+/** The version of that Playwright, as [major, minor]. */
+export const PLAYWRIGHT_VERSION = (JSON.parse(readFileSync(join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'package.json'), 'utf8')) as { version: string }).version
+  .split('.')
+  .slice(0, 2)
+  .map(Number) as [number, number];
 
 let packedPackage: Promise<string> | undefined;
 
@@ -48,9 +63,8 @@ export async function createPlaywrightProject(files: Readonly<Record<string, str
     await chmod(join(modules, 'quality-evidence', target), 0o755);
     await symlink(join('..', 'quality-evidence', target), join(modules, '.bin', name));
   }
-  for (const dependency of ['@playwright', 'playwright', 'playwright-core', 'zod', 'typescript', '@types']) {
-    await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
-  }
+  for (const dependency of ['@playwright', 'playwright', 'playwright-core']) await symlink(join(PLAYWRIGHT_MODULES, dependency), join(modules, dependency), 'dir');
+  for (const dependency of ['zod', 'typescript', '@types']) await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
   const type = moduleType === 'module' ? ', "type": "module"' : '';
   await writeFile(join(project, 'package.json'), `{ "name": "consumer", "private": true${type} }\n`);
   for (const [path, content] of Object.entries(files)) {
@@ -72,7 +86,7 @@ export async function packedFiles(): Promise<string[]> {
 
 /** Runs the Playwright CLI (`test`, `merge-reports`, ...) in a project, with exactly the given environment plus PATH. */
 export function runPlaywright(project: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProgramOutcome> {
-  const cli = join(repositoryRoot, 'node_modules', '@playwright', 'test', 'cli.js');
+  const cli = join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'cli.js');
   return new Promise((done) => {
     execFile(process.execPath, [cli, ...args], { cwd: project, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
