@@ -19,6 +19,7 @@ export { budgetsSchema, type Budgets, type EndpointBudgets } from './config/budg
 // Errors
 export {
   ConfigurationError,
+  InputLimitError,
   InputSyntaxError,
   InputUnreadableError,
   QualityEvidenceError,

@@ -13,6 +13,7 @@ test('quality-evidence exports exactly its public API', () => {
     'DEFAULT_OUTPUT_PATH',
     'DEFAULT_SLOW_RESPONSE_THRESHOLD_MS',
     'ExecutionAccumulator',
+    'InputLimitError',
     'InputSyntaxError',
     'InputUnreadableError',
     'JSON_SCHEMA_FILES',
