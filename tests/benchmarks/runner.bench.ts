@@ -67,12 +67,12 @@ interface Sample {
   readonly peakMegabytes: number | undefined;
 }
 
-function timeCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Sample | undefined {
+function timeCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv, expectedStatus = 0): Sample | undefined {
   const isNode = command === process.execPath;
   const started = process.hrtime.bigint();
   const child = spawnSync(command, isNode ? ['--import', reportPeakMemory, ...args] : args, { env, encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (child.status !== 0) return undefined;
+  if (child.status !== expectedStatus) return undefined;
   const peakKilobytes = Number(/maxrss=(\d+)/.exec(child.stderr)?.[1] ?? Number.NaN);
   return { seconds, peakMegabytes: Number.isNaN(peakKilobytes) ? undefined : peakKilobytes / 1024 };
 }
@@ -100,6 +100,8 @@ interface Input {
   readonly path: string;
   readonly jqArgs: readonly string[] | undefined;
   readonly rounds: number;
+  /** Every record invalid (a status written as text): the run must fail, exit 65, at least as fast as the valid input of the same size. */
+  readonly invalid?: boolean;
 }
 
 const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-bench-'));
@@ -108,6 +110,7 @@ try {
   const inputs: Input[] = [
     { name: '1M JSON document', records: 1_000_000, path: at('1m.json'), jqArgs: [`.executions | ${JQ_SUMMARY}`], rounds },
     { name: '1M NDJSON', records: 1_000_000, path: at('1m.ndjson'), jqArgs: ['-s', JQ_SUMMARY], rounds },
+    { name: '1M JSON document, every record invalid (exit 65)', records: 1_000_000, path: at('1m-invalid.json'), jqArgs: undefined, rounds, invalid: true },
     { name: '5M JSON document (past the string limit)', records: 5_000_000, path: at('5m.json'), jqArgs: undefined, rounds: largeRounds },
     { name: '5M NDJSON', records: 5_000_000, path: at('5m.ndjson'), jqArgs: undefined, rounds: largeRounds },
     { name: '10k-entry HAR', records: 10_000, path: at('10k.har'), jqArgs: undefined, rounds },
@@ -117,7 +120,10 @@ try {
     if (input.path.endsWith('.har')) await writeLines(input.path, harEntries(input.records), '{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\n', ',\n', '\n]}}\n');
     else if (input.path.endsWith('.json')) {
       // The 5M document's records are padded so that the file is past V8's string limit (about 512 MiB).
-      await writeLines(input.path, generateRecords(input.records, input.records > 1_000_000 ? 28 : 0), '{"executions":[\n', ',\n', '\n]}\n');
+      const records = generateRecords(input.records, input.records > 1_000_000 ? 28 : 0);
+      // The invalid twin: the same records with the status as text ("200" for 200), two bytes longer each.
+      const lines = input.invalid === true ? (function* () { for (const line of records) yield line.replace(/"statusCode":(\d+)/, '"statusCode":"$1"'); })() : records;
+      await writeLines(input.path, lines, '{"executions":[\n', ',\n', '\n]}\n');
     } else await writeLines(input.path, generateRecords(input.records, 0), '', '\n', '\n');
   }
 
@@ -135,7 +141,7 @@ try {
         const sample = timeCommand(process.execPath, floorArgs, env);
         if (sample !== undefined) floor.push(sample);
       }
-      const sample = timeCommand(process.execPath, [runner], env);
+      const sample = timeCommand(process.execPath, [runner], env, input.invalid === true ? 65 : 0);
       if (sample === undefined) throw new Error(`the run over ${input.name} failed`);
       run.push(sample);
       if (jq && input.jqArgs !== undefined) {
