@@ -58,7 +58,7 @@ export default class QualityEvidenceReporter implements Reporter {
     this.quiet = this.settings.quiet;
     // `playwright test --list` runs no test: there is no evidence to write.
     this.listing = isListingRun(rawOptions);
-    for (const warning of this.settings.ignoredOptions) process.stderr.write(`quality-evidence reporter: warning: ${warning}\n`);
+    for (const warning of this.settings.ignoredOptions) process.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
   printsToStdio(): boolean {

@@ -1,11 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { link, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { link, lstat, mkdir, open, readdir, readFile, readlink, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { nodeFileSystem, ReportWriteError, runQualityWorkflow, type FileSystem, type QualityToolConfig } from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { readReport } from './support/reports.js';
-import { createTemporaryFolder, pathExists, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // Where a report may be written, and how: the defects a hostile probe found
@@ -167,6 +169,46 @@ test.describe('an output path that names a file the run reads is refused before 
   }
 });
 
+test.describe('an output path that is the file behind a standard stream is refused', () => {
+  /** Runs the command with stdin from `stdinFile` or stdout to `stdoutFile` (opened for appending), in `folder`. */
+  async function withStreams(folder: string, args: readonly string[], { stdinFile, stdoutFile }: { stdinFile?: string; stdoutFile?: string }): Promise<{ exitCode: number | null; stderr: string }> {
+    const input = stdinFile === undefined ? undefined : await open(join(folder, stdinFile), 'r');
+    const output = stdoutFile === undefined ? undefined : await open(join(folder, stdoutFile), 'a');
+    try {
+      const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], {
+        cwd: folder,
+        env: { PATH: process.env['PATH'] ?? '' },
+        stdio: [input?.fd ?? 'ignore', output?.fd ?? 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exitCode = await new Promise<number | null>((done) => child.on('close', done));
+      return { exitCode, stderr };
+    } finally {
+      await input?.close();
+      await output?.close();
+    }
+  }
+
+  test('standard input read from the file the report would replace (`- < in.ndjson --output in.ndjson`)', async () => {
+    const folder = await folderWith({ 'in.ndjson': `${JSON.stringify({ statusCode: 200, endpoint: 'GET /a', responseTimeMs: 1 })}\n` });
+
+    const outcome = await withStreams(folder, ['-', '--input-format', 'ndjson', '--output', 'in.ndjson'], { stdinFile: 'in.ndjson' });
+
+    expect(outcome).toEqual({ exitCode: 73, stderr: 'quality-evidence: cannot write the report: the output path is the standard input, which this run reads: writing the report there would destroy it\n' });
+    expect(await readFile(join(folder, 'in.ndjson'), 'utf8')).toContain('GET /a');
+  });
+
+  test('standard output appended to the file the report would replace (`--output log.json >> log.json`)', async () => {
+    const folder = await folderWith({ 'log.json': 'the log so far\n' });
+
+    const outcome = await withStreams(folder, ['in.json', '--output', 'log.json', '--json'], { stdoutFile: 'log.json' });
+
+    expect(outcome).toEqual({ exitCode: 73, stderr: 'quality-evidence: cannot write the report: the output path is the standard output, which this run writes to: writing the report there would destroy it\n' });
+    expect(await readFile(join(folder, 'log.json'), 'utf8')).toBe('the log so far\n');
+  });
+});
+
 test('a missing folder under /proc ends at once with a write error (Node\'s recursive mkdir loops there forever)', async () => {
   const folder = await folderWith();
 
@@ -227,17 +269,27 @@ test.describe('temporary files', () => {
     expect(await readFile(join(folder, 'victim.txt'), 'utf8')).toBe('keep me');
   });
 
-  test('that a killed run left are removed by the next successful run: its process is gone, or the file is over five minutes old; a live run\'s stay', async () => {
-    // 4194305 is past Linux's largest process id: no process has it.
-    const dead = '.quality-evidence-4194305-deadbeef.tmp';
-    const live = `.quality-evidence-${process.pid}-0123abcd.tmp`;
-    const folder = await folderWith({ [dead]: 'half a report', [live]: 'a run writing now', '.quality-evidence-cafebabe.tmp': 'an old run', '.quality-evidence-feedf00d.tmp': 'a young one of unknown process', 'notes.tmp': 'not ours' });
+  test('that a killed run left are removed by the next successful run: its process is gone from this machine, or, from another machine, the file is over five minutes old; a live run\'s stay', async () => {
+    const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+    // 4194305 is past Linux's largest process id: no process here has it.
+    const dead = `.quality-evidence-${host}-4194305-deadbeef.tmp`;
+    const live = `.quality-evidence-${host}-${process.pid}-0123abcd.tmp`;
+    const liveButOld = `.quality-evidence-${host}-${process.pid}-0123abce.tmp`;
+    const otherMachine = '.quality-evidence-ffffff-4194305-0badf00d.tmp';
+    const otherMachineOld = '.quality-evidence-ffffff-4194305-0badf00e.tmp';
+    const folder = await folderWith({
+      [dead]: 'half a report',
+      [live]: 'a run writing now',
+      [liveButOld]: 'a slow run writing now',
+      [otherMachine]: 'another machine writing now',
+      [otherMachineOld]: 'another machine, long gone',
+      'notes.tmp': 'not ours',
+    });
     const tenMinutesAgo = new Date(Date.now() - 10 * 60 * 1000);
-    await utimes(join(folder, '.quality-evidence-cafebabe.tmp'), tenMinutesAgo, tenMinutesAgo);
-    await utimes(join(folder, 'notes.tmp'), tenMinutesAgo, tenMinutesAgo);
+    for (const name of [liveButOld, otherMachineOld, 'notes.tmp']) await utimes(join(folder, name), tenMinutesAgo, tenMinutesAgo);
 
     expect(await command(folder, ['in.json', '--output', 'q.json'])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await filesOf(folder)).toEqual([live, '.quality-evidence-feedf00d.tmp', 'in.json', 'notes.tmp', 'q.html', 'q.json', 'q.md']);
+    expect(await filesOf(folder)).toEqual([live, liveButOld, otherMachine, 'in.json', 'notes.tmp', 'q.html', 'q.json', 'q.md'].sort());
   });
 
   test('each report file is created, flushed and renamed, then its folder is flushed', async () => {
@@ -245,7 +297,7 @@ test.describe('temporary files', () => {
     const steps: string[] = [];
     const recording: FileSystem = Object.assign(Object.create(fileSystem) as FileSystem, {
       createFile: (path: string, content: string) => {
-        steps.push(`create ${path.replace(/\d+-[0-9a-f]{8}/, '*')}`);
+        steps.push(`create ${path.replace(/[0-9a-f]{6}-\d+-[0-9a-f]{8}/, '*')}`);
         return fileSystem.createFile(path, content);
       },
       rename: (from: string, to: string) => {

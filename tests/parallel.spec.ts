@@ -36,6 +36,15 @@ const record = (index: number) => ({
 });
 const records = Array.from({ length: 600 }, (_, index) => record(index));
 
+test('a second "executions" key after a list read in ranges is refused as a read in one piece refuses it', async () => {
+  const document = `{"executions":${JSON.stringify(records, null, 2)},\n"executions":[]}`;
+  const [oneThread, threads] = await both({ 'a.json': document }, ['a.json']);
+
+  expect(oneThread).toBeInstanceOf(InputSyntaxError);
+  expect((oneThread as Error).message).toContain('the key "executions" appears twice');
+  expect(threads).toEqual(oneThread);
+});
+
 test('a JSON document read in ranges gives the single-thread report, byte for byte', async () => {
   const [oneThread, threads] = await both({ 'a.json': JSON.stringify({ meta: { note: '},{' }, executions: records, tail: [{ a: 1 }, { b: 2 }] }, null, 2) }, ['a.json']);
   expect(typeof oneThread).toBe('string');

@@ -155,7 +155,7 @@ test('writes each report file through a temporary file in the target folder and 
   const { files } = await runQualityWorkflow(config, { fileSystem });
 
   expect(fileSystem.writes).toHaveLength(3);
-  for (const written of fileSystem.writes) expect(written).toMatch(/^out\/reports\/\.quality-evidence-\d+-[0-9a-f]{8}\.tmp$/);
+  for (const written of fileSystem.writes) expect(written).toMatch(/^out\/reports\/\.quality-evidence-[0-9a-f]{6}-\d+-[0-9a-f]{8}\.tmp$/);
   expect(files).toStrictEqual(['out/reports/quality-summary.json', 'out/reports/quality-summary.md', 'out/reports/quality-summary.html']);
   expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.html', 'out/reports/quality-summary.json', 'out/reports/quality-summary.md']);
 });

@@ -31,16 +31,15 @@ export function countLineBreaks(bytes: Buffer, start: number, end: number, after
     }
     return { count, lastLineStart };
   }
-  for (let at = start; at < end; at++) {
-    const byte = bytes[at];
-    if (byte === CARRIAGE_RETURN) {
-      count++;
-      lastLineStart = at + 1;
-    } else if (byte === LINE_FEED) {
-      const previous = at === start ? (afterCarriageReturn ? CARRIAGE_RETURN : undefined) : bytes[at - 1];
-      if (previous !== CARRIAGE_RETURN) count++;
-      lastLineStart = at + 1;
-    }
+  // Every CR ends a line; a LF ends one unless a CR is just before it. Both found by memchr.
+  for (let at = firstCarriageReturn; at !== -1 && at < end; at = bytes.indexOf(CARRIAGE_RETURN, at + 1)) {
+    count++;
+    lastLineStart = at + 1;
+  }
+  for (let at = bytes.indexOf(LINE_FEED, start); at !== -1 && at < end; at = bytes.indexOf(LINE_FEED, at + 1)) {
+    const previous = at === start ? (afterCarriageReturn ? CARRIAGE_RETURN : undefined) : bytes[at - 1];
+    if (previous !== CARRIAGE_RETURN) count++;
+    lastLineStart = Math.max(lastLineStart, at + 1);
   }
   return { count, lastLineStart };
 }

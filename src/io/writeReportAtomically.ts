@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ReportWriteError } from '../errors.js';
 import { quotePath } from '../renderValue.js';
@@ -13,15 +14,36 @@ export interface ReportFile {
   readonly role?: string | undefined;
 }
 
-/** A file the run reads, which no report file may replace: an input, the budgets file, the baseline report. */
+/** A file the run reads (or its standard output writes to), which no report file may replace: an input, the budgets file, the baseline report. */
 export interface ReadFile {
   readonly path: string;
   /** What it is, for the message: `input file`, `baseline report`. */
   readonly what: string;
+  /** What the run does with it, for the message; default `reads`. */
+  readonly use?: string;
 }
 
-/** The temporary files of this tool: `.quality-evidence-`, the writing process's id, 8 hexadecimal digits, `.tmp`. */
-const TEMPORARY_FILE = /^\.quality-evidence-(?:(\d{1,10})-)?[0-9a-f]{8}\.tmp$/;
+/**
+ * The files behind this process's standard streams, where they are regular
+ * files (`< in.ndjson`, `> log.txt`): a report written over one would destroy
+ * the input or the log the shell redirected to. Linux names them /dev/stdin,
+ * /dev/stdout and /dev/stderr; elsewhere nothing is there, and nothing is checked.
+ */
+export const STANDARD_STREAM_FILES: readonly ReadFile[] = [
+  { path: '/dev/stdin', what: 'standard input', use: 'reads' },
+  { path: '/dev/stdout', what: 'standard output', use: 'writes to' },
+  { path: '/dev/stderr', what: 'standard error', use: 'writes to' },
+];
+
+/**
+ * The temporary files of this tool: `.quality-evidence-`, the writing
+ * machine (6 hexadecimal digits of its host name's hash) and process id,
+ * 8 random hexadecimal digits, `.tmp`.
+ */
+const TEMPORARY_FILE = /^\.quality-evidence-(?:([0-9a-f]{6})-(\d{1,10})-)?[0-9a-f]{8}\.tmp$/;
+
+/** This machine, as temporary names carry it: a process id says something only on the machine (or container) it was given on. */
+const THIS_HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
 
 /**
  * A temporary file of this tool whose process is gone from this machine, or
@@ -72,7 +94,8 @@ export async function resolveReportTargets(fileSystem: FileSystem, files: readon
     if (facts.kind !== 'file') throw refusal(role, `is a ${facts.kind}, not a regular file; the report is only ever written to a regular file`);
     const same = readFacts.find(({ facts: read }) => read.device === facts.device && read.inode === facts.inode);
     if (same !== undefined) {
-      throw refusal(role, `is the ${same.read.what} ${quotePath(same.read.path)}, which this run reads: writing the report there would destroy it`);
+      const named = same.read.path.startsWith('/dev/std') ? '' : ` ${quotePath(same.read.path)}`;
+      throw refusal(role, `is the ${same.read.what}${named}, which this run ${same.read.use ?? 'reads'}: writing the report there would destroy it`);
     }
     targets.push(await fileSystem.realPath(path).catch((error: unknown) => Promise.reject(failure(error))));
   }
@@ -116,7 +139,7 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
       const path = targets[index]!;
       const folder = dirname(path);
       // A short name of its own, so a report name near the file-name limit still fits.
-      const temporaryPath = join(folder, `.quality-evidence-${process.pid}-${randomUUID().slice(0, 8)}.tmp`);
+      const temporaryPath = join(folder, `.quality-evidence-${THIS_HOST}-${process.pid}-${randomUUID().slice(0, 8)}.tmp`);
       await makeFolders(fileSystem, folder).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
       folders.add(folder);
       pending.push({ temporaryPath, path });
@@ -180,9 +203,13 @@ async function removeStaleTemporaryFiles(fileSystem: FileSystem, folder: string)
       const path = join(folder, name);
       const facts = await fileSystem.lstat(path);
       if (facts?.kind !== 'file') continue;
-      const writer = match[1] === undefined ? undefined : Number(match[1]);
-      const gone = writer !== undefined && writer !== process.pid && !isRunning(writer);
-      if (gone || now - facts.modifiedMs > STALE_TEMPORARY_FILE_MS) await fileSystem.removeFile(path);
+      // A process id is trusted only on the machine that wrote it: one here that runs keeps its file
+      // however old; one here that is gone leaves a stale file; another machine's file goes by age.
+      const here = match[1] === THIS_HOST;
+      const writer = match[2] === undefined ? undefined : Number(match[2]);
+      const alive = here && writer !== undefined && (writer === process.pid || isRunning(writer));
+      const gone = here && writer !== undefined && !alive;
+      if (!alive && (gone || now - facts.modifiedMs > STALE_TEMPORARY_FILE_MS)) await fileSystem.removeFile(path);
     }
   } catch {
     // Tidying up is a courtesy: the report is written.

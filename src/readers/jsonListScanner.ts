@@ -140,12 +140,14 @@ export class JsonListScanner {
     listPaths: readonly ListPath[],
     { maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES, continueList }: { maxElementBytes?: number; continueList?: { readonly path: ListPath; readonly depth: number } | undefined } = {},
   ) {
-    this.listPaths = listPaths;
-    this.keyDepth = Math.max(0, ...listPaths.map((path) => path.length));
+    // A scanner that continues a list watches for its key too: a second one after the list is refused.
+    this.listPaths = continueList === undefined || continueList.path.length === 0 ? listPaths : [...listPaths, continueList.path];
+    this.keyDepth = Math.max(0, ...this.listPaths.map((path) => path.length));
     this.maxElementBytes = maxElementBytes;
     if (continueList !== undefined) {
       this.started = true;
       this.listPath = continueList.path;
+      this.listKeysSeen.add(this.listPaths[this.listPaths.length - 1]!);
       this.listOpen = true;
       this.listDepth = continueList.depth;
       this.depth = continueList.depth;

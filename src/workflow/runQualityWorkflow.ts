@@ -2,7 +2,7 @@ import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
 import { InputUnreadableError } from '../errors.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import type { ReadFile } from '../io/writeReportAtomically.js';
+import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
@@ -218,7 +218,7 @@ export function buildQualityReport(document: unknown, context: ReportContext, ru
 /** Every file a run reads: no report file may replace one. */
 function readFilesOf(config: QualityToolConfig, inputs: readonly WorkflowInput[]): ReadFile[] {
   const reads: ReadFile[] = inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' }));
-  return [...reads, ...judgementFiles(config)];
+  return [...reads, ...judgementFiles(config), ...STANDARD_STREAM_FILES];
 }
 
 /** The summary rules of a configuration. */
