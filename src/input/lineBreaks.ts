@@ -22,17 +22,8 @@ export interface LineBreaks {
 export function countLineBreaks(bytes: Buffer, start: number, end: number, afterCarriageReturn = false): LineBreaks {
   let count = 0;
   let lastLineStart = -1;
-  const firstCarriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
-  if (firstCarriageReturn === -1 || firstCarriageReturn >= end) {
-    // Line feeds only, as most files have: found by memchr, not byte by byte.
-    for (let at = bytes.indexOf(LINE_FEED, start); at !== -1 && at < end; at = bytes.indexOf(LINE_FEED, at + 1)) {
-      if (at !== start || !afterCarriageReturn) count++;
-      lastLineStart = at + 1;
-    }
-    return { count, lastLineStart };
-  }
-  // Every CR ends a line; a LF ends one unless a CR is just before it. Both found by memchr.
-  for (let at = firstCarriageReturn; at !== -1 && at < end; at = bytes.indexOf(CARRIAGE_RETURN, at + 1)) {
+  // Every CR ends a line; a LF ends one unless a CR is just before it. Both found by memchr, not byte by byte.
+  for (let at = bytes.indexOf(CARRIAGE_RETURN, start); at !== -1 && at < end; at = bytes.indexOf(CARRIAGE_RETURN, at + 1)) {
     count++;
     lastLineStart = at + 1;
   }

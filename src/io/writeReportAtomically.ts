@@ -21,6 +21,8 @@ export interface ReadFile {
   readonly what: string;
   /** What the run does with it, for the message; default `reads`. */
   readonly use?: string;
+  /** Whether the message names its path; default true (a standard stream's `/dev/stdout` would say nothing). */
+  readonly named?: boolean;
 }
 
 /**
@@ -30,9 +32,9 @@ export interface ReadFile {
  * /dev/stdout and /dev/stderr; elsewhere nothing is there, and nothing is checked.
  */
 export const STANDARD_STREAM_FILES: readonly ReadFile[] = [
-  { path: '/dev/stdin', what: 'standard input', use: 'reads' },
-  { path: '/dev/stdout', what: 'standard output', use: 'writes to' },
-  { path: '/dev/stderr', what: 'standard error', use: 'writes to' },
+  { path: '/dev/stdin', what: 'standard input', use: 'reads', named: false },
+  { path: '/dev/stdout', what: 'standard output', use: 'writes to', named: false },
+  { path: '/dev/stderr', what: 'standard error', use: 'writes to', named: false },
 ];
 
 /**
@@ -94,7 +96,7 @@ export async function resolveReportTargets(fileSystem: FileSystem, files: readon
     if (facts.kind !== 'file') throw refusal(role, `is a ${facts.kind}, not a regular file; the report is only ever written to a regular file`);
     const same = readFacts.find(({ facts: read }) => read.device === facts.device && read.inode === facts.inode);
     if (same !== undefined) {
-      const named = same.read.path.startsWith('/dev/std') ? '' : ` ${quotePath(same.read.path)}`;
+      const named = same.read.named === false ? '' : ` ${quotePath(same.read.path)}`;
       throw refusal(role, `is the ${same.read.what}${named}, which this run ${same.read.use ?? 'reads'}: writing the report there would destroy it`);
     }
     targets.push(await fileSystem.realPath(path).catch((error: unknown) => Promise.reject(failure(error))));
@@ -140,8 +142,11 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
       const folder = dirname(path);
       // A short name of its own, so a report name near the file-name limit still fits.
       const temporaryPath = join(folder, `.quality-evidence-${THIS_HOST}-${process.pid}-${randomUUID().slice(0, 8)}.tmp`);
-      await makeFolders(fileSystem, folder).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
-      folders.add(folder);
+      // The renderings sit beside the JSON report: their folder is made once.
+      if (!folders.has(folder)) {
+        await makeFolders(fileSystem, folder).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
+        folders.add(folder);
+      }
       pending.push({ temporaryPath, path });
       await fileSystem.createFile(temporaryPath, content);
     }
