@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { InputSyntaxError, InputUnreadableError, ReportWriteError, runQualityWorkflow, type FileSystem, type QualityToolConfig } from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
+import { mountTmpfsOrSkip } from './support/tmpfs.js';
 import { reportFrom } from './support/reports.js';
 import { createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
@@ -168,11 +169,7 @@ test.describe('what the file system does while a run reads and writes', () => {
     const folder = await createTemporaryFolder({}, 'corpus');
     const disk = join(folder, 'disk');
     await mkdir(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk], { stdio: 'ignore' });
-    } catch {
-      test.skip(true, 'mount is not permitted here (not root, or a container without CAP_SYS_ADMIN); the injected full disk above covers it');
-    }
+    const unmount = mountTmpfsOrSkip(disk, 'size=64k', 'the injected full disk above covers it');
     try {
       await writeFile(join(disk, 'q.json'), 'earlier');
       // 2,000 endpoints make a report far larger than what is left of 64 KiB.
@@ -185,7 +182,7 @@ test.describe('what the file system does while a run reads and writes', () => {
       expect(await readFile(join(disk, 'q.json'), 'utf8')).toBe('earlier');
       expect(await readdir(disk)).toEqual(['q.json']);
     } finally {
-      execFileSync('umount', [disk]);
+      unmount();
     }
   });
 });

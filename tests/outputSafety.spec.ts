@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { nodeFileSystem, ReportWriteError, runQualityWorkflow, type FileSystem, type QualityToolConfig } from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
+import { mountTmpfsOrSkip } from './support/tmpfs.js';
 import { readReport } from './support/reports.js';
 import { createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
@@ -245,15 +246,11 @@ test('on a real read-only mount (a tmpfs, where mount is permitted), a new folde
   const folder = await folderWith();
   const mountPoint = join(folder, 'readonly');
   await mkdir(mountPoint);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-  } catch {
-    test.skip(true, 'mount is not permitted here (not root, or in a container without CAP_SYS_ADMIN); the in-memory case above covers the message');
-  }
+  const unmount = mountTmpfsOrSkip(mountPoint, 'ro,size=1m', 'the in-memory case above covers the message');
   try {
     expect(await command(folder, ['in.json', '--output', 'readonly/new/q.json'])).toEqual(refused('cannot create a folder on the path: read-only file system (EROFS)'));
   } finally {
-    execFileSync('umount', [mountPoint]);
+    unmount();
   }
 });
 
