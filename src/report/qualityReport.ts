@@ -18,6 +18,19 @@ export const testCountsSchema = z.object({
 
 export type TestCounts = z.infer<typeof testCountsSchema>;
 
+/** How a Playwright run ended, as its `FullResult.status` says. */
+export const RUN_STATUSES = ['passed', 'failed', 'timedout', 'interrupted'] as const;
+
+/** One of {@link RUN_STATUSES}. */
+export const runStatusSchema = z.enum(RUN_STATUSES);
+
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** A run that stopped before its tests were done (Ctrl-C, `--global-timeout`): its evidence is incomplete. */
+export function isIncompleteRun(status: RunStatus | undefined): boolean {
+  return status === 'interrupted' || status === 'timedout';
+}
+
 const statistic = (what: string) => z.number().nullable().meta({ description: `${what}; null when there are no executions` });
 
 /** The seven statistics of a set of times, in milliseconds. */
@@ -113,6 +126,12 @@ export const qualityReportSchema = z
       .optional()
       .meta({ description: 'Only in reports written by the Playwright reporter: endpoints of the unrecorded calls, ids templated as :id, each once, in code-unit order' }),
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
+    runStatus: runStatusSchema
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
+      }),
     flakyEndpoints: z
       .array(z.string())
       .optional()
@@ -147,6 +166,8 @@ export interface ReportContext {
   readonly tests?: TestCounts;
   /** Present only in reports from the Playwright reporter. */
   readonly flakyEndpoints?: readonly string[];
+  /** Present only in reports from the Playwright reporter: how the run ended. */
+  readonly runStatus?: RunStatus;
 }
 
 /** Assembles the report with its keys in a fixed order. */
@@ -174,6 +195,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     report.unrecordedEndpoints = [...context.unrecordedCalls.endpoints];
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
+  if (context.runStatus !== undefined) report.runStatus = context.runStatus;
   if (context.flakyEndpoints !== undefined) report.flakyEndpoints = [...context.flakyEndpoints];
   return report;
 }
