@@ -136,7 +136,7 @@ export default class QualityEvidenceReporter implements Reporter {
       intake.validation.throwIfInvalid();
       const report = judgeReport(buildReport(intake.accumulator.result(), context), judgement);
       const { files, stepSummaryProblem } = await writeReport(nodeFileSystem, report, {
-        outputPath: this.settings.outputPath,
+        outputPath: this.settings.outputFile,
         formats: this.settings.formats,
         stepSummaryPath: stepSummaryPathOf(process.env),
         reads: judgementFiles(this.settings),
