@@ -7,10 +7,11 @@ import tseslint from 'typescript-eslint';
 // imports the command, the scripts or the reporter; errors and value
 // rendering import nothing of ours; the helpers and file access import only
 // those; records import no other stage; the summary builds on records, the
-// report on the summary; only the workflow composes the stages. Patterns
+// report on the summary; the evidence run (run/) is the one seam every entry
+// point feeds, and the workflow only orders the stages. Patterns
 // match an import as written, relative to the importing file.
 const outside = ['**/reporter/**', '**/scripts/**'];
-const folders = ['issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'workflow', 'cli'];
+const folders = ['issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
@@ -23,7 +24,8 @@ const directions = [
   { files: ['src/report/**'], forbidden: except('issues', 'records', 'summary', 'config') },
   { files: ['src/config/**'], forbidden: except('input', 'io', 'records') },
   { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'records', 'summary', 'report') },
-  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation') },
+  { files: ['src/run/**'], forbidden: except('issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation') },
+  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'run') },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 const importRules = directions.map(({ files, forbidden }) => ({

@@ -6,8 +6,9 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
-import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
-import { stepSummaryPathOf } from '../workflow/reportFiles.js';
+import type { SummariseRanges } from '../run/readInputs.js';
+import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
+import { stepSummaryPathOf } from '../run/publishReport.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
