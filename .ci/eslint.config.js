@@ -4,18 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // Import directions (README "How the code is laid out"): the core never
-// imports the command, the scripts or the reporter; errors and value
-// rendering import nothing of ours; the helpers and file access import only
-// those; records import no other stage; the summary builds on records, the
-// report on the summary; the evidence run (run/) is the one seam every entry
-// point feeds, and the workflow only orders the stages. Patterns
-// match an import as written, relative to the importing file.
+// imports the command, the scripts or the reporter; errors, value rendering
+// and the DeepReadonly type import nothing of ours; the helpers and file
+// access import only those; records import no other stage; the summary
+// builds on records, the report on the summary; the evidence run (run/) is
+// the one seam every entry point feeds, and the workflow only orders the
+// stages. Patterns match an import as written, relative to the importing file.
 const outside = ['**/reporter/**', '**/scripts/**'];
 const folders = ['issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
-  { files: ['src/renderValue.ts'], forbidden: ['./*', '../*'] },
+  { files: ['src/renderValue.ts', 'src/deepReadonly.ts'], forbidden: ['./*', '../*'] },
   { files: ['src/errors.ts'], forbidden: folders.filter((folder) => folder !== 'issues').map((folder) => `./${folder}/*`) },
   { files: ['src/issues/**', 'src/helpers/**', 'src/io/**', 'src/input/**'], forbidden: except() },
   { files: ['src/records/**'], forbidden: except('issues') },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
 import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../records/endpointLabels.js';
 import { parseStatusList } from '../records/statusList.js';
@@ -311,6 +312,3 @@ type PublishedShape<Key extends OptionKey> = (typeof SETTINGS)[Key] extends { re
 
 /** What a settings file, or the reporter's options, may hold, as written: the input side of {@link settingsFileSchema}. */
 export type SettingsFileInput = DeepReadonly<Omit<z.input<typeof settingsFileSchema>, '$schema'>>;
-
-// Options written in a config file are often `as const`: readonly arrays and objects must be accepted too.
-type DeepReadonly<Value> = Value extends readonly (infer Item)[] ? readonly DeepReadonly<Item>[] : Value extends object ? { readonly [Key in keyof Value]: DeepReadonly<Value[Key]> } : Value;
