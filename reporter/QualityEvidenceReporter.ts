@@ -1,33 +1,35 @@
-import { readFile } from 'node:fs/promises';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { buildReport, executionRecordSchema, nodeFileSystem, type QualityReport, type TestCounts } from '../src/index.js';
+import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
 import { countOf } from '../src/report/renderers/presentation.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
-import { stepSummaryPathOf, writeReport } from '../src/workflow/reportFiles.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
+import { judgementFiles, loadJudgement } from '../src/run/judgement.js';
+import { publishReport, stepSummaryPathOf } from '../src/run/publishReport.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
-import { ConfigurationError } from '../src/errors.js';
-import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
-import { judgeReport, judgementFiles, loadJudgement } from '../src/workflow/judgement.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
-import { RecordIntake } from '../src/workflow/recordIntake.js';
-import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { isListingRun } from './playwrightPrivate.js';
-import { apiCallsOf, type ApiCall } from './apiCalls.js';
+import { apiCallsOf } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
+import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
 
-/** One test attempt: where its records came from, and the API calls it sent. */
-interface Attempt {
-  readonly test: TestCase;
-  readonly retry: number;
-  readonly calls: readonly ApiCall[];
-  /** How the attempt ended. */
-  readonly status: TestResult['status'];
-  /** The statuses its test declares expected (`expected-status` annotations), as written. */
-  readonly expectedStatuses: readonly string[];
-  /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
-  readonly attachments: readonly { readonly body: Buffer | undefined; readonly path: string | undefined }[];
+/**
+ * What the reporter is given of the process it runs in, as Playwright's own
+ * reporters take their screen: its environment, working directory, output
+ * streams and file system. Only the default below reads the real process.
+ */
+export interface ReporterHost {
+  readonly env: EnvironmentRecord;
+  readonly cwd: string;
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly fileSystem: FileSystem;
+}
+
+/** The process the reporter runs in: the one place it reads `process`. */
+function processHost(): ReporterHost {
+  return { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, fileSystem: nodeFileSystem };
 }
 
 /**
@@ -38,9 +40,9 @@ interface Attempt {
  * record accounts for is counted as unrecorded, or, when it got no response,
  * recorded from the step itself.
  *
- * It collects in the hooks and does the work in `onEnd`, through the same
- * validate, normalise, summarise, format and atomic-write code as the
- * standalone runner. Every attempt of every test counts: a retried test's
+ * It collects in the hooks and does the work in `onEnd`: its attempts feed
+ * the one evidence run every entry point feeds (src/run), and the report is
+ * published as the command publishes it. Every attempt of every test counts: a retried test's
  * first failure is evidence too. If the report cannot be made, the run is
  * marked failed and the reason goes to stderr.
  */
@@ -51,14 +53,13 @@ export default class QualityEvidenceReporter implements Reporter {
   private rootSuite: Suite | undefined;
   private quiet: boolean;
 
-  constructor(options: QualityEvidenceReporterOptions = {}) {
+  constructor(options: QualityEvidenceReporterOptions = {}, private readonly host: ReporterHost = processHost()) {
     const rawOptions = options as Readonly<Record<string, unknown>>;
-    // The reporter is an outermost program, so it may read the real environment.
-    this.settings = resolveReporterSettings(rawOptions, process.env, process.cwd());
+    this.settings = resolveReporterSettings(rawOptions, host.env, host.cwd);
     this.quiet = this.settings.quiet;
     // `playwright test --list` runs no test: there is no evidence to write.
     this.listing = isListingRun(rawOptions);
-    for (const warning of this.settings.ignoredOptions) process.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
+    for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
   printsToStdio(): boolean {
@@ -87,70 +88,25 @@ export default class QualityEvidenceReporter implements Reporter {
 
   async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.listing) return undefined;
+    const { settings, host } = this;
     try {
-      const judgement = await loadJudgement(this.settings, nodeFileSystem);
+      const judgement = await loadJudgement(settings, host.fileSystem);
       // A bad record is named by the test that attached it.
-      const intake = new RecordIntake(this.settings, { schema: executionRecordSchema, noun: 'recorded execution' });
-      // Failed executions per endpoint: all of them, and those from attempts that a later attempt of the same test made good.
-      const failures = new Map<string, { all: number; retriedAway: number }>();
-      const lastPassingRetry = new Map<TestCase, number>();
-      for (const { test, retry, status } of this.attempts) {
-        if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
-      }
-      const unrecordedByFile = new Map<string, number>();
-      const unrecordedEndpoints = new Set<string>();
-      // In a fixed order (by test, then attempt), not the order workers finished in: ties stay the same on every run, sharded or not.
-      for (const attempt of [...this.attempts].sort(compareAttempts)) {
-        const records = await Promise.all(attempt.attachments.map(readRecord));
-        const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
-        const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
-        const expected = expectedSetOf(attempt);
-        // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
-        const retriedAway = (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry;
-        const count = (endpoint: string, failed: boolean): void => {
-          if (!failed) return;
-          const tally = failures.get(endpoint) ?? { all: 0, retriedAway: 0 };
-          tally.all++;
-          if (retriedAway) tally.retriedAway++;
-          failures.set(endpoint, tally);
-        };
-        // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
-        for (const record of records) intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, alsoExpected: expected }, count);
-        for (const call of account.noResponse) intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, alsoExpected: expected }, count);
-        if (account.unrecorded.length > 0) {
-          const file = displayPath(attempt.test.location.file, process.cwd());
-          unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
-          for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
-        }
-      }
-      const unrecordedCount = [...unrecordedByFile.values()].reduce((sum, count) => sum + count, 0);
-      const context = {
-        ...this.settings,
-        unrecordedCalls: { count: unrecordedCount, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) },
-        tests: countTests(this.rootSuite),
-        flakyEndpoints: [...failures]
-          .filter(([, tally]) => tally.all === tally.retriedAway)
-          .map(([endpoint]) => endpoint)
-          .sort(compareCodeUnits),
-      };
-      intake.validation.throwIfInvalid();
-      const report = judgeReport(buildReport(intake.accumulator.result(), context), judgement);
-      const { files, stepSummaryProblem } = await writeReport(nodeFileSystem, report, {
-        outputPath: this.settings.outputPath,
-        formats: this.settings.formats,
-        stepSummaryPath: stepSummaryPathOf(process.env),
-        reads: judgementFiles(this.settings),
-      });
+      const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
+      const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, host.cwd);
+      const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite) });
+      const destination = { outputPath: settings.outputFile, formats: settings.formats, stepSummaryPath: stepSummaryPathOf(host.env), reads: judgementFiles(settings) };
+      const { files, stepSummaryProblem } = await publishReport(report, destination, host.fileSystem);
       this.warn(report, unrecordedByFile);
-      if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
-      if (!this.quiet) process.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, process.cwd())))}\n`);
+      if (stepSummaryProblem !== undefined) host.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
+      if (!this.quiet) host.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, host.cwd)))}\n`);
       const breaches = report.budgets === undefined ? undefined : describeBreaches(report.budgets);
       if (breaches === undefined) return undefined;
       // A breached budget fails the run, as a failing test does; the report is written all the same.
-      process.stderr.write(`quality-evidence reporter: ${breaches}\n`);
+      host.stderr.write(`quality-evidence reporter: ${breaches}\n`);
       return { status: 'failed' };
     } catch (error) {
-      process.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
+      host.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
       return { status: 'failed' };
     }
   }
@@ -175,65 +131,15 @@ export default class QualityEvidenceReporter implements Reporter {
     if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
       lines.push(`quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`);
     }
-    if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
+    if (lines.length > 0) this.host.stderr.write(`${lines.join('\n')}\n`);
   }
 }
-
-async function readRecord({ body, path }: Attempt['attachments'][number]): Promise<unknown> {
-  const text = body?.toString('utf8') ?? (path === undefined ? '' : await readFile(path, 'utf8'));
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON: hand validation a value it will reject, so the message names the test.
-    return text;
-  }
-}
-
-function recordedCallOf(record: unknown): RecordedCall {
-  if (typeof record !== 'object' || record === null) return { endpoint: '' };
-  const { endpoint, call } = record as { endpoint?: unknown; call?: unknown };
-  const written =
-    typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string' && typeof (call as { url?: unknown }).url === 'string'
-      ? (call as { method: string; url: string })
-      : undefined;
-  return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written };
-}
-
-function noResponseRecord({ endpoint, errorCode, responseTimeMs }: NoResponseCall): unknown {
-  return { errorCode, endpoint, responseTimeMs };
-}
-
-function compareAttempts(a: Attempt, b: Attempt): number {
-  const { file: fileA, line: lineA, column: columnA } = a.test.location;
-  const { file: fileB, line: lineB, column: columnB } = b.test.location;
-  return (
-    compareCodeUnits(fileA, fileB) ||
-    lineA - lineB ||
-    columnA - columnB ||
-    compareCodeUnits(a.test.titlePath().join('\u0000'), b.test.titlePath().join('\u0000')) ||
-    a.retry - b.retry
-  );
-}
-
-const EXPECTED_STATUS_ANNOTATION = 'expected-status';
 
 // Annotations given in the test's details are on the test; those added while it ran, on the result (Playwright 1.52 and later).
 function expectedStatusAnnotations(test: TestCase, result: TestResult): string[] {
   const annotations = [...test.annotations, ...((result as { annotations?: TestCase['annotations'] }).annotations ?? [])];
   const lists = annotations.filter((annotation) => annotation.type === EXPECTED_STATUS_ANNOTATION).map((annotation) => annotation.description ?? '');
   return [...new Set(lists)];
-}
-
-/** The statuses an attempt's test declares expected, or undefined; a malformed list fails the report, naming the test. */
-function expectedSetOf(attempt: Attempt): StatusSet | undefined {
-  if (attempt.expectedStatuses.length === 0) return undefined;
-  const parsed = parseStatusList(attempt.expectedStatuses.join(','));
-  if ('problem' in parsed) {
-    throw new ConfigurationError([
-      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${attempt.test.titlePath().filter(Boolean).join(' › ')}"`, message: parsed.problem },
-    ]);
-  }
-  return parsed.set;
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

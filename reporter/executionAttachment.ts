@@ -1,4 +1,4 @@
-import type { TimingPhases } from '../src/index.js';
+import type { ExecutionRecordInput } from '../src/records/executionRecord.js';
 
 /**
  * Attachments are the only channel from the test workers to the reporter: the
@@ -9,15 +9,7 @@ export const EXECUTION_ATTACHMENT_NAME = 'quality-evidence-execution';
 export const EXECUTION_CONTENT_TYPE = 'application/vnd.quality-evidence.execution+json';
 
 /** The fields of a record that travel in an attachment, and nothing else a caller put on the object. */
-export interface AttachedRecord {
-  readonly statusCode?: number | undefined;
-  readonly errorCode?: string | undefined;
-  readonly endpoint: string;
-  readonly responseTimeMs: number;
-  readonly id?: string | undefined;
-  readonly timingMs?: TimingPhases | undefined;
-  /** The statuses this call expects: a negative test. */
-  readonly expectedStatuses?: string | readonly (number | string)[] | undefined;
+export type AttachedRecord = ExecutionRecordInput & {
   /**
    * The call as the test wrote it (method, and URL before any base URL),
    * added by the recording fixture so that the reporter can tell which of the
@@ -26,7 +18,7 @@ export interface AttachedRecord {
   readonly call?: { readonly method: string; readonly url: string } | undefined;
   /** The attempt of the test that made the record (0 for the first run, 1 for the first retry), as Playwright counts it. Not part of the record. */
   readonly retry?: number | undefined;
-}
+};
 
 /** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
 export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call, retry }: AttachedRecord): Buffer {

@@ -1,30 +1,11 @@
 import { test, type TestInfo } from '@playwright/test';
-import { executionRecordSchema, type TimingPhases } from '../src/index.js';
-import { isExecutionRecord } from '../src/records/executionRecord.js';
+import { executionRecordSchema } from '../src/index.js';
+import { isExecutionRecord, type ExecutionRecordInput } from '../src/records/executionRecord.js';
 import { validateRecordList } from '../src/records/validateRecordList.js';
 import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE, encodeAttachedRecord, type AttachedRecord } from './executionAttachment.js';
 
-/** One execution, as a test reports it. */
-export interface ExecutionRecordInput {
-  /** HTTP status code, an integer from 100 to 599; leave it out for a call that got no response. */
-  readonly statusCode?: number;
-  /** Only for a call that got no response: the error code, e.g. `ECONNREFUSED`. */
-  readonly errorCode?: string;
-  /** `<METHOD> <path>`, e.g. `GET /orders`; normalised by the reporter. */
-  readonly endpoint: string;
-  /** Response time in milliseconds (for a call with no response, the time until it failed), finite and zero or more. */
-  readonly responseTimeMs: number;
-  /** Optional identifier of the execution. */
-  readonly id?: string;
-  /** Optional phases of the call in milliseconds: `dns`, `connect`, `tls`, `wait`, `receive`. */
-  readonly timingMs?: TimingPhases;
-  /**
-   * Optional: the statuses this call expects (a negative test), such as
-   * `'404'` or `'200-299,403'`, or an array such as `[404, '200-299']`. A
-   * status in the list is not a failure; it counts in `expectedErrorCount`.
-   */
-  readonly expectedStatuses?: string | readonly (number | string)[];
-}
+/** One execution, as a test reports it: the execution record's input shape (see schemas/input.schema.json). */
+export type { ExecutionRecordInput } from '../src/records/executionRecord.js';
 
 /**
  * Attaches one execution record to the current test result, for the

@@ -1,5 +1,5 @@
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
-import { stepSummaryPathOf } from '../src/workflow/reportFiles.js';
+import { stepSummaryPathOf } from '../src/run/publishReport.js';
 import { readSettingsFile, settingsFileLocation } from '../src/config/readSettingsFile.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';

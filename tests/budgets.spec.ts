@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.js';
 import { buildReport, compareWithBaseline, evaluateBudgets, summariseExecutions, type Budgets, type QualityReport } from '../src/index.js';
 import { formatBudgetResult } from '../src/report/renderers/terminal.js';
-import { parseBudgets } from '../src/workflow/judgement.js';
+import { parseBudgets } from '../src/run/judgement.js';
 import { thrownBy } from './support/failures.js';
 
 // Quality budgets judged against a report: inclusive limits, missing evidence breaches.

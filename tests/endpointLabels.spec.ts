@@ -1,6 +1,6 @@
 import { expect, test } from './support/test.js';
 import { checkRouteTemplate, createEndpointLabeler } from '../src/records/endpointLabels.js';
-import { RecordIntake } from '../src/workflow/recordIntake.js';
+import { RecordIntake } from '../src/run/recordIntake.js';
 
 // Endpoint labels people can read: route templates first, then automatic grouping.
 

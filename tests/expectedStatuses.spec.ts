@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.js';
 import { ConfigurationError, RecordValidationError, loadQualityToolConfig, runQualityWorkflow, type QualityToolConfig } from '../src/index.js';
 import { parseStatusList, statusSet } from '../src/records/statusList.js';
-import { RecordIntake } from '../src/workflow/recordIntake.js';
+import { RecordIntake } from '../src/run/recordIntake.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf, thrownBy } from './support/failures.js';
 

@@ -6,7 +6,7 @@ import { buildReport, summariseExecutions } from '../src/index.js';
 import { renderValue } from '../src/renderValue.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf } from './support/failures.js';
-import { writeReport } from '../src/workflow/reportFiles.js';
+import { publishReport } from '../src/run/publishReport.js';
 import { createTemporaryFolder, runProgram, runWatched, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
@@ -100,7 +100,7 @@ test.describe('limits that keep a report makeable, each a clear error', () => {
     const huge = { ...small, endpoints: Array.from({ length: 300_000 }, () => small.endpoints[0]!) };
     const fileSystem = new MemoryFileSystem();
 
-    const error = await rejectionOf(writeReport(fileSystem, huge, { outputPath: 'q.json' }));
+    const error = await rejectionOf(publishReport(huge, { outputPath: 'q.json' }, fileSystem));
 
     expect(error).toMatchObject({
       name: 'InputLimitError',

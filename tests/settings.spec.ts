@@ -4,6 +4,8 @@ import { ConfigurationError, InputUnreadableError, loadQualityToolConfig, readSe
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
 import { resolveReporterSettings } from '../reporter/reporterSettings.js';
+import { SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../src/config/settings.js';
+import { SUMMARISE_HELP } from '../src/cli/summariseCommand.js';
 import { createTemporaryFolder } from './support/runProgram.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf, thrownBy } from './support/failures.js';
@@ -14,7 +16,8 @@ import { rejectionOf, thrownBy } from './support/failures.js';
 const filePath = 'config/quality-evidence.config.json';
 const options = (values: Record<string, unknown>) => optionSettings(values, { owner: 'quality-evidence/reporter', base: '/project' });
 const file = (content: unknown) => settingsFileSettings(filePath, typeof content === 'string' ? content : JSON.stringify(content));
-const everySetting = { environment: { default: 'local' }, slowResponseThresholdMs: { default: 750 }, outputFile: { default: 'default.json' }, quiet: { default: false } } as const;
+// A program's own defaults over the table's (750 ms, not quiet).
+const everySetting = { defaults: { environment: 'local', outputFile: 'default.json' } } as const;
 
 function issuesOf(action: () => unknown): readonly ConfigurationIssue[] {
   const error = thrownBy(action);
@@ -90,7 +93,7 @@ test.describe('precedence', () => {
 
   for (const [text, quiet] of [['true', true], ['TRUE', true], ['1', true], ['false', false], ['0', false]] as const) {
     test(`QE_QUIET=${text} is ${String(quiet)}`, () => {
-      expect(resolveSettings([environmentSettings({ QE_QUIET: text })], { quiet: { default: !quiet } }).quiet).toBe(quiet);
+      expect(resolveSettings([environmentSettings({ QE_QUIET: text })], { defaults: { environment: 'local', quiet: !quiet } }).quiet).toBe(quiet);
     });
   }
 
@@ -129,7 +132,7 @@ test.describe('the reporter', () => {
   test('reads quality-evidence.config.json beside the Playwright config; an option and a variable win over it', async () => {
     const folder = await createTemporaryFolder({ 'quality-evidence.config.json': '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }' });
     const settings = resolveReporterSettings({ configDir: folder, environment: 'from-option' }, { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' }, '/elsewhere');
-    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputPath: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [] });
+    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputFile: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [] });
   });
 
   test('QE_CONFIG_PATH names the file, relative to the working directory', async () => {
@@ -150,9 +153,27 @@ test.describe('the reporter', () => {
     expect(resolveReporterSettings({ configDir: folder, _mode: 'test', onlyFailures: false }, {}, '/elsewhere')).toEqual({
       environment: 'local',
       slowResponseThresholdMs: 750,
-      outputPath: join(folder, '.build/quality-summary.json'),
+      outputFile: join(folder, '.build/quality-summary.json'),
       quiet: false,
       ignoredOptions: [],
     });
+  });
+});
+
+test.describe('the settings table', () => {
+  // A setting is an entry in the table; its flag, option, file key and type follow from it. Its help line is documentation, held here.
+  test('every setting with a flag is in the command help, with its variable', () => {
+    for (const key of SETTING_KEYS) {
+      const { flag, variable }: SettingDefinition = SETTINGS[key];
+      if (flag === undefined) continue;
+      const line = SUMMARISE_HELP.split('\n').find((text) => text.includes(`--${flag.name} `) || text.endsWith(`--${flag.name}`));
+      expect(line, `--${flag.name}`).toBeDefined();
+      if (flag.short !== undefined) expect(line, `--${flag.name}`).toContain(`-${flag.short}, --${flag.name}`);
+      if (variable !== undefined) expect(line, `--${flag.name}`).toContain(variable);
+    }
+  });
+
+  test('the command takes a flag for every setting that has one', () => {
+    expect(Object.keys(SETTING_FLAG_OPTIONS)).toEqual(['environment', 'slow-response-threshold-ms', 'output', 'quiet', 'expected-statuses', 'route', 'endpoint-grouping', 'budgets', 'baseline', 'formats']);
   });
 });

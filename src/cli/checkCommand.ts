@@ -5,7 +5,7 @@ import { formatBudgetResult } from '../report/renderers/terminal.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { readInputFile } from '../io/readInputFile.js';
-import { parseBudgets } from '../workflow/judgement.js';
+import { parseBudgets } from '../run/judgement.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';

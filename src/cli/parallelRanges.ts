@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
-import type { RangeSummary, InputRange } from '../workflow/summariseRange.js';
-import type { SummariseRanges } from '../workflow/runQualityWorkflow.js';
+import type { RangeSummary, InputRange } from '../run/summariseRange.js';
+import type { SummariseRanges } from '../run/readInputs.js';
 
 /** How inputs are split over worker threads. */
 export interface ParallelOptions {

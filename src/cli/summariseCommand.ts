@@ -1,13 +1,14 @@
-import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, definedRules, RULE_REQUIREMENTS } from '../config/loadQualityToolConfig.js';
 import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
-import { resolveSettings } from '../config/resolveSettings.js';
+import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
+import { SETTING_FLAG_OPTIONS } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
-import { runQualityWorkflow, type SummariseRanges } from '../workflow/runQualityWorkflow.js';
-import { stepSummaryPathOf } from '../workflow/reportFiles.js';
+import type { SummariseRanges } from '../run/readInputs.js';
+import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
+import { stepSummaryPathOf } from '../run/publishReport.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
@@ -27,27 +28,24 @@ export interface CommandContext {
   readonly progressIntervalMs?: number | undefined;
 }
 
+// The flags of the command's own, besides one per setting (the settings table gives those).
 const OPTIONS = {
-  environment: { type: 'string' },
-  'slow-response-threshold-ms': { type: 'string' },
-  output: { type: 'string', short: 'o' },
   'input-format': { type: 'string' },
   'include-assets': { type: 'boolean' },
-  'expected-statuses': { type: 'string' },
-  route: { type: 'string', multiple: true },
-  'endpoint-grouping': { type: 'string' },
-  budgets: { type: 'string' },
-  baseline: { type: 'string' },
-  formats: { type: 'string' },
   config: { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The command's settings: a local environment by default; its inputs are its arguments (or QE_INPUT_PATH), not a setting. */
+const COMMAND_SETTINGS: ProgramSettings = { defaults: { environment: 'local' }, ignored: ['inputPath'] };
+
 /** The default subcommand: summarise the inputs into the report. */
 export async function summariseCommand(context: CommandContext): Promise<number> {
-  const { values: flags, positionals } = parseCommandLine({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true }, `${context.programName} --help`);
+  const { values: flags, positionals } = parseCommandLine(
+    { args: [...context.args], options: { ...SETTING_FLAG_OPTIONS, ...OPTIONS }, strict: true, allowPositionals: true },
+    `${context.programName} --help`,
+  );
   if (flags.help === true) {
     context.stdout.write(SUMMARISE_HELP);
     return EXIT_CODES.success;
@@ -65,22 +63,10 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   const location = settingsFileLocation(context.env, '.');
   const settingsFile = await readSettingsFile(context.fileSystem, { ...location, namedPath: flags.config ?? location.namedPath });
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
-  const settings = resolveSettings(sources, {
-    environment: { default: 'local' },
-    slowResponseThresholdMs: { default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS },
-    outputFile: { default: DEFAULT_OUTPUT_PATH },
-    quiet: { default: false },
-    ...RULE_REQUIREMENTS,
-  });
+  const { outputFile, quiet, ...settings } = resolveSettings(sources, COMMAND_SETTINGS);
 
   const progress = context.stderr.isTTY === true ? createProgress(context.stderr, context.progressIntervalMs ?? 250) : undefined;
-  const config = {
-    environment: settings.environment,
-    slowResponseThresholdMs: settings.slowResponseThresholdMs,
-    inputPath: inputPaths[0]!,
-    outputPath: settings.outputFile,
-    ...definedRules(settings),
-  };
+  const config = { ...settings, inputPath: inputPaths[0]!, outputPath: outputFile };
   const { report, reportText, files, stepSummaryProblem } = await runQualityWorkflow(
     config,
     { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
@@ -92,8 +78,8 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   ).finally(() => progress?.clear());
 
   // A terminal gets the short summary; a pipe, a file or a CI log gets the report itself, as --json asks everywhere.
-  if (flags.json === true || (context.stdout.isTTY !== true && !settings.quiet)) context.stdout.write(reportText);
-  else if (!settings.quiet) {
+  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
+  else if (!quiet) {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
   }

@@ -4,38 +4,44 @@ import { renderValue } from '../renderValue.js';
 import { SETTING_KEYS, SETTINGS, type SettingDefinition, type SettingKey, type SettingValues } from './settings.js';
 import type { GivenSetting, SettingsSource } from './settingsSources.js';
 
-/** What a program needs of one setting: it must be given, it falls back to a default, or it may be absent. */
-export type SettingRequirement<Value> = { readonly required: true } | { readonly default: Value } | { readonly optional: true };
+/** The settings every program runs with, given or defaulted: the rest may be absent. */
+type AlwaysSet = 'environment' | 'slowResponseThresholdMs' | 'outputFile' | 'quiet';
 
-/** The settings a program asks for, each required or with its default. */
-export type SettingRequirements = { readonly [Key in SettingKey]?: SettingRequirement<SettingValues[Key]> };
+/**
+ * The one settings model: what the command, the runners and the reporter run
+ * with once every source is resolved. Types come from the settings table;
+ * a setting no source gave (and that has no default) has no key.
+ */
+export type Settings = { readonly [Key in AlwaysSet]: SettingValues[Key] } & { readonly [Key in Exclude<SettingKey, AlwaysSet>]?: SettingValues[Key] };
 
-/** The resolved values of the settings asked for. */
-export type ResolvedSettings<Requirements extends SettingRequirements> = {
-  readonly [Key in keyof Requirements & SettingKey]: Requirements[Key] extends { readonly optional: true } ? SettingValues[Key] | undefined : SettingValues[Key];
-};
+/** What one program asks of the settings, as data: its own defaults over the table's, what it cannot run without, what it does not read. */
+export interface ProgramSettings {
+  readonly defaults?: { readonly [Key in SettingKey]?: SettingValues[Key] };
+  /** Settings the program cannot run without: absent, each is an "is required" issue. */
+  readonly required?: readonly SettingKey[];
+  /** Settings the program does not take, left unread in every source (the reporter reads no input file). */
+  readonly ignored?: readonly SettingKey[];
+  /** What the settings are called in the summary line of a ConfigurationError: `quality-evidence/reporter settings`. */
+  readonly subject?: string;
+}
 
 /**
  * Resolves settings from sources listed in precedence order (flags, reporter
- * options, variables, settings file): for each setting asked for, the first
- * source that gives it wins, then the default. Every value every source
- * gives is checked, winning or not, so a broken settings file is reported
- * even where a variable overrides it. Throws one ConfigurationError naming
- * every problem in the user's own words: `QE_OUTPUT_PATH`, `option "outputFile"`,
- * `"outputFile" in ./quality-evidence.config.json`. Relative paths come back
- * joined to the folder their source names (the working directory for
- * variables and flags, so those stay relative).
+ * options, variables, settings file): for each setting, the first source
+ * that gives it wins, then the program's default, then the table's. Every
+ * value every source gives is checked, winning or not, so a broken settings
+ * file is reported even where a variable overrides it. Throws one
+ * ConfigurationError naming every problem in the user's own words:
+ * `QE_OUTPUT_PATH`, `option "outputFile"`, `"outputFile" in ./quality-evidence.config.json`.
+ * Relative paths come back joined to the folder their source names (the
+ * working directory for variables and flags, so those stay relative).
  */
-export function resolveSettings<Requirements extends SettingRequirements>(
-  sources: readonly SettingsSource[],
-  requirements: Requirements,
-  subject?: string,
-): ResolvedSettings<Requirements> {
+export function resolveSettings(sources: readonly SettingsSource[], { defaults = {}, required = [], ignored = [], subject }: ProgramSettings = {}): Settings {
   const issues: ConfigurationIssue[] = sources.flatMap((source) => source.issues);
   const resolved: Partial<Record<SettingKey, unknown>> = {};
   for (const key of SETTING_KEYS) {
-    const requirement: SettingRequirement<unknown> | undefined = requirements[key];
-    if (requirement === undefined) continue;
+    if (ignored.includes(key)) continue;
+    const definition: SettingDefinition = SETTINGS[key];
     let winner: { value: unknown } | undefined;
     let anyGiven = false;
     for (const source of sources) {
@@ -46,12 +52,13 @@ export function resolveSettings<Requirements extends SettingRequirements>(
       if ('problem' in checked) issues.push({ variable: given.name, message: checked.problem });
       else winner ??= checked;
     }
+    const fallback = key in defaults ? defaults[key] : definition.default;
     if (winner !== undefined) resolved[key] = winner.value;
-    else if ('default' in requirement) resolved[key] = requirement.default;
-    else if (!anyGiven && 'required' in requirement) issues.push({ variable: (SETTINGS[key] as SettingDefinition).variable ?? `"${key}"`, message: `is required (${SETTINGS[key].purpose})` });
+    else if (fallback !== undefined) resolved[key] = fallback;
+    else if (!anyGiven && required.includes(key)) issues.push({ variable: definition.variable ?? `"${key}"`, message: `is required (${definition.purpose})` });
   }
   if (issues.length > 0) throw new ConfigurationError(issues, subject);
-  return resolved as ResolvedSettings<Requirements>;
+  return resolved as Settings;
 }
 
 function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: unknown } | { readonly problem: string } {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
-import { checkRouteTemplate, ENDPOINT_GROUPINGS, type EndpointGrouping } from '../records/endpointLabels.js';
-import { parseStatusList, type StatusListInput } from '../records/statusList.js';
+import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../records/endpointLabels.js';
+import { parseStatusList } from '../records/statusList.js';
 import { budgetsSchema, type Budgets } from './budgets.js';
 
 /**
@@ -75,12 +76,26 @@ const formatList = z
   .pipe(z.array(z.enum(REPORT_FORMATS, { error: formatsRule })).min(1, { error: formatsRule }))
   .transform((formats) => REPORT_FORMATS.filter((format) => formats.includes(format)));
 
+/** How a setting is given on the command line. */
+export interface SettingFlag {
+  /** The flag, without the leading dashes: `output` for `--output`. */
+  readonly name: string;
+  /** A one-letter alias: `o` for `-o`. */
+  readonly short?: string;
+  /** `text` (`--output x.json`, the default), `switch` (`--quiet`), or `repeatable` text (`--route a --route b`, read as the variable's comma-separated text). */
+  readonly kind?: 'text' | 'switch' | 'repeatable';
+}
+
 /** How one setting is named and checked in each source. */
 export interface SettingDefinition {
   /** The `QE_*` variable; a setting that only a typed source can give (an object) has none. */
   readonly variable?: string;
-  /** The command-line flag, without the leading dashes. */
-  readonly flag?: string;
+  /** The command-line flag of the `quality-evidence` command. */
+  readonly flag?: SettingFlag;
+  /** Whether a reporter option and a settings-file key of this name give it. */
+  readonly inFile: boolean;
+  /** The value when no source gives one, for every program (a program may set its own). */
+  readonly default?: unknown;
   /** The rule for a typed value (reporter option, settings file). */
   readonly value: z.ZodType;
   /** The shape published in the settings file's JSON Schema, when `value` checks by hand what a schema cannot say. */
@@ -95,11 +110,23 @@ export interface SettingDefinition {
   readonly description: string;
 }
 
-/** The settings, in the order messages list them. */
+/** Where the report goes when no source names a path. */
+export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
+
+/** The documented local example threshold (SPEC 2.1). */
+export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
+
+/**
+ * The settings, in the order messages list them. Everything else about a
+ * setting is derived from its entry here: its type, the reporter option and
+ * settings-file key, the command's flag, the JSON Schema. Adding a setting
+ * is an entry here, its documentation, and its spec.
+ */
 export const SETTINGS = {
   environment: {
     variable: 'QE_ENVIRONMENT',
-    flag: 'environment',
+    flag: { name: 'environment' },
+    inFile: true,
     value: nonEmptyText,
     text: z.string(),
     purpose: 'the name of the target environment',
@@ -107,7 +134,9 @@ export const SETTINGS = {
   },
   slowResponseThresholdMs: {
     variable: 'QE_SLOW_RESPONSE_THRESHOLD_MS',
-    flag: 'slow-response-threshold-ms',
+    flag: { name: 'slow-response-threshold-ms' },
+    inFile: true,
+    default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
     value: wholeMilliseconds,
     text: millisecondsText,
     purpose: 'the slow-response threshold in milliseconds',
@@ -115,6 +144,7 @@ export const SETTINGS = {
   },
   inputPath: {
     variable: 'QE_INPUT_PATH',
+    inFile: false,
     value: filePath,
     text: z.string(),
     isPath: true,
@@ -123,16 +153,29 @@ export const SETTINGS = {
   },
   outputFile: {
     variable: 'QE_OUTPUT_PATH',
-    flag: 'output',
+    flag: { name: 'output', short: 'o' },
+    inFile: true,
+    default: DEFAULT_OUTPUT_PATH,
     value: filePath,
     text: z.string(),
     isPath: true,
     purpose: 'the path of the report file',
     description: 'Path of the report, relative to the folder of the settings file (QE_OUTPUT_PATH); default .build/quality-summary.json',
   },
+  quiet: {
+    variable: 'QE_QUIET',
+    flag: { name: 'quiet', short: 'q', kind: 'switch' },
+    inFile: true,
+    default: false,
+    value: z.boolean({ error: 'must be true or false' }),
+    text: booleanText,
+    purpose: 'whether to print the closing line',
+    description: 'When true, the reporter prints no closing line (QE_QUIET); default false',
+  },
   expectedStatuses: {
     variable: 'QE_EXPECTED_STATUSES',
-    flag: 'expected-statuses',
+    flag: { name: 'expected-statuses' },
+    inFile: true,
     value: statusListValue,
     text: z.string(),
     purpose: 'the expected statuses',
@@ -140,6 +183,7 @@ export const SETTINGS = {
       'Statuses that are not failures, run-wide (QE_EXPECTED_STATUSES): codes and inclusive ranges, comma-separated ("100-399,404"), or an array of codes and range strings; default 100-399 (failed means 400 or above)',
   },
   expectedStatusesByEndpoint: {
+    inFile: true,
     value: z.record(
       z.string().regex(ENDPOINT_LABEL_PATTERN, { error: 'must be an endpoint label of the form "<METHOD> <path>"' }),
       statusListValue,
@@ -151,7 +195,8 @@ export const SETTINGS = {
   },
   routes: {
     variable: 'QE_ROUTES',
-    flag: 'route',
+    flag: { name: 'route', kind: 'repeatable' },
+    inFile: true,
     value: routeList,
     text: commaList,
     purpose: 'the route templates',
@@ -160,7 +205,8 @@ export const SETTINGS = {
   },
   endpointGrouping: {
     variable: 'QE_ENDPOINT_GROUPING',
-    flag: 'endpoint-grouping',
+    flag: { name: 'endpoint-grouping' },
+    inFile: true,
     value: z.enum(ENDPOINT_GROUPINGS, { error: `must be one of ${ENDPOINT_GROUPINGS.join(', ')}` }),
     text: z.string(),
     purpose: 'the endpoint grouping',
@@ -169,16 +215,21 @@ export const SETTINGS = {
   },
   budgets: {
     variable: 'QE_BUDGETS_PATH',
-    flag: 'budgets',
-    value: z.unknown().superRefine((value, context) => {
-      if (typeof value === 'string') {
-        const checked = filePath.safeParse(value);
-        if (!checked.success) context.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'must name a budgets file' });
-        return;
-      }
-      const checked = budgetsSchema.safeParse(value, { reportInput: false });
-      if (!checked.success) for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-    }),
+    flag: { name: 'budgets' },
+    inFile: true,
+    value: z
+      .unknown()
+      .superRefine((value, context) => {
+        if (typeof value === 'string') {
+          const checked = filePath.safeParse(value);
+          if (!checked.success) context.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'must name a budgets file' });
+          return;
+        }
+        const checked = budgetsSchema.safeParse(value, { reportInput: false });
+        if (!checked.success) for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+      })
+      // Checked above, with a message per budget rather than a union's.
+      .pipe(z.custom<string | Budgets>()),
     schema: z.union([z.string(), budgetsSchema]),
     text: z.string(),
     isPath: true,
@@ -187,7 +238,8 @@ export const SETTINGS = {
   },
   baselinePath: {
     variable: 'QE_BASELINE_PATH',
-    flag: 'baseline',
+    flag: { name: 'baseline' },
+    inFile: true,
     value: filePath,
     text: z.string(),
     isPath: true,
@@ -196,21 +248,14 @@ export const SETTINGS = {
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',
-    flag: 'formats',
+    flag: { name: 'formats' },
+    inFile: true,
     value: formatList,
     schema: z.union([z.string(), z.array(z.enum(REPORT_FORMATS)).min(1)]),
     text: z.string(),
     purpose: 'the report formats',
     description:
       'The files written beside the JSON report, which is always written (QE_REPORT_FORMATS, comma-separated): json, markdown (quality-summary.md, also appended to $GITHUB_STEP_SUMMARY when it is set), html (quality-summary.html); default json,markdown,html',
-  },
-  quiet: {
-    variable: 'QE_QUIET',
-    flag: 'quiet',
-    value: z.boolean({ error: 'must be true or false' }),
-    text: booleanText,
-    purpose: 'whether to print the closing line',
-    description: 'When true, the reporter prints no closing line (QE_QUIET); default false',
   },
 } as const satisfies Record<string, SettingDefinition>;
 
@@ -220,39 +265,24 @@ export type SettingKey = keyof typeof SETTINGS;
 /** Every setting's name, in definition order. */
 export const SETTING_KEYS = Object.keys(SETTINGS) as readonly SettingKey[];
 
-/** The typed value of each setting. */
-export interface SettingValues {
-  readonly environment: string;
-  readonly slowResponseThresholdMs: number;
-  readonly inputPath: string;
-  readonly outputFile: string;
-  readonly quiet: boolean;
-  readonly expectedStatuses: StatusListInput;
-  readonly expectedStatusesByEndpoint: Readonly<Record<string, StatusListInput>>;
-  readonly routes: readonly string[];
-  readonly endpointGrouping: EndpointGrouping;
-  readonly budgets: string | Budgets;
-  readonly baselinePath: string;
-  readonly formats: readonly ReportFormat[];
-}
-
-/** The settings a reporter option or a settings-file key can give. */
-export const OPTION_KEYS = [
-  'environment',
-  'slowResponseThresholdMs',
-  'outputFile',
-  'quiet',
-  'expectedStatuses',
-  'expectedStatusesByEndpoint',
-  'routes',
-  'endpointGrouping',
-  'budgets',
-  'baselinePath',
-  'formats',
-] as const satisfies readonly SettingKey[];
+/** The typed value of each setting, as its rule gives it. */
+export type SettingValues = { readonly [Key in SettingKey]: z.output<(typeof SETTINGS)[Key]['value']> };
 
 /** A setting that a reporter option or a settings-file key can give. */
-export type OptionKey = (typeof OPTION_KEYS)[number];
+export type OptionKey = { [Key in SettingKey]: (typeof SETTINGS)[Key] extends { readonly inFile: true } ? Key : never }[SettingKey];
+
+/** The settings a reporter option or a settings-file key can give, in definition order. */
+export const OPTION_KEYS = SETTING_KEYS.filter((key): key is OptionKey => SETTINGS[key].inFile);
+
+/** The options `util.parseArgs` takes for every setting that has a flag. */
+export const SETTING_FLAG_OPTIONS: Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>> = Object.fromEntries(
+  SETTING_KEYS.flatMap((key) => {
+    const { flag } = SETTINGS[key] as SettingDefinition;
+    if (flag === undefined) return [];
+    const kind = flag.kind ?? 'text';
+    return [[flag.name, { type: kind === 'switch' ? 'boolean' : 'string', ...(flag.short === undefined ? {} : { short: flag.short }), ...(kind === 'repeatable' ? { multiple: true } : {}) }]];
+  }),
+);
 
 /** The file name looked for when no settings file is named. */
 export const SETTINGS_FILE_NAME = 'quality-evidence.config.json';
@@ -269,10 +299,16 @@ export const settingsFileSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
     ...(Object.fromEntries(OPTION_KEYS.map((key) => [key, ((SETTINGS[key] as SettingDefinition).schema ?? SETTINGS[key].value).optional().meta({ description: SETTINGS[key].description })])) as {
-      readonly [Key in OptionKey]: z.ZodOptional<(typeof SETTINGS)[Key]['value']>;
+      readonly [Key in OptionKey]: z.ZodOptional<PublishedShape<Key>>;
     }),
   })
   .meta({ title: 'QualityEvidenceSettings', description: 'Settings of quality-evidence: the same keys as the options of quality-evidence/reporter' });
 
 /** The content of a settings file. */
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
+
+// The shape a settings-file key is published with: its `schema` where it has one, else its `value`.
+type PublishedShape<Key extends OptionKey> = (typeof SETTINGS)[Key] extends { readonly schema: infer Schema extends z.ZodType } ? Schema : (typeof SETTINGS)[Key]['value'];
+
+/** What a settings file, or the reporter's options, may hold, as written: the input side of {@link settingsFileSchema}. */
+export type SettingsFileInput = DeepReadonly<Omit<z.input<typeof settingsFileSchema>, '$schema'>>;

@@ -56,13 +56,13 @@ export function environmentSettings(env: EnvironmentRecord): SettingsSource {
 export function flagSettings(flags: Readonly<Record<string, string | boolean | readonly string[] | undefined>>): SettingsSource {
   const values: Partial<Record<SettingKey, GivenSetting>> = {};
   for (const key of SETTING_KEYS) {
-    const definition: SettingDefinition = SETTINGS[key];
-    if (definition.flag === undefined) continue;
-    const value = flags[definition.flag];
+    const { flag } = SETTINGS[key] as SettingDefinition;
+    if (flag === undefined) continue;
+    const value = flags[flag.name];
     if (value === undefined) continue;
     // A repeatable flag (--route a --route b) reads as the comma-separated text of its variable.
     const text = typeof value === 'string' ? value.trim() : typeof value === 'boolean' ? undefined : value.join(',');
-    values[key] = text === undefined ? { value, name: `--${definition.flag}`, isText: false } : { value: text, name: `--${definition.flag}`, isText: true };
+    values[key] = text === undefined ? { value, name: `--${flag.name}`, isText: false } : { value: text, name: `--${flag.name}`, isText: true };
   }
   return { values, issues: [] };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 
@@ -103,6 +104,12 @@ export const executionRecordSchema = z
 
 /** A record that passed validation (endpoint not yet normalised). */
 export type ExecutionRecord = z.infer<typeof executionRecordSchema>;
+
+/** A record as a caller writes it (`recordExecution`, the library API): the input side of the schema. */
+export type ExecutionRecordInput = DeepReadonly<z.input<typeof executionRecordSchema>>;
+
+/** A validated record in canonical form: endpoint `METHOD /path`, method upper-cased, one space; only the record's own fields. */
+export type CanonicalExecutionRecord = Readonly<Omit<ExecutionRecord, 'expectedStatuses'>>;
 
 /** Timing phases of one call, in milliseconds. */
 export type TimingPhases = z.infer<typeof timingPhasesSchema>;

@@ -1,19 +1,7 @@
-import type { ExecutionRecord, TimingPhases } from './executionRecord.js';
-import { ENDPOINT_LABEL_PATTERN } from './recordCheck.js';
+import type { CanonicalExecutionRecord, ExecutionRecord } from './executionRecord.js';
 
-/** A validated record in canonical form: endpoint `METHOD /path`, method upper-cased, one space. */
-export interface CanonicalExecutionRecord {
-  /** HTTP status code; absent when the call got no response. */
-  readonly statusCode?: number;
-  /** Only for a call that got no response: its error code, e.g. `ECONNREFUSED`. */
-  readonly errorCode?: string;
-  /** Canonical `<METHOD> <path>` label. */
-  readonly endpoint: string;
-  /** Milliseconds until the response, or until the call failed. */
-  readonly responseTimeMs: number;
-  readonly id?: string;
-  readonly timingMs?: TimingPhases;
-}
+export type { CanonicalExecutionRecord } from './executionRecord.js';
+import { ENDPOINT_LABEL_PATTERN } from './recordCheck.js';
 
 /**
  * Canonical form of a valid endpoint label: trimmed, the method upper-cased,

@@ -1,49 +1,16 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { InputUnreadableError } from '../errors.js';
-import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
-import type { FileSystem } from '../io/fileSystem.js';
 import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
-import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
-import { readRecords, type OpenedInput } from '../readers/readRecords.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
-import { executionRecordSchema, MAX_DISTINCT_ENDPOINTS } from '../records/executionRecord.js';
-import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
+import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
-import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
-import { formatFromExtension } from '../readers/detectFormat.js';
-import { isValidUtf8 } from '../input/utf8.js';
-import type { RecordLocation } from '../issues/location.js';
-import type { RecordIssue } from '../issues/recordIssue.js';
-import { judgeReport, judgementFiles, loadJudgement } from './judgement.js';
-import { RecordIntake, tooManyEndpoints } from './recordIntake.js';
-import { checkReportDestination, writeReport, type WrittenReport } from './reportFiles.js';
-import type { RangeSummary } from './summariseRange.js';
+import { createEvidenceRun } from '../run/evidenceRun.js';
+import { judgementFiles, loadJudgement } from '../run/judgement.js';
+import { checkReportDestination, publishReport, type WrittenReport } from '../run/publishReport.js';
+import { readInputs, type InputDependencies, type WorkflowInput } from '../run/readInputs.js';
 
-/** What the workflow needs from outside besides its configuration. */
-export interface QualityWorkflowDependencies {
-  /** All file access goes through this; tests pass an in-memory one. */
-  readonly fileSystem: FileSystem;
-  /** Standard input, for an input named `-`. */
-  readonly stdin?: AsyncIterable<Buffer> | undefined;
-  /** Told after each batch how many records and bytes have been read so far. */
-  readonly progress?: ((records: number, bytes: number) => void) | undefined;
-  /**
-   * Reads a large JSON or NDJSON file as several ranges at once (worker
-   * threads), giving each range's summary in order; undefined when the file
-   * should be read in one piece. Without it, every input is read on this thread.
-   */
-  readonly summariseRanges?: SummariseRanges | undefined;
-}
-
-/** See {@link QualityWorkflowDependencies.summariseRanges}. */
-export type SummariseRanges = (path: string, format: 'json' | 'ndjson', rules: EvidenceRules) => Promise<readonly RangeSummary[] | undefined>;
-
-/** One input of a run: a path, or `-` for standard input, and its format when it is forced. */
-export interface WorkflowInput {
-  readonly path: string;
-  readonly format?: InputFormat | undefined;
-}
+/** What the workflow needs from outside besides its configuration: the file system, standard input, and optionally progress and threads. */
+export type QualityWorkflowDependencies = InputDependencies;
 
 /** How the inputs are read, when a run says more than the configuration's one input path. */
 export interface QualityWorkflowOptions {
@@ -77,127 +44,11 @@ export async function runQualityWorkflow(
   const destination = { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath, reads: readFilesOf(config, inputs) };
   await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement(config, dependencies.fileSystem);
-  const { summary, skippedAssetCount } = await summariseInputs(inputs, rulesOf(config), dependencies, options.includeAssets ?? false);
-  const context: ReportContext = skippedAssetCount === undefined ? config : { ...config, skippedAssetCount };
-  const report = judgeReport(buildReport(summary, context), judgement);
-  const written = await writeReport(dependencies.fileSystem, report, destination);
+  const run = createEvidenceRun(config, { judgement });
+  const { skippedAssetCount } = await readInputs(run, inputs, rulesOf(config), dependencies, options.includeAssets ?? false);
+  const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
+  const written = await publishReport(report, destination, dependencies.fileSystem);
   return { report, ...written };
-}
-
-/** The summary of several inputs read one after another: the summary of their concatenation. */
-export async function summariseInputs(
-  inputs: readonly WorkflowInput[],
-  rules: EvidenceRules,
-  { fileSystem, stdin, progress, summariseRanges }: QualityWorkflowDependencies,
-  includeAssets: boolean,
-): Promise<{ summary: ExecutionStatistics; skippedAssetCount: number | undefined }> {
-  const intake = new RecordIntake(rules, { schema: executionRecordSchema });
-  const { validation, accumulator } = intake;
-  const tally = createReadTally();
-  const reportInvalid = validation.addInvalidRecord.bind(validation);
-  const read = { records: 0, bytes: 0 };
-  for (const input of inputs) {
-    const format = input.path === '-' ? undefined : (input.format ?? formatFromExtension(input.path));
-    intake.inputName = input.path === '-' ? 'standard input' : input.path;
-    if (summariseRanges !== undefined && (format === 'json' || format === 'ndjson')) {
-      const ranges = await summariseRanges(input.path, format, rules);
-      const merged = ranges === undefined ? undefined : mergeRanges(ranges, format, input.path, inputs.length > 1);
-      if (merged !== undefined) {
-        for (const part of merged) {
-          accumulator.merge(part.summary);
-          validation.absorb(part);
-          read.records += part.recordCount;
-        }
-        if (accumulator.endpointCount() > MAX_DISTINCT_ENDPOINTS) throw tooManyEndpoints();
-        progress?.(read.records, read.bytes);
-        continue;
-      }
-    }
-    const opened = await openInput(input, fileSystem, stdin);
-    const counted = progress === undefined ? opened : { ...opened, chunks: countBytes(opened.chunks, read) };
-    for await (const batch of readRecords(counted, { includeAssets, tally, reportInvalid, nameInput: inputs.length > 1 })) {
-      intake.takeBatch(batch);
-      read.records += batch.records.length;
-      progress?.(read.records, read.bytes);
-    }
-  }
-  validation.throwIfInvalid();
-  return { summary: accumulator.result(), skippedAssetCount: tally.readHar ? tally.skippedAssetCount : undefined };
-}
-
-/**
- * The ranges of one input as parts of one read: locations made absolute
- * (list indexes and lines shifted by the ranges before), and, for a JSON
- * document, its skeleton (the first range's prefix and the last's suffix)
- * checked whole. Undefined when any range could not be read on its own, or
- * the document is not what one read would accept: then it is read in one
- * piece, which also gives the exact message.
- */
-function mergeRanges(ranges: readonly RangeSummary[], format: 'json' | 'ndjson', path: string, nameInput: boolean): (RangeSummary & { ok: true })[] | undefined {
-  const file = nameInput ? path : undefined;
-  const parts: (RangeSummary & { ok: true })[] = [];
-  for (const range of ranges) {
-    if (!range.ok) return undefined;
-    parts.push(range);
-  }
-  if (format === 'json') {
-    const first = parts[0];
-    const last = parts[parts.length - 1];
-    if (first?.skeleton === undefined || last?.skeleton === undefined || first.list === undefined) return undefined;
-    try {
-      const bytes = Buffer.concat([first.skeleton, last.skeleton]);
-      if (!isValidUtf8(bytes)) return undefined;
-      const skeleton: unknown = JSON.parse(bytes.toString('utf8'));
-      const list = first.list.path.length === 0 ? skeleton : (skeleton as Record<string, unknown> | null)?.['executions'];
-      // A list with elements here is a second "executions" key, which a read in one piece refuses.
-      if (!Array.isArray(list) || list.length > 0) return undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  const listPath = parts[0]?.list?.path.join('.') ?? '';
-  let offset = 0;
-  return parts.map((part) => {
-    const shift = offset;
-    offset += part.advance;
-    const absolute = (location: RecordLocation, named: string | undefined): RecordLocation => {
-      if (location.kind === 'list') return { kind: 'list', listPath, index: location.index + shift, file: named };
-      if (location.kind === 'line') return { kind: 'line', line: location.line + shift, file: path };
-      return location;
-    };
-    const issues = part.issues.map((issue): RecordIssue => ({ ...issue, location: absolute(issue.location, file) }));
-    // The slowest executions always name their file.
-    const slowest = part.summary.slowest.map((execution): SlowExecution => (execution.location === undefined ? execution : { ...execution, location: absolute(execution.location, path) }));
-    return { ...part, issues, summary: { ...part.summary, slowest } };
-  });
-}
-
-async function* countBytes(chunks: AsyncIterable<Buffer>, read: { bytes: number }): AsyncGenerator<Buffer> {
-  for await (const chunk of chunks) {
-    read.bytes += chunk.length;
-    yield chunk;
-  }
-}
-
-async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem, stdin: AsyncIterable<Buffer> | undefined): Promise<OpenedInput> {
-  if (path === '-') {
-    if (stdin === undefined) throw new InputUnreadableError('-', 'standard input is not available here');
-    return { name: '-', chunks: stdin, format };
-  }
-  try {
-    return { name: path, chunks: failingAsUnreadable(await fileSystem.openChunks(path), path), format };
-  } catch (error) {
-    throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error });
-  }
-}
-
-// A read that fails half-way (EIO, a file on a network share gone) is the input's failure, named like one that cannot be opened.
-async function* failingAsUnreadable(chunks: AsyncIterable<Buffer>, path: string): AsyncGenerator<Buffer> {
-  try {
-    yield* chunks;
-  } catch (error) {
-    throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error });
-  }
 }
 
 /**
@@ -206,12 +57,13 @@ async function* failingAsUnreadable(chunks: AsyncIterable<Buffer>, path: string)
  */
 export function buildQualityReport(document: unknown, context: ReportContext, rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {}): { report: QualityReport; reportText: string } {
   const records = validateExecutionRecords(document);
-  const intake = new RecordIntake({ ...rules, slowResponseThresholdMs: context.slowResponseThresholdMs }, { schema: executionRecordSchema });
+  const { environment, slowResponseThresholdMs, ...facts } = context;
+  const run = createEvidenceRun({ ...rules, environment, slowResponseThresholdMs });
   const listPath = Array.isArray(document) ? '' : 'executions';
   records.forEach((record, index) => {
-    intake.take(record, () => ({ kind: 'list', listPath, index }));
+    run.take(record, () => ({ kind: 'list', listPath, index }));
   });
-  const report = buildReport(intake.accumulator.result(), context);
+  const report = run.finish(facts);
   return { report, reportText: formatReport(report) };
 }
 

@@ -90,7 +90,7 @@ export function withinStringLimit(render: () => string): string {
  * report renamed into place last); then, when a job summary file is named,
  * appends the Markdown to it (appends: other steps write there too).
  */
-export async function writeReport(fileSystem: FileSystem, report: QualityReport, destination: ReportDestination): Promise<WrittenReport> {
+export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   const reportText = withinStringLimit(() => formatReport(report));

@@ -1,12 +1,12 @@
 import { budgetsSchema, type Budgets } from '../config/budgets.js';
 import { parseConfigurationJson } from '../config/settingsSources.js';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
-import { compareWithBaseline, parseReport, type BaselineReport } from '../evaluation/baseline.js';
-import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
+import { parseReport } from '../evaluation/baseline.js';
+import { needsBaseline } from '../evaluation/budgets.js';
+import type { Judgement } from '../evaluation/judgeReport.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile } from '../io/readInputFile.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
-import type { QualityReport } from '../report/qualityReport.js';
 
 /** What a run is judged by: budgets (a file's path, or the budgets themselves) and a baseline report. */
 export interface JudgementSettings {
@@ -24,12 +24,6 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
   if (typeof settings.budgets === 'string') reads.push({ path: settings.budgets, what: 'budgets file' });
   if (settings.baselinePath !== undefined) reads.push({ path: settings.baselinePath, what: 'baseline report' });
   return reads;
-}
-
-/** Budgets and a baseline, loaded and checked. */
-export interface Judgement {
-  readonly budgets?: Budgets | undefined;
-  readonly baseline?: BaselineReport | undefined;
 }
 
 /**
@@ -53,12 +47,6 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     ]);
   }
   return { ...(budgets === undefined ? {} : { budgets }), ...(baseline === undefined ? {} : { baseline }) };
-}
-
-/** The report with its judgement: the comparison with the baseline, then the budgets' verdict (which may use that comparison). */
-export function judgeReport(report: QualityReport, { budgets, baseline }: Judgement): QualityReport {
-  const compared: QualityReport = baseline === undefined ? report : { ...report, baseline: compareWithBaseline(report, baseline) };
-  return budgets === undefined ? compared : { ...compared, budgets: evaluateBudgets(compared, budgets) };
 }
 
 /** Checks a budgets file's text, naming every bad key with the file. */

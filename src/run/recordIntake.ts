@@ -20,6 +20,12 @@ export interface RecordOrigin {
    * `expectedStatuses` wins over both.
    */
   readonly alsoExpected?: StatusSet | undefined;
+  /**
+   * Only for a record from a test's attempt: whether a later attempt of the
+   * same test ended as the test expects (a retry made it good). An endpoint
+   * whose failures all came from such attempts is flaky.
+   */
+  readonly retriedAway?: boolean | undefined;
 }
 
 const LABEL_CACHE_LIMIT = 10_000;

@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { ConfigurationError } from '../src/errors.js';
+import { displayPath } from '../src/io/displayPath.js';
+import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
+import type { UnrecordedCalls } from '../src/report/qualityReport.js';
+import type { EvidenceRun } from '../src/run/evidenceRun.js';
+import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
+import type { ApiCall } from './apiCalls.js';
+
+/** One test attempt: where its records came from, and the API calls it sent. */
+export interface Attempt {
+  readonly test: TestCase;
+  readonly retry: number;
+  readonly calls: readonly ApiCall[];
+  /** How the attempt ended. */
+  readonly status: TestResult['status'];
+  /** The statuses its test declares expected (`expected-status` annotations), as written. */
+  readonly expectedStatuses: readonly string[];
+  /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
+  readonly attachments: readonly { readonly body: Buffer | undefined; readonly path: string | undefined }[];
+}
+
+/** What the attempts said besides their records: the calls no record accounts for, in all and per spec file. */
+export interface AttemptsRead {
+  readonly unrecordedCalls: UnrecordedCalls;
+  /** Unrecorded calls per spec file (as shown: relative to the working directory), for the warning. */
+  readonly unrecordedByFile: ReadonlyMap<string, number>;
+}
+
+/**
+ * The reporter's reader: feeds every attempt's records into the run, each
+ * located at its test and attempt: the records the test attached, and the
+ * calls its `pw:api` steps show that got no response and that no record
+ * accounts for. Calls with a response that no record accounts for are
+ * counted, not run. Attempts are taken in a fixed order (by test, then
+ * attempt), not the order workers finished in, so ties stay the same on
+ * every run, sharded or not.
+ */
+export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], cwd: string): Promise<AttemptsRead> {
+  const lastPassingRetry = new Map<TestCase, number>();
+  for (const { test, retry, status } of attempts) {
+    if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
+  }
+  const unrecordedByFile = new Map<string, number>();
+  const unrecordedEndpoints = new Set<string>();
+  for (const attempt of [...attempts].sort(compareAttempts)) {
+    const records = await Promise.all(attempt.attachments.map(readRecord));
+    const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
+    const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
+    const origin = {
+      alsoExpected: expectedSetOf(attempt),
+      // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
+      retriedAway: (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry,
+    };
+    // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
+    for (const record of records) run.take(record, () => location, { ...origin, derivedFromUrl: recordedCallOf(record).call !== undefined });
+    for (const call of account.noResponse) run.take(noResponseRecord(call), () => location, { ...origin, derivedFromUrl: true });
+    if (account.unrecorded.length > 0) {
+      const file = displayPath(attempt.test.location.file, cwd);
+      unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
+      for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
+    }
+  }
+  const count = [...unrecordedByFile.values()].reduce((sum, calls) => sum + calls, 0);
+  return { unrecordedCalls: { count, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) }, unrecordedByFile };
+}
+
+async function readRecord({ body, path }: Attempt['attachments'][number]): Promise<unknown> {
+  const text = body?.toString('utf8') ?? (path === undefined ? '' : await readFile(path, 'utf8'));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Not JSON: hand validation a value it will reject, so the message names the test.
+    return text;
+  }
+}
+
+function recordedCallOf(record: unknown): RecordedCall {
+  if (typeof record !== 'object' || record === null) return { endpoint: '' };
+  const { endpoint, call } = record as { endpoint?: unknown; call?: unknown };
+  const written =
+    typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string' && typeof (call as { url?: unknown }).url === 'string'
+      ? (call as { method: string; url: string })
+      : undefined;
+  return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written };
+}
+
+function noResponseRecord({ endpoint, errorCode, responseTimeMs }: NoResponseCall): unknown {
+  return { errorCode, endpoint, responseTimeMs };
+}
+
+function compareAttempts(a: Attempt, b: Attempt): number {
+  const { file: fileA, line: lineA, column: columnA } = a.test.location;
+  const { file: fileB, line: lineB, column: columnB } = b.test.location;
+  return (
+    compareCodeUnits(fileA, fileB) ||
+    lineA - lineB ||
+    columnA - columnB ||
+    compareCodeUnits(a.test.titlePath().join('\u0000'), b.test.titlePath().join('\u0000')) ||
+    a.retry - b.retry
+  );
+}
+
+export const EXPECTED_STATUS_ANNOTATION = 'expected-status';
+
+/** The statuses an attempt's test declares expected, or undefined; a malformed list fails the report, naming the test. */
+function expectedSetOf(attempt: Attempt): StatusSet | undefined {
+  if (attempt.expectedStatuses.length === 0) return undefined;
+  const parsed = parseStatusList(attempt.expectedStatuses.join(','));
+  if ('problem' in parsed) {
+    throw new ConfigurationError([
+      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${attempt.test.titlePath().filter(Boolean).join(' › ')}"`, message: parsed.problem },
+    ]);
+  }
+  return parsed.set;
+}

@@ -1,0 +1,104 @@
+import type { RecordLocation } from '../issues/location.js';
+import type { RecordIssue } from '../issues/recordIssue.js';
+import type { RecordBatch } from '../readers/recordBatch.js';
+import type { EvidenceRules } from '../records/evidenceRules.js';
+import { executionRecordSchema } from '../records/executionRecord.js';
+import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
+import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
+import { compareCodeUnits } from '../summary/summariseExecutions.js';
+import type { ExecutionData } from '../summary/executionAccumulator.js';
+import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
+import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';
+
+/** What a run needs of the settings: the rules its records are counted by, and the environment its report names. */
+export interface EvidenceSettings extends EvidenceRules {
+  readonly environment: string;
+}
+
+/** How a run is set up besides its settings. */
+export interface EvidenceRunOptions {
+  /** Budgets and a baseline, loaded before the run (see loadJudgement): `finish` judges the report by them. */
+  readonly judgement?: Judgement | undefined;
+  /** What a record is called in the summary line of a validation error: `recorded execution` in the reporter. */
+  readonly noun?: string | undefined;
+}
+
+/** A part of the run counted elsewhere (a worker thread's range, a shard): its summary and its problems, located in the whole input. */
+export interface EvidencePart {
+  readonly summary: ExecutionData;
+  readonly issues: readonly RecordIssue[];
+  readonly recordCount: number;
+  readonly invalidRecordCount: number;
+  readonly unlistedRecordCount: number;
+}
+
+/** What a run's feeder knows only once every record is in: where the records came from and what else it saw. */
+export type RunFacts = Omit<ReportContext, 'environment' | 'slowResponseThresholdMs' | 'flakyEndpoints'>;
+
+/**
+ * The one evidence run every entry point feeds: the command and the runners
+ * (records read from files, and worker threads' parts), the Playwright
+ * reporter (records its tests attached, calls rebuilt from steps) and the
+ * library API. `take` counts one located record (validated, labelled,
+ * summarised); `absorb` adds a part counted elsewhere; `finish` gives the
+ * report, judged by the budgets and the baseline, or throws the validation
+ * error that names every invalid record. Touches no file: loading what a
+ * run is judged by and publishing its report are the feeder's.
+ */
+export interface EvidenceRun {
+  /** Names the input that the records taken next come from, for the locations of the slowest executions. */
+  startInput(name: string | undefined): void;
+  /** One record; `locate` is called only when a message or the slowest executions need its location. */
+  take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin): void;
+  /** Every record of a reader's batch. */
+  takeBatch(batch: RecordBatch): void;
+  /** A record its reader found invalid already (a HAR entry without a request), with its issue. */
+  takeInvalid(issue: RecordIssue): void;
+  /** A part counted elsewhere (see {@link EvidencePart}); a run of parts is the run of their concatenation. */
+  absorb(part: EvidencePart): void;
+  /** The report. Throws a RecordValidationError when any record taken or absorbed was invalid. */
+  finish(facts?: RunFacts): QualityReport;
+}
+
+/** Starts an evidence run (see {@link EvidenceRun}). */
+export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun }: EvidenceRunOptions = {}): EvidenceRun {
+  const intake = new RecordIntake(settings, { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
+  // Failed executions per endpoint, all of them and those from attempts a later attempt of the same test made good.
+  const failures = new Map<string, { all: number; retriedAway: number }>();
+  const countFailure = (endpoint: string, origin: RecordOrigin | undefined): void => {
+    const tally = failures.get(endpoint) ?? { all: 0, retriedAway: 0 };
+    tally.all++;
+    if (origin?.retriedAway === true) tally.retriedAway++;
+    failures.set(endpoint, tally);
+  };
+  return {
+    startInput(name) {
+      intake.inputName = name;
+    },
+    take(record, locate, origin) {
+      const counted = origin?.retriedAway === undefined ? undefined : (endpoint: string, failed: boolean): void => {
+        if (failed) countFailure(endpoint, origin);
+      };
+      intake.take(record, locate, origin, counted);
+    },
+    takeBatch(batch) {
+      intake.takeBatch(batch);
+    },
+    takeInvalid(issue) {
+      intake.validation.addInvalidRecord(issue);
+    },
+    absorb(part) {
+      intake.accumulator.merge(part.summary);
+      intake.validation.absorb(part);
+      if (intake.accumulator.endpointCount() > MAX_DISTINCT_ENDPOINTS) throw tooManyEndpoints();
+    },
+    finish(facts = {}) {
+      intake.validation.throwIfInvalid();
+      const context: ReportContext = { environment: settings.environment, slowResponseThresholdMs: settings.slowResponseThresholdMs, ...facts };
+      // A Playwright run says which failing endpoints only ever failed in attempts that a retry made good.
+      const flaky = facts.tests === undefined ? undefined : [...failures].filter(([, tally]) => tally.all === tally.retriedAway).map(([endpoint]) => endpoint);
+      const report = buildReport(intake.accumulator.result(), flaky === undefined ? context : { ...context, flakyEndpoints: flaky.sort(compareCodeUnits) });
+      return judgeReport(report, judgement);
+    },
+  };
+}

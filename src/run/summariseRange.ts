@@ -1,0 +1,29 @@
+import { InputLimitError, InputSyntaxError } from '../errors.js';
+import { readRange, type RangePlace, type RangeRead } from '../readers/readRange.js';
+import type { EvidenceRules } from '../records/evidenceRules.js';
+import { UnexplainedRecordError } from '../records/validateRecordList.js';
+import type { EvidencePart } from './evidenceRun.js';
+import { RecordIntake } from './recordIntake.js';
+
+/** One byte range of one input (see RangePlace), summarised on its own in a worker thread, with the rules its records are counted by. */
+export interface InputRange extends RangePlace {
+  readonly rules: EvidenceRules;
+}
+
+/** What a range yields: its part of the run (summary, problems located relative to the range) and what joining the parts needs. */
+export type RangeSummary = (EvidencePart & RangeRead & { readonly ok: true }) | { readonly ok: false; readonly reason: string };
+
+/** Summarises one range from its bytes. Records are validated with locations relative to the range. */
+export async function summariseRange(chunks: AsyncIterable<Buffer>, range: InputRange): Promise<RangeSummary> {
+  const intake = new RecordIntake(range.rules);
+  const take = intake.takeBatch.bind(intake);
+  try {
+    const extra = await readRange(chunks, range, take);
+    const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
+    return { ok: true, summary: intake.accumulator.toData({ sorted: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
+  } catch (error) {
+    // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece, which says exactly what is wrong.
+    if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError || error instanceof InputLimitError) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
