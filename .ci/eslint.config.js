@@ -1,9 +1,9 @@
 // Lint configuration for `npm run check`. It lives beside the CI script so the
-// repository's top level holds only the product (see README, "Static checks").
+// repository's top level holds only the product (see CONTRIBUTING.md, "Static checks").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Import directions (README "How the code is laid out"): the core never
+// Import directions (docs/architecture.md, "How the code is laid out"): the core never
 // imports the command, the scripts or the reporter; errors and value
 // rendering import nothing of ours; the helpers and file access import only
 // those; records import no other stage; the summary builds on records, the
