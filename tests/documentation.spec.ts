@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { budgetsSchema, createDeterministicClock, pollUntil, retryBounded, settingsFileSchema } from '../src/index.js';
@@ -143,6 +144,17 @@ test('every TypeScript snippet in the documents type-checks against the packed p
   const errors = outcome.stdout.replace(/block-(\d+)\//g, (_, index: string) => `${snippets[Number(index)] === undefined ? '?' : where(snippets[Number(index)] as CodeBlock)} `);
   expect(errors).toBe('');
   expect(outcome.exitCode).toBe(0);
+});
+
+test('every option object the TypeScript snippets give the reporter is a set of settings the package accepts', () => {
+  // Playwright types a reporter's options as any: tsc cannot see a misspelt option, the settings schema can.
+  const options = ofKind('typescript').flatMap((block) =>
+    [...block.code.matchAll(/\['quality-evidence\/reporter', (\{.*\})\]/g)].map((match) => ({ block, literal: match[1] ?? '' })),
+  );
+  expect(options.length).toBeGreaterThan(2);
+  for (const { block, literal } of options) {
+    expect(settingsFileSchema.safeParse(runInNewContext(`(${literal})`)).error?.issues, `${where(block)}: ${literal}`).toBeUndefined();
+  }
 });
 
 test('every block of output in the documents is what the program prints, or says why it is illustrative', async () => {
