@@ -1,12 +1,12 @@
 // Lint configuration for `npm run check`. It lives beside the CI script so the
-// repository's top level holds only the product (see README, "Static checks").
+// repository's top level holds only the product (see CONTRIBUTING.md, "Static checks").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Import directions (README "How the code is laid out"): the core never
-// imports the command, the scripts or the reporter; errors, value rendering
-// and the DeepReadonly type import nothing of ours; the helpers and file
-// access import only those; records import no other stage; the summary
+// Import directions (docs/architecture.md, "How the code is laid out"): the
+// core never imports the command, the scripts or the reporter; errors, value
+// rendering and the DeepReadonly type import nothing of ours; the helpers and
+// file access import only those; records import no other stage; the summary
 // builds on records, the report on the summary; the evidence run (run/) is
 // the one seam every entry point feeds, and the workflow only orders the
 // stages. Patterns match an import as written, relative to the importing file.

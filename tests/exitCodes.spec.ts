@@ -9,7 +9,7 @@ import {
 } from '../src/index.js';
 import { EXIT_CODES, exitCodeFor } from '../src/cli/exitCodes.js';
 
-// The one table that turns an error class into an exit code (README "Exit codes").
+// The one table that turns an error class into an exit code (docs/command.md, "Exit codes").
 const cases: readonly { name: string; error: unknown; exitCode: number }[] = [
   { name: 'a configuration error', error: new ConfigurationError([{ variable: 'QE_ENVIRONMENT', message: 'is required' }]), exitCode: 78 },
   { name: 'a missing input file', error: new InputUnreadableError('in.json', 'no such file or directory (ENOENT)'), exitCode: 66 },
