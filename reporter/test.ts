@@ -1,7 +1,12 @@
 import { test as base, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
 import { overriding, recordingApiRequest } from './recordRequests.js';
 
-export { expect } from '@playwright/test';
+// A drop-in for `@playwright/test`: every value and type it exports, with
+// `test` (and the default export, which is `test` in Playwright) replaced by
+// the recording one below, so that a suite's shared fixture file can swap its
+// import and keep `APIRequestContext`, `Page`, `defineConfig`, `devices`, ...
+// A local export shadows the star export of the same name.
+export * from '@playwright/test';
 export { recordRequests, type TestInfoSource } from './recordRequests.js';
 
 /** The running test, or undefined outside one (a worker fixture being set up for no test). */
@@ -30,3 +35,5 @@ export const test = base.extend<object, { playwright: PlaywrightWorkerArgs['play
     { scope: 'worker', box: true },
   ],
 });
+
+export default test;

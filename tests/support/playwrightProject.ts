@@ -25,8 +25,11 @@ let packedPackage: Promise<string> | undefined;
 
 /**
  * Packs this repository once per worker with `npm pack` (the suite's global
- * setup has built `.build`), so the projects below install exactly the files
- * a user would get from the registry. Returns the tarball's path.
+ * setup has built `.build`; --ignore-scripts keeps `prepare` from building it
+ * again under the specs that run meanwhile), so the projects below install
+ * exactly the files a user would get from the registry. Returns the
+ * tarball's path. tests/install.spec.ts installs with npm itself, from git
+ * and from a tarball.
  */
 function packThisPackage(): Promise<string> {
   packedPackage ??= (async () => {
