@@ -188,6 +188,13 @@ test.describe('check refuses a recorded verdict that contradicts its report (65)
     });
   }
 
+  test('a report older than the per-endpoint statistics has its verdict judged, not measured again', async () => {
+    const { endpoints: _endpoints, responseTimeMs: _times, ...older } = judged();
+    expect(await command(['check', 'q.json'], { 'q.json': JSON.stringify(older) })).toMatchObject({ exitCode: 1, stderr: '' });
+    const contradicting = { ...older, budgets: { ...older.budgets!, passed: true } };
+    expect(await command(['check', 'q.json'], { 'q.json': JSON.stringify(contradicting) })).toMatchObject({ exitCode: 65 });
+  });
+
   test('with --budgets the report is judged afresh, whatever it recorded', async () => {
     const report = judged();
     const outcome = await command(['check', 'q.json', '--budgets', 'b.json'], { 'q.json': JSON.stringify({ ...report, budgets: { ...report.budgets!, passed: true } }), 'b.json': '{ "maxFailedExecutions": 1 }' });
