@@ -13,7 +13,7 @@ import {
   type CanonicalExecutionRecord,
   type QualityToolConfig,
 } from '../src/index.js';
-import { createEndpointLabeler } from '../src/records/endpointLabels.js';
+import { collapseSlashes, createEndpointLabeler } from '../src/records/endpointLabels.js';
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
@@ -149,6 +149,29 @@ test.describe('labels', () => {
         assert.equal(normaliseEndpoint(once), once);
         assert.match(once, ENDPOINT_LABEL_PATTERN);
         assert.match(once, /^\S+ \/\S*$/);
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('route templates indexed by segment match exactly as a scan of the list does: the first template that matches wins', () => {
+    // Few segment texts, so that templates overlap, share prefixes and tie: literal against parameter, one method against all.
+    const templateSegment = fc.constantFrom('a', 'b', 'orders', '__proto__', ':x', ':y');
+    const template = fc.record({ method: fc.constantFrom(undefined, 'GET', 'POST'), segments: fc.array(templateSegment, { maxLength: 4 }) });
+    const labelOf = fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT'), segments: fc.array(fc.constantFrom('a', 'b', 'orders', '__proto__', '7', ''), { maxLength: 5 }) });
+    fc.assert(
+      fc.property(fc.array(template, { maxLength: 12 }), labelOf, (templates, written) => {
+        const routes = templates.map(({ method: verb, segments }) => `${verb === undefined ? '' : `${verb} `}/${segments.join('/')}`);
+        const label = `${written.method} /${written.segments.join('/')}`;
+        // The scan: each template in turn, segment by segment, a parameter matching any one non-empty segment.
+        const collapsed = collapseSlashes(`/${written.segments.join('/')}`);
+        const segments = collapsed === '/' ? [] : collapsed.slice(1).split('/');
+        const first = templates.find(
+          ({ method: verb, segments: parts }) =>
+            (verb === undefined || verb === written.method) && parts.length === segments.length && parts.every((part, at) => (part.startsWith(':') ? segments[at] !== '' : part === segments[at])),
+        );
+        const expected = first === undefined ? label : `${written.method} /${first.segments.join('/')}`;
+        assert.equal(createEndpointLabeler({ routes, endpointGrouping: 'none' })(label, false), expected);
       }),
       propertyParameters(),
     );

@@ -157,6 +157,26 @@ test.describe('HAR', () => {
     expect(await reportOf({ 's.har': har(entries) }, [{ path: 's.har' }], { includeAssets: true })).toMatchObject({ executionCount: 4, skippedAssetCount: 0 });
   });
 
+  test('entries that are no HTTP call (data:, blob:, about: URLs, WebSockets) are left out and counted with the assets, --include-assets or not', async () => {
+    const entries = [
+      harEntry('GET', 'http://h/api/orders', 200, 5),
+      harEntry('GET', 'data:image/png;base64,iVBORw0KGgo=', 200, 0),
+      harEntry('GET', 'blob:https://h/9f1c2b1e-4c3d-4a5b-8c7d-6e5f4a3b2c1d', 200, 1),
+      harEntry('GET', 'about:blank', 200, 0),
+      // A WebSocket: by its resource type, or by its 101 upgrade alone; its "time" is how long the socket stayed open.
+      harEntry('GET', 'wss://h/socket', 101, 60_000, { _resourceType: 'websocket' }),
+      harEntry('GET', 'http://h/live', 101, 60_000),
+    ];
+    for (const includeAssets of [false, true]) {
+      expect(await reportOf({ 's.har': har(entries) }, [{ path: 's.har' }], { includeAssets })).toMatchObject({
+        executionCount: 1,
+        endpoints: [{ endpoint: 'GET /api/orders' }],
+        responseTimeMs: { max: 5 },
+        skippedAssetCount: 5,
+      });
+    }
+  });
+
   test('an entry that cannot become a record is named by its index', async () => {
     const entries = [harEntry('GET', 'http://h/a', 200, 5), { request: { method: 'GET' }, response: { status: 200 } }, harEntry('GET', 'not a url', 200, 5)];
     expect(await issuesOf({ 'c.har': har(entries) }, [{ path: 'c.har' }])).toEqual([

@@ -81,7 +81,7 @@ test.describe('accepted documents', () => {
     });
   }
 
-  for (const responseTimeMs of [0, 12.5]) {
+  for (const responseTimeMs of [0, 12.5, 86_400_000]) {
     test(`responseTimeMs ${responseTimeMs} is accepted`, () => {
       expect(validateExecutionRecords([{ ...validRecord, responseTimeMs }])).toStrictEqual([{ ...validRecord, responseTimeMs }]);
     });
@@ -141,6 +141,10 @@ test.describe('invalid fields', () => {
     ['responseTimeMs "12"', { responseTimeMs: '12' }, `executions[1].responseTimeMs: ${responseTimeRule}; found "12" (a string)`],
     ['responseTimeMs null', { responseTimeMs: null }, `executions[1].responseTimeMs: ${responseTimeRule}; found null (null)`],
     ['responseTimeMs Infinity', { responseTimeMs: Infinity }, `executions[1].responseTimeMs: ${responseTimeRule}; found Infinity (a number)`],
+    // Past a day a time is in another unit (µs, ns, an epoch timestamp), and 1e306 would overflow the sum behind the mean.
+    ['responseTimeMs past a day', { responseTimeMs: 86_400_000.001 }, `executions[1].responseTimeMs: must be at most 86,400,000 (a day): a longer time is in another unit; found 86400000.001 (a number)`],
+    ['responseTimeMs 1e306', { responseTimeMs: 1e306 }, `executions[1].responseTimeMs: must be at most 86,400,000 (a day): a longer time is in another unit; found 1e+306 (a number)`],
+    ['a timing phase of 1e306', { timingMs: { wait: 1e306 } }, `executions[1].timingMs.wait: must be at most 86,400,000 (a day) when present: a longer time is in another unit; found 1e+306 (a number)`],
     ['id that is not a string', { id: 7 }, `executions[1].id: ${idRule}; found 7 (a number)`],
     ['id null', { id: null }, `executions[1].id: ${idRule}; found null (null)`],
   ];
@@ -365,7 +369,7 @@ test.describe('the hot-path check and the zod schema', () => {
     { ...base, extra: { nested: true } },
     ...[99, 100, 101, 399, 400, 599, 600, 200.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '200', null, true].map((statusCode) => ({ ...base, statusCode })),
     ...['GET /', ' get\t/orders ', 'GET\n/orders', 'GET  /a b', 'GET orders', 'G@T /x', '/orders', 'GET', '', 42, null].map((endpoint) => ({ ...base, endpoint })),
-    ...[0, -0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_VALUE, '12', null].map((responseTimeMs) => ({ ...base, responseTimeMs })),
+    ...[0, -0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_VALUE, 86_400_000, 86_400_000.001, 1e306, '12', null].map((responseTimeMs) => ({ ...base, responseTimeMs })),
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'ECONNREFUSED' },
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: '' },
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'E CONN' },
@@ -375,7 +379,7 @@ test.describe('the hot-path check and the zod schema', () => {
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: null },
     { ...base, errorCode: 'ECONNREFUSED' },
     { ...base, errorCode: undefined },
-    ...[{}, { dns: 1, connect: 2, tls: 3, wait: 4, receive: 5 }, { wait: 0 }, { dns: -1 }, { wait: Number.NaN }, { wait: '4' }, { other: 'ignored' }, 5, null, []].map((timingMs) => ({ ...base, timingMs })),
+    ...[{}, { dns: 1, connect: 2, tls: 3, wait: 4, receive: 5 }, { wait: 0 }, { wait: 86_400_000 }, { wait: 86_400_000.001 }, { receive: 1e306 }, { dns: -1 }, { wait: Number.NaN }, { wait: '4' }, { other: 'ignored' }, 5, null, []].map((timingMs) => ({ ...base, timingMs })),
     { statusCode: 200, endpoint: 'GET /orders' },
     {},
     [],

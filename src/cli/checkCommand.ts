@@ -1,6 +1,7 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
-import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
+import { contradictionInVerdict, evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
+import { NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
@@ -39,20 +40,30 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     baselinePath === undefined || baselinePath === ''
       ? report
       : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report'), baselinePath)) };
-  const verdict = await verdictOf(compared, flags.budgets?.trim(), context);
+  const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
     const lines = verdict.results.map(formatBudgetResult);
     const total = verdict.results.length;
-    lines.push(breached === 0 ? `quality-evidence check: ${total === 1 ? 'the budget holds' : `all ${total} budgets hold`}` : `quality-evidence check: ${breached} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached`);
+    lines.push(
+      total === 0
+        ? `quality-evidence check: ${NO_LIMIT_TEXT}: nothing was judged`
+        : breached === 0
+          ? `quality-evidence check: ${total === 1 ? 'the budget holds' : `all ${total} budgets hold`}`
+          : `quality-evidence check: ${breached} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached`,
+    );
     context.stdout.write(`${lines.join('\n')}\n`);
   }
   return verdict.passed ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
 }
 
-async function verdictOf(report: QualityReport, budgetsPath: string | undefined, context: CommandContext): Promise<BudgetVerdict> {
+// `recorded` is the report as read, before any comparison with --baseline: what its recorded verdict was judged on.
+async function verdictOf(report: QualityReport, recorded: { report: QualityReport; path: string }, budgetsPath: string | undefined, context: CommandContext): Promise<BudgetVerdict> {
   if (budgetsPath === undefined || budgetsPath === '') {
     if (report.budgets === undefined) throw new UsageError(`the report holds no budget verdict: name a budgets file with --budgets; see ${context.programName} check --help`);
+    // The recorded verdict is what is gated on: one that contradicts the report's own numbers is refused, not trusted nor silently redone.
+    const contradiction = contradictionInVerdict(recorded.report, report.budgets);
+    if (contradiction !== undefined) throw new ReportFormatError(recorded.path, `holds a budget verdict that contradicts it: ${contradiction}`, 'report');
     return report.budgets;
   }
   const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file'), budgetsPath);
@@ -81,5 +92,6 @@ Examples:
   npx quality-evidence check .build/quality-summary.json --budgets budgets.json
 
 Exit codes: 0 every budget holds, 1 a budget is breached, 64 usage,
-65 not a report, 66 a file is missing, 78 bad budgets.
+65 not a report (or a recorded verdict that contradicts it), 66 a file is
+missing, 78 bad budgets.
 `;

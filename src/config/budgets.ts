@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
+import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 
 /**
  * The budgets file (`QE_BUDGETS_PATH`, `--budgets`) and the reporter option
@@ -40,8 +41,32 @@ const limits = {
     .meta({ description: `At most this increase of each endpoint's p95 over the baseline, in percent; judged only for endpoints with at least minExecutions executions (default ${DEFAULT_MIN_EXECUTIONS_FOR_INCREASE}) in both runs` }),
 };
 
+const NOT_A_LABEL = 'must be an endpoint label of the form "<METHOD> <path>"';
+
+// What the record schema cannot see: zod skips a "__proto__" key (an own key of any
+// parsed JSON object) without a word, so a budget under it would hold unjudged; and two
+// keys that are one endpoint once normalised, as records' labels are ("get /a", "GET  /a"),
+// would judge it twice with two limits.
+function checkEndpointKeys(value: unknown, context: z.RefinementCtx): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const seen = new Map<string, string>();
+  for (const key of Object.keys(value)) {
+    if (!ENDPOINT_LABEL_PATTERN.test(key)) {
+      if (key === '__proto__') context.addIssue({ code: 'custom', message: NOT_A_LABEL, path: [key] });
+      continue;
+    }
+    const endpoint = normaliseEndpoint(key);
+    const first = seen.get(endpoint);
+    if (first === undefined) seen.set(endpoint, key);
+    else context.addIssue({ code: 'custom', message: `is the endpoint ${JSON.stringify(endpoint)}, as ${JSON.stringify(first)} is: give each endpoint its budgets once`, path: [key] });
+  }
+  return value;
+}
+
 /** The budgets of one endpoint. */
 export const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
+
+const endpointBudgetsRecord = z.record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: NOT_A_LABEL }), endpointBudgetsSchema);
 
 /** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), or the reporter option `budgets`. */
 export const budgetsSchema = z
@@ -49,7 +74,8 @@ export const budgetsSchema = z
     $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
     ...limits,
     endpoints: z
-      .record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: 'must be an endpoint label of the form "<METHOD> <path>"' }), endpointBudgetsSchema)
+      // Typed as its input is, for the settings types inferred from it: the check itself takes anything.
+      .preprocess<unknown, typeof endpointBudgetsRecord, Readonly<Record<string, EndpointBudgetsInput>>>(checkEndpointKeys, endpointBudgetsRecord)
       .optional()
       .meta({ description: 'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached' }),
   }, { error: 'must be a JSON object of budgets' })
@@ -59,3 +85,5 @@ export type Budgets = z.infer<typeof budgetsSchema>;
 
 /** The budgets of one endpoint. */
 export type EndpointBudgets = z.infer<typeof endpointBudgetsSchema>;
+
+type EndpointBudgetsInput = z.input<typeof endpointBudgetsSchema>;

@@ -43,14 +43,28 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${issue.path.join('.')}: ${issue.message})`;
     throw new ReportFormatError(path, `is not a quality-summary.json written by quality-evidence${where}`, what);
   }
+  keepProtoFailures((document as { failureCountByEndpoint: Record<string, unknown> }).failureCountByEndpoint, parsed.data.failureCountByEndpoint, path, what);
   return parsed.data;
+}
+
+// zod leaves a "__proto__" key out of a record without a word (assigning it would set the
+// prototype); in a report it is an endpoint like any other, so its failure count is kept, as an own property.
+function keepProtoFailures(written: Record<string, unknown>, parsed: Record<string, number>, path: string, what: string): void {
+  if (!Object.hasOwn(written, '__proto__')) return;
+  const count = written['__proto__'];
+  if (!Number.isSafeInteger(count) || (count as number) < 1) {
+    throw new ReportFormatError(path, 'is not a quality-summary.json written by quality-evidence (at failureCountByEndpoint.__proto__: must be a whole number, 1 or more)', what);
+  }
+  Object.defineProperty(parsed, '__proto__', { value: count, enumerable: true, writable: true, configurable: true });
 }
 
 /** Compares a report with a baseline report (for example main's artifact). */
 export function compareWithBaseline(report: QualityReport, baseline: BaselineReport): BaselineComparison {
   const beforeEndpoints = new Map((baseline.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
   const afterEndpoints = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
+  // Sets and Maps, never a property lookup: an endpoint may be named "toString" or "__proto__".
   const failedBefore = new Set(Object.keys(baseline.failureCountByEndpoint));
+  const failedAfter = new Set(Object.keys(report.failureCountByEndpoint));
   const slowBefore = new Set(baseline.slowEndpoints);
   const sorted = (labels: Iterable<string>): string[] => [...labels].sort(compareCodeUnits);
   return {
@@ -69,8 +83,8 @@ export function compareWithBaseline(report: QualityReport, baseline: BaselineRep
         failedExecutionCount: { before: before?.failedExecutionCount ?? null, after: entry.failedExecutionCount },
       };
     }),
-    newlyFailingEndpoints: sorted(Object.keys(report.failureCountByEndpoint).filter((endpoint) => !failedBefore.has(endpoint))),
-    recoveredEndpoints: sorted([...failedBefore].filter((endpoint) => report.failureCountByEndpoint[endpoint] === undefined)),
+    newlyFailingEndpoints: sorted([...failedAfter].filter((endpoint) => !failedBefore.has(endpoint))),
+    recoveredEndpoints: sorted([...failedBefore].filter((endpoint) => !failedAfter.has(endpoint))),
     newlySlowEndpoints: sorted(report.slowEndpoints.filter((endpoint) => !slowBefore.has(endpoint))),
     newEndpoints: baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
     missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),

@@ -1,6 +1,9 @@
 import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets } from '../config/budgets.js';
-import type { QualityReport } from '../report/qualityReport.js';
+import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
+import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
+import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../report/verdictSchemas.js';
+import { escapeControlCharacters, shorten } from '../renderValue.js';
 import { compareCodeUnits } from '../summary/summariseExecutions.js';
 
 /**
@@ -11,7 +14,27 @@ import { compareCodeUnits } from '../summary/summariseExecutions.js';
  */
 
 type Limits = EndpointBudgets;
-type Measured = QualityReport['endpoints'][number] | undefined;
+type Endpoint = QualityReport['endpoints'][number];
+/** What a limit is measured on: the whole report, one endpoint's entry, or nothing (an endpoint that did not run). */
+type Measured = QualityReport | Endpoint | undefined;
+
+/** Every limit but maxP95IncreasePercent, in the order results come: what it limits, and how it is measured. */
+const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Limits) => number | undefined; readonly measure: (measured: Measured) => number | null }[] = [
+  { budget: 'minExecutions', limitOf: (limits) => limits.minExecutions, measure: (measured) => measured?.executionCount ?? null },
+  { budget: 'maxFailedExecutions', limitOf: (limits) => limits.maxFailedExecutions, measure: (measured) => measured?.failedExecutionCount ?? null },
+  {
+    budget: 'maxFailureRate',
+    limitOf: (limits) => limits.maxFailureRate,
+    measure: (measured) => (measured === undefined || measured.executionCount === 0 ? null : measured.failedExecutionCount / measured.executionCount),
+  },
+  { budget: 'maxSlowExecutions', limitOf: (limits) => limits.maxSlowExecutions, measure: (measured) => measured?.slowExecutionCount ?? null },
+  { budget: 'maxNoResponseCount', limitOf: (limits) => limits.maxNoResponseCount, measure: (measured) => measured?.noResponseCount ?? null },
+  ...LIMITED_STATISTICS.map((statistic) => ({
+    budget: `responseTimeMs.${statistic}`,
+    limitOf: (limits: Limits) => limits.responseTimeMs?.[statistic],
+    measure: (measured: Measured) => measured?.responseTimeMs[statistic] ?? null,
+  })),
+];
 
 /**
  * Judges a report against budgets. The report's `baseline` section, when it
@@ -20,13 +43,13 @@ type Measured = QualityReport['endpoints'][number] | undefined;
  */
 export function evaluateBudgets(report: QualityReport, budgets: Budgets): BudgetVerdict {
   const results: BudgetResult[] = [];
+  const byEndpoint = endpointBudgetsOf(budgets);
+  const measuredByEndpoint = endpointsByLabel(report);
   judgeLimits(budgets, undefined, report, results);
-  if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, budgets, undefined, results);
-  for (const endpoint of Object.keys(budgets.endpoints ?? {}).sort(compareCodeUnits)) {
-    const endpointBudgets = budgets.endpoints![endpoint]!;
-    const measured = report.endpoints.find((entry) => entry.endpoint === endpoint);
-    judgeLimits(endpointBudgets, endpoint, measured, results);
-    if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, budgets, endpoint, results);
+  if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, byEndpoint, undefined, results);
+  for (const [endpoint, endpointBudgets] of byEndpoint) {
+    judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results);
+    if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, byEndpoint, endpoint, results);
   }
   return { passed: results.every((result) => result.passed), results };
 }
@@ -36,30 +59,84 @@ export function needsBaseline(budgets: Budgets): boolean {
   return budgets.maxP95IncreasePercent !== undefined || Object.values(budgets.endpoints ?? {}).some((endpoint) => endpoint.maxP95IncreasePercent !== undefined);
 }
 
-// The limits of the whole run (measured = the report) or of one endpoint (measured = its entry, or undefined when it did not run).
-function judgeLimits(limits: Limits, endpoint: string | undefined, measured: QualityReport | Measured, results: BudgetResult[]): void {
-  const push = (budget: string, limit: number, actual: number | null, holds: (actual: number) => boolean): void => {
-    results.push({ budget, ...(endpoint === undefined ? {} : { endpoint }), limit, actual, passed: actual !== null && holds(actual) });
-  };
-  const ran = measured !== undefined;
-  const executions = measured?.executionCount ?? null;
-  const failed = measured?.failedExecutionCount ?? null;
-  if (limits.minExecutions !== undefined) push('minExecutions', limits.minExecutions, executions, (actual) => actual >= limits.minExecutions!);
-  if (limits.maxFailedExecutions !== undefined) push('maxFailedExecutions', limits.maxFailedExecutions, failed, (actual) => actual <= limits.maxFailedExecutions!);
-  if (limits.maxFailureRate !== undefined) {
-    const rate = executions === null || failed === null || executions === 0 ? null : failed / executions;
-    push('maxFailureRate', limits.maxFailureRate, rate, (actual) => actual <= limits.maxFailureRate!);
+/** Whether a measured value holds a budget's limit: at least the limit for minExecutions, at most it for the others; no value never holds. */
+export function holdsLimit(budget: string, limit: number, actual: number | null): boolean {
+  return actual !== null && (budget === 'minExecutions' ? actual >= limit : actual <= limit);
+}
+
+/**
+ * Where a budget verdict recorded in a report contradicts itself or the
+ * report's own numbers, in words; undefined when it agrees throughout.
+ * Each result must be a budget this version judges, measure what the report
+ * measures (its endpoint's entry, the whole run, the baseline comparison's
+ * p95 change), and pass exactly when its value holds its limit; the verdict
+ * passes exactly when every result does and the run was not cut short. A
+ * report edited by hand, or by a tool that knows a verdict but not its
+ * rules, fails here; the limits themselves cannot be checked without the
+ * budgets, which `check --budgets` judges afresh.
+ */
+export function contradictionInVerdict(report: QualityReport, verdict: BudgetVerdict): string | undefined {
+  // A report read as a baseline may be older than the per-endpoint statistics: without them its values cannot be measured again, only judged.
+  const { endpoints, responseTimeMs } = report as Partial<QualityReport>;
+  const remeasurable = endpoints !== undefined && responseTimeMs !== undefined;
+  const measuredByEndpoint = remeasurable ? endpointsByLabel(report) : new Map<string, Endpoint>();
+  const changeByEndpoint = new Map((report.baseline?.endpoints ?? []).map((entry) => [entry.endpoint, entry.p95.changePercent]));
+  for (const [index, result] of verdict.results.entries()) {
+    const { budget, endpoint, limit, actual, passed } = result;
+    const where = `budgets.results[${index}] (${quoted(budget)}${endpoint === undefined ? '' : ` of ${quoted(endpoint)}`})`;
+    const measure = LIMITS.find((entry) => entry.budget === budget)?.measure;
+    let measured: number | null;
+    if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint));
+    else if (budget === 'maxP95IncreasePercent') measured = endpoint === undefined ? null : (changeByEndpoint.get(endpoint) ?? null);
+    else return `${where} is not a budget`;
+    if (remeasurable && actual !== measured) return `${where} records ${actual} as measured, where the report's own numbers give ${measured}`;
+    if (passed !== holdsLimit(budget, limit, actual)) return `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ${passed ? 'does not hold' : 'holds'} its limit ${limit}`;
   }
-  if (limits.maxSlowExecutions !== undefined) push('maxSlowExecutions', limits.maxSlowExecutions, measured?.slowExecutionCount ?? null, (actual) => actual <= limits.maxSlowExecutions!);
-  if (limits.maxNoResponseCount !== undefined) push('maxNoResponseCount', limits.maxNoResponseCount, measured?.noResponseCount ?? null, (actual) => actual <= limits.maxNoResponseCount!);
-  for (const statistic of LIMITED_STATISTICS) {
-    const limit = limits.responseTimeMs?.[statistic];
-    if (limit !== undefined) push(`responseTimeMs.${statistic}`, limit, ran ? measured.responseTimeMs[statistic] : null, (actual) => actual <= limit);
+  const breached = verdict.results.filter((result) => !result.passed).length;
+  const incomplete = isIncompleteRun(report.runStatus);
+  if (verdict.passed !== (breached === 0 && !incomplete)) {
+    const why = breached > 0 ? `${breached} of its ${verdict.results.length} results failed` : incomplete ? `the run was ${report.runStatus}` : 'every result passed';
+    return `budgets.passed is ${verdict.passed}, but ${why}`;
+  }
+  return undefined;
+}
+
+/**
+ * The budgets of each endpoint by its label normalised as records' labels are
+ * (`get  /orders` is `GET /orders`), in label order; a Map, so that no label
+ * can meet a property of Object.prototype. A key that is not a label (the
+ * schema refuses one) is kept as written: it matches no endpoint.
+ */
+function endpointBudgetsOf(budgets: Budgets): Map<string, EndpointBudgets> {
+  const endpoints = budgets.endpoints ?? {};
+  const labelled = Object.keys(endpoints).map((key): [string, EndpointBudgets] => [ENDPOINT_LABEL_PATTERN.test(key) ? normaliseEndpoint(key) : key, endpoints[key]!]);
+  return new Map(labelled.sort(([a], [b]) => compareCodeUnits(a, b)));
+}
+
+// Text from the report as a message shows it: quoted, shortened, its controls escaped.
+function quoted(text: string): string {
+  return escapeControlCharacters(JSON.stringify(shorten(text, 200)));
+}
+
+// The report's endpoints by label; the first entry of a label, should a report hold one twice.
+function endpointsByLabel(report: QualityReport): Map<string, Endpoint> {
+  const byLabel = new Map<string, Endpoint>();
+  for (const entry of report.endpoints) if (!byLabel.has(entry.endpoint)) byLabel.set(entry.endpoint, entry);
+  return byLabel;
+}
+
+// The limits of the whole run (measured = the report) or of one endpoint (measured = its entry, or undefined when it did not run).
+function judgeLimits(limits: Limits, endpoint: string | undefined, measured: Measured, results: BudgetResult[]): void {
+  for (const { budget, limitOf, measure } of LIMITS) {
+    const limit = limitOf(limits);
+    if (limit === undefined) continue;
+    const actual = measure(measured);
+    results.push({ budget, ...(endpoint === undefined ? {} : { endpoint }), limit, actual, passed: holdsLimit(budget, limit, actual) });
   }
 }
 
 // maxP95IncreasePercent: each endpoint (or the one named) with enough executions in both runs, by label.
-function judgeIncrease(limit: number, report: QualityReport, budgets: Budgets, only: string | undefined, results: BudgetResult[]): void {
+function judgeIncrease(limit: number, report: QualityReport, byEndpoint: ReadonlyMap<string, EndpointBudgets>, only: string | undefined, results: BudgetResult[]): void {
   const comparison = report.baseline;
   // No baseline, or a named endpoint that did not run: the evidence is missing.
   if (comparison === undefined || (only !== undefined && !comparison.endpoints.some((entry) => entry.endpoint === only))) {
@@ -68,7 +145,7 @@ function judgeIncrease(limit: number, report: QualityReport, budgets: Budgets, o
   }
   for (const entry of comparison.endpoints) {
     if (only !== undefined && entry.endpoint !== only) continue;
-    const needed = budgets.endpoints?.[entry.endpoint]?.minExecutions ?? DEFAULT_MIN_EXECUTIONS_FOR_INCREASE;
+    const needed = byEndpoint.get(entry.endpoint)?.minExecutions ?? DEFAULT_MIN_EXECUTIONS_FOR_INCREASE;
     const { before, after } = entry.executionCount;
     if (before === null || after === null || before < needed || after < needed || entry.p95.changePercent === null) continue;
     results.push({ budget: 'maxP95IncreasePercent', endpoint: entry.endpoint, limit, actual: entry.p95.changePercent, passed: entry.p95.changePercent <= limit });

@@ -10,7 +10,7 @@ import type { RecordBatch, ReadTally } from './recordBatch.js';
 export interface HarReadOptions {
   /** Keep entries for page assets (documents, scripts, styles, images, fonts, media); by default they are left out and counted. */
   readonly includeAssets: boolean;
-  /** Counts skipped assets, and takes the entries that cannot become records. */
+  /** Counts the entries left out (assets, and entries that are no HTTP call), and takes the entries that cannot become records. */
   readonly tally: ReadTally;
   /** Takes an entry that cannot become a record, as an issue. */
   readonly reportInvalid: (issue: RecordIssue) => void;
@@ -28,7 +28,9 @@ const ASSET_MIME_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\
  * `:id` by default; `response.status` is the status;
  * `time` the response time; `timings` the phases. An entry with no response
  * (status 0 as devtools write it, -1 as Playwright does) is a no-response
- * record; asset entries are left out unless asked for. Entries are streamed,
+ * record; asset entries are left out unless asked for, and entries that are
+ * no HTTP call (a URL that is not http: or https:, a WebSocket) always are,
+ * each counted with the assets. Entries are streamed,
  * so a HAR file of any size is read in bounded memory.
  */
 export async function* readHarRecords(chunks: AsyncIterable<Buffer>, file: string, options: HarReadOptions): AsyncGenerator<RecordBatch> {
@@ -75,13 +77,24 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
   if (!isPlainObject(request)) return invalid(['request'], 'must be an object with the method and the URL', request);
   if (typeof request['method'] !== 'string') return invalid(['request', 'method'], 'must be a string', request['method']);
   if (typeof request['url'] !== 'string') return invalid(['request', 'url'], 'must be a string', request['url']);
-  let path: string;
+  let url: URL;
   try {
-    path = new URL(request['url']).pathname;
+    url = new URL(request['url']);
   } catch {
     return invalid(['request', 'url'], 'must be an absolute URL', request['url']);
   }
+  // A data:, blob: or about: URL (an inline image, a worker's script) names no server: it is no API call, whatever --include-assets says.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    options.tally.skippedAssetCount++;
+    return LEFT_OUT;
+  }
+  const path = url.pathname;
   if (!isPlainObject(response)) return invalid(['response'], 'must be an object with the status', response);
+  // A WebSocket's entry lasts as long as its connection: its "time" is no response time, and its 101 no answer to an API call.
+  if (isWebSocket(entry, response)) {
+    options.tally.skippedAssetCount++;
+    return LEFT_OUT;
+  }
   if (!options.includeAssets && isAsset(entry, response)) {
     options.tally.skippedAssetCount++;
     return LEFT_OUT;
@@ -94,6 +107,11 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
     return { errorCode: failureCode(entry, response), endpoint, responseTimeMs: Math.max(0, numberOr(entry['time'], 0)), ...timing };
   }
   return { statusCode: status, endpoint, responseTimeMs: entry['time'], ...timing };
+}
+
+function isWebSocket(entry: Record<string, unknown>, response: Record<string, unknown>): boolean {
+  const resourceType = entry['_resourceType'];
+  return (typeof resourceType === 'string' && resourceType.toLowerCase() === 'websocket') || response['status'] === 101;
 }
 
 function isAsset(entry: Record<string, unknown>, response: Record<string, unknown>): boolean {

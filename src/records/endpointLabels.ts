@@ -73,25 +73,73 @@ export function createEndpointLabeler({ routes = [], endpointGrouping }: LabelRu
     if ('problem' in parsed) throw new TypeError(`invalid route template: ${parsed.problem}`);
     return parsed;
   });
-  return (label, derivedFromUrl) => makeLabel(label, endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none'), templates);
+  const index = indexTemplates(templates);
+  return (label, derivedFromUrl) => makeLabel(label, endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none'), templates, index);
 }
 
-function makeLabel(label: string, grouping: EndpointGrouping, templates: readonly RouteTemplate[]): string {
+function makeLabel(label: string, grouping: EndpointGrouping, templates: readonly RouteTemplate[], index: TemplateNode): string {
   const space = label.indexOf(' ');
   const method = label.slice(0, space);
   const path = label.slice(space + 1);
   if (templates.length > 0) {
     const collapsed = collapseSlashes(path);
     const segments = collapsed === '/' ? [] : collapsed.slice(1).split('/');
-    for (const template of templates) {
-      if (matches(template, method, segments)) return `${method} ${template.path}`;
-    }
+    const first = firstMatch(index, method, segments, 0);
+    if (first !== NO_MATCH) return `${method} ${templates[first]!.path}`;
   }
   return grouping === 'auto' ? `${method} ${groupPath(path)}` : label;
 }
 
-function matches(template: RouteTemplate, method: string, segments: readonly string[]): boolean {
-  if (template.method !== undefined && template.method !== method) return false;
-  if (template.segments.length !== segments.length) return false;
-  return template.segments.every((part, index) => (part.startsWith(':') ? segments[index] !== '' : part === segments[index]));
+/**
+ * The templates as a tree of their segments: a literal segment leads to the
+ * child of that text, a `:name` segment to the one parameter child (any
+ * non-empty segment), and the node a template ends at holds its position in
+ * the list, the first per method and for every method. A label is matched by
+ * following its segments, so a lookup visits only the templates that share a
+ * prefix with it, not every template (1,000 long templates over 1,000 labels
+ * took seconds); the first match in the list still wins, as the smallest
+ * position among the nodes reached.
+ */
+interface TemplateNode {
+  readonly literals: Map<string, TemplateNode>;
+  parameter: TemplateNode | undefined;
+  /** The first template (its position) that ends here and takes any method. */
+  anyMethod: number;
+  /** The first template (its position) that ends here, per method it is limited to. */
+  readonly byMethod: Map<string, number>;
+}
+
+const NO_MATCH = Number.POSITIVE_INFINITY;
+
+function templateNode(): TemplateNode {
+  return { literals: new Map(), parameter: undefined, anyMethod: NO_MATCH, byMethod: new Map() };
+}
+
+function indexTemplates(templates: readonly RouteTemplate[]): TemplateNode {
+  const root = templateNode();
+  templates.forEach(({ method, segments }, position) => {
+    let node = root;
+    for (const segment of segments) {
+      if (segment.startsWith(':')) node = node.parameter ??= templateNode();
+      else {
+        let next = node.literals.get(segment);
+        if (next === undefined) node.literals.set(segment, (next = templateNode()));
+        node = next;
+      }
+    }
+    // Templates come in list order: the first to end here for a method keeps its place.
+    if (method === undefined) node.anyMethod = Math.min(node.anyMethod, position);
+    else if (!node.byMethod.has(method)) node.byMethod.set(method, position);
+  });
+  return root;
+}
+
+// The smallest position of a template under `node` that matches the label's segments from `depth` on, or NO_MATCH.
+function firstMatch(node: TemplateNode, method: string, segments: readonly string[], depth: number): number {
+  if (depth === segments.length) return Math.min(node.anyMethod, node.byMethod.get(method) ?? NO_MATCH);
+  const segment = segments[depth]!;
+  const literal = node.literals.get(segment);
+  const viaLiteral = literal === undefined ? NO_MATCH : firstMatch(literal, method, segments, depth + 1);
+  const viaParameter = node.parameter === undefined || segment === '' ? NO_MATCH : firstMatch(node.parameter, method, segments, depth + 1);
+  return Math.min(viaLiteral, viaParameter);
 }

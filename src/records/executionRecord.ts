@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
-import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, parseRecordStatusList } from './recordCheck.js';
+import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 
-export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_DISTINCT_ENDPOINTS, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
+export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_DISTINCT_ENDPOINTS, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
 
 
 /** The `<METHOD> <path>` label shared by execution records and check observations. */
@@ -13,10 +13,13 @@ export const endpointLabelSchema = z
   .max(MAX_ENDPOINT_LABEL_LENGTH, { error: `must be at most ${MAX_ENDPOINT_LABEL_LENGTH.toLocaleString('en-US')} characters long` })
   .meta({ description: 'Endpoint label `<METHOD> <path>`, e.g. `GET /orders`', examples: ['GET /orders'] });
 
-/** A response time: a finite number of milliseconds, zero or more. */
+const aDay = `${MAX_MILLISECONDS.toLocaleString('en-US')} (a day)`;
+
+/** A response time: a finite number of milliseconds, zero or more, at most a day. */
 export const responseTimeMsSchema = z
   .number({ error: 'must be a finite number of milliseconds, zero or more' })
   .min(0, { error: 'must be a finite number of milliseconds, zero or more' })
+  .max(MAX_MILLISECONDS, { error: `must be at most ${aDay}: a longer time is in another unit` })
   .meta({ description: 'Response time in milliseconds' });
 
 const statusCodeRule = 'must be an integer from 100 to 599';
@@ -24,8 +27,12 @@ const errorCodeRule = 'must be a non-empty error code without whitespace, at mos
 const phaseRule = 'must be a finite number of milliseconds, zero or more, when present';
 
 
-/** One timing phase in milliseconds: finite, zero or more. */
-const phaseSchema = z.number({ error: phaseRule }).min(0, { error: phaseRule }).optional();
+/** One timing phase in milliseconds: finite, zero or more, at most a day. */
+const phaseSchema = z
+  .number({ error: phaseRule })
+  .min(0, { error: phaseRule })
+  .max(MAX_MILLISECONDS, { error: `must be at most ${aDay} when present: a longer time is in another unit` })
+  .optional();
 
 /**
  * Where the time of one call went, in milliseconds, as Playwright's

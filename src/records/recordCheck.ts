@@ -31,6 +31,17 @@ export const MAX_ID_LENGTH = 1024;
 /** How many distinct endpoint labels one run may hold; past it, ids are in the labels (`--route`, `--endpoint-grouping auto` group them). */
 export const MAX_DISTINCT_ENDPOINTS = 50_000;
 
+/**
+ * The longest time a record may give, in milliseconds: one day. No call a
+ * test makes takes a day (Playwright's test timeout is 30 s by default, a
+ * whole CI job is capped at hours), while a time in the wrong unit does:
+ * microseconds or nanoseconds taken for milliseconds, or an epoch timestamp
+ * (1.7e12) taken for a duration. The bound also keeps every statistic finite:
+ * the sum of the times of any input that fits in memory stays far below the
+ * largest double, so the mean is never lost to an overflow.
+ */
+export const MAX_MILLISECONDS = 86_400_000;
+
 /** An error code of a call with no response: up to 64 characters, no whitespace. */
 export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
 
@@ -69,7 +80,7 @@ function isEndpointLabel(label: string): boolean {
 }
 
 function isMilliseconds(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return typeof value === 'number' && value >= 0 && value <= MAX_MILLISECONDS;
 }
 
 function areTimingPhases(value: unknown): boolean {

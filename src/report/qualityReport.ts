@@ -115,7 +115,7 @@ export const qualityReportSchema = z
       .int()
       .min(0)
       .optional()
-      .meta({ description: 'Only when a HAR file was read: entries for page assets (documents, scripts, styles, images, fonts, media) left out' }),
+      .meta({ description: 'Only when a HAR file was read: entries left out that are no API call: page assets (documents, scripts, styles, images, fonts, media), URLs that are not http: or https: (data:, blob:, about:), WebSockets' }),
     unrecordedCallCount: z
       .int()
       .min(0)

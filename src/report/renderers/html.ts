@@ -4,6 +4,7 @@ import type { QualityReport } from '../qualityReport.js';
 import {
   baselineChanges,
   baselineNumbers,
+  budgetsShown,
   capitalise,
   countOf,
   describeState,
@@ -31,6 +32,9 @@ import {
 
 /** How many endpoints the page shows (chart, table and each list), worst first; the JSON report has them all. */
 export const HTML_ENDPOINT_LIMIT = 500;
+
+/** How many budgets the page's table lists, breached first. */
+export const HTML_BUDGET_LIMIT = 500;
 
 /** How many baseline changes the page lists, regressions first. */
 export const HTML_CHANGE_LIMIT = 200;
@@ -136,7 +140,7 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
   const stateOf = endpointStates(report);
   const sections = [
     headline(report, verdict.kind, verdict.text),
-    budgetSection(report),
+    budgetSection(report, reportName),
     chartSection(report, shown, stateOf),
     endpointTable(shown, stateOf, more, report.endpoints.length, reportName),
     slowestSection(report),
@@ -154,7 +158,7 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>API quality evidence: ${text(report.environment)}</title>
+<title>API quality evidence: ${text(shownText(report.environment))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -172,6 +176,7 @@ const VERDICT_CLASSES: Readonly<Record<VerdictKind, { className: string; symbol:
   'no-executions': { className: 'warn', symbol: '⚠' },
   breached: { className: 'bad', symbol: '✖' },
   held: { className: 'good', symbol: '✔' },
+  'no-budgets': { className: 'warn', symbol: '⚠' },
   failed: { className: 'bad', symbol: '✖' },
   clean: { className: 'good', symbol: '✔' },
 };
@@ -203,16 +208,18 @@ ${tests}
 </header>`;
 }
 
-function budgetSection(report: QualityReport): string {
+function budgetSection(report: QualityReport, reportName: string): string {
   const results = report.budgets?.results;
   if (results === undefined) return '';
   if (results.length === 0) return '<section id="budgets"><h2>Budgets</h2><p>The budgets set no limit.</p></section>';
-  const ordered = [...results.filter((result) => !result.passed), ...results.filter((result) => result.passed)];
-  const rows = ordered.map(
+  const { shown, more, breachedMore } = budgetsShown(results, HTML_BUDGET_LIMIT);
+  const rows = shown.map(
     (result) =>
       `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, report.executionCount)}<td><code>${text(result.budget)}</code></td><td>${result.endpoint === undefined ? 'whole run' : label(result.endpoint)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
   );
-  return `<section id="budgets"><h2>Budgets</h2><div class="scroll"><table><thead><tr><th>Result</th><th>Budget</th><th>Endpoint</th><th class="num">Limit</th><th class="num">Measured</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
+  const note = more > 0 ? `<p>The ${formatCount(shown.length)} budgets shown (breached first) of ${formatCount(results.length)}: ${text(countOf(more, 'more budget'))} in <code>${text(reportName)}</code>${breached}.</p>` : '';
+  return `<section id="budgets"><h2>Budgets</h2><div class="scroll"><table><thead><tr><th>Result</th><th>Budget</th><th>Endpoint</th><th class="num">Limit</th><th class="num">Measured</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${note}</section>`;
 }
 
 type Endpoint = QualityReport['endpoints'][number];

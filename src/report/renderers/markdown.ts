@@ -2,6 +2,7 @@ import type { QualityReport } from '../qualityReport.js';
 import {
   baselineChanges,
   baselineNumbers,
+  budgetsShown,
   capitalise,
   countOf,
   describeState,
@@ -32,6 +33,9 @@ import {
 /** How many endpoints the Markdown table lists, worst first (and each list of endpoints at most). */
 export const MARKDOWN_ENDPOINT_LIMIT = 50;
 
+/** How many budgets the Markdown table lists, breached first. */
+export const MARKDOWN_BUDGET_LIMIT = 50;
+
 /** How many baseline changes the Markdown lists, regressions first. */
 export const MARKDOWN_CHANGE_LIMIT = 50;
 
@@ -39,6 +43,7 @@ const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
   'no-executions': '⚠️',
   breached: '❌',
   held: '✅',
+  'no-budgets': '⚠️',
   failed: '❌',
   clean: '✅',
 };
@@ -70,7 +75,7 @@ export function renderMarkdown(report: QualityReport, { reportName = 'quality-su
     lines.push('', `Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, times[name], n)).join(' · ')} · max ${formatMs(times.max)}`);
   }
   if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
-  budgetSection(report, lines);
+  budgetSection(report, lines, reportName);
   endpointSection(report, lines, reportName);
   slowestSection(report, lines);
   baselineSection(report, lines);
@@ -83,7 +88,7 @@ export function renderMarkdown(report: QualityReport, { reportName = 'quality-su
   return `${lines.join('\n')}\n`;
 }
 
-function budgetSection(report: QualityReport, lines: string[]): void {
+function budgetSection(report: QualityReport, lines: string[], reportName: string): void {
   const results = report.budgets?.results;
   if (results === undefined) return;
   lines.push('', '### Budgets', '');
@@ -92,11 +97,15 @@ function budgetSection(report: QualityReport, lines: string[]): void {
     return;
   }
   lines.push('| Result | Budget | Endpoint | Limit | Measured |', '|---|---|---|---:|---:|');
-  // Breached budgets first, each group in the verdict's order.
-  for (const result of [...results.filter((result) => !result.passed), ...results.filter((result) => result.passed)]) {
+  const { shown, more, breachedMore } = budgetsShown(results, MARKDOWN_BUDGET_LIMIT);
+  for (const result of shown) {
     // With no executions nothing passes for real: a budget that holds says so without a passing mark.
     const mark = !result.passed ? '❌ fail' : report.executionCount === 0 ? '⚠️ pass, on no executions' : '✅ pass';
     lines.push(row([mark, code(result.budget), result.endpoint === undefined ? 'whole run' : code(result.endpoint), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
+  }
+  if (more > 0) {
+    const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
+    lines.push('', `The ${formatCount(shown.length)} budgets shown (breached first) of ${formatCount(results.length)}: ${countOf(more, 'more budget')} in ${code(reportName)}${breached}.`);
   }
 }
 

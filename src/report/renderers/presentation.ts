@@ -79,8 +79,19 @@ export function formatBudgetLimit({ budget, limit }: BudgetResult): string {
   return `${budget === 'minExecutions' ? '≥' : '≤'} ${formatBudgetValue(budget, limit)}`;
 }
 
+/**
+ * The budget results a table shows: breached first, each group in the
+ * verdict's order, at most `limit` of them; how many more there are, and how
+ * many of those are breached (none, unless more than `limit` are).
+ */
+export function budgetsShown(results: readonly BudgetResult[], limit: number): { shown: BudgetResult[]; more: number; breachedMore: number } {
+  const breached = results.filter((result) => !result.passed);
+  const ordered = [...breached, ...results.filter((result) => result.passed)];
+  return { shown: ordered.slice(0, limit), more: Math.max(0, ordered.length - limit), breachedMore: Math.max(0, breached.length - limit) };
+}
+
 /** The overall state of a run, for the mark a rendering starts with. */
-export type VerdictKind = 'no-executions' | 'breached' | 'held' | 'failed' | 'clean';
+export type VerdictKind = 'no-executions' | 'breached' | 'held' | 'no-budgets' | 'failed' | 'clean';
 
 /** The verdict in words. A run that recorded no executions never gets a passing mark, whatever its budgets say. */
 export interface Verdict {
@@ -91,12 +102,23 @@ export interface Verdict {
   readonly text: string;
 }
 
-/** The verdict of a report: budgets when it has some, else whether anything failed. */
+/** What a report whose budgets set no limit (`{}`) says of them: nothing was judged, so nothing passed. */
+export const NO_LIMIT_TEXT = 'the budgets set no limit';
+
+/**
+ * The verdict of a report: budgets when it has some, else whether anything
+ * failed. Budgets that set no limit judged nothing: a failed execution still
+ * fails, and a run without one gets no passing mark, only a warning.
+ */
 export function verdictOf(report: QualityReport): Verdict {
   if (report.executionCount === 0) {
     return { kind: 'no-executions', passing: false, text: 'no executions were recorded: this run is no evidence of API quality' };
   }
   const budgets = report.budgets;
+  if (budgets !== undefined && budgets.results.length === 0) {
+    if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, and ${NO_LIMIT_TEXT}` };
+    return { kind: 'no-budgets', passing: false, text: `no failed executions, but ${NO_LIMIT_TEXT}` };
+  }
   if (budgets !== undefined) {
     const total = budgets.results.length;
     const breached = budgets.results.filter((result) => !result.passed).length;

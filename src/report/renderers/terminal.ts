@@ -1,6 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
-import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 export const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -15,7 +15,7 @@ export const TERMINAL_ENDPOINT_LIMIT = 10;
 export function formatHeadline(report: QualityReport, files: readonly string[]): string {
   const verdict = verdictOf(report);
   const parts = [headlineNumbers(report).join(', ')];
-  if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${verdict.text}`);
+  if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
   parts.push(`report written to ${describeFiles(files)}`);
   return `quality-evidence: ${parts.join('; ')}`;
 }
@@ -41,6 +41,7 @@ const MARKS: Readonly<Record<VerdictKind, { symbol: string; color: number }>> = 
   'no-executions': { symbol: '!', color: 33 },
   breached: { symbol: '✖', color: 31 },
   held: { symbol: '✔', color: 32 },
+  'no-budgets': { symbol: '!', color: 33 },
   failed: { symbol: '✖', color: 31 },
   clean: { symbol: '✔', color: 32 },
 };
