@@ -17,6 +17,14 @@ import { choosePropertySeed } from './properties.js';
 // The returned function is the suite's global teardown: every spec removes
 // what it creates (tests/support/test.ts), and the teardown proves it.
 export default function globalSetup(): () => void {
+  // Playwright keeps its transform cache in the temporary folder, and the
+  // Playwright runs that specs start would make a new one in the run's folder
+  // each time: every Playwright of the run shares the one this runner uses,
+  // which outlives the run, as it would without the suite. (PWTEST_CACHE_DIR
+  // is its older name, for the floor Playwright of .ci/run.)
+  const transformCache = process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] ?? process.env['PWTEST_CACHE_DIR'] ?? join(tmpdir(), `playwright-transform-cache-${String(process.geteuid?.())}`);
+  process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] = transformCache;
+  process.env['PWTEST_CACHE_DIR'] = transformCache;
   const run = createRunFolder(tmpdir());
   process.env['TMPDIR'] = run.folder;
   const { seed, why } = choosePropertySeed(process.env);

@@ -24,11 +24,17 @@ function findRepositoryRoot(start: string): string {
 /**
  * The environment of every child process the specs start: PATH, and TMPDIR,
  * the run's own temporary folder (tests/support/globalSetup.ts), as CI
- * would give them, plus `env`. With TMPDIR, whatever a program or a nested
+ * would give them, and where Playwright's transform cache is, plus `env`. With TMPDIR, whatever a program or a nested
  * Playwright run leaves in its temporary folder is counted by this run.
  */
 export function childEnvironment(env: Readonly<Record<string, string>> = {}): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), ...env };
+  // The suite's Playwright transform cache, outside the run's folder (tests/support/globalSetup.ts).
+  const cache: Record<string, string> = {};
+  for (const name of ['PLAYWRIGHT_TRANSFORM_CACHE_DIR', 'PWTEST_CACHE_DIR']) {
+    const value = process.env[name];
+    if (value !== undefined) cache[name] = value;
+  }
+  return { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), ...cache, ...env };
 }
 
 export interface ProgramOutcome {
