@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createPlaywrightProject } from './support/playwrightProject.js';
-import { pathExists, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, pathExists, type ProgramOutcome } from './support/runProgram.js';
 import { reportFrom } from './support/reports.js';
 
 // The command as a user runs it: the packed package installed in a
@@ -35,7 +35,7 @@ test.beforeAll(async () => {
 /** Runs the installed command with exactly the given environment plus PATH, and optional standard input. */
 function command(args: readonly string[], env: Record<string, string> = {}, stdin?: string): Promise<ProgramOutcome> {
   return new Promise((done) => {
-    const child = spawn(join(project, 'node_modules/.bin/quality-evidence'), args, { cwd: project, env: { PATH: process.env['PATH'] ?? '', ...env } });
+    const child = spawn(join(project, 'node_modules/.bin/quality-evidence'), args, { cwd: project, env: childEnvironment(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

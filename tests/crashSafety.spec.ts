@@ -1,15 +1,19 @@
 import { spawn } from 'node:child_process';
-import { watch, type FSWatcher } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { HOLD_WRITE_VARIABLE } from '../src/cli/holdWritesForTests.js';
 import { reportFrom } from './support/reports.js';
-import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // A run killed at any moment (SIGKILL: no handler, no cleanup) leaves the
 // output path holding exactly the earlier report or a complete new one, and
 // the next successful run leaves no temporary file. Concurrent runs writing
 // one output path leave one complete report.
+//
+// Where a kill lands in the write does not hang on timing: the command's
+// test-only hook (src/cli/holdWritesForTests.ts) holds it before a chosen
+// step of the write, and the spec kills it there, step after step.
 
 test.describe.configure({ timeout: 300_000 });
 
@@ -28,30 +32,34 @@ interface Run {
   readonly exitCode: number | null;
   readonly signal: NodeJS.Signals | null;
   readonly milliseconds: number;
+  /** The step the run was held and killed before, as the hook named it; undefined when it was not held. */
+  readonly heldBefore?: string;
 }
 
-/** When to kill a run: so many ms after it starts, or after its first temporary file appears (the write has begun). */
-type KillAt = { readonly afterStartMs: number } | { readonly afterWriteBeginsMs: number };
-
-/** Runs the command in `folder`, killing it with SIGKILL at `killAt` when given. */
-function run(folder: string, args: readonly string[], killAt?: KillAt): Promise<Run> {
+/**
+ * Runs the command in `folder`. With `killAfterMs`, kills it with SIGKILL
+ * so many ms after it starts; with `holdBeforeStep`, holds it before that
+ * step of its file-system changes and kills it there.
+ */
+function run(folder: string, args: readonly string[], { killAfterMs, holdBeforeStep }: { killAfterMs?: number; holdBeforeStep?: number } = {}): Promise<Run> {
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [COMMAND, ...args, '--quiet'], { cwd: folder, env: { PATH: process.env['PATH'] ?? '' }, stdio: 'ignore' });
-    const kill = (): boolean => child.kill('SIGKILL');
-    let timer: NodeJS.Timeout | undefined;
-    let watcher: FSWatcher | undefined;
-    if (killAt !== undefined && 'afterStartMs' in killAt) timer = setTimeout(kill, killAt.afterStartMs);
-    if (killAt !== undefined && 'afterWriteBeginsMs' in killAt) {
-      watcher = watch(folder, (_event, name) => {
-        if (timer !== undefined || name?.startsWith('.quality-evidence-') !== true) return;
-        timer = setTimeout(kill, killAt.afterWriteBeginsMs);
-      });
-    }
+    const env = childEnvironment(holdBeforeStep === undefined ? {} : { [HOLD_WRITE_VARIABLE]: String(holdBeforeStep) });
+    const child = spawn(process.execPath, [COMMAND, ...args, '--quiet'], { cwd: folder, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let stderr = '';
+    let heldBefore: string | undefined;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const held = /^held before write step \d+: (.*)$/m.exec(stderr);
+      if (held !== null && heldBefore === undefined) {
+        heldBefore = held[1]!;
+        child.kill('SIGKILL');
+      }
+    });
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
-      watcher?.close();
-      done({ exitCode, signal, milliseconds: performance.now() - started });
+      done({ exitCode, signal, milliseconds: performance.now() - started, ...(heldBefore === undefined ? {} : { heldBefore }) });
     });
   });
 }
@@ -60,7 +68,8 @@ async function temporaryFiles(folder: string): Promise<string[]> {
   return (await readdir(folder)).filter((name) => name.startsWith('.quality-evidence-'));
 }
 
-test('SIGKILL at 120 moments, spread over the run and clustered around the write: the report is always the earlier one or the complete new one', async () => {
+/** A folder holding the earlier report at q.json, and the new report the same run would write (as `fresh`). */
+async function withEarlierReport(): Promise<{ folder: string; args: string[]; earlier: string; fresh: string; duration: number }> {
   const folder = await createTemporaryFolder({ 'earlier.ndjson': records(1_000, 1), 'in.ndjson': records(60_000, 2) }, 'crash');
   const args = ['in.ndjson', '--output', 'q.json', '--environment', 'new'];
   expect((await run(folder, ['earlier.ndjson', '--output', 'q.json', '--environment', 'earlier'])).exitCode).toBe(0);
@@ -69,16 +78,57 @@ test('SIGKILL at 120 moments, spread over the run and clustered around the write
   const complete = await run(folder, [...args, '--output', 'reference.json']);
   expect(complete.exitCode).toBe(0);
   const fresh = (await readFile(join(folder, 'reference.json'), 'utf8')).replace(/reference\.json/g, 'q.json');
-  const duration = complete.milliseconds;
-  // 60 moments spread over the whole run, and 60 from 0 to 6 ms after its first temporary file appears, while the files are written, flushed and renamed.
-  const moments: KillAt[] = [
-    ...Array.from({ length: 60 }, (_, index) => ({ afterStartMs: (duration * (index + 0.5)) / 60 })),
-    ...Array.from({ length: 60 }, (_, index) => ({ afterWriteBeginsMs: index % 7 })),
-  ];
+  await rm(join(folder, 'reference.json'));
+  return { folder, args, earlier, fresh, duration: complete.milliseconds };
+}
 
+/** Back to the earlier report and no temporary file, so that every kill starts from the same folder. */
+async function restore(folder: string, earlier: string): Promise<void> {
+  for (const name of await temporaryFiles(folder)) await rm(join(folder, name));
+  await writeFile(join(folder, 'q.json'), earlier);
+}
+
+test('SIGKILL before each step of the write in turn: the earlier report until the JSON report is renamed into place, the complete new one after, and the temporary files in between', async () => {
+  const { folder, args, earlier, fresh } = await withEarlierReport();
+  const steps: string[] = [];
+  for (let step = 1; ; step++) {
+    const killed = await run(folder, args, { holdBeforeStep: step });
+    if (killed.heldBefore === undefined) {
+      // The run has fewer steps than this: it finished, with the new report.
+      expect(killed.exitCode).toBe(0);
+      expect(await readFile(join(folder, 'q.json'), 'utf8')).toBe(fresh);
+      break;
+    }
+    steps.push(killed.heldBefore);
+    // Steps 1 to step - 1 were taken: the report is new once one of them renamed a temporary file to q.json.
+    const done = steps.slice(0, -1);
+    const text = await readFile(join(folder, 'q.json'), 'utf8');
+    expect(text).toBe(done.some((taken) => /^rename \S+ to q\.json$/.test(taken)) ? fresh : earlier);
+    // Every temporary file created and not yet renamed is there (a kill leaves it for the next run to remove).
+    const created = done.filter((taken) => /^create \.quality-evidence-/.test(taken)).length;
+    const renamed = done.filter((taken) => /^rename \.quality-evidence-/.test(taken)).length;
+    expect((await temporaryFiles(folder)).length).toBe(created - renamed);
+    await restore(folder, earlier);
+  }
+  test.info().annotations.push({ type: 'write steps', description: steps.join('; ') });
+  // The walk went through the write: the JSON report's temporary file was created and renamed into place.
+  expect(steps.filter((taken) => /^create \.quality-evidence-\S+\.tmp$/.test(taken)).length).toBeGreaterThan(0);
+  expect(steps.filter((taken) => /^rename \.quality-evidence-\S+\.tmp to q\.json$/.test(taken))).toHaveLength(1);
+
+  // A kill that left temporary files, then a successful run: it removes them.
+  await run(folder, args, { holdBeforeStep: steps.findIndex((taken) => taken.endsWith(' to q.json')) + 1 });
+  expect((await temporaryFiles(folder)).length).toBeGreaterThan(0);
+  expect((await run(folder, args)).exitCode).toBe(0);
+  expect(await temporaryFiles(folder)).toEqual([]);
+  expect(await readFile(join(folder, 'q.json'), 'utf8')).toBe(fresh);
+});
+
+test('SIGKILL at 60 moments spread over a 60,000-record run: the report is always the earlier one or the complete new one', async () => {
+  const { folder, args, earlier, fresh, duration } = await withEarlierReport();
+  // Where each kill lands depends on the machine's load, so the outcomes are counted, not required: the guarantee is that there is no third.
   const outcomes = { earlier: 0, fresh: 0, finished: 0, temporaryLeft: 0 };
-  for (const moment of moments) {
-    const killed = await run(folder, args, moment);
+  for (let index = 0; index < 60; index++) {
+    const killed = await run(folder, args, { killAfterMs: (duration * (index + 0.5)) / 60 });
     if (killed.signal === null) outcomes.finished++;
     const text = await readFile(join(folder, 'q.json'), 'utf8');
     // Exactly one of the two, byte for byte, and a report the shipped schema accepts.
@@ -90,13 +140,8 @@ test('SIGKILL at 120 moments, spread over the run and clustered around the write
     // Back to the earlier report, so that every kill can show a torn write.
     await writeFile(join(folder, 'q.json'), earlier);
   }
-  test.info().annotations.push({ type: 'kills', description: JSON.stringify({ moments: moments.length, runMs: Math.round(duration), ...outcomes }) });
-  expect(outcomes.earlier + outcomes.fresh).toBe(120);
-  // Some kills must land before the write and some after it, or the moments missed the point.
-  expect(outcomes.earlier).toBeGreaterThan(0);
-  expect(outcomes.fresh).toBeGreaterThan(0);
-  // And some in the middle of the write, leaving a temporary file behind.
-  expect(outcomes.temporaryLeft).toBeGreaterThan(0);
+  test.info().annotations.push({ type: 'kills', description: JSON.stringify({ moments: 60, runMs: Math.round(duration), ...outcomes }) });
+  expect(outcomes.earlier + outcomes.fresh).toBe(60);
 
   expect((await run(folder, args)).exitCode).toBe(0);
   expect(await temporaryFiles(folder)).toEqual([]);

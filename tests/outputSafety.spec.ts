@@ -8,7 +8,7 @@ import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { mountTmpfsOrSkip } from './support/tmpfs.js';
 import { readReport } from './support/reports.js';
-import { createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // Where a report may be written, and how: the defects a hostile probe found
@@ -178,7 +178,7 @@ test.describe('an output path that is the file behind a standard stream is refus
     try {
       const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], {
         cwd: folder,
-        env: { PATH: process.env['PATH'] ?? '' },
+        env: childEnvironment(),
         stdio: [input?.fd ?? 'ignore', output?.fd ?? 'ignore', 'pipe'],
       });
       let stderr = '';

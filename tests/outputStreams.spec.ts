@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repositoryRoot, createTemporaryFolder } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // stdout or stderr may be full (`> /dev/full`) or closed: what cannot be
@@ -20,7 +20,7 @@ async function withFull(
   const full = await open('/dev/full', 'w');
   try {
     const stdio = stream === 'stdout' ? (['ignore', full.fd, 'pipe'] as const) : (['ignore', 'pipe', full.fd] as const);
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], { cwd: folder, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: [...stdio] });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], { cwd: folder, env: childEnvironment(env), stdio: [...stdio] });
     let captured = '';
     (stream === 'stdout' ? child.stderr : child.stdout)?.on('data', (chunk: Buffer) => (captured += chunk.toString()));
     const exitCode = await new Promise<number | null>((done) => child.on('close', done));

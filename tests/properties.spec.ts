@@ -24,8 +24,9 @@ import { repositoryRoot } from './support/runProgram.js';
 import { test } from './support/test.js';
 
 // Properties over generated inputs (fast-check), each checked on
-// PROPERTY_RUNS cases (10,000 by default) from a fresh seed: a failure prints
-// its seed, and QE_PROPERTY_SEED replays it. Inside a property, node:assert
+// PROPERTY_RUNS cases (10,000 by default) from the run's seed (fixed under
+// CI=true, drawn afresh otherwise, printed at the start of the run): a
+// failure prints its seed, and QE_PROPERTY_SEED replays it. Inside a property, node:assert
 // checks (Playwright's expect captures a stack trace at every call, which
 // 10,000 cases of hundreds of checks cannot afford).
 

@@ -2,7 +2,7 @@ import { expect, test } from './support/test.js';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
-import type { ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, type ProgramOutcome } from './support/runProgram.js';
 import { readReport } from './support/reports.js';
 
 // The reporter's evidence people act on: expected statuses from test
@@ -23,7 +23,7 @@ export default defineConfig({
 
 function runCommand(project: string, args: readonly string[]): Promise<ProgramOutcome> {
   return new Promise((done) => {
-    execFile(join(project, 'node_modules/.bin/quality-evidence'), args, { cwd: project, env: { PATH: process.env['PATH'] ?? '' } }, (error, stdout, stderr) => {
+    execFile(join(project, 'node_modules/.bin/quality-evidence'), args, { cwd: project, env: childEnvironment() }, (error, stdout, stderr) => {
       done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

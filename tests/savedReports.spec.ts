@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generatedRecords } from './support/generatedRun.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
-import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // The reports (JSON, Markdown, HTML) that main wrote before the evidence run
@@ -23,7 +23,7 @@ const updating = process.env['QE_UPDATE_SAVED_REPORTS'] === '1';
 /** Runs the command in `folder` with only PATH in its environment; its exit code. */
 async function command(folder: string, args: readonly string[]): Promise<number> {
   try {
-    await promisify(execFile)(process.execPath, [COMMAND, ...args, '--quiet'], { cwd: folder, env: { PATH: process.env['PATH'] ?? '' } });
+    await promisify(execFile)(process.execPath, [COMMAND, ...args, '--quiet'], { cwd: folder, env: childEnvironment() });
     return 0;
   } catch (error) {
     return (error as { code: number }).code;

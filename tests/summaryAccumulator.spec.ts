@@ -4,6 +4,7 @@ import type { CanonicalExecutionRecord } from '../src/index.js';
 import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';
 import { describeRuns, describeSorted, ExactSum, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
 import { statusSet } from '../src/records/statusList.js';
+import { propertyParameters } from './support/properties.js';
 
 // The summary is a mergeable accumulator: summarise(a ++ b) = merge(summarise(a), summarise(b)),
 // exactly, for any split, so files, shards and worker threads combine without re-reading.
@@ -39,7 +40,7 @@ test.describe('the merge law', () => {
         merged.merge(accumulate(records.slice(at)));
         expect(merged.result()).toStrictEqual(summariseExecutions(records, 750));
       }),
-      { numRuns: 300 },
+      propertyParameters(300),
     );
   });
 
@@ -50,7 +51,7 @@ test.describe('the merge law', () => {
         for (const part of parts) fromData.merge(structuredClone(accumulate(part).toData({ sorted })));
         expect(fromData.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
       }),
-      { numRuns: 200 },
+      propertyParameters(200),
     );
   });
 
@@ -62,7 +63,7 @@ test.describe('the merge law', () => {
         expect(JSON.stringify(backward)).toBe(JSON.stringify(forward));
         expect(backwardSlowest.map((execution) => execution.responseTimeMs)).toStrictEqual(forwardSlowest.map((execution) => execution.responseTimeMs));
       }),
-      { numRuns: 200 },
+      propertyParameters(200),
     );
   });
 });
@@ -98,7 +99,7 @@ test.describe('percentiles against a naive reference', () => {
           reference(values),
         );
       }),
-      { numRuns: 300 },
+      propertyParameters(300),
     );
   });
 
@@ -115,7 +116,7 @@ test.describe('percentiles against a naive reference', () => {
           expect(entry.responseTimeMs).toStrictEqual(reference(pairs.filter(([endpoint]) => endpoint === index).map(([, value]) => value)));
         }
       }),
-      { numRuns: 40 },
+      propertyParameters(40),
     );
   });
 
@@ -127,6 +128,7 @@ test.describe('percentiles against a naive reference', () => {
         for (const run of runs) sum.addAll(run);
         expect(describeRuns(runs, sum)).toStrictEqual(describeSorted(Float64Array.from(arrays.flat()).sort()));
       }),
+      propertyParameters(100),
     );
   });
 

@@ -5,6 +5,7 @@ import { runCommand } from './runCommand.js';
 import { runCli } from './runCli.js';
 import { nodeFileSystem } from '../io/fileSystem.js';
 import { createParallelRanges } from './parallelRanges.js';
+import { HOLD_WRITE_VARIABLE, holdWritesForTests } from './holdWritesForTests.js';
 
 await runCli(
   'quality-evidence',
@@ -12,7 +13,8 @@ await runCli(
     runCommand({
       args: process.argv.slice(2),
       env: process.env,
-      fileSystem: nodeFileSystem,
+      // A test-only hook, inert unless its variable is set (src/cli/holdWritesForTests.ts).
+      fileSystem: holdWritesForTests(nodeFileSystem, process.env[HOLD_WRITE_VARIABLE], process.stderr),
       stdin: process.stdin,
       stdout: process.stdout,
       stderr: process.stderr,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTemporaryFolder, repositoryRoot, type ProgramOutcome } from './runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot, type ProgramOutcome } from './runProgram.js';
 
 const run = promisify(execFile);
 
@@ -87,11 +87,11 @@ export async function packedFiles(): Promise<string[]> {
     .sort();
 }
 
-/** Runs the Playwright CLI (`test`, `merge-reports`, ...) in a project, with exactly the given environment plus PATH. */
+/** Runs the Playwright CLI (`test`, `merge-reports`, ...) in a project, with exactly the given environment plus PATH and TMPDIR. */
 export function runPlaywright(project: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProgramOutcome> {
   const cli = join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'cli.js');
   return new Promise((done) => {
-    execFile(process.execPath, [cli, ...args], { cwd: project, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { cwd: project, env: childEnvironment(env) }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       done({ exitCode, stdout, stderr });
     });

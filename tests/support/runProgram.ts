@@ -21,6 +21,22 @@ function findRepositoryRoot(start: string): string {
   }
 }
 
+/**
+ * The environment of every child process the specs start: PATH, and TMPDIR,
+ * the run's own temporary folder (tests/support/globalSetup.ts), as CI
+ * would give them, and where Playwright's transform cache is, plus `env`. With TMPDIR, whatever a program or a nested
+ * Playwright run leaves in its temporary folder is counted by this run.
+ */
+export function childEnvironment(env: Readonly<Record<string, string>> = {}): Record<string, string> {
+  // The suite's Playwright transform cache, outside the run's folder (tests/support/globalSetup.ts).
+  const cache: Record<string, string> = {};
+  for (const name of ['PLAYWRIGHT_TRANSFORM_CACHE_DIR', 'PWTEST_CACHE_DIR']) {
+    const value = process.env[name];
+    if (value !== undefined) cache[name] = value;
+  }
+  return { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), ...cache, ...env };
+}
+
 export interface ProgramOutcome {
   readonly exitCode: number;
   readonly stdout: string;
@@ -29,7 +45,8 @@ export interface ProgramOutcome {
 
 /**
  * Runs a compiled program (e.g. `scripts/start.js` under `.build`) in a
- * child process with exactly the given environment plus PATH, as CI would.
+ * child process with exactly the given environment plus PATH and TMPDIR
+ * ({@link childEnvironment}).
  */
 export function runProgram(
   program: string,
@@ -38,14 +55,14 @@ export function runProgram(
   const script = join(repositoryRoot, '.build', program);
   return new Promise((done) => {
     // A program still running after timeoutMs (0: no limit) is killed and reported with exit code -1.
-    execFile(process.execPath, [script, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [script, ...args], { cwd, env: childEnvironment(env), timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       done({ exitCode, stdout, stderr });
     });
   });
 }
 
-/** What every temporary folder of the suite is named by: `quality-evidence-…` in the system's temporary folder. */
+/** What every temporary folder of the suite is named by: `quality-evidence-…` in the run's temporary folder (TMPDIR). */
 export const TEMPORARY_FOLDER_PREFIX = 'quality-evidence-';
 
 /** The temporary folders this worker made and has not removed yet. */
@@ -91,7 +108,7 @@ export interface WatchedOutcome extends ProgramOutcome {
  */
 export function runWatched(program: string, { args = [], cwd = repositoryRoot, timeoutMs = 120_000 }: { args?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<WatchedOutcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build', program), ...args], { cwd, env: { PATH: process.env['PATH'] ?? '' }, timeout: timeoutMs });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build', program), ...args], { cwd, env: childEnvironment(), timeout: timeoutMs });
     let stdout = '';
     let stderr = '';
     let peakResidentKib = 0;

@@ -8,8 +8,8 @@ export { expect } from '@playwright/test';
  * (after its last test, or after a failure, when Playwright replaces it),
  * every temporary folder it made with `createTemporaryFolder` is removed.
  * Every spec imports `test` from here, and the suite's global teardown
- * checks that the system's temporary folder holds no new `quality-evidence-`
- * entry.
+ * checks that the run's own temporary folder is empty
+ * (tests/support/globalSetup.ts).
  */
 export const test = base.extend<object, { temporaryFolders: undefined }>({
   temporaryFolders: [
