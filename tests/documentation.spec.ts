@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { budgetsSchema, createDeterministicClock, pollUntil, retryBounded, settingsFileSchema } from '../src/index.js';
 import { codeBlocksOf, readDocuments, type CodeBlock } from './support/documents.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
-import { createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
 
 const documents = readDocuments();
 
@@ -311,10 +311,10 @@ function runNode(cwd: string, args: readonly string[]): Promise<ProgramOutcome> 
   return runIn(cwd, process.execPath, args);
 }
 
-/** Runs a program in a folder with exactly the given environment plus PATH. */
+/** Runs a program in a folder with exactly the given environment plus PATH (and the run's TMPDIR). */
 function runIn(cwd: string, program: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, path = process.env['PATH'] ?? ''): Promise<ProgramOutcome> {
   return new Promise((done) => {
-    execFile(program, args, { cwd, env: { PATH: path, ...env } }, (error, stdout, stderr) => {
+    execFile(program, args, { cwd, env: childEnvironment({ PATH: path, ...env }) }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       done({ exitCode, stdout, stderr });
     });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readReport } from './support/reports.js';
-import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 
 // A new Playwright project installs the package exactly as the README's
 // install section says, with npm, both ways:
@@ -82,9 +82,9 @@ function environment(folder: string, extra: Readonly<Record<string, string>> = {
 }
 
 /** Runs a program to its end; its stdout, or an error with everything it printed. */
-function command(program: string, args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = { PATH: process.env['PATH'] ?? '' }): Promise<string> {
+function command(program: string, args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<string> {
   return new Promise((done, failed) => {
-    execFile(program, args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(program, args, { cwd, env: childEnvironment(env), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error === null) done(stdout);
       else failed(new Error(`${program} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n${stdout}\n${stderr}`));
     });

@@ -7,7 +7,7 @@ import { buildReport, compareWithBaseline, evaluateBudgets, parseReport, renderH
 import { formatHeadline } from '../src/report/renderers/terminal.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { optionSettings } from '../src/config/settingsSources.js';
-import { parseBudgets } from '../src/workflow/judgement.js';
+import { parseBudgets } from '../src/run/judgement.js';
 import { thrownBy } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 
@@ -67,7 +67,7 @@ test.describe('budget keys that are not endpoint labels are refused, with the fi
   test('the reporter option budgets (an object) is refused the same way', () => {
     const budgets = JSON.parse('{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }') as unknown;
     const source = optionSettings({ budgets }, { owner: 'quality-evidence/reporter', base: '.' });
-    expect((thrownBy(() => resolveSettings([source], { budgets: { optional: true } })) as Error).message).toBe(
+    expect((thrownBy(() => resolveSettings([source], { defaults: { environment: 'local' } })) as Error).message).toBe(
       'invalid configuration:\n  - option "budgets": at "endpoints", at "__proto__": must be an endpoint label of the form "<METHOD> <path>"; got {"endpoints":{…}} (an object)',
     );
   });
