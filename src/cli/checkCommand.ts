@@ -4,7 +4,7 @@ import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
-import { readInputFile } from '../io/readInputFile.js';
+import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { parseBudgets } from '../workflow/judgement.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
@@ -33,12 +33,12 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     throw new UsageError(`check takes one report file (got ${positionals.length}); see ${context.programName} check --help`);
   }
   const reportPath = positionals[0]!;
-  const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report'), reportPath, 'report') as QualityReport;
+  const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report', REPORT_FILE_LIMIT_BYTES), reportPath, 'report') as QualityReport;
   const baselinePath = flags.baseline?.trim();
   const compared =
     baselinePath === undefined || baselinePath === ''
       ? report
-      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report'), baselinePath)) };
+      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath)) };
   const verdict = await verdictOf(compared, flags.budgets?.trim(), context);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
@@ -55,7 +55,7 @@ async function verdictOf(report: QualityReport, budgetsPath: string | undefined,
     if (report.budgets === undefined) throw new UsageError(`the report holds no budget verdict: name a budgets file with --budgets; see ${context.programName} check --help`);
     return report.budgets;
   }
-  const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file'), budgetsPath);
+  const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), budgetsPath);
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
       { variable: `"maxP95IncreasePercent" in ${budgetsPath}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },

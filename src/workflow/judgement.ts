@@ -4,7 +4,7 @@ import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { compareWithBaseline, parseReport, type BaselineReport } from '../evaluation/baseline.js';
 import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { readInputFile } from '../io/readInputFile.js';
+import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
 
@@ -35,7 +35,8 @@ export interface Judgement {
 /**
  * Loads what a run is judged by, before any input is read, so that a bad
  * budgets file or a missing baseline stops the run before anything is
- * written: a missing file is an InputUnreadableError (66); a baseline that
+ * written: a missing file is an InputUnreadableError (66); a file past its
+ * limit or not UTF-8 is bad data (65, see readInputFile); a baseline that
  * is not a report of this tool a ReportFormatError (65); budgets that are
  * not valid, or that compare with a baseline when none is named, a
  * ConfigurationError (78) naming each key.
@@ -43,9 +44,9 @@ export interface Judgement {
 export async function loadJudgement(settings: JudgementSettings, fileSystem: FileSystem): Promise<Judgement> {
   const budgets =
     typeof settings.budgets === 'string'
-      ? parseBudgets(await readInputFile(fileSystem, settings.budgets, 'budgets file'), settings.budgets)
+      ? parseBudgets(await readInputFile(fileSystem, settings.budgets, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), settings.budgets)
       : settings.budgets;
-  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report'), settings.baselinePath);
+  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
     const where = typeof settings.budgets === 'string' ? ` in ${settings.budgets}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
     throw new ConfigurationError([
