@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { buildReport, executionRecordSchema, nodeFileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
@@ -14,7 +13,7 @@ import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { isListingRun } from './playwrightPrivate.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
-import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
+import { EXECUTION_CONTENT_TYPE, readAttachedRecord } from './executionAttachment.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
 
 /** One test attempt: where its records came from, and the API calls it sent. */
@@ -101,9 +100,9 @@ export default class QualityEvidenceReporter implements Reporter {
       const unrecordedEndpoints = new Set<string>();
       // In a fixed order (by test, then attempt), not the order workers finished in: ties stay the same on every run, sharded or not.
       for (const attempt of [...this.attempts].sort(compareAttempts)) {
-        const records = await Promise.all(attempt.attachments.map(readRecord));
-        const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
         const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
+        const records = await Promise.all(attempt.attachments.map((attachment) => readAttachedRecord(attachment, location)));
+        const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
         const expected = expectedSetOf(attempt);
         // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
         const retriedAway = (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry;
@@ -176,16 +175,6 @@ export default class QualityEvidenceReporter implements Reporter {
       lines.push(`quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`);
     }
     if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
-  }
-}
-
-async function readRecord({ body, path }: Attempt['attachments'][number]): Promise<unknown> {
-  const text = body?.toString('utf8') ?? (path === undefined ? '' : await readFile(path, 'utf8'));
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON: hand validation a value it will reject, so the message names the test.
-    return text;
   }
 }
 

@@ -76,6 +76,17 @@ export function readInputFileSync(inputPath: string, what = 'input file', limitB
   return text.finish();
 }
 
+/**
+ * Bytes already in memory (a Playwright attachment's body) as text, by the
+ * same rules: at most `limitBytes`, strict UTF-8. The message names the
+ * bytes by `what` alone (`execution attachment of test "orders › list" (attempt 1)`).
+ */
+export function decodeInputBytes(bytes: Buffer, what: string, limitBytes = REPORT_FILE_LIMIT_BYTES): string {
+  const text = new BoundedText(undefined, what, limitBytes);
+  text.push(bytes);
+  return text.finish();
+}
+
 function unreadable(path: string, what: string, error: unknown): InputUnreadableError {
   return new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error, what });
 }
@@ -89,7 +100,7 @@ class BoundedText {
   private pending: Buffer = Buffer.alloc(0);
 
   constructor(
-    private readonly path: string,
+    private readonly path: string | undefined,
     private readonly what: string,
     private readonly limitBytes: number,
   ) {}
@@ -97,7 +108,8 @@ class BoundedText {
   push(chunk: Buffer): void {
     this.size += chunk.length;
     if (this.size > this.limitBytes) {
-      throw new InputLimitError(`the ${this.what} ${quotePath(this.path)} is larger than ${describeBytes(this.limitBytes)}, the most it may hold`);
+      const named = this.path === undefined ? '' : ` ${quotePath(this.path)}`;
+      throw new InputLimitError(`the ${this.what}${named} is larger than ${describeBytes(this.limitBytes)}, the most it may hold`);
     }
     this.chunks.push(chunk);
     const bytes = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
