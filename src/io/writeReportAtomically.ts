@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ReportWriteError } from '../errors.js';
+import { InputUnreadableError, ReportWriteError } from '../errors.js';
 import { quotePath } from '../renderValue.js';
 import { describeFileSystemFailure } from './describeFileSystemFailure.js';
 import type { FileFacts, FileSystem } from './fileSystem.js';
@@ -78,7 +78,7 @@ export async function writeReportAtomically(fileSystem: FileSystem, outputPath: 
 export async function resolveReportTargets(fileSystem: FileSystem, files: readonly Omit<ReportFile, 'content'>[], reads: readonly ReadFile[] = []): Promise<string[]> {
   const readFacts: { facts: FileFacts; read: ReadFile }[] = [];
   for (const read of reads) {
-    const facts = await inspect(fileSystem, read.path, 'stat');
+    const facts = await inspectRead(fileSystem, read);
     if (facts !== undefined) readFacts.push({ facts, read });
   }
   const targets: string[] = [];
@@ -238,6 +238,17 @@ async function inspect(fileSystem: FileSystem, path: string, how: 'stat' | 'lsta
     // ELOOP: a loop of links; EACCES: a parent that cannot be searched.
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
     throw failure(error);
+  }
+}
+
+// A file the run reads that cannot even be looked at (a folder on its path that cannot be searched, a NUL byte in
+// its path) cannot be read either: that is the read's failure, naming the file (66), not the report's.
+async function inspectRead(fileSystem: FileSystem, read: ReadFile): Promise<FileFacts | undefined> {
+  try {
+    return await fileSystem.stat(read.path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' || read.named === false) return undefined;
+    throw new InputUnreadableError(read.path, describeFileSystemFailure(error), { cause: error, what: read.what });
   }
 }
 
