@@ -138,7 +138,7 @@ export default class QualityEvidenceReporter implements Reporter {
         outputPath: this.settings.outputPath,
         formats: this.settings.formats,
         stepSummaryPath: stepSummaryPathOf(process.env),
-        reads: judgementFiles(this.settings),
+        reads: [...judgementFiles(this.settings), this.settings.settingsFile],
       });
       this.warn(report, unrecordedByFile);
       if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);

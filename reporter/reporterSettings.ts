@@ -5,7 +5,8 @@ import type { Budgets } from '../src/config/budgets.js';
 import type { ReportFormat } from '../src/config/settings.js';
 import type { EvidenceRules } from '../src/records/evidenceRules.js';
 import type { JudgementSettings } from '../src/workflow/judgement.js';
-import { readSettingsFileSync } from '../src/config/readSettingsFile.js';
+import { readSettingsFileSync, settingsFileRead } from '../src/config/readSettingsFile.js';
+import type { ReadFile } from '../src/io/writeReportAtomically.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../src/config/settingsSources.js';
 
@@ -65,6 +66,8 @@ export interface ReporterSettings extends EvidenceRules, JudgementSettings {
   readonly formats?: readonly ReportFormat[] | undefined;
   /** Options that were ignored, each a warning to print: keys that are not ours and no near miss of one. */
   readonly ignoredOptions: readonly string[];
+  /** The settings file (read or looked for): no report file may replace it. */
+  readonly settingsFile: ReadFile;
 }
 
 // Keys Playwright itself adds to every reporter's options (`_`-prefixed ones are skipped too).
@@ -83,7 +86,8 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
   const options = optionSettings(rawOptions, { owner: 'quality-evidence/reporter', base: configDir, ignoredKeys: PLAYWRIGHT_OPTION_KEYS });
   const sources: SettingsSource[] = [options, environmentSettings(env)];
   const { namedPath } = settingsFileLocation(env, configDir);
-  const settingsFile = readSettingsFileSync({ namedPath: namedPath === undefined ? undefined : resolve(cwd, namedPath), defaultFolder: configDir });
+  const location = { namedPath: namedPath === undefined ? undefined : resolve(cwd, namedPath), defaultFolder: configDir };
+  const settingsFile = readSettingsFileSync(location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const settings = resolveSettings(
     sources,
@@ -103,5 +107,6 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
     quiet: settings.quiet,
     ...definedRules(settings),
     ignoredOptions: options.ignored ?? [],
+    settingsFile: settingsFileRead(location),
   };
 }

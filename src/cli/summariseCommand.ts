@@ -1,5 +1,5 @@
 import { DEFAULT_OUTPUT_PATH, DEFAULT_SLOW_RESPONSE_THRESHOLD_MS, definedRules, RULE_REQUIREMENTS } from '../config/loadQualityToolConfig.js';
-import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
+import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
 import type { FileSystem } from '../io/fileSystem.js';
@@ -62,8 +62,9 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   }
 
   const sources: SettingsSource[] = [flagSettings(flags), environmentSettings(context.env)];
-  const location = settingsFileLocation(context.env, '.');
-  const settingsFile = await readSettingsFile(context.fileSystem, { ...location, namedPath: flags.config ?? location.namedPath });
+  const envLocation = settingsFileLocation(context.env, '.');
+  const location = { ...envLocation, namedPath: flags.config ?? envLocation.namedPath };
+  const settingsFile = await readSettingsFile(context.fileSystem, location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const settings = resolveSettings(sources, {
     environment: { default: 'local' },
@@ -88,6 +89,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
       inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })),
       includeAssets: flags['include-assets'] === true,
       stepSummaryPath: stepSummaryPathOf(context.env),
+      reads: [settingsFileRead(location)],
     },
   ).finally(() => progress?.clear());
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { InputUnreadableError } from '../errors.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, readInputFileSync } from '../io/readInputFile.js';
+import type { ReadFile } from '../io/writeReportAtomically.js';
 import type { SettingsFileText } from './loadQualityToolConfig.js';
 import { SETTINGS_FILE_NAME, SETTINGS_FILE_VARIABLE } from './settings.js';
 import { presentValue, type EnvironmentRecord } from './settingsSources.js';
@@ -49,6 +50,15 @@ export function readSettingsFileSync(location: SettingsFileLocation): SettingsFi
     if (isMissingDefault(location, error)) return undefined;
     throw error;
   }
+}
+
+/**
+ * The settings file as a file the run reads, which no report file may
+ * replace: the named one, or the default one, even where it does not exist
+ * yet (a report written there would be the next run's settings).
+ */
+export function settingsFileRead(location: SettingsFileLocation): ReadFile {
+  return { path: settingsFilePath(location), what: 'settings file', evenIfMissing: location.namedPath === undefined };
 }
 
 function settingsFilePath({ namedPath, defaultFolder }: SettingsFileLocation): string {
