@@ -6,6 +6,7 @@ import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { fileIdentity, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
+import { fitJobSummary } from './jobSummary.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
@@ -140,8 +141,8 @@ export async function writeReport(fileSystem: FileSystem, report: QualityReport,
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;
   try {
-    // A blank line first, so the summary never joins what another step wrote.
-    await fileSystem.appendFile(stepSummaryPath, `\n${markdown}`);
+    // A blank line first, so the summary never joins what another step wrote; cut to what GitHub shows.
+    await fileSystem.appendFile(stepSummaryPath, fitJobSummary(`\n${markdown}`, reportName.replace(/\.json$/i, '.md')));
     return written;
   } catch (error) {
     return { ...written, stepSummaryProblem: `the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: ${describeFileSystemFailure(error)}` };
