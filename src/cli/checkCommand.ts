@@ -6,6 +6,7 @@ import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { parseBudgets } from '../workflow/judgement.js';
+import { quotePath } from '../renderValue.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
@@ -58,7 +59,7 @@ async function verdictOf(report: QualityReport, budgetsPath: string | undefined,
   const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), budgetsPath);
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
-      { variable: `"maxP95IncreasePercent" in ${budgetsPath}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
+      { variable: `"maxP95IncreasePercent" in ${quotePath(budgetsPath)}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
     ]);
   }
   return evaluateBudgets(report, budgets);

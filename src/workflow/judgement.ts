@@ -7,6 +7,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
+import { quotePath } from '../renderValue.js';
 
 /** What a run is judged by: budgets (a file's path, or the budgets themselves) and a baseline report. */
 export interface JudgementSettings {
@@ -48,7 +49,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       : settings.budgets;
   const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
-    const where = typeof settings.budgets === 'string' ? ` in ${settings.budgets}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
+    const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
     throw new ConfigurationError([
       { variable: `"maxP95IncreasePercent"${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
@@ -62,14 +63,15 @@ export function judgeReport(report: QualityReport, { budgets, baseline }: Judgem
   return budgets === undefined ? compared : { ...compared, budgets: evaluateBudgets(compared, budgets) };
 }
 
-/** Checks a budgets file's text, naming every bad key with the file. */
+/** Checks a budgets file's text, naming every bad key with the file (quoted and shortened, as every path a user gives). */
 export function parseBudgets(text: string, path: string): Budgets {
-  const read = parseConfigurationJson(path, text);
+  const file = quotePath(path);
+  const read = parseConfigurationJson(file, text);
   if ('issue' in read) throw new ConfigurationError([read.issue], 'budgets');
   const parsed = budgetsSchema.safeParse(read.document, { reportInput: false });
   if (parsed.success) return parsed.data;
   const issues: ConfigurationIssue[] = parsed.error.issues.map((issue) => ({
-    variable: issue.path.length === 0 ? path : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${path}`,
+    variable: issue.path.length === 0 ? file : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${file}`,
     message:
       issue.code === 'unrecognized_keys'
         ? `holds ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}, which ${issue.keys.length === 1 ? 'is not a budget' : 'are not budgets'}`
