@@ -5,11 +5,13 @@ import tseslint from 'typescript-eslint';
 
 // Import directions (docs/architecture.md, "How the code is laid out"): the
 // core never imports the command, the scripts or the reporter; errors, value
-// rendering and the DeepReadonly type import nothing of ours; the helpers and
-// file access import only those; records import no other stage; the summary
-// builds on records, the report on the summary; the evidence run (run/) is
-// the one seam every entry point feeds, and the workflow only orders the
-// stages. Patterns match an import as written, relative to the importing file.
+// rendering and the DeepReadonly type import nothing of ours; the helpers
+// import only those; file access imports only those and the strict decoding
+// of input bytes (every file a run reads is read as strictly as an input);
+// records import no other stage; the summary builds on records, the report on
+// the summary; the evidence run (run/) is the one seam every entry point
+// feeds, and the workflow only orders the stages. Patterns match an import as
+// written, relative to the importing file.
 const outside = ['**/reporter/**', '**/scripts/**'];
 const folders = ['issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
@@ -17,7 +19,8 @@ const except = (...allowed) => folders.filter((folder) => !allowed.includes(fold
 const directions = [
   { files: ['src/renderValue.ts', 'src/deepReadonly.ts'], forbidden: ['./*', '../*'] },
   { files: ['src/errors.ts'], forbidden: folders.filter((folder) => folder !== 'issues').map((folder) => `./${folder}/*`) },
-  { files: ['src/issues/**', 'src/helpers/**', 'src/io/**', 'src/input/**'], forbidden: except() },
+  { files: ['src/issues/**', 'src/helpers/**', 'src/input/**'], forbidden: except() },
+  { files: ['src/io/**'], forbidden: except('input') },
   { files: ['src/records/**'], forbidden: except('issues') },
   { files: ['src/readers/**'], forbidden: except('issues', 'input', 'records') },
   { files: ['src/summary/**'], forbidden: except('issues', 'records') },

@@ -93,9 +93,14 @@ export default class QualityEvidenceReporter implements Reporter {
       const judgement = await loadJudgement(settings, host.fileSystem);
       // A bad record is named by the test that attached it.
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
-      const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, host.cwd);
+      const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, host);
       const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite) });
-      const destination = { outputPath: settings.outputFile, formats: settings.formats, stepSummaryPath: stepSummaryPathOf(host.env), reads: judgementFiles(settings) };
+      const destination = {
+        outputPath: settings.outputFile,
+        formats: settings.formats,
+        stepSummaryPath: stepSummaryPathOf(host.env),
+        reads: [...judgementFiles(settings), settings.settingsFile],
+      };
       const { files, stepSummaryProblem } = await publishReport(report, destination, host.fileSystem);
       this.warn(report, unrecordedByFile);
       if (stepSummaryProblem !== undefined) host.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);

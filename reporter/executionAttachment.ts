@@ -1,3 +1,7 @@
+import type { FileSystem } from '../src/io/fileSystem.js';
+import { decodeInputBytes, readInputFile } from '../src/io/readInputFile.js';
+import { describeLocation, type RecordLocation } from '../src/issues/location.js';
+import { MAX_LINE_BYTES } from '../src/readers/ndjsonReader.js';
 import type { ExecutionRecordInput } from '../src/records/executionRecord.js';
 
 /**
@@ -23,4 +27,26 @@ export type AttachedRecord = ExecutionRecordInput & {
 /** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
 export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call, retry }: AttachedRecord): Buffer {
   return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, call, retry }));
+}
+
+/**
+ * The record one attachment carries, as Playwright hands it over: inline
+ * (`body`) or, after a merge, maybe as a file (`path`). Its bytes are read
+ * as strictly as an input (UTF-8, at most 64 MB, as one record of an input
+ * may be): bytes that are not UTF-8, or a file that cannot be read, fail the
+ * report with a message naming the test. Text that is not JSON is handed on
+ * as a string, which validation refuses, naming the test too.
+ */
+export async function readAttachedRecord(
+  { body, path }: { readonly body: Buffer | undefined; readonly path: string | undefined },
+  location: RecordLocation,
+  fileSystem: FileSystem,
+): Promise<unknown> {
+  const what = `execution attachment of ${describeLocation(location)}`;
+  const text = body !== undefined ? decodeInputBytes(body, what, MAX_LINE_BYTES) : path === undefined ? '' : await readInputFile(fileSystem, path, what, MAX_LINE_BYTES);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }

@@ -1,13 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { ConfigurationError } from '../src/errors.js';
 import { displayPath } from '../src/io/displayPath.js';
+import type { FileSystem } from '../src/io/fileSystem.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
 import type { UnrecordedCalls } from '../src/report/qualityReport.js';
 import type { EvidenceRun } from '../src/run/evidenceRun.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import type { ApiCall } from './apiCalls.js';
+import { readAttachedRecord } from './executionAttachment.js';
 
 /** One test attempt: where its records came from, and the API calls it sent. */
 export interface Attempt {
@@ -38,7 +39,7 @@ export interface AttemptsRead {
  * attempt), not the order workers finished in, so ties stay the same on
  * every run, sharded or not.
  */
-export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], cwd: string): Promise<AttemptsRead> {
+export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], { cwd, fileSystem }: { readonly cwd: string; readonly fileSystem: FileSystem }): Promise<AttemptsRead> {
   const lastPassingRetry = new Map<TestCase, number>();
   for (const { test, retry, status } of attempts) {
     if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
@@ -46,9 +47,9 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
   const unrecordedByFile = new Map<string, number>();
   const unrecordedEndpoints = new Set<string>();
   for (const attempt of [...attempts].sort(compareAttempts)) {
-    const records = await Promise.all(attempt.attachments.map(readRecord));
-    const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
     const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
+    const records = await Promise.all(attempt.attachments.map((attachment) => readAttachedRecord(attachment, location, fileSystem)));
+    const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
     const origin = {
       alsoExpected: expectedSetOf(attempt),
       // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
@@ -65,16 +66,6 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
   }
   const count = [...unrecordedByFile.values()].reduce((sum, calls) => sum + calls, 0);
   return { unrecordedCalls: { count, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) }, unrecordedByFile };
-}
-
-async function readRecord({ body, path }: Attempt['attachments'][number]): Promise<unknown> {
-  const text = body?.toString('utf8') ?? (path === undefined ? '' : await readFile(path, 'utf8'));
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON: hand validation a value it will reject, so the message names the test.
-    return text;
-  }
 }
 
 function recordedCallOf(record: unknown): RecordedCall {

@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_OUTPUT_PATH, settingsFileLocation, type EnvironmentRecord } from '../src/index.js';
 import type { SettingsFileInput } from '../src/config/settings.js';
-import { readSettingsFileSync } from '../src/config/readSettingsFile.js';
+import { readSettingsFileSync, settingsFileRead } from '../src/config/readSettingsFile.js';
 import { resolveSettings, type Settings } from '../src/config/resolveSettings.js';
+import type { ReadFile } from '../src/io/writeReportAtomically.js';
 import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../src/config/settingsSources.js';
 
 /**
@@ -20,6 +21,8 @@ export const DEFAULT_REPORTER_ENVIRONMENT = 'local';
 export type ReporterSettings = Settings & {
   /** Options that were ignored, each a warning to print: keys that are not ours and no near miss of one. */
   readonly ignoredOptions: readonly string[];
+  /** The settings file (read or looked for): no report file may replace it. */
+  readonly settingsFile: ReadFile;
 };
 
 // Keys Playwright itself adds to every reporter's options (`_`-prefixed ones are skipped too).
@@ -38,7 +41,8 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
   const options = optionSettings(rawOptions, { owner: 'quality-evidence/reporter', base: configDir, ignoredKeys: PLAYWRIGHT_OPTION_KEYS });
   const sources: SettingsSource[] = [options, environmentSettings(env)];
   const { namedPath } = settingsFileLocation(env, configDir);
-  const settingsFile = readSettingsFileSync({ namedPath: namedPath === undefined ? undefined : resolve(cwd, namedPath), defaultFolder: configDir });
+  const location = { namedPath: namedPath === undefined ? undefined : resolve(cwd, namedPath), defaultFolder: configDir };
+  const settingsFile = readSettingsFileSync(location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const settings = resolveSettings(sources, {
     // A relative path resolves against the folder of the Playwright config, as Playwright's own reporters' do.
@@ -46,5 +50,5 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
     ignored: ['inputPath'],
     subject: 'quality-evidence/reporter settings',
   });
-  return { ...settings, outputFile: resolve(cwd, settings.outputFile), ignoredOptions: options.ignored ?? [] };
+  return { ...settings, outputFile: resolve(cwd, settings.outputFile), ignoredOptions: options.ignored ?? [], settingsFile: settingsFileRead(location) };
 }

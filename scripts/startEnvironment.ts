@@ -1,6 +1,6 @@
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { stepSummaryPathOf } from '../src/run/publishReport.js';
-import { readSettingsFile, settingsFileLocation } from '../src/config/readSettingsFile.js';
+import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../src/config/readSettingsFile.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
 import { createParallelRanges } from '../src/cli/parallelRanges.js';
@@ -13,12 +13,13 @@ import { runCli } from '../src/cli/runCli.js';
 // what the variables leave out. When GITHUB_STEP_SUMMARY names a file, the
 // Markdown summary is appended to it.
 await runCli('quality-evidence start:environment', async () => {
-  const settingsFile = await readSettingsFile(nodeFileSystem, settingsFileLocation(process.env, '.'));
+  const location = settingsFileLocation(process.env, '.');
+  const settingsFile = await readSettingsFile(nodeFileSystem, location);
   const config = loadQualityToolConfig(process.env, { settingsFile });
   const { report, reportText, stepSummaryProblem } = await runQualityWorkflow(
     config,
     { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() },
-    { stepSummaryPath: stepSummaryPathOf(process.env) },
+    { stepSummaryPath: stepSummaryPathOf(process.env), reads: [settingsFileRead(location)] },
   );
   process.stdout.write(reportText);
   if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence start:environment: warning: ${stepSummaryProblem}\n`);

@@ -9,8 +9,9 @@ import { expect, test } from './support/test.js';
 // variables and in unknown record fields never reaches anything the run
 // prints or writes. The one documented exception: a file the run was told
 // to read (an input, a budgets file, a baseline) is named in the message
-// that says it cannot be read, quoted and shortened like any rendered value;
-// the scan takes exactly that quoted path out before it looks.
+// about it (it cannot be read, or something in it is wrong), always quoted
+// and shortened like any rendered value; the scan takes exactly that quoted
+// path out before it looks.
 
 const TOKEN = 'qe-planted-token-7c41e9';
 const unrelated = { API_TOKEN: TOKEN, GITHUB_TOKEN: TOKEN, DATABASE_URL: `postgres://user:${TOKEN}@db/app` };
@@ -21,6 +22,9 @@ const files = {
   'bad.ndjson': `${record()}\n${record({ statusCode: 99 })}\n`,
   'broken.json': `{"executions":[${record()}, {"token":"${TOKEN}" oops]}`,
   'budgets.json': '{ "maxFailureRate": 0 }',
+  [`budgets-${TOKEN}.json`]: '{ "maxFailures": 0 }',
+  [`broken-${TOKEN}.json`]: '{ "maxFailureRate": ',
+  [`p95-${TOKEN}.json`]: '{ "maxP95IncreasePercent": 10 }',
   // A key that is not a setting: its value is never shown. (A known key's bad value is shown, shortened, as the file's own data.)
   'settings.json': `{ "slowResponseThreshold": "${TOKEN}", "apiToken": "${TOKEN}" }`,
 };
@@ -48,6 +52,11 @@ const modes: readonly FailureMode[] = [
   { name: 'a missing settings file', env: { ...base, QE_CONFIG_PATH: `missing/${TOKEN}.json` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.json`] },
   { name: 'a missing budgets file', env: { ...base, QE_BUDGETS_PATH: `missing/${TOKEN}.json` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.json`] },
   { name: 'a missing baseline', env: { ...base, QE_BASELINE_PATH: `missing/${TOKEN}.json` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.json`] },
+  // A budgets file or a baseline whose path holds the token, with something wrong inside: named, quoted and shortened, as any path a user gives.
+  { name: 'a budgets file with a bad key', env: { ...base, QE_BUDGETS_PATH: `budgets-${TOKEN}.json` }, exitCode: 78, namedPaths: [`budgets-${TOKEN}.json`] },
+  { name: 'a budgets file that is not JSON', env: { ...base, QE_BUDGETS_PATH: `broken-${TOKEN}.json` }, exitCode: 78, namedPaths: [`broken-${TOKEN}.json`] },
+  { name: 'budgets comparing with no baseline', env: { ...base, QE_BUDGETS_PATH: `p95-${TOKEN}.json` }, exitCode: 78, namedPaths: [`p95-${TOKEN}.json`] },
+  { name: 'a baseline that is not a report', env: { ...base, QE_BASELINE_PATH: `budgets-${TOKEN}.json` }, exitCode: 65, namedPaths: [`budgets-${TOKEN}.json`] },
   { name: 'invalid records', env: { ...base, QE_INPUT_PATH: 'bad.ndjson' }, exitCode: 65 },
   { name: 'broken JSON', env: { ...base, QE_INPUT_PATH: 'broken.json' }, exitCode: 65 },
   { name: 'an output path that cannot be made', env: { ...base, QE_OUTPUT_PATH: `in.ndjson/${TOKEN}/q.json` }, exitCode: 73 },

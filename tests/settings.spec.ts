@@ -132,7 +132,10 @@ test.describe('the reporter', () => {
   test('reads quality-evidence.config.json beside the Playwright config; an option and a variable win over it', async () => {
     const folder = await createTemporaryFolder({ 'quality-evidence.config.json': '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }' });
     const settings = resolveReporterSettings({ configDir: folder, environment: 'from-option' }, { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' }, '/elsewhere');
-    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputFile: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [] });
+    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputFile: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [],
+      // The file read, which no report file may replace.
+      settingsFile: { path: join(folder, 'quality-evidence.config.json'), what: 'settings file', evenIfMissing: true },
+    });
   });
 
   test('QE_CONFIG_PATH names the file, relative to the working directory', async () => {
@@ -156,6 +159,8 @@ test.describe('the reporter', () => {
       outputFile: join(folder, '.build/quality-summary.json'),
       quiet: false,
       ignoredOptions: [],
+      // Looked for and not there: a report written there would be the next run's settings.
+      settingsFile: { path: join(folder, 'quality-evidence.config.json'), what: 'settings file', evenIfMissing: true },
     });
   });
 });

@@ -5,8 +5,9 @@ import { NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
-import { readInputFile } from '../io/readInputFile.js';
+import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { parseBudgets } from '../run/judgement.js';
+import { quotePath } from '../renderValue.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
@@ -34,12 +35,12 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     throw new UsageError(`check takes one report file (got ${positionals.length}); see ${context.programName} check --help`);
   }
   const reportPath = positionals[0]!;
-  const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report'), reportPath, 'report') as QualityReport;
+  const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report', REPORT_FILE_LIMIT_BYTES), reportPath, 'report') as QualityReport;
   const baselinePath = flags.baseline?.trim();
   const compared =
     baselinePath === undefined || baselinePath === ''
       ? report
-      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report'), baselinePath)) };
+      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath)) };
   const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
@@ -66,10 +67,10 @@ async function verdictOf(report: QualityReport, recorded: { report: QualityRepor
     if (contradiction !== undefined) throw new ReportFormatError(recorded.path, `holds a budget verdict that contradicts it: ${contradiction}`, 'report');
     return report.budgets;
   }
-  const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file'), budgetsPath);
+  const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), budgetsPath);
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
-      { variable: `"maxP95IncreasePercent" in ${budgetsPath}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
+      { variable: `"maxP95IncreasePercent" in ${quotePath(budgetsPath)}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
     ]);
   }
   return evaluateBudgets(report, budgets);

@@ -1,4 +1,4 @@
-import { readSettingsFile, settingsFileLocation } from '../config/readSettingsFile.js';
+import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
@@ -60,8 +60,9 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   }
 
   const sources: SettingsSource[] = [flagSettings(flags), environmentSettings(context.env)];
-  const location = settingsFileLocation(context.env, '.');
-  const settingsFile = await readSettingsFile(context.fileSystem, { ...location, namedPath: flags.config ?? location.namedPath });
+  const envLocation = settingsFileLocation(context.env, '.');
+  const location = { ...envLocation, namedPath: flags.config ?? envLocation.namedPath };
+  const settingsFile = await readSettingsFile(context.fileSystem, location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const { outputFile, quiet, ...settings } = resolveSettings(sources, COMMAND_SETTINGS);
 
@@ -74,6 +75,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
       inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })),
       includeAssets: flags['include-assets'] === true,
       stepSummaryPath: stepSummaryPathOf(context.env),
+      reads: [settingsFileRead(location)],
     },
   ).finally(() => progress?.clear());
 

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputUnreadableError } from '../errors.js';
-import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
+import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, readInputFileSync } from '../io/readInputFile.js';
+import type { ReadFile } from '../io/writeReportAtomically.js';
 import type { SettingsFileText } from './loadQualityToolConfig.js';
 import { SETTINGS_FILE_NAME, SETTINGS_FILE_VARIABLE } from './settings.js';
 import { presentValue, type EnvironmentRecord } from './settingsSources.js';
@@ -24,14 +24,16 @@ export function settingsFileLocation(env: EnvironmentRecord, defaultFolder: stri
  * Reads the settings file: the named one, which must exist (a missing one is
  * an InputUnreadableError, exit 66), or else `quality-evidence.config.json`
  * in the default folder, which is simply not used when it does not exist.
+ * It is read as strictly as an input (see {@link readInputFile}): UTF-8, at
+ * most {@link CONFIGURATION_FILE_LIMIT_BYTES}.
  */
 export async function readSettingsFile(fileSystem: FileSystem, location: SettingsFileLocation): Promise<SettingsFileText | undefined> {
   const path = settingsFilePath(location);
   try {
-    return { path, text: await fileSystem.readFile(path) };
+    return { path, text: await readInputFile(fileSystem, path, 'settings file', CONFIGURATION_FILE_LIMIT_BYTES) };
   } catch (error) {
     if (isMissingDefault(location, error)) return undefined;
-    throw unreadableSettingsFile(path, error);
+    throw error;
   }
 }
 
@@ -43,11 +45,20 @@ export async function readSettingsFile(fileSystem: FileSystem, location: Setting
 export function readSettingsFileSync(location: SettingsFileLocation): SettingsFileText | undefined {
   const path = settingsFilePath(location);
   try {
-    return { path, text: readFileSync(path).toString('utf8') };
+    return { path, text: readInputFileSync(path, 'settings file', CONFIGURATION_FILE_LIMIT_BYTES) };
   } catch (error) {
     if (isMissingDefault(location, error)) return undefined;
-    throw unreadableSettingsFile(path, error);
+    throw error;
   }
+}
+
+/**
+ * The settings file as a file the run reads, which no report file may
+ * replace: the named one, or the default one, even where it does not exist
+ * yet (a report written there would be the next run's settings).
+ */
+export function settingsFileRead(location: SettingsFileLocation): ReadFile {
+  return { path: settingsFilePath(location), what: 'settings file', evenIfMissing: location.namedPath === undefined };
 }
 
 function settingsFilePath({ namedPath, defaultFolder }: SettingsFileLocation): string {
@@ -56,10 +67,7 @@ function settingsFilePath({ namedPath, defaultFolder }: SettingsFileLocation): s
 
 // An absent default file means "no settings file"; anything else is an error.
 function isMissingDefault(location: SettingsFileLocation, error: unknown): boolean {
-  const missing = typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+  const cause = error instanceof InputUnreadableError ? error.cause : undefined;
+  const missing = typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === 'ENOENT';
   return location.namedPath === undefined && missing;
-}
-
-function unreadableSettingsFile(path: string, error: unknown): InputUnreadableError {
-  return new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error, what: 'settings file' });
 }

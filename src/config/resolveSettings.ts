@@ -63,6 +63,11 @@ export function resolveSettings(sources: readonly SettingsSource[], { defaults =
 
 function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: unknown } | { readonly problem: string } {
   const definition: SettingDefinition = SETTINGS[key];
+  // Node.js decodes the environment and the command line as UTF-8 and puts U+FFFD where bytes are not: the
+  // bytes are lost, so a value holding it is refused, as an input's bytes that are not UTF-8 are.
+  if (given.isText && typeof given.value === 'string' && given.value.includes('\uFFFD')) {
+    return { problem: 'is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)' };
+  }
   const result = given.isText
     ? definition.text.pipe(definition.value).safeParse(given.value, { reportInput: false })
     : definition.value.safeParse(given.value, { reportInput: false });

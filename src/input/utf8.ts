@@ -38,7 +38,7 @@ export function firstInvalidUtf8(bytes: Buffer, start = 0, end = bytes.length): 
   return -1;
 }
 
-/** What is wrong at an invalid byte, for a message: `invalid UTF-8 (byte 0xFF)`. */
-export function describeInvalidUtf8(bytes: Buffer, at: number): string {
-  return `invalid UTF-8 (byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')}); the input must be UTF-8 text`;
+/** What is wrong at an invalid byte, for a message: `invalid UTF-8 (byte 0xFF); the input must be UTF-8 text`. */
+export function describeInvalidUtf8(bytes: Buffer, at: number, subject = 'input'): string {
+  return `invalid UTF-8 (byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')}); the ${subject} must be UTF-8 text`;
 }

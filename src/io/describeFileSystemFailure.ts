@@ -21,6 +21,10 @@ export function describeFileSystemFailure(error: unknown): string {
     EIO: 'input/output error',
     ESTALE: 'the file is gone from its network share',
     EDQUOT: 'the disk quota is used up',
+    ENXIO: 'nothing reads the FIFO (or the device is not there)',
+    EAGAIN: 'writing would block (a FIFO or a device that takes no more now)',
+    // Node refuses a path holding a NUL byte before asking the system: no file name can hold one.
+    ERR_INVALID_ARG_VALUE: 'the path holds a NUL byte, which no file name can hold',
     // Node refuses to read a file into one string past about 512 MiB.
     ERR_FS_FILE_TOO_LARGE: 'the file is too large to read (the limit is about 512 MiB)',
     ERR_STRING_TOO_LONG: 'the file is too large to read (the limit is about 512 MiB)',

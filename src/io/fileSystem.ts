@@ -1,4 +1,5 @@
-import { appendFile, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 
 /**
@@ -48,7 +49,12 @@ export interface FileSystem {
    * path, fails with EEXIST and is never followed or replaced.
    */
   createFile(path: string, content: string): Promise<void>;
-  /** Adds UTF-8 text at the end of a file, creating it if it does not exist; what is there stays. */
+  /**
+   * Adds UTF-8 text at the end of a file, creating it if it does not exist;
+   * what is there stays. Never blocks: a FIFO that nothing reads fails
+   * (ENXIO), as does one that is full (EAGAIN). The text goes in one write,
+   * so two processes appending to one file never interleave.
+   */
   appendFile(path: string, content: string): Promise<void>;
   /** Creates one folder whose parent exists; fails (EEXIST) if something is there. */
   makeDirectory(path: string): Promise<void>;
@@ -83,7 +89,19 @@ export const nodeFileSystem: FileSystem = {
       await handle.close();
     }
   },
-  appendFile: (path, content) => appendFile(path, content, 'utf8'),
+  appendFile: async (path, content) => {
+    // O_NONBLOCK: a job summary that is a FIFO with no reader must not hang the run.
+    const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+    try {
+      // One write(2) of the whole text on an O_APPEND descriptor: Linux holds the file's lock for the whole write on local
+      // file systems, so another process's append lands before or after it, never inside (fs.appendFile writes 512 KiB at a time).
+      const bytes = Buffer.from(content, 'utf8');
+      const { bytesWritten } = await handle.write(bytes, 0, bytes.length, null);
+      if (bytesWritten < bytes.length) throw Object.assign(new Error('only part of the text was appended'), { code: 'EAGAIN' });
+    } finally {
+      await handle.close();
+    }
+  },
   makeDirectory: async (path) => {
     await mkdir(path);
   },

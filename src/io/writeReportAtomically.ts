@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
-import { ReportWriteError } from '../errors.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputUnreadableError, ReportWriteError } from '../errors.js';
 import { quotePath } from '../renderValue.js';
 import { describeFileSystemFailure } from './describeFileSystemFailure.js';
 import type { FileFacts, FileSystem } from './fileSystem.js';
@@ -23,6 +23,12 @@ export interface ReadFile {
   readonly use?: string;
   /** Whether the message names its path; default true (a standard stream's `/dev/stdout` would say nothing). */
   readonly named?: boolean;
+  /**
+   * Whether the path is kept from the report even where nothing is there yet:
+   * the default settings file, which a report written there would turn
+   * into settings for the next run. Default false (a missing input fails the run anyway).
+   */
+  readonly evenIfMissing?: boolean;
 }
 
 /**
@@ -77,9 +83,11 @@ export async function writeReportAtomically(fileSystem: FileSystem, outputPath: 
  */
 export async function resolveReportTargets(fileSystem: FileSystem, files: readonly Omit<ReportFile, 'content'>[], reads: readonly ReadFile[] = []): Promise<string[]> {
   const readFacts: { facts: FileFacts; read: ReadFile }[] = [];
+  const missingReads: { resolved: string; read: ReadFile }[] = [];
   for (const read of reads) {
-    const facts = await inspect(fileSystem, read.path, 'stat');
+    const facts = await inspectRead(fileSystem, read);
     if (facts !== undefined) readFacts.push({ facts, read });
+    else if (read.evenIfMissing === true) missingReads.push({ resolved: await resolvedPathOf(fileSystem, read.path), read });
   }
   const targets: string[] = [];
   for (const { path, role = 'output path' } of files) {
@@ -90,18 +98,53 @@ export async function resolveReportTargets(fileSystem: FileSystem, files: readon
     if (facts === undefined) {
       const link = await inspect(fileSystem, path, 'lstat');
       if (link?.kind === 'symbolic link') throw refusal(role, 'is a symbolic link to a file that does not exist (or a loop of links); name the file itself');
+      const resolved = missingReads.length === 0 ? undefined : await resolvedPathOf(fileSystem, path);
+      const missing = missingReads.find((read) => read.resolved === resolved);
+      if (missing !== undefined) throw refusal(role, destroys(missing.read, `the next run would read the report as its ${missing.read.what}`));
       targets.push(path);
       continue;
     }
     if (facts.kind !== 'file') throw refusal(role, `is a ${facts.kind}, not a regular file; the report is only ever written to a regular file`);
     const same = readFacts.find(({ facts: read }) => read.device === facts.device && read.inode === facts.inode);
-    if (same !== undefined) {
-      const named = same.read.named === false ? '' : ` ${quotePath(same.read.path)}`;
-      throw refusal(role, `is the ${same.read.what}${named}, which this run ${same.read.use ?? 'reads'}: writing the report there would destroy it`);
-    }
+    if (same !== undefined) throw refusal(role, destroys(same.read, 'writing the report there would destroy it'));
     targets.push(await fileSystem.realPath(path).catch((error: unknown) => Promise.reject(failure(error))));
   }
   return targets;
+}
+
+// `is the settings file "x.json", which this run reads: <consequence>`.
+function destroys(read: ReadFile, consequence: string): string {
+  const named = read.named === false ? '' : ` ${quotePath(read.path)}`;
+  return `is the ${read.what}${named}, which this run ${read.use ?? 'reads'}: ${consequence}`;
+}
+
+/**
+ * What a path names, as a key two spellings of one file share: the device
+ * and inode of what is there (links followed), or, where nothing is yet, the
+ * real path of its folder joined to its name. Undefined when the path cannot
+ * be looked at (the write or the append says why).
+ */
+export async function fileIdentity(fileSystem: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    const facts = await fileSystem.stat(path);
+    return facts === undefined ? `path ${await resolvedPathOf(fileSystem, path)}` : `inode ${facts.device}:${facts.inode}`;
+  } catch {
+    return undefined;
+  }
+}
+
+// The path with the real path of its nearest existing folder in front: a file that does not exist yet, as it will be named.
+async function resolvedPathOf(fileSystem: FileSystem, path: string): Promise<string> {
+  const names: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    names.unshift(basename(at));
+    const folder = dirname(at);
+    try {
+      return join(await fileSystem.realPath(folder), ...names);
+    } catch {
+      if (dirname(folder) === folder) return resolve(path);
+    }
+  }
 }
 
 // /dev/stdout is a link to /proc/self/fd/1, which is a link to whatever stdout is: a rename there would replace the file a shell redirected to.
@@ -238,6 +281,17 @@ async function inspect(fileSystem: FileSystem, path: string, how: 'stat' | 'lsta
     // ELOOP: a loop of links; EACCES: a parent that cannot be searched.
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
     throw failure(error);
+  }
+}
+
+// A file the run reads that cannot even be looked at (a folder on its path that cannot be searched, a NUL byte in
+// its path) cannot be read either: that is the read's failure, naming the file (66), not the report's.
+async function inspectRead(fileSystem: FileSystem, read: ReadFile): Promise<FileFacts | undefined> {
+  try {
+    return await fileSystem.stat(read.path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' || read.named === false) return undefined;
+    throw new InputUnreadableError(read.path, describeFileSystemFailure(error), { cause: error, what: read.what });
   }
 }
 

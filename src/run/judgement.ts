@@ -5,8 +5,9 @@ import { parseReport } from '../evaluation/baseline.js';
 import { needsBaseline } from '../evaluation/budgets.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { readInputFile } from '../io/readInputFile.js';
+import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
+import { quotePath } from '../renderValue.js';
 
 /** What a run is judged by: budgets (a file's path, or the budgets themselves) and a baseline report. */
 export interface JudgementSettings {
@@ -29,7 +30,8 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
 /**
  * Loads what a run is judged by, before any input is read, so that a bad
  * budgets file or a missing baseline stops the run before anything is
- * written: a missing file is an InputUnreadableError (66); a baseline that
+ * written: a missing file is an InputUnreadableError (66); a file past its
+ * limit or not UTF-8 is bad data (65, see readInputFile); a baseline that
  * is not a report of this tool a ReportFormatError (65); budgets that are
  * not valid, or that compare with a baseline when none is named, a
  * ConfigurationError (78) naming each key.
@@ -37,11 +39,11 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
 export async function loadJudgement(settings: JudgementSettings, fileSystem: FileSystem): Promise<Judgement> {
   const budgets =
     typeof settings.budgets === 'string'
-      ? parseBudgets(await readInputFile(fileSystem, settings.budgets, 'budgets file'), settings.budgets)
+      ? parseBudgets(await readInputFile(fileSystem, settings.budgets, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), settings.budgets)
       : settings.budgets;
-  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report'), settings.baselinePath);
+  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
-    const where = typeof settings.budgets === 'string' ? ` in ${settings.budgets}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
+    const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
     throw new ConfigurationError([
       { variable: `"maxP95IncreasePercent"${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
@@ -49,14 +51,15 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   return { ...(budgets === undefined ? {} : { budgets }), ...(baseline === undefined ? {} : { baseline }) };
 }
 
-/** Checks a budgets file's text, naming every bad key with the file. */
+/** Checks a budgets file's text, naming every bad key with the file (quoted and shortened, as every path a user gives). */
 export function parseBudgets(text: string, path: string): Budgets {
-  const read = parseConfigurationJson(path, text);
+  const file = quotePath(path);
+  const read = parseConfigurationJson(file, text);
   if ('issue' in read) throw new ConfigurationError([read.issue], 'budgets');
   const parsed = budgetsSchema.safeParse(read.document, { reportInput: false });
   if (parsed.success) return parsed.data;
   const issues: ConfigurationIssue[] = parsed.error.issues.map((issue) => ({
-    variable: issue.path.length === 0 ? path : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${path}`,
+    variable: issue.path.length === 0 ? file : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${file}`,
     message:
       issue.code === 'unrecognized_keys'
         ? `holds ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}, which ${issue.keys.length === 1 ? 'is not a budget' : 'are not budgets'}`

@@ -1,10 +1,12 @@
 import { basename } from 'node:path';
-import { InputLimitError } from '../errors.js';
+import { InputLimitError, ReportWriteError } from '../errors.js';
 import { REPORT_FORMATS, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
+import { fileIdentity, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
+import { quotePath } from '../renderValue.js';
+import { fitJobSummary } from './jobSummary.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
@@ -34,6 +36,35 @@ export interface ReportDestination {
  */
 export async function checkReportDestination(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
   await resolveReportTargets(fileSystem, reportFilePaths(destination.outputPath, destination.formats), destination.reads);
+  await checkJobSummaryTarget(fileSystem, destination);
+}
+
+/**
+ * The job summary is appended to, so it may be neither a file the run reads
+ * (an input would change) nor one of the report files (the JSON report would
+ * stop being JSON), however the paths are spelled: compared by device and
+ * inode, or, for files not there yet, by real path. A ReportWriteError
+ * (73) before anything is written.
+ */
+async function checkJobSummaryTarget(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
+  const summaryPath = jobSummaryPathOf(destination);
+  if (summaryPath === undefined) return;
+  const summary = await fileIdentity(fileSystem, summaryPath);
+  if (summary === undefined) return;
+  const subject = 'the job summary ($GITHUB_STEP_SUMMARY)';
+  for (const read of destination.reads ?? []) {
+    if ((read.use ?? 'reads') !== 'reads' || (await fileIdentity(fileSystem, read.path)) !== summary) continue;
+    const named = read.named === false ? '' : ` ${quotePath(read.path)}`;
+    throw new ReportWriteError(`${subject} is the ${read.what}${named}, which this run reads: appending the summary there would change it`);
+  }
+  for (const { path, role } of reportFilePaths(destination.outputPath, destination.formats)) {
+    if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break the report`);
+  }
+}
+
+// The job summary, when the Markdown is written and a summary file is named.
+function jobSummaryPathOf({ stepSummaryPath, formats = REPORT_FORMATS }: ReportDestination): string | undefined {
+  return formats.includes('markdown') && stepSummaryPath !== undefined && stepSummaryPath.trim() !== '' ? stepSummaryPath : undefined;
 }
 
 /** What was written. */
@@ -93,6 +124,7 @@ export function withinStringLimit(render: () => string): string {
 export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
+  await checkJobSummaryTarget(fileSystem, destination);
   const reportText = withinStringLimit(() => formatReport(report));
   let markdown: string | undefined;
   const files = paths.map(({ format, path, role }) => {
@@ -109,8 +141,8 @@ export async function publishReport(report: QualityReport, destination: ReportDe
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;
   try {
-    // A blank line first, so the summary never joins what another step wrote.
-    await fileSystem.appendFile(stepSummaryPath, `\n${markdown}`);
+    // A blank line first, so the summary never joins what another step wrote; cut to what GitHub shows.
+    await fileSystem.appendFile(stepSummaryPath, fitJobSummary(`\n${markdown}`, reportName.replace(/\.json$/i, '.md')));
     return written;
   } catch (error) {
     return { ...written, stepSummaryProblem: `the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: ${describeFileSystemFailure(error)}` };

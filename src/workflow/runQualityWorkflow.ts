@@ -20,6 +20,8 @@ export interface QualityWorkflowOptions {
   readonly includeAssets?: boolean | undefined;
   /** `GITHUB_STEP_SUMMARY`: the file the Markdown is appended to, when Markdown is among the formats. */
   readonly stepSummaryPath?: string | undefined;
+  /** Other files the run read before it started (the settings file): no report file may replace one, nor the job summary be one. */
+  readonly reads?: readonly ReadFile[] | undefined;
 }
 
 /** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
@@ -41,7 +43,7 @@ export async function runQualityWorkflow(
   options: QualityWorkflowOptions = {},
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
-  const destination = { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath, reads: readFilesOf(config, inputs) };
+  const destination = { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath, reads: [...readFilesOf(config, inputs), ...(options.reads ?? [])] };
   await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement(config, dependencies.fileSystem);
   const run = createEvidenceRun(config, { judgement });
