@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
-import { createTemporaryFolder, pathExists, repositoryRoot, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // Bytes that are not UTF-8 are refused wherever they come from, as an
@@ -15,7 +15,7 @@ const input = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /o
 function commandInShell(folder: string, line: string): Promise<ProgramOutcome> {
   const program = join(repositoryRoot, '.build/src/cli/main.js');
   return new Promise((done) => {
-    execFile('sh', ['-c', line.replace('$QE', `'${process.execPath}' '${program}'`)], { cwd: folder, env: { PATH: process.env['PATH'] ?? '' }, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile('sh', ['-c', line.replace('$QE', `'${process.execPath}' '${program}'`)], { cwd: folder, env: childEnvironment(), timeout: 30_000 }, (error, stdout, stderr) => {
       done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

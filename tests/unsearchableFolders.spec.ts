@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // A file the run reads that cannot even be looked at is the read's failure,
@@ -33,7 +33,7 @@ function commandAsNobody(folder: string, args: readonly string[]): Promise<Progr
   const program = join(repositoryRoot, '.build/src/cli/main.js');
   const setpriv = ['--reuid', NOBODY, '--regid', NOBODY, '--clear-groups', process.execPath, program, ...args, '--output', 'out/q.json', '--quiet'];
   return new Promise((done) => {
-    execFile('setpriv', setpriv, { cwd: folder, env: { PATH: process.env['PATH'] ?? '' }, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile('setpriv', setpriv, { cwd: folder, env: childEnvironment(), timeout: 30_000 }, (error, stdout, stderr) => {
       done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });
