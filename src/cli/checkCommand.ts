@@ -2,7 +2,8 @@ import { ConfigurationError } from '../errors.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
-import type { QualityReport } from '../report/qualityReport.js';
+import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
+import { describeIncompleteRun } from '../report/renderers/presentation.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { readInputFile } from '../io/readInputFile.js';
 import { parseBudgets } from '../workflow/judgement.js';
@@ -45,9 +46,11 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     const lines = verdict.results.map(formatBudgetResult);
     const total = verdict.results.length;
     lines.push(breached === 0 ? `quality-evidence check: ${total === 1 ? 'the budget holds' : `all ${total} budgets hold`}` : `quality-evidence check: ${breached} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached`);
+    // Budgets that hold on part of the evidence are no pass: the verdict, recorded or judged here, is refused.
+    if (isIncompleteRun(report.runStatus)) lines.push(`quality-evidence check: ${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`);
     context.stdout.write(`${lines.join('\n')}\n`);
   }
-  return verdict.passed ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
+  return verdict.passed && !isIncompleteRun(report.runStatus) ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
 }
 
 async function verdictOf(report: QualityReport, budgetsPath: string | undefined, context: CommandContext): Promise<BudgetVerdict> {

@@ -1,5 +1,5 @@
 import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets } from '../config/budgets.js';
-import type { QualityReport } from '../report/qualityReport.js';
+import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/summariseExecutions.js';
 
@@ -16,7 +16,9 @@ type Measured = QualityReport['endpoints'][number] | undefined;
 /**
  * Judges a report against budgets. The report's `baseline` section, when it
  * has one, is what `maxP95IncreasePercent` compares with; without one that
- * budget cannot be judged (the caller refuses it before the run).
+ * budget cannot be judged (the caller refuses it before the run). A run
+ * that stopped before its tests were done (interrupted, timed out) never
+ * passes: each budget is judged on what it recorded, and the verdict fails.
  */
 export function evaluateBudgets(report: QualityReport, budgets: Budgets): BudgetVerdict {
   const results: BudgetResult[] = [];
@@ -28,7 +30,7 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
     judgeLimits(endpointBudgets, endpoint, measured, results);
     if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, budgets, endpoint, results);
   }
-  return { passed: results.every((result) => result.passed), results };
+  return { passed: results.every((result) => result.passed) && !isIncompleteRun(report.runStatus), results };
 }
 
 /** Whether budgets ask for a comparison with a baseline. */

@@ -23,6 +23,7 @@ import {
   slowestWhere,
   stateMark,
   verdictOf,
+  budgetPassCaveat,
   worstEndpoints,
   type BaselineChange,
   type EndpointState,
@@ -36,6 +37,7 @@ export const MARKDOWN_ENDPOINT_LIMIT = 50;
 export const MARKDOWN_CHANGE_LIMIT = 50;
 
 const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
+  incomplete: '⚠️',
   'no-executions': '⚠️',
   breached: '❌',
   held: '✅',
@@ -94,8 +96,9 @@ function budgetSection(report: QualityReport, lines: string[]): void {
   lines.push('| Result | Budget | Endpoint | Limit | Measured |', '|---|---|---|---:|---:|');
   // Breached budgets first, each group in the verdict's order.
   for (const result of [...results.filter((result) => !result.passed), ...results.filter((result) => result.passed)]) {
-    // With no executions nothing passes for real: a budget that holds says so without a passing mark.
-    const mark = !result.passed ? '❌ fail' : report.executionCount === 0 ? '⚠️ pass, on no executions' : '✅ pass';
+    // On no executions, or an incomplete run, nothing passes for real: a budget that holds says so without a passing mark.
+    const caveat = budgetPassCaveat(report);
+    const mark = !result.passed ? '❌ fail' : caveat !== undefined ? `⚠️ pass, ${caveat}` : '✅ pass';
     lines.push(row([mark, code(result.budget), result.endpoint === undefined ? 'whole run' : code(result.endpoint), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
   }
 }
