@@ -2,19 +2,23 @@ import { readFile } from 'node:fs/promises';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { buildReport, executionRecordSchema, nodeFileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
-import { countOf } from '../src/report/renderers/presentation.js';
+import { countOf, describeIncompleteRun } from '../src/report/renderers/presentation.js';
+import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { stepSummaryPathOf, writeReport } from '../src/workflow/reportFiles.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
 import { ConfigurationError } from '../src/errors.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
-import { judgeReport, judgementFiles, loadJudgement } from '../src/workflow/judgement.js';
+import { judgeReport, judgementFiles, loadJudgement, type Judgement, type JudgementSettings } from '../src/workflow/judgement.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { RecordIntake } from '../src/workflow/recordIntake.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import { isListingRun } from './playwrightPrivate.js';
 import { apiCallsOf, type ApiCall } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
+import { testSourceOfFile } from './testSource.js';
+import { checkBeforeRun } from './checkBeforeRun.js';
+import { unrecordedCallHints } from './unrecordedHints.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
 
 /** One test attempt: where its records came from, and the API calls it sent. */
@@ -50,6 +54,8 @@ export default class QualityEvidenceReporter implements Reporter {
   private readonly attempts: Attempt[] = [];
   private rootSuite: Suite | undefined;
   private quiet: boolean;
+  /** The budgets and baseline, loaded before the run; undefined when they could not be checked early (the run's end loads them). */
+  private readonly judgement: Judgement | undefined;
 
   constructor(options: QualityEvidenceReporterOptions = {}) {
     const rawOptions = options as Readonly<Record<string, unknown>>;
@@ -58,6 +64,10 @@ export default class QualityEvidenceReporter implements Reporter {
     this.quiet = this.settings.quiet;
     // `playwright test --list` runs no test: there is no evidence to write.
     this.listing = isListingRun(rawOptions);
+    // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
+    const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : process.cwd();
+    const destination = { outputPath: this.settings.outputPath, formats: this.settings.formats, reads: judgementFiles(this.settings) };
+    this.judgement = this.listing ? undefined : checkBeforeRun(judgementSettingsOf(this.settings), destination, configDir, process.cwd());
     for (const warning of this.settings.ignoredOptions) process.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
@@ -85,10 +95,10 @@ export default class QualityEvidenceReporter implements Reporter {
     });
   }
 
-  async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.listing) return undefined;
     try {
-      const judgement = await loadJudgement(this.settings, nodeFileSystem);
+      const judgement = this.judgement ?? (await loadJudgement(this.settings, nodeFileSystem));
       // A bad record is named by the test that attached it.
       const intake = new RecordIntake(this.settings, { schema: executionRecordSchema, noun: 'recorded execution' });
       // Failed executions per endpoint: all of them, and those from attempts that a later attempt of the same test made good.
@@ -103,7 +113,7 @@ export default class QualityEvidenceReporter implements Reporter {
       for (const attempt of [...this.attempts].sort(compareAttempts)) {
         const records = await Promise.all(attempt.attachments.map(readRecord));
         const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
-        const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
+        const location = { kind: 'test', title: titleOf(attempt.test), attempt: attempt.retry + 1 } as const;
         const expected = expectedSetOf(attempt);
         // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
         const retriedAway = (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry;
@@ -118,7 +128,7 @@ export default class QualityEvidenceReporter implements Reporter {
         for (const record of records) intake.take(record, () => location, { derivedFromUrl: recordedCallOf(record).call !== undefined, alsoExpected: expected }, count);
         for (const call of account.noResponse) intake.take(noResponseRecord(call), () => location, { derivedFromUrl: true, alsoExpected: expected }, count);
         if (account.unrecorded.length > 0) {
-          const file = displayPath(attempt.test.location.file, process.cwd());
+          const file = attempt.test.location.file;
           unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
           for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
         }
@@ -128,6 +138,7 @@ export default class QualityEvidenceReporter implements Reporter {
         ...this.settings,
         unrecordedCalls: { count: unrecordedCount, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) },
         tests: countTests(this.rootSuite),
+        runStatus: result.status,
         flakyEndpoints: [...failures]
           .filter(([, tally]) => tally.all === tally.retriedAway)
           .map(([endpoint]) => endpoint)
@@ -141,14 +152,17 @@ export default class QualityEvidenceReporter implements Reporter {
         stepSummaryPath: stepSummaryPathOf(process.env),
         reads: judgementFiles(this.settings),
       });
-      this.warn(report, unrecordedByFile);
+      // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
+      const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec) })));
+      this.warn(report, unrecordedCallHints(unrecordedSpecs, process.cwd()));
       if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
       if (!this.quiet) process.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, process.cwd())))}\n`);
-      const breaches = report.budgets === undefined ? undefined : describeBreaches(report.budgets);
-      if (breaches === undefined) return undefined;
+      if (report.budgets === undefined || report.budgets.passed) return undefined;
       // A breached budget fails the run, as a failing test does; the report is written all the same.
-      process.stderr.write(`quality-evidence reporter: ${breaches}\n`);
-      return { status: 'failed' };
+      const breaches = describeBreaches(report.budgets);
+      if (breaches !== undefined) process.stderr.write(`quality-evidence reporter: ${breaches}\n`);
+      // An interrupted or timed-out run has failed already, with its own exit code (130 for Ctrl-C): it keeps it.
+      return isIncompleteRun(result.status) ? undefined : { status: 'failed' };
     } catch (error) {
       process.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
       return { status: 'failed' };
@@ -156,20 +170,21 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   /** What a reader must know about the evidence: calls it leaves out, calls that got no answer, a run that recorded nothing. */
-  private warn(report: QualityReport, unrecordedByFile: ReadonlyMap<string, number>): void {
+  private warn(report: QualityReport, unrecordedHints: readonly string[]): void {
     const lines: string[] = [];
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
       const sent = report.executionCount + unrecorded;
       lines.push(`quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
-      for (const [file, count] of [...unrecordedByFile].sort(([a], [b]) => compareCodeUnits(a, b))) {
-        lines.push(`  - ${escapeControlCharacters(file)}: ${countOf(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
-      }
+      lines.push(...unrecordedHints);
     }
     if (report.noResponseCount > 0) {
       lines.push(
         `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response (${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
       );
+    }
+    if (isIncompleteRun(report.runStatus)) {
+      lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
     }
     const ran = report.tests === undefined ? 0 : report.tests.total - report.tests.skipped;
     if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
@@ -230,10 +245,20 @@ function expectedSetOf(attempt: Attempt): StatusSet | undefined {
   const parsed = parseStatusList(attempt.expectedStatuses.join(','));
   if ('problem' in parsed) {
     throw new ConfigurationError([
-      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${attempt.test.titlePath().filter(Boolean).join(' › ')}"`, message: parsed.problem },
+      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${escapeControlCharacters(titleOf(attempt.test))}"`, message: parsed.problem },
     ]);
   }
   return parsed.set;
+}
+
+// Only what a judgement needs crosses to the worker that checks it.
+function judgementSettingsOf({ budgets, budgetsSource, baselinePath }: JudgementSettings): JudgementSettings {
+  return { budgets, budgetsSource, baselinePath };
+}
+
+/** A test's title path as messages and the report name it: `orders.spec.ts › lists orders`. */
+function titleOf(test: TestCase): string {
+  return test.titlePath().filter(Boolean).join(' › ');
 }
 
 function countTests(suite: Suite | undefined): TestCounts {
