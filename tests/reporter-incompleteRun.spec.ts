@@ -31,18 +31,23 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
 }
 `;
 
-/** Runs `playwright test` in the project and sends it SIGINT (Ctrl-C) once the list reporter says the second test has ended. */
+/**
+ * Runs `playwright test` in the project and presses Ctrl-C once the list
+ * reporter says the second test has ended: SIGINT to its process group, as a
+ * terminal sends it (Playwright may run its runner in a child process of the
+ * CLI's, which a signal to the CLI's process alone would not reach).
+ */
 function runUntilSecondTest(project: string): Promise<ProgramOutcome> {
   const cli = join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'cli.js');
-  const child = spawn(process.execPath, [cli, 'test'], { cwd: project, env: { PATH: process.env['PATH'] ?? '' } });
+  const child = spawn(process.execPath, [cli, 'test'], { cwd: project, env: { PATH: process.env['PATH'] ?? '' }, detached: true });
   let stdout = '';
   let stderr = '';
   let interrupted = false;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString('utf8');
-    if (!interrupted && /✓\s+2 .*order 2/.test(stdout)) {
+    if (!interrupted && child.pid !== undefined && /✓\s+2 .*order 2/.test(stdout)) {
       interrupted = true;
-      child.kill('SIGINT');
+      process.kill(-child.pid, 'SIGINT');
     }
   });
   child.stderr.on('data', (chunk: Buffer) => {
