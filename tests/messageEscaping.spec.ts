@@ -29,14 +29,6 @@ test('an option name with a newline is named escaped, in an error and in a warni
   expect(source.ignored).toEqual(['option "outputFlie\\u000a  - option "environment": all fine" is not an option of quality-evidence/reporter; it is ignored']);
 });
 
-test('a key inside a setting (an endpoint label) is named escaped', () => {
-  const message = messageOf(() =>
-    resolveSettings([settingsFileSettings('quality-evidence.config.json', JSON.stringify({ expectedStatusesByEndpoint: { 'GET /a\u2028  - forged': '200' } }))], { expectedStatusesByEndpoint: { optional: true } }),
-  );
-  expect(message.split('\n')).toHaveLength(2);
-  expect(message).toContain('at "GET /a\\u2028  - forged"');
-});
-
 test("a test's title with a newline is named escaped where a record is placed", () => {
   expect(describeLocation({ kind: 'test', title: 'orders.spec.ts › lists\n  - test "x" (attempt 1)', attempt: 2 })).toBe('test "orders.spec.ts › lists\\u000a  - test "x" (attempt 1)" (attempt 2)');
 });

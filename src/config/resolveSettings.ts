@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
-import { escapeControlCharacters, renderValue } from '../renderValue.js';
+import { renderValue } from '../renderValue.js';
 import { SETTING_KEYS, SETTINGS, type SettingDefinition, type SettingKey, type SettingValues } from './settings.js';
 import type { GivenSetting, SettingsSource } from './settingsSources.js';
 
@@ -62,7 +62,7 @@ function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: u
   if (!result.success) {
     const first = result.error.issues[0];
     // Where in a structured value (a key of an object of settings), when not at its top.
-    const where = first === undefined || first.path.length === 0 ? '' : `${first.path.map((part) => (typeof part === 'number' ? `item ${part + 1}` : `at ${escapeControlCharacters(JSON.stringify(String(part)))}`)).join(', ')}: `;
+    const where = first === undefined || first.path.length === 0 ? '' : `${first.path.map((part) => (typeof part === 'number' ? `item ${part + 1}` : `at ${JSON.stringify(String(part))}`)).join(', ')}: `;
     // A bad key of a record (an endpoint label) carries its own issue inside.
     const detail = first?.code === 'invalid_key' ? first.issues[0]?.message : first?.message;
     const message = `${where}${detail ?? 'is invalid'}`;
