@@ -1,17 +1,21 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
-import { countOf } from '../src/report/renderers/presentation.js';
+import { countOf, describeIncompleteRun } from '../src/report/renderers/presentation.js';
+import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
-import { judgementFiles, loadJudgement } from '../src/run/judgement.js';
+import { judgementFiles, loadJudgement, type JudgementSettings } from '../src/run/judgement.js';
 import { publishReport, stepSummaryPathOf } from '../src/run/publishReport.js';
-import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import type { Judgement } from '../src/evaluation/judgeReport.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
 import { apiCallsOf } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
+import { testSourceOfFile } from './testSource.js';
+import { checkBeforeRun } from './checkBeforeRun.js';
+import { unrecordedCallHints } from './unrecordedHints.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
 
 /**
@@ -25,11 +29,13 @@ export interface ReporterHost {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   readonly fileSystem: FileSystem;
+  /** Checks the budgets, the baseline and the report's destination before any test runs (see checkBeforeRun); absent, the run's end checks them. */
+  readonly checkBeforeRun?: typeof checkBeforeRun;
 }
 
 /** The process the reporter runs in: the one place it reads `process`. */
 function processHost(): ReporterHost {
-  return { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, fileSystem: nodeFileSystem };
+  return { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, fileSystem: nodeFileSystem, checkBeforeRun };
 }
 
 /**
@@ -52,6 +58,8 @@ export default class QualityEvidenceReporter implements Reporter {
   private readonly attempts: Attempt[] = [];
   private rootSuite: Suite | undefined;
   private quiet: boolean;
+  /** The budgets and baseline, loaded before the run; undefined when they could not be checked early (the run's end loads them). */
+  private readonly judgement: Judgement | undefined;
 
   constructor(options: QualityEvidenceReporterOptions = {}, private readonly host: ReporterHost = processHost()) {
     const rawOptions = options as Readonly<Record<string, unknown>>;
@@ -59,6 +67,10 @@ export default class QualityEvidenceReporter implements Reporter {
     this.quiet = this.settings.quiet;
     // `playwright test --list` runs no test: there is no evidence to write.
     this.listing = isListingRun(rawOptions);
+    // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
+    const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : host.cwd;
+    const destination = { outputPath: this.settings.outputFile, formats: this.settings.formats, reads: [...judgementFiles(this.settings), this.settings.settingsFile] };
+    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(judgementSettingsOf(this.settings), destination, configDir, host.cwd);
     for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
@@ -86,15 +98,15 @@ export default class QualityEvidenceReporter implements Reporter {
     });
   }
 
-  async onEnd(_result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     if (this.listing) return undefined;
     const { settings, host } = this;
     try {
-      const judgement = await loadJudgement(settings, host.fileSystem);
+      const judgement = this.judgement ?? (await loadJudgement(settings, host.fileSystem));
       // A bad record is named by the test that attached it.
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
       const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, host);
-      const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite) });
+      const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status });
       const destination = {
         outputPath: settings.outputFile,
         formats: settings.formats,
@@ -102,14 +114,17 @@ export default class QualityEvidenceReporter implements Reporter {
         reads: [...judgementFiles(settings), settings.settingsFile],
       };
       const { files, stepSummaryProblem } = await publishReport(report, destination, host.fileSystem);
-      this.warn(report, unrecordedByFile);
+      // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
+      const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec) })));
+      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd));
       if (stepSummaryProblem !== undefined) host.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
       if (!this.quiet) host.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, host.cwd)))}\n`);
-      const breaches = report.budgets === undefined ? undefined : describeBreaches(report.budgets);
-      if (breaches === undefined) return undefined;
+      if (report.budgets === undefined || report.budgets.passed) return undefined;
       // A breached budget fails the run, as a failing test does; the report is written all the same.
-      host.stderr.write(`quality-evidence reporter: ${breaches}\n`);
-      return { status: 'failed' };
+      const breaches = describeBreaches(report.budgets);
+      if (breaches !== undefined) host.stderr.write(`quality-evidence reporter: ${breaches}\n`);
+      // An interrupted or timed-out run has failed already, with its own exit code (130 for Ctrl-C): it keeps it.
+      return isIncompleteRun(result.status) ? undefined : { status: 'failed' };
     } catch (error) {
       host.stderr.write(`quality-evidence reporter: no report was written: ${error instanceof Error ? error.message : String(error)}\n`);
       return { status: 'failed' };
@@ -117,20 +132,21 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   /** What a reader must know about the evidence: calls it leaves out, calls that got no answer, a run that recorded nothing. */
-  private warn(report: QualityReport, unrecordedByFile: ReadonlyMap<string, number>): void {
+  private warn(report: QualityReport, unrecordedHints: readonly string[]): void {
     const lines: string[] = [];
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
       const sent = report.executionCount + unrecorded;
       lines.push(`quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
-      for (const [file, count] of [...unrecordedByFile].sort(([a], [b]) => compareCodeUnits(a, b))) {
-        lines.push(`  - ${escapeControlCharacters(file)}: ${countOf(count, 'call')}; record them with: import { test, expect } from 'quality-evidence/test'`);
-      }
+      lines.push(...unrecordedHints);
     }
     if (report.noResponseCount > 0) {
       lines.push(
         `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response (${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
       );
+    }
+    if (isIncompleteRun(report.runStatus)) {
+      lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
     }
     const ran = report.tests === undefined ? 0 : report.tests.total - report.tests.skipped;
     if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
@@ -145,6 +161,11 @@ function expectedStatusAnnotations(test: TestCase, result: TestResult): string[]
   const annotations = [...test.annotations, ...((result as { annotations?: TestCase['annotations'] }).annotations ?? [])];
   const lists = annotations.filter((annotation) => annotation.type === EXPECTED_STATUS_ANNOTATION).map((annotation) => annotation.description ?? '');
   return [...new Set(lists)];
+}
+
+// Only what a judgement needs crosses to the worker that checks it.
+function judgementSettingsOf({ budgets, budgetsSource, baselinePath }: JudgementSettings): JudgementSettings {
+  return { budgets, budgetsSource, baselinePath };
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

@@ -1,8 +1,8 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { ConfigurationError } from '../src/errors.js';
-import { displayPath } from '../src/io/displayPath.js';
 import type { FileSystem } from '../src/io/fileSystem.js';
 import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
+import { escapeControlCharacters } from '../src/renderValue.js';
 import type { UnrecordedCalls } from '../src/report/qualityReport.js';
 import type { EvidenceRun } from '../src/run/evidenceRun.js';
 import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
@@ -26,7 +26,7 @@ export interface Attempt {
 /** What the attempts said besides their records: the calls no record accounts for, in all and per spec file. */
 export interface AttemptsRead {
   readonly unrecordedCalls: UnrecordedCalls;
-  /** Unrecorded calls per spec file (as shown: relative to the working directory), for the warning. */
+  /** Unrecorded calls per spec file (its absolute path), for the warning. */
   readonly unrecordedByFile: ReadonlyMap<string, number>;
 }
 
@@ -39,7 +39,7 @@ export interface AttemptsRead {
  * attempt), not the order workers finished in, so ties stay the same on
  * every run, sharded or not.
  */
-export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], { cwd, fileSystem }: { readonly cwd: string; readonly fileSystem: FileSystem }): Promise<AttemptsRead> {
+export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], { fileSystem }: { readonly fileSystem: FileSystem }): Promise<AttemptsRead> {
   const lastPassingRetry = new Map<TestCase, number>();
   for (const { test, retry, status } of attempts) {
     if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
@@ -47,7 +47,7 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
   const unrecordedByFile = new Map<string, number>();
   const unrecordedEndpoints = new Set<string>();
   for (const attempt of [...attempts].sort(compareAttempts)) {
-    const location = { kind: 'test', title: attempt.test.titlePath().filter(Boolean).join(' › '), attempt: attempt.retry + 1 } as const;
+    const location = { kind: 'test', title: titleOf(attempt.test), attempt: attempt.retry + 1 } as const;
     const records = await Promise.all(attempt.attachments.map((attachment) => readAttachedRecord(attachment, location, fileSystem)));
     const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
     const origin = {
@@ -59,7 +59,7 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
     for (const record of records) run.take(record, () => location, { ...origin, derivedFromUrl: recordedCallOf(record).call !== undefined });
     for (const call of account.noResponse) run.take(noResponseRecord(call), () => location, { ...origin, derivedFromUrl: true });
     if (account.unrecorded.length > 0) {
-      const file = displayPath(attempt.test.location.file, cwd);
+      const file = attempt.test.location.file;
       unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
       for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
     }
@@ -102,8 +102,13 @@ function expectedSetOf(attempt: Attempt): StatusSet | undefined {
   const parsed = parseStatusList(attempt.expectedStatuses.join(','));
   if ('problem' in parsed) {
     throw new ConfigurationError([
-      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${attempt.test.titlePath().filter(Boolean).join(' › ')}"`, message: parsed.problem },
+      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${escapeControlCharacters(titleOf(attempt.test))}"`, message: parsed.problem },
     ]);
   }
   return parsed.set;
+}
+
+/** A test's title path as messages and the report name it: `orders.spec.ts › lists orders`. */
+function titleOf(test: TestCase): string {
+  return test.titlePath().filter(Boolean).join(' › ');
 }

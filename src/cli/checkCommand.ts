@@ -1,9 +1,9 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { contradictionInVerdict, evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
-import { NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
+import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
-import type { QualityReport } from '../report/qualityReport.js';
+import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { parseBudgets } from '../run/judgement.js';
@@ -53,9 +53,11 @@ export async function checkCommand(context: CommandContext): Promise<number> {
           ? `quality-evidence check: ${total === 1 ? 'the budget holds' : `all ${total} budgets hold`}`
           : `quality-evidence check: ${breached} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached`,
     );
+    // Budgets that hold on part of the evidence are no pass: the verdict, recorded or judged here, is refused.
+    if (isIncompleteRun(report.runStatus)) lines.push(`quality-evidence check: ${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`);
     context.stdout.write(`${lines.join('\n')}\n`);
   }
-  return verdict.passed ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
+  return verdict.passed && !isIncompleteRun(report.runStatus) ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
 }
 
 // `recorded` is the report as read, before any comparison with --baseline: what its recorded verdict was judged on.

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { InputSyntaxError, type ConfigurationIssue } from '../errors.js';
 import { parseInputJson } from '../input/readInput.js';
-import { describeType } from '../renderValue.js';
+import { describeType, escapeControlCharacters } from '../renderValue.js';
 import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingDefinition, type SettingKey } from './settings.js';
 
 /** The environment as the outermost program sees it: untrusted text values. */
@@ -89,11 +89,11 @@ export function optionSettings(options: Readonly<Record<string, unknown>>, { own
       // else may be a key a newer host adds to every reporter's options: a warning, so that a host's
       // update cannot stop every user's run.
       const meant = nearMissOf(name);
-      if (meant === undefined) ignored.push(`option "${name}" is not an option of ${owner}; it is ignored`);
-      else issues.push({ variable: `option "${name}"`, message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})` });
+      if (meant === undefined) ignored.push(`option ${quotedKey(name)} is not an option of ${owner}; it is ignored`);
+      else issues.push({ variable: `option ${quotedKey(name)}`, message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})` });
       continue;
     }
-    if (value !== undefined) values[name] = { value, name: `option "${name}"`, isText: false, base };
+    if (value !== undefined) values[name] = { value, name: `option ${quotedKey(name)}`, isText: false, base };
   }
   return { values, issues, ignored };
 }
@@ -117,12 +117,17 @@ export function settingsFileSettings(path: string, text: string): SettingsSource
   for (const [name, value] of Object.entries(document)) {
     if (name === '$schema') continue;
     if (!isOptionKey(name)) {
-      issues.push({ variable: `"${name}" ${where}`, message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})` });
+      issues.push({ variable: `${quotedKey(name)} ${where}`, message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})` });
       continue;
     }
-    values[name] = { value, name: `"${name}" ${where}`, isText: false, base: dirname(path) };
+    values[name] = { value, name: `${quotedKey(name)} ${where}`, isText: false, base: dirname(path) };
   }
   return { values, issues };
+}
+
+/** A key as a message names it: quoted, its control characters escaped, so that a newline in a key cannot forge a line of the message. */
+function quotedKey(name: string): string {
+  return `"${escapeControlCharacters(name)}"`;
 }
 
 /**

@@ -39,7 +39,9 @@ const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Lim
 /**
  * Judges a report against budgets. The report's `baseline` section, when it
  * has one, is what `maxP95IncreasePercent` compares with; without one that
- * budget cannot be judged (the caller refuses it before the run).
+ * budget cannot be judged (the caller refuses it before the run). A run
+ * that stopped before its tests were done (interrupted, timed out) never
+ * passes: each budget is judged on what it recorded, and the verdict fails.
  */
 export function evaluateBudgets(report: QualityReport, budgets: Budgets): BudgetVerdict {
   const results: BudgetResult[] = [];
@@ -51,7 +53,7 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
     judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results);
     if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, byEndpoint, endpoint, results);
   }
-  return { passed: results.every((result) => result.passed), results };
+  return { passed: results.every((result) => result.passed) && !isIncompleteRun(report.runStatus), results };
 }
 
 /** Whether budgets ask for a comparison with a baseline. */

@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '../renderValue.js';
+
 /**
  * Where a record came from, as data: one kind per way records arrive. A
  * reader attaches one to every record it yields, and messages describe it
@@ -25,7 +27,8 @@ export function describeLocation(location: RecordLocation): string {
     case 'harEntry':
       return `HAR entry ${location.index} of ${location.file}`;
     case 'test':
-      return `test "${location.title}" (attempt ${location.attempt})`;
+      // A test's title is the user's text: a newline in it must not forge a line of a message.
+      return `test "${escapeControlCharacters(location.title)}" (attempt ${location.attempt})`;
     case 'document':
       return location.file === undefined ? '(top level)' : `(top level) of ${location.file}`;
   }

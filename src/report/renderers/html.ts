@@ -25,6 +25,7 @@ import {
   slowestWhere,
   stateMark,
   verdictOf,
+  budgetPassCaveat,
   worstEndpoints,
   type EndpointState,
   type VerdictKind,
@@ -173,6 +174,7 @@ ${sections.filter((section) => section !== '').join('\n')}
 }
 
 const VERDICT_CLASSES: Readonly<Record<VerdictKind, { className: string; symbol: string }>> = {
+  incomplete: { className: 'warn', symbol: '⚠' },
   'no-executions': { className: 'warn', symbol: '⚠' },
   breached: { className: 'bad', symbol: '✖' },
   held: { className: 'good', symbol: '✔' },
@@ -215,7 +217,7 @@ function budgetSection(report: QualityReport, reportName: string): string {
   const { shown, more, breachedMore } = budgetsShown(results, HTML_BUDGET_LIMIT);
   const rows = shown.map(
     (result) =>
-      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, report.executionCount)}<td><code>${text(result.budget)}</code></td><td>${result.endpoint === undefined ? 'whole run' : label(result.endpoint)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
+      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td><code>${text(result.budget)}</code></td><td>${result.endpoint === undefined ? 'whole run' : label(result.endpoint)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
   );
   const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} budgets shown (breached first) of ${formatCount(results.length)}: ${text(countOf(more, 'more budget'))} in <code>${text(reportName)}</code>${breached}.</p>` : '';
@@ -297,10 +299,10 @@ function listSection(title: string, lead: string, items: readonly string[]): str
   return `<section><h2>${text(title)}</h2><p>${text(lead)}</p><ul>${items.slice(0, HTML_ENDPOINT_LIMIT).map((item) => `<li>${label(item)}</li>`).join('')}${more}</ul></section>`;
 }
 
-/** A budget's result; with no executions a budget that holds gets no passing mark. */
-function budgetMark(passed: boolean, executionCount: number): string {
+/** A budget's result; on no executions or an incomplete run (the caveat) a budget that holds gets no passing mark. */
+function budgetMark(passed: boolean, caveat: string | undefined): string {
   if (!passed) return '<td class="state bad">✖ fail</td>';
-  return executionCount === 0 ? '<td class="state warn">⚠ pass, on no executions</td>' : '<td class="state good">✔ pass</td>';
+  return caveat !== undefined ? `<td class="state warn">⚠ pass, ${text(caveat)}</td>` : '<td class="state good">✔ pass</td>';
 }
 
 function stateBadge(state: EndpointState): string {

@@ -24,6 +24,7 @@ import {
   slowestWhere,
   stateMark,
   verdictOf,
+  budgetPassCaveat,
   worstEndpoints,
   type BaselineChange,
   type EndpointState,
@@ -40,6 +41,7 @@ export const MARKDOWN_BUDGET_LIMIT = 50;
 export const MARKDOWN_CHANGE_LIMIT = 50;
 
 const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
+  incomplete: '⚠️',
   'no-executions': '⚠️',
   breached: '❌',
   held: '✅',
@@ -98,9 +100,10 @@ function budgetSection(report: QualityReport, lines: string[], reportName: strin
   }
   lines.push('| Result | Budget | Endpoint | Limit | Measured |', '|---|---|---|---:|---:|');
   const { shown, more, breachedMore } = budgetsShown(results, MARKDOWN_BUDGET_LIMIT);
+  // On no executions, or an incomplete run, nothing passes for real: a budget that holds says so without a passing mark.
+  const caveat = budgetPassCaveat(report);
   for (const result of shown) {
-    // With no executions nothing passes for real: a budget that holds says so without a passing mark.
-    const mark = !result.passed ? '❌ fail' : report.executionCount === 0 ? '⚠️ pass, on no executions' : '✅ pass';
+    const mark = !result.passed ? '❌ fail' : caveat !== undefined ? `⚠️ pass, ${caveat}` : '✅ pass';
     lines.push(row([mark, code(result.budget), result.endpoint === undefined ? 'whole run' : code(result.endpoint), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
   }
   if (more > 0) {

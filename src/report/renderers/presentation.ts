@@ -1,6 +1,6 @@
 import { escapeControlCharacters, shorten } from '../../renderValue.js';
 import { compareCodeUnits } from '../../summary/summariseExecutions.js';
-import type { QualityReport } from '../qualityReport.js';
+import { isIncompleteRun, type QualityReport } from '../qualityReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';
 
 /**
@@ -91,9 +91,13 @@ export function budgetsShown(results: readonly BudgetResult[], limit: number): {
 }
 
 /** The overall state of a run, for the mark a rendering starts with. */
-export type VerdictKind = 'no-executions' | 'breached' | 'held' | 'no-budgets' | 'failed' | 'clean';
+export type VerdictKind = 'incomplete' | 'no-executions' | 'breached' | 'held' | 'no-budgets' | 'failed' | 'clean';
 
-/** The verdict in words. A run that recorded no executions never gets a passing mark, whatever its budgets say. */
+/**
+ * The verdict in words. A run that stopped before its tests were done
+ * (interrupted, timed out) or recorded no executions never gets a passing
+ * mark, whatever its budgets say.
+ */
 export interface Verdict {
   readonly kind: VerdictKind;
   /** Whether the mark is a passing one. */
@@ -111,6 +115,9 @@ export const NO_LIMIT_TEXT = 'the budgets set no limit';
  * fails, and a run without one gets no passing mark, only a warning.
  */
 export function verdictOf(report: QualityReport): Verdict {
+  if (isIncompleteRun(report.runStatus)) {
+    return { kind: 'incomplete', passing: false, text: `${describeIncompleteRun(report)}: the evidence is incomplete` };
+  }
   if (report.executionCount === 0) {
     return { kind: 'no-executions', passing: false, text: 'no executions were recorded: this run is no evidence of API quality' };
   }
@@ -127,6 +134,17 @@ export function verdictOf(report: QualityReport): Verdict {
   }
   if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, no budgets set` };
   return { kind: 'clean', passing: true, text: 'no failed executions, no budgets set' };
+}
+
+/** How a run that stopped early stopped: `the run was interrupted before its tests were done`, `the run timed out …`. */
+export function describeIncompleteRun(report: QualityReport): string {
+  return `the run ${report.runStatus === 'timedout' ? 'timed out' : 'was interrupted'} before its tests were done`;
+}
+
+/** Why a budget that holds gets no passing mark: the run stopped early, or recorded nothing; undefined when its mark may pass. */
+export function budgetPassCaveat(report: QualityReport): string | undefined {
+  if (isIncompleteRun(report.runStatus)) return 'on an incomplete run';
+  return report.executionCount === 0 ? 'on no executions' : undefined;
 }
 
 /** The headline numbers, in order: `3 executions`, `1 failed`, `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`, then calls not recorded and assets left out when there are any. */

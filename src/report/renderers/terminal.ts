@@ -15,7 +15,9 @@ export const TERMINAL_ENDPOINT_LIMIT = 10;
 export function formatHeadline(report: QualityReport, files: readonly string[]): string {
   const verdict = verdictOf(report);
   const parts = [headlineNumbers(report).join(', ')];
-  if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
+  // A run that stopped early says so whatever its budgets say: its numbers are only part of the evidence.
+  if (verdict.kind === 'incomplete') parts.push(verdict.text);
+  else if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
   parts.push(`report written to ${describeFiles(files)}`);
   return `quality-evidence: ${parts.join('; ')}`;
 }
@@ -38,6 +40,7 @@ export interface TerminalOptions {
 }
 
 const MARKS: Readonly<Record<VerdictKind, { symbol: string; color: number }>> = {
+  incomplete: { symbol: '!', color: 33 },
   'no-executions': { symbol: '!', color: 33 },
   breached: { symbol: '✖', color: 31 },
   held: { symbol: '✔', color: 32 },

@@ -1,0 +1,92 @@
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+
+/**
+ * Where a spec file takes its `test` from, as far as its source tells: the
+ * file a user must change so that its API calls are recorded. A spec whose
+ * `test` comes from a fixture file of its own must not import
+ * `quality-evidence/test` beside it (its tests would fail with `Test has
+ * unknown parameter`): the fixture file must take `test` from there.
+ */
+export type TestSource =
+  /** `@playwright/test` (or `playwright/test`): the spec itself is the file to change. */
+  | { readonly kind: 'playwright' }
+  /** `quality-evidence/test` already. */
+  | { readonly kind: 'quality-evidence' }
+  /** A fixture file of the project, resolved from a relative import: that file is the one to change. */
+  | { readonly kind: 'fixture file'; readonly path: string }
+  /** A module that cannot be followed (a path alias, a package, a relative import to no file found). */
+  | { readonly kind: 'module'; readonly specifier: string }
+  /** No import of `test` was found (a global, a re-export through `*`, a source that could not be read). */
+  | { readonly kind: 'unknown' };
+
+const PLAYWRIGHT_MODULES = new Set(['@playwright/test', 'playwright/test']);
+const QUALITY_EVIDENCE_MODULES = new Set(['quality-evidence/test']);
+
+// `import { a, test as b, type C } from 'x'`, with an optional default import first.
+const NAMED_IMPORT = /\bimport\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*(['"])([^'"\n]+)\2/g;
+// `const { test, expect } = require('x')`, `const { base: test } = require('x')`.
+const NAMED_REQUIRE = /\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*require\s*\(\s*(['"])([^'"\n]+)\2\s*\)/g;
+// Block comments, and line comments that take a whole line: an import written in a comment is none.
+const COMMENTS = /\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm;
+
+/** The module a spec's source takes its `test` binding from, or undefined when no import of it is found. */
+export function testModuleOf(source: string): string | undefined {
+  const code = source.replace(COMMENTS, '');
+  for (const [pattern, localName] of [
+    [NAMED_IMPORT, (specifier: string) => /(?:^|\s)as\s+([\w$]+)$/.exec(specifier)?.[1] ?? specifier.replace(/^type\s+/, '')],
+    [NAMED_REQUIRE, (specifier: string) => /:\s*([\w$]+)$/.exec(specifier)?.[1] ?? specifier],
+  ] as const) {
+    for (const match of code.matchAll(pattern)) {
+      const names = (match[1] ?? '').split(',').map((specifier) => localName(specifier.trim()));
+      if (names.includes('test')) return match[3];
+    }
+  }
+  return undefined;
+}
+
+// What a relative specifier may name on disk: as written, a TypeScript source behind a `.js` specifier, an extension left out, a folder's index.
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+
+/**
+ * Where the spec at `specPath`, whose text is `source`, takes `test` from.
+ * A relative import is resolved to the file it names, as TypeScript and
+ * Playwright's loader do for the common cases; `isFile` says whether a path
+ * is a file (the real file system by default).
+ */
+export function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean = isRegularFile): TestSource {
+  const specifier = testModuleOf(source);
+  if (specifier === undefined) return { kind: 'unknown' };
+  if (PLAYWRIGHT_MODULES.has(specifier)) return { kind: 'playwright' };
+  if (QUALITY_EVIDENCE_MODULES.has(specifier)) return { kind: 'quality-evidence' };
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return { kind: 'module', specifier };
+  const base = resolve(dirname(specPath), specifier);
+  const extension = /\.[cm]?jsx?$/.exec(base)?.[0];
+  const candidates = [
+    ...(extension === undefined ? [] : (SOURCE_OF_OUTPUT[extension] ?? []).map((source) => base.slice(0, -extension.length) + source)),
+    base,
+    ...EXTENSIONS.map((added) => base + added),
+    ...EXTENSIONS.map((added) => resolve(base, `index${added}`)),
+  ];
+  const found = candidates.find(isFile);
+  return found === undefined ? { kind: 'module', specifier } : { kind: 'fixture file', path: found };
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** {@link testSourceOf} for a spec file on disk, read once; a file that cannot be read tells nothing. */
+export async function testSourceOfFile(specPath: string): Promise<TestSource> {
+  try {
+    return testSourceOf(specPath, await readFile(specPath, 'utf8'));
+  } catch {
+    return { kind: 'unknown' };
+  }
+}

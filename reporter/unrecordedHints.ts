@@ -1,0 +1,55 @@
+import { displayPath } from '../src/io/displayPath.js';
+import { escapeControlCharacters } from '../src/renderValue.js';
+import { countOf } from '../src/report/renderers/presentation.js';
+import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import type { TestSource } from './testSource.js';
+
+/** The spec files whose tests sent calls that no record accounts for: how many each, and where each takes `test` from. */
+export interface UnrecordedSpec {
+  /** The spec file's absolute path. */
+  readonly spec: string;
+  readonly count: number;
+  readonly source: TestSource;
+}
+
+const FIX = "import { test, expect } from 'quality-evidence/test'";
+
+/**
+ * One line per file to change, each naming it and what to change there: a
+ * spec that takes `test` from `@playwright/test` is the file; specs that take
+ * it from a fixture file of the project are listed under that file, which is
+ * the one to change (importing `quality-evidence/test` into such a spec
+ * breaks it); where the source cannot be followed, the line says so. Paths
+ * are shown relative to `cwd`, their controls escaped.
+ */
+export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: string): string[] {
+  const shown = (path: string) => escapeControlCharacters(displayPath(path, cwd));
+  const byFixture = new Map<string, UnrecordedSpec[]>();
+  const lines: { file: string; line: string }[] = [];
+  for (const entry of specs) {
+    const { spec, count, source } = entry;
+    if (source.kind === 'fixture file') {
+      byFixture.set(source.path, [...(byFixture.get(source.path) ?? []), entry]);
+      continue;
+    }
+    const calls = `${shown(spec)}: ${countOf(count, 'call')}`;
+    const advice =
+      source.kind === 'playwright'
+        ? `record them with: ${FIX}`
+        : source.kind === 'quality-evidence'
+          ? 'its test already comes from quality-evidence/test, so they were sent outside its request fixtures; record them with recordExecution'
+          : source.kind === 'module'
+            ? `its test comes from ${escapeControlCharacters(JSON.stringify(source.specifier))}, which could not be followed: record them where that module takes test from @playwright/test, by taking it from 'quality-evidence/test' there`
+            : `record them by taking test from 'quality-evidence/test', in this file or in the fixture file it takes test from`;
+    lines.push({ file: shown(spec), line: `${calls}; ${advice}` });
+  }
+  for (const [fixture, entries] of byFixture) {
+    const total = entries.reduce((sum, entry) => sum + entry.count, 0);
+    const from = entries.map((entry) => shown(entry.spec)).sort(compareCodeUnits);
+    lines.push({
+      file: shown(fixture),
+      line: `${shown(fixture)}: ${countOf(total, 'call')} from ${from.join(', ')}, which take test from this file; record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)`,
+    });
+  }
+  return lines.sort((a, b) => compareCodeUnits(a.file, b.file)).map(({ line }) => `  - ${line}`);
+}

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { testModuleOf, testSourceOf } from '../reporter/testSource.js';
+import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
+import { expect, test } from './support/test.js';
+
+// Where a spec takes its `test` from, read from its source: the file the
+// unrecorded-calls hint names as the one to change.
+
+test('the module of the test binding, from an import or a require, renamed or not; none in a comment', () => {
+  expect(testModuleOf(`import { expect, test } from '@playwright/test';`)).toBe('@playwright/test');
+  expect(testModuleOf(`import { expect } from '@playwright/test';\nimport { test } from "./fixtures";`)).toBe('./fixtures');
+  expect(testModuleOf(`import { it as test } from '../support/test.js';`)).toBe('../support/test.js');
+  expect(testModuleOf(`import base, { type Page, test } from 'quality-evidence/test';`)).toBe('quality-evidence/test');
+  expect(testModuleOf(`const { test, expect } = require('./fixtures');`)).toBe('./fixtures');
+  expect(testModuleOf(`const { base: test } = require("@fixtures/api");`)).toBe('@fixtures/api');
+  expect(testModuleOf(`// import { test } from '@playwright/test';\n/* import { test } from './x'; */\nimport { test as base } from './y';`)).toBeUndefined();
+});
+
+test('a relative import resolves to the fixture file, through a .js specifier, a missing extension or a folder index', () => {
+  const files = new Set(['/p/tests/fixtures.ts', '/p/support/test.ts', '/p/tests/api/index.ts']);
+  const isFile = (path: string) => files.has(path);
+  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from './fixtures';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
+  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from '../support/test.js';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/support/test.ts' });
+  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from './api';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/api/index.ts' });
+  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from './nowhere';`, isFile)).toEqual({ kind: 'module', specifier: './nowhere' });
+  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from '@fixtures';`, isFile)).toEqual({ kind: 'module', specifier: '@fixtures' });
+  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from '@playwright/test';`, isFile)).toEqual({ kind: 'playwright' });
+  expect(testSourceOf('/p/tests/a.spec.ts', `test('global', () => {});`, isFile)).toEqual({ kind: 'unknown' });
+});
+
+test('the hint names each file to change: the spec, the fixture file for its specs, or what could not be told', () => {
+  const cwd = '/p';
+  const hints = unrecordedCallHints(
+    [
+      { spec: join(cwd, 'tests/plain.spec.ts'), count: 1, source: { kind: 'playwright' } },
+      { spec: join(cwd, 'tests/b.spec.ts'), count: 2, source: { kind: 'fixture file', path: join(cwd, 'tests/fixtures.ts') } },
+      { spec: join(cwd, 'tests/a.spec.ts'), count: 1, source: { kind: 'fixture file', path: join(cwd, 'tests/fixtures.ts') } },
+      { spec: join(cwd, 'tests/alias.spec.ts'), count: 1, source: { kind: 'module', specifier: '@fixtures' } },
+      { spec: join(cwd, 'tests/odd\n.spec.ts'), count: 1, source: { kind: 'unknown' } },
+    ],
+    cwd,
+  );
+  expect(hints).toEqual([
+    `  - tests/alias.spec.ts: 1 call; its test comes from "@fixtures", which could not be followed: record them where that module takes test from @playwright/test, by taking it from 'quality-evidence/test' there`,
+    "  - tests/fixtures.ts: 3 calls from tests/a.spec.ts, tests/b.spec.ts, which take test from this file; record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)",
+    "  - tests/odd\\u000a.spec.ts: 1 call; record them by taking test from 'quality-evidence/test', in this file or in the fixture file it takes test from",
+    "  - tests/plain.spec.ts: 1 call; record them with: import { test, expect } from 'quality-evidence/test'",
+  ]);
+});
