@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPlaywrightProject, PLAYWRIGHT_MODULES, runPlaywright } from './support/playwrightProject.js';
-import type { ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, type ProgramOutcome } from './support/runProgram.js';
 import { readReport } from './support/reports.js';
 import { expect, test } from './support/test.js';
 
@@ -43,7 +43,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
  */
 function runUntilSecondTest(project: string): Promise<ProgramOutcome> {
   const cli = join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'cli.js');
-  const child = spawn(process.execPath, [cli, 'test'], { cwd: project, env: { PATH: process.env['PATH'] ?? '' }, detached: true });
+  const child = spawn(process.execPath, [cli, 'test'], { cwd: project, env: childEnvironment(), detached: true });
   let stdout = '';
   let stderr = '';
   let interrupted = false;
@@ -68,7 +68,7 @@ function runUntilSecondTest(project: string): Promise<ProgramOutcome> {
 function check(project: string, args: readonly string[]): Promise<ProgramOutcome> {
   const command = join(project, 'node_modules/quality-evidence/.build/src/cli/main.js');
   return new Promise((done) => {
-    execFile(process.execPath, [command, 'check', 'out/quality-summary.json', ...args], { cwd: project, env: { PATH: process.env['PATH'] ?? '' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [command, 'check', 'out/quality-summary.json', ...args], { cwd: project, env: childEnvironment() }, (error, stdout, stderr) => {
       done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

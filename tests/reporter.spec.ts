@@ -91,6 +91,7 @@ const expectedOrdersReport: QualityReport = {
   unrecordedCallCount: 0,
   unrecordedEndpoints: [],
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
+  runStatus: 'failed',
   flakyEndpoints: ['GET /flaky'],
 };
 
@@ -169,6 +170,7 @@ test('orders api', async ({ request }) => {
       unrecordedCallCount: 0,
       unrecordedEndpoints: [],
       tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 },
+      runStatus: 'passed',
       flakyEndpoints: [],
     });
     expect(report.slowestExecutions[0]).toMatchObject({ endpoint: 'GET /slow', statusCode: 200, location: 'test "api.spec.ts › orders api" (attempt 1)' });
