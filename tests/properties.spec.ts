@@ -16,7 +16,7 @@ import {
 import { collapseSlashes, createEndpointLabeler } from '../src/records/endpointLabels.js';
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
-import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';
 import { ExecutionAccumulator } from '../src/summary/executionAccumulator.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { propertyParameters } from './support/properties.js';

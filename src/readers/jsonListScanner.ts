@@ -1,5 +1,5 @@
 import { InputSyntaxError } from '../errors.js';
-import { describeJsonParseFailure } from '../input/readInput.js';
+import { describeJsonParseFailure } from '../input/parseInputJson.js';
 import { countLineBreaks } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf8.js';
 
