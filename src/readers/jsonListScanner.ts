@@ -310,8 +310,8 @@ export class JsonListScanner {
     }
     const batch = this.batchStart < 0 ? [] : this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
     this.keepRest(buffer);
-    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte.
-    this.afterCarriageReturn = !this.carries() && length > 0 && buffer[length - 1] === CARRIAGE_RETURN;
+    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte (an empty one changes nothing).
+    this.afterCarriageReturn = !this.carries() && (length > 0 ? buffer[length - 1] === CARRIAGE_RETURN : this.afterCarriageReturn);
     return { elements: batch, firstIndex };
   }
 
