@@ -16,7 +16,8 @@ import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf
  * The scanner tracks only what it needs to find element boundaries: string
  * state, nesting depth, and the keys on the way to the list. Syntax errors are
  * found by `JSON.parse` and located by line and column (the column counts
- * bytes from the start of the line). Lines end at LF, CRLF or a CR alone.
+ * characters from the start of the line when that start is in the buffer at
+ * hand, bytes otherwise). Lines end at LF, CRLF or a CR alone.
  * Bytes are decoded strictly as UTF-8: an invalid byte is a syntax error at
  * its place. A second key naming the list (`"executions"` twice) is refused:
  * `JSON.parse` would keep only the last list, dropping the records of the
