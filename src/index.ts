@@ -14,7 +14,7 @@ export {
 export { readSettingsFile, settingsFileLocation, type SettingsFileLocation } from './config/readSettingsFile.js';
 export { SETTINGS_FILE_NAME, settingsFileSchema, type SettingsFile } from './config/settings.js';
 export type { EnvironmentRecord } from './config/settingsSources.js';
-export { budgetsSchema, type Budgets, type EndpointBudgets } from './config/budgets.js';
+export { budgetsSchema, type Budgets, type EndpointBudgets } from './config/budgetsSchema.js';
 
 // Errors
 export {
@@ -37,7 +37,7 @@ export { pollUntil, type PollUntilOptions, type PollUntilResult } from './helper
 export { retryBounded, type RetryBoundedOptions, type RetryBoundedResult } from './helpers/retryBounded.js';
 
 // Reading, records, summary, report
-export { parseInputJson } from './input/readInput.js';
+export { parseInputJson } from './input/parseInputJson.js';
 export { nodeFileSystem, type FileFacts, type FileKind, type FileSystem } from './io/fileSystem.js';
 export { readInputFile } from './io/readInputFile.js';
 export { writeReportAtomically } from './io/writeReportAtomically.js';
@@ -75,11 +75,11 @@ export {
   type SlowExecution,
 } from './summary/executionAccumulator.js';
 export type { LatencyStatistics } from './summary/latencySamples.js';
-export type { ExecutionSummary, RecordSummary } from './summary/summariseExecutions.js';
+export type { ExecutionSummary, RecordSummary } from './summary/executionSummary.js';
 
 // Judging a report: budgets and a baseline
 export { compareWithBaseline, parseReport } from './evaluation/baseline.js';
-export { evaluateBudgets } from './evaluation/budgets.js';
+export { evaluateBudgets } from './evaluation/evaluateBudgets.js';
 export type { BaselineComparison, BudgetResult, BudgetVerdict } from './report/verdictSchemas.js';
 
 // The workflow

@@ -7,6 +7,7 @@ import {
   buildReport,
   ConfigurationError,
   loadQualityToolConfig,
+  InputSyntaxError,
   QualityEvidenceError,
   runQualityWorkflow,
   summariseExecutions,
@@ -16,8 +17,9 @@ import {
 import { collapseSlashes, createEndpointLabeler } from '../src/records/endpointLabels.js';
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
-import { compareCodeUnits } from '../src/summary/summariseExecutions.js';
+import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';
 import { ExecutionAccumulator } from '../src/summary/executionAccumulator.js';
+import { JsonListScanner, type ElementBatch } from '../src/readers/jsonListScanner.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { propertyParameters } from './support/properties.js';
 import { repositoryRoot } from './support/runProgram.js';
@@ -265,6 +267,94 @@ test.describe('the workflow on arbitrary bytes', () => {
         }
         const written: unknown = JSON.parse(fileSystem.files.get('out/q.json')!);
         assert.ok(validateShipped(written), JSON.stringify(validateShipped.errors));
+      }),
+      propertyParameters(),
+    );
+  });
+});
+
+test.describe('the JSON list scanner, whatever the chunks', () => {
+  // Documents with escapes, characters of two to four bytes, CR, LF and CRLF
+  // line ends, a byte-order mark, and the list at the top or under "executions".
+  const gap = fc.constantFrom('', ' ', '\n', '\r\n', '\r', '\t ');
+  const element = fc.oneof(
+    fc.record({ endpoint: fc.string({ unit: 'binary', maxLength: 8 }), statusCode: fc.integer({ min: 100, max: 599 }), note: fc.constantFrom('a"b\\c', 'café 😀', 'line\r\nend', '\u2028') }),
+    fc.jsonValue({ maxDepth: 3 }),
+  );
+  const document = fc
+    .tuple(fc.array(fc.tuple(gap, element, fc.constantFrom(0, 2)), { maxLength: 8 }), gap, fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), fc.boolean())
+    .map(([items, around, lineEnd, wrapped, byteOrderMark]) => {
+      const list = `[${around}${items.map(([before, value, indent]) => before + JSON.stringify(value, null, indent).replaceAll('\n', lineEnd)).join(`,${around}`)}${around}]`;
+      const text = wrapped ? `{${lineEnd}"environment": "caf\\u00e9 😀",${around}"executions":${around}${list},${lineEnd}"after": [{"x": "\\""}]${lineEnd}}${lineEnd}` : `${around}${list}${around}`;
+      return { text, bytes: Buffer.from(`${byteOrderMark ? '\uFEFF' : ''}${text}`) };
+    });
+  // Cuts anywhere, and where they matter most: between a CR and its LF, inside a character, after a backslash or a quote; two at one place make an empty chunk.
+  const cuts = fc.tuple(fc.array(fc.nat(), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }));
+  function inChunks(bytes: Buffer, [anywhere, telling]: [number[], number[]]): Buffer[] {
+    const places: number[] = [];
+    for (let at = 1; at < bytes.length; at++) {
+      const previous = bytes[at - 1]!;
+      if (previous === 0x0d || previous === 0x5c || previous === 0x22 || (bytes[at]! & 0xc0) === 0x80) places.push(at);
+    }
+    const points = [...anywhere.map((point) => point % (bytes.length + 1)), ...(places.length === 0 ? [] : telling.map((pick) => places[pick % places.length]!))].sort((a, b) => a - b);
+    const chunks: Buffer[] = [];
+    let last = 0;
+    for (const point of points) {
+      chunks.push(bytes.subarray(last, point));
+      last = point;
+    }
+    chunks.push(bytes.subarray(last));
+    return chunks;
+  }
+  function scan(chunks: readonly Buffer[]): { elements: unknown[]; skeleton: unknown; listPath: readonly string[] | undefined } | { message: string; line: number | undefined; column: number | undefined } {
+    const scanner = new JsonListScanner([[], ['executions']]);
+    const elements: unknown[] = [];
+    const take = ({ elements: batch, firstIndex }: ElementBatch): void => {
+      assert.equal(firstIndex, elements.length, 'each batch starts at the index after the last');
+      elements.push(...batch);
+    };
+    try {
+      for (const chunk of chunks) take(scanner.push(chunk));
+      take(scanner.finish());
+      return { elements, skeleton: scanner.end().skeleton, listPath: scanner.foundListPath() };
+    } catch (error) {
+      if (!(error instanceof InputSyntaxError)) throw error;
+      return { message: error.message, line: error.line, column: error.column };
+    }
+  }
+
+  test('a valid document in chunks reads as in one: the same elements at the same indexes, the same skeleton, as JSON.parse reads them', () => {
+    fc.assert(
+      fc.property(document, cuts, ({ text, bytes }, points) => {
+        const whole = scan([bytes]);
+        assert.deepEqual(scan(inChunks(bytes, points)), whole);
+        const parsed = JSON.parse(text) as unknown;
+        const expected = Array.isArray(parsed)
+          ? { elements: parsed, skeleton: [], listPath: [] }
+          : { elements: (parsed as { executions: unknown[] }).executions, skeleton: { ...(parsed as object), executions: [] }, listPath: ['executions'] };
+        assert.deepEqual(whole, expected);
+      }),
+      propertyParameters(),
+    );
+  });
+
+  // A defect that one check alone finds: a stray bracket or quote makes two (the scan's, and JSON.parse's of the element), met in an order that chunks may change.
+  test('a document with one defect (cut short, a byte that is not UTF-8, a control or stray character) fails in chunks as in one: the same message at the same line (and column, where the text is ASCII)', () => {
+    const defect = fc.tuple(fc.nat(), fc.constantFrom('cut short', '\xff', '\x01', 'x', '\r'));
+    fc.assert(
+      fc.property(document, defect, cuts, ({ bytes: valid }, [place, kind], points) => {
+        const at = place % (valid.length + 1);
+        const bytes = kind === 'cut short' ? valid.subarray(0, at) : Buffer.concat([valid.subarray(0, at), Buffer.from(kind, 'latin1'), valid.subarray(at)]);
+        const whole = scan([bytes]);
+        const chunked = scan(inChunks(bytes, points));
+        // Columns count characters where a line starts in the chunk, bytes where it started in an earlier one: alike only for ASCII.
+        const ascii = bytes.every((byte) => byte < 0x80);
+        if ('message' in whole && !ascii) {
+          assert.ok('message' in chunked, JSON.stringify(chunked));
+          assert.deepEqual({ ...chunked, column: 0, message: chunked.message.replace(/column \d+/, '') }, { ...whole, column: 0, message: whole.message.replace(/column \d+/, '') });
+        } else {
+          assert.deepEqual(chunked, whole);
+        }
       }),
       propertyParameters(),
     );

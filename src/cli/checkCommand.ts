@@ -1,6 +1,6 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
-import { contradictionInVerdict, evaluateBudgets, needsBaseline } from '../evaluation/budgets.js';
+import { contradictionInVerdict, evaluateBudgets, needsBaseline } from '../evaluation/evaluateBudgets.js';
 import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';

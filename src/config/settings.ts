@@ -3,7 +3,7 @@ import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
 import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../records/endpointLabels.js';
 import { parseStatusList } from '../records/statusList.js';
-import { budgetsSchema, type Budgets } from './budgets.js';
+import { budgetsSchema, type Budgets } from './budgetsSchema.js';
 
 /**
  * Every setting of quality-evidence, with the name each source gives it: the

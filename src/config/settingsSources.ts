@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { InputSyntaxError, type ConfigurationIssue } from '../errors.js';
-import { parseInputJson } from '../input/readInput.js';
+import { parseInputJson } from '../input/parseInputJson.js';
 import { describeType, escapeControlCharacters } from '../renderValue.js';
 import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingDefinition, type SettingKey } from './settings.js';
 

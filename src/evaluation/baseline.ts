@@ -1,8 +1,8 @@
 import { InputSyntaxError, ReportFormatError } from '../errors.js';
-import { parseInputJson } from '../input/readInput.js';
+import { parseInputJson } from '../input/parseInputJson.js';
 import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
-import { compareCodeUnits } from '../summary/summariseExecutions.js';
+import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with

@@ -1,7 +1,7 @@
-import type { Budgets } from '../config/budgets.js';
+import type { Budgets } from '../config/budgetsSchema.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { compareWithBaseline, type BaselineReport } from './baseline.js';
-import { evaluateBudgets } from './budgets.js';
+import { evaluateBudgets } from './evaluateBudgets.js';
 
 /** What a report is judged by: budgets and a baseline report, loaded and checked. */
 export interface Judgement {

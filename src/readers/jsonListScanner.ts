@@ -1,5 +1,5 @@
 import { InputSyntaxError } from '../errors.js';
-import { describeJsonParseFailure } from '../input/readInput.js';
+import { describeJsonParseFailure } from '../input/parseInputJson.js';
 import { countLineBreaks } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf8.js';
 
@@ -16,7 +16,8 @@ import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf
  * The scanner tracks only what it needs to find element boundaries: string
  * state, nesting depth, and the keys on the way to the list. Syntax errors are
  * found by `JSON.parse` and located by line and column (the column counts
- * bytes from the start of the line). Lines end at LF, CRLF or a CR alone.
+ * characters from the start of the line when that start is in the buffer at
+ * hand, bytes otherwise). Lines end at LF, CRLF or a CR alone.
  * Bytes are decoded strictly as UTF-8: an invalid byte is a syntax error at
  * its place. A second key naming the list (`"executions"` twice) is refused:
  * `JSON.parse` would keep only the last list, dropping the records of the
@@ -72,6 +73,40 @@ interface SkeletonSegment {
 }
 
 /**
+ * Where the scan stands in the document. Each place is scanned by a method of
+ * its own, which stops at the byte where the place changes.
+ *
+ * - `before list`: in the skeleton, the list not found yet. Every byte is
+ *   skeleton: the earlier chunks' bytes are in `skeletonParts`, this chunk's
+ *   run from `segmentStart`. `keys` holds the keys on the way down, for a `[`
+ *   at the end of a list path to open the list.
+ * - `between elements`: just after the list's `[`, or after a comma between
+ *   its elements (the only place where a range may end and the next begin).
+ *   `depth` is `listDepth` and `openers` ends with the list's `[`; no string
+ *   is open. The next significant byte starts an element, or `]` closes an
+ *   empty list.
+ * - `in element`: from an element's first byte to the `,` or `]` that ends it
+ *   at the list's depth; `depth` is `listDepth` or deeper. `elementStart` is
+ *   its first byte in the buffer being scanned, `elementLine` and
+ *   `elementLineStart` the line there. An element's bytes are not skeleton:
+ *   the elements a chunk completes (`batchStart` to `batchEnd`, `batchCount`
+ *   of them) are parsed at its end, and an element that goes on is carried to
+ *   the next chunk.
+ * - `after list`: in the skeleton again, from the list's `]` (a new segment,
+ *   from `segmentStart`). No list opens again; a second key naming it is
+ *   refused.
+ *
+ * In every place, `openers` and `depth` are the brackets open around the
+ * byte being scanned, `line` and `lineStart` its line and the document offset
+ * where that line starts, and `base` the document offset of the buffer's
+ * first byte. A string may be open (`inString`) across chunks in the skeleton
+ * or in an element; a key's string (in the skeleton, at a depth where keys
+ * matter) starts at `stringStart`, its bytes from earlier chunks in
+ * `pendingString`.
+ */
+type Place = 'before list' | 'between elements' | 'in element' | 'after list';
+
+/**
  * A push parser for one document. `push` each chunk in order and take the
  * batch it returns; `end` when the input ends.
  */
@@ -80,6 +115,9 @@ export class JsonListScanner {
   /** The deepest level at which keys lead to the list: deeper keys need no tracking. */
   private readonly keyDepth: number;
   private readonly maxElementBytes: number;
+
+  /** Where the scan stands; `Place` says what the fields below mean in each place. */
+  private place: Place = 'before list';
 
   // Lexical state, carried across chunks.
   private depth = 0;
@@ -116,14 +154,15 @@ export class JsonListScanner {
 
   // The list.
   private listDepth = -1;
-  private listOpen = false;
   private listPath: ListPath | undefined;
-  private elementOpen = false;
-  private awaitingElement = false;
   private elementStart = 0;
   private elementLine = 1;
   private elementLineStart = 0;
   private elementCount = 0;
+  // The elements completed in the buffer being scanned.
+  private batchStart = -1;
+  private batchEnd = -1;
+  private batchCount = 0;
 
   // The skeleton: every byte outside the list's elements.
   private readonly skeletonParts: Buffer[] = [];
@@ -148,13 +187,12 @@ export class JsonListScanner {
       this.started = true;
       this.listPath = continueList.path;
       this.listKeysSeen.add(this.listPaths[this.listPaths.length - 1]!);
-      this.listOpen = true;
+      this.place = 'between elements';
       this.listDepth = continueList.depth;
       this.depth = continueList.depth;
       // The brackets around the list: objects on the way down, the list itself last.
       for (let level = 1; level < continueList.depth; level++) this.openers.push(OPEN_BRACE);
       this.openers.push(OPEN_BRACKET);
-      this.awaitingElement = true;
       this.startSegment(0);
     }
   }
@@ -199,8 +237,7 @@ export class JsonListScanner {
     this.openers.length = this.listDepth;
     this.inString = false;
     this.escaped = false;
-    this.elementOpen = false;
-    this.awaitingElement = true;
+    this.place = 'between elements';
     this.line = this.elementLine;
     this.lineStart = this.elementLineStart;
   }
@@ -214,12 +251,12 @@ export class JsonListScanner {
 
   /** Whether the scan stands between two elements of the list: where a range may end and the next begin. */
   isBetweenElements(): boolean {
-    return this.listOpen && !this.elementOpen && !this.inString && this.awaitingElement && this.depth === this.listDepth && this.carry === undefined;
+    return this.place === 'between elements' && this.carry === undefined;
   }
 
   /** The list's depth, once it is open. */
   openListDepth(): number | undefined {
-    return this.listOpen ? this.listDepth : undefined;
+    return this.listIsOpen() ? this.listDepth : undefined;
   }
 
   /** How many elements of the list were read so far. */
@@ -245,155 +282,244 @@ export class JsonListScanner {
 
   /** Scans one chunk; returns the elements it completed, parsed. */
   push(input: Buffer): ElementBatch {
-    let chunk = input;
-    if (!this.started) {
-      // A byte-order mark may be split over the first chunks.
-      chunk = this.opening === undefined ? chunk : Buffer.concat([this.opening, chunk]);
-      this.opening = undefined;
-      if (chunk.length < 3 && BYTE_ORDER_MARK.subarray(0, chunk.length).equals(chunk)) {
-        this.opening = chunk;
-        return { elements: [], firstIndex: this.elementCount };
+    const chunk = this.started ? input : this.takeOpening(input);
+    if (chunk === undefined) return { elements: [], firstIndex: this.elementCount };
+    const joined = this.joinCarry(chunk);
+    const buffer = this.started ? joined.buffer : this.startDocument(joined.buffer);
+    const firstIndex = this.elementCount;
+    if (joined.scanFrom === 0 && !this.fastPathOff && this.isBetweenElements()) {
+      const fast = this.tryFastPath(buffer, firstIndex);
+      if (fast !== undefined) return fast;
+    }
+    this.batchStart = -1;
+    this.batchEnd = -1;
+    this.batchCount = 0;
+    const length = buffer.length;
+    for (let at = joined.scanFrom; at < length; ) {
+      switch (this.place) {
+        case 'before list':
+        case 'after list':
+          at = this.scanSkeleton(buffer, at);
+          break;
+        case 'between elements':
+          at = this.scanBetweenElements(buffer, at);
+          break;
+        case 'in element':
+          at = this.scanElement(buffer, at);
+          break;
       }
     }
+    const batch = this.batchStart < 0 ? [] : this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
+    this.keepRest(buffer);
+    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte (an empty one changes nothing).
+    this.afterCarriageReturn = !this.carries() && (length > 0 ? buffer[length - 1] === CARRIAGE_RETURN : this.afterCarriageReturn);
+    return { elements: batch, firstIndex };
+  }
+
+  // Before the first byte: a byte-order mark may be split over the first chunks, so too few bytes to tell are held back.
+  private takeOpening(input: Buffer): Buffer | undefined {
+    const chunk = this.opening === undefined ? input : Buffer.concat([this.opening, input]);
+    this.opening = undefined;
+    if (chunk.length < 3 && BYTE_ORDER_MARK.subarray(0, chunk.length).equals(chunk)) {
+      this.opening = chunk;
+      return undefined;
+    }
+    return chunk;
+  }
+
+  // The document's first buffer: a leading byte-order mark is not part of the document.
+  private startDocument(chunk: Buffer): Buffer {
+    this.started = true;
     let buffer = chunk;
-    let scanFrom = 0;
-    if (this.carry !== undefined && !this.carryScanned) {
-      buffer = chunk.length === 0 ? this.carry : Buffer.concat([this.carry, chunk]);
-      this.carry = undefined;
+    if (chunk.subarray(0, 3).equals(BYTE_ORDER_MARK)) {
+      buffer = chunk.subarray(3);
+      this.base = 3;
+      this.lineStart = 3;
+    }
+    this.startSegment(this.base);
+    return buffer;
+  }
+
+  /**
+   * The buffer to scan, the chunk after any bytes carried from the last one,
+   * and where its scan starts; sets the line at its first byte, for
+   * `syntaxErrorAt`. A carried part starts after a byte that is not a CR.
+   */
+  private joinCarry(chunk: Buffer): { buffer: Buffer; scanFrom: number } {
+    const carry = this.carry;
+    if (carry === undefined) {
+      this.bufferLine = this.line;
+      this.bufferLineStart = this.lineStart;
+      this.bufferAfterCarriageReturn = this.afterCarriageReturn;
+      return { buffer: chunk, scanFrom: 0 };
+    }
+    this.carry = undefined;
+    this.bufferAfterCarriageReturn = false;
+    if (!this.carryScanned) {
+      // The fast path held these bytes back unscanned: the scan stands between elements, before them.
       this.carryScanned = true;
       this.bufferLine = this.line;
       this.bufferLineStart = this.lineStart;
-      this.bufferAfterCarriageReturn = false;
-    } else if (this.carry !== undefined && this.listOpen && !this.fastPathOff && this.carry.length <= MAX_RESCAN_BYTES) {
+      return { buffer: chunk.length === 0 ? carry : Buffer.concat([carry, chunk]), scanFrom: 0 };
+    }
+    if (this.listIsOpen() && !this.fastPathOff && carry.length <= MAX_RESCAN_BYTES) {
       // The carried element was scanned, but the scan can start over at its
       // first byte, where it stood between elements: that lets the fast path
       // take the whole buffer. Only for a small element: scanning a large one
       // again at every chunk would cost the square of its size.
-      buffer = Buffer.concat([this.carry, chunk]);
-      this.carry = undefined;
       this.rewindToElementStart();
       this.bufferLine = this.line;
       this.bufferLineStart = this.lineStart;
-      this.bufferAfterCarriageReturn = false;
-    } else if (this.carry !== undefined) {
-      buffer = Buffer.concat([this.carry, chunk]);
-      scanFrom = this.carry.length;
-      this.carry = undefined;
-      this.bufferLine = this.elementLine;
-      this.bufferLineStart = this.elementLineStart;
-      this.bufferAfterCarriageReturn = false;
-    } else {
-      this.bufferLine = this.line;
-      this.bufferLineStart = this.lineStart;
-      this.bufferAfterCarriageReturn = this.afterCarriageReturn;
+      return { buffer: Buffer.concat([carry, chunk]), scanFrom: 0 };
     }
-    if (!this.started) {
-      this.started = true;
-      // A leading byte-order mark is not part of the document.
-      if (chunk.subarray(0, 3).equals(BYTE_ORDER_MARK)) {
-        buffer = chunk.subarray(3);
-        this.base = 3;
-        this.lineStart = 3;
-      }
-      this.startSegment(this.base);
-    }
-    const firstIndex = this.elementCount;
-    if (scanFrom === 0 && !this.fastPathOff && this.isBetweenElements()) {
-      const fast = this.tryFastPath(buffer, firstIndex);
-      if (fast !== undefined) return fast;
-    }
-    let batchStart = -1;
-    let batchEnd = -1;
-    let completed = 0;
-    const length = buffer.length;
+    // A large element: the scan goes on where it stopped, after the carried bytes.
+    this.bufferLine = this.elementLine;
+    this.bufferLineStart = this.elementLineStart;
+    return { buffer: Buffer.concat([carry, chunk]), scanFrom: carry.length };
+  }
 
-    for (let i = scanFrom; i < length; i++) {
-      const byte = buffer[i]!;
-      if (this.inString) {
-        // JSON strings hold no raw control characters: a newline here means the string was never closed.
-        if (byte < SPACE) throw this.syntaxErrorAt(buffer, i, 'Bad control character in string literal');
-        if (this.escaped) this.escaped = false;
-        else if (byte === BACKSLASH) this.escaped = true;
-        else if (byte === QUOTE) {
-          this.inString = false;
-          if (this.stringStart >= 0) this.closeKeyCandidate(buffer, i);
-        }
-        continue;
-      }
-      if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
-        if (byte === CARRIAGE_RETURN || byte === NEWLINE) {
-          // A LF right after a CR ends the line the CR ended.
-          const previous = i > 0 ? buffer[i - 1] : this.bufferAfterCarriageReturn ? CARRIAGE_RETURN : undefined;
-          if (byte === CARRIAGE_RETURN || previous !== CARRIAGE_RETURN) this.line++;
-          this.lineStart = this.base + i + 1;
-        }
-        continue;
-      }
-      if (this.listOpen && this.depth === this.listDepth) {
-        // Between or at the start of elements of the list.
-        if (byte === COMMA || byte === CLOSE_BRACKET) {
-          if (this.elementOpen) {
-            this.elementOpen = false;
-            this.elementCount++;
-            completed++;
-            if (batchStart < 0) batchStart = this.elementStart;
-            batchEnd = i;
-          } else if (byte === COMMA || (this.awaitingElement && this.elementCount > 0)) {
-            // `[,`, `,,` and `,]` are not JSON.
-            throw this.syntaxErrorAt(buffer, i, `Unexpected token '${byte === COMMA ? ',' : ']'}'`);
-          }
-          this.awaitingElement = byte === COMMA;
-          if (byte === CLOSE_BRACKET) {
-            this.listOpen = false;
-            this.openers.pop();
-            this.depth--;
-            this.segmentStart = i;
-            this.startSegment(this.base + i);
-          }
-          continue;
-        }
-        if (!this.elementOpen) {
-          // An element follows `[` or a comma: `[{...} {...}]` is not JSON.
-          if (!this.awaitingElement) throw this.syntaxErrorAt(buffer, i, `Expected ',' or ']' after an array element`);
-          this.awaitingElement = false;
-          this.elementOpen = true;
-          this.elementStart = i;
-          this.elementLine = this.line;
-          this.elementLineStart = this.lineStart;
-        }
-      }
+  // Before or after the list: brackets, and the keys on the way to the list. Stops after the `[` that opens it.
+  private scanSkeleton(buffer: Buffer, from: number): number {
+    const length = buffer.length;
+    let at = this.inString ? this.skipString(buffer, from) + 1 : from;
+    for (; at < length; at++) {
+      const byte = buffer[at]!;
       if (byte === QUOTE) {
         this.inString = true;
-        this.stringStart = !this.listOpen && this.depth <= this.keyDepth ? i : -1;
+        this.stringStart = this.depth <= this.keyDepth ? at : -1;
+        at = this.skipString(buffer, at + 1);
+      } else if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === CARRIAGE_RETURN || byte === NEWLINE) this.countLineBreak(buffer, at);
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         this.openers.push(byte);
-        if (!this.listOpen && byte === OPEN_BRACKET && this.opensList()) {
-          this.listOpen = true;
-          this.awaitingElement = true;
-          this.listDepth = this.depth + 1;
-          this.skeletonParts.push(buffer.subarray(this.segmentStart, i + 1));
-          this.skeletonBytes += i + 1 - this.segmentStart;
-        }
+        const opensList = byte === OPEN_BRACKET && this.opensList();
         this.depth++;
         if (this.depth <= this.keys.length) this.keys.length = this.depth - 1;
         this.lastString = undefined;
+        if (opensList) {
+          this.openList(buffer, at);
+          return at + 1;
+        }
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-        const opener = this.openers.pop();
-        if (opener !== (byte === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET)) throw this.syntaxErrorAt(buffer, i, `Unexpected token '${byte === CLOSE_BRACE ? '}' : ']'}'`);
-        this.depth--;
-        this.lastString = undefined;
-      } else if (byte === COLON && !this.listOpen && this.lastString !== undefined) {
+        this.closeBracket(buffer, at, byte);
+      } else if (byte === COLON && this.lastString !== undefined) {
         this.keys[this.depth - 1] = this.lastString;
         this.lastString = undefined;
-        this.noteListKey(buffer, i);
+        this.noteListKey(buffer, at);
       }
     }
+    return length;
+  }
 
-    const batch = batchStart < 0 ? [] : this.parseBatch(buffer, batchStart, batchEnd, completed, firstIndex);
-    this.keepRest(buffer);
-    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte.
-    this.afterCarriageReturn = !this.carries() && length > 0 && buffer[length - 1] === CARRIAGE_RETURN;
-    return { elements: batch, firstIndex };
+  // Between elements: whitespace, then an element's first byte, or the `]` of an empty list.
+  private scanBetweenElements(buffer: Buffer, from: number): number {
+    const length = buffer.length;
+    for (let at = from; at < length; at++) {
+      const byte = buffer[at]!;
+      if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === CARRIAGE_RETURN || byte === NEWLINE) this.countLineBreak(buffer, at);
+        continue;
+      }
+      // `[,`, `,,` and `,]` are not JSON.
+      if (byte === COMMA || (byte === CLOSE_BRACKET && this.elementCount > 0)) throw this.syntaxErrorAt(buffer, at, `Unexpected token '${byte === COMMA ? ',' : ']'}'`);
+      if (byte === CLOSE_BRACKET) {
+        this.closeList(at);
+        return at + 1;
+      }
+      this.place = 'in element';
+      this.elementStart = at;
+      this.elementLine = this.line;
+      this.elementLineStart = this.lineStart;
+      return at;
+    }
+    return length;
+  }
+
+  // In an element: strings and brackets, up to the `,` or `]` at the list's depth that ends it.
+  private scanElement(buffer: Buffer, from: number): number {
+    const length = buffer.length;
+    let at = this.inString ? this.skipString(buffer, from) + 1 : from;
+    for (; at < length; at++) {
+      const byte = buffer[at]!;
+      if (byte === QUOTE) {
+        this.inString = true;
+        this.stringStart = -1;
+        at = this.skipString(buffer, at + 1);
+      } else if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === CARRIAGE_RETURN || byte === NEWLINE) this.countLineBreak(buffer, at);
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        this.openers.push(byte);
+        this.depth++;
+      } else if ((byte === COMMA || byte === CLOSE_BRACKET) && this.depth === this.listDepth) {
+        this.elementCount++;
+        this.batchCount++;
+        if (this.batchStart < 0) this.batchStart = this.elementStart;
+        this.batchEnd = at;
+        if (byte === COMMA) this.place = 'between elements';
+        else this.closeList(at);
+        return at + 1;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        this.closeBracket(buffer, at, byte);
+      }
+    }
+    return length;
+  }
+
+  // Inside a string, from `from`: the index of its closing quote, or the buffer's length when it goes on in the next chunk.
+  private skipString(buffer: Buffer, from: number): number {
+    const length = buffer.length;
+    let escaped = this.escaped;
+    for (let at = from; at < length; at++) {
+      const byte = buffer[at]!;
+      // JSON strings hold no raw control characters: a newline here means the string was never closed.
+      if (byte < SPACE) throw this.syntaxErrorAt(buffer, at, 'Bad control character in string literal');
+      if (escaped) escaped = false;
+      else if (byte === BACKSLASH) escaped = true;
+      else if (byte === QUOTE) {
+        this.inString = false;
+        this.escaped = false;
+        if (this.stringStart >= 0) this.closeKeyCandidate(buffer, at);
+        return at;
+      }
+    }
+    this.escaped = escaped;
+    return length;
+  }
+
+  // A CR or LF outside strings: a line ends at a CR, and at a LF unless a CR is just before it.
+  private countLineBreak(buffer: Buffer, at: number): void {
+    const previous = at > 0 ? buffer[at - 1] : this.bufferAfterCarriageReturn ? CARRIAGE_RETURN : undefined;
+    if (buffer[at] === CARRIAGE_RETURN || previous !== CARRIAGE_RETURN) this.line++;
+    this.lineStart = this.base + at + 1;
+  }
+
+  // A `}` or `]` must close the innermost open bracket, and be of its kind.
+  private closeBracket(buffer: Buffer, at: number, byte: number): void {
+    const opener = this.openers.pop();
+    if (opener !== (byte === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET)) throw this.syntaxErrorAt(buffer, at, `Unexpected token '${byte === CLOSE_BRACE ? '}' : ']'}'`);
+    this.depth--;
+    this.lastString = undefined;
+  }
+
+  // The list's `[`, at `at`: the skeleton keeps the bytes up to it.
+  private openList(buffer: Buffer, at: number): void {
+    this.place = 'between elements';
+    this.listDepth = this.depth;
+    this.skeletonParts.push(buffer.subarray(this.segmentStart, at + 1));
+    this.skeletonBytes += at + 1 - this.segmentStart;
+  }
+
+  // The list's `]`, at `at`: the skeleton goes on from it, in a new segment.
+  private closeList(at: number): void {
+    this.place = 'after list';
+    this.openers.pop();
+    this.depth--;
+    this.segmentStart = at;
+    this.startSegment(this.base + at);
+  }
+
+  private listIsOpen(): boolean {
+    return this.place === 'between elements' || this.place === 'in element';
   }
 
   // Whether bytes are held back for the next chunk (a method, so that the compiler does not narrow the field across keepRest).
@@ -424,7 +550,7 @@ export class JsonListScanner {
       this.bufferLineStart = this.elementLineStart;
       throw this.syntaxErrorAt(this.carry, this.carry.length, 'Unexpected end of JSON input');
     }
-    if (this.listOpen) {
+    if (this.listIsOpen()) {
       // The input ended inside the list, between elements.
       return this.failAtEnd();
     }
@@ -512,8 +638,8 @@ export class JsonListScanner {
 
   // After a chunk: keep the open element's bytes for the next chunk, or close the skeleton segment.
   private keepRest(buffer: Buffer): void {
-    if (this.listOpen) {
-      if (this.elementOpen) {
+    if (this.listIsOpen()) {
+      if (this.place === 'in element') {
         this.carry = buffer.subarray(this.elementStart);
         if (this.carry.length > this.maxElementBytes) {
           throw new InputSyntaxError(

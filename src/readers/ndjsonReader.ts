@@ -1,5 +1,5 @@
 import { InputSyntaxError } from '../errors.js';
-import { describeJsonParseFailure } from '../input/readInput.js';
+import { describeJsonParseFailure } from '../input/parseInputJson.js';
 import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED, splitLines } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8 } from '../input/utf8.js';
 import type { RecordBatch } from './recordBatch.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { budgetsSchema } from '../config/budgets.js';
+import { budgetsSchema } from '../config/budgetsSchema.js';
 import { settingsFileSchema } from '../config/settings.js';
 import { checkObservationSchema } from '../records/checkObservation.js';
 import { executionInputSchema, executionRecordSchema } from '../records/executionRecord.js';

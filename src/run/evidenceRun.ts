@@ -5,7 +5,7 @@ import type { EvidenceRules } from '../records/evidenceRules.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
-import { compareCodeUnits } from '../summary/summariseExecutions.js';
+import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import type { ExecutionData } from '../summary/executionAccumulator.js';
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
 import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';

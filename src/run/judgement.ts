@@ -1,8 +1,8 @@
-import { budgetsSchema, type Budgets } from '../config/budgets.js';
+import { budgetsSchema, type Budgets } from '../config/budgetsSchema.js';
 import { parseConfigurationJson } from '../config/settingsSources.js';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
-import { needsBaseline } from '../evaluation/budgets.js';
+import { needsBaseline } from '../evaluation/evaluateBudgets.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';

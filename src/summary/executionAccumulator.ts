@@ -3,7 +3,8 @@ import type { CanonicalExecutionRecord } from '../records/normaliseExecutionReco
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
 import { describeRuns, ExactSum, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
-import { compareCodeUnits, type RecordSummary } from './summariseExecutions.js';
+import { compareCodeUnits } from './compareCodeUnits.js';
+import type { RecordSummary } from './executionSummary.js';
 
 /** How many of the slowest executions the summary keeps. */
 export const SLOWEST_EXECUTION_COUNT = 5;

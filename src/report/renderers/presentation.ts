@@ -1,5 +1,5 @@
 import { escapeControlCharacters, shorten } from '../../renderValue.js';
-import { compareCodeUnits } from '../../summary/summariseExecutions.js';
+import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
 import { isIncompleteRun, type QualityReport } from '../qualityReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';
 

@@ -1,10 +1,10 @@
-import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets } from '../config/budgets.js';
+import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets } from '../config/budgetsSchema.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../report/verdictSchemas.js';
 import { escapeControlCharacters, shorten } from '../renderValue.js';
-import { compareCodeUnits } from '../summary/summariseExecutions.js';
+import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
 /**
  * Quality budgets: limits a report must hold, judged like k6 thresholds. A

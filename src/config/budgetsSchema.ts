@@ -4,7 +4,7 @@ import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 
 /**
  * The budgets file (`QE_BUDGETS_PATH`, `--budgets`) and the reporter option
- * `budgets`: quality limits a report must hold. `src/evaluation/budgets.ts`
+ * `budgets`: quality limits a report must hold. `src/evaluation/evaluateBudgets.ts`
  * judges a report against them.
  */
 
