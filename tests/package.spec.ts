@@ -48,12 +48,27 @@ test('a consumer imports the helpers, their error types and the loader by the pa
   });
 });
 
-test('the tarball holds both builds, the JSON Schemas, the README and the LICENSE, and no specs, programs or source maps', async () => {
+test('the tarball holds both builds, the JSON Schemas, the README with the documents it links to and the LICENSE, and no specs, programs or source maps', async () => {
   const files = await packedFiles();
 
+  // The README links into docs/ and CONTRIBUTING.md: they ship with it, so its links work inside the package too.
   expect(files.filter((path) => !path.startsWith('.build/'))).toEqual([
+    'CONTRIBUTING.md',
     'LICENSE',
     'README.md',
+    'docs/architecture.md',
+    'docs/budgets-and-baseline.md',
+    'docs/command.md',
+    'docs/configuration.md',
+    'docs/helpers.md',
+    'docs/html-report.png',
+    'docs/input-formats.md',
+    'docs/library.md',
+    'docs/performance.md',
+    'docs/reliability.md',
+    'docs/report-format.md',
+    'docs/reporter.md',
+    'docs/statuses-and-labels.md',
     'package.json',
     'schemas/budgets.schema.json',
     'schemas/check-observation.schema.json',

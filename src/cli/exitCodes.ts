@@ -13,7 +13,7 @@ import type { QualityReport } from '../report/qualityReport.js';
 
 /**
  * Exit codes, from the BSD sysexits convention. The one place where an error
- * class becomes a process exit code; README "Exit codes" documents the table.
+ * class becomes a process exit code; docs/command.md, "Exit codes", documents the table.
  */
 export const EXIT_CODES = {
   success: 0,
