@@ -164,8 +164,8 @@ function expectedStatusAnnotations(test: TestCase, result: TestResult): string[]
 }
 
 // Only what a judgement needs crosses to the worker that checks it.
-function judgementSettingsOf({ budgets, budgetsSource, baselinePath }: JudgementSettings): JudgementSettings {
-  return { budgets, budgetsSource, baselinePath };
+function judgementSettingsOf({ budgets, baselinePath }: JudgementSettings): JudgementSettings {
+  return { budgets, baselinePath };
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

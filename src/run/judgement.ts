@@ -13,8 +13,6 @@ import { quotePath } from '../renderValue.js';
 export interface JudgementSettings {
   /** A budgets file's path, or the budgets as an object (the reporter option). */
   readonly budgets?: string | Budgets | undefined;
-  /** Where the budgets object came from, for messages: `option "budgets"`. */
-  readonly budgetsSource?: string | undefined;
   /** A previous report to compare with. */
   readonly baselinePath?: string | undefined;
 }
@@ -43,7 +41,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       : settings.budgets;
   const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
-    const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : settings.budgetsSource === undefined ? '' : ` of ${settings.budgetsSource}`;
+    const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : '';
     throw new ConfigurationError([
       { variable: `"maxP95IncreasePercent"${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
