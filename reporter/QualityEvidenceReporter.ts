@@ -6,7 +6,7 @@ import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { judgementFiles, loadJudgement, type JudgementSettings } from '../src/run/judgement.js';
-import { publishReport, stepSummaryPathOf } from '../src/run/publishReport.js';
+import { publishReport, stepSummaryPathOf, type ReportDestination } from '../src/run/publishReport.js';
 import type { Judgement } from '../src/evaluation/judgeReport.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
@@ -69,8 +69,7 @@ export default class QualityEvidenceReporter implements Reporter {
     this.listing = isListingRun(rawOptions);
     // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
     const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : host.cwd;
-    const destination = { outputPath: this.settings.outputFile, formats: this.settings.formats, reads: [...judgementFiles(this.settings), this.settings.settingsFile] };
-    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(judgementSettingsOf(this.settings), destination, configDir, host.cwd);
+    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(judgementSettingsOf(this.settings), destinationOf(this.settings), configDir, host.cwd);
     for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
@@ -107,15 +106,9 @@ export default class QualityEvidenceReporter implements Reporter {
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
       const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, host);
       const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status });
-      const destination = {
-        outputPath: settings.outputFile,
-        formats: settings.formats,
-        stepSummaryPath: stepSummaryPathOf(host.env),
-        reads: [...judgementFiles(settings), settings.settingsFile],
-      };
-      const { files, stepSummaryProblem } = await publishReport(report, destination, host.fileSystem);
+      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
-      const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec) })));
+      const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
       this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd));
       if (stepSummaryProblem !== undefined) host.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
       if (!this.quiet) host.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, host.cwd)))}\n`);
@@ -161,6 +154,11 @@ function expectedStatusAnnotations(test: TestCase, result: TestResult): string[]
   const annotations = [...test.annotations, ...((result as { annotations?: TestCase['annotations'] }).annotations ?? [])];
   const lists = annotations.filter((annotation) => annotation.type === EXPECTED_STATUS_ANNOTATION).map((annotation) => annotation.description ?? '');
   return [...new Set(lists)];
+}
+
+/** Where the report goes, and what it may never replace: the files the run reads. */
+function destinationOf(settings: ReporterSettings): ReportDestination {
+  return { outputPath: settings.outputFile, formats: settings.formats, reads: [...judgementFiles(settings), settings.settingsFile] };
 }
 
 // Only what a judgement needs crosses to the worker that checks it.

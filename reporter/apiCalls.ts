@@ -54,7 +54,7 @@ export function apiCallsOf(steps: readonly StepLike[]): ApiCall[] {
 }
 
 /** The API call one `pw:api` step reports, or undefined for any other Playwright call. */
-export function apiCallOf(step: StepLike): ApiCall | undefined {
+function apiCallOf(step: StepLike): ApiCall | undefined {
   const target = callTarget(step);
   if (target === undefined) return undefined;
   const message = step.error?.message;

@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import type { FileSystem } from '../src/io/fileSystem.js';
 
 /**
  * Where a spec file takes its `test` from, as far as its source tells: the
@@ -54,9 +53,9 @@ const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = { '.js': [
  * Where the spec at `specPath`, whose text is `source`, takes `test` from.
  * A relative import is resolved to the file it names, as TypeScript and
  * Playwright's loader do for the common cases; `isFile` says whether a path
- * is a file (the real file system by default).
+ * is a file.
  */
-export function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean = isRegularFile): TestSource {
+export async function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean | Promise<boolean>): Promise<TestSource> {
   const specifier = testModuleOf(source);
   if (specifier === undefined) return { kind: 'unknown' };
   if (PLAYWRIGHT_MODULES.has(specifier)) return { kind: 'playwright' };
@@ -70,22 +69,16 @@ export function testSourceOf(specPath: string, source: string, isFile: (path: st
     ...EXTENSIONS.map((added) => base + added),
     ...EXTENSIONS.map((added) => resolve(base, `index${added}`)),
   ];
-  const found = candidates.find(isFile);
-  return found === undefined ? { kind: 'module', specifier } : { kind: 'fixture file', path: found };
-}
-
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
+  for (const candidate of candidates) {
+    if (await isFile(candidate)) return { kind: 'fixture file', path: candidate };
   }
+  return { kind: 'module', specifier };
 }
 
-/** {@link testSourceOf} for a spec file on disk, read once; a file that cannot be read tells nothing. */
-export async function testSourceOfFile(specPath: string): Promise<TestSource> {
+/** {@link testSourceOf} for a spec file in a file system, read once; a file that cannot be read tells nothing. */
+export async function testSourceOfFile(specPath: string, fileSystem: FileSystem): Promise<TestSource> {
   try {
-    return testSourceOf(specPath, await readFile(specPath, 'utf8'));
+    return await testSourceOf(specPath, await fileSystem.readFile(specPath), async (path) => (await fileSystem.stat(path))?.kind === 'file');
   } catch {
     return { kind: 'unknown' };
   }

@@ -24,9 +24,13 @@ export abstract class QualityEvidenceError extends Error {
   }
 }
 
-/** One problem with one `QE_*` variable or option. */
+/** One problem with one setting, or with a budgets file. */
 export interface ConfigurationIssue {
-  /** The variable (or reporter option) at fault, e.g. `QE_INPUT_PATH`. */
+  /**
+   * Where the problem is, in the user's own words and the one path grammar:
+   * `QE_INPUT_PATH`, `option budgets.endpoints["GET /a"].maxFailedExecutions`,
+   * `routes[2] in ./quality-evidence.config.json`.
+   */
   readonly variable: string;
   /** The rule it breaks, without its value. */
   readonly message: string;
@@ -37,10 +41,13 @@ export class ConfigurationError extends QualityEvidenceError {
   /** Every problem found, in variable order (already listed in the message). */
   declare readonly issues: readonly ConfigurationIssue[];
 
+  /** How many problems a message lists; the issues hold them all. */
+  static readonly listedIssueLimit = 20;
+
   /** @param subject what was invalid, for the first line of the message: `invalid <subject>:`. */
   constructor(issues: readonly ConfigurationIssue[], subject = 'configuration') {
-    const lines = issues.map((issue) => `  - ${issue.variable}: ${issue.message}`);
-    super(`invalid ${subject}:\n${lines.join('\n')}`);
+    const listed = issues.slice(0, ConfigurationError.listedIssueLimit).map((issue) => `${issue.variable}: ${issue.message}`);
+    super(formatIssueList(`invalid ${subject}`, listed, issues.length));
     // Not enumerable: the message already lists the issues, and hosts such as
     // Playwright print an error's enumerable fields after its stack.
     Object.defineProperty(this, 'issues', { value: issues, enumerable: false });

@@ -204,6 +204,6 @@ test('QE_REPORT_FORMATS: a list out of json, markdown, html, in a fixed order; a
   expect(loadQualityToolConfig(base).formats).toBeUndefined();
   const error = configurationErrorFrom({ ...base, QE_REPORT_FORMATS: 'json,pdf-secret' });
   expect(error.message).toBe(
-    'invalid configuration:\n  - QE_REPORT_FORMATS: item 2: must be a list out of json, markdown, html, such as "json,markdown" (or an array such as ["json", "html"])',
+    'invalid configuration:\n  - QE_REPORT_FORMATS[1]: must be a list out of json, markdown, html, such as "json,markdown" (or an array such as ["json", "html"])',
   );
 });

@@ -57,7 +57,7 @@ test.describe('the settings', () => {
   test('expectedStatusesByEndpoint in the settings file names the bad endpoint key and the file', () => {
     const settingsFile = { path: '/ci/quality-evidence.config.json', text: JSON.stringify({ expectedStatusesByEndpoint: { 'DELETE /booking/:id': '200-299,700' } }) };
     expect((thrownBy(() => loadQualityToolConfig(env, { settingsFile })) as Error).message).toBe(
-      'invalid configuration:\n  - "expectedStatusesByEndpoint" in /ci/quality-evidence.config.json: at "DELETE /booking/:id": item 2 of 2 is outside the status codes 100 to 599; got {"DELETE /booking/:id":"200-299,700"} (an object)',
+      'invalid configuration:\n  - expectedStatusesByEndpoint["DELETE /booking/:id"] in /ci/quality-evidence.config.json: item 2 of 2 is outside the status codes 100 to 599; got "200-299,700" (a string)',
     );
   });
 });

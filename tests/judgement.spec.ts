@@ -46,13 +46,13 @@ function reportOf(records: readonly { endpoint: string; statusCode: number; resp
 test.describe('budget keys that are not endpoint labels are refused, with the file and the key', () => {
   for (const [text, message] of [
     // zod passes over a "__proto__" key without a word: it would have held, judging nothing.
-    ['{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }', '  - "endpoints" › "__proto__" in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
-    ['{ "endpoints": { "GET /a": {}, "__proto__": {} } }', '  - "endpoints" › "__proto__" in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
-    ['{ "endpoints": { "constructor": {} } }', '  - "endpoints" › "constructor" in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
-    ['{ "__proto__": { "maxFailedExecutions": 0 } }', '  - "b.json": holds "__proto__", which is not a budget'],
-    ['{ "responseTimeMs": { "__proto__": 5 } }', '  - "responseTimeMs" in "b.json": holds "__proto__", which is not a budget'],
+    ['{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }', '  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
+    ['{ "endpoints": { "GET /a": {}, "__proto__": {} } }', '  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
+    ['{ "endpoints": { "constructor": {} } }', '  - endpoints.constructor in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
+    ['{ "__proto__": { "maxFailedExecutions": 0 } }', '  - __proto__ in "b.json": is not a budget'],
+    ['{ "responseTimeMs": { "__proto__": 5 } }', '  - responseTimeMs.__proto__ in "b.json": is not a budget'],
     // Two keys that are one endpoint once normalised, as records' labels are.
-    ['{ "endpoints": { "get /a": { "maxFailedExecutions": 0 }, "GET  /a": { "maxFailedExecutions": 3 } } }', '  - "endpoints" › "GET  /a" in "b.json": is the endpoint "GET /a", as "get /a" is: give each endpoint its budgets once'],
+    ['{ "endpoints": { "get /a": { "maxFailedExecutions": 0 }, "GET  /a": { "maxFailedExecutions": 3 } } }', '  - endpoints["GET  /a"] in "b.json": is the endpoint "GET /a", as "get /a" is: give each endpoint its budgets once'],
   ] as const) {
     test(text, () => {
       expect((thrownBy(() => parseBudgets(text, 'b.json')) as Error).message).toBe(`invalid budgets:\n${message}`);
@@ -61,14 +61,14 @@ test.describe('budget keys that are not endpoint labels are refused, with the fi
 
   test('the command exits 78 before anything is written', async () => {
     const outcome = await command(['in.json', '--budgets', 'b.json', '-o', 'out/q.json'], { 'in.json': RECORDS, 'b.json': '{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }' });
-    expect([outcome.exitCode, outcome.stdout, outcome.stderr]).toStrictEqual([78, '', 'invalid budgets:\n  - "endpoints" › "__proto__" in "b.json": must be an endpoint label of the form "<METHOD> <path>"\n']);
+    expect([outcome.exitCode, outcome.stdout, outcome.stderr]).toStrictEqual([78, '', 'invalid budgets:\n  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"\n']);
   });
 
   test('the reporter option budgets (an object) is refused the same way', () => {
     const budgets = JSON.parse('{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }') as unknown;
     const source = optionSettings({ budgets }, { owner: 'quality-evidence/reporter', base: '.' });
     expect((thrownBy(() => resolveSettings([source], { defaults: { environment: 'local' } })) as Error).message).toBe(
-      'invalid configuration:\n  - option "budgets": at "endpoints", at "__proto__": must be an endpoint label of the form "<METHOD> <path>"; got {"endpoints":{…}} (an object)',
+      'invalid configuration:\n  - option budgets.endpoints.__proto__: must be an endpoint label of the form "<METHOD> <path>"; got {"maxFailedExecutions":0} (an object)',
     );
   });
 });

@@ -34,7 +34,7 @@ test('a budgets file with a bad budget stops the run before any test file is loa
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stdout + outcome.stderr).toContain(`ConfigurationError: invalid budgets:\n  - "maxFailedExecutions" in "${join(project, 'budgets.json')}": `);
+  expect(outcome.stdout + outcome.stderr).toContain(`ConfigurationError: invalid budgets:\n  - maxFailedExecutions in "${join(project, 'budgets.json')}": `);
   expect(await pathExists(join(project, 'spec-loaded.txt')), 'the spec file was loaded').toBe(false);
   expect(await pathExists(join(project, 'out/q.json'))).toBe(false);
 });

@@ -41,14 +41,14 @@ test.describe('the settings file', () => {
 
   test('an unknown key is an issue naming the key and the file', () => {
     expect(issuesOf(() => resolveSettings([file({ outputfile: 'x.json' })], everySetting))).toEqual([
-      { variable: `"outputfile" in ${filePath}`, message: 'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, formats)' },
+      { variable: `outputfile in ${filePath}`, message: 'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, formats)' },
     ]);
   });
 
   test('a bad value is an issue naming the key and the file, with the value shown', () => {
     expect(issuesOf(() => resolveSettings([file({ slowResponseThresholdMs: '300', quiet: 'yes' })], everySetting))).toEqual([
-      { variable: `"slowResponseThresholdMs" in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got "300" (a string)' },
-      { variable: `"quiet" in ${filePath}`, message: 'must be true or false; got "yes" (a string)' },
+      { variable: `slowResponseThresholdMs in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got "300" (a string)' },
+      { variable: `quiet in ${filePath}`, message: 'must be true or false; got "yes" (a string)' },
     ]);
   });
 
@@ -76,7 +76,7 @@ test.describe('precedence', () => {
   test('a bad value is reported even where a source of higher precedence gives a good one', () => {
     const sources = [environmentSettings({ QE_SLOW_RESPONSE_THRESHOLD_MS: '100' }), file({ slowResponseThresholdMs: -1 })];
     expect(issuesOf(() => resolveSettings(sources, everySetting))).toEqual([
-      { variable: `"slowResponseThresholdMs" in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got -1 (a number)' },
+      { variable: `slowResponseThresholdMs in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got -1 (a number)' },
     ]);
   });
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { testModuleOf, testSourceOf } from '../reporter/testSource.js';
+import { testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
 import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
 import { expect, test } from './support/test.js';
+import { MemoryFileSystem } from './support/memoryFileSystem.js';
 
 // Where a spec takes its `test` from, read from its source: the file the
 // unrecorded-calls hint names as the one to change.
@@ -16,16 +17,22 @@ test('the module of the test binding, from an import or a require, renamed or no
   expect(testModuleOf(`// import { test } from '@playwright/test';\n/* import { test } from './x'; */\nimport { test as base } from './y';`)).toBeUndefined();
 });
 
-test('a relative import resolves to the fixture file, through a .js specifier, a missing extension or a folder index', () => {
+test('a relative import resolves to the fixture file, through a .js specifier, a missing extension or a folder index', async () => {
   const files = new Set(['/p/tests/fixtures.ts', '/p/support/test.ts', '/p/tests/api/index.ts']);
   const isFile = (path: string) => files.has(path);
-  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from './fixtures';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
-  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from '../support/test.js';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/support/test.ts' });
-  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from './api';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/api/index.ts' });
-  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from './nowhere';`, isFile)).toEqual({ kind: 'module', specifier: './nowhere' });
-  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from '@fixtures';`, isFile)).toEqual({ kind: 'module', specifier: '@fixtures' });
-  expect(testSourceOf('/p/tests/a.spec.ts', `import { test } from '@playwright/test';`, isFile)).toEqual({ kind: 'playwright' });
-  expect(testSourceOf('/p/tests/a.spec.ts', `test('global', () => {});`, isFile)).toEqual({ kind: 'unknown' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './fixtures';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '../support/test.js';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/support/test.ts' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './api';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/api/index.ts' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './nowhere';`, isFile)).toEqual({ kind: 'module', specifier: './nowhere' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '@fixtures';`, isFile)).toEqual({ kind: 'module', specifier: '@fixtures' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '@playwright/test';`, isFile)).toEqual({ kind: 'playwright' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `test('global', () => {});`, isFile)).toEqual({ kind: 'unknown' });
+});
+
+test("a spec file is read, and its fixture file found, through the reporter's file system; a spec that cannot be read tells nothing", async () => {
+  const fileSystem = new MemoryFileSystem({ '/p/tests/a.spec.ts': `import { test } from './fixtures';`, '/p/tests/fixtures.ts': '' }).place('/p/tests/fixtures', 'folder');
+  expect(await testSourceOfFile('/p/tests/a.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
+  expect(await testSourceOfFile('/p/tests/gone.spec.ts', fileSystem)).toEqual({ kind: 'unknown' });
 });
 
 test('the hint names each file to change: the spec, the fixture file for its specs, or what could not be told', () => {

@@ -72,13 +72,13 @@ async function verdictOf(report: QualityReport, recorded: { report: QualityRepor
   const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), budgetsPath);
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
-      { variable: `"maxP95IncreasePercent" in ${quotePath(budgetsPath)}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
+      { variable: `maxP95IncreasePercent in ${quotePath(budgetsPath)}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
     ]);
   }
   return evaluateBudgets(report, budgets);
 }
 
-export const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]
+const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]
 
 Judges an existing report against quality budgets: one line per budget on
 stdout, exit 1 when a budget is breached, 0 when every budget holds. Use it

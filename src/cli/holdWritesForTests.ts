@@ -14,7 +14,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 export const HOLD_WRITE_VARIABLE = 'QE_TEST_HOLD_BEFORE_WRITE_STEP';
 
 /** How long a held step waits before it goes on, for a spec that never kills it: a minute. */
-export const HOLD_MS = 60_000;
+const HOLD_MS = 60_000;
 
 /**
  * `fileSystem`, or, when `step` is a whole number n from 1, the same file

@@ -64,7 +64,7 @@ function checkEndpointKeys(value: unknown, context: z.RefinementCtx): unknown {
 }
 
 /** The budgets of one endpoint. */
-export const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
+const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
 
 const endpointBudgetsRecord = z.record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: NOT_A_LABEL }), endpointBudgetsSchema);
 

@@ -43,4 +43,4 @@ export function loadQualityToolConfig(env: EnvironmentRecord, { settingsFile }: 
 }
 
 /** The runner (`npm run start:environment`): it names its environment and its input, and writes the report where the table says. */
-export const RUNNER_SETTINGS: ProgramSettings = { required: ['environment', 'inputPath'] };
+const RUNNER_SETTINGS: ProgramSettings = { required: ['environment', 'inputPath'] };

@@ -1,8 +1,9 @@
 import { isAbsolute, join } from 'node:path';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
+import { validationIssuesOf, valueAtPath } from '../issues/issuePath.js';
 import { renderValue } from '../renderValue.js';
 import { SETTING_KEYS, SETTINGS, type SettingDefinition, type SettingKey, type SettingValues } from './settings.js';
-import type { GivenSetting, SettingsSource } from './settingsSources.js';
+import { describeSettingPlace, type GivenSetting, type SettingsSource } from './settingsSources.js';
 
 /** The settings every program runs with, given or defaulted: the rest may be absent. */
 type AlwaysSet = 'environment' | 'slowResponseThresholdMs' | 'outputFile' | 'quiet';
@@ -32,7 +33,7 @@ export interface ProgramSettings {
  * value every source gives is checked, winning or not, so a broken settings
  * file is reported even where a variable overrides it. Throws one
  * ConfigurationError naming every problem in the user's own words:
- * `QE_OUTPUT_PATH`, `option "outputFile"`, `"outputFile" in ./quality-evidence.config.json`.
+ * `QE_OUTPUT_PATH`, `option outputFile`, `outputFile in ./quality-evidence.config.json`.
  * Relative paths come back joined to the folder their source names (the
  * working directory for variables and flags, so those stay relative).
  */
@@ -49,37 +50,36 @@ export function resolveSettings(sources: readonly SettingsSource[], { defaults =
       if (given === undefined) continue;
       anyGiven = true;
       const checked = checkSetting(key, given);
-      if ('problem' in checked) issues.push({ variable: given.name, message: checked.problem });
+      if ('problems' in checked) issues.push(...checked.problems);
       else winner ??= checked;
     }
     const fallback = key in defaults ? defaults[key] : definition.default;
     if (winner !== undefined) resolved[key] = winner.value;
     else if (fallback !== undefined) resolved[key] = fallback;
-    else if (!anyGiven && required.includes(key)) issues.push({ variable: definition.variable ?? `"${key}"`, message: `is required (${definition.purpose})` });
+    else if (!anyGiven && required.includes(key)) issues.push({ variable: definition.variable ?? key, message: `is required (${definition.purpose})` });
   }
   if (issues.length > 0) throw new ConfigurationError(issues, subject);
   return resolved as Settings;
 }
 
-function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: unknown } | { readonly problem: string } {
+function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: unknown } | { readonly problems: readonly ConfigurationIssue[] } {
   const definition: SettingDefinition = SETTINGS[key];
   // Node.js decodes the environment and the command line as UTF-8 and puts U+FFFD where bytes are not: the
   // bytes are lost, so a value holding it is refused, as an input's bytes that are not UTF-8 are.
   if (given.isText && typeof given.value === 'string' && given.value.includes('\uFFFD')) {
-    return { problem: 'is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)' };
+    return { problems: [{ variable: describeSettingPlace(given.place), message: 'is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)' }] };
   }
   const result = given.isText
     ? definition.text.pipe(definition.value).safeParse(given.value, { reportInput: false })
     : definition.value.safeParse(given.value, { reportInput: false });
   if (!result.success) {
-    const first = result.error.issues[0];
-    // Where in a structured value (a key of an object of settings), when not at its top.
-    const where = first === undefined || first.path.length === 0 ? '' : `${first.path.map((part) => (typeof part === 'number' ? `item ${part + 1}` : `at ${JSON.stringify(String(part))}`)).join(', ')}: `;
-    // A bad key of a record (an endpoint label) carries its own issue inside.
-    const detail = first?.code === 'invalid_key' ? first.issues[0]?.message : first?.message;
-    const message = `${where}${detail ?? 'is invalid'}`;
-    // A variable or a flag may hold a secret put in the wrong place: its value is never shown.
-    return { problem: given.isText ? message : `${message}; got ${renderValue(given.value)}` };
+    return {
+      problems: validationIssuesOf(result.error).map(({ path, message }) => ({
+        variable: describeSettingPlace(given.place, path),
+        // A variable or a flag may hold a secret put in the wrong place: its value is never shown.
+        message: given.isText ? message : `${message}; got ${renderValue(valueAtPath(given.value, path))}`,
+      })),
+    };
   }
   const value: unknown = result.data;
   if (definition.isPath === true && typeof value === 'string' && given.base !== undefined && !isAbsolute(value)) {

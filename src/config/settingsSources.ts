@@ -1,17 +1,36 @@
 import { dirname } from 'node:path';
 import { InputSyntaxError, type ConfigurationIssue } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
-import { describeType, escapeControlCharacters } from '../renderValue.js';
+import { formatIssuePath } from '../issues/issuePath.js';
+import { describeType } from '../renderValue.js';
 import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingDefinition, type SettingKey } from './settings.js';
 
 /** The environment as the outermost program sees it: untrusted text values. */
 export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
 
+/**
+ * Where a source gave a setting, in the user's own words: `QE_OUTPUT_PATH`,
+ * `--output`, `option outputFile`, `outputFile in ./quality-evidence.config.json`.
+ * A place inside the value continues its root in the one path grammar
+ * ({@link formatIssuePath}): `option budgets.endpoints["GET /a"].maxFailedExecutions`.
+ */
+export interface SettingPlace {
+  /** The variable, the flag, or the key (already in the path grammar). */
+  readonly root: string;
+  readonly prefix?: string;
+  readonly suffix?: string;
+}
+
+/** A setting's place, and the place inside its value when `path` is given. */
+export function describeSettingPlace({ root, prefix = '', suffix = '' }: SettingPlace, path: readonly PropertyKey[] = []): string {
+  return `${prefix}${formatIssuePath(path, root)}${suffix}`;
+}
+
 /** One value of one setting, as a source gave it. */
 export interface GivenSetting {
   readonly value: unknown;
-  /** The setting in the user's own words: `QE_OUTPUT_PATH`, `option "outputFile"`, `"outputFile" in ./quality-evidence.config.json`. */
-  readonly name: string;
+  /** Where the value was given, for messages. */
+  readonly place: SettingPlace;
   /** Text to be parsed (a variable, a flag), or a typed value (an option, a file). Text values are never shown in messages. */
   readonly isText: boolean;
   /** The folder a relative path in this value is relative to; absent for the working directory. */
@@ -43,7 +62,7 @@ export function environmentSettings(env: EnvironmentRecord): SettingsSource {
     const { variable } = SETTINGS[key] as SettingDefinition;
     if (variable === undefined) continue;
     const text = presentValue(env[variable]);
-    if (text !== undefined) values[key] = { value: text, name: variable, isText: true };
+    if (text !== undefined) values[key] = { value: text, place: { root: variable }, isText: true };
   }
   return { values, issues: [] };
 }
@@ -62,7 +81,8 @@ export function flagSettings(flags: Readonly<Record<string, string | boolean | r
     if (value === undefined) continue;
     // A repeatable flag (--route a --route b) reads as the comma-separated text of its variable.
     const text = typeof value === 'string' ? value.trim() : typeof value === 'boolean' ? undefined : value.join(',');
-    values[key] = text === undefined ? { value, name: `--${flag.name}`, isText: false } : { value: text, name: `--${flag.name}`, isText: true };
+    const place = { root: `--${flag.name}` };
+    values[key] = text === undefined ? { value, place, isText: false } : { value: text, place, isText: true };
   }
   return { values, issues: [] };
 }
@@ -89,11 +109,11 @@ export function optionSettings(options: Readonly<Record<string, unknown>>, { own
       // else may be a key a newer host adds to every reporter's options: a warning, so that a host's
       // update cannot stop every user's run.
       const meant = nearMissOf(name);
-      if (meant === undefined) ignored.push(`option ${quotedKey(name)} is not an option of ${owner}; it is ignored`);
-      else issues.push({ variable: `option ${quotedKey(name)}`, message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})` });
+      if (meant === undefined) ignored.push(`option ${formatIssuePath([name])} is not an option of ${owner}; it is ignored`);
+      else issues.push({ variable: `option ${formatIssuePath([name])}`, message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})` });
       continue;
     }
-    if (value !== undefined) values[name] = { value, name: `option ${quotedKey(name)}`, isText: false, base };
+    if (value !== undefined) values[name] = { value, place: { prefix: 'option ', root: formatIssuePath([name]) }, isText: false, base };
   }
   return { values, issues, ignored };
 }
@@ -105,7 +125,7 @@ export function optionSettings(options: Readonly<Record<string, unknown>>, { own
  * an issue naming the key and the file.
  */
 export function settingsFileSettings(path: string, text: string): SettingsSource {
-  const where = `in ${path}`;
+  const where = ` in ${path}`;
   const read = parseConfigurationJson(path, text);
   if ('issue' in read) return { values: {}, issues: [read.issue] };
   const { document } = read;
@@ -117,17 +137,12 @@ export function settingsFileSettings(path: string, text: string): SettingsSource
   for (const [name, value] of Object.entries(document)) {
     if (name === '$schema') continue;
     if (!isOptionKey(name)) {
-      issues.push({ variable: `${quotedKey(name)} ${where}`, message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})` });
+      issues.push({ variable: `${formatIssuePath([name])}${where}`, message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})` });
       continue;
     }
-    values[name] = { value, name: `${quotedKey(name)} ${where}`, isText: false, base: dirname(path) };
+    values[name] = { value, place: { root: formatIssuePath([name]), suffix: where }, isText: false, base: dirname(path) };
   }
   return { values, issues };
-}
-
-/** A key as a message names it: quoted, its control characters escaped, so that a newline in a key cannot forge a line of the message. */
-function quotedKey(name: string): string {
-  return `"${escapeControlCharacters(name)}"`;
 }
 
 /**
@@ -149,7 +164,7 @@ export function parseConfigurationJson(path: string, text: string): { readonly d
  * or at most two edits away (a letter missing, added, changed or two swapped)
  * from an option of five letters or more.
  */
-export function nearMissOf(name: string): string | undefined {
+function nearMissOf(name: string): string | undefined {
   const lower = name.toLowerCase();
   return OPTION_KEYS.find((key) => key.toLowerCase() === lower || (key.length >= 5 && editDistance(lower, key.toLowerCase()) <= 2));
 }

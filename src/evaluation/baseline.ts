@@ -1,5 +1,6 @@
 import { InputSyntaxError, ReportFormatError } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
+import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
@@ -39,8 +40,8 @@ export function parseReport(text: string, path: string, what = 'baseline report'
   }
   const parsed = baselineReportSchema.safeParse(document, { reportInput: false });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${issue.path.join('.')}: ${issue.message})`;
+    const issue = validationIssuesOf(parsed.error)[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
     throw new ReportFormatError(path, `is not a quality-summary.json written by quality-evidence${where}`, what);
   }
   keepProtoFailures((document as { failureCountByEndpoint: Record<string, unknown> }).failureCountByEndpoint, parsed.data.failureCountByEndpoint, path, what);

@@ -62,7 +62,7 @@ export function needsBaseline(budgets: Budgets): boolean {
 }
 
 /** Whether a measured value holds a budget's limit: at least the limit for minExecutions, at most it for the others; no value never holds. */
-export function holdsLimit(budget: string, limit: number, actual: number | null): boolean {
+function holdsLimit(budget: string, limit: number, actual: number | null): boolean {
   return actual !== null && (budget === 'minExecutions' ? actual >= limit : actual <= limit);
 }
 

@@ -151,7 +151,7 @@ function completeUtf8Length(bytes: Buffer): number {
 }
 
 /** A byte count for a message: `16 MiB`, or `536,870,888 bytes (about 512 MiB)` when it is no whole number of MiB. */
-export function describeBytes(bytes: number): string {
+function describeBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   if (Number.isInteger(mebibytes)) return `${mebibytes} MiB`;
   return mebibytes < 1 ? `${bytes.toLocaleString('en-US')} bytes` : `${bytes.toLocaleString('en-US')} bytes (about ${Math.round(mebibytes)} MiB)`;

@@ -58,7 +58,7 @@ const THIS_HOST = createHash('sha256').update(hostname()).digest('hex').slice(0,
  * that is older than this (a process on another machine sharing the folder),
  * was left by a run that was killed: the next successful run removes it.
  */
-export const STALE_TEMPORARY_FILE_MS = 5 * 60 * 1000;
+const STALE_TEMPORARY_FILE_MS = 5 * 60 * 1000;
 
 /**
  * Writes the report to a temporary file beside the target and renames it into
@@ -217,7 +217,7 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
  * read-only mount, not ENOENT). Fails with the file system's error
  * (ENOTDIR when a parent is not a folder).
  */
-export async function makeFolders(fileSystem: FileSystem, folder: string): Promise<void> {
+async function makeFolders(fileSystem: FileSystem, folder: string): Promise<void> {
   const missing: string[] = [];
   let at = folder;
   for (;;) {

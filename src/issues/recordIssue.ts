@@ -1,3 +1,4 @@
+import { formatIssuePath } from './issuePath.js';
 import { describeLocation, type RecordLocation } from './location.js';
 
 /** One problem with one record, or with a document's top level, as data. */
@@ -5,7 +6,7 @@ export interface RecordIssue {
   /** Where the record is. */
   readonly location: RecordLocation;
   /** The field at fault inside the record, as keys and indexes; empty for the record as a whole. */
-  readonly path: readonly (string | number)[];
+  readonly path: readonly PropertyKey[];
   /** The rule the value breaks. */
   readonly expected: string;
   /** What was there instead, safe to print: `found 600 (a number)`, or `it is missing`. */
@@ -13,16 +14,17 @@ export interface RecordIssue {
 }
 
 /**
- * An issue in words, on one line. A list location and the field read as one
- * path (`executions[1].statusCode: ...`); other locations are followed by the
+ * An issue in words, on one line, the field in the one path grammar
+ * ({@link formatIssuePath}). A list location and the field read as one path
+ * (`executions[1].statusCode: ...`); other locations are followed by the
  * field (`line 12 of b.ndjson, statusCode: ...`).
  */
 export function describeIssue({ location, path, expected, found }: RecordIssue): string {
-  const field = path.map(String).join('.');
+  const field = formatIssuePath(path);
   let place: string;
   if (location.kind === 'list') {
     // `executions[1].statusCode`, the input named after it when a run has several.
-    const element = `${location.listPath}[${location.index}]${field === '' ? '' : `.${field}`}`;
+    const element = formatIssuePath(path, `${location.listPath}[${location.index}]`);
     place = location.file === undefined ? element : `${element} of ${location.file}`;
   } else {
     const where = describeLocation(location);

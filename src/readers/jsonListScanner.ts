@@ -39,7 +39,7 @@ const TAB = 0x09;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The largest element (one record, one HAR entry) the scanner holds, in bytes. */
-export const DEFAULT_MAX_ELEMENT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_ELEMENT_BYTES = 64 * 1024 * 1024;
 /** The largest carried element that is scanned again from its start, for the fast path's sake. */
 const MAX_RESCAN_BYTES = 1024 * 1024;
 /** The largest skeleton (the document outside the list) the scanner holds, in bytes. */

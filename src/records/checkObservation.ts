@@ -5,7 +5,7 @@ import { endpointLabelSchema, responseTimeMsSchema } from './executionRecord.js'
 export const CHECK_STATES = ['pending', 'complete', 'failed'] as const;
 
 /** One of {@link CHECK_STATES}. */
-export const checkStateSchema = z
+const checkStateSchema = z
   .enum(CHECK_STATES, { error: 'must be one of "pending", "complete", "failed"' })
   .meta({ description: 'State of the check: pending, complete or failed' });
 

@@ -59,7 +59,7 @@ export function collapseSlashes(path: string): string {
 }
 
 /** A path grouped automatically: slashes collapsed, then ids made `:id`. */
-export function groupPath(path: string): string {
+function groupPath(path: string): string {
   return templatePath(collapseSlashes(path));
 }
 

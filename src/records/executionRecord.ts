@@ -39,7 +39,7 @@ const phaseSchema = z
  * `APIResponse.timing()` (1.62 and later) or a HAR entry's `timings` give it.
  * A phase the source does not give is absent. Other keys are ignored.
  */
-export const timingPhasesSchema = z
+const timingPhasesSchema = z
   .object(
     {
     dns: phaseSchema.meta({ description: 'DNS lookup' }),

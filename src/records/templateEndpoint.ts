@@ -13,10 +13,10 @@ const ID_SEGMENT_PATTERNS: readonly RegExp[] = [
 ];
 
 /** The placeholder an id segment becomes. */
-export const ID_PLACEHOLDER = ':id';
+const ID_PLACEHOLDER = ':id';
 
 /** Whether one path segment is an id (a number, a UUID or a long hex string). */
-export function isIdSegment(segment: string): boolean {
+function isIdSegment(segment: string): boolean {
   return ID_SEGMENT_PATTERNS.some((pattern) => pattern.test(segment));
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { RecordValidationError } from '../errors.js';
 import { describeLocation, type RecordLocation } from '../issues/location.js';
+import { valueAtPath } from '../issues/issuePath.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import { describeType, renderValue } from '../renderValue.js';
 
@@ -136,18 +137,8 @@ export function validateRecordList<Schema extends z.ZodType>(
 
 function describeZodIssue(issue: z.core.$ZodIssue, record: unknown, location: RecordLocation): RecordIssue {
   if (issue.path.length === 0) return { location, path: [], expected: 'must be an object', found: `found ${describeType(record)}` };
-  const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
-  const value = isPlainObject(record) ? valueAt(record, issue.path) : undefined;
-  return { location, path, expected: issue.message, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` };
-}
-
-function valueAt(record: Record<string, unknown>, path: readonly PropertyKey[]): unknown {
-  let current: unknown = record;
-  for (const key of path) {
-    if (!isPlainObject(current)) return undefined;
-    current = current[String(key)];
-  }
-  return current;
+  const value = isPlainObject(record) ? valueAtPath(record, issue.path) : undefined;
+  return { location, path: issue.path, expected: issue.message, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` };
 }
 
 /** True for a non-null, non-array object. */

@@ -19,10 +19,10 @@ export const testCountsSchema = z.object({
 export type TestCounts = z.infer<typeof testCountsSchema>;
 
 /** How a Playwright run ended, as its `FullResult.status` says. */
-export const RUN_STATUSES = ['passed', 'failed', 'timedout', 'interrupted'] as const;
+const RUN_STATUSES = ['passed', 'failed', 'timedout', 'interrupted'] as const;
 
 /** One of {@link RUN_STATUSES}. */
-export const runStatusSchema = z.enum(RUN_STATUSES);
+const runStatusSchema = z.enum(RUN_STATUSES);
 
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
@@ -34,7 +34,7 @@ export function isIncompleteRun(status: RunStatus | undefined): boolean {
 const statistic = (what: string) => z.number().nullable().meta({ description: `${what}; null when there are no executions` });
 
 /** The seven statistics of a set of times, in milliseconds. */
-export const latencyStatisticsSchema = z
+const latencyStatisticsSchema = z
   .strictObject({
     min: statistic('The fastest'),
     mean: statistic('The mean, rounded to 3 decimals (the microsecond)'),
@@ -51,7 +51,7 @@ const statusCodesSchema = z
   .meta({ description: 'Executions per status code (keys ascending), expected or not; calls with no response have no status and are not here' });
 
 /** One endpoint's statistics. */
-export const endpointStatisticsSchema = z
+const endpointStatisticsSchema = z
   .strictObject({
     endpoint: z.string().meta({ description: 'The endpoint label, after route templates and grouping' }),
     executionCount: z.int().min(1),
@@ -73,7 +73,7 @@ export const endpointStatisticsSchema = z
   .meta({ title: 'EndpointStatistics' });
 
 /** One of the slowest executions. */
-export const slowExecutionSchema = z
+const slowExecutionSchema = z
   .strictObject({
     endpoint: z.string(),
     statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** One budget, judged. */
-export const budgetResultSchema = z
+const budgetResultSchema = z
   .strictObject({
     budget: z.string().meta({ description: 'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent' }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),

@@ -4,6 +4,7 @@ import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { needsBaseline } from '../evaluation/evaluateBudgets.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
+import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
@@ -43,7 +44,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
     const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : '';
     throw new ConfigurationError([
-      { variable: `"maxP95IncreasePercent"${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
+      { variable: `maxP95IncreasePercent${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
   }
   return { ...(budgets === undefined ? {} : { budgets }), ...(baseline === undefined ? {} : { baseline }) };
@@ -56,14 +57,9 @@ export function parseBudgets(text: string, path: string): Budgets {
   if ('issue' in read) throw new ConfigurationError([read.issue], 'budgets');
   const parsed = budgetsSchema.safeParse(read.document, { reportInput: false });
   if (parsed.success) return parsed.data;
-  const issues: ConfigurationIssue[] = parsed.error.issues.map((issue) => ({
-    variable: issue.path.length === 0 ? file : `${issue.path.map((part) => JSON.stringify(String(part))).join(' › ')} in ${file}`,
-    message:
-      issue.code === 'unrecognized_keys'
-        ? `holds ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}, which ${issue.keys.length === 1 ? 'is not a budget' : 'are not budgets'}`
-        : issue.code === 'invalid_key'
-          ? (issue.issues[0]?.message ?? issue.message)
-          : issue.message,
+  const issues: ConfigurationIssue[] = validationIssuesOf(parsed.error, { unknownKey: 'is not a budget' }).map(({ path, message }) => ({
+    variable: path.length === 0 ? file : `${formatIssuePath(path)} in ${file}`,
+    message,
   }));
   throw new ConfigurationError(issues, 'budgets');
 }

@@ -86,7 +86,7 @@ export interface WrittenReport {
  * extension replaced): `out/quality-summary.json` gives `out/quality-summary.md`
  * and `out/quality-summary.html`. JSON first.
  */
-export function reportFilePaths(outputPath: string, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string; role: string }[] {
+function reportFilePaths(outputPath: string, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string; role: string }[] {
   const base = outputPath.replace(/\.json$/i, '');
   const extension: Readonly<Record<ReportFormat, string>> = { json: '', markdown: '.md', html: '.html' };
   const role: Readonly<Record<ReportFormat, string>> = { json: 'output path', markdown: 'path of the Markdown report', html: 'path of the HTML report' };
@@ -104,7 +104,7 @@ export function reportFilePaths(outputPath: string, formats: readonly ReportForm
  * plainly should a report still grow past it (a baseline of as many
  * endpoints again), instead of an internal error.
  */
-export function withinStringLimit(render: () => string): string {
+function withinStringLimit(render: () => string): string {
   try {
     return render();
   } catch (error) {

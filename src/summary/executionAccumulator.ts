@@ -7,7 +7,7 @@ import { compareCodeUnits } from './compareCodeUnits.js';
 import type { RecordSummary } from './executionSummary.js';
 
 /** How many of the slowest executions the summary keeps. */
-export const SLOWEST_EXECUTION_COUNT = 5;
+const SLOWEST_EXECUTION_COUNT = 5;
 
 /** One of the slowest executions, with what leads a reader to its record. */
 export interface SlowExecution {

@@ -18,9 +18,6 @@ export interface LatencyStatistics {
   readonly max: number | null;
 }
 
-/** The percentiles reported, in order. */
-export const PERCENTILES = [50, 90, 95, 99] as const;
-
 const NO_STATISTICS: LatencyStatistics = { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null };
 
 /**

@@ -6,7 +6,7 @@ import type { ExecutionSummary } from './executionSummary.js';
 import { checkObservationSchema, type CheckObservation } from '../records/checkObservation.js';
 
 /** A check failed when its state is `failed`; `pending` and `complete` did not. */
-export function isFailedCheck(observation: CheckObservation): boolean {
+function isFailedCheck(observation: CheckObservation): boolean {
   return observation.state === 'failed';
 }
 

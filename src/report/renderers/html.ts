@@ -32,13 +32,13 @@ import {
 } from './presentation.js';
 
 /** How many endpoints the page shows (chart, table and each list), worst first; the JSON report has them all. */
-export const HTML_ENDPOINT_LIMIT = 500;
+const HTML_ENDPOINT_LIMIT = 500;
 
 /** How many budgets the page's table lists, breached first. */
-export const HTML_BUDGET_LIMIT = 500;
+const HTML_BUDGET_LIMIT = 500;
 
 /** How many baseline changes the page lists, regressions first. */
-export const HTML_CHANGE_LIMIT = 200;
+const HTML_CHANGE_LIMIT = 200;
 
 /** What the page may say about the report around it. */
 export interface HtmlOptions {
@@ -82,7 +82,7 @@ const SORT_SCRIPT = `for (const table of document.querySelectorAll('table[data-s
 const SCRIPT_HASH = createHash('sha256').update(SORT_SCRIPT, 'utf8').digest('base64');
 
 /** Nothing may load from anywhere: inline styles, and the one inline script by its hash. */
-export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
+const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
 
 // Colours on white, each at least 4.5:1 for text (WCAG AA) and 3:1 for shapes.
 const STYLE = `

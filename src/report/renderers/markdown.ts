@@ -32,13 +32,13 @@ import {
 } from './presentation.js';
 
 /** How many endpoints the Markdown table lists, worst first (and each list of endpoints at most). */
-export const MARKDOWN_ENDPOINT_LIMIT = 50;
+const MARKDOWN_ENDPOINT_LIMIT = 50;
 
 /** How many budgets the Markdown table lists, breached first. */
-export const MARKDOWN_BUDGET_LIMIT = 50;
+const MARKDOWN_BUDGET_LIMIT = 50;
 
 /** How many baseline changes the Markdown lists, regressions first. */
-export const MARKDOWN_CHANGE_LIMIT = 50;
+const MARKDOWN_CHANGE_LIMIT = 50;
 
 const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
   incomplete: '⚠️',

@@ -19,7 +19,7 @@ const MILLISECONDS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }
 const PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** What a human rendering shows for a statistic that has no value (no executions). */
-export const NO_VALUE = 'n/a';
+const NO_VALUE = 'n/a';
 
 /** A count with thousands separators: `1,204`. */
 export function formatCount(count: number): string {
@@ -53,7 +53,7 @@ export const PERCENTILE_METHOD =
   'Tools that interpolate or use sketches (k6, Artillery, Gatling) can show other values, most of all on few samples.';
 
 /** The longest label a human rendering shows; the JSON report keeps the whole label. */
-export const MAX_SHOWN_LABEL_LENGTH = 200;
+const MAX_SHOWN_LABEL_LENGTH = 200;
 
 /**
  * A label or other text from input as a human rendering shows it: control
@@ -201,7 +201,7 @@ export function worstEndpoints(report: QualityReport, limit: number): { shown: E
 }
 
 /** What kind of change an endpoint shows against the baseline, regressions first in this order. */
-export const CHANGE_KINDS = ['newly failing', 'failing more', 'slower', 'new', 'recovered', 'failing less', 'faster', 'missing'] as const;
+const CHANGE_KINDS = ['newly failing', 'failing more', 'slower', 'new', 'recovered', 'failing less', 'faster', 'missing'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** Whether a kind of change is a regression (shown first, marked). */

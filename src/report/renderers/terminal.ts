@@ -3,7 +3,7 @@ import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
 import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
-export const TERMINAL_ENDPOINT_LIMIT = 10;
+const TERMINAL_ENDPOINT_LIMIT = 10;
 
 /**
  * The one line a run ends with, for people and CI logs: the headline
