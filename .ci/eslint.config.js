@@ -8,12 +8,14 @@ import tseslint from 'typescript-eslint';
 // rendering and the DeepReadonly type import nothing of ours; the helpers
 // import only those; file access imports only those and the strict decoding
 // of input bytes (every file a run reads is read as strictly as an input);
-// records import no other stage; the summary builds on records, the report on
+// records import no other stage; an API's contract (contract/) is read on
+// records and file access, and labels (labels/) are made from records and
+// the contract; the summary builds on records, the report on
 // the summary; the evidence run (run/) is the one seam every entry point
 // feeds, and the workflow only orders the stages. Patterns match an import as
 // written, relative to the importing file.
 const outside = ['**/reporter/**', '**/scripts/**'];
-const folders = ['issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
+const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
@@ -21,14 +23,16 @@ const directions = [
   { files: ['src/errors.ts'], forbidden: folders.filter((folder) => folder !== 'issues').map((folder) => `./${folder}/*`) },
   { files: ['src/issues/**', 'src/helpers/**', 'src/input/**'], forbidden: except() },
   { files: ['src/io/**'], forbidden: except('input') },
+  { files: ['src/contract/**'], forbidden: except('issues', 'input', 'io', 'records') },
+  { files: ['src/labels/**'], forbidden: except('issues', 'records', 'contract') },
   { files: ['src/records/**'], forbidden: except('issues') },
   { files: ['src/readers/**'], forbidden: except('issues', 'input', 'records') },
   { files: ['src/summary/**'], forbidden: except('issues', 'records') },
-  { files: ['src/report/**'], forbidden: except('issues', 'records', 'summary', 'config') },
+  { files: ['src/report/**'], forbidden: except('issues', 'records', 'summary', 'config', 'contract') },
   { files: ['src/config/**'], forbidden: except('issues', 'input', 'io', 'records') },
-  { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'records', 'summary', 'report') },
-  { files: ['src/run/**'], forbidden: except('issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation') },
-  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'readers', 'records', 'summary', 'report', 'evaluation', 'run') },
+  { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'contract', 'records', 'summary', 'report') },
+  { files: ['src/run/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation') },
+  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation', 'run') },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 const importRules = directions.map(({ files, forbidden }) => ({
