@@ -1,16 +1,25 @@
 import type { Budgets } from '../config/budgetsSchema.js';
+import type { Contract } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { compareWithBaseline, type BaselineReport } from './baseline.js';
+import { contractCoverage } from './contractCoverage.js';
 import { evaluateBudgets } from './evaluateBudgets.js';
 
-/** What a report is judged by: budgets and a baseline report, loaded and checked. */
+/** What a report is judged by: budgets, a baseline report and the API's contract, loaded and checked. */
 export interface Judgement {
   readonly budgets?: Budgets | undefined;
   readonly baseline?: BaselineReport | undefined;
+  readonly contract?: Contract | undefined;
 }
 
-/** The report with its judgement: the comparison with the baseline, then the budgets' verdict (which may use that comparison). */
-export function judgeReport(report: QualityReport, { budgets, baseline }: Judgement): QualityReport {
-  const compared: QualityReport = baseline === undefined ? report : { ...report, baseline: compareWithBaseline(report, baseline) };
-  return budgets === undefined ? compared : { ...compared, budgets: evaluateBudgets(compared, budgets) };
+/**
+ * The report with its judgement: the coverage of the contract, the
+ * comparison with the baseline, then the budgets' verdict (which may use
+ * both).
+ */
+export function judgeReport(report: QualityReport, { budgets, baseline, contract }: Judgement): QualityReport {
+  let judged = report;
+  if (contract !== undefined) judged = { ...judged, contract: contractCoverage(judged, contract) };
+  if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline) };
+  return budgets === undefined ? judged : { ...judged, budgets: evaluateBudgets(judged, budgets) };
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { describeLocation } from '../issues/location.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
+import { contractCoverageSchema } from './contractSchemas.js';
+import { latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 
 /** Version of the report format; raised on any incompatible change. */
@@ -30,25 +32,6 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 export function isIncompleteRun(status: RunStatus | undefined): boolean {
   return status === 'interrupted' || status === 'timedout';
 }
-
-const statistic = (what: string) => z.number().nullable().meta({ description: `${what}; null when there are no executions` });
-
-/** The seven statistics of a set of times, in milliseconds. */
-const latencyStatisticsSchema = z
-  .strictObject({
-    min: statistic('The fastest'),
-    mean: statistic('The mean, rounded to 3 decimals (the microsecond)'),
-    p50: statistic('The 50th percentile by nearest rank: the value at 1-based rank ceil(50 × n / 100) in ascending order, always a recorded value'),
-    p90: statistic('The 90th percentile by nearest rank (rank ceil(90 × n / 100))'),
-    p95: statistic('The 95th percentile by nearest rank (rank ceil(95 × n / 100))'),
-    p99: statistic('The 99th percentile by nearest rank (rank ceil(99 × n / 100))'),
-    max: statistic('The slowest'),
-  })
-  .meta({ title: 'LatencyStatistics', description: 'Statistics of times in milliseconds; every one is null when there are no executions, so no data never looks fast' });
-
-const statusCodesSchema = z
-  .record(z.string().regex(/^[1-5]\d\d$/), z.int().min(1))
-  .meta({ description: 'Executions per status code (keys ascending), expected or not; calls with no response have no status and are not here' });
 
 /** One endpoint's statistics. */
 const endpointStatisticsSchema = z
@@ -139,6 +122,9 @@ export const qualityReportSchema = z
         description:
           'Only in reports written by the Playwright reporter: endpoints with failed executions, every one of which came from an attempt of a test that later passed on a retry; in code-unit order',
       }),
+    contract: contractCoverageSchema
+      .optional()
+      .meta({ description: 'Only when an OpenAPI document was given (openapi): how the calls cover its operations and the statuses they declare' }),
     baseline: baselineComparisonSchema.optional().meta({ description: 'Only when a baseline report was named: the comparison with it' }),
     budgets: budgetVerdictSchema.optional().meta({ description: 'Only when budgets were given: the verdict of each budget' }),
   })

@@ -20,6 +20,7 @@ export const UNIT_SPECS: readonly string[] = [
   'budgets.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',
+  'contractCoverage.spec.ts',
   'documentLinks.spec.ts',
   'endpointLabels.spec.ts',
   'exitCodes.spec.ts',

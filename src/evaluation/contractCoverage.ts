@@ -1,0 +1,78 @@
+import type { Contract, ContractOperation } from '../contract/contract.js';
+import type { ContractCoverage, ContractOperationCoverage } from '../report/contractSchemas.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+
+type EndpointEntry = QualityReport['endpoints'][number];
+
+const NEVER_CALLED: EndpointEntry['responseTimeMs'] = { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null };
+
+/**
+ * How a report's calls cover a contract. A call counts for an operation when
+ * its endpoint label is the operation's (the labeler gives every call it
+ * matched the operation's label), so coverage needs no second matching and
+ * holds for a report merged from parts. Statuses are judged as OpenAPI
+ * declares them: a code, a range (`2XX`, any case) or `default`, which
+ * declares every status; `default` counts in no response total, as it names
+ * no status a call could be said to have covered.
+ */
+export function contractCoverage(report: QualityReport, contract: Contract): ContractCoverage {
+  const byLabel = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
+  const operations = contract.operations.map((operation) => operationCoverage(operation, byLabel.get(operation.label)));
+  const labels = new Set(contract.operations.map((operation) => operation.label));
+  const exercisedOperationCount = operations.filter((operation) => operation.executionCount > 0).length;
+  let declaredResponseCount = 0;
+  let exercisedResponseCount = 0;
+  for (const operation of operations) {
+    const declared = operation.declaredStatuses.filter((status) => status !== 'default');
+    declaredResponseCount += declared.length;
+    exercisedResponseCount += declared.length - operation.unseenDeclaredStatuses.length;
+  }
+  return {
+    documents: contract.documents.map(({ path, version }) => ({ path, version })),
+    operationCount: operations.length,
+    exercisedOperationCount,
+    operationCoveragePercent: percentOf(exercisedOperationCount, operations.length),
+    declaredResponseCount,
+    exercisedResponseCount,
+    responseCoveragePercent: percentOf(exercisedResponseCount, declaredResponseCount),
+    operations,
+    unmatchedEndpoints: report.endpoints
+      .filter((entry) => !labels.has(entry.endpoint))
+      .map((entry) => ({ endpoint: entry.endpoint, executionCount: entry.executionCount }))
+      .sort((a, b) => compareCodeUnits(a.endpoint, b.endpoint)),
+    deprecatedOperationsCalled: [...new Set(operations.filter((operation) => operation.deprecated && operation.executionCount > 0).map((operation) => operation.endpoint))],
+  };
+}
+
+function operationCoverage(operation: ContractOperation, entry: EndpointEntry | undefined): ContractOperationCoverage {
+  const declaredStatuses = operation.responses.map((response) => response.status);
+  const seenStatuses = entry === undefined ? [] : Object.keys(entry.statusCodes).sort();
+  const declaresDefault = declaredStatuses.includes('default');
+  return {
+    ...(operation.operationId === undefined ? {} : { operationId: operation.operationId }),
+    method: operation.method,
+    path: operation.path,
+    endpoint: operation.label,
+    tags: [...operation.tags],
+    deprecated: operation.deprecated,
+    executionCount: entry?.executionCount ?? 0,
+    failedExecutionCount: entry?.failedExecutionCount ?? 0,
+    declaredStatuses,
+    seenStatuses,
+    undeclaredStatuses: declaresDefault ? [] : seenStatuses.filter((seen) => !declaredStatuses.some((declared) => covers(declared, seen))),
+    unseenDeclaredStatuses: declaredStatuses.filter((declared) => declared !== 'default' && !seenStatuses.some((seen) => covers(declared, seen))),
+    responseTimeMs: { ...(entry?.responseTimeMs ?? NEVER_CALLED) },
+  };
+}
+
+/** Whether a declared status (`200`, `2XX`, `default`) covers a status code seen (`204`). */
+function covers(declared: string, seen: string): boolean {
+  if (declared === 'default') return true;
+  if (/^[1-5]xx$/i.test(declared)) return declared[0] === seen[0];
+  return declared === seen;
+}
+
+function percentOf(part: number, whole: number): number | null {
+  return whole === 0 ? null : Math.round((part / whole) * 10_000) / 100;
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { latencyStatisticsSchema } from './statisticsSchemas.js';
+
+/**
+ * The report's `contract` section: how the run's calls cover the API's
+ * OpenAPI document. `src/evaluation/contractCoverage.ts` computes it; its
+ * shape lives here, with the rest of the report's.
+ */
+
+const statusKey = z.string().meta({ description: 'A status as the document declares it: a code (`200`), a range (`2XX`) or `default`' });
+const statusCode = z.string().regex(/^[1-5]\d\d$/);
+const percent = (of: string) =>
+  z
+    .number()
+    .min(0)
+    .max(100)
+    .nullable()
+    .meta({ description: `${of}, rounded to 2 decimals; null when there is nothing to cover` });
+
+/** One operation of the contract, and what the run did with it. */
+const contractOperationSchema = z
+  .strictObject({
+    operationId: z.string().optional().meta({ description: "The operation's operationId, when the document gives one" }),
+    method: z.string().meta({ description: 'Upper case: GET' }),
+    path: z.string().meta({ description: 'The path as the document writes it, without the base path: /users/{id}' }),
+    endpoint: z.string().meta({ description: 'The endpoint label the calls matched to it take: GET /users/{id}' }),
+    tags: z.array(z.string()),
+    deprecated: z.boolean(),
+    executionCount: z.int().min(0).meta({ description: 'Calls matched to this operation (0: it was never called)' }),
+    failedExecutionCount: z.int().min(0),
+    declaredStatuses: z.array(statusKey).meta({ description: 'The statuses its responses declare, in the document’s order' }),
+    seenStatuses: z.array(statusCode).meta({ description: 'The status codes its calls got, ascending' }),
+    undeclaredStatuses: z.array(statusCode).meta({ description: 'Seen status codes that no declared status covers (a code, its range, or default)' }),
+    unseenDeclaredStatuses: z.array(statusKey).meta({ description: 'Declared statuses (default left out) that no call got' }),
+    responseTimeMs: latencyStatisticsSchema.meta({ description: 'The statistics of its calls’ response times (those of its endpoint); every one null when it was never called' }),
+  })
+  .meta({ title: 'ContractOperation' });
+
+/** How the run's calls cover the API's contract. */
+export const contractCoverageSchema = z
+  .strictObject({
+    documents: z.array(z.strictObject({ path: z.string(), version: z.enum(['2.0', '3.0', '3.1']) })).meta({ description: 'The OpenAPI documents read, in the order given' }),
+    operationCount: z.int().min(0),
+    exercisedOperationCount: z.int().min(0).meta({ description: 'Operations called at least once' }),
+    operationCoveragePercent: percent('exercisedOperationCount / operationCount × 100'),
+    declaredResponseCount: z.int().min(0).meta({ description: 'Pairs of an operation and a status it declares, default left out' }),
+    exercisedResponseCount: z.int().min(0).meta({ description: 'Of those pairs, the ones some call got' }),
+    responseCoveragePercent: percent('exercisedResponseCount / declaredResponseCount × 100'),
+    operations: z.array(contractOperationSchema).meta({ description: 'Every operation, document by document, each in its document’s order' }),
+    unmatchedEndpoints: z
+      .array(z.strictObject({ endpoint: z.string(), executionCount: z.int().min(1) }))
+      .meta({ description: 'Endpoints of calls that match no operation (an undocumented endpoint, or a typo in a test), by label in code-unit order' }),
+    deprecatedOperationsCalled: z.array(z.string()).meta({ description: 'Endpoint labels of deprecated operations that were called, in the document’s order' }),
+  })
+  .meta({ title: 'ContractCoverage' });
+
+export type ContractCoverage = z.infer<typeof contractCoverageSchema>;
+export type ContractOperationCoverage = ContractCoverage['operations'][number];

@@ -1,0 +1,105 @@
+import { expect, test } from './support/test.js';
+import type { Contract, ContractOperation } from '../src/contract/contract.js';
+import { contractCoverage } from '../src/evaluation/contractCoverage.js';
+import { judgeReport } from '../src/evaluation/judgeReport.js';
+import { buildReport, summariseExecutions, type QualityReport } from '../src/index.js';
+import { qualityReportSchema } from '../src/report/qualityReport.js';
+
+// Coverage of a contract, from a report's endpoints: every number below is
+// counted by hand from the calls and the operations written here.
+
+function operation(method: string, path: string, statuses: readonly string[], extra: Partial<ContractOperation> = {}): ContractOperation {
+  return {
+    method,
+    path,
+    basePaths: [''],
+    integerParameters: [],
+    label: `${method} ${path}`,
+    tags: [],
+    deprecated: false,
+    responses: statuses.map((status) => ({ status, content: [] })),
+    documentIndex: 0,
+    ...extra,
+  };
+}
+
+const contract: Contract = {
+  documents: [{ path: 'openapi.yaml', version: '3.0', bundled: {} }],
+  operations: [
+    operation('GET', '/users', ['200', 'default'], { operationId: 'listUsers', tags: ['users'] }),
+    operation('POST', '/users', ['201', '400', '4XX'], { tags: ['users'] }),
+    operation('GET', '/users/{id}', ['200', '404'], { operationId: 'getUser', tags: ['users'], deprecated: true }),
+    operation('DELETE', '/users/{id}', ['204'], { tags: ['admin'] }),
+  ],
+};
+
+function reportOf(calls: readonly (readonly [string, number, number])[]): QualityReport {
+  const records = calls.map(([endpoint, statusCode, responseTimeMs]) => ({ endpoint, statusCode, responseTimeMs }));
+  return buildReport(summariseExecutions(records, 750), { environment: 'ci', slowResponseThresholdMs: 750 });
+}
+
+const report = reportOf([
+  ['GET /users', 200, 10],
+  ['GET /users', 503, 30],
+  ['POST /users', 201, 20],
+  ['POST /users', 422, 25],
+  ['GET /users/{id}', 200, 5],
+  ['GET /users/{id}', 500, 8],
+  ['GET /health', 200, 1],
+  ['GET /helth', 200, 2],
+  ['GET /helth', 200, 2],
+]);
+
+test('each operation, in document order, with what its calls got against what it declares', () => {
+  const coverage = contractCoverage(report, contract);
+  expect(coverage.operations.map(({ endpoint, executionCount, failedExecutionCount, seenStatuses, undeclaredStatuses, unseenDeclaredStatuses }) => ({ endpoint, executionCount, failedExecutionCount, seenStatuses, undeclaredStatuses, unseenDeclaredStatuses }))).toStrictEqual([
+    // default declares every status: 503 is no undeclared status.
+    { endpoint: 'GET /users', executionCount: 2, failedExecutionCount: 1, seenStatuses: ['200', '503'], undeclaredStatuses: [], unseenDeclaredStatuses: [] },
+    // 422 is within 4XX; 400 itself was never seen, the range was.
+    { endpoint: 'POST /users', executionCount: 2, failedExecutionCount: 1, seenStatuses: ['201', '422'], undeclaredStatuses: [], unseenDeclaredStatuses: ['400'] },
+    { endpoint: 'GET /users/{id}', executionCount: 2, failedExecutionCount: 1, seenStatuses: ['200', '500'], undeclaredStatuses: ['500'], unseenDeclaredStatuses: ['404'] },
+    { endpoint: 'DELETE /users/{id}', executionCount: 0, failedExecutionCount: 0, seenStatuses: [], undeclaredStatuses: [], unseenDeclaredStatuses: ['204'] },
+  ]);
+});
+
+test('the totals: operations and responses (default left out) covered, percentages to 2 decimals', () => {
+  const { operationCount, exercisedOperationCount, operationCoveragePercent, declaredResponseCount, exercisedResponseCount, responseCoveragePercent } = contractCoverage(report, contract);
+  // Responses: 200 | 201 400 4XX | 200 404 | 204 = 7 declared; 200, 201, 4XX, 200 exercised = 4.
+  expect({ operationCount, exercisedOperationCount, operationCoveragePercent, declaredResponseCount, exercisedResponseCount, responseCoveragePercent }).toStrictEqual({
+    operationCount: 4,
+    exercisedOperationCount: 3,
+    operationCoveragePercent: 75,
+    declaredResponseCount: 7,
+    exercisedResponseCount: 4,
+    responseCoveragePercent: 57.14,
+  });
+});
+
+test('calls that match no operation are listed with their counts; deprecated operations called are named', () => {
+  const coverage = contractCoverage(report, contract);
+  expect(coverage.unmatchedEndpoints).toStrictEqual([
+    { endpoint: 'GET /health', executionCount: 1 },
+    { endpoint: 'GET /helth', executionCount: 2 },
+  ]);
+  expect(coverage.deprecatedOperationsCalled).toStrictEqual(['GET /users/{id}']);
+});
+
+test('an operation never called has every statistic null, and its operationId only when the document gives one', () => {
+  const [listUsers, createUser, , deleteUser] = contractCoverage(report, contract).operations;
+  expect(listUsers?.operationId).toBe('listUsers');
+  expect(createUser !== undefined && 'operationId' in createUser).toBe(false);
+  expect(deleteUser?.responseTimeMs).toStrictEqual({ min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null });
+  expect(listUsers?.responseTimeMs.max).toBe(30);
+});
+
+test('with nothing to cover, the percentages are null, not 100', () => {
+  const coverage = contractCoverage(reportOf([['GET /x', 200, 1]]), { documents: [{ path: 'empty.json', version: '3.1', bundled: {} }], operations: [] });
+  expect([coverage.operationCoveragePercent, coverage.responseCoveragePercent]).toStrictEqual([null, null]);
+});
+
+test('a judged report carries the contract section before the baseline and the budgets, and the report schema accepts it', () => {
+  const judged = judgeReport(report, { contract, budgets: { maxFailedExecutions: 10 } });
+  expect(Object.keys(judged).slice(-2)).toStrictEqual(['contract', 'budgets']);
+  expect(qualityReportSchema.safeParse(judged).success).toBe(true);
+  expect(Object.hasOwn(judgeReport(report, {}), 'contract')).toBe(false);
+});
