@@ -4,6 +4,12 @@ import { contractCoverage } from '../src/evaluation/contractCoverage.js';
 import { judgeReport } from '../src/evaluation/judgeReport.js';
 import { buildReport, summariseExecutions, type QualityReport } from '../src/index.js';
 import { qualityReportSchema } from '../src/report/qualityReport.js';
+import type { Budgets } from '../src/config/budgetsSchema.js';
+import { contradictionInVerdict } from '../src/evaluation/evaluateBudgets.js';
+import type { BudgetResult } from '../src/report/verdictSchemas.js';
+import { formatBudgetResult } from '../src/report/renderers/terminal.js';
+import { parseBudgets } from '../src/run/judgement.js';
+import { thrownBy } from './support/failures.js';
 
 // Coverage of a contract, from a report's endpoints: every number below is
 // counted by hand from the calls and the operations written here.
@@ -102,4 +108,52 @@ test('a judged report carries the contract section before the baseline and the b
   expect(Object.keys(judged).slice(-2)).toStrictEqual(['contract', 'budgets']);
   expect(qualityReportSchema.safeParse(judged).success).toBe(true);
   expect(Object.hasOwn(judgeReport(report, {}), 'contract')).toBe(false);
+});
+
+test.describe('budgets on the contract', () => {
+  const judged = (budgets: Budgets, withContract = true): BudgetResult[] => judgeReport(report, { budgets, ...(withContract ? { contract } : {}) }).budgets!.results;
+
+  test('coverage, undeclared statuses and unmatched endpoints of the whole run, each at its inclusive limit', () => {
+    expect(judged({ minOperationCoveragePercent: 80, minResponseCoveragePercent: 57.14, maxUndeclaredStatuses: 0, maxUnmatchedEndpoints: 2 })).toStrictEqual([
+      { budget: 'minOperationCoveragePercent', limit: 80, actual: 75, passed: false },
+      { budget: 'minResponseCoveragePercent', limit: 57.14, actual: 57.14, passed: true },
+      { budget: 'maxUndeclaredStatuses', limit: 0, actual: 1, passed: false },
+      { budget: 'maxUnmatchedEndpoints', limit: 2, actual: 2, passed: true },
+    ]);
+  });
+
+  test('without a contract they measure nothing and are breached', () => {
+    expect(judged({ minOperationCoveragePercent: 0, maxUnmatchedEndpoints: 5 }, false)).toStrictEqual([
+      { budget: 'minOperationCoveragePercent', limit: 0, actual: null, passed: false },
+      { budget: 'maxUnmatchedEndpoints', limit: 5, actual: null, passed: false },
+    ]);
+  });
+
+  test("an operation's budgets, by operationId or by label; a name that is no operation is breached", () => {
+    expect(judged({ operations: { getUser: { maxUndeclaredStatuses: 0, minExecutions: 3 }, 'delete  /users/{id}': { minExecutions: 1 }, nope: { maxFailedExecutions: 0 } } })).toStrictEqual([
+      { budget: 'minExecutions', operation: 'getUser', endpoint: 'GET /users/{id}', limit: 3, actual: 2, passed: false },
+      { budget: 'maxUndeclaredStatuses', operation: 'getUser', endpoint: 'GET /users/{id}', limit: 0, actual: 1, passed: false },
+      { budget: 'minExecutions', operation: 'delete  /users/{id}', endpoint: 'DELETE /users/{id}', limit: 1, actual: 0, passed: false },
+      { budget: 'maxFailedExecutions', operation: 'nope', limit: 0, actual: null, passed: false },
+    ]);
+  });
+
+  test('a verdict on the contract that the report bears out is no contradiction; one edited by hand is', () => {
+    const verdictOf = judgeReport(report, { contract, budgets: { minOperationCoveragePercent: 70, operations: { getUser: { maxUndeclaredStatuses: 1 } } } });
+    expect(contradictionInVerdict(verdictOf, verdictOf.budgets!)).toBeUndefined();
+    const edited = { ...verdictOf.budgets!, results: verdictOf.budgets!.results.map((result) => ({ ...result, actual: 100 })) };
+    expect(contradictionInVerdict(verdictOf, edited)).toBe('budgets.results[0] ("minOperationCoveragePercent") records 100 as measured, where the report\'s own numbers give 75');
+  });
+
+  test('each reads in its unit, the operation named with its label', () => {
+    const [coverage, , undeclared] = judged({ minOperationCoveragePercent: 80, operations: { getUser: { minExecutions: 1, maxUndeclaredStatuses: 0 } } });
+    expect(formatBudgetResult(coverage!)).toBe('FAIL minOperationCoveragePercent: 75% (limit ≥ 80%)');
+    expect(formatBudgetResult(undeclared!)).toBe('FAIL maxUndeclaredStatuses of getUser (GET /users/{id}): 1 (limit ≤ 0)');
+  });
+
+  test('a budgets file refuses a coverage past 100% and an operation named __proto__', () => {
+    expect((thrownBy(() => parseBudgets('{ "minResponseCoveragePercent": 101, "operations": { "__proto__": {} } }', 'b.json')) as Error).message).toBe(
+      'invalid budgets:\n  - minResponseCoveragePercent in "b.json": must be a percentage from 0 to 100\n  - operations.__proto__ in "b.json": must be an operationId or an endpoint label of the contract',
+    );
+  });
 });

@@ -41,6 +41,27 @@ const limits = {
     .meta({ description: `At most this increase of each endpoint's p95 over the baseline, in percent; judged only for endpoints with at least minExecutions executions (default ${DEFAULT_MIN_EXECUTIONS_FOR_INCREASE}) in both runs` }),
 };
 
+const percentage = (what: string) =>
+  z
+    .number({ error: 'must be a percentage from 0 to 100' })
+    .min(0, { error: 'must be a percentage from 0 to 100' })
+    .max(100, { error: 'must be a percentage from 0 to 100' })
+    .optional()
+    .meta({ description: what });
+
+/** Limits on how the calls cover the API's contract (an OpenAPI document: the openapi setting); without one they are breached. */
+const contractLimits = {
+  minOperationCoveragePercent: percentage("At least this share of the contract's operations called, in percent"),
+  minResponseCoveragePercent: percentage('At least this share of the pairs of an operation and a status it declares (default left out) seen, in percent'),
+  maxUndeclaredStatuses: count('At most this many statuses seen that an operation does not declare, counted once per operation and status'),
+  maxUnmatchedEndpoints: count('At most this many endpoints whose calls match no operation of the contract'),
+};
+
+/** The limits of one operation: those of an endpoint, and the statuses it may answer undeclared. */
+const operationBudgetsSchema = z
+  .strictObject({ ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses }, { error: 'must be an object of budgets' })
+  .meta({ title: 'OperationBudgets' });
+
 const NOT_A_LABEL = 'must be an endpoint label of the form "<METHOD> <path>"';
 
 // What the record schema cannot see: zod skips a "__proto__" key (an own key of any
@@ -66,6 +87,16 @@ function checkEndpointKeys(value: unknown, context: z.RefinementCtx): unknown {
 /** The budgets of one endpoint. */
 const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
 
+const operationBudgetsRecord = z.record(z.string().min(1, { error: 'must be an operationId or an endpoint label' }), operationBudgetsSchema);
+
+// zod skips a "__proto__" key without a word (see checkEndpointKeys): refused, so that no budget holds unjudged.
+function checkOperationKeys(value: unknown, context: z.RefinementCtx): unknown {
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+    context.addIssue({ code: 'custom', message: 'must be an operationId or an endpoint label of the contract', path: ['__proto__'] });
+  }
+  return value;
+}
+
 const endpointBudgetsRecord = z.record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: NOT_A_LABEL }), endpointBudgetsSchema);
 
 /** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), or the reporter option `budgets`. */
@@ -73,11 +104,16 @@ export const budgetsSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
     ...limits,
+    ...contractLimits,
     endpoints: z
       // Typed as its input is, for the settings types inferred from it: the check itself takes anything.
       .preprocess<unknown, typeof endpointBudgetsRecord, Readonly<Record<string, EndpointBudgetsInput>>>(checkEndpointKeys, endpointBudgetsRecord)
       .optional()
       .meta({ description: 'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached' }),
+    operations: z
+      .preprocess<unknown, typeof operationBudgetsRecord, Readonly<Record<string, OperationBudgetsInput>>>(checkOperationKeys, operationBudgetsRecord)
+      .optional()
+      .meta({ description: "Budgets per operation of the contract, by its operationId or its endpoint label (GET /users/{id}); a key that names no operation is breached" }),
   }, { error: 'must be a JSON object of budgets' })
   .meta({ title: 'QualityEvidenceBudgets', description: 'Quality budgets: every key is optional; limits are inclusive' });
 
@@ -86,4 +122,8 @@ export type Budgets = z.infer<typeof budgetsSchema>;
 /** The budgets of one endpoint. */
 export type EndpointBudgets = z.infer<typeof endpointBudgetsSchema>;
 
+/** The budgets of one operation of the contract. */
+export type OperationBudgets = z.infer<typeof operationBudgetsSchema>;
+
 type EndpointBudgetsInput = z.input<typeof endpointBudgetsSchema>;
+type OperationBudgetsInput = z.input<typeof operationBudgetsSchema>;

@@ -1,4 +1,5 @@
-import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets } from '../config/budgetsSchema.js';
+import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets, type OperationBudgets } from '../config/budgetsSchema.js';
+import type { ContractOperationCoverage } from '../report/contractSchemas.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
@@ -36,6 +37,21 @@ const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Lim
   })),
 ];
 
+type Contract = NonNullable<QualityReport['contract']>;
+
+/** The limits on the contract's coverage, measured on the report's contract section (none: no data, breached). */
+const CONTRACT_LIMITS: readonly { readonly budget: 'minOperationCoveragePercent' | 'minResponseCoveragePercent' | 'maxUndeclaredStatuses' | 'maxUnmatchedEndpoints'; readonly measure: (contract: Contract | undefined) => number | null }[] = [
+  { budget: 'minOperationCoveragePercent', measure: (contract) => contract?.operationCoveragePercent ?? null },
+  { budget: 'minResponseCoveragePercent', measure: (contract) => contract?.responseCoveragePercent ?? null },
+  { budget: 'maxUndeclaredStatuses', measure: (contract) => (contract === undefined ? null : undeclaredStatusCount(contract.operations)) },
+  { budget: 'maxUnmatchedEndpoints', measure: (contract) => contract?.unmatchedEndpoints.length ?? null },
+];
+
+/** Statuses seen that their operation does not declare, once per operation and status. */
+function undeclaredStatusCount(operations: readonly ContractOperationCoverage[]): number {
+  return operations.reduce((sum, operation) => sum + operation.undeclaredStatuses.length, 0);
+}
+
 /**
  * Judges a report against budgets. The report's `baseline` section, when it
  * has one, is what `maxP95IncreasePercent` compares with; without one that
@@ -49,10 +65,17 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
   const measuredByEndpoint = endpointsByLabel(report);
   judgeLimits(budgets, undefined, report, results);
   if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, byEndpoint, undefined, results);
+  for (const { budget, measure } of CONTRACT_LIMITS) {
+    const limit = budgets[budget];
+    if (typeof limit !== 'number') continue;
+    const actual = measure(report.contract);
+    results.push({ budget, limit, actual, passed: holdsLimit(budget, limit, actual) });
+  }
   for (const [endpoint, endpointBudgets] of byEndpoint) {
     judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results);
     if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, byEndpoint, endpoint, results);
   }
+  for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {})) judgeOperation(name, operationBudgets, report, measuredByEndpoint, results);
   return { passed: results.every((result) => result.passed) && !isIncompleteRun(report.runStatus), results };
 }
 
@@ -61,9 +84,44 @@ export function needsBaseline(budgets: Budgets): boolean {
   return budgets.maxP95IncreasePercent !== undefined || Object.values(budgets.endpoints ?? {}).some((endpoint) => endpoint.maxP95IncreasePercent !== undefined);
 }
 
-/** Whether a measured value holds a budget's limit: at least the limit for minExecutions, at most it for the others; no value never holds. */
+/** Whether a measured value holds a budget's limit: at least the limit for a `min…` budget, at most it for the others; no value never holds. */
 function holdsLimit(budget: string, limit: number, actual: number | null): boolean {
-  return actual !== null && (budget === 'minExecutions' ? actual >= limit : actual <= limit);
+  return actual !== null && (budget.startsWith('min') ? actual >= limit : actual <= limit);
+}
+
+/**
+ * The budgets of one operation, named by its operationId or its endpoint
+ * label: an endpoint's limits measured on its endpoint's entry, and its
+ * undeclared statuses. A name that is no operation of the contract (or a
+ * report without one) measures nothing: each limit is breached.
+ */
+function judgeOperation(name: string, limits: OperationBudgets, report: QualityReport, measuredByEndpoint: ReadonlyMap<string, Endpoint>, results: BudgetResult[]): void {
+  const operation = operationNamed(report.contract, name);
+  const named = { operation: name, ...(operation === undefined ? {} : { endpoint: operation.endpoint }) };
+  for (const { budget, limitOf, measure } of LIMITS) {
+    const limit = limitOf(limits);
+    if (limit === undefined) continue;
+    const actual = measureOperation(operation, budget, measure, measuredByEndpoint);
+    results.push({ budget, ...named, limit, actual, passed: holdsLimit(budget, limit, actual) });
+  }
+  if (limits.maxUndeclaredStatuses !== undefined) {
+    const actual = operation === undefined ? null : operation.undeclaredStatuses.length;
+    results.push({ budget: 'maxUndeclaredStatuses', ...named, limit: limits.maxUndeclaredStatuses, actual, passed: holdsLimit('maxUndeclaredStatuses', limits.maxUndeclaredStatuses, actual) });
+  }
+}
+
+// An operation's limit, measured on its endpoint's entry; one never called has 0 executions, and no other value.
+function measureOperation(operation: ContractOperationCoverage | undefined, budget: string, measure: (measured: Measured) => number | null, measuredByEndpoint: ReadonlyMap<string, Endpoint>): number | null {
+  if (operation === undefined) return null;
+  if (budget === 'minExecutions') return operation.executionCount;
+  return measure(measuredByEndpoint.get(operation.endpoint));
+}
+
+/** The operation an operations budget names: by operationId first, then by endpoint label (normalised as records' labels are). */
+function operationNamed(contract: Contract | undefined, name: string): ContractOperationCoverage | undefined {
+  const operations = contract?.operations ?? [];
+  const label = ENDPOINT_LABEL_PATTERN.test(name) ? normaliseEndpoint(name) : undefined;
+  return operations.find((operation) => operation.operationId === name) ?? operations.find((operation) => operation.endpoint === label);
 }
 
 /**
@@ -84,11 +142,19 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
   const measuredByEndpoint = remeasurable ? endpointsByLabel(report) : new Map<string, Endpoint>();
   const changeByEndpoint = new Map((report.baseline?.endpoints ?? []).map((entry) => [entry.endpoint, entry.p95.changePercent]));
   for (const [index, result] of verdict.results.entries()) {
-    const { budget, endpoint, limit, actual, passed } = result;
-    const where = `budgets.results[${index}] (${quoted(budget)}${endpoint === undefined ? '' : ` of ${quoted(endpoint)}`})`;
+    const { budget, endpoint, operation: operationName, limit, actual, passed } = result;
+    const subject = operationName ?? endpoint;
+    const where = `budgets.results[${index}] (${quoted(budget)}${subject === undefined ? '' : ` of ${quoted(subject)}`})`;
     const measure = LIMITS.find((entry) => entry.budget === budget)?.measure;
+    const contractMeasure = CONTRACT_LIMITS.find((entry) => entry.budget === budget)?.measure;
     let measured: number | null;
-    if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint));
+    if (operationName !== undefined) {
+      const operation = operationNamed(report.contract, operationName);
+      if (measure !== undefined) measured = measureOperation(operation, budget, measure, measuredByEndpoint);
+      else if (budget === 'maxUndeclaredStatuses') measured = operation?.undeclaredStatuses.length ?? null;
+      else return `${where} is not a budget of an operation`;
+    } else if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint));
+    else if (contractMeasure !== undefined && endpoint === undefined) measured = contractMeasure(report.contract);
     else if (budget === 'maxP95IncreasePercent') measured = endpoint === undefined ? null : (changeByEndpoint.get(endpoint) ?? null);
     else return `${where} is not a budget`;
     if (remeasurable && actual !== measured) return `${where} records ${actual} as measured, where the report's own numbers give ${measured}`;

@@ -9,8 +9,15 @@ import { z } from 'zod';
 /** One budget, judged. */
 const budgetResultSchema = z
   .strictObject({
-    budget: z.string().meta({ description: 'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent' }),
+    budget: z.string().meta({
+      description:
+        'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints',
+    }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),
+    operation: z
+      .string()
+      .optional()
+      .meta({ description: "Only for a budget of one operation of the contract: the operationId or label the budgets name it by (endpoint is then the operation's label, absent when no operation has that name)" }),
     limit: z.number().meta({ description: 'The limit, inclusive: a measured value equal to it holds' }),
     actual: z.number().nullable().meta({ description: 'The measured value; null when there is none (no executions, or an endpoint that did not run), which breaches the budget' }),
     passed: z.boolean(),

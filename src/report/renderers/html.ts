@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { escapeControlCharacters } from '../../renderValue.js';
 import type { QualityReport } from '../qualityReport.js';
 import {
+  budgetSubject,
   baselineChanges,
   baselineNumbers,
   budgetsShown,
@@ -217,7 +218,7 @@ function budgetSection(report: QualityReport, reportName: string): string {
   const { shown, more, breachedMore } = budgetsShown(results, HTML_BUDGET_LIMIT);
   const rows = shown.map(
     (result) =>
-      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td><code>${text(result.budget)}</code></td><td>${result.endpoint === undefined ? 'whole run' : label(result.endpoint)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
+      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td><code>${text(result.budget)}</code></td><td>${budgetSubject(result) === undefined ? 'whole run' : label(budgetSubject(result)!)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
   );
   const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} budgets shown (breached first) of ${formatCount(results.length)}: ${text(countOf(more, 'more budget'))} in <code>${text(reportName)}</code>${breached}.</p>` : '';

@@ -1,5 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import {
+  budgetSubject,
   baselineChanges,
   baselineNumbers,
   budgetsShown,
@@ -104,7 +105,7 @@ function budgetSection(report: QualityReport, lines: string[], reportName: strin
   const caveat = budgetPassCaveat(report);
   for (const result of shown) {
     const mark = !result.passed ? '❌ fail' : caveat !== undefined ? `⚠️ pass, ${caveat}` : '✅ pass';
-    lines.push(row([mark, code(result.budget), result.endpoint === undefined ? 'whole run' : code(result.endpoint), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
+    lines.push(row([mark, code(result.budget), budgetSubject(result) === undefined ? 'whole run' : code(budgetSubject(result)!), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
   }
   if (more > 0) {
     const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';

@@ -71,12 +71,23 @@ export function formatBudgetValue(budget: string, value: number | null): string 
   if (budget.startsWith('responseTimeMs.')) return formatMs(value);
   if (budget === 'maxFailureRate') return `${PERCENT.format(value * 100)}%`;
   if (budget === 'maxP95IncreasePercent') return formatChangePercent(value);
+  if (budget.endsWith('CoveragePercent')) return `${PERCENT.format(value)}%`;
   return formatCount(value);
 }
 
-/** How a budget's limit reads: `≥ 20` for minExecutions, `≤ 500 ms` for the others (limits are inclusive). */
+/**
+ * What a budget applies to, as the renderers name it (before their own
+ * escaping): the endpoint, or the operation the budgets name with its label
+ * (`getUser (GET /users/{id})`); undefined for the whole run.
+ */
+export function budgetSubject({ endpoint, operation }: BudgetResult): string | undefined {
+  if (operation === undefined || operation === endpoint) return endpoint;
+  return endpoint === undefined ? operation : `${operation} (${endpoint})`;
+}
+
+/** How a budget's limit reads: `≥ 20` for a `min…` budget, `≤ 500 ms` for the others (limits are inclusive). */
 export function formatBudgetLimit({ budget, limit }: BudgetResult): string {
-  return `${budget === 'minExecutions' ? '≥' : '≤'} ${formatBudgetValue(budget, limit)}`;
+  return `${budget.startsWith('min') ? '≥' : '≤'} ${formatBudgetValue(budget, limit)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
-import { describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import { budgetSubject, describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -89,8 +89,9 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
 
 /** One budget's result in a line, for `check` and the breaches on stderr: `FAIL responseTimeMs.p95 of GET /orders/:id: 612 ms (limit ≤ 500 ms)`. */
 export function formatBudgetResult(result: BudgetResult): string {
-  const { budget, endpoint, actual, passed } = result;
-  return `${passed ? 'pass' : 'FAIL'} ${budget}${endpoint === undefined ? '' : ` of ${shownText(endpoint)}`}: ${formatBudgetValue(budget, actual)} (limit ${formatBudgetLimit(result)})`;
+  const { budget, actual, passed } = result;
+  const subject = budgetSubject(result);
+  return `${passed ? 'pass' : 'FAIL'} ${budget}${subject === undefined ? '' : ` of ${shownText(subject)}`}: ${formatBudgetValue(budget, actual)} (limit ${formatBudgetLimit(result)})`;
 }
 
 /** What a run says on stderr when budgets are breached: a count, then each breached budget; undefined when every budget holds. */
