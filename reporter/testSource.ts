@@ -13,8 +13,12 @@ export type TestSource =
   | { readonly kind: 'playwright' }
   /** `quality-evidence/test` already. */
   | { readonly kind: 'quality-evidence' }
-  /** A fixture file of the project, resolved from a relative import: that file is the one to change. */
-  | { readonly kind: 'fixture file'; readonly path: string }
+  /**
+   * A fixture file of the project, resolved from a relative import: that file is the one to change.
+   * `merges` when it builds `test` with `mergeTests` from `@playwright/test` (its fixtures extend other
+   * files' tests): the change there is to add quality-evidence's `test` to the merge.
+   */
+  | { readonly kind: 'fixture file'; readonly path: string; readonly merges?: boolean }
   /** A module that cannot be followed (a path alias, a package, a relative import to no file found). */
   | { readonly kind: 'module'; readonly specifier: string }
   /** No import of `test` was found (a global, a re-export through `*`, a source that could not be read). */
@@ -75,10 +79,27 @@ export async function testSourceOf(specPath: string, source: string, isFile: (pa
   return { kind: 'module', specifier };
 }
 
-/** {@link testSourceOf} for a spec file in a file system, read once; a file that cannot be read tells nothing. */
+/** Whether a fixture file's source builds its tests with `mergeTests` imported from Playwright. */
+export function mergesTests(source: string): boolean {
+  const code = source.replace(COMMENTS, '');
+  for (const match of code.matchAll(NAMED_IMPORT)) {
+    if (!PLAYWRIGHT_MODULES.has(match[3] ?? '')) continue;
+    if ((match[1] ?? '').split(',').some((specifier) => /^\s*mergeTests\b/.test(specifier))) return true;
+  }
+  return false;
+}
+
+/**
+ * {@link testSourceOf} for a spec file in a file system, read once, and the
+ * fixture file it names read too, to tell whether it merges tests; a file
+ * that cannot be read tells nothing.
+ */
 export async function testSourceOfFile(specPath: string, fileSystem: FileSystem): Promise<TestSource> {
   try {
-    return await testSourceOf(specPath, await fileSystem.readFile(specPath), async (path) => (await fileSystem.stat(path))?.kind === 'file');
+    const source = await testSourceOf(specPath, await fileSystem.readFile(specPath), async (path) => (await fileSystem.stat(path))?.kind === 'file');
+    if (source.kind !== 'fixture file') return source;
+    const fixture = await fileSystem.readFile(source.path).catch(() => '');
+    return mergesTests(fixture) ? { ...source, merges: true } : source;
   } catch {
     return { kind: 'unknown' };
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
+import { mergesTests, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
 import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -33,6 +33,26 @@ test("a spec file is read, and its fixture file found, through the reporter's fi
   const fileSystem = new MemoryFileSystem({ '/p/tests/a.spec.ts': `import { test } from './fixtures';`, '/p/tests/fixtures.ts': '' }).place('/p/tests/fixtures', 'folder');
   expect(await testSourceOfFile('/p/tests/a.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
   expect(await testSourceOfFile('/p/tests/gone.spec.ts', fileSystem)).toEqual({ kind: 'unknown' });
+});
+
+test("a fixture file that builds test with Playwright's mergeTests is told apart, under any local name", () => {
+  expect(mergesTests(`import { mergeTests as mergeMultipleFixtures } from "@playwright/test";\nexport const test = mergeMultipleFixtures(a, b);`)).toBe(true);
+  expect(mergesTests(`import { expect, mergeTests } from 'playwright/test';`)).toBe(true);
+  expect(mergesTests(`import { mergeTests } from 'quality-evidence/test';`)).toBe(false);
+  expect(mergesTests(`import { test as base } from '@playwright/test';\nexport const test = base.extend({});`)).toBe(false);
+  expect(mergesTests(`// import { mergeTests } from '@playwright/test';`)).toBe(false);
+});
+
+test('a spec whose fixture file merges tests is told so, the fixture file read through the file system', async () => {
+  const fileSystem = new MemoryFileSystem({
+    '/p/api/a.spec.ts': `import { test } from '../fixtures/merged';`,
+    '/p/fixtures/merged.ts': `import { mergeTests } from '@playwright/test';\nimport { auth } from './auth';\nexport const test = mergeTests(auth);`,
+  });
+  expect(await testSourceOfFile('/p/api/a.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/fixtures/merged.ts', merges: true });
+  const [hint] = unrecordedCallHints([{ spec: '/p/api/a.spec.ts', count: 2, source: { kind: 'fixture file', path: '/p/fixtures/merged.ts', merges: true } }], '/p');
+  expect(hint).toBe(
+    "  - fixtures/merged.ts: 2 calls from api/a.spec.ts, which take test from this file; record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)",
+  );
 });
 
 test('the hint names each file to change: the spec, the fixture file for its specs, or what could not be told', () => {
