@@ -162,8 +162,8 @@ function destinationOf(settings: ReporterSettings): ReportDestination {
 }
 
 // Only what a judgement needs crosses to the worker that checks it.
-function judgementSettingsOf({ budgets, baselinePath }: JudgementSettings): JudgementSettings {
-  return { budgets, baselinePath };
+function judgementSettingsOf({ budgets, baselinePath, openapi }: JudgementSettings): JudgementSettings {
+  return { budgets, baselinePath, openapi };
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

@@ -1,4 +1,3 @@
-import { templateEndpoint } from '../src/index.js';
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/executionRecord.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall } from './apiCalls.js';
 
@@ -67,7 +66,7 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
     const method = call.method ?? 'GET';
     if (call.error === undefined) {
       const path = pathOfUrl(call.url, baseURL);
-      if (path !== undefined) unrecorded.push(templateEndpoint(`${method} ${path}`));
+      if (path !== undefined) unrecorded.push(`${method} ${path}`);
       continue;
     }
     const calledUrl = call.errorMessage === undefined ? undefined : calledUrlOf(call.errorMessage);

@@ -61,7 +61,8 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
     if (account.unrecorded.length > 0) {
       const file = attempt.test.location.file;
       unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
-      for (const endpoint of account.unrecorded) unrecordedEndpoints.add(endpoint);
+      // Labelled by the run's own rules (routes, the contract, grouping), as recorded calls are.
+      for (const endpoint of account.unrecorded) unrecordedEndpoints.add(run.labelOf(endpoint));
     }
   }
   const count = [...unrecordedByFile.values()].reduce((sum, calls) => sum + calls, 0);

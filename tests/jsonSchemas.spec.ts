@@ -126,6 +126,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'endpointGrouping',
     'budgets',
     'baselinePath',
+    'openapi',
     'formats',
   ]);
 });

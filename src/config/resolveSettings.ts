@@ -82,8 +82,10 @@ function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: u
     };
   }
   const value: unknown = result.data;
-  if (definition.isPath === true && typeof value === 'string' && given.base !== undefined && !isAbsolute(value)) {
-    return { value: join(given.base, value) };
-  }
+  const { base } = given;
+  if (definition.isPath !== true || base === undefined) return { value };
+  const resolve = (path: string): string => (isAbsolute(path) ? path : join(base, path));
+  if (typeof value === 'string') return { value: resolve(value) };
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { value: value.map(resolve) };
   return { value };
 }

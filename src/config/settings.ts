@@ -64,6 +64,8 @@ const commaList = z.string().transform((text) =>
     .filter((item) => item !== ''),
 );
 
+const openapiRule = 'must be the path of an OpenAPI document, or an array of paths';
+
 /** The files a run can write: the JSON report always, and its Markdown and HTML renderings beside it. */
 export const REPORT_FORMATS = ['json', 'markdown', 'html'] as const;
 
@@ -245,6 +247,18 @@ export const SETTINGS = {
     isPath: true,
     purpose: 'the baseline report',
     description: 'Path of a previous quality-summary.json (for example main’s) to compare with (QE_BASELINE_PATH)',
+  },
+  openapi: {
+    variable: 'QE_OPENAPI_PATH',
+    flag: { name: 'openapi', kind: 'repeatable' },
+    inFile: true,
+    value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], { error: openapiRule }),
+    schema: z.union([z.string(), z.array(z.string()).min(1)]),
+    text: commaList,
+    isPath: true,
+    purpose: "the API's OpenAPI documents",
+    description:
+      "The API's contract: the path of an OpenAPI document (3.0, 3.1, or Swagger 2.0; YAML or JSON), or an array of paths (QE_OPENAPI_PATH, comma-separated); calls are labelled by its operations and the report gains a contract section",
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',

@@ -6,23 +6,12 @@
  * worker threads.
  */
 
+import type { OperationTemplate } from '../records/operationIndex.js';
+
+export type { OperationTemplate };
+
 /** The OpenAPI versions read: Swagger 2.0, OpenAPI 3.0.x and 3.1.x. */
 export type OpenApiVersion = '2.0' | '3.0' | '3.1';
-
-/**
- * What matching an execution to an operation needs of it, and no more: the
- * part of a contract that crosses to worker threads.
- */
-export interface OperationTemplate {
-  /** Upper case: `GET`. */
-  readonly method: string;
-  /** The path as the document writes it, without the base path: `/users/{id}`. */
-  readonly path: string;
-  /** The base paths an execution's path may start with (servers' URL paths, 2.0's `basePath`), each without a trailing slash; `''` for none. */
-  readonly basePaths: readonly string[];
-  /** Path parameters whose schema is an integer: they match digits only (an optional leading minus). */
-  readonly integerParameters: readonly string[];
-}
 
 /** One response an operation declares, for one status key. */
 export interface DeclaredResponse {

@@ -1,8 +1,10 @@
+import { createOperationMatcher, type OperationTemplate } from './operationIndex.js';
 import { templatePath } from './templateEndpoint.js';
 
 /**
  * Endpoint labels people can read: route templates the user declares
- * (`/orders/:orderId`), then automatic grouping of the rest. A canonical
+ * (`/orders/:orderId`), then the operations of the API's contract
+ * (`/orders/{orderId}`), then automatic grouping of the rest. A canonical
  * label (`GET /orders/17`) goes in, the label the report uses comes out.
  */
 
@@ -18,6 +20,8 @@ export interface LabelRules {
   readonly routes?: readonly string[] | undefined;
   /** Grouping for every label; by default `auto` for labels derived from URLs and `none` for labels people wrote. */
   readonly endpointGrouping?: EndpointGrouping | undefined;
+  /** The operations of the API's contract: a label that matches one (after the routes) becomes its label, `GET /users/{id}`. */
+  readonly operations?: readonly OperationTemplate[] | undefined;
 }
 
 /** A parsed route template. */
@@ -67,27 +71,30 @@ function groupPath(path: string): string {
  * Makes the labeler of a run: a canonical label in, the report's label out.
  * Templates must have been checked ({@link checkRouteTemplate}).
  */
-export function createEndpointLabeler({ routes = [], endpointGrouping }: LabelRules): (label: string, derivedFromUrl: boolean) => string {
+export function createEndpointLabeler({ routes = [], endpointGrouping, operations = [] }: LabelRules): (label: string, derivedFromUrl: boolean) => string {
   const templates = routes.map((route) => {
     const parsed = parseRouteTemplate(route);
     if ('problem' in parsed) throw new TypeError(`invalid route template: ${parsed.problem}`);
     return parsed;
   });
   const index = indexTemplates(templates);
-  return (label, derivedFromUrl) => makeLabel(label, endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none'), templates, index);
+  const matchOperation = operations.length === 0 ? undefined : createOperationMatcher(operations);
+  return (label, derivedFromUrl) => {
+    const space = label.indexOf(' ');
+    const method = label.slice(0, space);
+    const path = label.slice(space + 1);
+    // Routes the user wrote win; then the contract's operations; then grouping.
+    const route = templates.length === 0 ? NO_MATCH : firstMatch(index, method, segmentsOf(path), 0);
+    if (route !== NO_MATCH) return `${method} ${templates[route]!.path}`;
+    const operation = matchOperation?.(method, path);
+    if (operation !== undefined) return `${method} ${operations[operation]!.path}`;
+    return (endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none')) === 'auto' ? `${method} ${groupPath(path)}` : label;
+  };
 }
 
-function makeLabel(label: string, grouping: EndpointGrouping, templates: readonly RouteTemplate[], index: TemplateNode): string {
-  const space = label.indexOf(' ');
-  const method = label.slice(0, space);
-  const path = label.slice(space + 1);
-  if (templates.length > 0) {
-    const collapsed = collapseSlashes(path);
-    const segments = collapsed === '/' ? [] : collapsed.slice(1).split('/');
-    const first = firstMatch(index, method, segments, 0);
-    if (first !== NO_MATCH) return `${method} ${templates[first]!.path}`;
-  }
-  return grouping === 'auto' ? `${method} ${groupPath(path)}` : label;
+function segmentsOf(path: string): string[] {
+  const collapsed = collapseSlashes(path);
+  return collapsed === '/' ? [] : collapsed.slice(1).split('/');
 }
 
 /**

@@ -54,15 +54,24 @@ export interface EvidenceRun {
   takeBatch(batch: RecordBatch): void;
   /** A record its reader found invalid already (a HAR entry without a request), with its issue. */
   takeInvalid(issue: RecordIssue): void;
+  /** The label a call to `endpoint` (`GET /users/8P0B`, derived from a URL) is reported under: the run's routes, its contract, its grouping. */
+  labelOf(endpoint: string): string;
   /** A part counted elsewhere (see {@link EvidencePart}); a run of parts is the run of their concatenation. */
   absorb(part: EvidencePart): void;
   /** The report. Throws a RecordValidationError when any record taken or absorbed was invalid. */
   finish(facts?: RunFacts): QualityReport;
 }
 
+/** The rules a run labels by: its settings', and the operations of the contract it is judged by, when it has one. */
+export function rulesWithContract<Rules extends EvidenceRules>(rules: Rules, { contract }: Judgement): Rules {
+  if (contract === undefined) return rules;
+  // Only what matching needs: these cross to worker threads.
+  return { ...rules, operations: contract.operations.map(({ method, path, basePaths, integerParameters }) => ({ method, path, basePaths, integerParameters })) };
+}
+
 /** Starts an evidence run (see {@link EvidenceRun}). */
 export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun }: EvidenceRunOptions = {}): EvidenceRun {
-  const intake = new RecordIntake(settings, { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
+  const intake = new RecordIntake(rulesWithContract(settings, judgement), { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
   // Failed executions per endpoint, all of them and those from attempts a later attempt of the same test made good.
   const failures = new Map<string, { all: number; retriedAway: number }>();
   const countFailure = (endpoint: string, origin: RecordOrigin | undefined): void => {
@@ -86,6 +95,9 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
     },
     takeInvalid(issue) {
       intake.validation.addInvalidRecord(issue);
+    },
+    labelOf(endpoint) {
+      return intake.labelOf(endpoint);
     },
     absorb(part) {
       intake.accumulator.merge(part.summary);

@@ -10,12 +10,14 @@ import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES 
 import type { ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
 
-/** What a run is judged by: budgets (a file's path, or the budgets themselves) and a baseline report. */
+/** What a run is judged by: budgets (a file's path, or the budgets themselves), a baseline report and the API's contract. */
 export interface JudgementSettings {
   /** A budgets file's path, or the budgets as an object (the reporter option). */
   readonly budgets?: string | Budgets | undefined;
   /** A previous report to compare with. */
   readonly baselinePath?: string | undefined;
+  /** The OpenAPI documents of the API's contract. */
+  readonly openapi?: readonly string[] | undefined;
 }
 
 /** The files a judgement reads (a budgets file, a baseline report): no report file may replace one. */
@@ -23,6 +25,7 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
   const reads: ReadFile[] = [];
   if (typeof settings.budgets === 'string') reads.push({ path: settings.budgets, what: 'budgets file' });
   if (settings.baselinePath !== undefined) reads.push({ path: settings.baselinePath, what: 'baseline report' });
+  for (const path of settings.openapi ?? []) reads.push({ path, what: 'OpenAPI document' });
   return reads;
 }
 
@@ -33,7 +36,8 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
  * limit or not UTF-8 is bad data (65, see readInputFile); a baseline that
  * is not a report of this tool a ReportFormatError (65); budgets that are
  * not valid, or that compare with a baseline when none is named, a
- * ConfigurationError (78) naming each key.
+ * ConfigurationError (78) naming each key; the contract's documents as
+ * loadContract reads them.
  */
 export async function loadJudgement(settings: JudgementSettings, fileSystem: FileSystem): Promise<Judgement> {
   const budgets =
@@ -47,7 +51,9 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       { variable: `maxP95IncreasePercent${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
   }
-  return { ...(budgets === undefined ? {} : { budgets }), ...(baseline === undefined ? {} : { baseline }) };
+  // The contract's libraries (yaml, the $ref bundler) load only when one is given.
+  const contract = settings.openapi === undefined ? undefined : await (await import('../contract/loadContract.js')).loadContract(settings.openapi, fileSystem);
+  return { ...(budgets === undefined ? {} : { budgets }), ...(baseline === undefined ? {} : { baseline }), ...(contract === undefined ? {} : { contract }) };
 }
 
 /** Checks a budgets file's text, naming every bad key with the file (quoted and shortened, as every path a user gives). */

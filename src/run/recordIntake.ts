@@ -102,6 +102,11 @@ export class RecordIntake {
     counted?.(endpoint, failed);
   }
 
+  /** The label of an endpoint derived from a URL (a call no record accounts for), by the rules records are labelled by. */
+  labelOf(endpoint: string): string {
+    return this.label(normaliseEndpoint(endpoint), true);
+  }
+
   /** Takes every record of a reader's batch. */
   takeBatch(batch: RecordBatch): void {
     const { records } = batch;

@@ -4,7 +4,7 @@ import { validateExecutionRecords } from '../readers/jsonReader.js';
 import type { EvidenceRules } from '../records/evidenceRules.js';
 import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
-import { createEvidenceRun } from '../run/evidenceRun.js';
+import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
 import { checkReportDestination, publishReport, type WrittenReport } from '../run/publishReport.js';
 import { readInputs, type InputDependencies, type WorkflowInput } from '../run/readInputs.js';
@@ -47,7 +47,7 @@ export async function runQualityWorkflow(
   await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement(config, dependencies.fileSystem);
   const run = createEvidenceRun(config, { judgement });
-  const { skippedAssetCount } = await readInputs(run, inputs, rulesOf(config), dependencies, options.includeAssets ?? false);
+  const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
   const written = await publishReport(report, destination, dependencies.fileSystem);
   return { report, ...written };

@@ -1,0 +1,355 @@
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigurationError, InputSyntaxError, QualityEvidenceError } from '../errors.js';
+import { parseInputJson } from '../input/parseInputJson.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { readInputFile } from '../io/readInputFile.js';
+import { formatIssuePath } from '../issues/issuePath.js';
+import { quotePath } from '../renderValue.js';
+import type { Contract, ContractDocument, ContractOperation, DeclaredResponse, MediaTypeSchema, OpenApiVersion } from './contract.js';
+import { toJsonSchema2020 } from './jsonSchemaDialect.js';
+
+/**
+ * The largest OpenAPI document read, in bytes: far above the largest public
+ * descriptions (GitHub's REST API, about 11 MB as JSON), far below what
+ * would exhaust memory, and bounded so that `/dev/zero` stops at once.
+ */
+export const OPENAPI_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type Json = Record<string, unknown>;
+
+/**
+ * Reads the API's contract: each OpenAPI document (Swagger 2.0, OpenAPI 3.0
+ * or 3.1; YAML or JSON) through the bounded strict reader, with `$ref`s to
+ * other local files brought in (a remote `$ref` is refused: no network is
+ * ever used), and its operations in the document's order. A document that
+ * does not parse, or is not OpenAPI, is a ConfigurationError (78) naming the
+ * file and the place; one that cannot be read is an InputUnreadableError
+ * (66); one past the limit or not UTF-8 is bad data (65). `yaml` and the
+ * `$ref` bundler load only here, only when a contract is given.
+ */
+export async function loadContract(paths: readonly string[], fileSystem: FileSystem): Promise<Contract> {
+  const documents: ContractDocument[] = [];
+  const operations: ContractOperation[] = [];
+  for (const path of paths) {
+    const document = await readDocument(path, fileSystem);
+    const version = versionOf(document, path);
+    const bundled = hasExternalRef(document) ? await bundleExternalRefs(path, document, fileSystem) : document;
+    toJsonSchema2020(bundled, version);
+    const documentIndex = documents.length;
+    documents.push({ path, version, bundled });
+    operations.push(...operationsOf(bundled, version, documentIndex));
+  }
+  return { documents, operations };
+}
+
+async function readDocument(path: string, fileSystem: FileSystem): Promise<Json> {
+  const text = await readInputFile(fileSystem, path, 'OpenAPI document', OPENAPI_FILE_LIMIT_BYTES);
+  const document = await parseDocumentText(text, path);
+  refuseRemoteRefs(document, path);
+  return document;
+}
+
+/** A document's text as JSON (when it starts as JSON) or YAML, or a ConfigurationError with the line and column. */
+async function parseDocumentText(text: string, path: string): Promise<Json> {
+  let document: unknown;
+  if (/^\s*[{[]/.test(text)) {
+    try {
+      document = parseInputJson(text);
+    } catch (error) {
+      if (!(error instanceof InputSyntaxError)) throw error;
+      throw notParsed(path, 'is not well-formed JSON', error.line, error.column);
+    }
+  } else {
+    const { parseDocument } = await import('yaml');
+    const parsed = parseDocument(text, { uniqueKeys: true });
+    const [error] = parsed.errors;
+    if (error !== undefined) throw notParsed(path, 'is not well-formed YAML', error.linePos?.[0].line, error.linePos?.[0].col);
+    document = parsed.toJS({ maxAliasCount: 1000 });
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new ConfigurationError([{ variable: quotePath(path), message: 'is not an OpenAPI document: it must hold an object' }], 'OpenAPI document');
+  }
+  return document as Json;
+}
+
+function notParsed(path: string, what: string, line: number | undefined, column: number | undefined): ConfigurationError {
+  const at = line === undefined ? '' : ` at line ${line}, column ${String(column)}`;
+  return new ConfigurationError([{ variable: quotePath(path), message: `${what}${at}` }], 'OpenAPI document');
+}
+
+function versionOf(document: Json, path: string): OpenApiVersion {
+  const { openapi, swagger } = document;
+  if (typeof openapi === 'string' && /^3\.0\.\d+$/.test(openapi)) return '3.0';
+  if (typeof openapi === 'string' && /^3\.1\.\d+$/.test(openapi)) return '3.1';
+  if (swagger === '2.0') return '2.0';
+  const found = typeof openapi === 'string' ? `it says openapi ${JSON.stringify(openapi.slice(0, 20))}` : 'it has neither';
+  throw new ConfigurationError(
+    [{ variable: quotePath(path), message: `is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; ${found}` }],
+    'OpenAPI document',
+  );
+}
+
+/** Every `$ref` in a value, with its place, depth first in document order. */
+function* refsOf(value: unknown, path: PropertyKey[] = []): Generator<{ readonly ref: string; readonly path: readonly PropertyKey[] }> {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) yield* refsOf(value[index], [...path, index]);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '$ref' && typeof item === 'string') yield { ref: item, path: [...path, key] };
+    else yield* refsOf(item, [...path, key]);
+  }
+}
+
+function refuseRemoteRefs(document: Json, path: string): void {
+  const remote = [...refsOf(document)].filter(({ ref }) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:'));
+  if (remote.length === 0) return;
+  throw new ConfigurationError(
+    remote.map(({ path: place }) => ({
+      variable: `${formatIssuePath(place)} in ${quotePath(path)}`,
+      message: 'refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path',
+    })),
+    'OpenAPI document',
+  );
+}
+
+function hasExternalRef(document: Json): boolean {
+  for (const { ref } of refsOf(document)) if (!ref.startsWith('#')) return true;
+  return false;
+}
+
+/**
+ * Brings the documents that `$ref`s name by relative path into the document
+ * (`@apidevtools/json-schema-ref-parser`'s bundle: each external part once,
+ * referred to within the document after), each file read through the run's
+ * file system and parsed as the document is.
+ */
+async function bundleExternalRefs(path: string, document: Json, fileSystem: FileSystem): Promise<Json> {
+  const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+  const root = isAbsolute(path) ? path : resolve(path);
+  // The bundler wraps what a plugin throws in its own errors: the first of ours is kept, to be thrown as it is.
+  let ours: QualityEvidenceError | undefined;
+  const keep = <Result>(work: () => Promise<Result>): Promise<Result> =>
+    work().catch((error: unknown) => {
+      if (error instanceof QualityEvidenceError) ours ??= error;
+      throw error;
+    });
+  try {
+    const bundle = $RefParser.bundle.bind($RefParser) as (path: string, schema: unknown, options: unknown) => Promise<unknown>;
+    const bundled = await bundle(root, document, {
+      parse: {
+        json: false,
+        yaml: false,
+        text: false,
+        binary: false,
+        openapi: {
+          order: 1,
+          canParse: true,
+          parse: (file: { url: string; data: unknown }) =>
+            keep(async () => {
+              const filePath = fileSystemPath(file.url);
+              const text = typeof file.data === 'string' ? file.data : Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data);
+              const part = await parseDocumentText(text, filePath);
+              refuseRemoteRefs(part, filePath);
+              return part;
+            }),
+        },
+      },
+      resolve: {
+        http: false,
+        file: {
+          order: 1,
+          canRead: true,
+          read: (file: { url: string }) => keep(() => readInputFile(fileSystem, fileSystemPath(file.url), 'OpenAPI document', OPENAPI_FILE_LIMIT_BYTES)),
+        },
+      },
+      mutateInputSchema: false,
+    });
+    return bundled as Json;
+  } catch (error) {
+    if (ours !== undefined) throw ours;
+    if (error instanceof QualityEvidenceError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigurationError([{ variable: quotePath(path), message: `has a $ref that cannot be resolved: ${message.split('\n')[0]?.slice(0, 200) ?? ''}` }], 'OpenAPI document');
+  }
+}
+
+function fileSystemPath(url: string): string {
+  if (url.startsWith('file:')) return fileURLToPath(url);
+  try {
+    return decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+/** The object at a local `$ref` (`#/components/responses/NotFound`), with its pointer; the value itself when it is no `$ref`. */
+function followRef(document: Json, value: unknown, pointer: string): { readonly value: unknown; readonly pointer: string } {
+  let current = value;
+  let at = pointer;
+  for (let hops = 0; hops < 32 && typeof current === 'object' && current !== null && typeof (current as Json)['$ref'] === 'string'; hops++) {
+    const ref = (current as Json)['$ref'] as string;
+    if (!ref.startsWith('#')) break;
+    at = ref;
+    current = valueAtPointer(document, ref);
+  }
+  return { value: current, pointer: at };
+}
+
+function valueAtPointer(document: Json, ref: string): unknown {
+  const parts = ref.slice(1).split('/').slice(1).map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
+  let current: unknown = document;
+  for (const part of parts) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return undefined;
+    current = (current as Json)[part];
+  }
+  return current;
+}
+
+/** A JSON pointer, as a URI fragment: `#/paths/~1users~1{id}/get`. */
+function pointerOf(...parts: readonly string[]): string {
+  return `#/${parts.map((part) => encodeURI(part.replaceAll('~', '~0').replaceAll('/', '~1')).replaceAll('#', '%23')).join('/')}`;
+}
+
+function operationsOf(document: Json, version: OpenApiVersion, documentIndex: number): ContractOperation[] {
+  const paths = document['paths'];
+  if (typeof paths !== 'object' || paths === null || Array.isArray(paths)) return [];
+  const operations: ContractOperation[] = [];
+  const documentBasePaths = version === '2.0' ? [basePathOf(document['basePath'])] : serverPathsOf(document['servers']);
+  for (const [template, rawItem] of Object.entries(paths)) {
+    if (!template.startsWith('/')) continue;
+    const { value: item, pointer: itemPointer } = followRef(document, rawItem, pointerOf('paths', template));
+    if (typeof item !== 'object' || item === null) continue;
+    const pathItem = item as Json;
+    const itemBasePaths = version === '2.0' ? documentBasePaths : serverPathsOf(pathItem['servers'], documentBasePaths);
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (typeof operation !== 'object' || operation === null) continue;
+      const op = operation as Json;
+      const opPointer = `${itemPointer}/${method}`;
+      const parameters = [...parametersOf(document, pathItem['parameters']), ...parametersOf(document, op['parameters'])];
+      const operationId = typeof op['operationId'] === 'string' ? op['operationId'] : undefined;
+      const produces = stringList(op['produces']) ?? stringList(document['produces']) ?? ['application/json'];
+      const consumes = stringList(op['consumes']) ?? stringList(document['consumes']) ?? ['application/json'];
+      operations.push({
+        method: method.toUpperCase(),
+        path: template,
+        basePaths: version === '2.0' ? itemBasePaths : serverPathsOf(op['servers'], itemBasePaths),
+        integerParameters: parameters.filter(({ value }) => value['in'] === 'path' && isIntegerParameter(document, value, version)).map(({ value }) => String(value['name'])),
+        label: `${method.toUpperCase()} ${template}`,
+        ...(operationId === undefined ? {} : { operationId }),
+        tags: stringList(op['tags']) ?? [],
+        deprecated: op['deprecated'] === true,
+        responses: responsesOf(document, op['responses'], `${opPointer}/responses`, version, produces),
+        ...requestBodyOf(document, op, parameters, opPointer, version, consumes),
+        documentIndex,
+      });
+    }
+  }
+  return operations;
+}
+
+function parametersOf(document: Json, value: unknown): { readonly value: Json; readonly pointer: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((parameter) => followRef(document, parameter, ''))
+    .filter((followed): followed is { value: Json; pointer: string } => typeof followed.value === 'object' && followed.value !== null)
+    .map(({ value: parameter, pointer }) => ({ value: parameter, pointer }));
+}
+
+function isIntegerParameter(document: Json, parameter: Json, version: OpenApiVersion): boolean {
+  if (version === '2.0') return parameter['type'] === 'integer';
+  const schema = followRef(document, parameter['schema'], '').value;
+  if (typeof schema !== 'object' || schema === null) return false;
+  const type = (schema as Json)['type'];
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer') && type.every((item) => item === 'integer' || item === 'null'));
+}
+
+function responsesOf(document: Json, value: unknown, pointer: string, version: OpenApiVersion, produces: readonly string[]): DeclaredResponse[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const responses: DeclaredResponse[] = [];
+  for (const [status, raw] of Object.entries(value as Json)) {
+    if (!/^(?:[1-5](?:\d\d|XX)|default)$/i.test(status)) continue;
+    const { value: response, pointer: responsePointer } = followRef(document, raw, `${pointer}/${pointerOf(status).slice(2)}`);
+    const content: MediaTypeSchema[] = [];
+    if (typeof response === 'object' && response !== null) {
+      const body = response as Json;
+      if (version === '2.0') {
+        if (body['schema'] !== undefined) for (const mediaType of produces) content.push({ mediaType: mediaType.toLowerCase(), schemaPointer: `${responsePointer}/schema` });
+      } else content.push(...mediaTypesOf(body['content'], `${responsePointer}/content`));
+    }
+    responses.push({ status, content });
+  }
+  return responses;
+}
+
+function mediaTypesOf(value: unknown, pointer: string): MediaTypeSchema[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value as Json).map(([mediaType, media]) => {
+    const hasSchema = typeof media === 'object' && media !== null && (media as Json)['schema'] !== undefined;
+    return { mediaType: mediaType.toLowerCase(), ...(hasSchema ? { schemaPointer: `${pointer}/${pointerOf(mediaType).slice(2)}/schema` } : {}) };
+  });
+}
+
+function requestBodyOf(
+  document: Json,
+  operation: Json,
+  parameters: readonly { readonly value: Json; readonly pointer: string }[],
+  pointer: string,
+  version: OpenApiVersion,
+  consumes: readonly string[],
+): { readonly requestBody?: MediaTypeSchema[] } {
+  if (version === '2.0') {
+    const body = Array.isArray(operation['parameters']) ? (operation['parameters'] as unknown[]).findIndex((parameter) => typeof parameter === 'object' && parameter !== null && (parameter as Json)['in'] === 'body') : -1;
+    if (body >= 0) return { requestBody: consumes.map((mediaType) => ({ mediaType: mediaType.toLowerCase(), schemaPointer: `${pointer}/parameters/${body}/schema` })) };
+    return parameters.some(({ value }) => value['in'] === 'body') ? { requestBody: consumes.map((mediaType) => ({ mediaType: mediaType.toLowerCase() })) } : {};
+  }
+  const { value: requestBody, pointer: bodyPointer } = followRef(document, operation['requestBody'], `${pointer}/requestBody`);
+  if (typeof requestBody !== 'object' || requestBody === null) return {};
+  return { requestBody: mediaTypesOf((requestBody as Json)['content'], `${bodyPointer}/content`) };
+}
+
+/** 2.0's `basePath` as a base path: no trailing slash, `''` for none or `/`. */
+function basePathOf(value: unknown): string {
+  return typeof value === 'string' ? withoutTrailingSlash(value) : '';
+}
+
+/** The paths of `servers[].url` (variables at their defaults), each a base path; the inherited ones when none is given. */
+function serverPathsOf(servers: unknown, inherited: readonly string[] = ['']): readonly string[] {
+  if (!Array.isArray(servers) || servers.length === 0) return inherited;
+  const paths = servers.map((server) => {
+    if (typeof server !== 'object' || server === null || typeof (server as Json)['url'] !== 'string') return '';
+    const variables = (server as Json)['variables'];
+    const url = ((server as Json)['url'] as string).replace(/\{([^}]*)\}/g, (_, name: string) => {
+      const variable = typeof variables === 'object' && variables !== null ? (variables as Json)[name] : undefined;
+      const fallback = typeof variable === 'object' && variable !== null ? (variable as Json)['default'] : undefined;
+      return typeof fallback === 'string' ? fallback : '';
+    });
+    return withoutTrailingSlash(pathOfServerUrl(url));
+  });
+  return [...new Set(paths)];
+}
+
+function pathOfServerUrl(url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || url.startsWith('//')) {
+    try {
+      return new URL(url.startsWith('//') ? `http:${url}` : url).pathname;
+    } catch {
+      return '';
+    }
+  }
+  return url.startsWith('/') ? url : `/${url}`;
+}
+
+function withoutTrailingSlash(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' || trimmed === '/' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
