@@ -60,6 +60,7 @@ test('the tarball holds both builds, the JSON Schemas, the README with the docum
     'docs/budgets-and-baseline.md',
     'docs/command.md',
     'docs/configuration.md',
+    'docs/contract.md',
     'docs/helpers.md',
     'docs/html-report.png',
     'docs/input-formats.md',

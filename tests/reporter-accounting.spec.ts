@@ -216,6 +216,28 @@ test('plain, after the stop', async ({ request }) => {
   expect(outcome.stdout, 'no frame of the recording wrapper').not.toMatch(/quality-evidence[/\\]\.build|recorded-call/);
 });
 
+test('calls no record accounts for are labelled by the run\'s routes, as recorded calls are', async () => {
+  const server = await startCountingServer();
+  const project = await createPlaywrightProject(
+    {
+      'playwright.config.ts': config().replace("{ outputFile: 'out/quality-summary.json' }", "{ outputFile: 'out/quality-summary.json', routes: ['/usuarios/:userId'] }"),
+      'tests/plain.spec.ts': `import { test, expect } from '@playwright/test';
+
+test('opaque ids', async ({ request }) => {
+  expect((await request.get('/usuarios/8P0BlkWfpjRO60K1')).status()).toBe(200);
+  expect((await request.delete('/usuarios/0uxuPY0cbmQhpEz1')).status()).toBe(204);
+});
+`,
+    },
+    { moduleType: 'commonjs' },
+  );
+  const outcome = await runPlaywright(project, ['test'], { BASE_URL: server.baseURL });
+  await server.close();
+  expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
+  const report = await readReport(join(project, 'out/quality-summary.json'));
+  expect(report).toMatchObject({ executionCount: 0, unrecordedCallCount: 2, unrecordedEndpoints: ['DELETE /usuarios/:userId', 'GET /usuarios/:userId'] });
+});
+
 test('a run whose tests record nothing says so in one line', async () => {
   const project = await createPlaywrightProject({
     'playwright.config.ts': config(),
