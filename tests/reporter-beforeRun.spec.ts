@@ -52,6 +52,20 @@ test('a budgets file that cannot be read stops the run before any test file is l
   expect(await pathExists(join(project, 'spec-loaded.txt'))).toBe(false);
 });
 
+test("an OpenAPI document that is not one stops the run before any test file is loaded, naming the file and the line", async () => {
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': config(`{ outputFile: 'out/q.json', openapi: 'openapi.yaml' }`),
+    'openapi.yaml': 'openapi: 3.0.3\ninfo: {}\nopenapi: 3.1.0\n',
+    'tests/a.spec.ts': markingSpec,
+  });
+
+  const outcome = await runPlaywright(project, ['test']);
+
+  expect(outcome.exitCode).toBe(1);
+  expect(outcome.stdout + outcome.stderr).toContain(`ConfigurationError: invalid OpenAPI document:\n  - "${join(project, 'openapi.yaml')}": is not well-formed YAML at line 3, column 1`);
+  expect(await pathExists(join(project, 'spec-loaded.txt'))).toBe(false);
+});
+
 test('a baseline that is the output file stops the run before any test file is loaded, and the baseline stays', async () => {
   const project = await createPlaywrightProject({ 'playwright.config.ts': config(`{ outputFile: 'out/q.json', baselinePath: 'out/q.json' }`), 'tests/a.spec.ts': markingSpec });
   // A report of this tool to compare with: the one a first run writes.

@@ -50,8 +50,8 @@ export interface ProjectOptions {
 /**
  * Creates a small Playwright project in a temporary folder from a map of
  * path → content. Its node_modules holds the packed quality-evidence and
- * links to this repository's Playwright, zod, TypeScript and Node types, as
- * `npm install` would.
+ * links to this repository's Playwright, the package's dependencies (as its
+ * package.json lists them), TypeScript and Node types, as `npm install` would.
  */
 export async function createPlaywrightProject(files: Readonly<Record<string, string>>, { moduleType = 'module' }: ProjectOptions = {}): Promise<string> {
   const project = await createTemporaryFolder({}, 'project');
@@ -60,14 +60,16 @@ export async function createPlaywrightProject(files: Readonly<Record<string, str
   // Unpacked in place, not linked, so its imports resolve from this project's node_modules.
   await run('tar', ['xzf', await packThisPackage(), '-C', join(modules, 'quality-evidence'), '--strip-components=1']);
   // The command, linked into node_modules/.bin and made executable, as npm install does with `bin`.
-  const manifest = JSON.parse(await readFile(join(modules, 'quality-evidence', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const manifest = JSON.parse(await readFile(join(modules, 'quality-evidence', 'package.json'), 'utf8')) as { bin: Record<string, string>; dependencies: Record<string, string> };
   await mkdir(join(modules, '.bin'));
   for (const [name, target] of Object.entries(manifest.bin)) {
     await chmod(join(modules, 'quality-evidence', target), 0o755);
     await symlink(join('..', 'quality-evidence', target), join(modules, '.bin', name));
   }
   for (const dependency of ['@playwright', 'playwright', 'playwright-core']) await symlink(join(PLAYWRIGHT_MODULES, dependency), join(modules, dependency), 'dir');
-  for (const dependency of ['zod', 'typescript', '@types']) await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
+  // The package's own dependencies, as npm install would bring them (each link resolves its own dependencies from this repository's node_modules), and the tools a consumer has.
+  const scopesAndNames = new Set([...Object.keys(manifest.dependencies).map((name) => name.split('/')[0]!), 'typescript', '@types']);
+  for (const dependency of scopesAndNames) await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
   const type = moduleType === 'module' ? ', "type": "module"' : '';
   await writeFile(join(project, 'package.json'), `{ "name": "consumer", "private": true${type} }\n`);
   for (const [path, content] of Object.entries(files)) {
