@@ -2,12 +2,12 @@ import { expect, test } from './support/test.js';
 import type { Contract, ContractOperation } from '../src/contract/contract.js';
 import { contractCoverage } from '../src/evaluation/contractCoverage.js';
 import { judgeReport } from '../src/evaluation/judgeReport.js';
-import { buildReport, summariseExecutions, type QualityReport } from '../src/index.js';
+import { buildReport, renderHtml, renderMarkdown, renderTerminal, summariseExecutions, type QualityReport } from '../src/index.js';
 import { qualityReportSchema } from '../src/report/qualityReport.js';
 import type { Budgets } from '../src/config/budgetsSchema.js';
 import { contradictionInVerdict } from '../src/evaluation/evaluateBudgets.js';
 import type { BudgetResult } from '../src/report/verdictSchemas.js';
-import { formatBudgetResult } from '../src/report/renderers/terminal.js';
+import { formatBudgetResult, formatHeadline } from '../src/report/renderers/terminal.js';
 import { parseBudgets } from '../src/run/judgement.js';
 import { thrownBy } from './support/failures.js';
 
@@ -155,5 +155,61 @@ test.describe('budgets on the contract', () => {
     expect((thrownBy(() => parseBudgets('{ "minResponseCoveragePercent": 101, "operations": { "__proto__": {} } }', 'b.json')) as Error).message).toBe(
       'invalid budgets:\n  - minResponseCoveragePercent in "b.json": must be a percentage from 0 to 100\n  - operations.__proto__ in "b.json": must be an operationId or an endpoint label of the contract',
     );
+  });
+});
+
+test.describe('the contract in the reports', () => {
+  const judged = judgeReport(report, { contract });
+
+  test('the Markdown: the numbers, undeclared statuses worst first, the operations never called by tag, the endpoints matching none', () => {
+    const markdown = renderMarkdown(judged);
+    const section = markdown.slice(markdown.indexOf('### Contract'), markdown.indexOf('### Slowest executions'));
+    expect(section).toBe(
+      [
+        '### Contract',
+        '',
+        '3 of 4 operations called (75%) · 4 of 7 declared responses seen (57.14%) · 1 undeclared status · 2 endpoints matching no operation',
+        '',
+        '| Operation | Undeclared statuses | Declared | Calls |',
+        '|---|---|---|---:|',
+        '| `GET /users/{id}` (`getUser`) | 500 | `200`, `404` | 2 |',
+        '',
+        '**Never called** (1, by tag):',
+        '',
+        '- `admin`: `DELETE /users/{id}`',
+        '',
+        '**Matching no operation**: `GET /health` ×1, `GET /helth` ×2',
+        '',
+        '**Deprecated operations called**: `GET /users/{id}`',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('the terminal summary and the closing line give the coverage', () => {
+    expect(renderTerminal(judged, { files: [] })).toContain('\nContract: 3 of 4 operations called (75%) · 4 of 7 declared responses seen (57.14%) · 1 undeclared status · 2 endpoints matching no operation\n');
+    expect(formatHeadline(judged, ['q.json'])).toBe('quality-evidence: 9 executions, 3 failed, 0 slow, 0 with no response; 3 of 4 operations called (75%); report written to q.json');
+  });
+
+  test('the page: a contract section, and the filter of the operations never called allowed by its own hash', () => {
+    const html = renderHtml(judged);
+    expect(html).toContain('<section id="contract"><h2>Contract</h2>');
+    expect(html).toContain('<select id="untested-tag"><option value="">every tag</option><option value="admin">admin (1)</option></select>');
+    expect(html).toContain('<div data-tag="admin"><h4>admin</h4><ul><li><code>DELETE /users/{id}</code></li></ul></div>');
+    expect(html.match(/'sha256-[^']+'/g)).toHaveLength(2);
+    expect(renderHtml(report).match(/'sha256-[^']+'/g)).toHaveLength(1);
+  });
+
+  test('names from the document are escaped in every rendering', () => {
+    const hostile: Contract = { ...contract, operations: [operation('GET', '/a|`b`<script>', ['200'], { operationId: 'x\u202Ey', tags: ['t"<i>\n'] })] };
+    const rendered = judgeReport(reportOf([['GET /zzz', 200, 1]]), { contract: hostile });
+    const markdown = renderMarkdown(rendered);
+    // The newline escaped, the pipe escaped for the table, the backticks fenced by a longer run.
+    expect(markdown).toContain('- `t"<i>\\u000a`: ``GET /a\\|`b`<script>``');
+    const html = renderHtml(rendered);
+    expect(html).not.toContain('<script>` ');
+    expect(html).not.toContain('<i>');
+    expect(html).toContain('&lt;script&gt;');
   });
 });

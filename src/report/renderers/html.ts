@@ -31,6 +31,7 @@ import {
   type EndpointState,
   type VerdictKind,
 } from './presentation.js';
+import { contractNumbers, undeclaredWorstFirst, untestedByTag } from './contractPresentation.js';
 
 /** How many endpoints the page shows (chart, table and each list), worst first; the JSON report has them all. */
 const HTML_ENDPOINT_LIMIT = 500;
@@ -80,10 +81,20 @@ const SORT_SCRIPT = `for (const table of document.querySelectorAll('table[data-s
   });
 }`;
 
-const SCRIPT_HASH = createHash('sha256').update(SORT_SCRIPT, 'utf8').digest('base64');
+// Only on a page with a contract section: the tag filter of the operations never called.
+const FILTER_SCRIPT = `{
+  const select = document.getElementById('untested-tag');
+  if (select) select.addEventListener('change', () => {
+    for (const group of document.querySelectorAll('[data-tag]')) group.hidden = select.value !== '' && group.dataset.tag !== select.value;
+  });
+}`;
 
-/** Nothing may load from anywhere: inline styles, and the one inline script by its hash. */
-const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
+const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+
+/** Nothing may load from anywhere: inline styles, and the page's inline scripts by their hashes. */
+function contentSecurityPolicy(scripts: readonly string[]): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; script-src ${scripts.map(hashOf).join(' ')}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+}
 
 // Colours on white, each at least 4.5:1 for text (WCAG AA) and 3:1 for shapes.
 const STYLE = `
@@ -145,6 +156,7 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
     budgetSection(report, reportName),
     chartSection(report, shown, stateOf),
     endpointTable(shown, stateOf, more, report.endpoints.length, reportName),
+    contractSection(report),
     slowestSection(report),
     baselineSection(report),
     listSection('Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []),
@@ -153,11 +165,12 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
       ? listSection('Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? [])
       : '',
   ];
+  const scripts = report.contract === undefined ? [SORT_SCRIPT] : [SORT_SCRIPT, FILTER_SCRIPT];
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(scripts)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>API quality evidence: ${text(shownText(report.environment))}</title>
@@ -168,7 +181,7 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
 ${sections.filter((section) => section !== '').join('\n')}
 <footer><p>${text(PERCENTILE_METHOD)}</p><p>Written by quality-evidence from ${text(reportName)}, which holds every number on this page exactly.</p></footer>
 </main>
-<script>${SORT_SCRIPT}</script>
+${scripts.map((script) => `<script>${script}</script>`).join('\n')}
 </body>
 </html>
 `;
@@ -202,12 +215,13 @@ function headline(report: QualityReport, kind: VerdictKind, verdictText: string)
       ? ''
       : `<p>Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => `<span data-field="responseTimeMs.${name}" data-value="${report.responseTimeMs[name]}">${text(formatPercentile(name, report.responseTimeMs[name], n))}</span>`).join(' · ')} · max <span data-field="responseTimeMs.max" data-value="${report.responseTimeMs.max}">${text(formatMs(report.responseTimeMs.max))}</span></p>`;
   const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(describeTests(report.tests))}</p>`;
+  const contract = report.contract === undefined ? '' : `\n<p data-field="contract">Contract: ${text(contractNumbers(report.contract).join(' · '))}</p>`;
   return `<header>
 <h1>API quality evidence: <code>${text(shownText(report.environment))}</code></h1>
 <p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>
 <dl class="numbers">${numbers.join('')}</dl>
 ${percentiles}
-${tests}
+${tests}${contract}
 </header>`;
 }
 
@@ -292,6 +306,46 @@ function noResponseSection(report: QualityReport): string {
   const rows = endpoints.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<tr><td>${label(endpoint.endpoint)}</td><td class="num">${formatCount(endpoint.noResponseCount)}</td><td class="num">${formatCount(endpoint.executionCount)}</td></tr>`);
   if (endpoints.length > HTML_ENDPOINT_LIMIT) rows.push(`<tr><td colspan="3">${text(countOf(endpoints.length - HTML_ENDPOINT_LIMIT, 'more endpoint'))} in the report.</td></tr>`);
   return `<section id="no-response"><h2>Requests with no response</h2><p>${text(`${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`)}</p><div class="scroll"><table><thead><tr><th>Endpoint</th><th class="num">No response</th><th class="num">Executions</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+}
+
+function contractSection(report: QualityReport): string {
+  const contract = report.contract;
+  if (contract === undefined) return '';
+  const parts = [`<section id="contract"><h2>Contract</h2><p>${text(contractNumbers(contract).join(' · '))}</p>`];
+  const undeclared = undeclaredWorstFirst(contract);
+  if (undeclared.length > 0) {
+    const rows = undeclared
+      .slice(0, HTML_ENDPOINT_LIMIT)
+      .map(
+        (operation) =>
+          `<tr data-endpoint="${attribute(operation.endpoint)}"><td>${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td>${text(operation.undeclaredStatuses.join(', '))}</td><td>${operation.declaredStatuses.map(label).join(', ')}</td><td class="num">${formatCount(operation.executionCount)}</td></tr>`,
+      );
+    const more = undeclared.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(undeclared.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with undeclared statuses in the report.</p>` : '';
+    parts.push(`<h3>Statuses the contract does not declare</h3><div class="scroll"><table><thead><tr><th>Operation</th><th>Undeclared</th><th>Declared</th><th class="num">Calls</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
+  }
+  const untested = untestedByTag(contract);
+  if (untested.length > 0) {
+    const total = untested.reduce((sum, group) => sum + group.operations.length, 0);
+    const options = untested.map(({ tag, operations }) => `<option value="${attribute(tag)}">${text(shownText(tag))} (${formatCount(operations.length)})</option>`).join('');
+    let room = HTML_ENDPOINT_LIMIT;
+    const groups = untested.map(({ tag, operations }) => {
+      const listed = operations.slice(0, Math.max(0, room));
+      room -= listed.length;
+      const cut = listed.length < operations.length ? `<li>${text(`… and ${formatCount(operations.length - listed.length)} more in the report`)}</li>` : '';
+      return `<div data-tag="${attribute(tag)}"><h4>${text(shownText(tag))}</h4><ul>${listed.map((operation) => `<li>${label(operation.endpoint)}${operation.deprecated ? ' <span class="muted">deprecated</span>' : ''}</li>`).join('')}${cut}</ul></div>`;
+    });
+    parts.push(`<h3>Never called (${formatCount(total)})</h3><p><label for="untested-tag">Tag</label> <select id="untested-tag"><option value="">every tag</option>${options}</select></p>${groups.join('')}`);
+  }
+  if (contract.unmatchedEndpoints.length > 0) {
+    const listed = contract.unmatchedEndpoints.slice(0, HTML_ENDPOINT_LIMIT);
+    const more = contract.unmatchedEndpoints.length > listed.length ? `<li>${text(`… and ${formatCount(contract.unmatchedEndpoints.length - listed.length)} more in the report`)}</li>` : '';
+    parts.push(`<h3>Matching no operation</h3><ul>${listed.map(({ endpoint, executionCount }) => `<li>${label(endpoint)} ×${formatCount(executionCount)}</li>`).join('')}${more}</ul>`);
+  }
+  if (contract.deprecatedOperationsCalled.length > 0) {
+    parts.push(`<h3>Deprecated operations called</h3><ul>${contract.deprecatedOperationsCalled.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<li>${label(endpoint)}</li>`).join('')}</ul>`);
+  }
+  parts.push('</section>');
+  return parts.join('');
 }
 
 function listSection(title: string, lead: string, items: readonly string[]): string {

@@ -1,4 +1,6 @@
+import type { ContractOperationCoverage } from '../contractSchemas.js';
 import type { QualityReport } from '../qualityReport.js';
+import { contractNumbers, undeclaredWorstFirst, untestedByTag } from './contractPresentation.js';
 import {
   budgetSubject,
   baselineChanges,
@@ -80,6 +82,7 @@ export function renderMarkdown(report: QualityReport, { reportName = 'quality-su
   if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
   budgetSection(report, lines, reportName);
   endpointSection(report, lines, reportName);
+  contractSection(report, lines, reportName);
   slowestSection(report, lines);
   baselineSection(report, lines);
   listSection(lines, 'Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []);
@@ -146,6 +149,49 @@ const TONE_MARKS = { bad: '❌', warn: '🐢', good: '✅' } as const;
 
 function stateCell(state: EndpointState): string {
   return `${TONE_MARKS[stateMark(state).tone]} ${describeState(state)}`;
+}
+
+/** How many operations each list of the contract section shows. */
+const MARKDOWN_OPERATION_LIMIT = 50;
+
+function contractSection(report: QualityReport, lines: string[], reportName: string): void {
+  const contract = report.contract;
+  if (contract === undefined) return;
+  lines.push('', '### Contract', '', contractNumbers(contract).join(' · '));
+  const undeclared = undeclaredWorstFirst(contract);
+  if (undeclared.length > 0) {
+    lines.push('', '| Operation | Undeclared statuses | Declared | Calls |', '|---|---|---|---:|');
+    for (const operation of undeclared.slice(0, MARKDOWN_OPERATION_LIMIT)) {
+      lines.push(row([operationCell(operation), operation.undeclaredStatuses.join(', '), operation.declaredStatuses.map(code).join(', '), formatCount(operation.executionCount)]));
+    }
+    if (undeclared.length > MARKDOWN_OPERATION_LIMIT) lines.push('', `${countOf(undeclared.length - MARKDOWN_OPERATION_LIMIT, 'more operation')} with undeclared statuses in ${code(reportName)}.`);
+  }
+  const untested = untestedByTag(contract);
+  if (untested.length > 0) {
+    const total = untested.reduce((sum, group) => sum + group.operations.length, 0);
+    lines.push('', `**Never called** (${formatCount(total)}, by tag):`, '');
+    let shown = 0;
+    for (const { tag, operations } of untested) {
+      const room = MARKDOWN_OPERATION_LIMIT - shown;
+      if (room <= 0) break;
+      const listed = operations.slice(0, room);
+      shown += listed.length;
+      lines.push(`- ${code(tag)}: ${listed.map((operation) => code(operation.endpoint)).join(', ')}${listed.length < operations.length ? ', …' : ''}`);
+    }
+    if (total > shown) lines.push(`- … ${countOf(total - shown, 'more operation')} never called in ${code(reportName)}`);
+  }
+  if (contract.unmatchedEndpoints.length > 0) {
+    const listed = contract.unmatchedEndpoints.slice(0, MARKDOWN_OPERATION_LIMIT);
+    const more = contract.unmatchedEndpoints.length - listed.length;
+    lines.push('', `**Matching no operation**: ${listed.map(({ endpoint, executionCount }) => `${code(endpoint)} ×${formatCount(executionCount)}`).join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`);
+  }
+  if (contract.deprecatedOperationsCalled.length > 0) {
+    lines.push('', `**Deprecated operations called**: ${contract.deprecatedOperationsCalled.slice(0, MARKDOWN_OPERATION_LIMIT).map(code).join(', ')}`);
+  }
+}
+
+function operationCell(operation: ContractOperationCoverage): string {
+  return operation.operationId === undefined ? code(operation.endpoint) : `${code(operation.endpoint)} (${code(operation.operationId)})`;
 }
 
 function slowestSection(report: QualityReport, lines: string[]): void {

@@ -1,5 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
+import { contractNumbers, operationCoverageText } from './contractPresentation.js';
 import { budgetSubject, describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
@@ -15,6 +16,7 @@ const TERMINAL_ENDPOINT_LIMIT = 10;
 export function formatHeadline(report: QualityReport, files: readonly string[]): string {
   const verdict = verdictOf(report);
   const parts = [headlineNumbers(report).join(', ')];
+  if (report.contract !== undefined) parts.push(operationCoverageText(report.contract));
   // A run that stopped early says so whatever its budgets say: its numbers are only part of the evidence.
   if (verdict.kind === 'incomplete') parts.push(verdict.text);
   else if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
@@ -67,6 +69,7 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
     headlineNumbers(report, { withThreshold: true }).join(' · '),
   ];
   if (n > 0) lines.push((['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, report.responseTimeMs[name], n)).join(' · '));
+  if (report.contract !== undefined) lines.push(`Contract: ${contractNumbers(report.contract).join(' · ')}`);
   const { shown, more } = worstEndpoints(report, TERMINAL_ENDPOINT_LIMIT);
   if (shown.length > 0) {
     lines.push('', `Worst endpoints (failed first, then by p95; percentiles by nearest rank):`);
