@@ -91,6 +91,26 @@ test('several documents make one contract, document by document', async () => {
   expect(contract.operations.map((operation) => operation.documentIndex)).toStrictEqual([0, 0, 0, 1, 1, 1, 1]);
 });
 
+test('a $ref inside an example, a default or an enum is data, never followed (GitHub\'s description has three)', async () => {
+  const document = [
+    'openapi: 3.0.3',
+    'paths:',
+    '  /stats:',
+    '    $ref: "./paths/stats.yaml"',
+    'components:',
+    '  examples:',
+    '    stats:',
+    '      value: [{ actions: { $ref: "server-statistics-actions.yaml" } }]',
+    '  schemas:',
+    '    Odd: { type: object, default: { $ref: "nowhere.yaml" }, example: { $ref: "https://example.com/x" } }',
+    '',
+  ].join('\n');
+  const fileSystem = new MemoryFileSystem({ '/api/openapi.yaml': document, '/api/paths/stats.yaml': 'get:\n  responses:\n    "200": { description: ok }\n' });
+  const contract = await loadContract(['/api/openapi.yaml'], fileSystem);
+  expect(contract.operations.map((operation) => operation.label)).toStrictEqual(['GET /stats']);
+  expect((contract.documents[0]?.bundled as { components: { examples: unknown } }).components.examples).toStrictEqual({ stats: { value: [{ actions: { $ref: 'server-statistics-actions.yaml' } }] } });
+});
+
 test.describe('documents that cannot be a contract', () => {
   const one = (text: string) => new MemoryFileSystem({ '/api/openapi.yaml': text });
 

@@ -92,21 +92,77 @@ function versionOf(document: Json, path: string): OpenApiVersion {
   );
 }
 
-/** Every `$ref` in a value, with its place, depth first in document order. */
-function* refsOf(value: unknown, path: PropertyKey[] = []): Generator<{ readonly ref: string; readonly path: readonly PropertyKey[] }> {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) yield* refsOf(value[index], [...path, index]);
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (key === '$ref' && typeof item === 'string') yield { ref: item, path: [...path, key] };
-    else yield* refsOf(item, [...path, key]);
-  }
+/**
+ * Whether a place holds a literal value, not a part of the description: an
+ * example (`example`, an Example object's `value`, a schema's `examples`),
+ * a `default`, `enum` or `const`. A `$ref` there is data (GitHub's
+ * description has three in an example), never followed.
+ */
+function isLiteral(parent: PropertyKey | undefined, key: PropertyKey, grandparent: PropertyKey | undefined): boolean {
+  // A schema's property, or a response for any status (`responses.default`), is named, not a literal.
+  if (parent === 'properties' || parent === 'patternProperties' || parent === 'responses') return false;
+  if (key === 'example' || key === 'default' || key === 'enum' || key === 'const') return true;
+  // An Example object's value, under a map of examples (`examples.<name>.value`), or a schema's array of examples.
+  if (key === 'value' || key === 'externalValue') return grandparent === 'examples' || parent === 'examples';
+  return false;
 }
 
+/** Every `$ref` in a value that is a reference (not inside a literal), with its place, depth first in document order. */
+function refsOf(value: unknown): { readonly ref: string; readonly path: readonly PropertyKey[] }[] {
+  const refs: { ref: string; path: PropertyKey[] }[] = [];
+  // One path, pushed and popped: a description holds a million values, and copying the path at each would cost seconds.
+  const path: PropertyKey[] = [];
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    if (Array.isArray(node)) {
+      if (path[path.length - 1] === 'examples') return;
+      for (let index = 0; index < node.length; index++) {
+        path.push(index);
+        visit(node[index]);
+        path.pop();
+      }
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      if (isLiteral(path[path.length - 1], key, path[path.length - 2])) continue;
+      const item = (node as Json)[key];
+      path.push(key);
+      if (key === '$ref' && typeof item === 'string') refs.push({ ref: item, path: [...path] });
+      else visit(item);
+      path.pop();
+    }
+  };
+  visit(value);
+  return refs;
+}
+
+/**
+ * The `$ref` keys inside literals renamed (and back): the bundler follows
+ * every `$ref` it meets, so those in examples and defaults are hidden from
+ * it while it works.
+ */
+function hideLiteralRefs(value: unknown, hide: boolean, path: PropertyKey[] = [], inLiteral = false): void {
+  if (typeof value !== 'object' || value === null) return;
+  const [from, to] = hide ? ['$ref', HIDDEN_REF] : [HIDDEN_REF, '$ref'];
+  if (Array.isArray(value)) {
+    const literal = inLiteral || path[path.length - 1] === 'examples';
+    value.forEach((item, index) => {
+      hideLiteralRefs(item, hide, [...path, index], literal);
+    });
+    return;
+  }
+  const object = value as Json;
+  if (inLiteral && Object.hasOwn(object, from)) {
+    object[to] = object[from];
+    Reflect.deleteProperty(object, from);
+  }
+  for (const [key, item] of Object.entries(object)) hideLiteralRefs(item, hide, [...path, key], inLiteral || isLiteral(path[path.length - 1], key, path[path.length - 2]));
+}
+
+const HIDDEN_REF = '\u0000quality-evidence:$ref';
+
 function refuseRemoteRefs(document: Json, path: string): void {
-  const remote = [...refsOf(document)].filter(({ ref }) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:'));
+  const remote = refsOf(document).filter(({ ref }) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:'));
   if (remote.length === 0) return;
   throw new ConfigurationError(
     remote.map(({ path: place }) => ({
@@ -118,8 +174,7 @@ function refuseRemoteRefs(document: Json, path: string): void {
 }
 
 function hasExternalRef(document: Json): boolean {
-  for (const { ref } of refsOf(document)) if (!ref.startsWith('#')) return true;
-  return false;
+  return refsOf(document).some(({ ref }) => !ref.startsWith('#'));
 }
 
 /**
@@ -140,6 +195,7 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
     });
   try {
     const bundle = $RefParser.bundle.bind($RefParser) as (path: string, schema: unknown, options: unknown) => Promise<unknown>;
+    hideLiteralRefs(document, true);
     const bundled = await bundle(root, document, {
       parse: {
         json: false,
@@ -155,6 +211,7 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
               const text = typeof file.data === 'string' ? file.data : Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data);
               const part = await parseDocumentText(text, filePath);
               refuseRemoteRefs(part, filePath);
+              hideLiteralRefs(part, true);
               return part;
             }),
         },
@@ -169,6 +226,7 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
       },
       mutateInputSchema: false,
     });
+    hideLiteralRefs(bundled, false);
     return bundled as Json;
   } catch (error) {
     if (ours !== undefined) throw ours;
