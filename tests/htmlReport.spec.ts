@@ -1,6 +1,8 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/test.js';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { judgeReport } from '../src/evaluation/judgeReport.js';
+import type { ContractOperation } from '../src/contract/contract.js';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { buildReport, loadQualityToolConfig, nodeFileSystem, renderHtml, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
@@ -211,6 +213,25 @@ test.describe('quality-summary.html in Chromium', () => {
     expect(order).toStrictEqual(worstFirst);
     expect(await withoutScripts.page.locator('th button').count()).toBe(0);
     await withoutScripts.page.context().close();
+  });
+
+  test('the operations never called can be filtered by tag, the filter running under the page\'s policy', async () => {
+    const operation = (method: string, path: string, tags: string[]): ContractOperation => ({ method, path, label: `${method} ${path}`, basePaths: [''], integerParameters: [], tags, deprecated: false, responses: [{ status: '200', content: [] }], documentIndex: 0 });
+    const operations = [operation('GET', '/pets', ['pets']), operation('POST', '/pets', ['pets']), operation('GET', '/stores', ['stores']), operation('GET', '/health', [])];
+    const report = judgeReport(buildReport(summariseExecutions([{ endpoint: 'GET /pets', statusCode: 200, responseTimeMs: 5 }], 750), { environment: 'ci', slowResponseThresholdMs: 750 }), {
+      contract: { documents: [{ path: 'openapi.yaml', version: '3.1', bundled: {} }], operations },
+    });
+    const folder = await createTemporaryFolder({}, 'contract-page');
+    const htmlPath = join(folder, 'quality-summary.html');
+    await writeFile(htmlPath, renderHtml(report));
+    const { page } = await open(htmlPath);
+    const visible = () => page.locator('#contract [data-tag]:visible').evaluateAll((groups) => groups.map((group) => group.getAttribute('data-tag')));
+    expect(await visible()).toStrictEqual(['pets', 'stores', '(no tag)']);
+    await page.getByLabel('Tag').selectOption('stores');
+    expect(await visible()).toStrictEqual(['stores']);
+    await page.getByLabel('Tag').selectOption('');
+    expect(await visible()).toStrictEqual(['pets', 'stores', '(no tag)']);
+    await page.context().close();
   });
 
   test('every text passes WCAG AA contrast (4.5:1) against its background, and every status is written, not only coloured', async () => {
