@@ -225,7 +225,7 @@ test.describe('quality-summary.html in Chromium', () => {
     const htmlPath = join(folder, 'quality-summary.html');
     await writeFile(htmlPath, renderHtml(report));
     const { page } = await open(htmlPath);
-    const visible = () => page.locator('#contract [data-tag]:visible').evaluateAll((groups) => groups.map((group) => group.getAttribute('data-tag')));
+    const visible = () => inPage<string[]>(page, `Array.from(document.querySelectorAll('#contract [data-tag]')).filter((group) => group.checkVisibility()).map((group) => group.getAttribute('data-tag'))`);
     expect(await visible()).toStrictEqual(['pets', 'stores', '(no tag)']);
     await page.getByLabel('Tag').selectOption('stores');
     expect(await visible()).toStrictEqual(['stores']);
