@@ -45,9 +45,9 @@ export { CHECK_STATES, checkObservationSchema, type CheckObservation, type Check
 export { executionInputSchema, executionRecordSchema, type ExecutionRecord, type TimingPhases } from './records/executionRecord.js';
 export { validateExecutionRecords } from './readers/jsonReader.js';
 export { normaliseEndpoint, normaliseExecutionRecords, type CanonicalExecutionRecord } from './records/normaliseExecutionRecords.js';
-export { templateEndpoint, templatePath } from './records/templateEndpoint.js';
-export type { EvidenceRules } from './records/evidenceRules.js';
-export type { EndpointGrouping } from './records/endpointLabels.js';
+export { templateEndpoint, templatePath } from './labels/templateEndpoint.js';
+export type { EvidenceRules } from './run/evidenceRules.js';
+export type { EndpointGrouping } from './labels/endpointLabels.js';
 export type { StatusListInput } from './records/statusList.js';
 export { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas, type QualityEvidenceJsonSchemas } from './report/jsonSchemas.js';
 export {

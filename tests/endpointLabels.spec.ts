@@ -1,5 +1,5 @@
 import { expect, test } from './support/test.js';
-import { checkRouteTemplate, createEndpointLabeler } from '../src/records/endpointLabels.js';
+import { checkRouteTemplate, createEndpointLabeler } from '../src/labels/endpointLabels.js';
 import { RecordIntake } from '../src/run/recordIntake.js';
 
 // Endpoint labels people can read: route templates first, then automatic grouping.

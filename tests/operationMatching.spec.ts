@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from './support/test.js';
-import { createOperationMatcher, type OperationTemplate } from '../src/records/operationIndex.js';
-import { createEndpointLabeler } from '../src/records/endpointLabels.js';
+import { createOperationMatcher, type OperationTemplate } from '../src/labels/operationIndex.js';
+import { createEndpointLabeler } from '../src/labels/endpointLabels.js';
 import { propertyParameters } from './support/properties.js';
 
 // Matching a call to an operation of the contract, rule by rule.

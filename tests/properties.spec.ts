@@ -14,7 +14,7 @@ import {
   type CanonicalExecutionRecord,
   type QualityToolConfig,
 } from '../src/index.js';
-import { collapseSlashes, createEndpointLabeler } from '../src/records/endpointLabels.js';
+import { collapseSlashes, createEndpointLabeler } from '../src/labels/endpointLabels.js';
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
 import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
-import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../records/endpointLabels.js';
+import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../labels/endpointLabels.js';
 import { parseStatusList } from '../records/statusList.js';
 import { budgetsSchema, type Budgets } from './budgetsSchema.js';
 

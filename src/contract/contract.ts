@@ -6,12 +6,23 @@
  * worker threads.
  */
 
-import type { OperationTemplate } from '../records/operationIndex.js';
-
-export type { OperationTemplate };
-
 /** The OpenAPI versions read: Swagger 2.0, OpenAPI 3.0.x and 3.1.x. */
 export type OpenApiVersion = '2.0' | '3.0' | '3.1';
+
+/**
+ * What matching needs of an operation, as plain data (it crosses to worker
+ * threads inside the run's rules). The contract (src/contract) makes them.
+ */
+export interface OperationTemplate {
+  /** Upper case: `GET`. */
+  readonly method: string;
+  /** The path as the document writes it, without the base path: `/users/{id}`. */
+  readonly path: string;
+  /** The base paths a call's path may start with (servers' URL paths, 2.0's `basePath`), each without a trailing slash; `''` for none. */
+  readonly basePaths: readonly string[];
+  /** Path parameters whose schema is an integer: they match digits only (an optional leading minus). */
+  readonly integerParameters: readonly string[];
+}
 
 /** One response an operation declares, for one status key. */
 export interface DeclaredResponse {

@@ -1,7 +1,7 @@
 import type { RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
-import type { EvidenceRules } from '../records/evidenceRules.js';
+import type { EvidenceRules } from './evidenceRules.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';

@@ -7,7 +7,7 @@ import type { RecordIssue } from '../issues/recordIssue.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
-import type { EvidenceRules } from '../records/evidenceRules.js';
+import type { EvidenceRules } from './evidenceRules.js';
 import type { SlowExecution } from '../summary/executionAccumulator.js';
 import type { EvidenceRun } from './evidenceRun.js';
 import type { RangeSummary } from './summariseRange.js';

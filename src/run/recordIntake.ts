@@ -1,8 +1,8 @@
 import { InputLimitError } from '../errors.js';
 import { describeLocation, type RecordLocation } from '../issues/location.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
-import { createEndpointLabeler } from '../records/endpointLabels.js';
-import type { EvidenceRules } from '../records/evidenceRules.js';
+import { createEndpointLabeler } from '../labels/endpointLabels.js';
+import type { EvidenceRules } from './evidenceRules.js';
 import type { executionRecordSchema } from '../records/executionRecord.js';
 import { isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';

@@ -1,6 +1,6 @@
 import { InputLimitError, InputSyntaxError } from '../errors.js';
 import { readRange, type RangePlace, type RangeRead } from '../readers/readRange.js';
-import type { EvidenceRules } from '../records/evidenceRules.js';
+import type { EvidenceRules } from './evidenceRules.js';
 import { UnexplainedRecordError } from '../records/validateRecordList.js';
 import type { EvidencePart } from './evidenceRun.js';
 import { RecordIntake } from './recordIntake.js';

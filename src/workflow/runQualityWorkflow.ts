@@ -1,7 +1,7 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
 import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
-import type { EvidenceRules } from '../records/evidenceRules.js';
+import type { EvidenceRules } from '../run/evidenceRules.js';
 import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { loadContract } from '../../src/contract/loadContract.js';
 import { nodeFileSystem } from '../../src/io/fileSystem.js';
-import { createOperationMatcher, type OperationTemplate } from '../../src/records/operationIndex.js';
+import { createOperationMatcher, type OperationTemplate } from '../../src/labels/operationIndex.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const calls = Number(process.env['BENCH_CALLS'] ?? 1_000_000);

@@ -1,5 +1,5 @@
-import type { LabelRules } from './endpointLabels.js';
-import type { StatusListInput } from './statusList.js';
+import type { LabelRules } from '../labels/endpointLabels.js';
+import type { StatusListInput } from '../records/statusList.js';
 
 /**
  * The rules a run summarises by, as plain data (they cross to worker

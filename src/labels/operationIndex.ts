@@ -1,24 +1,13 @@
+import type { OperationTemplate } from '../contract/contract.js';
+
+export type { OperationTemplate };
+
 /**
  * Matching a call to an operation of the API's contract, by method and
  * path, in time that grows with the path's segments and not with the
  * contract's operations: the operations' paths, each after each of its base
  * paths, make a tree of segments that a call's path walks.
  */
-
-/**
- * What matching needs of an operation, as plain data (it crosses to worker
- * threads inside the run's rules). The contract (src/contract) makes them.
- */
-export interface OperationTemplate {
-  /** Upper case: `GET`. */
-  readonly method: string;
-  /** The path as the document writes it, without the base path: `/users/{id}`. */
-  readonly path: string;
-  /** The base paths a call's path may start with (servers' URL paths, 2.0's `basePath`), each without a trailing slash; `''` for none. */
-  readonly basePaths: readonly string[];
-  /** Path parameters whose schema is an integer: they match digits only (an optional leading minus). */
-  readonly integerParameters: readonly string[];
-}
 
 /** The operation a call matched: its position in the list the index was made from. */
 export type OperationMatcher = (method: string, path: string) => number | undefined;
