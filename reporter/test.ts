@@ -1,9 +1,9 @@
-import { test as base, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
+import { request as playwrightRequest, test as base, type APIRequest, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
 import { overriding, recordingApiRequest } from './recordRequests.js';
 
 // A drop-in for `@playwright/test`: every value and type it exports, with
-// `test` (and the default export, which is `test` in Playwright) replaced by
-// the recording one below, so that a suite's shared fixture file can swap its
+// `test` (and the default export, which is `test` in Playwright) and `request`
+// replaced by the recording ones below, so that a suite's shared fixture file can swap its
 // import and keep `APIRequestContext`, `Page`, `defineConfig`, `devices`, ...
 // A local export shadows the star export of the same name.
 export * from '@playwright/test';
@@ -35,5 +35,13 @@ export const test = base.extend<object, { playwright: PlaywrightWorkerArgs['play
     { scope: 'worker', box: true },
   ],
 });
+
+/**
+ * Playwright's `request`, whose `newContext()` makes contexts that record
+ * every call for whichever test is running when it is made: suites that
+ * build their API clients in their own fixtures (`request.newContext({
+ * baseURL })`, often worker-scoped) are recorded with no other change.
+ */
+export const request: APIRequest = recordingApiRequest(playwrightRequest, currentTest);
 
 export default test;

@@ -16,9 +16,10 @@ export type TestSource =
   /**
    * A fixture file of the project, resolved from a relative import: that file is the one to change.
    * `merges` when it builds `test` with `mergeTests` from `@playwright/test` (its fixtures extend other
-   * files' tests): the change there is to add quality-evidence's `test` to the merge.
+   * files' tests): the change there is to add quality-evidence's `test` to the merge. `records` when it
+   * takes `test` from `quality-evidence/test` already: its calls went out some other way.
    */
-  | { readonly kind: 'fixture file'; readonly path: string; readonly merges?: boolean }
+  | { readonly kind: 'fixture file'; readonly path: string; readonly merges?: boolean; readonly records?: boolean }
   /** A module that cannot be followed (a path alias, a package, a relative import to no file found). */
   | { readonly kind: 'module'; readonly specifier: string }
   /** No import of `test` was found (a global, a re-export through `*`, a source that could not be read). */
@@ -89,9 +90,22 @@ export function mergesTests(source: string): boolean {
   return false;
 }
 
+/** Whether a fixture file's source takes `test`, under any local name, from `quality-evidence/test`. */
+export function takesRecordingTest(source: string): boolean {
+  const code = source.replace(COMMENTS, '');
+  for (const pattern of [NAMED_IMPORT, NAMED_REQUIRE]) {
+    for (const match of code.matchAll(pattern)) {
+      if (!QUALITY_EVIDENCE_MODULES.has(match[3] ?? '')) continue;
+      if ((match[1] ?? '').split(',').some((specifier) => /^\s*test\b(?!\$)/.test(specifier))) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * {@link testSourceOf} for a spec file in a file system, read once, and the
- * fixture file it names read too, to tell whether it merges tests; a file
+ * fixture file it names read too, to tell whether it merges tests and
+ * whether it records already; a file
  * that cannot be read tells nothing.
  */
 export async function testSourceOfFile(specPath: string, fileSystem: FileSystem): Promise<TestSource> {
@@ -99,7 +113,7 @@ export async function testSourceOfFile(specPath: string, fileSystem: FileSystem)
     const source = await testSourceOf(specPath, await fileSystem.readFile(specPath), async (path) => (await fileSystem.stat(path))?.kind === 'file');
     if (source.kind !== 'fixture file') return source;
     const fixture = await fileSystem.readFile(source.path).catch(() => '');
-    return mergesTests(fixture) ? { ...source, merges: true } : source;
+    return { ...source, ...(mergesTests(fixture) ? { merges: true } : {}), ...(takesRecordingTest(fixture) ? { records: true } : {}) };
   } catch {
     return { kind: 'unknown' };
   }

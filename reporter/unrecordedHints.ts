@@ -47,9 +47,12 @@ export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: strin
     const total = entries.reduce((sum, entry) => sum + entry.count, 0);
     const from = entries.map((entry) => shown(entry.spec)).sort(compareCodeUnits);
     const merges = entries.some((entry) => entry.source.kind === 'fixture file' && entry.source.merges === true);
-    const advice = merges
-      ? `record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)`
-      : `record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)`;
+    const records = entries.some((entry) => entry.source.kind === 'fixture file' && entry.source.records === true);
+    const advice = records
+      ? "this file takes test from 'quality-evidence/test' already, so they were sent some other way (a context from @playwright/test's request, or another HTTP client); make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution"
+      : merges
+        ? `record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)`
+        : `record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)`;
     lines.push({ file: shown(fixture), line: `${shown(fixture)}: ${countOf(total, 'call')} from ${from.join(', ')}, which take test from this file; ${advice}` });
   }
   return lines.sort((a, b) => compareCodeUnits(a.file, b.file)).map(({ line }) => `  - ${line}`);

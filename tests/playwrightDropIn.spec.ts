@@ -61,12 +61,27 @@ function compareExports(ours: Readonly<Record<string, unknown>>, playwright: Rea
   return Object.fromEntries(
     Object.keys(ours).map((name) => [
       name,
-      !(name in playwright) && name !== 'default' ? 'ours alone' : ours[name] === ours['test'] && ours[name] !== playwright['test'] ? 'our test' : ours[name] === playwright[name] ? 'the same' : 'different',
+      !(name in playwright) && name !== 'default'
+        ? 'ours alone'
+        : ours[name] === ours['test'] && ours[name] !== playwright['test']
+          ? 'our test'
+          : ours[name] === playwright[name]
+            ? 'the same'
+            : isRecordingRequest(ours[name], playwright[name])
+              ? 'our recording request'
+              : 'different',
     ]),
   );
 }
 
-test('the ES module build exports every value of @playwright/test, the same object but for test and default', async () => {
+/** Whether `ours` is Playwright's `request` with only `newContext` its own. */
+function isRecordingRequest(ours: unknown, playwright: unknown): boolean {
+  if (typeof ours !== 'object' || ours === null || typeof playwright !== 'object' || playwright === null) return false;
+  const newContext = (ours as Record<string, unknown>)['newContext'];
+  return typeof newContext === 'function' && newContext !== (playwright as Record<string, unknown>)['newContext'];
+}
+
+test('the ES module build exports every value of @playwright/test, the same object but for test, default and request', async () => {
   const playwright = (await import('@playwright/test')) as Record<string, unknown>;
   const ours = (await import(pathToFileURL(join(repositoryRoot, `${builds['ES module']}.js`)).href)) as Record<string, unknown>;
 
@@ -74,11 +89,12 @@ test('the ES module build exports every value of @playwright/test, the same obje
     ...Object.fromEntries(Object.keys(playwright).map((name) => [name, 'the same'])),
     test: 'our test',
     default: 'our test',
+    request: 'our recording request',
     recordRequests: 'ours alone',
   });
 });
 
-test('the CommonJS build exports every property of require("@playwright/test"), the same object but for test, and test as default', () => {
+test('the CommonJS build exports every property of require("@playwright/test"), the same object but for test and request, and test as default', () => {
   const playwright = require('@playwright/test') as Record<string, unknown>;
   const ours = require(join(repositoryRoot, `${builds.CommonJS}.js`)) as Record<string, unknown>;
 
@@ -87,6 +103,7 @@ test('the CommonJS build exports every property of require("@playwright/test"), 
     ...Object.fromEntries(Object.keys(playwright).map((name) => [name, 'the same'])),
     test: 'our test',
     default: 'our test',
+    request: 'our recording request',
     recordRequests: 'ours alone',
   });
 });

@@ -57,7 +57,7 @@ export default defineConfig({
 });
 `;
 
-const recordedSpec = `import { test, expect } from 'quality-evidence/test';
+const recordedSpec = `import { test, expect, request } from 'quality-evidence/test';
 
 test('orders through the request fixture', async ({ request }) => {
   expect((await request.get('/orders?page=2')).status()).toBe(200);
@@ -67,6 +67,12 @@ test('orders through the request fixture', async ({ request }) => {
 test('a context the test makes itself', async ({ playwright }) => {
   const api = await playwright.request.newContext({ baseURL: process.env.BASE_URL, extraHTTPHeaders: { authorization: 'Bearer fictional' } });
   expect((await api.get('/booking/42')).status()).toBe(200);
+  await api.dispose();
+});
+
+test('a context made with request.newContext(), request imported from quality-evidence/test', async () => {
+  const api = await request.newContext({ baseURL: process.env.BASE_URL });
+  expect((await api.get('/booking/43')).status()).toBe(200);
   await api.dispose();
 });
 `;
@@ -104,28 +110,31 @@ test.describe('every call the server answered is recorded or counted as unrecord
   test('recorded plus unrecorded equals the calls the server answered', async () => {
     expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
-    expect(server.answered).toHaveLength(5);
+    expect(server.answered).toHaveLength(6);
     expect(report.executionCount + (report.unrecordedCallCount ?? 0)).toBe(server.answered.length);
-    expect(report).toMatchObject({ executionCount: 3, unrecordedCallCount: 2, unrecordedEndpoints: ['DELETE /booking/:id', 'GET /booking/:id'], noResponseCount: 0 });
+    expect(report).toMatchObject({ executionCount: 4, unrecordedCallCount: 2, unrecordedEndpoints: ['DELETE /booking/:id', 'GET /booking/:id'], noResponseCount: 0 });
   });
 
   test('a context made with playwright.request.newContext() is recorded', async () => {
-    const report = await readReport(join(project, 'out/quality-summary.json'));
-    expect(report.executionCount).toBe(3);
     const attachments = await recordsAttachedTo(join(project, 'out/playwright.json'), 'a context the test makes itself');
     expect(attachments.map((record) => [record['statusCode'], record['endpoint']])).toEqual([[200, 'GET /booking/42']]);
   });
 
+  test('a context made with the request that quality-evidence/test exports is recorded', async () => {
+    const attachments = await recordsAttachedTo(join(project, 'out/playwright.json'), 'a context made with request.newContext(), request imported from quality-evidence/test');
+    expect(attachments.map((record) => [record['statusCode'], record['endpoint']])).toEqual([[200, 'GET /booking/43']]);
+  });
+
   test('the spec file that imports @playwright/test is named on stderr with the one-line fix', () => {
     expect(outcome.stderr).toContain(
-      'quality-evidence reporter: 2 API calls of 5 were not recorded, so the report leaves them out:\n' +
+      'quality-evidence reporter: 2 API calls of 6 were not recorded, so the report leaves them out:\n' +
         "  - tests/plain.spec.ts: 2 calls; record them with: import { test, expect } from 'quality-evidence/test'\n",
     );
     expect(outcome.stderr).not.toContain('recorded.spec.ts');
   });
 
   test('the run ends with one line giving the headline numbers and where the report is', () => {
-    expect(outcome.stdout).toContain('quality-evidence: 3 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n');
+    expect(outcome.stdout).toContain('quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n');
   });
 
   test('each recorded call carries the response time and phases Playwright measured (APIResponse.timing(), Playwright 1.62 and later)', async () => {
@@ -361,7 +370,7 @@ test('plain, refused', async ({ request }) => {
   await server.close();
 
   expect([single.exitCode, merged.exitCode]).toEqual([0, 0]);
-  expect(JSON.parse(singleReport)).toMatchObject({ executionCount: 5, noResponseCount: 2, noResponseEndpoints: ['GET /down', 'GET /plain-down'], unrecordedCallCount: 2 });
+  expect(JSON.parse(singleReport)).toMatchObject({ executionCount: 6, noResponseCount: 2, noResponseEndpoints: ['GET /down', 'GET /plain-down'], unrecordedCallCount: 2 });
   // The shards are a second run of real calls: every count and label is the same, the times are not.
   expect(withoutTimes(reportFrom(await readFile(join(project, 'out/merged.json'), 'utf8')))).toEqual(
     withoutTimes(reportFrom(singleReport)),

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { mergesTests, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
+import { mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
 import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -53,6 +53,20 @@ test('a spec whose fixture file merges tests is told so, the fixture file read t
   expect(hint).toBe(
     "  - fixtures/merged.ts: 2 calls from api/a.spec.ts, which take test from this file; record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)",
   );
+});
+
+test('a spec whose fixture file takes test from quality-evidence/test already is told so: its calls went out some other way', async () => {
+  const fileSystem = new MemoryFileSystem({
+    '/p/tests/a.spec.js': `import { test } from '../support/baseTest';`,
+    '/p/support/baseTest.js': `import { test as base, expect, request } from 'quality-evidence/test';\nexport const test = base.extend({});`,
+  });
+  const source = await testSourceOfFile('/p/tests/a.spec.js', fileSystem);
+  expect(source).toEqual({ kind: 'fixture file', path: '/p/support/baseTest.js', records: true });
+  expect(unrecordedCallHints([{ spec: '/p/tests/a.spec.js', count: 3, source }], '/p')).toEqual([
+    "  - support/baseTest.js: 3 calls from tests/a.spec.js, which take test from this file; this file takes test from 'quality-evidence/test' already, so they were sent some other way (a context from @playwright/test's request, or another HTTP client); make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution",
+  ]);
+  expect(takesRecordingTest(`const { test: base } = require('quality-evidence/test');`)).toBe(true);
+  expect(takesRecordingTest(`import { test as base } from '@playwright/test';\nimport { expect } from 'quality-evidence/test';`)).toBe(false);
 });
 
 test('the hint names each file to change: the spec, the fixture file for its specs, or what could not be told', () => {
