@@ -15,10 +15,10 @@ import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 
 const parallel = createParallelRanges({ minimumBytes: 1, threads: 3, workerUrl: pathToFileURL(join(repositoryRoot, '.build/src/cli/summariseWorker.js')) });
 
-async function both(files: Record<string, string>, inputs: string[]): Promise<[unknown, unknown]> {
+async function both(files: Record<string, string>, inputs: string[], settings: Partial<QualityToolConfig> = {}): Promise<[unknown, unknown]> {
   const folder = await createTemporaryFolder({}, 'parallel');
   for (const [name, content] of Object.entries(files)) await writeFile(join(folder, name), content);
-  const config = (output: string): QualityToolConfig => ({ environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, output) });
+  const config = (output: string): QualityToolConfig => ({ environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, output), ...settings });
   const run = (output: string, summariseRanges?: typeof parallel) =>
     runQualityWorkflow(config(output), { fileSystem: nodeFileSystem, summariseRanges }, { inputs: inputs.map((name) => ({ path: join(folder, name) })) }).then(
       (result) => result.reportText,
@@ -55,6 +55,17 @@ test('an NDJSON file and a bare-array document read in ranges, as several inputs
   const files = { 'a.ndjson': records.map((item) => JSON.stringify(item)).join('\n'), 'b.json': JSON.stringify(records.slice(0, 100)) };
   const [oneThread, threads] = await both(files, ['a.ndjson', 'b.json']);
   expect(threads).toBe(oneThread);
+});
+
+test('ids learned from the labels are learned from the whole input when it is read in ranges on threads', async () => {
+  const ids = ['8P0BlkWfpjRO60K1', 'x8vuEdxD5TSaJHKW', 'ayrsDqOPNRzETaaX', 'F9JnGndtow0cXMPp'];
+  const withIds = records.map((item, index) => ({ ...item, endpoint: index % 2 === 0 ? `DELETE /usuarios/${ids[index % 4]}` : 'DELETE /carrinhos/cancelar-compra' }));
+  const [oneThread, threads] = await both({ 'a.ndjson': withIds.map((item) => JSON.stringify(item)).join('\n') }, ['a.ndjson'], { endpointGrouping: 'auto' });
+  expect(threads).toBe(oneThread);
+  expect((JSON.parse(oneThread as string) as { endpoints: { endpoint: string }[] }).endpoints.map(({ endpoint }) => endpoint)).toEqual([
+    'DELETE /carrinhos/cancelar-compra',
+    'DELETE /usuarios/:id',
+  ]);
 });
 
 test('invalid records found in ranges are listed with the same locations and counts', async () => {

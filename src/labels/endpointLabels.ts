@@ -8,7 +8,11 @@ import { templatePath } from './templateEndpoint.js';
  * label (`GET /orders/17`) goes in, the label the report uses comes out.
  */
 
-/** `auto`: ids become `:id`, repeated slashes collapse, a trailing slash goes; `none`: labels stay as they come. */
+/**
+ * `auto`: ids become `:id` (by their shape, and at the end of a run by what
+ * the run's labels show: learnedTemplates.ts), repeated slashes collapse, a
+ * trailing slash goes; `none`: labels stay as they come.
+ */
 export type EndpointGrouping = 'auto' | 'none';
 
 /** The endpoint grouping values, in the order messages list them. */
@@ -67,11 +71,23 @@ function groupPath(path: string): string {
   return templatePath(collapseSlashes(path));
 }
 
+/** A label as the report uses it, and whether automatic grouping made it (so learning may template it further: see learnedTemplates.ts). */
+export interface EndpointLabel {
+  readonly label: string;
+  readonly grouped: boolean;
+}
+
 /**
- * Makes the labeler of a run: a canonical label in, the report's label out.
- * Templates must have been checked ({@link checkRouteTemplate}).
+ * Makes the labeler of a run: a canonical label in, the report's label out
+ * (before learning). Templates must have been checked ({@link checkRouteTemplate}).
  */
-export function createEndpointLabeler({ routes = [], endpointGrouping, operations = [] }: LabelRules): (label: string, derivedFromUrl: boolean) => string {
+export function createEndpointLabeler(rules: LabelRules): (label: string, derivedFromUrl: boolean) => string {
+  const labelling = createEndpointLabelling(rules);
+  return (label, derivedFromUrl) => labelling(label, derivedFromUrl).label;
+}
+
+/** {@link createEndpointLabeler}, saying of each label whether grouping made it. */
+export function createEndpointLabelling({ routes = [], endpointGrouping, operations = [] }: LabelRules): (label: string, derivedFromUrl: boolean) => EndpointLabel {
   const templates = routes.map((route) => {
     const parsed = parseRouteTemplate(route);
     if ('problem' in parsed) throw new TypeError(`invalid route template: ${parsed.problem}`);
@@ -85,10 +101,11 @@ export function createEndpointLabeler({ routes = [], endpointGrouping, operation
     const path = label.slice(space + 1);
     // Routes the user wrote win; then the contract's operations; then grouping.
     const route = templates.length === 0 ? NO_MATCH : firstMatch(index, method, segmentsOf(path), 0);
-    if (route !== NO_MATCH) return `${method} ${templates[route]!.path}`;
+    if (route !== NO_MATCH) return { label: `${method} ${templates[route]!.path}`, grouped: false };
     const operation = matchOperation?.(method, path);
-    if (operation !== undefined) return `${method} ${operations[operation]!.path}`;
-    return (endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none')) === 'auto' ? `${method} ${groupPath(path)}` : label;
+    if (operation !== undefined) return { label: `${method} ${operations[operation]!.path}`, grouped: false };
+    const grouped = (endpointGrouping ?? (derivedFromUrl ? 'auto' : 'none')) === 'auto';
+    return { label: grouped ? `${method} ${groupPath(path)}` : label, grouped };
   };
 }
 

@@ -106,9 +106,26 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
     },
     finish(facts = {}) {
       intake.validation.throwIfInvalid();
-      const context: ReportContext = { environment: settings.environment, slowResponseThresholdMs: settings.slowResponseThresholdMs, ...facts };
+      // Templates learned from the whole run's labels rename endpoints everywhere the report names them.
+      const learned = intake.learnedLabels();
+      const renamed = (endpoint: string): string => learned.get(endpoint) ?? endpoint;
+      intake.accumulator.relabel(learned);
+      const { unrecordedCalls } = facts;
+      const context: ReportContext = {
+        environment: settings.environment,
+        slowResponseThresholdMs: settings.slowResponseThresholdMs,
+        ...facts,
+        ...(unrecordedCalls === undefined || learned.size === 0
+          ? {}
+          : { unrecordedCalls: { ...unrecordedCalls, endpoints: [...new Set(unrecordedCalls.endpoints.map(renamed))].sort(compareCodeUnits) } }),
+      };
+      const failuresByLabel = new Map<string, { all: number; retriedAway: number }>();
+      for (const [endpoint, tally] of failures) {
+        const merged = failuresByLabel.get(renamed(endpoint)) ?? { all: 0, retriedAway: 0 };
+        failuresByLabel.set(renamed(endpoint), { all: merged.all + tally.all, retriedAway: merged.retriedAway + tally.retriedAway });
+      }
       // A Playwright run says which failing endpoints only ever failed in attempts that a retry made good.
-      const flaky = facts.tests === undefined ? undefined : [...failures].filter(([, tally]) => tally.all === tally.retriedAway).map(([endpoint]) => endpoint);
+      const flaky = facts.tests === undefined ? undefined : [...failuresByLabel].filter(([, tally]) => tally.all === tally.retriedAway).map(([endpoint]) => endpoint);
       const report = buildReport(intake.accumulator.result(), flaky === undefined ? context : { ...context, flakyEndpoints: flaky.sort(compareCodeUnits) });
       return judgeReport(report, judgement);
     },

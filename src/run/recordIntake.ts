@@ -1,7 +1,9 @@
 import { InputLimitError } from '../errors.js';
 import { describeLocation, type RecordLocation } from '../issues/location.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
-import { createEndpointLabeler } from '../labels/endpointLabels.js';
+import { createEndpointLabelling, type EndpointLabel } from '../labels/endpointLabels.js';
+import { learnTemplates } from '../labels/learnedTemplates.js';
+import { expectedStatusesByTemplate } from './expectedByTemplate.js';
 import type { EvidenceRules } from './evidenceRules.js';
 import type { executionRecordSchema } from '../records/executionRecord.js';
 import { isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
@@ -50,7 +52,9 @@ export class RecordIntake {
   readonly accumulator: ExecutionAccumulator;
   /** The input being read, named in the locations of the slowest executions (a JSON list's positions name no file of their own). */
   inputName: string | undefined;
-  private readonly label: (label: string, derivedFromUrl: boolean) => string;
+  private readonly label: (label: string, derivedFromUrl: boolean) => EndpointLabel;
+  /** Labels of calls no record accounts for that grouping made ({@link labelOf}): learning sees them too. */
+  private readonly learnableCalls = new Set<string>();
   private readonly labels = [new Map<string, EndpointTally>(), new Map<string, EndpointTally>()] as const;
   private readonly unions = new Map<string, StatusSet>();
 
@@ -63,11 +67,13 @@ export class RecordIntake {
   constructor(rules: EvidenceRules, { schema, noun = 'record' }: { readonly schema?: typeof executionRecordSchema; readonly noun?: string } = {}) {
     this.validation = new RecordValidation(schema, { noun, isValid: isExecutionRecord });
     const byEndpoint = Object.entries(rules.expectedStatusesByEndpoint ?? {});
+    const expectedStatusesByEndpoint = new Map(byEndpoint.map(([endpoint, list]) => [normaliseEndpoint(endpoint), statusSet(list)] as const));
     this.accumulator = new ExecutionAccumulator(rules.slowResponseThresholdMs, {
       expectedStatuses: rules.expectedStatuses === undefined ? undefined : statusSet(rules.expectedStatuses),
-      expectedStatusesByEndpoint: new Map(byEndpoint.map(([endpoint, list]) => [normaliseEndpoint(endpoint), statusSet(list)])),
+      expectedStatusesByEndpoint,
+      expectedStatusesOf: expectedStatusesByTemplate(expectedStatusesByEndpoint),
     });
-    this.label = createEndpointLabeler(rules);
+    this.label = createEndpointLabelling(rules);
   }
 
   /**
@@ -104,7 +110,20 @@ export class RecordIntake {
 
   /** The label of an endpoint derived from a URL (a call no record accounts for), by the rules records are labelled by. */
   labelOf(endpoint: string): string {
-    return this.label(normaliseEndpoint(endpoint), true);
+    const { label, grouped } = this.label(normaliseEndpoint(endpoint), true);
+    if (grouped) this.learnableCalls.add(label);
+    return label;
+  }
+
+  /**
+   * The templates learned from every label grouping made, counted or not
+   * (see learnedTemplates.ts): the labels they change, each to its template.
+   * Depends only on the set of labels, so a run split into parts learns
+   * what the whole run would.
+   */
+  learnedLabels(): ReadonlyMap<string, string> {
+    const learnable = [...this.learnableCalls, ...this.accumulator.learnableEndpoints()];
+    return learnable.length === 0 ? new Map() : learnTemplates(learnable);
   }
 
   /** Takes every record of a reader's batch. */
@@ -119,9 +138,10 @@ export class RecordIntake {
     const cache = this.labels[derivedFromUrl ? 1 : 0];
     const known = cache.get(written);
     if (known !== undefined) return known;
-    const label = this.label(normaliseEndpoint(written), derivedFromUrl);
+    const { label, grouped } = this.label(normaliseEndpoint(written), derivedFromUrl);
     if (this.accumulator.endpointCount() >= MAX_DISTINCT_ENDPOINTS && !this.accumulator.hasEndpoint(label)) throw tooManyEndpoints(this.named(locate()));
     const slot = this.accumulator.slot(label);
+    if (grouped) slot.learnable = true;
     if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, slot);
     return slot;
   }

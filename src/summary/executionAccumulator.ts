@@ -72,6 +72,8 @@ export interface EndpointData {
   /** The exact sums of `times` and `waits`, as partials, when the thread that sent them worked them out. */
   readonly timesSum?: readonly number[];
   readonly waitsSum?: readonly number[];
+  /** Whether automatic grouping made the label, so that learning may template it further (see EndpointTally.learnable). */
+  readonly learnable?: boolean;
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -86,6 +88,8 @@ export interface ExpectationRules {
   readonly expectedStatuses?: StatusSet | undefined;
   /** Per endpoint label (after templating): overrides the run-wide rule. */
   readonly expectedStatusesByEndpoint?: ReadonlyMap<string, StatusSet> | undefined;
+  /** Looks up the statuses of a label that `expectedStatusesByEndpoint` does not name (by a template that matches it); undefined for none. */
+  readonly expectedStatusesOf?: ((endpoint: string) => StatusSet | undefined) | undefined;
 }
 
 const DEFAULT_STATUSES = statusSet(DEFAULT_EXPECTED_STATUSES);
@@ -108,6 +112,8 @@ export class EndpointTally {
   timed = false;
   readonly waits = new SampleBuffer(0);
   newConnectionCount = 0;
+  /** Automatic grouping made the label: at the end of the run, learning may make it a template (learnedTemplates.ts). */
+  learnable = false;
 
   constructor(
     readonly endpoint: string,
@@ -149,8 +155,9 @@ export class ExecutionAccumulator {
   private readonly runWide: StatusSet;
   private readonly expected: Uint8Array;
   private readonly expectedByEndpoint: ReadonlyMap<string, StatusSet> | undefined;
+  private readonly expectedOfTemplate: ((endpoint: string) => StatusSet | undefined) | undefined;
   private readonly tallies = new Map<string, EndpointTally>();
-  private readonly slowest: SlowExecution[] = [];
+  private slowest: SlowExecution[] = [];
 
   constructor(slowResponseThresholdMs: number, rules: ExpectationRules = {}) {
     if (typeof slowResponseThresholdMs !== 'number') {
@@ -163,6 +170,7 @@ export class ExecutionAccumulator {
     this.runWide = rules.expectedStatuses ?? DEFAULT_STATUSES;
     this.expected = this.runWide.table;
     this.expectedByEndpoint = rules.expectedStatusesByEndpoint?.size === 0 ? undefined : rules.expectedStatusesByEndpoint;
+    this.expectedOfTemplate = rules.expectedStatusesOf;
   }
 
   /**
@@ -209,7 +217,11 @@ export class ExecutionAccumulator {
 
   /** The statuses expected of an endpoint's executions by the rules (its own list, or the run-wide one). */
   expectedOf(endpoint: string): StatusSet {
-    return this.expectedByEndpoint?.get(endpoint) ?? this.runWide;
+    return this.endpointRule(endpoint) ?? this.runWide;
+  }
+
+  private endpointRule(endpoint: string): StatusSet | undefined {
+    return this.expectedByEndpoint?.get(endpoint) ?? this.expectedOfTemplate?.(endpoint);
   }
 
   /** Whether an execution this slow enters the slowest list (ties keep the earlier one). */
@@ -241,6 +253,7 @@ export class ExecutionAccumulator {
       tally.timed ||= part.timed;
       adoptAll(tally.waits, part.waits, part.sorted === true, part.waitsSum);
       tally.newConnectionCount += part.newConnectionCount;
+      tally.learnable ||= part.learnable === true;
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
   }
@@ -252,29 +265,25 @@ export class ExecutionAccumulator {
    * merges joins them in one pass (worker threads sort theirs in parallel).
    */
   toData({ sorted = false }: { readonly sorted?: boolean } = {}): ExecutionData {
-    return {
-      endpoints: [...this.tallies].map(([endpoint, tally]) => {
-        const times = samplesOf(tally.times, sorted);
-        const waits = samplesOf(tally.waits, sorted);
-        return {
-        endpoint,
-        executionCount: tally.executionCount,
-        failedExecutionCount: tally.failedExecutionCount,
-        expectedErrorCount: tally.expectedErrorCount,
-        slowExecutionCount: tally.slowExecutionCount,
-        noResponseCount: tally.noResponseCount,
-        statusCodes: tally.statusCodes(),
-        times: times.samples,
-        timed: tally.timed,
-        waits: waits.samples,
-        newConnectionCount: tally.newConnectionCount,
-        ...(times.sorted && waits.sorted ? { sorted: true } : {}),
-        // Sorting threads sum too, in parallel, so the thread that merges does neither.
-        ...(sorted ? { timesSum: tally.times.exactSum().toPartials(), waitsSum: tally.waits.exactSum().toPartials() } : {}),
-        };
-      }),
-      slowest: [...this.slowest],
-    };
+    return { endpoints: [...this.tallies].map(([endpoint, tally]) => endpointDataOf(endpoint, tally, sorted)), slowest: [...this.slowest] };
+  }
+
+  /**
+   * Renames endpoints, as learning templates does at the end of a run
+   * (`GET /usuarios/8P0B…` to `GET /usuarios/:id`): the tallies renamed to
+   * one label are merged into it, and the slowest executions take the new
+   * labels. Counts, samples and sums merge exactly, in any order.
+   */
+  relabel(renamed: ReadonlyMap<string, string>): void {
+    if (renamed.size === 0) return;
+    const moved = [...this.tallies].filter(([endpoint]) => renamed.has(endpoint));
+    for (const [endpoint] of moved) this.tallies.delete(endpoint);
+    const slowest = this.slowest.map((execution) => {
+      const endpoint = renamed.get(execution.endpoint);
+      return endpoint === undefined ? execution : { ...execution, endpoint };
+    });
+    this.slowest = [];
+    this.merge({ endpoints: moved.map(([endpoint, tally]) => endpointDataOf(renamed.get(endpoint)!, tally, false)), slowest });
   }
 
   /** The sample buffers of {@link toData}, for a transfer list. */
@@ -350,6 +359,11 @@ export class ExecutionAccumulator {
     return this.tallies.size;
   }
 
+  /** The labels automatic grouping made (see EndpointTally.learnable). */
+  learnableEndpoints(): string[] {
+    return [...this.tallies.values()].filter((tally) => tally.learnable).map((tally) => tally.endpoint);
+  }
+
   /** Whether an endpoint label has been counted. */
   hasEndpoint(endpoint: string): boolean {
     return this.tallies.has(endpoint);
@@ -359,11 +373,34 @@ export class ExecutionAccumulator {
   slot(endpoint: string): EndpointTally {
     let tally = this.tallies.get(endpoint);
     if (tally === undefined) {
-      tally = new EndpointTally(endpoint, this.expectedByEndpoint?.get(endpoint)?.table ?? this.expected);
+      tally = new EndpointTally(endpoint, this.endpointRule(endpoint)?.table ?? this.expected);
       this.tallies.set(endpoint, tally);
     }
     return tally;
   }
+}
+
+/** One tally as plain data, under the label given (see {@link ExecutionAccumulator.toData}). */
+function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean): EndpointData {
+  const times = samplesOf(tally.times, sorted);
+  const waits = samplesOf(tally.waits, sorted);
+  return {
+    endpoint,
+    executionCount: tally.executionCount,
+    failedExecutionCount: tally.failedExecutionCount,
+    expectedErrorCount: tally.expectedErrorCount,
+    slowExecutionCount: tally.slowExecutionCount,
+    noResponseCount: tally.noResponseCount,
+    statusCodes: tally.statusCodes(),
+    times: times.samples,
+    timed: tally.timed,
+    waits: waits.samples,
+    newConnectionCount: tally.newConnectionCount,
+    ...(times.sorted && waits.sorted ? { sorted: true } : {}),
+    // Sorting threads sum too, in parallel, so the thread that merges does neither.
+    ...(sorted ? { timesSum: tally.times.exactSum().toPartials(), waitsSum: tally.waits.exactSum().toPartials() } : {}),
+    ...(tally.learnable ? { learnable: true } : {}),
+  };
 }
 
 /** A buffer's samples for another thread: its sorted runs when asked (no copy), else one array as it is. */

@@ -27,6 +27,7 @@ export const UNIT_SPECS: readonly string[] = [
   'exitCodes.spec.ts',
   'expectedStatuses.spec.ts',
   'helpers-clock.spec.ts',
+  'learnedTemplates.spec.ts',
   'helpers-pollUntil.spec.ts',
   'helpers-retryBounded.spec.ts',
   'helpers-summariseChecks.spec.ts',
