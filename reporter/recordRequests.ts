@@ -2,6 +2,8 @@ import { runInThisContext } from 'node:vm';
 import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@playwright/test';
 import type { TimingPhases } from '../src/index.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl } from './apiCalls.js';
+import type { CheckedBody } from '../src/contract/bodyConformance.js';
+import { callCheckerFor } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
 
 /** The test a call belongs to: a fixed one, or whichever test is running when the call is made. */
@@ -9,7 +11,7 @@ export type TestInfoSource = TestInfo | (() => TestInfo | undefined);
 
 const RECORDED_METHODS = new Set(['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head']);
 
-type Settle<Result> = (args: readonly unknown[], startedMs: number, result: Result | undefined, error: unknown) => Result;
+type Settle<Result> = (args: readonly unknown[], startedMs: number, result: Result | undefined, error: unknown) => Result | Promise<Result>;
 type Call<Result> = (...args: unknown[]) => Promise<Result>;
 
 /**
@@ -57,8 +59,25 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
         const test = currentTest();
         const call = { method: (property === 'fetch' ? fetchMethod(args[0], args[1]) : property).toUpperCase(), url: writtenUrl(args[0]) };
         if (response !== undefined) {
-          if (test !== undefined) attachRecord({ statusCode: response.status(), endpoint: `${call.method} ${new URL(response.url()).pathname}`, ...timingOf(response, startedMs), call }, test);
-          return response;
+          if (test === undefined) return response;
+          const record = { statusCode: response.status(), endpoint: `${call.method} ${new URL(response.url()).pathname}`, ...timingOf(response, startedMs), call };
+          // With a contract, the call's bodies are checked before the test goes on: the record carries the outcome, never a body.
+          return callCheckerFor(test.config).then(async (checkCall) => {
+            const sent = sentBody(args[1]);
+            const bodyCheck =
+              checkCall === undefined
+                ? undefined
+                : await checkCall({
+                    endpoint: record.endpoint,
+                    statusCode: record.statusCode,
+                    responseContentType: response.headers()['content-type'],
+                    responseBody: () => response.body(),
+                    requestContentType: sent.contentType,
+                    requestBody: sent.body,
+                  }).catch(() => undefined);
+            attachRecord(bodyCheck === undefined ? record : { ...record, bodyCheck }, test);
+            return response;
+          });
         }
         if (test !== undefined) attachRecord(noResponseRecord(call, error, startedMs, baseURL), test);
         throw error;
@@ -106,6 +125,28 @@ function noResponseRecord(call: { method: string; url: string }, error: unknown,
     responseTimeMs: roundToMicroseconds(performance.now() - startedMs),
     call,
   };
+}
+
+/**
+ * The body a call sent, as its options give it: `data` (an object or array
+ * Playwright sends as JSON; a string or bytes as they are, with the
+ * content type the test set or Playwright's `application/octet-stream`),
+ * `form` or `multipart` (never JSON). Nothing for a call without one.
+ */
+function sentBody(options: unknown): { readonly contentType: string | undefined; readonly body: CheckedBody } {
+  if (typeof options !== 'object' || options === null) return { contentType: undefined, body: undefined };
+  const { data, form, multipart, headers } = options as { data?: unknown; form?: unknown; multipart?: unknown; headers?: unknown };
+  const contentType = headerOf(headers, 'content-type');
+  if (form !== undefined) return { contentType: contentType ?? 'application/x-www-form-urlencoded', body: { value: form } };
+  if (multipart !== undefined) return { contentType: contentType ?? 'multipart/form-data', body: { value: multipart } };
+  if (typeof data === 'string' || data instanceof Uint8Array) return { contentType: contentType ?? 'application/octet-stream', body: { text: data } };
+  return { contentType, body: data === undefined ? undefined : { value: data } };
+}
+
+function headerOf(headers: unknown, name: string): string | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name && typeof value === 'string') return value;
+  return undefined;
 }
 
 function writtenUrl(urlOrRequest: unknown): string {

@@ -54,6 +54,7 @@ test('the input schema accepts an object with an executions array or a bare arra
           'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
         examples: ['404', '200-299,403'],
       },
+      bodyCheck: expect.objectContaining({ type: 'object', title: 'BodyCheck' }),
     },
     required: ['endpoint', 'responseTimeMs'],
     oneOf: [{ required: ['statusCode'] }, { required: ['errorCode'] }],
@@ -67,6 +68,32 @@ test('the input schema accepts an object with an executions array or a bare arra
       { type: 'array', items: record },
     ],
   });
+});
+
+test("a record's bodyCheck holds, per body, a count and at most 5 places and keywords, or one of the reasons a body was not validated", () => {
+  const items = (schemas.input as { anyOf: { type: string; items: { properties: Record<string, unknown> } }[] }).anyOf[1]!.items;
+  const outcome = (items.properties['bodyCheck'] as { properties: { response: { oneOf: unknown[] }; request: unknown } }).properties;
+  expect(outcome.request).toEqual(outcome.response);
+  expect(outcome.response.oneOf).toEqual([
+    {
+      type: 'object',
+      properties: {
+        validated: { type: 'boolean', const: true },
+        violationCount: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+        violations: {
+          type: 'array',
+          maxItems: 5,
+          items: expect.objectContaining({ type: 'object', properties: { pointer: expect.objectContaining({ maxLength: 1024 }), keyword: { type: 'string', minLength: 1, maxLength: 64 } }, required: ['pointer', 'keyword'] }),
+        },
+      },
+      required: ['validated', 'violationCount'],
+    },
+    {
+      type: 'object',
+      properties: { validated: { type: 'boolean', const: false }, reason: { type: 'string', enum: ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable'] } },
+      required: ['validated', 'reason'],
+    },
+  ]);
 });
 
 test('the report schema fixes schemaVersion 1, requires the SPEC fields, the no-response counts and the statistics, and allows no other', () => {

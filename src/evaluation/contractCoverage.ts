@@ -42,6 +42,9 @@ export function contractCoverage(report: QualityReport, contract: Contract): Con
       .map((entry) => ({ endpoint: entry.endpoint, executionCount: entry.executionCount }))
       .sort((a, b) => compareCodeUnits(a.endpoint, b.endpoint)),
     deprecatedOperationsCalled: [...new Set(operations.filter((operation) => operation.deprecated && operation.executionCount > 0).map((operation) => operation.endpoint))],
+    validatedCount: sumOf(operations, 'validatedCount'),
+    schemaViolationCount: sumOf(operations, 'schemaViolationCount'),
+    notValidatedCount: sumOf(operations, 'notValidatedCount'),
   };
 }
 
@@ -63,7 +66,17 @@ function operationCoverage(operation: ContractOperation, entry: EndpointEntry | 
     undeclaredStatuses: declaresDefault ? [] : seenStatuses.filter((seen) => !declaredStatuses.some((declared) => covers(declared, seen))),
     unseenDeclaredStatuses: declaredStatuses.filter((declared) => declared !== 'default' && !seenStatuses.some((seen) => covers(declared, seen))),
     responseTimeMs: { ...(entry?.responseTimeMs ?? NEVER_CALLED) },
+    validatedCount: entry?.bodies?.validatedCount ?? 0,
+    schemaViolationCount: entry?.bodies?.schemaViolationCount ?? 0,
+    notValidatedCount: entry?.bodies?.notValidatedCount ?? 0,
+    topViolations: (entry?.bodies?.topViolations ?? []).map((violation) => ({ ...violation })),
   };
+}
+
+// Operations that share a label (the same method and path in two documents) share its endpoint: counted once.
+function sumOf(operations: readonly ContractOperationCoverage[], key: 'validatedCount' | 'schemaViolationCount' | 'notValidatedCount'): number {
+  const byEndpoint = new Map(operations.map((operation) => [operation.endpoint, operation[key]]));
+  return [...byEndpoint.values()].reduce((sum, count) => sum + count, 0);
 }
 
 /** Whether a declared status (`200`, `2XX`, `default`) covers a status code seen (`204`). */

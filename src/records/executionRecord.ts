@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
+import { bodyCheckSchema } from './bodyCheck.js';
 
 export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_DISTINCT_ENDPOINTS, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
 
@@ -95,6 +96,7 @@ export const executionRecordSchema = z
       .meta({ description: 'Optional identifier of the execution' }),
     timingMs: timingPhasesSchema.optional(),
     expectedStatuses: expectedStatusesSchema.optional(),
+    bodyCheck: bodyCheckSchema.optional(),
   })
   // Both refinements run even when a field is invalid, so that one pass lists every problem of a record.
   .refine((record) => record.statusCode !== undefined || record.errorCode !== undefined, {

@@ -1,6 +1,7 @@
 import type { ExecutionRecord } from './executionRecord.js';
 import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
+import { isBodyCheck } from './bodyCheckRules.js';
 
 /**
  * What a valid execution record is, as plain comparisons: the hot-path twin
@@ -54,7 +55,7 @@ export const parseRecordStatusList = createStatusListCache();
 /** Whether a value is a valid execution record: the same rules as the schema, with no allocation. */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses } = value;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -64,7 +65,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     isMilliseconds(responseTimeMs) &&
     (id === undefined || (typeof id === 'string' && id.length <= MAX_ID_LENGTH)) &&
     (timingMs === undefined || areTimingPhases(timingMs)) &&
-    (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses)))
+    (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses))) &&
+    (bodyCheck === undefined || isBodyCheck(bodyCheck))
   );
 }
 

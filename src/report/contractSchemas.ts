@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { latencyStatisticsSchema } from './statisticsSchemas.js';
+import { bodyCountsShape, latencyStatisticsSchema } from './statisticsSchemas.js';
 
 /**
  * The report's `contract` section: how the run's calls cover the API's
@@ -33,6 +33,7 @@ const contractOperationSchema = z
     undeclaredStatuses: z.array(statusCode).meta({ description: 'Seen status codes that no declared status covers (a code, its range, or default)' }),
     unseenDeclaredStatuses: z.array(statusKey).meta({ description: 'Declared statuses (default left out) that no call got' }),
     responseTimeMs: latencyStatisticsSchema.meta({ description: 'The statistics of its calls’ response times (those of its endpoint); every one null when it was never called' }),
+    ...bodyCountsShape,
   })
   .meta({ title: 'ContractOperation' });
 
@@ -51,6 +52,9 @@ export const contractCoverageSchema = z
       .array(z.strictObject({ endpoint: z.string(), executionCount: z.int().min(1) }))
       .meta({ description: 'Endpoints of calls that match no operation (an undocumented endpoint, or a typo in a test), by label in code-unit order' }),
     deprecatedOperationsCalled: z.array(z.string()).meta({ description: 'Endpoint labels of deprecated operations that were called, in the document’s order' }),
+    validatedCount: z.int().min(0).meta({ description: 'Bodies validated, over every operation' }),
+    schemaViolationCount: z.int().min(0).meta({ description: 'Validated bodies that broke their schema, over every operation' }),
+    notValidatedCount: z.int().min(0).meta({ description: 'Bodies not validated, over every operation' }),
   })
   .meta({ title: 'ContractCoverage' });
 

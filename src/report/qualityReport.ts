@@ -3,7 +3,7 @@ import { describeLocation } from '../issues/location.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
 import { contractCoverageSchema } from './contractSchemas.js';
-import { latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
+import { bodyConformanceSchema, latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 
 /** Version of the report format; raised on any incompatible change. */
@@ -52,6 +52,7 @@ const endpointStatisticsSchema = z
       .min(0)
       .optional()
       .meta({ description: 'Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection)' }),
+    bodies: bodyConformanceSchema.optional().meta({ description: "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas" }),
   })
   .meta({ title: 'EndpointStatistics' });
 
@@ -172,7 +173,12 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: { ...summary.statusCodes },
     responseTimeMs: { ...summary.responseTimeMs },
-    endpoints: summary.endpoints.map((endpoint) => ({ ...endpoint, statusCodes: { ...endpoint.statusCodes }, responseTimeMs: copyStatistics(endpoint.responseTimeMs) })),
+    endpoints: summary.endpoints.map(({ bodies, ...endpoint }) => ({
+      ...endpoint,
+      statusCodes: { ...endpoint.statusCodes },
+      responseTimeMs: copyStatistics(endpoint.responseTimeMs),
+      ...(bodies === undefined ? {} : { bodies: { ...bodies, notValidatedReasons: { ...bodies.notValidatedReasons }, topViolations: bodies.topViolations.map((violation) => ({ ...violation })) } }),
+    })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
   };
   if (context.skippedAssetCount !== undefined) report.skippedAssetCount = context.skippedAssetCount;

@@ -21,3 +21,31 @@ export const statusCodesSchema = z
   .record(z.string().regex(/^[1-5]\d\d$/), z.int().min(1))
   .meta({ description: 'Executions per status code (keys ascending), expected or not; calls with no response have no status and are not here' });
 
+
+/** One violation of a body's schema, counted over an endpoint's (or an operation's) calls. */
+const countedViolationSchema = z
+  .strictObject({
+    body: z.enum(['response', 'request']),
+    pointer: z.string().meta({ description: 'Where in the body, a JSON pointer with array indices as * (/items/*/price); "" for the whole body' }),
+    keyword: z.string().meta({ description: 'The schema keyword that failed (type, required, enum, format, additionalProperties, …); json when a JSON body did not parse' }),
+    count: z.int().min(1).meta({ description: 'How many bodies named it (a record names its first 5 violations)' }),
+  })
+  .meta({ title: 'CountedViolation' });
+
+/** The counts of body conformance, as an endpoint and an operation give them. */
+export const bodyCountsShape = {
+  validatedCount: z.int().min(0).meta({ description: 'Bodies (responses and requests) validated against their schema' }),
+  schemaViolationCount: z.int().min(0).meta({ description: 'Validated bodies that broke their schema' }),
+  notValidatedCount: z.int().min(0).meta({ description: 'Bodies not validated: no schema for their status and media type, not JSON, over the size limit, empty, or a schema that could not be compiled' }),
+  topViolations: z.array(countedViolationSchema).meta({ description: 'The most frequent violations, most frequent first, at most 10; never a value from a body' }),
+};
+
+/** An endpoint's body conformance (present only when its records carried body checks). */
+export const bodyConformanceSchema = z
+  .strictObject({
+    ...bodyCountsShape,
+    notValidatedReasons: z
+      .strictObject({ noSchema: z.int().min(1).optional(), notJson: z.int().min(1).optional(), tooLarge: z.int().min(1).optional(), emptyBody: z.int().min(1).optional(), schemaUnusable: z.int().min(1).optional() })
+      .meta({ description: 'Bodies not validated, by reason; only the reasons that occurred' }),
+  })
+  .meta({ title: 'BodyConformance' });

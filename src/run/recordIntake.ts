@@ -94,6 +94,7 @@ export class RecordIntake {
           : this.widened(endpoint, origin.alsoExpected);
     const { accumulator } = this;
     const failed = accumulator.addToSlot(slot, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
+    if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;
       accumulator.addSlowest({

@@ -5,6 +5,8 @@ import { describeType } from '../renderValue.js';
 import { describeRuns, ExactSum, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import type { RecordSummary } from './executionSummary.js';
+import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
+import type { BodyCheck } from '../records/bodyCheck.js';
 
 /** How many of the slowest executions the summary keeps. */
 const SLOWEST_EXECUTION_COUNT = 5;
@@ -40,6 +42,8 @@ export interface EndpointStatistics {
   readonly timeToFirstByteMs?: LatencyStatistics;
   /** Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection). */
   readonly newConnectionCount?: number;
+  /** Only when records of this endpoint carried body checks (a contract was given): their bodies' conformance. */
+  readonly bodies?: BodyConformance;
 }
 
 /** The summary of execution records: the counts, and where and how badly. */
@@ -74,6 +78,7 @@ export interface EndpointData {
   readonly waitsSum?: readonly number[];
   /** Whether automatic grouping made the label, so that learning may template it further (see EndpointTally.learnable). */
   readonly learnable?: boolean;
+  readonly bodies?: BodyTallyData;
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -114,6 +119,8 @@ export class EndpointTally {
   newConnectionCount = 0;
   /** Automatic grouping made the label: at the end of the run, learning may make it a template (learnedTemplates.ts). */
   learnable = false;
+  /** The bodies' conformance, once a record of the endpoint carried a body check. */
+  bodies: BodyTally | undefined;
 
   constructor(
     readonly endpoint: string,
@@ -209,6 +216,11 @@ export class ExecutionAccumulator {
     return failed;
   }
 
+  /** Counts the body check of an execution counted in `tally`. */
+  addBodyCheck(tally: EndpointTally, check: BodyCheck): void {
+    (tally.bodies ??= new BodyTally()).add(check);
+  }
+
   /** Counts one canonical record. */
   add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
     this.addExecution(record.endpoint, record.statusCode, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
@@ -254,6 +266,7 @@ export class ExecutionAccumulator {
       adoptAll(tally.waits, part.waits, part.sorted === true, part.waitsSum);
       tally.newConnectionCount += part.newConnectionCount;
       tally.learnable ||= part.learnable === true;
+      if (part.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(part.bodies);
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
   }
@@ -334,9 +347,8 @@ export class ExecutionAccumulator {
         statusCodes: statusCodeObject(codes),
         responseTimeMs: describeRuns(runs, sum),
       };
-      endpoints.push(
-        tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics,
-      );
+      const timed = tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics;
+      endpoints.push(tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() });
     }
     return {
       executionCount,
@@ -400,6 +412,7 @@ function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean)
     // Sorting threads sum too, in parallel, so the thread that merges does neither.
     ...(sorted ? { timesSum: tally.times.exactSum().toPartials(), waitsSum: tally.waits.exactSum().toPartials() } : {}),
     ...(tally.learnable ? { learnable: true } : {}),
+    ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
   };
 }
 

@@ -16,6 +16,7 @@
  */
 export const UNIT_SPECS: readonly string[] = [
   'apiCalls.spec.ts',
+  'bodyConformance.spec.ts',
   'baseline.spec.ts',
   'budgets.spec.ts',
   'commandProgress.spec.ts',

@@ -1,0 +1,76 @@
+import { dirname } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import type { BodyChecker, CheckedBody } from '../src/contract/bodyConformance.js';
+import type { ContractOperation } from '../src/contract/contract.js';
+import type { BodyCheck } from '../src/records/bodyCheck.js';
+import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
+
+/**
+ * Body conformance in the test workers: where the run has a contract (the
+ * reporter's `openapi` option, QE_OPENAPI_PATH or the settings file), each
+ * recorded call's bodies are checked against the schemas of the operation it
+ * matched, and the record carries only the outcome. The worker reads the
+ * settings as the reporter does, from the config Playwright gives every
+ * test; a setting or document the reporter refuses stops the run there
+ * (before any test), so here it only means no checking.
+ */
+
+/** One recorded call, as the checker needs it. */
+export interface CheckedCall {
+  /** `POST /users/7`: the method and the path that answered. */
+  readonly endpoint: string;
+  readonly statusCode: number;
+  readonly responseContentType: string | undefined;
+  /** The response body, from Playwright's buffer (it holds every APIResponse's whole body until the context is disposed). */
+  readonly responseBody: () => Promise<Buffer>;
+  readonly requestContentType: string | undefined;
+  readonly requestBody: CheckedBody;
+}
+
+/** Checks one call's bodies; undefined when its endpoint matches no operation or nothing was checked. */
+export type CallChecker = (call: CheckedCall) => Promise<BodyCheck | undefined>;
+
+const checkers = new WeakMap<object, Promise<CallChecker | undefined>>();
+
+/** The checker of a worker's run, made once per config; undefined without a contract. */
+export function callCheckerFor(config: FullConfig): Promise<CallChecker | undefined> {
+  let checker = checkers.get(config);
+  if (checker === undefined) {
+    checker = makeCallChecker(config).catch(() => undefined);
+    checkers.set(config, checker);
+  }
+  return checker;
+}
+
+async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefined> {
+  const { resolveReporterSettings } = await import('./reporterSettings.js');
+  const entry = config.reporter.find(([name]) => typeof name === 'string' && name.includes('quality-evidence'));
+  const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
+  const settings = resolveReporterSettings({ configDir, ...((entry?.[1] as Record<string, unknown> | undefined) ?? {}) }, process.env, process.cwd());
+  if (settings.openapi === undefined || settings.openapi.length === 0) return undefined;
+  const [{ loadContract }, { createBodyChecker }, { createEndpointLabelling }, { nodeFileSystem }] = await Promise.all([
+    import('../src/contract/loadContract.js'),
+    import('../src/contract/bodyConformance.js'),
+    import('../src/labels/endpointLabels.js'),
+    import('../src/io/fileSystem.js'),
+  ]);
+  const contract = await loadContract(settings.openapi, nodeFileSystem);
+  const checker = await createBodyChecker(contract);
+  // The labels the run gives calls (routes first, then the contract): a call is checked against the operation whose label it takes.
+  const label = createEndpointLabelling({ routes: settings.routes, endpointGrouping: settings.endpointGrouping, operations: contract.operations });
+  const byLabel = new Map<string, ContractOperation>();
+  for (const operation of contract.operations) if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation);
+  return async (call) => {
+    const operation = byLabel.get(label(normaliseEndpoint(call.endpoint), true).label);
+    if (operation === undefined) return undefined;
+    return checkCall(checker, operation, call);
+  };
+}
+
+async function checkCall(checker: BodyChecker, operation: ContractOperation, call: CheckedCall): Promise<BodyCheck | undefined> {
+  const body = await call.responseBody().catch(() => undefined);
+  const response = body === undefined ? undefined : checker.checkResponse(operation, call.statusCode, call.responseContentType, { text: body });
+  const request = checker.checkRequest(operation, call.requestContentType, call.requestBody);
+  if (response === undefined && request === undefined) return undefined;
+  return { ...(response === undefined ? {} : { response }), ...(request === undefined ? {} : { request }) };
+}

@@ -1,0 +1,166 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { MAX_RECORDED_VIOLATIONS, type BodyOutcome } from '../records/bodyCheck.js';
+import type { Contract, ContractOperation, DeclaredResponse, MediaTypeSchema } from './contract.js';
+
+/**
+ * Checks the bodies of a call against the schemas of the operation it
+ * matched: the response's by its status and media type, the request's by
+ * its media type. Only JSON bodies are validated, with ajv's JSON Schema
+ * 2020-12 dialect on the contract's bundled documents (3.0 and 2.0 schemas
+ * were converted when the contract was loaded); each schema is compiled the
+ * first time a body needs it. The outcome names the place in the body and
+ * the schema keyword of each violation, never a value.
+ */
+
+/** Bodies larger than this are not validated (`tooLarge`): validation of a body costs time in proportion to its size, inside the test. */
+export const BODY_VALIDATION_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A body as the checker gets it: its bytes or text as they travelled, or,
+ * for a request, the value the test handed Playwright (`data`, which
+ * Playwright sends as JSON). Undefined or empty: no body.
+ */
+export type CheckedBody = { readonly text: string | Uint8Array } | { readonly value: unknown } | undefined;
+
+export interface BodyChecker {
+  /** The outcome for a response, or undefined when there was nothing to check (no body, and none declared). */
+  checkResponse(operation: ContractOperation, statusCode: number, contentType: string | undefined, body: CheckedBody): BodyOutcome | undefined;
+  /** The outcome for a request body, or undefined when the call sent none. */
+  checkRequest(operation: ContractOperation, contentType: string | undefined, body: CheckedBody): BodyOutcome | undefined;
+}
+
+/** Makes the checker of a contract, loading ajv (only a run with a contract does). */
+export async function createBodyChecker(contract: Contract): Promise<BodyChecker> {
+  const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  // ajv-formats is CommonJS whose exports are the plugin, with itself as `default`: the same function from an ES module and from CommonJS.
+  const addFormats = formats.default.default;
+  // strict off: OpenAPI schemas carry keywords of their own (discriminator, xml, example); verbose: a required property marked readOnly is told apart.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false, logger: false });
+  addFormats(ajv);
+  for (const [name, validate] of Object.entries(OPENAPI_FORMATS)) ajv.addFormat(name, validate);
+  const usableDocuments = contract.documents.map((document, index) => {
+    try {
+      ajv.addSchema(document.bundled as object, documentKey(index));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const validators = new Map<string, ValidateFunction | undefined>();
+  const validatorOf = (documentIndex: number, pointer: string): ValidateFunction | undefined => {
+    const key = `${documentKey(documentIndex)}${pointer}`;
+    if (validators.has(key)) return validators.get(key);
+    let validate: ValidateFunction | undefined;
+    try {
+      validate = usableDocuments[documentIndex] === true ? ajv.getSchema(key) : undefined;
+    } catch {
+      validate = undefined;
+    }
+    validators.set(key, validate);
+    return validate;
+  };
+
+  const check = (operation: ContractOperation, declared: readonly MediaTypeSchema[], contentType: string | undefined, body: CheckedBody, direction: 'response' | 'request'): BodyOutcome | undefined => {
+    if (isEmpty(body)) return declared.some((media) => media.schemaPointer !== undefined) ? { validated: false, reason: 'emptyBody' } : undefined;
+    if (declared.length === 0) return { validated: false, reason: 'noSchema' };
+    const essence = 'value' in body! && contentType === undefined ? 'application/json' : mediaEssence(contentType);
+    if (!isJsonMediaType(essence)) return { validated: false, reason: 'notJson' };
+    const schemaPointer = mediaTypeFor(declared, essence)?.schemaPointer;
+    if (schemaPointer === undefined) return { validated: false, reason: 'noSchema' };
+    let value: unknown;
+    if ('value' in body!) value = body.value;
+    else {
+      const { text } = body!;
+      if ((typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength) > BODY_VALIDATION_LIMIT_BYTES) return { validated: false, reason: 'tooLarge' };
+      try {
+        value = JSON.parse(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8'));
+      } catch {
+        return { validated: true, violationCount: 1, violations: [{ pointer: '', keyword: 'json' }] };
+      }
+    }
+    const validate = validatorOf(operation.documentIndex, schemaPointer);
+    if (validate === undefined) return { validated: false, reason: 'schemaUnusable' };
+    if (validate(value)) return { validated: true, violationCount: 0 };
+    const violations = (validate.errors ?? []).filter((error) => !ignoredFor(direction, error)).map(violationOf);
+    return violations.length === 0 ? { validated: true, violationCount: 0 } : { validated: true, violationCount: violations.length, violations: violations.slice(0, MAX_RECORDED_VIOLATIONS) };
+  };
+
+  return {
+    checkResponse(operation, statusCode, contentType, body) {
+      const declared = responseFor(operation.responses, statusCode);
+      if (declared === undefined) return isEmpty(body) ? undefined : { validated: false, reason: 'noSchema' };
+      return check(operation, declared.content, contentType, body, 'response');
+    },
+    checkRequest(operation, contentType, body) {
+      if (isEmpty(body)) return undefined;
+      return check(operation, operation.requestBody ?? [], contentType, body, 'request');
+    },
+  };
+}
+
+const documentKey = (index: number): string => `quality-evidence:contract-document-${index}`;
+
+// OpenAPI's formats that JSON Schema's do not name: numbers by their width, base64 bytes; binary and password constrain nothing.
+const OPENAPI_FORMATS: Readonly<Record<string, { type: 'number'; validate: (value: number) => boolean } | { type: 'string'; validate: (value: string) => boolean }>> = {
+  int32: { type: 'number', validate: (value) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 },
+  int64: { type: 'number', validate: (value) => Number.isInteger(value) },
+  float: { type: 'number', validate: () => true },
+  double: { type: 'number', validate: () => true },
+  byte: { type: 'string', validate: (value) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value) },
+  binary: { type: 'string', validate: () => true },
+  password: { type: 'string', validate: () => true },
+};
+
+function isEmpty(body: CheckedBody): boolean {
+  if (body === undefined) return true;
+  if ('value' in body) return body.value === undefined;
+  return typeof body.text === 'string' ? body.text.length === 0 : body.text.byteLength === 0;
+}
+
+/** The declared response for a status: its code, then its range (`2XX`, any case), then `default`. */
+function responseFor(responses: readonly DeclaredResponse[], statusCode: number): DeclaredResponse | undefined {
+  const code = String(statusCode);
+  return (
+    responses.find((response) => response.status === code) ??
+    responses.find((response) => response.status.toUpperCase() === `${code[0]}XX`) ??
+    responses.find((response) => response.status === 'default')
+  );
+}
+
+/** `application/json; charset=utf-8` as `application/json`. */
+function mediaEssence(contentType: string | undefined): string {
+  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+function isJsonMediaType(essence: string): boolean {
+  return essence === 'application/json' || essence.endsWith('+json');
+}
+
+/** The declared media type a body's matches: the same, then its type with `/*`, then `*\/*`. */
+function mediaTypeFor(declared: readonly MediaTypeSchema[], essence: string): MediaTypeSchema | undefined {
+  const byEssence = (wanted: string) => declared.find((media) => mediaEssence(media.mediaType) === wanted);
+  return byEssence(essence) ?? byEssence(`${essence.split('/', 1)[0]!}/*`) ?? byEssence('*/*');
+}
+
+/**
+ * A `required` error for a property its schema marks `readOnly` is no
+ * violation in a request (the server sets it), nor one marked `writeOnly`
+ * in a response (the server never sends it), as OpenAPI says.
+ */
+function ignoredFor(direction: 'response' | 'request', error: ErrorObject): boolean {
+  if (error.keyword !== 'required') return false;
+  const missing = (error.params as { missingProperty?: unknown }).missingProperty;
+  const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const property = typeof missing === 'string' ? (properties?.[missing] as { readOnly?: unknown; writeOnly?: unknown } | undefined) : undefined;
+  return direction === 'request' ? property?.readOnly === true : property?.writeOnly === true;
+}
+
+const MAX_POINTER_LENGTH = 1024;
+
+/** An error as the place in the body and the keyword; for `required` and `additionalProperties` the place is the property's. */
+function violationOf(error: ErrorObject): { pointer: string; keyword: string } {
+  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  const property = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  const pointer = typeof property === 'string' ? `${error.instancePath}/${property.replaceAll('~', '~0').replaceAll('/', '~1')}` : error.instancePath;
+  return { pointer: pointer.length > MAX_POINTER_LENGTH ? pointer.slice(0, MAX_POINTER_LENGTH) : pointer, keyword: error.keyword.slice(0, 64) };
+}

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
+import { readReport } from './support/reports.js';
+import { repositoryRoot } from './support/runProgram.js';
+import { expect, test } from './support/test.js';
+
+// Body conformance in a real Playwright run: the recording fixture checks
+// each call's bodies against the contract the reporter is given, and the
+// report counts the outcomes per endpoint and per operation. No value from a
+// body reaches any output.
+
+test.describe.configure({ timeout: 120_000 });
+
+/** The expanded petstore (fixtures/openapi), whose server URL's path is /v2, on 127.0.0.1; one pet answers off its schema. */
+async function startPetstore(): Promise<{ baseURL: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const route = `${request.method ?? ''} ${(request.url ?? '').split('?')[0] ?? ''}`;
+    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (route === 'GET /v2/pets') json(200, [{ id: 1, name: 'rex' }]);
+    else if (route === 'GET /v2/pets/1') json(200, { id: 'SECRET-RESPONSE-VALUE', tag: 5 });
+    else if (route === 'POST /v2/pets') json(200, { id: 2, name: 'rex' });
+    else if (route === 'DELETE /v2/pets/1') response.writeHead(204).end();
+    else json(404, { code: 404, message: 'no such route' });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return {
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((closed) => {
+        server.closeAllConnections();
+        server.close(() => {
+          closed();
+        });
+      }),
+  };
+}
+
+const config = `import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: './tests',
+  workers: 1,
+  use: { baseURL: process.env.BASE_URL },
+  reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml' }]],
+});
+`;
+
+const spec = `import { test, expect } from 'quality-evidence/test';
+
+test('lists pets', async ({ request }) => {
+  expect((await request.get('/v2/pets?limit=5')).status()).toBe(200);
+});
+
+test('finds a pet', async ({ request }) => {
+  expect((await request.get('/v2/pets/1')).status()).toBe(200);
+});
+
+test('adds pets', async ({ request }) => {
+  expect((await request.post('/v2/pets', { data: { name: 'rex' } })).status()).toBe(200);
+  expect((await request.post('/v2/pets', { data: { tag: 'SECRET-REQUEST-VALUE' } })).status()).toBe(200);
+});
+
+test('deletes a pet', async ({ request }) => {
+  expect((await request.delete('/v2/pets/1')).status()).toBe(204);
+});
+`;
+
+test.describe('a run with a contract checks every body it can', () => {
+  let project: string;
+  let outcome: Awaited<ReturnType<typeof runPlaywright>>;
+
+  test.beforeAll(async () => {
+    const server = await startPetstore();
+    project = await createPlaywrightProject({
+      'playwright.config.ts': config,
+      'petstore.yaml': await readFile(join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml'), 'utf8'),
+      'tests/pets.spec.ts': spec,
+    });
+    outcome = await runPlaywright(project, ['test'], { BASE_URL: server.baseURL });
+    await server.close();
+  });
+
+  test('each endpoint counts its bodies validated and those off their schema, with the places and keywords that broke', async () => {
+    expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
+    const report = await readReport(join(project, 'out/quality-summary.json'));
+    expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({
+      'DELETE /pets/{id}': undefined,
+      'GET /pets': { validatedCount: 1, schemaViolationCount: 0, notValidatedCount: 0, notValidatedReasons: {}, topViolations: [] },
+      'GET /pets/{id}': {
+        validatedCount: 1,
+        schemaViolationCount: 1,
+        notValidatedCount: 0,
+        notValidatedReasons: {},
+        topViolations: [
+          { body: 'response', pointer: '/id', keyword: 'type', count: 1 },
+          { body: 'response', pointer: '/name', keyword: 'required', count: 1 },
+          { body: 'response', pointer: '/tag', keyword: 'type', count: 1 },
+        ],
+      },
+      'POST /pets': {
+        validatedCount: 4,
+        schemaViolationCount: 1,
+        notValidatedCount: 0,
+        notValidatedReasons: {},
+        topViolations: [{ body: 'request', pointer: '/name', keyword: 'required', count: 1 }],
+      },
+    });
+  });
+
+  test('the contract section gives the same counts per operation, and in all', async () => {
+    const { contract } = await readReport(join(project, 'out/quality-summary.json'));
+    expect(contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount }) => [endpoint, validatedCount, schemaViolationCount, notValidatedCount])).toEqual([
+      ['GET /pets', 1, 0, 0],
+      ['POST /pets', 4, 1, 0],
+      ['GET /pets/{id}', 1, 1, 0],
+      ['DELETE /pets/{id}', 0, 0, 0],
+    ]);
+    expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([6, 2, 0]);
+  });
+
+  test('no value from a body reaches the report, the Markdown, the page or the terminal', async () => {
+    const outputs = [outcome.stdout, outcome.stderr, ...(await Promise.all(['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8'))))];
+    expect(outputs.filter((output) => output.includes('SECRET'))).toEqual([]);
+  });
+});
