@@ -10,6 +10,8 @@ import type { BudgetResult } from '../src/report/verdictSchemas.js';
 import { formatBudgetResult, formatHeadline } from '../src/report/renderers/terminal.js';
 import { parseBudgets } from '../src/run/judgement.js';
 import { thrownBy } from './support/failures.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
+import type { BodyCheck } from '../src/records/bodyCheck.js';
 
 // Coverage of a contract, from a report's endpoints: every number below is
 // counted by hand from the calls and the operations written here.
@@ -211,5 +213,57 @@ test.describe('the contract in the reports', () => {
     expect(html).not.toContain('<script>` ');
     expect(html).not.toContain('<i>');
     expect(html).toContain('&lt;script&gt;');
+  });
+});
+
+test.describe('bodies checked against the contract', () => {
+  const run = createEvidenceRun(
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+    { judgement: { contract, budgets: { maxSchemaViolations: 1, operations: { getUser: { maxSchemaViolations: 0 }, listUsers: { maxSchemaViolations: 0 } } } } },
+  );
+  const take = (endpoint: string, bodyCheck: BodyCheck) => {
+    run.take({ endpoint, statusCode: 200, responseTimeMs: 1, bodyCheck }, () => ({ kind: 'list', listPath: 'executions', index: 0 }));
+  };
+  take('GET /users/{id}', { response: { validated: true, violationCount: 2, violations: [{ pointer: '/items/3/price', keyword: 'type' }, { pointer: '/name', keyword: 'required' }] } });
+  take('GET /users/{id}', { response: { validated: true, violationCount: 1, violations: [{ pointer: '/items/0/price', keyword: 'type' }] } });
+  take('POST /users', { response: { validated: true, violationCount: 0 }, request: { validated: false, reason: 'notJson' } });
+  take('GET /users', { response: { validated: false, reason: 'tooLarge' } });
+  const judged = run.finish();
+
+  test('each operation counts its bodies validated, off their schema and not validated, and the most frequent violations with array indices as *', () => {
+    expect(judged.contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount, topViolations }) => [endpoint, validatedCount, schemaViolationCount, notValidatedCount, topViolations])).toStrictEqual([
+      ['GET /users', 0, 0, 1, []],
+      ['POST /users', 1, 0, 1, []],
+      [
+        'GET /users/{id}',
+        2,
+        2,
+        0,
+        [
+          { body: 'response', pointer: '/items/*/price', keyword: 'type', count: 2 },
+          { body: 'response', pointer: '/name', keyword: 'required', count: 1 },
+        ],
+      ],
+      ['DELETE /users/{id}', 0, 0, 0, []],
+    ]);
+    expect([judged.contract?.validatedCount, judged.contract?.schemaViolationCount, judged.contract?.notValidatedCount]).toStrictEqual([3, 2, 2]);
+    expect(judged.endpoints.find(({ endpoint }) => endpoint === 'POST /users')?.bodies?.notValidatedReasons).toStrictEqual({ notJson: 1 });
+  });
+
+  test('maxSchemaViolations judges the bodies off their schema, of the whole run and of an operation', () => {
+    expect(judged.budgets?.results).toStrictEqual([
+      { budget: 'maxSchemaViolations', limit: 1, actual: 2, passed: false },
+      { budget: 'maxSchemaViolations', operation: 'getUser', endpoint: 'GET /users/{id}', limit: 0, actual: 2, passed: false },
+      { budget: 'maxSchemaViolations', operation: 'listUsers', endpoint: 'GET /users', limit: 0, actual: 0, passed: true },
+    ]);
+    expect(contradictionInVerdict(judged, judged.budgets!)).toBeUndefined();
+  });
+
+  test('the Markdown, the page and the terminal give the bodies off their schema, worst first, with their most frequent violations', () => {
+    const markdown = renderMarkdown(judged, { reportName: 'quality-summary.json' });
+    expect(markdown).toContain('2 of 3 bodies off their schema (2 not validated)');
+    expect(markdown).toContain('| `GET /users/{id}` (`getUser`) | 2 of 2 bodies off their schema | `response /items/*/price: type ×2`, `response /name: required ×1` |');
+    expect(renderTerminal(judged, { files: ['quality-summary.json'] })).toContain('2 of 3 bodies off their schema (2 not validated)');
+    expect(renderHtml(judged)).toContain('<h3>Bodies off their schema</h3>');
   });
 });

@@ -55,11 +55,12 @@ const contractLimits = {
   minResponseCoveragePercent: percentage('At least this share of the pairs of an operation and a status it declares (default left out) seen, in percent'),
   maxUndeclaredStatuses: count('At most this many statuses seen that an operation does not declare, counted once per operation and status'),
   maxUnmatchedEndpoints: count('At most this many endpoints whose calls match no operation of the contract'),
+  maxSchemaViolations: count("At most this many bodies (responses and requests) that broke their operation's schema"),
 };
 
-/** The limits of one operation: those of an endpoint, and the statuses it may answer undeclared. */
+/** The limits of one operation: those of an endpoint, the statuses it may answer undeclared, and the bodies that may break its schemas. */
 const operationBudgetsSchema = z
-  .strictObject({ ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses }, { error: 'must be an object of budgets' })
+  .strictObject({ ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses, maxSchemaViolations: contractLimits.maxSchemaViolations }, { error: 'must be an object of budgets' })
   .meta({ title: 'OperationBudgets' });
 
 const NOT_A_LABEL = 'must be an endpoint label of the form "<METHOD> <path>"';

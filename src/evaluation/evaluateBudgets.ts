@@ -40,11 +40,21 @@ const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Lim
 type Contract = NonNullable<QualityReport['contract']>;
 
 /** The limits on the contract's coverage, measured on the report's contract section (none: no data, breached). */
-const CONTRACT_LIMITS: readonly { readonly budget: 'minOperationCoveragePercent' | 'minResponseCoveragePercent' | 'maxUndeclaredStatuses' | 'maxUnmatchedEndpoints'; readonly measure: (contract: Contract | undefined) => number | null }[] = [
+const CONTRACT_LIMITS: readonly {
+  readonly budget: 'minOperationCoveragePercent' | 'minResponseCoveragePercent' | 'maxUndeclaredStatuses' | 'maxUnmatchedEndpoints' | 'maxSchemaViolations';
+  readonly measure: (contract: Contract | undefined) => number | null;
+}[] = [
   { budget: 'minOperationCoveragePercent', measure: (contract) => contract?.operationCoveragePercent ?? null },
   { budget: 'minResponseCoveragePercent', measure: (contract) => contract?.responseCoveragePercent ?? null },
   { budget: 'maxUndeclaredStatuses', measure: (contract) => (contract === undefined ? null : undeclaredStatusCount(contract.operations)) },
   { budget: 'maxUnmatchedEndpoints', measure: (contract) => contract?.unmatchedEndpoints.length ?? null },
+  { budget: 'maxSchemaViolations', measure: (contract) => contract?.schemaViolationCount ?? null },
+];
+
+/** The contract limits an operation has besides an endpoint's, measured on its entry of the contract section. */
+const OPERATION_CONTRACT_LIMITS: readonly { readonly budget: 'maxUndeclaredStatuses' | 'maxSchemaViolations'; readonly measure: (operation: ContractOperationCoverage) => number }[] = [
+  { budget: 'maxUndeclaredStatuses', measure: (operation) => operation.undeclaredStatuses.length },
+  { budget: 'maxSchemaViolations', measure: (operation) => operation.schemaViolationCount },
 ];
 
 /** Statuses seen that their operation does not declare, once per operation and status. */
@@ -104,9 +114,11 @@ function judgeOperation(name: string, limits: OperationBudgets, report: QualityR
     const actual = measureOperation(operation, budget, measure, measuredByEndpoint);
     results.push({ budget, ...named, limit, actual, passed: holdsLimit(budget, limit, actual) });
   }
-  if (limits.maxUndeclaredStatuses !== undefined) {
-    const actual = operation === undefined ? null : operation.undeclaredStatuses.length;
-    results.push({ budget: 'maxUndeclaredStatuses', ...named, limit: limits.maxUndeclaredStatuses, actual, passed: holdsLimit('maxUndeclaredStatuses', limits.maxUndeclaredStatuses, actual) });
+  for (const { budget, measure } of OPERATION_CONTRACT_LIMITS) {
+    const limit = limits[budget];
+    if (limit === undefined) continue;
+    const actual = operation === undefined ? null : measure(operation);
+    results.push({ budget, ...named, limit, actual, passed: holdsLimit(budget, limit, actual) });
   }
 }
 
@@ -151,8 +163,11 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
     if (operationName !== undefined) {
       const operation = operationNamed(report.contract, operationName);
       if (measure !== undefined) measured = measureOperation(operation, budget, measure, measuredByEndpoint);
-      else if (budget === 'maxUndeclaredStatuses') measured = operation?.undeclaredStatuses.length ?? null;
-      else return `${where} is not a budget of an operation`;
+      else {
+        const contractMeasure = OPERATION_CONTRACT_LIMITS.find((entry) => entry.budget === budget)?.measure;
+        if (contractMeasure === undefined) return `${where} is not a budget of an operation`;
+        measured = operation === undefined ? null : contractMeasure(operation);
+      }
     } else if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint));
     else if (contractMeasure !== undefined && endpoint === undefined) measured = contractMeasure(report.contract);
     else if (budget === 'maxP95IncreasePercent') measured = endpoint === undefined ? null : (changeByEndpoint.get(endpoint) ?? null);

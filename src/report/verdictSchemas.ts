@@ -11,7 +11,7 @@ const budgetResultSchema = z
   .strictObject({
     budget: z.string().meta({
       description:
-        'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints',
+        'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
     }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),
     operation: z

@@ -27,8 +27,35 @@ export function contractNumbers(contract: ContractCoverage): string[] {
     responseCoverageText(contract),
     `${formatCount(undeclared)} undeclared ${undeclared === 1 ? 'status' : 'statuses'}`,
     `${countOf(contract.unmatchedEndpoints.length, 'endpoint')} matching no operation`,
+    ...(contract.validatedCount + contract.notValidatedCount === 0 ? [] : [bodiesText(contract)]),
   ];
 }
+
+/** `2 of 6 bodies off their schema (1 not validated)`: said only where bodies were checked. */
+export function bodiesText({ validatedCount, schemaViolationCount, notValidatedCount }: { validatedCount: number; schemaViolationCount: number; notValidatedCount: number }): string {
+  const validated = `${formatCount(schemaViolationCount)} of ${formatCount(validatedCount)} ${validatedCount === 1 ? 'body' : 'bodies'} off their schema`;
+  return notValidatedCount === 0 ? validated : `${validated} (${formatCount(notValidatedCount)} not validated)`;
+}
+
+/**
+ * Operations whose bodies broke their schemas, worst first: the most bodies
+ * off their schema, then the most calls, then the document's order.
+ */
+export function violationsWorstFirst(contract: ContractCoverage): ContractOperationCoverage[] {
+  return contract.operations
+    .map((operation, position) => ({ operation, position }))
+    .filter(({ operation }) => operation.schemaViolationCount > 0)
+    .sort((a, b) => b.operation.schemaViolationCount - a.operation.schemaViolationCount || b.operation.executionCount - a.operation.executionCount || a.position - b.position)
+    .map(({ operation }) => operation);
+}
+
+/** One counted violation in words: `response /items/*\/price: type ×2` (the whole body is `(body)`). */
+export function violationText({ body, pointer, keyword, count }: ContractOperationCoverage['topViolations'][number]): string {
+  return `${body} ${pointer === '' ? '(body)' : pointer}: ${keyword} ×${formatCount(count)}`;
+}
+
+/** How many of an operation's most frequent violations a rendering lists. */
+export const SHOWN_VIOLATIONS = 3;
 
 function percentText(percent: number | null): string {
   return percent === null ? '' : ` (${PERCENT.format(percent)}%)`;

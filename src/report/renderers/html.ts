@@ -31,7 +31,7 @@ import {
   type EndpointState,
   type VerdictKind,
 } from './presentation.js';
-import { contractNumbers, undeclaredWorstFirst, untestedByTag } from './contractPresentation.js';
+import { bodiesText, contractNumbers, SHOWN_VIOLATIONS, undeclaredWorstFirst, untestedByTag, violationsWorstFirst, violationText } from './contractPresentation.js';
 
 /** How many endpoints the page shows (chart, table and each list), worst first; the JSON report has them all. */
 const HTML_ENDPOINT_LIMIT = 500;
@@ -322,6 +322,20 @@ function contractSection(report: QualityReport): string {
       );
     const more = undeclared.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(undeclared.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with undeclared statuses in the report.</p>` : '';
     parts.push(`<h3>Statuses the contract does not declare</h3><div class="scroll"><table><thead><tr><th>Operation</th><th>Undeclared</th><th>Declared</th><th class="num">Calls</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
+  }
+  const violating = violationsWorstFirst(contract);
+  if (violating.length > 0) {
+    const rows = violating
+      .slice(0, HTML_ENDPOINT_LIMIT)
+      .map(
+        (operation) =>
+          `<tr data-endpoint="${attribute(operation.endpoint)}"><td>${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td>${text(bodiesText(operation))}</td><td>${operation.topViolations
+            .slice(0, SHOWN_VIOLATIONS)
+            .map((violation) => label(violationText(violation)))
+            .join('<br>')}</td></tr>`,
+      );
+    const more = violating.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(violating.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with bodies off their schema in the report.</p>` : '';
+    parts.push(`<h3>Bodies off their schema</h3><div class="scroll"><table><thead><tr><th>Operation</th><th>Bodies</th><th>Most frequent violations</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
   }
   const untested = untestedByTag(contract);
   if (untested.length > 0) {

@@ -1,6 +1,6 @@
 import type { ContractOperationCoverage } from '../contractSchemas.js';
 import type { QualityReport } from '../qualityReport.js';
-import { contractNumbers, undeclaredWorstFirst, untestedByTag } from './contractPresentation.js';
+import { bodiesText, contractNumbers, SHOWN_VIOLATIONS, undeclaredWorstFirst, untestedByTag, violationsWorstFirst, violationText } from './contractPresentation.js';
 import {
   budgetSubject,
   baselineChanges,
@@ -165,6 +165,14 @@ function contractSection(report: QualityReport, lines: string[], reportName: str
       lines.push(row([operationCell(operation), operation.undeclaredStatuses.join(', '), operation.declaredStatuses.map(code).join(', '), formatCount(operation.executionCount)]));
     }
     if (undeclared.length > MARKDOWN_OPERATION_LIMIT) lines.push('', `${countOf(undeclared.length - MARKDOWN_OPERATION_LIMIT, 'more operation')} with undeclared statuses in ${code(reportName)}.`);
+  }
+  const violating = violationsWorstFirst(contract);
+  if (violating.length > 0) {
+    lines.push('', '| Operation | Bodies | Most frequent violations |', '|---|---|---|');
+    for (const operation of violating.slice(0, MARKDOWN_OPERATION_LIMIT)) {
+      lines.push(row([operationCell(operation), bodiesText(operation), operation.topViolations.slice(0, SHOWN_VIOLATIONS).map((violation) => code(violationText(violation))).join(', ')]));
+    }
+    if (violating.length > MARKDOWN_OPERATION_LIMIT) lines.push('', `${countOf(violating.length - MARKDOWN_OPERATION_LIMIT, 'more operation')} with bodies off their schema in ${code(reportName)}.`);
   }
   const untested = untestedByTag(contract);
   if (untested.length > 0) {
