@@ -71,3 +71,47 @@ test('the report may not replace the document: exit 73 before anything is writte
   ]);
   expect(JSON.parse(await readFile(join(outcome.folder, 'api.json'), 'utf8'))).toStrictEqual({ openapi: '3.1.0', paths: {} });
 });
+
+test('a HAR file read with a contract has the bodies its recorder kept checked: base64 or text, response and request, never a value in the report', async () => {
+  const entry = (method: string, url: string, status: number, text: string | undefined, extra: Record<string, unknown> = {}, encoding?: string) => ({
+    startedDateTime: '2026-11-24T00:00:00.000Z',
+    time: 5,
+    request: { method, url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1, ...extra },
+    response: { status, statusText: '', httpVersion: 'HTTP/1.1', headers: [], cookies: [], redirectURL: '', headersSize: -1, bodySize: -1, content: { size: 0, mimeType: 'application/json', ...(text === undefined ? {} : { text }), ...(encoding === undefined ? {} : { encoding }) } },
+    cache: {},
+    timings: { send: 0, wait: 5, receive: 0 },
+  });
+  const har = {
+    log: {
+      version: '1.2',
+      creator: { name: 'spec', version: '1' },
+      entries: [
+        entry('GET', 'http://petstore.swagger.io/v2/pets', 200, JSON.stringify([{ id: 1, name: 'rex' }])),
+        entry('GET', 'http://petstore.swagger.io/v2/pets/1', 200, Buffer.from(JSON.stringify({ id: 'SECRET-VALUE' })).toString('base64'), {}, 'base64'),
+        entry('POST', 'http://petstore.swagger.io/v2/pets', 200, JSON.stringify({ id: 2, name: 'rex' }), { postData: { mimeType: 'application/json', text: JSON.stringify({ tag: 'SECRET-REQUEST' }) } }),
+        entry('DELETE', 'http://petstore.swagger.io/v2/pets/1', 204, undefined),
+      ],
+    },
+  };
+  const folder = await createTemporaryFolder({ 'calls.har': JSON.stringify(har) }, 'contract-har');
+  const outcome = await runProgram('src/cli/main.js', { args: ['calls.har', '-o', 'out/q.json', '--openapi', join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml')], cwd: folder });
+  expect([outcome.exitCode, outcome.stderr]).toStrictEqual([0, '']);
+  const text = await readFile(join(folder, 'out/q.json'), 'utf8');
+  const report = JSON.parse(text) as { contract: { operations: { endpoint: string; validatedCount: number; schemaViolationCount: number; topViolations: unknown[] }[] } };
+  expect(report.contract.operations.map(({ endpoint, validatedCount, schemaViolationCount, topViolations }) => [endpoint, validatedCount, schemaViolationCount, topViolations])).toStrictEqual([
+    ['GET /pets', 1, 0, []],
+    ['POST /pets', 2, 1, [{ body: 'request', pointer: '/name', keyword: 'required', count: 1 }]],
+    [
+      'GET /pets/{id}',
+      1,
+      1,
+      [
+        { body: 'response', pointer: '/id', keyword: 'type', count: 1 },
+        { body: 'response', pointer: '/name', keyword: 'required', count: 1 },
+      ],
+    ],
+    ['DELETE /pets/{id}', 0, 0, []],
+  ]);
+  const outputs = [text, outcome.stdout, ...(await Promise.all(['md', 'html'].map((extension) => readFile(join(folder, `out/q.${extension}`), 'utf8'))))];
+  expect(outputs.filter((output) => output.includes('SECRET'))).toStrictEqual([]);
+});

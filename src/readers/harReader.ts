@@ -4,7 +4,7 @@ import type { TimingPhases } from '../records/executionRecord.js';
 import { isPlainObject } from '../records/validateRecordList.js';
 import { describeType, renderValue } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
-import type { RecordBatch, ReadTally } from './recordBatch.js';
+import type { RecordBatch, RecordedBodies, RecordedBody, ReadTally } from './recordBatch.js';
 
 /** What the HAR reader is told besides its input. */
 export interface HarReadOptions {
@@ -43,14 +43,19 @@ export async function* readHarRecords(chunks: AsyncIterable<Buffer>, file: strin
   for await (const { elements, firstIndex } of batches()) {
     const records: unknown[] = [];
     const entryIndexes: number[] = [];
+    const bodies: (RecordedBodies | undefined)[] = [];
+    let anyBody = false;
     for (let offset = 0; offset < elements.length; offset++) {
       const index = firstIndex + offset;
       const record = harEntryRecord(elements[offset], index, file, options);
       if (record === LEFT_OUT) continue;
       records.push(record);
       entryIndexes.push(index);
+      const kept = keptBodies(elements[offset]);
+      anyBody ||= kept !== undefined;
+      bodies.push(kept);
     }
-    if (records.length > 0) yield { records, location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }), derivedEndpoints: true };
+    if (records.length > 0) yield { records, location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }), derivedEndpoints: true, ...(anyBody ? { bodies } : {}) };
   }
   const document = scanner.end();
   const log = typeof document.skeleton === 'object' && document.skeleton !== null ? (document.skeleton as { log?: unknown }).log : undefined;
@@ -107,6 +112,22 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
     return { errorCode: failureCode(entry, response), endpoint, responseTimeMs: Math.max(0, numberOr(entry['time'], 0)), ...timing };
   }
   return { statusCode: status, endpoint, responseTimeMs: entry['time'], ...timing };
+}
+
+/** The bodies an entry's recorder kept: `response.content.text` and `request.postData.text`, each with its media type. */
+function keptBodies(entry: unknown): RecordedBodies | undefined {
+  if (!isPlainObject(entry)) return undefined;
+  const { request, response } = entry;
+  const content = isPlainObject(response) ? response['content'] : undefined;
+  const postData = isPlainObject(request) ? request['postData'] : undefined;
+  const responseBody = isPlainObject(content) ? bodyOf(content['text'], content['mimeType'], content['encoding']) : undefined;
+  const requestBody = isPlainObject(postData) ? bodyOf(postData['text'], postData['mimeType'], undefined) : undefined;
+  return responseBody === undefined && requestBody === undefined ? undefined : { response: responseBody, request: requestBody };
+}
+
+function bodyOf(text: unknown, mimeType: unknown, encoding: unknown): RecordedBody | undefined {
+  if (typeof text !== 'string') return undefined;
+  return { text, mimeType: typeof mimeType === 'string' ? mimeType : undefined, encoding: typeof encoding === 'string' ? encoding : undefined };
 }
 
 function isWebSocket(entry: Record<string, unknown>, response: Record<string, unknown>): boolean {

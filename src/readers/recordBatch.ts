@@ -11,6 +11,21 @@ export interface RecordBatch {
   location(index: number): RecordLocation;
   /** The endpoints were derived from URLs (a HAR file), not written by people: grouped automatically by default. */
   readonly derivedEndpoints?: boolean;
+  /** Beside `records`, the bodies a HAR file kept of each entry, for a run with a contract to check (never part of a record). */
+  readonly bodies?: readonly (RecordedBodies | undefined)[];
+}
+
+/** A body as a HAR file keeps it: `content.text` (base64 when `encoding` says so) and its media type, or a request's `postData`. */
+export interface RecordedBody {
+  readonly text: string;
+  readonly mimeType?: string | undefined;
+  readonly encoding?: string | undefined;
+}
+
+/** The bodies of one HAR entry that its recorder kept. */
+export interface RecordedBodies {
+  readonly response?: RecordedBody | undefined;
+  readonly request?: RecordedBody | undefined;
 }
 
 /** The input formats a reader exists for. */

@@ -2,6 +2,11 @@ import type { RecordLocation } from '../issues/location.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
 import type { EvidenceRules } from './evidenceRules.js';
+import type { BodyChecker } from '../contract/bodyConformance.js';
+import type { ContractOperation } from '../contract/contract.js';
+import type { BodyCheck } from '../records/bodyCheck.js';
+import type { RecordedBodies, RecordedBody } from '../readers/recordBatch.js';
+import { isExecutionRecord } from '../records/recordCheck.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
@@ -21,6 +26,12 @@ export interface EvidenceRunOptions {
   readonly judgement?: Judgement | undefined;
   /** What a record is called in the summary line of a validation error: `recorded execution` in the reporter. */
   readonly noun?: string | undefined;
+  /**
+   * Checks the bodies a reader kept beside its records (a HAR file's) against
+   * the judgement's contract (see createBodyChecker): each record of such a
+   * batch is counted with its body check.
+   */
+  readonly bodyChecker?: BodyChecker | undefined;
 }
 
 /** A part of the run counted elsewhere (a worker thread's range, a shard): its summary and its problems, located in the whole input. */
@@ -70,8 +81,9 @@ export function rulesWithContract<Rules extends EvidenceRules>(rules: Rules, { c
 }
 
 /** Starts an evidence run (see {@link EvidenceRun}). */
-export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun }: EvidenceRunOptions = {}): EvidenceRun {
+export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun, bodyChecker }: EvidenceRunOptions = {}): EvidenceRun {
   const intake = new RecordIntake(rulesWithContract(settings, judgement), { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
+  const checkBodies = bodyChecker === undefined || judgement.contract === undefined ? undefined : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
   // Failed executions per endpoint, all of them and those from attempts a later attempt of the same test made good.
   const failures = new Map<string, { all: number; retriedAway: number }>();
   const countFailure = (endpoint: string, origin: RecordOrigin | undefined): void => {
@@ -91,7 +103,17 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       intake.take(record, locate, origin, counted);
     },
     takeBatch(batch) {
-      intake.takeBatch(batch);
+      const { bodies } = batch;
+      if (bodies === undefined || checkBodies === undefined) {
+        intake.takeBatch(batch);
+        return;
+      }
+      const origin = batch.derivedEndpoints === true ? { derivedFromUrl: true } : undefined;
+      batch.records.forEach((record, index) => {
+        const kept = bodies[index];
+        const bodyCheck = kept === undefined ? undefined : checkBodies(record, kept);
+        intake.take(bodyCheck === undefined ? record : { ...(record as object), bodyCheck }, () => batch.location(index), origin);
+      });
     },
     takeInvalid(issue) {
       intake.validation.addInvalidRecord(issue);
@@ -130,4 +152,30 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       return judgeReport(report, judgement);
     },
   };
+}
+
+/**
+ * The body check of a record whose bodies its reader kept: the response's
+ * (by its status and media type) and the request's, against the operation
+ * whose label the record's endpoint takes. Undefined for a record that is
+ * invalid (validation names it), a call with no response, an endpoint that
+ * matches no operation, or nothing to check.
+ */
+function keptBodyCheck(checker: BodyChecker, operations: readonly ContractOperation[], labelOf: (endpoint: string) => string): (record: unknown, bodies: RecordedBodies) => BodyCheck | undefined {
+  const byLabel = new Map<string, ContractOperation>();
+  for (const operation of operations) if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation);
+  return (record, bodies) => {
+    if (!isExecutionRecord(record) || record.statusCode === undefined) return undefined;
+    const operation = byLabel.get(labelOf(record.endpoint));
+    if (operation === undefined) return undefined;
+    const response = bodies.response === undefined ? undefined : checker.checkResponse(operation, record.statusCode, bodies.response.mimeType, { text: textOf(bodies.response) });
+    const request = bodies.request === undefined ? undefined : checker.checkRequest(operation, bodies.request.mimeType, { text: bodies.request.text });
+    if (response === undefined && request === undefined) return undefined;
+    return { ...(response === undefined ? {} : { response }), ...(request === undefined ? {} : { request }) };
+  };
+}
+
+// A HAR body as its bytes: base64 when the recorder says so (binary bodies), else the text itself.
+function textOf({ text, encoding }: RecordedBody): string | Uint8Array {
+  return encoding?.toLowerCase() === 'base64' ? Buffer.from(text, 'base64') : text;
 }

@@ -116,6 +116,11 @@ export class RecordIntake {
     return label;
   }
 
+  /** The label a record's endpoint is counted under (before learning), with no other effect. */
+  labelFor(endpoint: string, derivedFromUrl: boolean): string {
+    return this.label(normaliseEndpoint(endpoint), derivedFromUrl).label;
+  }
+
   /**
    * The templates learned from every label grouping made, counted or not
    * (see learnedTemplates.ts): the labels they change, each to its template.

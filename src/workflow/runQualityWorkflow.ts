@@ -46,7 +46,9 @@ export async function runQualityWorkflow(
   const destination = { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath, reads: [...readFilesOf(config, inputs), ...(options.reads ?? [])] };
   await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement(config, dependencies.fileSystem);
-  const run = createEvidenceRun(config, { judgement });
+  // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
+  const bodyChecker = judgement.contract === undefined ? undefined : await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract);
+  const run = createEvidenceRun(config, { judgement, bodyChecker });
   const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
   const written = await publishReport(report, destination, dependencies.fileSystem);
