@@ -21,14 +21,21 @@ export interface CheckedCall {
   readonly endpoint: string;
   readonly statusCode: number;
   readonly responseContentType: string | undefined;
-  /** The response body, from Playwright's buffer (it holds every APIResponse's whole body until the context is disposed). */
-  readonly responseBody: () => Promise<Buffer>;
+  /** The response body, read from Playwright's buffer (it holds every APIResponse's whole body until the context is disposed); undefined when it could not be read. */
+  readonly responseBody: Buffer | undefined;
   readonly requestContentType: string | undefined;
   readonly requestBody: CheckedBody;
 }
 
-/** Checks one call's bodies; undefined when its endpoint matches no operation or nothing was checked. */
-export type CallChecker = (call: CheckedCall) => Promise<BodyCheck | undefined>;
+/**
+ * Checks one call's bodies; undefined when its endpoint matches no
+ * operation or nothing was checked. `wants` says whether a call to an
+ * endpoint is checked at all, so that its body is read only then.
+ */
+export interface CallChecker {
+  wants(endpoint: string): boolean;
+  check(call: CheckedCall): BodyCheck | undefined;
+}
 
 const checkers = new WeakMap<object, Promise<CallChecker | undefined>>();
 
@@ -60,15 +67,18 @@ async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefi
   const label = createEndpointLabelling({ routes: settings.routes, endpointGrouping: settings.endpointGrouping, operations: contract.operations });
   const byLabel = new Map<string, ContractOperation>();
   for (const operation of contract.operations) if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation);
-  return async (call) => {
-    const operation = byLabel.get(label(normaliseEndpoint(call.endpoint), true).label);
-    if (operation === undefined) return undefined;
-    return checkCall(checker, operation, call);
+  const operationOf = (endpoint: string) => byLabel.get(label(normaliseEndpoint(endpoint), true).label);
+  return {
+    wants: (endpoint) => operationOf(endpoint) !== undefined,
+    check(call) {
+      const operation = operationOf(call.endpoint);
+      return operation === undefined ? undefined : checkCall(checker, operation, call);
+    },
   };
 }
 
-async function checkCall(checker: BodyChecker, operation: ContractOperation, call: CheckedCall): Promise<BodyCheck | undefined> {
-  const body = await call.responseBody().catch(() => undefined);
+function checkCall(checker: BodyChecker, operation: ContractOperation, call: CheckedCall): BodyCheck | undefined {
+  const body = call.responseBody;
   const response = body === undefined ? undefined : checker.checkResponse(operation, call.statusCode, call.responseContentType, { text: body });
   const request = checker.checkRequest(operation, call.requestContentType, call.requestBody);
   if (response === undefined && request === undefined) return undefined;

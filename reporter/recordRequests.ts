@@ -3,6 +3,7 @@ import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@play
 import type { TimingPhases } from '../src/index.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl } from './apiCalls.js';
 import type { CheckedBody } from '../src/contract/bodyConformance.js';
+import type { BodyCheck } from '../src/records/bodyCheck.js';
 import { callCheckerFor } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
 
@@ -62,21 +63,28 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
           if (test === undefined) return response;
           const record = { statusCode: response.status(), endpoint: `${call.method} ${new URL(response.url()).pathname}`, ...timingOf(response, startedMs), call };
           // With a contract, the call's bodies are checked before the test goes on: the record carries the outcome, never a body.
-          return callCheckerFor(test.config).then(async (checkCall) => {
+          return callCheckerFor(test.config).then(async (checker) => {
+            if (checker?.wants(record.endpoint) !== true) {
+              attachRecord(record, test);
+              return response;
+            }
+            const body = await response.body().catch(() => undefined);
             const sent = sentBody(args[1]);
-            const bodyCheck =
-              checkCall === undefined
-                ? undefined
-                : await checkCall({
-                    endpoint: record.endpoint,
-                    statusCode: record.statusCode,
-                    responseContentType: response.headers()['content-type'],
-                    responseBody: () => response.body(),
-                    requestContentType: sent.contentType,
-                    requestBody: sent.body,
-                  }).catch(() => undefined);
+            let bodyCheck: BodyCheck | undefined;
+            try {
+              bodyCheck = checker.check({
+                endpoint: record.endpoint,
+                statusCode: record.statusCode,
+                responseContentType: response.headers()['content-type'],
+                responseBody: body,
+                requestContentType: sent.contentType,
+                requestBody: sent.body,
+              });
+            } catch {
+              bodyCheck = undefined;
+            }
             attachRecord(bodyCheck === undefined ? record : { ...record, bodyCheck }, test);
-            return response;
+            return body === undefined ? response : servingBody(response, body);
           });
         }
         if (test !== undefined) attachRecord(noResponseRecord(call, error, startedMs, baseURL), test);
@@ -125,6 +133,35 @@ function noResponseRecord(call: { method: string; url: string }, error: unknown,
     responseTimeMs: roundToMicroseconds(performance.now() - startedMs),
     call,
   };
+}
+
+/**
+ * The response, its body served from the bytes read for the check: the
+ * test's own `body()`, `text()` and `json()` then cost no second read from
+ * Playwright, so checking a body costs the test one read, not two. Each
+ * gives what Playwright's would (a fresh Buffer; UTF-8 text; JSON parsed
+ * from it); once the test disposes of the response they go to Playwright's
+ * own, which refuse as they always do.
+ */
+function servingBody(response: APIResponse, body: Buffer): APIResponse {
+  let disposed = false;
+  const served: Record<string, unknown> = {
+    // Promises that settle as Playwright's do: a body that is no JSON rejects json(), never throws.
+    body: () => (disposed ? response.body() : Promise.resolve(Buffer.from(body))),
+    text: () => (disposed ? response.text() : Promise.resolve(body.toString('utf8'))),
+    json: () => (disposed ? response.json() : Promise.resolve().then(() => JSON.parse(body.toString('utf8')) as unknown)),
+    dispose: async () => {
+      disposed = true;
+      await response.dispose();
+    },
+  };
+  return new Proxy(response, {
+    get(target, property) {
+      if (typeof property === 'string' && Object.hasOwn(served, property)) return served[property];
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -62,6 +62,16 @@ test('adds pets', async ({ request }) => {
   expect((await request.post('/v2/pets', { data: { tag: 'SECRET-REQUEST-VALUE' } })).status()).toBe(200);
 });
 
+test("a checked response reads as Playwright's own", async ({ request }) => {
+  const response = await request.get('/v2/pets');
+  await expect(response).toBeOK();
+  expect(await response.json()).toEqual([{ id: 1, name: 'rex' }]);
+  expect(await response.text()).toBe('[{"id":1,"name":"rex"}]');
+  expect((await response.body()).length).toBe(23);
+  await response.dispose();
+  await expect(response.body()).rejects.toThrow();
+});
+
 test('deletes a pet', async ({ request }) => {
   expect((await request.delete('/v2/pets/1')).status()).toBe(204);
 });
@@ -87,7 +97,7 @@ test.describe('a run with a contract checks every body it can', () => {
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({
       'DELETE /pets/{id}': undefined,
-      'GET /pets': { validatedCount: 1, schemaViolationCount: 0, notValidatedCount: 0, notValidatedReasons: {}, topViolations: [] },
+      'GET /pets': { validatedCount: 2, schemaViolationCount: 0, notValidatedCount: 0, notValidatedReasons: {}, topViolations: [] },
       'GET /pets/{id}': {
         validatedCount: 1,
         schemaViolationCount: 1,
@@ -112,12 +122,17 @@ test.describe('a run with a contract checks every body it can', () => {
   test('the contract section gives the same counts per operation, and in all', async () => {
     const { contract } = await readReport(join(project, 'out/quality-summary.json'));
     expect(contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount }) => [endpoint, validatedCount, schemaViolationCount, notValidatedCount])).toEqual([
-      ['GET /pets', 1, 0, 0],
+      ['GET /pets', 2, 0, 0],
       ['POST /pets', 4, 1, 0],
       ['GET /pets/{id}', 1, 1, 0],
       ['DELETE /pets/{id}', 0, 0, 0],
     ]);
-    expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([6, 2, 0]);
+    expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([7, 2, 0]);
+  });
+
+  test('the response a checked call returns reads as Playwright\'s own: body, text, json, toBeOK, and it refuses once disposed', async () => {
+    const report = await readReport(join(project, 'out/quality-summary.json'));
+    expect(report.tests).toEqual({ total: 5, passed: 5, failed: 0, flaky: 0, skipped: 0 });
   });
 
   test('no value from a body reaches the report, the Markdown, the page or the terminal', async () => {
