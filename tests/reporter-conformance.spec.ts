@@ -62,6 +62,11 @@ test('adds pets', async ({ request }) => {
   expect((await request.post('/v2/pets', { data: { tag: 'SECRET-REQUEST-VALUE' } })).status()).toBe(200);
 });
 
+test('adds pets from a form', async ({ request }) => {
+  expect((await request.post('/v2/pets', { form: { name: 'SECRET-FORM-VALUE' } })).status()).toBe(200);
+  expect((await request.post('/v2/pets', { multipart: { name: 'SECRET-MULTIPART-VALUE' } })).status()).toBe(200);
+});
+
 test("a checked response reads as Playwright's own", async ({ request }) => {
   const response = await request.get('/v2/pets');
   await expect(response).toBeOK();
@@ -92,7 +97,7 @@ test.describe('a run with a contract checks every body it can', () => {
     await server.close();
   });
 
-  test('each endpoint counts its bodies validated and those off their schema, with the places and keywords that broke', async () => {
+  test('each endpoint counts its bodies validated, those off their schema with the places and keywords that broke, and those sent as a form or multipart as not JSON', async () => {
     expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({
@@ -110,10 +115,10 @@ test.describe('a run with a contract checks every body it can', () => {
         ],
       },
       'POST /pets': {
-        validatedCount: 4,
+        validatedCount: 6,
         schemaViolationCount: 1,
-        notValidatedCount: 0,
-        notValidatedReasons: {},
+        notValidatedCount: 2,
+        notValidatedReasons: { notJson: 2 },
         topViolations: [{ body: 'request', pointer: '/name', keyword: 'required', count: 1 }],
       },
     });
@@ -123,16 +128,16 @@ test.describe('a run with a contract checks every body it can', () => {
     const { contract } = await readReport(join(project, 'out/quality-summary.json'));
     expect(contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount }) => [endpoint, validatedCount, schemaViolationCount, notValidatedCount])).toEqual([
       ['GET /pets', 2, 0, 0],
-      ['POST /pets', 4, 1, 0],
+      ['POST /pets', 6, 1, 2],
       ['GET /pets/{id}', 1, 1, 0],
       ['DELETE /pets/{id}', 0, 0, 0],
     ]);
-    expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([7, 2, 0]);
+    expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([9, 2, 2]);
   });
 
   test('the response a checked call returns reads as Playwright\'s own: body, text, json, toBeOK, and it refuses once disposed', async () => {
     const report = await readReport(join(project, 'out/quality-summary.json'));
-    expect(report.tests).toEqual({ total: 5, passed: 5, failed: 0, flaky: 0, skipped: 0 });
+    expect(report.tests).toEqual({ total: 6, passed: 6, failed: 0, flaky: 0, skipped: 0 });
   });
 
   test('no value from a body reaches the report, the Markdown, the page or the terminal', async () => {
