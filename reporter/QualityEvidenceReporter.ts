@@ -57,6 +57,8 @@ export default class QualityEvidenceReporter implements Reporter {
   private readonly listing: boolean;
   private readonly attempts: Attempt[] = [];
   private rootSuite: Suite | undefined;
+  /** The project's root folder: the report names test files relative to it. */
+  private rootDir: string;
   private quiet: boolean;
   /** The budgets and baseline, loaded before the run; undefined when they could not be checked early (the run's end loads them). */
   private readonly judgement: Judgement | undefined;
@@ -65,6 +67,7 @@ export default class QualityEvidenceReporter implements Reporter {
     const rawOptions = options as Readonly<Record<string, unknown>>;
     this.settings = resolveReporterSettings(rawOptions, host.env, host.cwd);
     this.quiet = this.settings.quiet;
+    this.rootDir = host.cwd;
     // `playwright test --list` runs no test: there is no evidence to write.
     this.listing = isListingRun(rawOptions);
     // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
@@ -79,6 +82,7 @@ export default class QualityEvidenceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.rootSuite = suite;
+    this.rootDir = config.rootDir;
     // `playwright test --quiet` silences reporters' own output too.
     if ((config as { quiet?: boolean }).quiet === true) this.quiet = true;
   }
@@ -104,7 +108,7 @@ export default class QualityEvidenceReporter implements Reporter {
       const judgement = this.judgement ?? (await loadJudgement(settings, host.fileSystem));
       // A bad record is named by the test that attached it.
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
-      const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, host);
+      const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
       const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status });
       const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
@@ -162,8 +166,8 @@ function destinationOf(settings: ReporterSettings): ReportDestination {
 }
 
 // Only what a judgement needs crosses to the worker that checks it.
-function judgementSettingsOf({ budgets, baselinePath, openapi }: JudgementSettings): JudgementSettings {
-  return { budgets, baselinePath, openapi };
+function judgementSettingsOf({ budgets, baselinePath, openapi, significanceLevel }: JudgementSettings): JudgementSettings {
+  return { budgets, baselinePath, openapi, significanceLevel };
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

@@ -1,5 +1,5 @@
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/executionRecord.js';
-import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall } from './apiCalls.js';
+import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall, type StepLocation } from './apiCalls.js';
 
 /** What the matching needs of one execution recorded in a test attempt. */
 export interface RecordedCall {
@@ -14,6 +14,8 @@ export interface NoResponseCall {
   readonly endpoint: string;
   readonly errorCode: string;
   readonly responseTimeMs: number;
+  /** Where the test made it. */
+  readonly location: StepLocation | undefined;
 }
 
 /** How one test attempt's calls compare with its records. */
@@ -22,6 +24,8 @@ export interface CallAccount {
   readonly unrecorded: readonly string[];
   /** Calls that got no response that no record accounts for. */
   readonly noResponse: readonly NoResponseCall[];
+  /** For each record, in order, the call that accounts for it (where the test made it); undefined for a record no call matched. */
+  readonly callOfRecord: readonly (ApiCall | undefined)[];
 }
 
 /**
@@ -35,28 +39,30 @@ export interface CallAccount {
  */
 export function accountForCalls(calls: readonly ApiCall[], records: readonly RecordedCall[], baseURL: string | undefined): CallAccount {
   const open = new Set(calls.keys());
-  const takeFirst = (matches: (call: ApiCall) => boolean): boolean => {
+  const takeFirst = (matches: (call: ApiCall) => boolean): ApiCall | undefined => {
     for (const index of open) {
       if (matches(calls[index]!)) {
         open.delete(index);
-        return true;
+        return calls[index];
       }
     }
-    return false;
+    return undefined;
   };
 
-  const byPath: RecordedCall[] = [];
-  for (const record of records) {
+  const callOfRecord: (ApiCall | undefined)[] = records.map(() => undefined);
+  const byPath: number[] = [];
+  records.forEach((record, index) => {
     const written = record.call;
-    const matched = written !== undefined && takeFirst((call) => call.url === written.url && (call.method === undefined || call.method === written.method.toUpperCase()));
-    if (!matched) byPath.push(record);
-  }
-  for (const record of byPath) {
-    const label = ENDPOINT_LABEL_PATTERN.exec(record.endpoint);
+    const matched = written === undefined ? undefined : takeFirst((call) => call.url === written.url && (call.method === undefined || call.method === written.method.toUpperCase()));
+    if (matched === undefined) byPath.push(index);
+    else callOfRecord[index] = matched;
+  });
+  for (const index of byPath) {
+    const label = ENDPOINT_LABEL_PATTERN.exec(records[index]!.endpoint);
     if (label === null) continue;
     const method = label[1]!.toUpperCase();
     const path = label[2]!.split('?')[0];
-    takeFirst((call) => (call.method === undefined || call.method === method) && pathOfUrl(call.url, baseURL) === path);
+    callOfRecord[index] = takeFirst((call) => (call.method === undefined || call.method === method) && pathOfUrl(call.url, baseURL) === path);
   }
 
   const unrecorded: string[] = [];
@@ -71,7 +77,7 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
     }
     const calledUrl = call.errorMessage === undefined ? undefined : calledUrlOf(call.errorMessage);
     const path = pathOfUrl(calledUrl ?? call.url, baseURL);
-    if (path !== undefined) noResponse.push({ endpoint: `${method} ${path}`, errorCode: errorCodeOf(call.error), responseTimeMs: call.durationMs });
+    if (path !== undefined) noResponse.push({ endpoint: `${method} ${path}`, errorCode: errorCodeOf(call.error), responseTimeMs: call.durationMs, location: call.location });
   }
-  return { unrecorded, noResponse };
+  return { unrecorded, noResponse, callOfRecord };
 }

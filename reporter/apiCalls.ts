@@ -23,6 +23,15 @@ export interface ApiCall {
   readonly error: string | undefined;
   /** The whole error message, for the URL the call log names. */
   readonly errorMessage: string | undefined;
+  /** Where the test made the call, as the step gives it (absolute file). */
+  readonly location: StepLocation | undefined;
+}
+
+/** A step's place in a source file, as Playwright gives it: absolute file, 1-based line and column. */
+export interface StepLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /** What this module needs of a reporter's `TestStep`. */
@@ -32,6 +41,7 @@ export interface StepLike {
   readonly duration: number;
   readonly error?: { readonly message?: string } | undefined;
   readonly params?: Readonly<Record<string, unknown>> | undefined;
+  readonly location?: StepLocation | undefined;
   readonly steps: readonly StepLike[];
 }
 
@@ -63,6 +73,7 @@ function apiCallOf(step: StepLike): ApiCall | undefined {
     durationMs: Math.max(0, step.duration),
     error: message === undefined ? undefined : firstLine(message),
     errorMessage: message,
+    location: step.location === undefined ? undefined : { file: step.location.file, line: step.location.line, column: step.location.column },
   };
 }
 

@@ -7,7 +7,9 @@ import type { UnrecordedCalls } from '../src/report/qualityReport.js';
 import type { EvidenceRun } from '../src/run/evidenceRun.js';
 import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
-import type { ApiCall } from './apiCalls.js';
+import type { ApiCall, StepLocation } from './apiCalls.js';
+import { isAbsolute, relative, sep } from 'node:path';
+import type { SourceLocation, TestIdentity } from '../src/summary/endpointEvidence.js';
 import { readAttachedRecord } from './executionAttachment.js';
 
 /** One test attempt: where its records came from, and the API calls it sent. */
@@ -39,7 +41,7 @@ export interface AttemptsRead {
  * attempt), not the order workers finished in, so ties stay the same on
  * every run, sharded or not.
  */
-export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], { fileSystem }: { readonly fileSystem: FileSystem }): Promise<AttemptsRead> {
+export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], { fileSystem, rootDir }: { readonly fileSystem: FileSystem; readonly rootDir: string }): Promise<AttemptsRead> {
   const lastPassingRetry = new Map<TestCase, number>();
   for (const { test, retry, status } of attempts) {
     if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
@@ -52,12 +54,18 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
     const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
     const origin = {
       alsoExpected: expectedSetOf(attempt),
+      test: testIdentityOf(attempt.test, rootDir),
+      attempt: attempt.retry + 1,
+      testPassed: attempt.status === attempt.test.expectedStatus,
       // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
       retriedAway: (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry,
     };
+    const at = (location: StepLocation | undefined) => (location === undefined ? {} : { callLocation: sourceLocationOf(location, rootDir) });
     // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
-    for (const record of records) run.take(record, () => location, { ...origin, derivedFromUrl: recordedCallOf(record).call !== undefined });
-    for (const call of account.noResponse) run.take(noResponseRecord(call), () => location, { ...origin, derivedFromUrl: true });
+    records.forEach((record, index) => {
+      run.take(record, () => location, { ...origin, ...at(account.callOfRecord[index]?.location), derivedFromUrl: recordedCallOf(record).call !== undefined });
+    });
+    for (const call of account.noResponse) run.take(noResponseRecord(call), () => location, { ...origin, ...at(call.location), derivedFromUrl: true });
     if (account.unrecorded.length > 0) {
       const file = attempt.test.location.file;
       unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
@@ -107,6 +115,18 @@ function expectedSetOf(attempt: Attempt): StatusSet | undefined {
     ]);
   }
   return parsed.set;
+}
+
+/** A test as the report names it: its title path, and where it is declared, relative to the project's root. */
+function testIdentityOf(test: TestCase, rootDir: string): TestIdentity {
+  return { title: titleOf(test), ...sourceLocationOf(test.location, rootDir), testId: test.id };
+}
+
+/** A place in a file, the file relative to the project's root with forward slashes (the same on every machine). */
+function sourceLocationOf({ file, line, column }: StepLocation, rootDir: string): SourceLocation {
+  const relativePath = relative(rootDir, file);
+  const shown = relativePath === '' || relativePath.startsWith('..') || isAbsolute(relativePath) ? file : relativePath;
+  return { file: shown.split(sep).join('/'), line, column };
 }
 
 /** A test's title path as messages and the report name it: `orders.spec.ts › lists orders`. */

@@ -81,16 +81,25 @@ test.describe('accounting for calls', () => {
   const get = (url: string, error?: { message: string }) => apiCallsOf([step('GET', { params: { url, method: 'GET' }, ...(error === undefined ? {} : { error }) })])[0]!;
 
   test('a record made by the fixture accounts for the call it names, even when the path differs (a redirect)', () => {
-    const account = accountForCalls([get('/old')], [{ endpoint: 'GET /new', call: { method: 'GET', url: '/old' } }], 'http://h');
-    expect(account).toEqual({ unrecorded: [], noResponse: [] });
+    const old = get('/old');
+    const account = accountForCalls([old], [{ endpoint: 'GET /new', call: { method: 'GET', url: '/old' } }], 'http://h');
+    expect(account).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [old] });
   });
 
   test('a record made by hand accounts for a call of the same method and path, the query aside', () => {
-    expect(accountForCalls([get('/orders?page=2')], [{ endpoint: 'get /orders' }], undefined)).toEqual({ unrecorded: [], noResponse: [] });
+    const call = get('/orders?page=2');
+    expect(accountForCalls([call], [{ endpoint: 'get /orders' }], undefined)).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [call] });
   });
 
   test('a relative URL resolves against the base URL, path prefix included', () => {
-    expect(accountForCalls([get('orders')], [{ endpoint: 'GET /api/orders' }], 'http://h/api/')).toEqual({ unrecorded: [], noResponse: [] });
+    const call = get('orders');
+    expect(accountForCalls([call], [{ endpoint: 'GET /api/orders' }], 'http://h/api/')).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [call] });
+  });
+
+  test("each record is given the call that accounts for it, with the step's location; a record no call matches has none", () => {
+    const located = apiCallsOf([step('GET', { params: { url: '/orders', method: 'GET' }, location: { file: '/p/tests/orders.spec.ts', line: 12, column: 31 } })])[0]!;
+    const account = accountForCalls([located], [{ endpoint: 'GET /orders' }, { endpoint: 'GET /orders' }], undefined);
+    expect(account.callOfRecord.map((call) => call?.location)).toEqual([{ file: '/p/tests/orders.spec.ts', line: 12, column: 31 }, undefined]);
   });
 
   test('each record accounts for one call: two calls and one record leave one unrecorded, as called (the run labels it)', () => {
@@ -100,7 +109,8 @@ test.describe('accounting for calls', () => {
   test('an unrecorded call with no response becomes a no-response execution on the URL its call log names', () => {
     expect(accountForCalls([get('/down', refused)], [], 'http://elsewhere')).toEqual({
       unrecorded: [],
-      noResponse: [{ endpoint: 'GET /down', errorCode: 'ECONNREFUSED', responseTimeMs: 12 }],
+      noResponse: [{ endpoint: 'GET /down', errorCode: 'ECONNREFUSED', responseTimeMs: 12, location: undefined }],
+      callOfRecord: [],
     });
   });
 

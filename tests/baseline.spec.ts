@@ -56,19 +56,77 @@ test('each list names its endpoints', () => {
   });
 });
 
-test('each endpoint of the run gets its p95 change in percent, and its counts before and after', () => {
+test('each endpoint of the run gets its p95 change in percent, its counts and failure rates before and after, and a latency verdict with its numbers', () => {
   expect(comparison.endpoints.find((entry) => entry.endpoint === 'GET /c')).toStrictEqual({
     endpoint: 'GET /c',
     executionCount: { before: 1, after: 1 },
     p95: { before: 200, after: 300, changePercent: 50 },
     failedExecutionCount: { before: 0, after: 0 },
+    failureRate: { before: 0, after: 0 },
+    latencyVerdict: 'tooFewSamples',
+    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 1, nAfter: 1, p50ChangePercent: 50, p95ChangePercent: 50, pValue: null },
   });
   expect(comparison.endpoints.find((entry) => entry.endpoint === 'GET /new')).toStrictEqual({
     endpoint: 'GET /new',
     executionCount: { before: null, after: 1 },
     p95: { before: null, after: 10, changePercent: null },
     failedExecutionCount: { before: null, after: 1 },
+    failureRate: { before: null, after: 1 },
+    latencyVerdict: 'tooFewSamples',
+    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 0, nAfter: 1, p50ChangePercent: null, p95ChangePercent: null, pValue: null },
   });
+});
+
+test.describe('latency verdicts', () => {
+  const timesOf = (environment: string, times: readonly number[]) => reportOf(environment, times.map((time) => ['GET /orders', 200, time]));
+  const spread = (scale: number, count: number) => Array.from({ length: count }, (_, index) => Math.round(scale * (100 + ((index * 37) % 50))));
+
+  test('the same times in both runs: no change, p-value 1', () => {
+    const entry = compareWithBaseline(timesOf('b', spread(1, 30)), timesOf('a', spread(1, 30))).endpoints[0]!;
+    expect([entry.latencyVerdict, entry.latencyTest.pValue]).toStrictEqual(['noChange', 1]);
+  });
+
+  test('every time 30% slower on 30 and 30 samples: slower; 30% faster: faster', () => {
+    const base = timesOf('a', spread(1, 30));
+    expect(compareWithBaseline(timesOf('b', spread(1.3, 30)), base).endpoints[0]!.latencyVerdict).toBe('slower');
+    expect(compareWithBaseline(timesOf('b', spread(0.7, 30)), base).endpoints[0]!.latencyVerdict).toBe('faster');
+  });
+
+  test('5 and 5 samples are too few, however far apart: no outcome could reach 1%', () => {
+    expect(compareWithBaseline(timesOf('b', spread(10, 5)), timesOf('a', spread(1, 5))).endpoints[0]!.latencyVerdict).toBe('tooFewSamples');
+  });
+
+  test('a change within the histogram\'s resolution (1%) is never judged real, however many samples', () => {
+    const entry = compareWithBaseline(timesOf('b', spread(1.01, 2000)), timesOf('a', spread(1, 2000))).endpoints[0]!;
+    expect(entry.latencyVerdict).toBe('noChange');
+  });
+
+  test('the level is a setting: at 0.5 a change at p = 0.03 is real, at the default 0.01 it is not', () => {
+    const before = timesOf('a', spread(1, 12));
+    const after = timesOf('b', spread(1.12, 12));
+    const strict = compareWithBaseline(after, before).endpoints[0]!;
+    const loose = compareWithBaseline(after, before, { significanceLevel: 0.5 }).endpoints[0]!;
+    expect([strict.latencyVerdict, loose.latencyVerdict, loose.latencyTest.significanceLevel]).toStrictEqual(['noChange', 'slower', 0.5]);
+  });
+
+  test('a baseline written before histograms has too few samples to judge, for every endpoint', () => {
+    const base = timesOf('a', spread(1, 30));
+    const older = { ...base, endpoints: base.endpoints.map(({ latencyHistogram: _, ...entry }) => entry) };
+    expect(compareWithBaseline(timesOf('b', spread(2, 30)), older).endpoints[0]!.latencyVerdict).toBe('tooFewSamples');
+  });
+
+  test('the counts by verdict, and the slower endpoints by name', () => {
+    const before = reportOf('a', [...spread(1, 30).map((time): [string, number, number] => ['GET /x', 200, time]), ...spread(1, 30).map((time): [string, number, number] => ['GET /y', 200, time]), ['GET /z', 200, 5]]);
+    const after = reportOf('b', [...spread(2, 30).map((time): [string, number, number] => ['GET /x', 200, time]), ...spread(1, 30).map((time): [string, number, number] => ['GET /y', 200, time]), ['GET /z', 200, 5]]);
+    const compared = compareWithBaseline(after, before);
+    expect([compared.latencyVerdictCounts, compared.slowerEndpoints]).toStrictEqual([{ slower: 1, faster: 0, noChange: 1, tooFewSamples: 1 }, ['GET /x']]);
+  });
+});
+
+test('failures compare as rates per execution: a retry that repeats a failing call does not fail more', () => {
+  const before = reportOf('a', [['GET /a', 500, 10], ['GET /a', 200, 10]]);
+  const after = reportOf('b', [['GET /a', 500, 10], ['GET /a', 200, 10], ['GET /a', 500, 10], ['GET /a', 200, 10]]);
+  expect(compareWithBaseline(after, before).endpoints[0]!.failureRate).toStrictEqual({ before: 0.5, after: 0.5 });
 });
 
 test('the percentage is rounded to 2 decimals; from 0 it is 0 or null', () => {

@@ -86,17 +86,32 @@ test.describe('maxP95IncreasePercent', () => {
     ]);
   });
 
-  test('skips endpoints with fewer than 20 executions in either run (noise on a handful of samples)', () => {
-    const current = runOf(400, 19);
-    expect(judge({ maxP95IncreasePercent: 20 }, { ...current, baseline: compareWithBaseline(current, runOf(200)) })).toStrictEqual([]);
+  test('an endpoint with too few samples to judge is listed with its verdict, and holds: a doubled p95 on 5 and 5 times is no evidence', () => {
+    const current = runOf(400, 5);
+    const judged = { ...current, baseline: compareWithBaseline(current, runOf(200, 5)) };
+    expect(evaluateBudgets(judged, { maxP95IncreasePercent: 20 }).results).toStrictEqual([
+      { budget: 'maxP95IncreasePercent', endpoint: 'GET /orders/:id', limit: 20, actual: 100, passed: true, latencyVerdict: 'tooFewSamples' },
+    ]);
   });
 
-  test("an endpoint's own minExecutions sets how many executions it needs", () => {
-    const current = runOf(400, 5);
-    const budgets: Budgets = { maxP95IncreasePercent: 20, endpoints: { 'GET /orders/:id': { minExecutions: 5 } } };
-    expect(judge(budgets, { ...current, baseline: compareWithBaseline(current, runOf(200, 5)) })).toStrictEqual([
-      ['maxP95IncreasePercent', 'GET /orders/:id', 20, 100, false],
-      ['minExecutions', 'GET /orders/:id', 5, 5, true],
+  test('an endpoint whose change the test judges noise holds, whatever its p95 did', () => {
+    const times = (tail: number) => reportOf([...Array.from({ length: 18 }, () => 100), tail, tail].map((responseTimeMs) => ({ endpoint: 'GET /orders/:id', statusCode: 200, responseTimeMs })));
+    const current = times(200);
+    const judged = { ...current, baseline: compareWithBaseline(current, times(110)) };
+    expect(evaluateBudgets(judged, { maxP95IncreasePercent: 20 }).results).toStrictEqual([
+      { budget: 'maxP95IncreasePercent', endpoint: 'GET /orders/:id', limit: 20, actual: 81.82, passed: true, latencyVerdict: 'noChange' },
+    ]);
+  });
+
+  test('every endpoint of the comparison is judged, an endpoint new in this run too (too few samples: the baseline has none)', () => {
+    const current = reportOf([
+      ...Array.from({ length: 20 }, () => ({ endpoint: 'GET /orders/:id', statusCode: 200, responseTimeMs: 300 })),
+      { endpoint: 'GET /health', statusCode: 200, responseTimeMs: 5 },
+    ]);
+    const judged = { ...current, baseline: compareWithBaseline(current, runOf(200)) };
+    expect(evaluateBudgets(judged, { maxP95IncreasePercent: 20 }).results.map(({ endpoint, passed, latencyVerdict }) => [endpoint, passed, latencyVerdict])).toStrictEqual([
+      ['GET /health', true, 'tooFewSamples'],
+      ['GET /orders/:id', false, 'slower'],
     ]);
   });
 

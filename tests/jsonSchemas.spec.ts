@@ -153,6 +153,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'endpointGrouping',
     'budgets',
     'baselinePath',
+    'significanceLevel',
     'openapi',
     'formats',
   ]);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { pathExists } from './support/runProgram.js';
-import { readReport, withoutTimes } from './support/reports.js';
+import { histogramOf, readReport, withoutTimes } from './support/reports.js';
 
 // Each test runs real Playwright in a child process on a small project that
 // installs the packed package, and reads the report it writes.
@@ -75,11 +75,11 @@ const expectedOrdersReport: QualityReport = {
   statusCodes: { '200': 5, '404': 1, '500': 2, '503': 1 },
   responseTimeMs: { min: 40, mean: 300.111, p50: 120, p90: 900, p95: 900, p99: 900, max: 900 },
   endpoints: [
-    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40 } },
-    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 } },
-    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301 } },
-    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50 } },
-    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900 } },
+    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40 }, latencyHistogram: histogramOf(40, 40) },
+    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 }, latencyHistogram: histogramOf(300) },
+    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301 }, latencyHistogram: histogramOf(120, 301) },
+    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50 }, latencyHistogram: histogramOf(50, 50) },
+    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900 }, latencyHistogram: histogramOf(900, 900) },
   ],
   slowestExecutions: [
     { endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 900, location: 'test "orders.spec.ts › always fails" (attempt 1)' },

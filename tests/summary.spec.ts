@@ -210,6 +210,11 @@ test.describe('the SPEC sample', () => {
         "p95": 1210,
         "p99": 1210,
         "max": 1210
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[355, 1]]
       }
     },
     {
@@ -230,6 +235,11 @@ test.describe('the SPEC sample', () => {
         "p95": 120,
         "p99": 120,
         "max": 120
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[240, 1]]
       }
     },
     {
@@ -250,6 +260,11 @@ test.describe('the SPEC sample', () => {
         "p95": 980,
         "p99": 980,
         "max": 980
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[345, 1]]
       }
     }
   ],

@@ -74,6 +74,11 @@ const expectedReport = `{
         "p95": 1210,
         "p99": 1210,
         "max": 1210
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[355, 1]]
       }
     },
     {
@@ -94,6 +99,11 @@ const expectedReport = `{
         "p95": 120,
         "p99": 120,
         "max": 120
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[240, 1]]
       }
     },
     {
@@ -114,7 +124,21 @@ const expectedReport = `{
         "p95": 980,
         "p99": 980,
         "max": 980
-      }
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[345, 1]]
+      },
+      "failedExecutions": [
+        {
+          "method": "POST",
+          "path": "/orders",
+          "statusCode": 503,
+          "responseTimeMs": 980,
+          "location": "executions[1] of input/executions.json"
+        }
+      ]
     }
   ],
   "slowestExecutions": [

@@ -131,6 +131,7 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   --endpoint-grouping <auto|none>      auto: ids become :id (QE_ENDPOINT_GROUPING; default auto for HAR, none for records)
   --budgets <path>                     quality budgets to judge the report by; a breach exits 1 (QE_BUDGETS_PATH)
   --baseline <path>                    a previous report (main's) to compare with (QE_BASELINE_PATH)
+  --significance-level <p>             a latency change against the baseline is real below this p-value (QE_SIGNIFICANCE_LEVEL; default 0.01)
   --openapi <path>                     the API's OpenAPI document: labels, coverage; repeatable (QE_OPENAPI_PATH)
   --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
   --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)

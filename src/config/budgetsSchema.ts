@@ -11,9 +11,6 @@ import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 /** The statistics a `responseTimeMs` budget may limit. */
 export const LIMITED_STATISTICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
 
-/** How many executions, in both runs, an endpoint needs before its p95 increase is judged, when its budget names no minExecutions. */
-export const DEFAULT_MIN_EXECUTIONS_FOR_INCREASE = 20;
-
 const count = (what: string) => z.int({ error: 'must be a whole number, 0 or more' }).min(0, { error: 'must be a whole number, 0 or more' }).optional().meta({ description: what });
 const milliseconds = z.number({ error: 'must be a number of milliseconds, 0 or more' }).min(0, { error: 'must be a number of milliseconds, 0 or more' }).optional();
 
@@ -38,7 +35,10 @@ const limits = {
     .number({ error: 'must be a percentage, 0 or more' })
     .min(0, { error: 'must be a percentage, 0 or more' })
     .optional()
-    .meta({ description: `At most this increase of each endpoint's p95 over the baseline, in percent; judged only for endpoints with at least minExecutions executions (default ${DEFAULT_MIN_EXECUTIONS_FOR_INCREASE}) in both runs` }),
+    .meta({
+      description:
+        "At most this increase of each endpoint's p95 over the baseline, in percent. Only an endpoint the baseline comparison judges slower (a real change, by its significance test) can breach it; every endpoint is listed with its latency verdict, those with too few samples to judge too",
+    }),
 };
 
 const percentage = (what: string) =>

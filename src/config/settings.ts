@@ -64,6 +64,8 @@ const commaList = z.string().transform((text) =>
     .filter((item) => item !== ''),
 );
 
+const significanceRule = 'must be a probability above 0 and at most 0.5, such as 0.01';
+
 const openapiRule = 'must be the path of an OpenAPI document, or an array of paths';
 
 /** The files a run can write: the JSON report always, and its Markdown and HTML renderings beside it. */
@@ -114,6 +116,9 @@ export interface SettingDefinition {
 
 /** Where the report goes when no source names a path. */
 export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
+
+/** The default significance level of the baseline comparison's latency test: a change is judged real when its p-value is below 1% (src/evaluation/latencyChange.ts). */
+export const DEFAULT_SIGNIFICANCE_LEVEL = 0.01;
 
 /** The documented local example threshold (SPEC 2.1). */
 export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
@@ -247,6 +252,16 @@ export const SETTINGS = {
     isPath: true,
     purpose: 'the baseline report',
     description: 'Path of a previous quality-summary.json (for example main’s) to compare with (QE_BASELINE_PATH)',
+  },
+  significanceLevel: {
+    variable: 'QE_SIGNIFICANCE_LEVEL',
+    flag: { name: 'significance-level' },
+    inFile: true,
+    value: z.number({ error: significanceRule }).gt(0, { error: significanceRule }).max(0.5, { error: significanceRule }),
+    text: z.string().regex(/^(?:0(?:\.\d+)?|\.\d+)$/, { error: significanceRule }).transform(Number),
+    purpose: 'the significance level of the baseline comparison',
+    description:
+      `The significance level of the baseline comparison's latency test (QE_SIGNIFICANCE_LEVEL): an endpoint is judged slower or faster only when the test's p-value is below it; default ${DEFAULT_SIGNIFICANCE_LEVEL}`,
   },
   openapi: {
     variable: 'QE_OPENAPI_PATH',

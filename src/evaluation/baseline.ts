@@ -1,22 +1,26 @@
 import { InputSyntaxError, ReportFormatError } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
 import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
-import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import { z } from 'zod';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { DEFAULT_SIGNIFICANCE_LEVEL, testLatencyChange } from './latencyChange.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with
  * the same `schemaVersion`. The statistics added after the first release
  * may be missing from an older report; what is missing compares as null.
  */
-const baselineReportSchema = qualityReportSchema.partial({
-  expectedErrorCount: true,
-  statusCodes: true,
-  responseTimeMs: true,
-  endpoints: true,
-  slowestExecutions: true,
-});
+const baselineReportSchema = qualityReportSchema
+  .extend({ endpoints: z.array(endpointStatisticsSchema.partial({ latencyHistogram: true })) })
+  .partial({
+    expectedErrorCount: true,
+    statusCodes: true,
+    responseTimeMs: true,
+    endpoints: true,
+    slowestExecutions: true,
+  });
 
 /** A report read as a baseline. */
 export type BaselineReport = ReturnType<typeof baselineReportSchema.parse>;
@@ -59,8 +63,21 @@ function keepProtoFailures(written: Record<string, unknown>, parsed: Record<stri
   Object.defineProperty(parsed, '__proto__', { value: count, enumerable: true, writable: true, configurable: true });
 }
 
-/** Compares a report with a baseline report (for example main's artifact). */
-export function compareWithBaseline(report: QualityReport, baseline: BaselineReport): BaselineComparison {
+/** How a comparison judges latency: the significance level of its test (see latencyChange.ts). */
+export interface ComparisonOptions {
+  readonly significanceLevel?: number | undefined;
+}
+
+/**
+ * Compares a report with a baseline report (for example main's artifact).
+ * Each endpoint's latency change is judged by a significance test over the
+ * two latency histograms (slower, faster, noChange, tooFewSamples); an
+ * endpoint the baseline does not have, or whose entry has no histogram (a
+ * report of an earlier version), has too few samples to judge. Failures
+ * compare as rates per execution, so that a retry, which repeats calls,
+ * does not read as failing more.
+ */
+export function compareWithBaseline(report: QualityReport, baseline: BaselineReport, { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL }: ComparisonOptions = {}): BaselineComparison {
   const beforeEndpoints = new Map((baseline.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
   const afterEndpoints = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
   // Sets and Maps, never a property lookup: an endpoint may be named "toString" or "__proto__".
@@ -68,28 +85,52 @@ export function compareWithBaseline(report: QualityReport, baseline: BaselineRep
   const failedAfter = new Set(Object.keys(report.failureCountByEndpoint));
   const slowBefore = new Set(baseline.slowEndpoints);
   const sorted = (labels: Iterable<string>): string[] => [...labels].sort(compareCodeUnits);
+  const endpoints = report.endpoints.map((entry) => {
+    const before = beforeEndpoints.get(entry.endpoint);
+    const p95Before = before?.responseTimeMs.p95 ?? null;
+    const p95After = entry.responseTimeMs.p95;
+    const p95Change = changePercent(p95Before, p95After);
+    const test = before?.latencyHistogram === undefined ? undefined : testLatencyChange(before.latencyHistogram, entry.latencyHistogram, significanceLevel);
+    return {
+      endpoint: entry.endpoint,
+      executionCount: { before: before?.executionCount ?? null, after: entry.executionCount },
+      p95: { before: p95Before, after: p95After, changePercent: p95Change },
+      failedExecutionCount: { before: before?.failedExecutionCount ?? null, after: entry.failedExecutionCount },
+      failureRate: { before: before === undefined ? null : rateOf(before), after: rateOf(entry) },
+      latencyVerdict: test?.verdict ?? 'tooFewSamples',
+      latencyTest: {
+        method: 'mannWhitneyU' as const,
+        significanceLevel,
+        nBefore: test?.samplesBefore ?? 0,
+        nAfter: test?.samplesAfter ?? entry.executionCount,
+        p50ChangePercent: changePercent(before?.responseTimeMs.p50 ?? null, entry.responseTimeMs.p50),
+        p95ChangePercent: p95Change,
+        pValue: test?.pValue ?? null,
+      },
+    };
+  });
+  const latencyVerdictCounts = { slower: 0, faster: 0, noChange: 0, tooFewSamples: 0 };
+  for (const { latencyVerdict } of endpoints) latencyVerdictCounts[latencyVerdict]++;
   return {
     environment: { before: baseline.environment, after: report.environment },
     executionCount: { before: baseline.executionCount, after: report.executionCount },
     failedExecutionCount: { before: baseline.failedExecutionCount, after: report.failedExecutionCount },
     slowExecutionCount: { before: baseline.slowExecutionCount, after: report.slowExecutionCount },
-    endpoints: report.endpoints.map((entry) => {
-      const before = beforeEndpoints.get(entry.endpoint);
-      const p95Before = before?.responseTimeMs.p95 ?? null;
-      const p95After = entry.responseTimeMs.p95;
-      return {
-        endpoint: entry.endpoint,
-        executionCount: { before: before?.executionCount ?? null, after: entry.executionCount },
-        p95: { before: p95Before, after: p95After, changePercent: changePercent(p95Before, p95After) },
-        failedExecutionCount: { before: before?.failedExecutionCount ?? null, after: entry.failedExecutionCount },
-      };
-    }),
+    endpoints,
+    significanceLevel,
+    latencyVerdictCounts,
+    slowerEndpoints: endpoints.filter((entry) => entry.latencyVerdict === 'slower').map((entry) => entry.endpoint),
     newlyFailingEndpoints: sorted([...failedAfter].filter((endpoint) => !failedBefore.has(endpoint))),
     recoveredEndpoints: sorted([...failedBefore].filter((endpoint) => !failedAfter.has(endpoint))),
     newlySlowEndpoints: sorted(report.slowEndpoints.filter((endpoint) => !slowBefore.has(endpoint))),
     newEndpoints: baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
     missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),
   };
+}
+
+/** Failed executions per execution, to 6 decimals; null without executions. */
+function rateOf({ executionCount, failedExecutionCount }: { readonly executionCount: number; readonly failedExecutionCount: number }): number | null {
+  return executionCount === 0 ? null : Math.round((failedExecutionCount / executionCount) * 1e6) / 1e6;
 }
 
 /** (after - before) / before × 100, rounded to 2 decimals; null when either is missing, or before is 0 and after is not. */

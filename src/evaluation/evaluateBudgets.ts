@@ -1,9 +1,9 @@
-import { DEFAULT_MIN_EXECUTIONS_FOR_INCREASE, LIMITED_STATISTICS, type Budgets, type EndpointBudgets, type OperationBudgets } from '../config/budgetsSchema.js';
+import { LIMITED_STATISTICS, type Budgets, type EndpointBudgets, type OperationBudgets } from '../config/budgetsSchema.js';
 import type { ContractOperationCoverage } from '../report/contractSchemas.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
-import type { BudgetResult, BudgetVerdict } from '../report/verdictSchemas.js';
+import type { BudgetResult, BudgetVerdict, LatencyVerdict } from '../report/verdictSchemas.js';
 import { escapeControlCharacters, shorten } from '../renderValue.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
@@ -74,7 +74,7 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
   const byEndpoint = endpointBudgetsOf(budgets);
   const measuredByEndpoint = endpointsByLabel(report);
   judgeLimits(budgets, undefined, report, results);
-  if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, byEndpoint, undefined, results);
+  if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, undefined, results);
   for (const { budget, measure } of CONTRACT_LIMITS) {
     const limit = budgets[budget];
     if (typeof limit !== 'number') continue;
@@ -83,7 +83,7 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
   }
   for (const [endpoint, endpointBudgets] of byEndpoint) {
     judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results);
-    if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, byEndpoint, endpoint, results);
+    if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, endpoint, results);
   }
   for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {})) judgeOperation(name, operationBudgets, report, measuredByEndpoint, results);
   return { passed: results.every((result) => result.passed) && !isIncompleteRun(report.runStatus), results };
@@ -152,7 +152,7 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
   const { endpoints, responseTimeMs } = report as Partial<QualityReport>;
   const remeasurable = endpoints !== undefined && responseTimeMs !== undefined;
   const measuredByEndpoint = remeasurable ? endpointsByLabel(report) : new Map<string, Endpoint>();
-  const changeByEndpoint = new Map((report.baseline?.endpoints ?? []).map((entry) => [entry.endpoint, entry.p95.changePercent]));
+  const changeByEndpoint = new Map((report.baseline?.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
   for (const [index, result] of verdict.results.entries()) {
     const { budget, endpoint, operation: operationName, limit, actual, passed } = result;
     const subject = operationName ?? endpoint;
@@ -170,10 +170,16 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
       }
     } else if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint));
     else if (contractMeasure !== undefined && endpoint === undefined) measured = contractMeasure(report.contract);
-    else if (budget === 'maxP95IncreasePercent') measured = endpoint === undefined ? null : (changeByEndpoint.get(endpoint) ?? null);
-    else return `${where} is not a budget`;
+    else if (budget === 'maxP95IncreasePercent') {
+      const compared = endpoint === undefined ? undefined : changeByEndpoint.get(endpoint);
+      measured = compared?.p95.changePercent ?? null;
+      if (report.baseline !== undefined && compared?.latencyVerdict !== result.latencyVerdict) {
+        return `${where} records the latency verdict ${String(result.latencyVerdict)}, where the report's baseline comparison gives ${String(compared?.latencyVerdict)}`;
+      }
+    } else return `${where} is not a budget`;
     if (remeasurable && actual !== measured) return `${where} records ${actual} as measured, where the report's own numbers give ${measured}`;
-    if (passed !== holdsLimit(budget, limit, actual)) return `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ${passed ? 'does not hold' : 'holds'} its limit ${limit}`;
+    const holds = budget === 'maxP95IncreasePercent' && result.latencyVerdict !== undefined ? holdsIncrease(limit, actual, result.latencyVerdict) : holdsLimit(budget, limit, actual);
+    if (passed !== holds) return `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ${passed ? 'does not hold' : 'holds'} its limit ${limit}`;
   }
   const breached = verdict.results.filter((result) => !result.passed).length;
   const incomplete = isIncompleteRun(report.runStatus);
@@ -218,8 +224,14 @@ function judgeLimits(limits: Limits, endpoint: string | undefined, measured: Mea
   }
 }
 
-// maxP95IncreasePercent: each endpoint (or the one named) with enough executions in both runs, by label.
-function judgeIncrease(limit: number, report: QualityReport, byEndpoint: ReadonlyMap<string, EndpointBudgets>, only: string | undefined, results: BudgetResult[]): void {
+/**
+ * maxP95IncreasePercent: each endpoint of the comparison (or the one named),
+ * by label, with its latency verdict. Only an endpoint judged slower (its
+ * change is real) can breach the limit; one judged unchanged or faster
+ * holds it whatever its p95 did, and one with too few samples to judge is
+ * listed as such, and holds: never left out.
+ */
+function judgeIncrease(limit: number, report: QualityReport, only: string | undefined, results: BudgetResult[]): void {
   const comparison = report.baseline;
   // No baseline, or a named endpoint that did not run: the evidence is missing.
   if (comparison === undefined || (only !== undefined && !comparison.endpoints.some((entry) => entry.endpoint === only))) {
@@ -228,9 +240,12 @@ function judgeIncrease(limit: number, report: QualityReport, byEndpoint: Readonl
   }
   for (const entry of comparison.endpoints) {
     if (only !== undefined && entry.endpoint !== only) continue;
-    const needed = byEndpoint.get(entry.endpoint)?.minExecutions ?? DEFAULT_MIN_EXECUTIONS_FOR_INCREASE;
-    const { before, after } = entry.executionCount;
-    if (before === null || after === null || before < needed || after < needed || entry.p95.changePercent === null) continue;
-    results.push({ budget: 'maxP95IncreasePercent', endpoint: entry.endpoint, limit, actual: entry.p95.changePercent, passed: entry.p95.changePercent <= limit });
+    const actual = entry.p95.changePercent;
+    results.push({ budget: 'maxP95IncreasePercent', endpoint: entry.endpoint, limit, actual, passed: holdsIncrease(limit, actual, entry.latencyVerdict), latencyVerdict: entry.latencyVerdict });
   }
+}
+
+/** Whether a p95 change holds maxP95IncreasePercent: only a real slowdown (verdict slower) past the limit breaches it. */
+function holdsIncrease(limit: number, actual: number | null, verdict: LatencyVerdict | undefined): boolean {
+  return verdict !== 'slower' || (actual !== null && actual <= limit);
 }

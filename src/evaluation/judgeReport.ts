@@ -10,6 +10,8 @@ export interface Judgement {
   readonly budgets?: Budgets | undefined;
   readonly baseline?: BaselineReport | undefined;
   readonly contract?: Contract | undefined;
+  /** The significance level of the baseline comparison's latency test; default 0.01. */
+  readonly significanceLevel?: number | undefined;
 }
 
 /**
@@ -17,9 +19,9 @@ export interface Judgement {
  * comparison with the baseline, then the budgets' verdict (which may use
  * both).
  */
-export function judgeReport(report: QualityReport, { budgets, baseline, contract }: Judgement): QualityReport {
+export function judgeReport(report: QualityReport, { budgets, baseline, contract, significanceLevel }: Judgement): QualityReport {
   let judged = report;
   if (contract !== undefined) judged = { ...judged, contract: contractCoverage(judged, contract) };
-  if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline) };
+  if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline, { significanceLevel }) };
   return budgets === undefined ? judged : { ...judged, budgets: evaluateBudgets(judged, budgets) };
 }

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { describeLocation } from '../issues/location.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
+import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
 import { contractCoverageSchema } from './contractSchemas.js';
-import { bodyConformanceSchema, latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
+import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 
 /** Version of the report format; raised on any incompatible change. */
@@ -33,8 +34,50 @@ export function isIncompleteRun(status: RunStatus | undefined): boolean {
   return status === 'interrupted' || status === 'timedout';
 }
 
+const sourceLocationShape = {
+  file: z.string().meta({ description: "The file, relative to the Playwright project's root folder" }),
+  line: z.int().min(1),
+  column: z.int().min(1),
+};
+
+/** A Playwright test, as the report names it. */
+const testIdentityShape = {
+  title: z.string().meta({ description: 'Its title path: file › describe › title' }),
+  ...sourceLocationShape,
+  testId: z.string().optional().meta({ description: "Playwright's test id, as its HTML report links to it" }),
+};
+
+/** One test's calls of an endpoint. */
+const testCallsSchema = z
+  .strictObject({
+    ...testIdentityShape,
+    calls: z.int().min(1).meta({ description: 'Executions of the endpoint in the test, every attempt counted' }),
+    failedCalls: z.int().min(0),
+  })
+  .meta({ title: 'TestCalls' });
+
+/** One failed call of an endpoint, with where it came from. */
+const failedExecutionSchema = z
+  .strictObject({
+    method: z.string(),
+    path: z.string().meta({ description: 'The path the call was recorded with, query removed' }),
+    statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),
+    errorCode: z.string().optional().meta({ description: 'Only for a call that got no response' }),
+    responseTimeMs: z.number().min(0),
+    test: z.strictObject(testIdentityShape).optional().meta({ description: 'Only for a call a Playwright test made: the test, where it is declared' }),
+    attempt: z.int().min(1).optional().meta({ description: 'Only for a call a Playwright test made: its attempt, 1-based (2 is the first retry)' }),
+    callLocation: z.strictObject(sourceLocationShape).optional().meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
+    id: z.string().optional().meta({ description: "The record's id, when it has one" }),
+    location: z.string().optional().meta({ description: 'Where the record is, as slowestExecutions gives it' }),
+    excerpt: z
+      .string()
+      .optional()
+      .meta({ description: 'Only with failureExcerptBytes set: the first bytes of the response body, values under keys that look secret replaced; never a header' }),
+  })
+  .meta({ title: 'FailedExecution' });
+
 /** One endpoint's statistics. */
-const endpointStatisticsSchema = z
+export const endpointStatisticsSchema = z
   .strictObject({
     endpoint: z.string().meta({ description: 'The endpoint label, after route templates and grouping' }),
     executionCount: z.int().min(1),
@@ -44,6 +87,7 @@ const endpointStatisticsSchema = z
     noResponseCount: z.int().min(0),
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema,
+    latencyHistogram: latencyHistogramSchema,
     timeToFirstByteMs: latencyStatisticsSchema
       .optional()
       .meta({ description: 'Only when records of this endpoint carried timing phases: the statistics of the wait phase (request sent to first byte)' }),
@@ -52,6 +96,28 @@ const endpointStatisticsSchema = z
       .min(0)
       .optional()
       .meta({ description: 'Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection)' }),
+    tests: z
+      .array(testCallsSchema)
+      .optional()
+      .meta({ description: `Only in reports written by the Playwright reporter: the tests that called the endpoint, most failed calls first, then most calls; at most ${ENDPOINT_TEST_LIMIT}` }),
+    testCount: z.int().min(1).optional().meta({ description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not' }),
+    failedExecutions: z
+      .array(failedExecutionSchema)
+      .max(FAILED_EXECUTION_LIMIT)
+      .optional()
+      .meta({ description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls, in input order (a Playwright run's: by test file, line and attempt)` }),
+    flakyFailedExecutionCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good' }),
+    passingTestFailures: z
+      .record(z.string(), z.int().min(1))
+      .optional()
+      .meta({
+        description:
+          'Only when tests that passed made failed calls: those calls by status code (or error code), keys ascending. Most often negative cases: declare them with the expected-status annotation or expectedStatusesByEndpoint',
+      }),
     bodies: bodyConformanceSchema.optional().meta({ description: "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas" }),
   })
   .meta({ title: 'EndpointStatistics' });
@@ -116,6 +182,19 @@ export const qualityReportSchema = z
         description:
           'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
       }),
+    flakyFailedExecutionCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good' }),
+    passingTestFailureCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter: failed executions made by attempts that passed; most often negative cases not declared expected (the expected-status annotation, expectedStatusesByEndpoint)',
+      }),
     flakyEndpoints: z
       .array(z.string())
       .optional()
@@ -173,10 +252,14 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: { ...summary.statusCodes },
     responseTimeMs: { ...summary.responseTimeMs },
-    endpoints: summary.endpoints.map(({ bodies, ...endpoint }) => ({
+    endpoints: summary.endpoints.map(({ bodies, failedExecutions, tests, passingTestFailures, ...endpoint }) => ({
       ...endpoint,
+      ...(tests === undefined ? {} : { tests: tests.map((test) => ({ ...test })) }),
+      ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(failedExecutionEntry) }),
+      ...(passingTestFailures === undefined ? {} : { passingTestFailures: { ...passingTestFailures } }),
       statusCodes: { ...endpoint.statusCodes },
       responseTimeMs: copyStatistics(endpoint.responseTimeMs),
+      latencyHistogram: { ...endpoint.latencyHistogram, bins: endpoint.latencyHistogram.bins.map(([bucket, count]) => [bucket, count] as [number, number]) },
       ...(bodies === undefined ? {} : { bodies: { ...bodies, notValidatedReasons: { ...bodies.notValidatedReasons }, topViolations: bodies.topViolations.map((violation) => ({ ...violation })) } }),
     })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
@@ -188,12 +271,25 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
   if (context.runStatus !== undefined) report.runStatus = context.runStatus;
+  if (context.tests !== undefined) {
+    report.flakyFailedExecutionCount = summary.endpoints.reduce((sum, endpoint) => sum + (endpoint.flakyFailedExecutionCount ?? 0), 0);
+    report.passingTestFailureCount = summary.endpoints.reduce((sum, endpoint) => sum + Object.values(endpoint.passingTestFailures ?? {}).reduce((total, count) => total + count, 0), 0);
+  }
   if (context.flakyEndpoints !== undefined) report.flakyEndpoints = [...context.flakyEndpoints];
   return report;
 }
 
 function copyStatistics(statistics: LatencyStatistics): LatencyStatistics {
   return { ...statistics };
+}
+
+function failedExecutionEntry({ location, test, callLocation, ...execution }: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {
+  return {
+    ...execution,
+    ...(test === undefined ? {} : { test: { ...test } }),
+    ...(callLocation === undefined ? {} : { callLocation: { ...callLocation } }),
+    ...(location === undefined ? {} : { location: describeLocation(location) }),
+  };
 }
 
 function slowExecutionEntry({ location, ...execution }: SlowExecution): QualityReport['slowestExecutions'][number] {

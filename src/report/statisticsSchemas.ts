@@ -49,3 +49,20 @@ export const bodyConformanceSchema = z
       .meta({ description: 'Bodies not validated, by reason; only the reasons that occurred' }),
   })
   .meta({ title: 'BodyConformance' });
+
+/** An endpoint's latency histogram (src/summary/latencyHistogram.ts). */
+export const latencyHistogramSchema = z
+  .strictObject({
+    relativeAccuracy: z.number().gt(0).lt(1).meta({ description: 'The relative error of a percentile read from the histogram, at most: 0.01 (1%)' }),
+    zeroCount: z.int().min(0).meta({ description: 'Times of exactly 0 ms' }),
+    bins: z
+      .array(z.tuple([z.int(), z.int().min(1)]))
+      .meta({
+        description:
+          'Only the buckets that hold a time, ascending: [index, count]. Bucket i holds the times in (γ^(i-1), γ^i] ms, γ = (1 + relativeAccuracy) / (1 - relativeAccuracy), and stands for 2γ^i / (γ + 1) (DDSketch\'s logarithmic mapping)',
+      }),
+  })
+  .meta({
+    title: 'LatencyHistogram',
+    description: 'Every response time of the endpoint in logarithmic buckets: mergeable across runs and machines (counts add up), read by nearest rank for comparisons; the exact percentiles are in responseTimeMs',
+  });

@@ -6,6 +6,15 @@ import { z } from 'zod';
  * here, with the rest of the report's.
  */
 
+/** What the baseline comparison says of an endpoint's latency (src/evaluation/latencyChange.ts). */
+export const LATENCY_VERDICTS = ['slower', 'faster', 'noChange', 'tooFewSamples'] as const;
+
+export type LatencyVerdict = (typeof LATENCY_VERDICTS)[number];
+
+const latencyVerdictSchema = z.enum(LATENCY_VERDICTS).meta({
+  description: 'slower or faster: the change is real (the latency test rejects "no change" at the significance level); noChange: it is not; tooFewSamples: no outcome of so few samples could be judged real',
+});
+
 /** One budget, judged. */
 const budgetResultSchema = z
   .strictObject({
@@ -21,6 +30,12 @@ const budgetResultSchema = z
     limit: z.number().meta({ description: 'The limit, inclusive: a measured value equal to it holds' }),
     actual: z.number().nullable().meta({ description: 'The measured value; null when there is none (no executions, or an endpoint that did not run), which breaches the budget' }),
     passed: z.boolean(),
+    latencyVerdict: latencyVerdictSchema
+      .optional()
+      .meta({
+        description:
+          "Only for maxP95IncreasePercent: the baseline comparison's verdict on the endpoint's latency. Only a slower endpoint can breach it; one with too few samples to judge is listed, and holds",
+      }),
   })
   .meta({ title: 'BudgetResult' });
 
@@ -52,9 +67,29 @@ export const baselineComparisonSchema = z
             changePercent: z.number().nullable().meta({ description: '(after - before) / before × 100, rounded to 2 decimals; null when either is missing or before is 0 and after is not' }),
           }),
           failedExecutionCount: countPair,
+          failureRate: z
+            .strictObject({ before: z.number().min(0).max(1).nullable(), after: z.number().min(0).max(1).nullable() })
+            .meta({ description: 'Failed executions per execution, before and after (a retried attempt counts its calls again, so a retry does not read as failing more); null for a side without executions' }),
+          latencyVerdict: latencyVerdictSchema,
+          latencyTest: z
+            .strictObject({
+              method: z.literal('mannWhitneyU').meta({ description: "A two-sided Mann-Whitney U test over the two latency histograms, each direction against the baseline moved by the histogram's resolution" }),
+              significanceLevel: z.number().meta({ description: 'A change is real when pValue is below this (the significanceLevel setting; default 0.01)' }),
+              nBefore: z.int().min(0).meta({ description: "Times in the baseline's histogram" }),
+              nAfter: z.int().min(0).meta({ description: "Times in this run's histogram" }),
+              p50ChangePercent: z.number().nullable().meta({ description: 'The change of the exact p50, in percent, as p95.changePercent is computed' }),
+              p95ChangePercent: z.number().nullable().meta({ description: 'The change of the exact p95, in percent (p95.changePercent)' }),
+              pValue: z.number().min(0).max(1).nullable().meta({ description: 'The p-value, to 4 significant digits; null when there were too few samples to test (or no histogram in the baseline)' }),
+            })
+            .meta({ description: 'The numbers the latency verdict was decided by' }),
         }),
       )
       .meta({ description: 'Each endpoint of this report, by label' }),
+    significanceLevel: z.number().gt(0).lt(1).meta({ description: 'The level the latency verdicts were judged at' }),
+    latencyVerdictCounts: z
+      .strictObject({ slower: z.int().min(0), faster: z.int().min(0), noChange: z.int().min(0), tooFewSamples: z.int().min(0) })
+      .meta({ description: "The endpoints of this report by latency verdict" }),
+    slowerEndpoints: z.array(z.string()).meta({ description: 'Endpoints whose latency verdict is slower: with the newly failing ones, the regressions' }),
     newlyFailingEndpoints: z.array(z.string()).meta({ description: 'Endpoints with failed executions now and none in the baseline (including endpoints the baseline does not have)' }),
     recoveredEndpoints: z.array(z.string()).meta({ description: 'Endpoints with failed executions in the baseline and none now' }),
     newlySlowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with slow executions now and none in the baseline' }),

@@ -11,7 +11,7 @@ import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
-import type { ExecutionData } from '../summary/executionAccumulator.js';
+import type { EndpointStatistics, ExecutionData } from '../summary/executionAccumulator.js';
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
 import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';
 
@@ -84,23 +84,12 @@ export function rulesWithContract<Rules extends EvidenceRules>(rules: Rules, { c
 export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun, bodyChecker }: EvidenceRunOptions = {}): EvidenceRun {
   const intake = new RecordIntake(rulesWithContract(settings, judgement), { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
   const checkBodies = bodyChecker === undefined || judgement.contract === undefined ? undefined : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
-  // Failed executions per endpoint, all of them and those from attempts a later attempt of the same test made good.
-  const failures = new Map<string, { all: number; retriedAway: number }>();
-  const countFailure = (endpoint: string, origin: RecordOrigin | undefined): void => {
-    const tally = failures.get(endpoint) ?? { all: 0, retriedAway: 0 };
-    tally.all++;
-    if (origin?.retriedAway === true) tally.retriedAway++;
-    failures.set(endpoint, tally);
-  };
   return {
     startInput(name) {
       intake.inputName = name;
     },
     take(record, locate, origin) {
-      const counted = origin?.retriedAway === undefined ? undefined : (endpoint: string, failed: boolean): void => {
-        if (failed) countFailure(endpoint, origin);
-      };
-      intake.take(record, locate, origin, counted);
+      intake.take(record, locate, origin);
     },
     takeBatch(batch) {
       const { bodies } = batch;
@@ -141,17 +130,18 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
           ? {}
           : { unrecordedCalls: { ...unrecordedCalls, endpoints: [...new Set(unrecordedCalls.endpoints.map(renamed))].sort(compareCodeUnits) } }),
       };
-      const failuresByLabel = new Map<string, { all: number; retriedAway: number }>();
-      for (const [endpoint, tally] of failures) {
-        const merged = failuresByLabel.get(renamed(endpoint)) ?? { all: 0, retriedAway: 0 };
-        failuresByLabel.set(renamed(endpoint), { all: merged.all + tally.all, retriedAway: merged.retriedAway + tally.retriedAway });
-      }
+      const summary = intake.accumulator.result();
       // A Playwright run says which failing endpoints only ever failed in attempts that a retry made good.
-      const flaky = facts.tests === undefined ? undefined : [...failuresByLabel].filter(([, tally]) => tally.all === tally.retriedAway).map(([endpoint]) => endpoint);
-      const report = buildReport(intake.accumulator.result(), flaky === undefined ? context : { ...context, flakyEndpoints: flaky.sort(compareCodeUnits) });
+      const flaky = facts.tests === undefined ? undefined : summary.endpoints.filter(isFlaky).map(({ endpoint }) => endpoint);
+      const report = buildReport(summary, flaky === undefined ? context : { ...context, flakyEndpoints: flaky });
       return judgeReport(report, judgement);
     },
   };
+}
+
+/** An endpoint whose every failed execution came from an attempt that a retry made good. */
+function isFlaky({ failedExecutionCount, flakyFailedExecutionCount }: EndpointStatistics): boolean {
+  return failedExecutionCount > 0 && flakyFailedExecutionCount === failedExecutionCount;
 }
 
 /**

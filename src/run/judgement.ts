@@ -18,6 +18,8 @@ export interface JudgementSettings {
   readonly baselinePath?: string | undefined;
   /** The OpenAPI documents of the API's contract. */
   readonly openapi?: readonly string[] | undefined;
+  /** The significance level of the baseline comparison's latency test. */
+  readonly significanceLevel?: number | undefined;
 }
 
 /** The files a judgement reads (a budgets file, a baseline report): no report file may replace one. */
@@ -53,7 +55,12 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   }
   // The contract's libraries (yaml, the $ref bundler) load only when one is given.
   const contract = settings.openapi === undefined ? undefined : await (await import('../contract/loadContract.js')).loadContract(settings.openapi, fileSystem);
-  return { ...(budgets === undefined ? {} : { budgets }), ...(baseline === undefined ? {} : { baseline }), ...(contract === undefined ? {} : { contract }) };
+  return {
+    ...(budgets === undefined ? {} : { budgets }),
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(contract === undefined ? {} : { contract }),
+    ...(settings.significanceLevel === undefined ? {} : { significanceLevel: settings.significanceLevel }),
+  };
 }
 
 /** Checks a budgets file's text, naming every bad key with the file (quoted and shortened, as every path a user gives). */

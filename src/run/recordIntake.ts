@@ -5,15 +5,16 @@ import { createEndpointLabelling, type EndpointLabel } from '../labels/endpointL
 import { learnTemplates } from '../labels/learnedTemplates.js';
 import { expectedStatusesByTemplate } from './expectedByTemplate.js';
 import type { EvidenceRules } from './evidenceRules.js';
-import type { executionRecordSchema } from '../records/executionRecord.js';
+import type { ExecutionRecord, executionRecordSchema } from '../records/executionRecord.js';
+import type { CallSource, FailedExecution } from '../summary/endpointEvidence.js';
 import { isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
 import { ExecutionAccumulator, type EndpointTally } from '../summary/executionAccumulator.js';
 
-/** What the source of a record says about it besides its fields. */
-export interface RecordOrigin {
+/** What the source of a record says about it besides its fields: for a test's records, the test, attempt and call (see CallSource). */
+export interface RecordOrigin extends CallSource {
   /** Its endpoint was derived from a URL (HAR, the recording fixture), not written by a person: grouped by default. */
   readonly derivedFromUrl?: boolean;
   /**
@@ -22,15 +23,27 @@ export interface RecordOrigin {
    * `expectedStatuses` wins over both.
    */
   readonly alsoExpected?: StatusSet | undefined;
-  /**
-   * Only for a record from a test's attempt: whether a later attempt of the
-   * same test ended as the test expects (a retry made it good). An endpoint
-   * whose failures all came from such attempts is flaky.
-   */
-  readonly retriedAway?: boolean | undefined;
 }
 
 const LABEL_CACHE_LIMIT = 10_000;
+
+/** A failed call as the report lists it: its method and path (query removed) as recorded, its outcome, and where it came from. */
+function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undefined, location: RecordLocation): FailedExecution {
+  const endpoint = normaliseEndpoint(record.endpoint);
+  const space = endpoint.indexOf(' ');
+  const { statusCode, errorCode, responseTimeMs, id } = record;
+  return {
+    method: endpoint.slice(0, space),
+    path: endpoint.slice(space + 1).split(/[?#]/, 1)[0]!,
+    ...(statusCode === undefined ? { errorCode: errorCode! } : { statusCode }),
+    responseTimeMs: responseTimeMs + 0,
+    ...(origin?.test === undefined ? {} : { test: origin.test }),
+    ...(origin?.attempt === undefined ? {} : { attempt: origin.attempt }),
+    ...(origin?.callLocation === undefined ? {} : { callLocation: origin.callLocation }),
+    ...(id === undefined ? {} : { id }),
+    location,
+  };
+}
 
 /** More distinct endpoints than {@link MAX_DISTINCT_ENDPOINTS}: at a record's location, or, for ranges merged, in all. */
 export function tooManyEndpoints(location?: RecordLocation): InputLimitError {
@@ -76,12 +89,8 @@ export class RecordIntake {
     this.label = createEndpointLabelling(rules);
   }
 
-  /**
-   * Takes one record; `locate` is called only when it is invalid or among
-   * the slowest. `counted`, when given, hears the endpoint a valid record
-   * was counted under and whether it failed.
-   */
-  take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin, counted?: (endpoint: string, failed: boolean) => void): void {
+  /** Takes one record; `locate` is called only when it is invalid, failed or among the slowest. */
+  take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin): void {
     if (!this.validation.check(record, locate)) return;
     const { statusCode, responseTimeMs, timingMs, expectedStatuses } = record;
     const slot = this.slotOf(record.endpoint, origin?.derivedFromUrl === true, locate);
@@ -95,6 +104,7 @@ export class RecordIntake {
     const { accumulator } = this;
     const failed = accumulator.addToSlot(slot, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
+    if (failed || origin?.test !== undefined) accumulator.addEvidence(slot, failed, origin, () => failedExecutionOf(record, origin, this.named(locate())));
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;
       accumulator.addSlowest({
@@ -106,7 +116,6 @@ export class RecordIntake {
         location: this.named(locate()),
       });
     }
-    counted?.(endpoint, failed);
   }
 
   /** The label of an endpoint derived from a URL (a call no record accounts for), by the rules records are labelled by. */

@@ -7,6 +7,8 @@ import { compareCodeUnits } from './compareCodeUnits.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
+import { histogramOfRuns, type LatencyHistogram } from './latencyHistogram.js';
+import { EndpointEvidence, type CallSource, type EndpointEvidenceData, type EndpointEvidenceResult, type FailedExecution } from './endpointEvidence.js';
 
 /** How many of the slowest executions the summary keeps. */
 const SLOWEST_EXECUTION_COUNT = 5;
@@ -25,8 +27,8 @@ export interface SlowExecution {
   readonly location?: RecordLocation;
 }
 
-/** The statistics of one endpoint. */
-export interface EndpointStatistics {
+/** The statistics of one endpoint, and the evidence that leads to its calls. */
+export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly endpoint: string;
   readonly executionCount: number;
   /** Executions whose status the rules did not expect, or that got no response. */
@@ -38,6 +40,8 @@ export interface EndpointStatistics {
   /** Executions per status code, keys ascending; calls with no response have no status and are not here. */
   readonly statusCodes: Readonly<Record<string, number>>;
   readonly responseTimeMs: LatencyStatistics;
+  /** Every response time in logarithmic buckets (see latencyHistogram.ts): for comparisons and merging. */
+  readonly latencyHistogram: LatencyHistogram;
   /** Only when records of this endpoint carried timing phases: the statistics of `wait` (request sent to first byte). */
   readonly timeToFirstByteMs?: LatencyStatistics;
   /** Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection). */
@@ -79,6 +83,7 @@ export interface EndpointData {
   /** Whether automatic grouping made the label, so that learning may template it further (see EndpointTally.learnable). */
   readonly learnable?: boolean;
   readonly bodies?: BodyTallyData;
+  readonly evidence?: EndpointEvidenceData;
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -121,6 +126,8 @@ export class EndpointTally {
   learnable = false;
   /** The bodies' conformance, once a record of the endpoint carried a body check. */
   bodies: BodyTally | undefined;
+  /** Its tests and failed calls, once a call came from a test or failed. */
+  evidence: EndpointEvidence | undefined;
 
   constructor(
     readonly endpoint: string,
@@ -221,6 +228,11 @@ export class ExecutionAccumulator {
     (tally.bodies ??= new BodyTally()).add(check);
   }
 
+  /** Keeps what leads to an execution counted in `tally`: its test, and the call itself when it failed (see endpointEvidence.ts). */
+  addEvidence(tally: EndpointTally, failed: boolean, source: CallSource | undefined, execution: () => FailedExecution): void {
+    (tally.evidence ??= new EndpointEvidence()).add(failed, source, execution);
+  }
+
   /** Counts one canonical record. */
   add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
     this.addExecution(record.endpoint, record.statusCode, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
@@ -267,6 +279,7 @@ export class ExecutionAccumulator {
       tally.newConnectionCount += part.newConnectionCount;
       tally.learnable ||= part.learnable === true;
       if (part.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(part.bodies);
+      if (part.evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(part.evidence);
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
   }
@@ -346,9 +359,11 @@ export class ExecutionAccumulator {
         noResponseCount: tally.noResponseCount,
         statusCodes: statusCodeObject(codes),
         responseTimeMs: describeRuns(runs, sum),
+        latencyHistogram: histogramOfRuns(runs),
       };
       const timed = tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics;
-      endpoints.push(tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() });
+      const checked = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
+      endpoints.push(tally.evidence === undefined ? checked : { ...checked, ...tally.evidence.result() });
     }
     return {
       executionCount,
@@ -413,6 +428,7 @@ function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean)
     ...(sorted ? { timesSum: tally.times.exactSum().toPartials(), waitsSum: tally.waits.exactSum().toPartials() } : {}),
     ...(tally.learnable ? { learnable: true } : {}),
     ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
+    ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
   };
 }
 

@@ -19,6 +19,8 @@ export const UNIT_SPECS: readonly string[] = [
   'bodyConformance.spec.ts',
   'baseline.spec.ts',
   'budgets.spec.ts',
+  'latencyChange.spec.ts',
+  'latencyHistogram.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',
   'contractCoverage.spec.ts',

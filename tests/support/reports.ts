@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { qualityReportSchema, type QualityReport } from '../../src/index.js';
 import { repositoryRoot } from './runProgram.js';
+import { histogramOfRuns } from '../../src/summary/latencyHistogram.js';
 
 // Every report a spec reads is checked against the JSON Schema the package
 // ships (schemas/report.schema.json), by a JSON Schema validator of its own,
@@ -27,5 +28,17 @@ export async function readReport(path: string): Promise<QualityReport> {
  * calls take real, varying time): every count, status and label stays.
  */
 export function withoutTimes({ responseTimeMs: _times, slowestExecutions: _slowest, endpoints, ...report }: QualityReport): unknown {
-  return { ...report, endpoints: endpoints.map(({ responseTimeMs: _, timeToFirstByteMs: _firstByte, newConnectionCount: _connections, ...entry }) => entry) };
+  return {
+    ...report,
+    endpoints: endpoints.map(({ responseTimeMs: _, timeToFirstByteMs: _firstByte, newConnectionCount: _connections, latencyHistogram: _histogram, failedExecutions, ...entry }) => ({
+      ...entry,
+      ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(({ responseTimeMs: _time, ...execution }) => execution) }),
+    })),
+  };
+}
+
+/** The latency histogram of these times, as the report gives an endpoint's. */
+export function histogramOf(...times: number[]): QualityReport['endpoints'][number]['latencyHistogram'] {
+  const { bins, ...histogram } = histogramOfRuns([Float64Array.from(times).sort()]);
+  return { ...histogram, bins: bins.map(([bucket, count]) => [bucket, count]) };
 }

@@ -1,0 +1,162 @@
+import { describeLocation, type RecordLocation } from '../issues/location.js';
+import { compareCodeUnits } from './compareCodeUnits.js';
+
+/**
+ * What leads a reader from an endpoint to the calls behind it: the tests
+ * that called it (from the Playwright reporter), its first failed calls with
+ * where each came from, and its failures that a retry made good or that a
+ * passing test made (most often a negative case not declared expected).
+ * Kept per endpoint beside its counts, mergeable as they are: lists keep
+ * their first entries in input order, counts add up.
+ */
+
+/** How many failed executions each endpoint keeps: its first 5, in input order. */
+export const FAILED_EXECUTION_LIMIT = 5;
+
+/** How many tests each endpoint lists (most failed calls first, then most calls); `testCount` gives them all. */
+export const ENDPOINT_TEST_LIMIT = 10;
+
+/** A place in a source file: 1-based line and column, the file relative to the Playwright project's root. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A Playwright test, as the report names it. */
+export interface TestIdentity extends SourceLocation {
+  /** Its title path, without the project: `orders.spec.ts › lists orders`. */
+  readonly title: string;
+  /** Playwright's test id (`TestCase.id`), for a link into Playwright's HTML report. */
+  readonly testId?: string | undefined;
+}
+
+/** Where a call came from, besides its record: its test, attempt and line (the reporter's records only). */
+export interface CallSource {
+  readonly test?: TestIdentity | undefined;
+  /** 1-based. */
+  readonly attempt?: number | undefined;
+  /** The call's own line, where Playwright's step gives it. */
+  readonly callLocation?: SourceLocation | undefined;
+  /** Whether the attempt ended as its test expects (it passed). */
+  readonly testPassed?: boolean | undefined;
+  /** Whether a later attempt of the same test passed (a retry made this one good). */
+  readonly retriedAway?: boolean | undefined;
+}
+
+/** One failed call, as the report lists it. */
+export interface FailedExecution {
+  readonly method: string;
+  /** The path, query removed. */
+  readonly path: string;
+  readonly statusCode?: number;
+  readonly errorCode?: string;
+  readonly responseTimeMs: number;
+  readonly test?: TestIdentity;
+  readonly attempt?: number;
+  readonly callLocation?: SourceLocation;
+  readonly id?: string;
+  /** Where its record is, as slowestExecutions gives it. */
+  readonly location?: RecordLocation;
+  /** The first bytes of its response body, secrets replaced (failureExcerptBytes; off by default). */
+  readonly excerpt?: string;
+}
+
+/** One test's calls of an endpoint. */
+export interface TestCalls extends TestIdentity {
+  readonly calls: number;
+  readonly failedCalls: number;
+}
+
+/** One endpoint's evidence as plain data (to cross a thread boundary, or to be merged). */
+export interface EndpointEvidenceData {
+  readonly tests: readonly TestCalls[];
+  readonly failed: readonly FailedExecution[];
+  readonly retriedFailureCount: number;
+  /** Failed calls of attempts that passed, by status code (or error code). */
+  readonly passingTestFailures: readonly (readonly [string, number])[];
+}
+
+/** What the report gives of one endpoint's evidence. */
+export interface EndpointEvidenceResult {
+  /** The tests that called it, capped at ENDPOINT_TEST_LIMIT; absent when no record came from a test. */
+  readonly tests?: readonly TestCalls[];
+  /** How many tests called it, listed or not. */
+  readonly testCount?: number;
+  /** Its first failed calls; absent when none failed. */
+  readonly failedExecutions?: readonly FailedExecution[];
+  /** Failed calls from attempts a retry made good (reporter only; absent without tests). */
+  readonly flakyFailedExecutionCount?: number;
+  /** Failed calls of attempts that passed, by status (or error code), keys ascending; absent when there are none. */
+  readonly passingTestFailures?: Readonly<Record<string, number>>;
+}
+
+/** An endpoint's evidence being gathered. */
+export class EndpointEvidence {
+  private readonly tests = new Map<string, { identity: TestIdentity; calls: number; failedCalls: number }>();
+  private readonly failed: FailedExecution[] = [];
+  private retriedFailureCount = 0;
+  private readonly passingTestFailures = new Map<string, number>();
+
+  /** One call: counted for its test, and kept when it failed and fewer than the limit have. */
+  add(failed: boolean, source: CallSource | undefined, execution: () => FailedExecution): void {
+    const { test } = source ?? {};
+    if (test !== undefined) this.countTest(test, 1, failed ? 1 : 0);
+    if (!failed) return;
+    if (source?.retriedAway === true) this.retriedFailureCount++;
+    if (this.failed.length < FAILED_EXECUTION_LIMIT || source?.testPassed === true) {
+      const kept = execution();
+      if (this.failed.length < FAILED_EXECUTION_LIMIT) this.failed.push(kept);
+      if (source?.testPassed === true) {
+        const code = kept.statusCode === undefined ? (kept.errorCode ?? 'NO_RESPONSE') : String(kept.statusCode);
+        this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + 1);
+      }
+    }
+  }
+
+  /** Adds what another part gathered; its calls come after this one's. */
+  merge(data: EndpointEvidenceData): void {
+    for (const { calls, failedCalls, ...identity } of data.tests) this.countTest(identity, calls, failedCalls);
+    for (const execution of data.failed) if (this.failed.length < FAILED_EXECUTION_LIMIT) this.failed.push(execution);
+    this.retriedFailureCount += data.retriedFailureCount;
+    for (const [code, count] of data.passingTestFailures) this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + count);
+  }
+
+  toData(): EndpointEvidenceData {
+    return {
+      tests: [...this.tests.values()].map(({ identity, calls, failedCalls }) => ({ ...identity, calls, failedCalls })),
+      failed: [...this.failed],
+      retriedFailureCount: this.retriedFailureCount,
+      passingTestFailures: [...this.passingTestFailures],
+    };
+  }
+
+  result(): EndpointEvidenceResult {
+    const tests = [...this.tests.values()]
+      .map(({ identity, calls, failedCalls }) => ({ ...identity, calls, failedCalls }))
+      .sort((a, b) => b.failedCalls - a.failedCalls || b.calls - a.calls || compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.title, b.title));
+    const fromTests = tests.length > 0;
+    const passing = [...this.passingTestFailures].sort(([a], [b]) => compareCodeUnits(a, b));
+    return {
+      ...(fromTests ? { tests: tests.slice(0, ENDPOINT_TEST_LIMIT), testCount: tests.length } : {}),
+      ...(this.failed.length > 0 ? { failedExecutions: [...this.failed] } : {}),
+      ...(fromTests ? { flakyFailedExecutionCount: this.retriedFailureCount } : {}),
+      ...(passing.length > 0 ? { passingTestFailures: Object.fromEntries(passing) } : {}),
+    };
+  }
+
+  private countTest(identity: TestIdentity, calls: number, failedCalls: number): void {
+    const key = `${identity.file}\u0000${identity.line}\u0000${identity.column}\u0000${identity.title}`;
+    const known = this.tests.get(key);
+    if (known === undefined) this.tests.set(key, { identity, calls, failedCalls });
+    else {
+      known.calls += calls;
+      known.failedCalls += failedCalls;
+    }
+  }
+}
+
+/** A failed execution's place in words, as slowestExecutions gives it. */
+export function failedExecutionWhere(execution: FailedExecution): string | undefined {
+  return execution.location === undefined ? undefined : describeLocation(execution.location);
+}

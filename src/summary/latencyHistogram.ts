@@ -1,0 +1,105 @@
+import { nearestRank } from './latencySamples.js';
+
+/**
+ * An endpoint's latency histogram: logarithmic buckets with DDSketch's
+ * mapping (Masson, Rim and Lee, VLDB 2019), so that any quantile read from
+ * it is within {@link HISTOGRAM_RELATIVE_ACCURACY} of the exact one. Counts
+ * add up, so histograms of runs, shards and machines merge exactly. It
+ * serves comparisons (the baseline's significance test), merging and the
+ * page's distribution chart; the report's percentiles stay exact.
+ *
+ * Bucket `i` holds the times in (γ^(i-1), γ^i], γ = (1 + α) / (1 - α);
+ * its value is 2γ^i / (γ + 1), at most α away from any time in it,
+ * relatively. Times of 0 have a bucket of their own. Only the buckets that
+ * hold a time are stored, ascending: `[index, count]` pairs.
+ */
+
+/** The documented relative error of a quantile read from a histogram: 1%. */
+export const HISTOGRAM_RELATIVE_ACCURACY = 0.01;
+
+const GAMMA = (1 + HISTOGRAM_RELATIVE_ACCURACY) / (1 - HISTOGRAM_RELATIVE_ACCURACY);
+const LOG_GAMMA = Math.log(GAMMA);
+
+/** A histogram as the report stores it. */
+export interface LatencyHistogram {
+  readonly relativeAccuracy: number;
+  /** Times of exactly 0 ms. */
+  readonly zeroCount: number;
+  /** `[bucket index, count]`, ascending by index, counts 1 or more. */
+  readonly bins: readonly (readonly [number, number])[];
+}
+
+/** The bucket a time greater than 0 falls in. */
+export function bucketOf(milliseconds: number): number {
+  return Math.ceil(Math.log(milliseconds) / LOG_GAMMA);
+}
+
+/** The value a bucket stands for: within the relative accuracy of every time in it. */
+export function bucketValue(index: number): number {
+  return (2 * GAMMA ** index) / (GAMMA + 1);
+}
+
+/** A histogram being filled: counts by bucket. */
+export class HistogramCounts {
+  zeroCount = 0;
+  private readonly counts = new Map<number, number>();
+
+  /** Adds sorted times (ascending): each distinct time is mapped once. */
+  addSorted(times: Float64Array): void {
+    let previous = Number.NaN;
+    let bucket = 0;
+    for (let index = 0; index < times.length; index++) {
+      const time = times[index]!;
+      if (time <= 0) {
+        this.zeroCount++;
+        continue;
+      }
+      if (time !== previous) {
+        bucket = bucketOf(time);
+        previous = time;
+      }
+      this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + 1);
+    }
+  }
+
+  /** Adds another histogram's counts. */
+  merge(histogram: LatencyHistogram): void {
+    this.zeroCount += histogram.zeroCount;
+    for (const [bucket, count] of histogram.bins) this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + count);
+  }
+
+  result(): LatencyHistogram {
+    const bins = [...this.counts].sort(([a], [b]) => a - b);
+    return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount: this.zeroCount, bins };
+  }
+}
+
+/** The histogram of times given as sorted runs. */
+export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram {
+  const counts = new HistogramCounts();
+  for (const run of runs) counts.addSorted(run);
+  return counts.result();
+}
+
+/** How many times a histogram holds. */
+export function histogramCount(histogram: LatencyHistogram): number {
+  return histogram.bins.reduce((total, [, count]) => total + count, histogram.zeroCount);
+}
+
+/**
+ * The p-th percentile read from a histogram by the report's rule, nearest
+ * rank (the value at rank ceil(p × n / 100)), never an interpolated rank:
+ * the value of the bucket that holds that rank; null for an empty one.
+ */
+export function histogramPercentile(histogram: LatencyHistogram, percentile: number): number | null {
+  const count = histogramCount(histogram);
+  if (count === 0) return null;
+  const rank = nearestRank(percentile, count);
+  let seen = histogram.zeroCount;
+  if (seen >= rank) return 0;
+  for (const [bucket, bucketCount] of histogram.bins) {
+    seen += bucketCount;
+    if (seen >= rank) return bucketValue(bucket);
+  }
+  return bucketValue(histogram.bins[histogram.bins.length - 1]![0]);
+}

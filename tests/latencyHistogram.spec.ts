@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { describeSorted } from '../src/summary/latencySamples.js';
+import { HISTOGRAM_RELATIVE_ACCURACY, HistogramCounts, histogramCount, histogramOfRuns, histogramPercentile } from '../src/summary/latencyHistogram.js';
+import { propertyParameters } from './support/properties.js';
+import { expect, test } from './support/test.js';
+
+// The mergeable latency histogram: DDSketch's logarithmic buckets, read by
+// the report's nearest-rank rule, each quantile within 1% of the exact one.
+
+const times = fc.array(fc.oneof(fc.double({ min: 0, max: 86_400_000, noNaN: true }), fc.integer({ min: 0, max: 5000 }), fc.constant(0)), { minLength: 1, maxLength: 300 });
+const PERCENTILES = [50, 90, 95, 99] as const;
+// The bound itself, and the floating-point rounding of the bucket's value.
+const BOUND = HISTOGRAM_RELATIVE_ACCURACY * (1 + 1e-9);
+
+test('property: every percentile read from the histogram is within 1% of the exact one, by the same nearest rank', () => {
+  fc.assert(
+    fc.property(times, (values) => {
+      const sorted = Float64Array.from(values).sort();
+      const exact = describeSorted(sorted);
+      const histogram = histogramOfRuns([sorted]);
+      for (const percentile of PERCENTILES) {
+        const read = histogramPercentile(histogram, percentile)!;
+        const truth = exact[`p${percentile}`]!;
+        if (truth === 0) assert.equal(read, 0);
+        else assert.ok(Math.abs(read - truth) / truth <= BOUND, `p${percentile}: ${read} read, ${truth} exact`);
+      }
+    }),
+    propertyParameters(2000),
+  );
+});
+
+test('property: histograms merge exactly: the histogram of two runs is the merge of theirs, in either order', () => {
+  fc.assert(
+    fc.property(times, times, (first, second) => {
+      const whole = histogramOfRuns([Float64Array.from([...first, ...second]).sort()]);
+      for (const [a, b] of [[first, second], [second, first]] as const) {
+        const merged = new HistogramCounts();
+        merged.merge(histogramOfRuns([Float64Array.from(a).sort()]));
+        merged.merge(histogramOfRuns([Float64Array.from(b).sort()]));
+        assert.deepEqual(merged.result(), whole);
+      }
+    }),
+    propertyParameters(2000),
+  );
+});
+
+test('buckets are stored sparsely, ascending, each holding at least one time; zeros apart', () => {
+  const histogram = histogramOfRuns([Float64Array.from([0, 0, 10, 10.1, 500]).sort()]);
+  expect(histogram).toStrictEqual({ relativeAccuracy: 0.01, zeroCount: 2, bins: [[116, 2], [311, 1]] });
+  expect(histogramCount(histogram)).toBe(5);
+});
+
+test('an empty histogram has no percentile', () => {
+  expect(histogramPercentile({ relativeAccuracy: 0.01, zeroCount: 0, bins: [] }, 95)).toBeNull();
+});
