@@ -1,7 +1,8 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
-import { countOf, describeIncompleteRun } from '../src/report/renderers/presentation.js';
+import { countOf, describeIncompleteRun, passingTestFailureHint } from '../src/report/renderers/presentation.js';
 import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
@@ -59,6 +60,8 @@ export default class QualityEvidenceReporter implements Reporter {
   private rootSuite: Suite | undefined;
   /** The project's root folder: the report names test files relative to it. */
   private rootDir: string;
+  /** Playwright's HTML report, when its reporter runs beside this one: the report links each test into it. */
+  private htmlReportFolder: string | undefined;
   private quiet: boolean;
   /** The budgets and baseline, loaded before the run; undefined when they could not be checked early (the run's end loads them). */
   private readonly judgement: Judgement | undefined;
@@ -83,6 +86,7 @@ export default class QualityEvidenceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.rootSuite = suite;
     this.rootDir = config.rootDir;
+    this.htmlReportFolder = htmlReportFolderOf(config, this.host.env);
     // `playwright test --quiet` silences reporters' own output too.
     if ((config as { quiet?: boolean }).quiet === true) this.quiet = true;
   }
@@ -109,7 +113,8 @@ export default class QualityEvidenceReporter implements Reporter {
       // A bad record is named by the test that attached it.
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
       const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
-      const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status });
+      const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
+      const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
       const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
@@ -142,6 +147,8 @@ export default class QualityEvidenceReporter implements Reporter {
         `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response (${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
       );
     }
+    const hint = passingTestFailureHint(report);
+    if (hint !== undefined) lines.push(`quality-evidence reporter: ${hint}`);
     if (isIncompleteRun(report.runStatus)) {
       lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
     }
@@ -168,6 +175,25 @@ function destinationOf(settings: ReporterSettings): ReportDestination {
 // Only what a judgement needs crosses to the worker that checks it.
 function judgementSettingsOf({ budgets, baselinePath, openapi, significanceLevel }: JudgementSettings): JudgementSettings {
   return { budgets, baselinePath, openapi, significanceLevel };
+}
+
+/**
+ * Where Playwright's HTML reporter writes, when it is among the run's
+ * reporters: its outputFolder option, else PLAYWRIGHT_HTML_OUTPUT_DIR, else
+ * playwright-report, relative to the config's folder.
+ */
+function htmlReportFolderOf(config: FullConfig, env: EnvironmentRecord): string | undefined {
+  const entry = config.reporter.find(([name]) => name === 'html');
+  if (entry === undefined) return undefined;
+  const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
+  const options = entry[1] as { outputFolder?: unknown } | undefined;
+  const folder = typeof options?.outputFolder === 'string' ? options.outputFolder : (env['PLAYWRIGHT_HTML_OUTPUT_DIR'] ?? 'playwright-report');
+  return resolve(configDir, folder);
+}
+
+/** A path from one folder to a file, with forward slashes, as a link takes it. */
+function relativeLink(from: string, to: string): string {
+  return relative(resolve(from), to).split(sep).join('/');
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

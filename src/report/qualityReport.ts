@@ -187,6 +187,13 @@ export const qualityReportSchema = z
       .min(0)
       .optional()
       .meta({ description: 'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good' }),
+    playwrightHtmlReport: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Only in reports written by the Playwright reporter when Playwright's HTML reporter runs beside it: its index.html, relative to this report's folder, for links to each test (index.html#?testId=…)",
+      }),
     passingTestFailureCount: z
       .int()
       .min(0)
@@ -234,6 +241,8 @@ export interface ReportContext {
   readonly flakyEndpoints?: readonly string[];
   /** Present only in reports from the Playwright reporter: how the run ended. */
   readonly runStatus?: RunStatus;
+  /** Present only in reports from the Playwright reporter, when Playwright's HTML reporter runs: its index.html relative to the report's folder. */
+  readonly playwrightHtmlReport?: string;
 }
 
 /** Assembles the report with its keys in a fixed order. */
@@ -275,6 +284,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     report.flakyFailedExecutionCount = summary.endpoints.reduce((sum, endpoint) => sum + (endpoint.flakyFailedExecutionCount ?? 0), 0);
     report.passingTestFailureCount = summary.endpoints.reduce((sum, endpoint) => sum + Object.values(endpoint.passingTestFailures ?? {}).reduce((total, count) => total + count, 0), 0);
   }
+  if (context.playwrightHtmlReport !== undefined) report.playwrightHtmlReport = context.playwrightHtmlReport;
   if (context.flakyEndpoints !== undefined) report.flakyEndpoints = [...context.flakyEndpoints];
   return report;
 }

@@ -7,11 +7,19 @@ import {
   baselineNumbers,
   budgetsShown,
   capitalise,
+  comparisonHeadline,
   countOf,
+  failedStatus,
+  failedWhere,
+  formatPValue,
+  formatRateChange,
+  passingTestFailureHint,
+  SIGNIFICANCE_METHOD,
+  statusesText,
   describeState,
   endpointStates,
   formatBudgetLimit,
-  formatBudgetValue,
+  formatMeasured,
   formatChangePercent,
   formatCount,
   formatCountChange,
@@ -81,6 +89,29 @@ const SORT_SCRIPT = `for (const table of document.querySelectorAll('table[data-s
   });
 }`;
 
+/**
+ * The filter over the endpoint table: rows whose label holds the text typed
+ * (case aside) and whose state is the one chosen; hidden until the script
+ * runs, as it does nothing without it.
+ */
+const ENDPOINT_FILTER_SCRIPT = `{
+  const form = document.getElementById('endpoint-filter');
+  if (form) {
+    form.hidden = false;
+    const words = document.getElementById('endpoint-filter-text');
+    const state = document.getElementById('endpoint-filter-state');
+    const apply = () => {
+      const wanted = words.value.trim().toLowerCase();
+      for (const row of document.querySelectorAll('#endpoints tr[data-endpoint]')) {
+        row.hidden = !row.dataset.endpoint.toLowerCase().includes(wanted) || (state.value !== '' && !row.dataset.state.split(', ').includes(state.value));
+      }
+    };
+    words.addEventListener('input', apply);
+    state.addEventListener('change', apply);
+    form.addEventListener('submit', (event) => event.preventDefault());
+  }
+}`;
+
 // Only on a page with a contract section: the tag filter of the operations never called.
 const FILTER_SCRIPT = `{
   const select = document.getElementById('untested-tag');
@@ -136,6 +167,33 @@ svg.bar .threshold { stroke: var(--bad); stroke-width: 2px; stroke-dasharray: 4 
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.9rem; color: var(--muted); }
 .swatch { display: inline-block; width: 12px; height: 12px; vertical-align: -1px; margin-right: 4px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 0.85rem; }
+.comparison { margin: 8px 0; }
+.note { color: var(--muted); }
+.filter { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
+.filter input, .filter select { font: inherit; padding: 2px 6px; }
+details summary { cursor: pointer; }
+.detail { white-space: normal; padding: 4px 0 8px; font-size: 0.9rem; }
+.detail code { white-space: normal; }
+.detail ul { margin: 4px 0; padding-left: 20px; }
+.detail-title { font-weight: 600; margin: 8px 0 2px; }
+.detail a { color: var(--p50); }
+.excerpt { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; padding: 4px 6px; margin: 4px 0; font-size: 0.85em; }
+svg.distribution { display: block; width: 100%; height: 80px; }
+svg.distribution rect { fill: var(--p95); }
+svg.distribution .mark { stroke-width: 2px; vector-effect: non-scaling-stroke; }
+svg.distribution .mark.p50 { stroke: var(--p50); }
+svg.distribution .mark.p95 { stroke: var(--bad); }
+svg.distribution .mark.p99 { stroke: var(--p99); stroke-dasharray: 4 3; }
+.mark-p50 { color: var(--p50); }
+.mark-p95 { color: var(--bad); }
+@media (max-width: 640px) {
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
+  table.cards tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 8px; padding: 4px 8px; }
+  table.cards td { border: 0; padding: 2px 0; text-align: left; white-space: normal; }
+  table.cards td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-weight: 400; }
+  table.cards td code { white-space: normal; }
+}
 `;
 
 /**
@@ -154,18 +212,18 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
   const sections = [
     headline(report, verdict.kind, verdict.text),
     budgetSection(report, reportName),
+    baselineSection(report),
     chartSection(report, shown, stateOf),
-    endpointTable(shown, stateOf, more, report.endpoints.length, reportName),
+    endpointTable(report, shown, stateOf, more, reportName),
     contractSection(report),
     slowestSection(report),
-    baselineSection(report),
     listSection('Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []),
     noResponseSection(report),
     (report.unrecordedCallCount ?? 0) > 0
       ? listSection('Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? [])
       : '',
   ];
-  const scripts = report.contract === undefined ? [SORT_SCRIPT] : [SORT_SCRIPT, FILTER_SCRIPT];
+  const scripts = report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -216,12 +274,15 @@ function headline(report: QualityReport, kind: VerdictKind, verdictText: string)
       : `<p>Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => `<span data-field="responseTimeMs.${name}" data-value="${report.responseTimeMs[name]}">${text(formatPercentile(name, report.responseTimeMs[name], n))}</span>`).join(' · ')} · max <span data-field="responseTimeMs.max" data-value="${report.responseTimeMs.max}">${text(formatMs(report.responseTimeMs.max))}</span></p>`;
   const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(describeTests(report.tests))}</p>`;
   const contract = report.contract === undefined ? '' : `\n<p data-field="contract">Contract: ${text(contractNumbers(report.contract).join(' · '))}</p>`;
+  const comparison = report.baseline === undefined ? '' : `\n<p class="comparison" data-field="baseline"><strong>${text(comparisonHeadline(report.baseline))}</strong></p>`;
+  const hint = passingTestFailureHint(report);
+  const note = hint === undefined ? '' : `\n<p class="note" data-field="passingTestFailureCount">ℹ ${text(hint)}.</p>`;
   return `<header>
 <h1>API quality evidence: <code>${text(shownText(report.environment))}</code></h1>
 <p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>
 <dl class="numbers">${numbers.join('')}</dl>
 ${percentiles}
-${tests}${contract}
+${tests}${contract}${comparison}${note}
 </header>`;
 }
 
@@ -232,7 +293,7 @@ function budgetSection(report: QualityReport, reportName: string): string {
   const { shown, more, breachedMore } = budgetsShown(results, HTML_BUDGET_LIMIT);
   const rows = shown.map(
     (result) =>
-      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td><code>${text(result.budget)}</code></td><td>${budgetSubject(result) === undefined ? 'whole run' : label(budgetSubject(result)!)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatBudgetValue(result.budget, result.actual))}</td></tr>`,
+      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td><code>${text(result.budget)}</code></td><td>${budgetSubject(result) === undefined ? 'whole run' : label(budgetSubject(result)!)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatMeasured(result))}</td></tr>`,
   );
   const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} budgets shown (breached first) of ${formatCount(results.length)}: ${text(countOf(more, 'more budget'))} in <code>${text(reportName)}</code>${breached}.</p>` : '';
@@ -241,39 +302,124 @@ function budgetSection(report: QualityReport, reportName: string): string {
 
 type Endpoint = QualityReport['endpoints'][number];
 
+/**
+ * The logarithmic scale of the chart: whole powers of ten around every p50,
+ * p99 and the slow threshold, so that one slow endpoint does not flatten the
+ * others. Positions run from 0 to 1000.
+ */
+function logScale(values: readonly number[]): { readonly low: number; readonly high: number; readonly x: (value: number | null) => number } {
+  const positive = values.filter((value) => value > 0);
+  const low = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
+  const highest = Math.max(...positive, 1);
+  const high = Math.max(10 ** Math.ceil(Math.log10(highest)), low * 10);
+  const span = Math.log10(high) - Math.log10(low);
+  return { low, high, x: (value) => (value === null || value <= low ? 0 : Math.min(1000, round(((Math.log10(value) - Math.log10(low)) / span) * 1000))) };
+}
+
 function chartSection(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState): string {
   if (shown.length === 0) return '';
   const threshold = report.slowResponseThresholdMs;
-  const slowest = Math.max(0, ...shown.map((endpoint) => endpoint.responseTimeMs.p99 ?? 0));
-  // The threshold sets the scale unless every endpoint is far below it: then the bars would be slivers, so the scale fits them and the threshold line stands at the right edge.
-  const thresholdOffScale = slowest > 0 && threshold > slowest * 4;
-  const top = (thresholdOffScale ? slowest * 1.25 : Math.max(threshold, slowest) * 1.05) || 1;
-  const x = (value: number | null) => Math.min(1000, round(((value ?? 0) / top) * 1000));
+  const { low, high, x } = logScale([threshold, ...shown.flatMap((endpoint) => [endpoint.responseTimeMs.p50 ?? 0, endpoint.responseTimeMs.p99 ?? 0])]);
+  const thresholdX = Math.min(998, x(threshold));
   const rows = shown.map((endpoint) => {
     const { p50, p95, p99 } = endpoint.responseTimeMs;
     const state = stateOf(endpoint);
     const values = `p50 ${formatMs(p50)} · p95 ${formatMs(p95)} · p99 ${formatMs(p99)} (n=${formatCount(endpoint.executionCount)})`;
-    // Its stroke stays whole inside the box at the right edge.
-    const thresholdX = Math.min(998, x(threshold));
     return `<div class="chart-row"><div class="chart-label">${stateBadge(state)} ${label(endpoint.endpoint)} <span class="chart-values">${text(values)}</span></div><svg class="bar" viewBox="0 0 1000 24" preserveAspectRatio="none" role="img" aria-label="${attribute(`${shownText(endpoint.endpoint)}: ${values}`)}"><g data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><title>${text(`${shownText(endpoint.endpoint)}: ${values}`)}</title><rect x="0" y="6" width="${x(p50)}" height="12" class="p50"/><rect x="${x(p50)}" y="6" width="${round(x(p95) - x(p50))}" height="12" class="p95"/><line x1="${x(p95)}" y1="12" x2="${x(p99)}" y2="12" class="p99"/><line x1="${x(p99)}" y1="4" x2="${x(p99)}" y2="20" class="p99"/></g><line class="threshold" x1="${thresholdX}" y1="0" x2="${thresholdX}" y2="24"/></svg></div>`;
   });
   return `<section id="chart"><h2>Response time by endpoint</h2>
-<p class="legend"><span><span class="swatch" style="background: var(--p50)"></span>0 to p50</span><span><span class="swatch" style="background: var(--p95)"></span>p50 to p95</span><span>┤ p99</span><span class="bad">┆ slow threshold, ${text(formatMs(threshold))}${thresholdOffScale ? ', beyond the scale: drawn at the right edge' : ''}</span><span>scale 0 to ${text(formatMs(round(top)))}</span></p>
+<p class="legend"><span><span class="swatch" style="background: var(--p50)"></span>up to p50</span><span><span class="swatch" style="background: var(--p95)"></span>p50 to p95</span><span>┤ p99</span><span class="bad">┆ slow threshold, ${text(formatMs(threshold))}</span><span>logarithmic scale, ${text(formatMs(low))} to ${text(formatMs(high))}: each tenfold step is the same width</span></p>
 ${rows.join('\n')}
 </section>`;
 }
 
-function endpointTable(shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState, more: number, total: number, reportName: string): string {
+/** How many failed calls and tests an endpoint's row opens to. */
+const HTML_DETAIL_LIMIT = 10;
+
+function endpointTable(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState, more: number, reportName: string): string {
   if (shown.length === 0) return '<section id="endpoints"><h2>Endpoints</h2><p>No endpoint ran.</p></section>';
-  const cell = (field: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
+  const cell = (field: string, name: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
   const rows = shown.map((endpoint) => {
     const n = endpoint.executionCount;
     const times = endpoint.responseTimeMs;
     const state = stateOf(endpoint);
-    return `<tr data-endpoint="${attribute(endpoint.endpoint)}"><td>${stateBadge(state)}</td><td>${label(endpoint.endpoint)}</td>${cell('executionCount', n, formatCount(n))}${cell('failedExecutionCount', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}${cell('slowExecutionCount', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${cell('noResponseCount', endpoint.noResponseCount, formatCount(endpoint.noResponseCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, times[name], `${formatMs(times[name])} (n=${formatCount(n)})`)).join('')}</tr>`;
+    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${cell('executionCount', 'n', n, formatCount(n))}${cell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${cell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}</tr>`;
   });
-  const note = more > 0 ? `<p>The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(total)}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
-  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort.</p><div class="scroll"><table data-sortable><thead><tr><th>Status</th><th>Endpoint</th><th class="num">Executions</th><th class="num">Failed</th><th class="num">Slow</th><th class="num">No response</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
+  const note = more > 0 ? `<p>The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
+  const filter = `<form id="endpoint-filter" class="filter" hidden><label for="endpoint-filter-text">Filter</label> <input type="search" id="endpoint-filter-text" placeholder="label text" autocomplete="off"> <label for="endpoint-filter-state">State</label> <select id="endpoint-filter-state"><option value="">any</option><option>failing</option><option>flaky</option><option>budget breached</option><option>slow</option><option>ok</option></select></form>`;
+  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort; open an endpoint for its failed calls, its tests and its latency distribution.</p>${filter}<div class="scroll"><table class="cards" data-sortable><thead><tr><th>Status</th><th>Endpoint</th><th class="num">n</th><th class="num">Failed</th><th>Statuses</th><th class="num">Slow</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
+}
+
+/** What an endpoint's row opens to: its failed calls with where each came from, its tests, and its latency distribution. */
+function endpointDetail(report: QualityReport, endpoint: Endpoint): string {
+  const parts: string[] = [];
+  const failed = endpoint.failedExecutions ?? [];
+  if (failed.length > 0) {
+    const items = failed.map(
+      (execution) =>
+        `<li data-failed-call><strong>${text(failedStatus(execution))}</strong> <code>${text(shownText(`${execution.method} ${execution.path}`))}</code> · ${text(formatMs(execution.responseTimeMs))} · ${testLink(report, execution.test, failedWhere(execution))}${execution.excerpt === undefined ? '' : `<pre class="excerpt">${text(escapeControlCharacters(execution.excerpt))}</pre>`}</li>`,
+    );
+    const moreFailed = endpoint.failedExecutionCount - failed.length;
+    parts.push(`<p class="detail-title">First failed calls${moreFailed > 0 ? ` (${formatCount(moreFailed)} more in the report)` : ''}</p><ul>${items.join('')}</ul>`);
+  }
+  const tests = (endpoint.tests ?? []).slice(0, HTML_DETAIL_LIMIT);
+  if (tests.length > 0) {
+    const moreTests = (endpoint.testCount ?? tests.length) - tests.length;
+    const items = tests.map((test) => `<li>${testLink(report, test, `${test.file}:${test.line} · ${test.title}`)} · ${text(`${countOf(test.calls, 'call')}, ${formatCount(test.failedCalls)} failed`)}</li>`);
+    parts.push(`<p class="detail-title">Tests that called it${moreTests > 0 ? ` (${formatCount(moreTests)} more in the report)` : ''}</p><ul>${items.join('')}</ul>`);
+  }
+  parts.push(distribution(endpoint));
+  return `<div class="detail">${parts.join('')}</div>`;
+}
+
+/** A test, linked into Playwright's HTML report when the report says where that is. */
+function testLink(report: QualityReport, test: { readonly testId?: string | undefined } | undefined, words: string): string {
+  const shown = `<code>${text(shownText(words))}</code>`;
+  if (report.playwrightHtmlReport === undefined || test?.testId === undefined) return shown;
+  return `<a href="${attribute(`${encodeURI(report.playwrightHtmlReport)}#?testId=${encodeURIComponent(test.testId)}`)}">${shown}</a>`;
+}
+
+/** How many columns the distribution chart draws at most: buckets side by side are merged to fit. */
+const DISTRIBUTION_COLUMNS = 60;
+
+/**
+ * An endpoint's latency distribution from its histogram, on a logarithmic
+ * axis: a column per bucket (neighbours merged to at most 60 columns), the
+ * exact p50, p95 and p99 marked.
+ */
+function distribution(endpoint: Endpoint): string {
+  const { bins } = endpoint.latencyHistogram;
+  if (bins.length === 0) return '';
+  const first = bins[0]![0];
+  const last = bins[bins.length - 1]![0];
+  const width = Math.max(1, Math.ceil((last - first + 1) / DISTRIBUTION_COLUMNS));
+  const columns = new Map<number, number>();
+  for (const [bucket, count] of bins) {
+    const column = Math.floor((bucket - first) / width);
+    columns.set(column, (columns.get(column) ?? 0) + count);
+  }
+  const columnCount = Math.floor((last - first) / width) + 1;
+  const tallest = Math.max(...columns.values());
+  const columnWidth = 1000 / columnCount;
+  const rects = [...columns].map(([column, count]) => {
+    const height = round((count / tallest) * 70);
+    return `<rect x="${round(column * columnWidth)}" y="${round(80 - height)}" width="${round(Math.max(1, columnWidth - 1))}" height="${height}"><title>${text(countOf(count, 'call'))}</title></rect>`;
+  });
+  // The axis runs over the buckets' bounds: (γ^(first-1), γ^last].
+  const gamma = (1 + endpoint.latencyHistogram.relativeAccuracy) / (1 - endpoint.latencyHistogram.relativeAccuracy);
+  const from = Math.log(gamma) * (first - 1);
+  const to = Math.log(gamma) * (first + columnCount * width - 1);
+  const at = (value: number | null) => (value === null || value <= 0 ? 0 : Math.max(0, Math.min(1000, round(((Math.log(value) - from) / (to - from)) * 1000))));
+  const { p50, p95, p99 } = endpoint.responseTimeMs;
+  const marks = (
+    [
+      ['p50', p50],
+      ['p95', p95],
+      ['p99', p99],
+    ] as const
+  ).map(([name, value]) => `<line class="mark ${name}" x1="${at(value)}" y1="0" x2="${at(value)}" y2="80"><title>${name} ${text(formatMs(value))}</title></line>`);
+  const zeros = endpoint.latencyHistogram.zeroCount > 0 ? ` · ${text(countOf(endpoint.latencyHistogram.zeroCount, 'call'))} of 0 ms not drawn` : '';
+  return `<p class="detail-title">Latency distribution</p><svg class="distribution" viewBox="0 0 1000 80" preserveAspectRatio="none" role="img" aria-label="${attribute(`latency distribution of ${shownText(endpoint.endpoint)}, p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`)}">${rects.join('')}${marks.join('')}</svg><p class="legend"><span>${text(formatMs(round(Math.exp(from))))}</span><span class="mark-p50">│ p50 ${text(formatMs(p50))}</span><span class="mark-p95">│ p95 ${text(formatMs(p95))}</span><span class="mark-p99">│ p99 ${text(formatMs(p99))}</span><span>${text(formatMs(round(Math.exp(to))))}, logarithmic${zeros}</span></p>`;
 }
 
 function slowestSection(report: QualityReport): string {
@@ -293,11 +439,22 @@ function baselineSection(report: QualityReport): string {
   if (changes.length === 0) return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<p>No endpoint changed.</p></section>`;
   const rows = changes.slice(0, HTML_CHANGE_LIMIT).map(({ endpoint, kind, entry }) => {
     const regression = isRegression(kind);
-    const failed = entry === undefined ? '' : formatCountChange(entry.failedExecutionCount);
-    return `<tr data-change-endpoint="${attribute(endpoint)}"><td class="state ${regression ? 'bad' : kind === 'new' || kind === 'missing' ? '' : 'good'}">${regression ? '▲' : kind === 'new' || kind === 'missing' ? '•' : '▼'} ${text(kind)}</td><td>${label(endpoint)}</td><td class="num">${entry === undefined ? '' : text(formatMs(entry.p95.before))}</td><td class="num">${entry === undefined ? '' : text(formatMs(entry.p95.after))}</td><td class="num">${entry === undefined ? '' : text(formatChangePercent(entry.p95.changePercent))}</td><td class="num">${text(failed)}</td></tr>`;
+    const cell = (name: string, value: string) => `<td class="num" data-label="${name}">${entry === undefined ? '' : text(value)}</td>`;
+    return `<tr data-change-endpoint="${attribute(endpoint)}"><td class="state ${regression ? 'bad' : kind === 'new' || kind === 'missing' ? '' : 'good'}" data-label="Change">${regression ? '▲' : kind === 'new' || kind === 'missing' ? '•' : '▼'} ${text(kind)}</td><td data-label="Endpoint">${label(endpoint)}</td>${
+      entry === undefined
+        ? '<td colspan="6"></td>'
+        : [
+            cell('p95 before', formatMs(entry.p95.before)),
+            cell('p95 after', formatMs(entry.p95.after)),
+            cell('p95 change', formatChangePercent(entry.p95.changePercent)),
+            cell('n before → after', formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })),
+            cell('p-value', formatPValue(entry.latencyTest.pValue)),
+            cell('Failure rate', formatRateChange(entry.failureRate)),
+          ].join('')
+    }</tr>`;
   });
   const more = changes.length > HTML_CHANGE_LIMIT ? `<p>${text(countOf(changes.length - HTML_CHANGE_LIMIT, 'more change'))} in the report's <code>baseline</code> section.</p>` : '';
-  return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<div class="scroll"><table><thead><tr><th>Change</th><th>Endpoint</th><th class="num">p95 before</th><th class="num">p95 after</th><th class="num">p95 change</th><th class="num">Failed before → after</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}</section>`;
+  return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<div class="scroll"><table class="cards"><thead><tr><th>Change</th><th>Endpoint</th><th class="num">p95 before</th><th class="num">p95 after</th><th class="num">p95 change</th><th class="num">n before → after</th><th class="num">p-value</th><th class="num">Failure rate</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}<p class="muted">${text(`${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).`)}</p></section>`;
 }
 
 function noResponseSection(report: QualityReport): string {

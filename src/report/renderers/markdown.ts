@@ -4,6 +4,15 @@ import { bodiesText, contractNumbers, SHOWN_VIOLATIONS, undeclaredWorstFirst, un
 import {
   budgetSubject,
   baselineChanges,
+  comparisonHeadline,
+  endpointsWithFailedCalls,
+  failedStatus,
+  failedWhere,
+  formatPValue,
+  formatRateChange,
+  passingTestFailureHint,
+  SIGNIFICANCE_METHOD,
+  statusesText,
   baselineNumbers,
   budgetsShown,
   capitalise,
@@ -11,7 +20,7 @@ import {
   describeState,
   endpointStates,
   formatBudgetLimit,
-  formatBudgetValue,
+  formatMeasured,
   formatChangePercent,
   formatCount,
   formatCountChange,
@@ -34,14 +43,28 @@ import {
   type VerdictKind,
 } from './presentation.js';
 
-/** How many endpoints the Markdown table lists, worst first (and each list of endpoints at most). */
-const MARKDOWN_ENDPOINT_LIMIT = 50;
+/** How many rows each part of the Markdown lists: endpoints worst first (and each list of endpoints), budgets breached first, baseline changes regressions first, failing endpoints, operations of the contract. */
+interface MarkdownLimits {
+  readonly endpoints: number;
+  readonly budgets: number;
+  readonly changes: number;
+  readonly failingEndpoints: number;
+  readonly operations: number;
+  /** Whether the sections past the worst endpoints are written: the contract, the slowest executions, the lists. */
+  readonly everySection: boolean;
+}
 
-/** How many budgets the Markdown table lists, breached first. */
-const MARKDOWN_BUDGET_LIMIT = 50;
+const FULL_LIMITS: MarkdownLimits = { endpoints: 50, budgets: 50, changes: 50, failingEndpoints: 20, operations: 50, everySection: true };
 
-/** How many baseline changes the Markdown lists, regressions first. */
-const MARKDOWN_CHANGE_LIMIT = 50;
+/** The Markdown cut to fit: what a reviewer needs first (the headline, the comparison, budgets, the worst endpoints and their failed calls). */
+const CUT_LIMITS: MarkdownLimits = { endpoints: 20, budgets: 20, changes: 20, failingEndpoints: 10, operations: 0, everySection: false };
+
+/**
+ * The most bytes the Markdown may take: 256 KiB, a quarter of what GitHub
+ * accepts in one step's job summary (1 MiB), so that other steps' summaries
+ * fit beside it. Past it, the Markdown is cut (see CUT_LIMITS) and says so.
+ */
+export const MARKDOWN_BYTE_LIMIT = 256 * 1024;
 
 const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
   incomplete: '⚠️',
@@ -68,6 +91,20 @@ export interface MarkdownOptions {
  * can break a table or become a link.
  */
 export function renderMarkdown(report: QualityReport, { reportName = 'quality-summary.json' }: MarkdownOptions = {}): string {
+  const full = renderWith(report, reportName, FULL_LIMITS);
+  if (Buffer.byteLength(full) <= MARKDOWN_BYTE_LIMIT) return full;
+  const cut = renderWith(report, reportName, CUT_LIMITS);
+  const htmlName = reportName.replace(/\.json$/i, '.html');
+  const note = `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(MARKDOWN_BYTE_LIMIT / 1024)} KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. Everything is in ${code(reportName)} and ${code(htmlName)}.`;
+  const text = `${cut}\n${note}\n`;
+  // Labels are at most 200 characters and the cut tables short, so this holds; should it not, the last lines go, never a half line.
+  if (Buffer.byteLength(text) <= MARKDOWN_BYTE_LIMIT) return text;
+  const lines = cut.split('\n');
+  while (lines.length > 0 && Buffer.byteLength(`${lines.join('\n')}\n${note}\n`) > MARKDOWN_BYTE_LIMIT) lines.pop();
+  return `${lines.join('\n')}\n${note}\n`;
+}
+
+function renderWith(report: QualityReport, reportName: string, limits: MarkdownLimits): string {
   const verdict = verdictOf(report);
   const n = report.executionCount;
   const lines: string[] = [
@@ -79,22 +116,28 @@ export function renderMarkdown(report: QualityReport, { reportName = 'quality-su
     const times = report.responseTimeMs;
     lines.push('', `Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, times[name], n)).join(' · ')} · max ${formatMs(times.max)}`);
   }
+  if (report.baseline !== undefined) lines.push('', `**${comparisonHeadline(report.baseline)}**`);
   if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
-  budgetSection(report, lines, reportName);
-  endpointSection(report, lines, reportName);
-  contractSection(report, lines, reportName);
-  slowestSection(report, lines);
-  baselineSection(report, lines);
-  listSection(lines, 'Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []);
-  noResponseSection(report, lines);
-  if ((report.unrecordedCallCount ?? 0) > 0) {
-    listSection(lines, 'Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? []);
+  const hint = passingTestFailureHint(report);
+  if (hint !== undefined) lines.push('', `ℹ️ ${hint}.`);
+  budgetSection(report, lines, reportName, limits);
+  baselineSection(report, lines, limits);
+  endpointSection(report, lines, reportName, limits);
+  failedCallSection(report, lines, reportName, limits);
+  if (limits.everySection) {
+    contractSection(report, lines, reportName, limits);
+    slowestSection(report, lines);
+    listSection(lines, 'Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? [], limits);
+    noResponseSection(report, lines, limits);
+    if ((report.unrecordedCallCount ?? 0) > 0) {
+      listSection(lines, 'Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? [], limits);
+    }
   }
   if (n > 0) lines.push('', `<sub>${PERCENTILE_METHOD}</sub>`);
   return `${lines.join('\n')}\n`;
 }
 
-function budgetSection(report: QualityReport, lines: string[], reportName: string): void {
+function budgetSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
   const results = report.budgets?.results;
   if (results === undefined) return;
   lines.push('', '### Budgets', '');
@@ -103,12 +146,12 @@ function budgetSection(report: QualityReport, lines: string[], reportName: strin
     return;
   }
   lines.push('| Result | Budget | Endpoint | Limit | Measured |', '|---|---|---|---:|---:|');
-  const { shown, more, breachedMore } = budgetsShown(results, MARKDOWN_BUDGET_LIMIT);
+  const { shown, more, breachedMore } = budgetsShown(results, limits.budgets);
   // On no executions, or an incomplete run, nothing passes for real: a budget that holds says so without a passing mark.
   const caveat = budgetPassCaveat(report);
   for (const result of shown) {
     const mark = !result.passed ? '❌ fail' : caveat !== undefined ? `⚠️ pass, ${caveat}` : '✅ pass';
-    lines.push(row([mark, code(result.budget), budgetSubject(result) === undefined ? 'whole run' : code(budgetSubject(result)!), formatBudgetLimit(result), formatBudgetValue(result.budget, result.actual)]));
+    lines.push(row([mark, code(result.budget), budgetSubject(result) === undefined ? 'whole run' : code(budgetSubject(result)!), formatBudgetLimit(result), formatMeasured(result)]));
   }
   if (more > 0) {
     const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
@@ -116,33 +159,63 @@ function budgetSection(report: QualityReport, lines: string[], reportName: strin
   }
 }
 
-function endpointSection(report: QualityReport, lines: string[], reportName: string): void {
+function endpointSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
   lines.push('', '### Endpoints', '');
   if (report.endpoints.length === 0) {
     lines.push('No endpoint ran.');
     return;
   }
   const stateOf = endpointStates(report);
-  const { shown, more } = worstEndpoints(report, MARKDOWN_ENDPOINT_LIMIT);
-  lines.push('| Status | Endpoint | Executions | Failed | Slow | p50 | p95 | p99 |', '|---|---|---:|---:|---:|---:|---:|---:|');
+  const { shown, more } = worstEndpoints(report, limits.endpoints);
+  lines.push('| Status | Endpoint | n | Failed | Statuses | Slow | p50 | p95 | p99 | Tests |', '|---|---|---:|---:|---|---:|---:|---:|---:|---|');
   for (const endpoint of shown) {
     const times = endpoint.responseTimeMs;
-    const n = endpoint.executionCount;
-    const percentile = (value: number | null) => `${formatMs(value)} (n=${formatCount(n)})`;
     lines.push(
       row([
         stateCell(stateOf(endpoint)),
         code(endpoint.endpoint),
-        formatCount(n),
+        formatCount(endpoint.executionCount),
         formatCount(endpoint.failedExecutionCount),
+        statusesText(endpoint),
         formatCount(endpoint.slowExecutionCount),
-        percentile(times.p50),
-        percentile(times.p95),
-        percentile(times.p99),
+        formatMs(times.p50),
+        formatMs(times.p95),
+        formatMs(times.p99),
+        testsCell(endpoint),
       ]),
     );
   }
   if (more > 0) lines.push('', `The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${countOf(more, 'more endpoint')} in ${code(reportName)}.`);
+}
+
+/** How many tests an endpoint's row names, by file and line (most failed calls first). */
+const MARKDOWN_TESTS_PER_ENDPOINT = 3;
+
+// `orders.spec.ts:12 ×3`: the tests by where they are declared, short enough for a table cell.
+function testsCell(endpoint: QualityReport['endpoints'][number]): string {
+  const tests = endpoint.tests ?? [];
+  if (tests.length === 0) return '';
+  const named = tests.slice(0, MARKDOWN_TESTS_PER_ENDPOINT).map((test) => `${code(`${test.file}:${test.line}`)} ×${formatCount(test.calls)}`);
+  const more = (endpoint.testCount ?? tests.length) - named.length;
+  return `${named.join(', ')}${more > 0 ? `, +${formatCount(more)} more` : ''}`;
+}
+
+function failedCallSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
+  const failing = endpointsWithFailedCalls(report);
+  if (failing.length === 0) return;
+  const stateOf = endpointStates(report);
+  lines.push('', '### Failed calls', '', 'The first failed calls of each endpoint, with the test and line behind each.', '');
+  lines.push('| Endpoint | Status | Call | Time | Where |', '|---|---|---|---:|---|');
+  for (const endpoint of failing.slice(0, limits.failingEndpoints)) {
+    const executions = endpoint.failedExecutions ?? [];
+    executions.forEach((execution, index) => {
+      const first = index === 0 ? `${code(endpoint.endpoint)} ${stateOf(endpoint).flaky ? '(flaky) ' : ''}` : '';
+      lines.push(row([first, failedStatus(execution), code(`${execution.method} ${execution.path}`), formatMs(execution.responseTimeMs), code(failedWhere(execution))]));
+    });
+    const more = endpoint.failedExecutionCount - executions.length;
+    if (more > 0) lines.push(row(['', '', `… ${countOf(more, 'more failed call')}`, '', '']));
+  }
+  if (failing.length > limits.failingEndpoints) lines.push('', `${countOf(failing.length - limits.failingEndpoints, 'more failing endpoint')} in ${code(reportName)}.`);
 }
 
 const TONE_MARKS = { bad: '❌', warn: '🐢', good: '✅' } as const;
@@ -151,28 +224,25 @@ function stateCell(state: EndpointState): string {
   return `${TONE_MARKS[stateMark(state).tone]} ${describeState(state)}`;
 }
 
-/** How many operations each list of the contract section shows. */
-const MARKDOWN_OPERATION_LIMIT = 50;
-
-function contractSection(report: QualityReport, lines: string[], reportName: string): void {
+function contractSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
   const contract = report.contract;
   if (contract === undefined) return;
   lines.push('', '### Contract', '', contractNumbers(contract).join(' · '));
   const undeclared = undeclaredWorstFirst(contract);
   if (undeclared.length > 0) {
     lines.push('', '| Operation | Undeclared statuses | Declared | Calls |', '|---|---|---|---:|');
-    for (const operation of undeclared.slice(0, MARKDOWN_OPERATION_LIMIT)) {
+    for (const operation of undeclared.slice(0, limits.operations)) {
       lines.push(row([operationCell(operation), operation.undeclaredStatuses.join(', '), operation.declaredStatuses.map(code).join(', '), formatCount(operation.executionCount)]));
     }
-    if (undeclared.length > MARKDOWN_OPERATION_LIMIT) lines.push('', `${countOf(undeclared.length - MARKDOWN_OPERATION_LIMIT, 'more operation')} with undeclared statuses in ${code(reportName)}.`);
+    if (undeclared.length > limits.operations) lines.push('', `${countOf(undeclared.length - limits.operations, 'more operation')} with undeclared statuses in ${code(reportName)}.`);
   }
   const violating = violationsWorstFirst(contract);
   if (violating.length > 0) {
     lines.push('', '| Operation | Bodies | Most frequent violations |', '|---|---|---|');
-    for (const operation of violating.slice(0, MARKDOWN_OPERATION_LIMIT)) {
+    for (const operation of violating.slice(0, limits.operations)) {
       lines.push(row([operationCell(operation), bodiesText(operation), operation.topViolations.slice(0, SHOWN_VIOLATIONS).map((violation) => code(violationText(violation))).join(', ')]));
     }
-    if (violating.length > MARKDOWN_OPERATION_LIMIT) lines.push('', `${countOf(violating.length - MARKDOWN_OPERATION_LIMIT, 'more operation')} with bodies off their schema in ${code(reportName)}.`);
+    if (violating.length > limits.operations) lines.push('', `${countOf(violating.length - limits.operations, 'more operation')} with bodies off their schema in ${code(reportName)}.`);
   }
   const untested = untestedByTag(contract);
   if (untested.length > 0) {
@@ -180,7 +250,7 @@ function contractSection(report: QualityReport, lines: string[], reportName: str
     lines.push('', `**Never called** (${formatCount(total)}, by tag):`, '');
     let shown = 0;
     for (const { tag, operations } of untested) {
-      const room = MARKDOWN_OPERATION_LIMIT - shown;
+      const room = limits.operations - shown;
       if (room <= 0) break;
       const listed = operations.slice(0, room);
       shown += listed.length;
@@ -189,12 +259,12 @@ function contractSection(report: QualityReport, lines: string[], reportName: str
     if (total > shown) lines.push(`- … ${countOf(total - shown, 'more operation')} never called in ${code(reportName)}`);
   }
   if (contract.unmatchedEndpoints.length > 0) {
-    const listed = contract.unmatchedEndpoints.slice(0, MARKDOWN_OPERATION_LIMIT);
+    const listed = contract.unmatchedEndpoints.slice(0, limits.operations);
     const more = contract.unmatchedEndpoints.length - listed.length;
     lines.push('', `**Matching no operation**: ${listed.map(({ endpoint, executionCount }) => `${code(endpoint)} ×${formatCount(executionCount)}`).join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`);
   }
   if (contract.deprecatedOperationsCalled.length > 0) {
-    lines.push('', `**Deprecated operations called**: ${contract.deprecatedOperationsCalled.slice(0, MARKDOWN_OPERATION_LIMIT).map(code).join(', ')}`);
+    lines.push('', `**Deprecated operations called**: ${contract.deprecatedOperationsCalled.slice(0, limits.operations).map(code).join(', ')}`);
   }
 }
 
@@ -211,7 +281,7 @@ function slowestSection(report: QualityReport, lines: string[]): void {
   }
 }
 
-function baselineSection(report: QualityReport, lines: string[]): void {
+function baselineSection(report: QualityReport, lines: string[], limits: MarkdownLimits): void {
   const comparison = report.baseline;
   if (comparison === undefined) return;
   lines.push(
@@ -226,9 +296,10 @@ function baselineSection(report: QualityReport, lines: string[]): void {
     lines.push('No endpoint changed.');
     return;
   }
-  lines.push('| Change | Endpoint | p95 before | p95 after | p95 change | Failed before → after |', '|---|---|---:|---:|---:|---|');
-  for (const change of changes.slice(0, MARKDOWN_CHANGE_LIMIT)) lines.push(changeRow(change));
-  if (changes.length > MARKDOWN_CHANGE_LIMIT) lines.push('', `${countOf(changes.length - MARKDOWN_CHANGE_LIMIT, 'more change')} in the report's \`baseline\` section.`);
+  lines.push('| Change | Endpoint | p95 before | p95 after | p95 change | n before → after | p-value | Failure rate |', '|---|---|---:|---:|---:|---|---:|---|');
+  for (const change of changes.slice(0, limits.changes)) lines.push(changeRow(change));
+  if (changes.length > limits.changes) lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
+  lines.push('', `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`);
 }
 
 function changeRow({ endpoint, kind, entry }: BaselineChange): string {
@@ -238,23 +309,25 @@ function changeRow({ endpoint, kind, entry }: BaselineChange): string {
     entry === undefined ? '' : formatMs(entry.p95.before),
     entry === undefined ? '' : formatMs(entry.p95.after),
     entry === undefined ? '' : formatChangePercent(entry.p95.changePercent),
-    entry === undefined ? '' : formatCountChange(entry.failedExecutionCount),
+    entry === undefined ? '' : formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter }),
+    entry === undefined ? '' : formatPValue(entry.latencyTest.pValue),
+    entry === undefined ? '' : formatRateChange(entry.failureRate),
   ]);
 }
 
-function noResponseSection(report: QualityReport, lines: string[]): void {
+function noResponseSection(report: QualityReport, lines: string[], limits: MarkdownLimits): void {
   const endpoints = noResponseEndpoints(report);
   if (endpoints.length === 0) return;
   lines.push('', '### Requests with no response', '', `${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`, '');
   lines.push('| Endpoint | No response | Executions |', '|---|---:|---:|');
-  for (const endpoint of endpoints.slice(0, MARKDOWN_ENDPOINT_LIMIT)) lines.push(row([code(endpoint.endpoint), formatCount(endpoint.noResponseCount), formatCount(endpoint.executionCount)]));
-  if (endpoints.length > MARKDOWN_ENDPOINT_LIMIT) lines.push('', `${countOf(endpoints.length - MARKDOWN_ENDPOINT_LIMIT, 'more endpoint')} in the report.`);
+  for (const endpoint of endpoints.slice(0, limits.endpoints)) lines.push(row([code(endpoint.endpoint), formatCount(endpoint.noResponseCount), formatCount(endpoint.executionCount)]));
+  if (endpoints.length > limits.endpoints) lines.push('', `${countOf(endpoints.length - limits.endpoints, 'more endpoint')} in the report.`);
 }
 
-function listSection(lines: string[], title: string, lead: string, items: readonly string[]): void {
+function listSection(lines: string[], title: string, lead: string, items: readonly string[], limits: MarkdownLimits): void {
   if (items.length === 0) return;
-  lines.push('', `### ${title}`, '', lead, '', ...items.slice(0, MARKDOWN_ENDPOINT_LIMIT).map((item) => `- ${code(item)}`));
-  if (items.length > MARKDOWN_ENDPOINT_LIMIT) lines.push(`- … and ${formatCount(items.length - MARKDOWN_ENDPOINT_LIMIT)} more in the report`);
+  lines.push('', `### ${title}`, '', lead, '', ...items.slice(0, limits.endpoints).map((item) => `- ${code(item)}`));
+  if (items.length > limits.endpoints) lines.push(`- … and ${formatCount(items.length - limits.endpoints)} more in the report`);
 }
 
 function row(cells: readonly string[]): string {

@@ -75,6 +75,14 @@ export function formatBudgetValue(budget: string, value: number | null): string 
   return formatCount(value);
 }
 
+const VERDICT_WORDS = { slower: 'slower', faster: 'faster', noChange: 'no real change', tooFewSamples: 'too few samples to judge' } as const;
+
+/** A budget's measured value as a rendering shows it: for maxP95IncreasePercent, with the latency verdict that decides it (`+100% (too few samples to judge)`). */
+export function formatMeasured(result: BudgetResult): string {
+  const value = formatBudgetValue(result.budget, result.actual);
+  return result.latencyVerdict === undefined || result.latencyVerdict === 'slower' ? value : `${value} (${VERDICT_WORDS[result.latencyVerdict]})`;
+}
+
 /**
  * What a budget applies to, as the renderers name it (before their own
  * escaping): the endpoint, or the operation the budgets name with its label
@@ -171,9 +179,12 @@ export function headlineNumbers(report: QualityReport, { withThreshold = false }
   return numbers;
 }
 
-/** How one endpoint fares: failing (failed executions), breached (a budget of its own is breached), slow (slow executions). */
+/** How one endpoint fares: failing (failed executions), flaky (every failure retried away), breached (a budget of its own is breached), slow (slow executions). */
 export interface EndpointState {
+  /** Failed executions, not all from attempts a retry made good. */
   readonly failing: boolean;
+  /** Failed executions, every one from an attempt that a retry made good. */
+  readonly flaky: boolean;
   readonly breached: boolean;
   readonly slow: boolean;
 }
@@ -181,19 +192,107 @@ export interface EndpointState {
 /** The state of each endpoint of the report, by label. */
 export function endpointStates(report: QualityReport): (endpoint: Endpoint) => EndpointState {
   const breached = new Set((report.budgets?.results ?? []).filter((result) => !result.passed && result.endpoint !== undefined).map((result) => result.endpoint));
-  return (endpoint) => ({ failing: endpoint.failedExecutionCount > 0, breached: breached.has(endpoint.endpoint), slow: endpoint.slowExecutionCount > 0 });
+  const flaky = new Set(report.flakyEndpoints ?? []);
+  return (endpoint) => {
+    const failed = endpoint.failedExecutionCount > 0;
+    const retriedAway = failed && flaky.has(endpoint.endpoint);
+    return { failing: failed && !retriedAway, flaky: retriedAway, breached: breached.has(endpoint.endpoint), slow: endpoint.slowExecutionCount > 0 };
+  };
 }
 
 /** How an endpoint's state is marked beside its words: a symbol, and the tone a rendering colours it in. */
-export function stateMark(state: EndpointState): { readonly symbol: '✖' | '▲' | '✔'; readonly tone: 'bad' | 'warn' | 'good' } {
+export function stateMark(state: EndpointState): { readonly symbol: '✖' | '▲' | '✔' | '~'; readonly tone: 'bad' | 'warn' | 'good' } {
   if (state.failing || state.breached) return { symbol: '✖', tone: 'bad' };
+  if (state.flaky) return { symbol: '~', tone: 'warn' };
   return state.slow ? { symbol: '▲', tone: 'warn' } : { symbol: '✔', tone: 'good' };
 }
 
-/** An endpoint's state in words, most serious first: `failing, budget breached`, `slow`, `ok`. */
+/** An endpoint's state in words, most serious first: `failing, budget breached`, `flaky`, `slow`, `ok`. */
 export function describeState(state: EndpointState): string {
-  const words = [state.failing ? 'failing' : '', state.breached ? 'budget breached' : '', state.slow && !state.failing ? 'slow' : ''].filter(Boolean);
+  const words = [state.failing ? 'failing' : '', state.flaky ? 'flaky' : '', state.breached ? 'budget breached' : '', state.slow && !state.failing && !state.flaky ? 'slow' : ''].filter(Boolean);
   return words.length === 0 ? 'ok' : words.join(', ');
+}
+
+/** The statuses an endpoint answered, most frequent first: `500 ×2, 404 ×1, no response ×1`. */
+export function statusesText(endpoint: Endpoint): string {
+  const codes = Object.entries(endpoint.statusCodes).sort(([a, countA], [b, countB]) => countB - countA || compareCodeUnits(a, b));
+  const parts = codes.map(([code, count]) => `${code} ×${formatCount(count)}`);
+  if (endpoint.noResponseCount > 0) parts.push(`no response ×${formatCount(endpoint.noResponseCount)}`);
+  return parts.join(', ');
+}
+
+type FailedExecution = NonNullable<Endpoint['failedExecutions']>[number];
+
+/** A failed call's outcome: its status, or `no response (ECONNREFUSED)`. */
+export function failedStatus(execution: FailedExecution): string {
+  return execution.statusCode === undefined ? `no response (${execution.errorCode ?? 'unknown'})` : String(execution.statusCode);
+}
+
+/**
+ * Where a failed call came from: for a test's, the file and line of the
+ * call itself (else of the test), the test's title and the attempt:
+ * `orders.spec.ts:14 · orders.spec.ts › reads an order (attempt 2)`; for a
+ * record read from a file, its place and id.
+ */
+export function failedWhere(execution: FailedExecution): string {
+  const { test } = execution;
+  if (test === undefined) return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+  const at = execution.callLocation ?? test;
+  return `${at.file}:${at.line} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}`;
+}
+
+/** The failing and flaky endpoints that list failed calls, most failed first, then by label. */
+export function endpointsWithFailedCalls(report: QualityReport): Endpoint[] {
+  return report.endpoints
+    .filter((endpoint) => (endpoint.failedExecutions?.length ?? 0) > 0)
+    .sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || compareCodeUnits(a.endpoint, b.endpoint));
+}
+
+/**
+ * What a run says once when tests that passed made failed calls: most
+ * often negative cases, not yet declared expected, with the two ways to
+ * declare them; undefined when there are none.
+ */
+export function passingTestFailureHint(report: QualityReport): string | undefined {
+  const count = report.passingTestFailureCount ?? 0;
+  if (count === 0) return undefined;
+  const endpoints = report.endpoints.filter((endpoint) => endpoint.passingTestFailures !== undefined).length;
+  return (
+    `${countOf(count, 'failed call')} (${countOf(endpoints, 'endpoint')}) came from tests that passed: if they are negative cases, declare the status expected ` +
+    `with the test's "expected-status" annotation or with expectedStatusesByEndpoint, and they stop counting as failures`
+  );
+}
+
+/** A p-value as the renderings show it: `0.0031`, `< 0.0001`; `–` when there was nothing to test. */
+export function formatPValue(pValue: number | null): string {
+  if (pValue === null) return '–';
+  return pValue < 0.0001 ? '< 0.0001' : String(Number(pValue.toPrecision(2)));
+}
+
+/** Failure rates before and after in percent: `0% → 25%`, with `–` for a side that has none. */
+export function formatRateChange({ before, after }: { readonly before: number | null; readonly after: number | null }): string {
+  const rate = (value: number | null) => (value === null ? '–' : `${PERCENT.format(value * 100)}%`);
+  return `${rate(before)} → ${rate(after)}`;
+}
+
+/** One sentence, stated once in each rendering that compares, on how a latency change is judged. */
+export const SIGNIFICANCE_METHOD =
+  'A latency change is judged by a Mann-Whitney U test over the two runs’ latency histograms: slower or faster only when the p-value is below the significance level; ' +
+  'too few samples when no outcome of so few could be; a change within the histograms’ 1% resolution is never judged real';
+
+/** The comparison with the baseline in one line: `vs baseline: 2 endpoints slower, 1 newly failing, 14 unchanged, 3 too few samples to judge`. */
+export function comparisonHeadline(comparison: NonNullable<QualityReport['baseline']>): string {
+  const newlyFailing = new Set(comparison.newlyFailingEndpoints);
+  const counts = { slower: 0, newlyFailing: 0, noChange: 0, faster: 0, tooFewSamples: 0 };
+  // Each endpoint counted once: newly failing first, then by its latency verdict.
+  for (const entry of comparison.endpoints) {
+    if (newlyFailing.has(entry.endpoint)) counts.newlyFailing++;
+    else counts[entry.latencyVerdict]++;
+  }
+  const parts = [`${countOf(counts.slower, 'endpoint')} slower`, `${formatCount(counts.newlyFailing)} newly failing`, `${formatCount(counts.noChange)} unchanged`];
+  if (counts.faster > 0) parts.push(`${formatCount(counts.faster)} faster`);
+  parts.push(`${formatCount(counts.tooFewSamples)} too few samples to judge`);
+  return `vs baseline: ${parts.join(', ')}`;
 }
 
 /**
@@ -230,9 +329,11 @@ export interface BaselineChange {
 
 /**
  * The endpoints that changed against the baseline, regressions first:
- * newly failing, failing more, slower (largest increase first), then new
- * endpoints, recovered, failing less, faster, and endpoints that no longer
- * ran. Unchanged endpoints are left out.
+ * newly failing, failing more (a higher failure rate), slower (judged so by
+ * the latency test; largest increase first), then new endpoints,
+ * recovered, failing less, faster, and endpoints that no longer ran.
+ * Endpoints the test judged unchanged, or had too few samples to judge, are
+ * left out, whatever their p95 did.
  */
 export function baselineChanges(report: QualityReport): BaselineChange[] {
   const comparison = report.baseline;
@@ -252,15 +353,15 @@ export function baselineChanges(report: QualityReport): BaselineChange[] {
 }
 
 function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovered: ReadonlySet<string>): ChangeKind | undefined {
-  const { before, after } = entry.failedExecutionCount;
-  const change = entry.p95.changePercent;
+  // Rates per execution: a retry that repeats a failing call does not fail more.
+  const { before, after } = entry.failureRate;
   if (newlyFailing.has(entry.endpoint)) return 'newly failing';
   if (before !== null && after !== null && after > before) return 'failing more';
-  if (change !== null && change > 0) return 'slower';
+  if (entry.latencyVerdict === 'slower') return 'slower';
   if (entry.executionCount.before === null) return 'new';
   if (recovered.has(entry.endpoint)) return 'recovered';
   if (before !== null && after !== null && after < before) return 'failing less';
-  if (change !== null && change < 0) return 'faster';
+  if (entry.latencyVerdict === 'faster') return 'faster';
   return undefined;
 }
 

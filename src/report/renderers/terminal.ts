@@ -1,10 +1,13 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
 import { contractNumbers, operationCoverageText } from './contractPresentation.js';
-import { budgetSubject, describeState, endpointStates, formatBudgetLimit, formatBudgetValue, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import { budgetSubject, comparisonHeadline, formatMeasured, failedStatus, failedWhere, passingTestFailureHint, statusesText, describeState, endpointStates, formatBudgetLimit, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 const TERMINAL_ENDPOINT_LIMIT = 10;
+
+/** How many failed calls the terminal shows under each failing endpoint. */
+const TERMINAL_FAILED_CALLS = 3;
 
 /**
  * The one line a run ends with, for people and CI logs: the headline
@@ -17,6 +20,7 @@ export function formatHeadline(report: QualityReport, files: readonly string[]):
   const verdict = verdictOf(report);
   const parts = [headlineNumbers(report).join(', ')];
   if (report.contract !== undefined) parts.push(operationCoverageText(report.contract));
+  if (report.baseline !== undefined) parts.push(comparisonHeadline(report.baseline));
   // A run that stopped early says so whatever its budgets say: its numbers are only part of the evidence.
   if (verdict.kind === 'incomplete') parts.push(verdict.text);
   else if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
@@ -70,6 +74,9 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
   ];
   if (n > 0) lines.push((['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, report.responseTimeMs[name], n)).join(' · '));
   if (report.contract !== undefined) lines.push(`Contract: ${contractNumbers(report.contract).join(' · ')}`);
+  if (report.baseline !== undefined) lines.push(comparisonHeadline(report.baseline));
+  const hint = passingTestFailureHint(report);
+  if (hint !== undefined) lines.push(`Note: ${hint}`);
   const { shown, more } = worstEndpoints(report, TERMINAL_ENDPOINT_LIMIT);
   if (shown.length > 0) {
     lines.push('', `Worst endpoints (failed first, then by p95; percentiles by nearest rank):`);
@@ -80,7 +87,15 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
       const state = stateOf(endpoint);
       const { symbol, tone } = stateMark(state);
       const failed = `${formatCount(endpoint.failedExecutionCount)} failed`;
-      lines.push(`  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}  ${describeState(state)}`);
+      lines.push(`  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}  ${describeState(state)}  ${statusesText(endpoint)}`);
+      for (const execution of (endpoint.failedExecutions ?? []).slice(0, TERMINAL_FAILED_CALLS)) {
+        lines.push(`      ${failedStatus(execution)}  ${shownText(`${execution.method} ${execution.path}`)}  ${shownText(failedWhere(execution))}`);
+      }
+      const tests = endpoint.tests ?? [];
+      if (tests.length > 0) {
+        const moreTests = (endpoint.testCount ?? tests.length) - 1;
+        lines.push(`      called by ${shownText(`${tests[0]!.file}:${tests[0]!.line}`)}${moreTests > 0 ? ` and ${countOf(moreTests, 'more test')}` : ''}`);
+      }
     });
     if (more > 0) lines.push(`  … and ${formatCount(more)} more in the report`);
   }
@@ -92,9 +107,9 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
 
 /** One budget's result in a line, for `check` and the breaches on stderr: `FAIL responseTimeMs.p95 of GET /orders/:id: 612 ms (limit ≤ 500 ms)`. */
 export function formatBudgetResult(result: BudgetResult): string {
-  const { budget, actual, passed } = result;
+  const { budget, passed } = result;
   const subject = budgetSubject(result);
-  return `${passed ? 'pass' : 'FAIL'} ${budget}${subject === undefined ? '' : ` of ${shownText(subject)}`}: ${formatBudgetValue(budget, actual)} (limit ${formatBudgetLimit(result)})`;
+  return `${passed ? 'pass' : 'FAIL'} ${budget}${subject === undefined ? '' : ` of ${shownText(subject)}`}: ${formatMeasured(result)} (limit ${formatBudgetLimit(result)})`;
 }
 
 /** What a run says on stderr when budgets are breached: a count, then each breached budget; undefined when every budget holds. */
