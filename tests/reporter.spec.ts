@@ -57,6 +57,16 @@ test('times out', async () => {
 test.skip('not written yet', async () => {});
 `;
 
+/** A test of ordersSpec as the report names it: declared at this line, column 1, of orders.spec.ts (the test folder is the root). */
+function declared(line: number, title: string) {
+  return { title: `orders.spec.ts › ${title}`, file: 'orders.spec.ts', line, column: 1, testId: expect.any(String) as unknown as string };
+}
+
+/** A failed call of ordersSpec: recordExecution makes no pw:api step, so it has no line of its own. */
+function failedCall(method: string, path: string, statusCode: number, responseTimeMs: number, line: number, title: string, attempt: number) {
+  return { method, path, statusCode, responseTimeMs, test: declared(line, title), attempt, location: `test "orders.spec.ts › ${title}" (attempt ${attempt})` };
+}
+
 // Worked by hand from ordersSpec with retries 1 and threshold 300: every
 // attempt's records count (flaky: 503 then 200; always fails: two 500s;
 // times out: two records made before each timeout).
@@ -75,11 +85,19 @@ const expectedOrdersReport: QualityReport = {
   statusCodes: { '200': 5, '404': 1, '500': 2, '503': 1 },
   responseTimeMs: { min: 40, mean: 300.111, p50: 120, p90: 900, p95: 900, p99: 900, max: 900 },
   endpoints: [
-    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40 }, latencyHistogram: histogramOf(40, 40) },
-    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 }, latencyHistogram: histogramOf(300) },
-    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301 }, latencyHistogram: histogramOf(120, 301) },
-    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50 }, latencyHistogram: histogramOf(50, 50) },
-    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900 }, latencyHistogram: histogramOf(900, 900) },
+    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40 }, latencyHistogram: histogramOf(40, 40),
+      tests: [{ ...declared(13, 'retries a flaky call'), calls: 2, failedCalls: 1 }], testCount: 1, flakyFailedExecutionCount: 1,
+      failedExecutions: [failedCall('GET', '/flaky', 503, 40, 13, 'retries a flaky call', 1)] },
+    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 }, latencyHistogram: histogramOf(300),
+      tests: [{ ...declared(9, 'reads an invoice'), calls: 1, failedCalls: 1 }], testCount: 1, flakyFailedExecutionCount: 0,
+      failedExecutions: [failedCall('GET', '/invoices/7', 404, 300, 9, 'reads an invoice', 1)], passingTestFailures: { '404': 1 } },
+    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301 }, latencyHistogram: histogramOf(120, 301),
+      tests: [{ ...declared(4, 'lists orders'), calls: 2, failedCalls: 0 }], testCount: 1, flakyFailedExecutionCount: 0 },
+    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50 }, latencyHistogram: histogramOf(50, 50),
+      tests: [{ ...declared(23, 'times out'), calls: 2, failedCalls: 0 }], testCount: 1, flakyFailedExecutionCount: 0 },
+    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900 }, latencyHistogram: histogramOf(900, 900),
+      tests: [{ ...declared(18, 'always fails'), calls: 2, failedCalls: 2 }], testCount: 1, flakyFailedExecutionCount: 0,
+      failedExecutions: [failedCall('POST', '/orders', 500, 900, 18, 'always fails', 1), failedCall('POST', '/orders', 500, 900, 18, 'always fails', 2)] },
   ],
   slowestExecutions: [
     { endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 900, location: 'test "orders.spec.ts › always fails" (attempt 1)' },
@@ -92,6 +110,8 @@ const expectedOrdersReport: QualityReport = {
   unrecordedEndpoints: [],
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
   runStatus: 'failed',
+  flakyFailedExecutionCount: 1,
+  passingTestFailureCount: 1,
   flakyEndpoints: ['GET /flaky'],
 };
 
@@ -148,6 +168,8 @@ test('orders api', async ({ request }) => {
     expect(outcome.exitCode, outcome.stdout).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     // Times are real: everything else is exact. The fixture's labels are grouped: /orders/9 is /orders/:id.
+    const ordersApi = { title: 'api.spec.ts › orders api', file: 'api.spec.ts', line: 5, column: 1, testId: expect.any(String) as unknown as string };
+    const calledOnce = (failedCalls: number) => ({ tests: [{ ...ordersApi, calls: 1, failedCalls }], testCount: 1, flakyFailedExecutionCount: 0 });
     expect(withoutTimes(report)).toEqual({
       schemaVersion: 1,
       environment: 'local-api',
@@ -162,15 +184,24 @@ test('orders api', async ({ request }) => {
       expectedErrorCount: 0,
       statusCodes: { '200': 2, '201': 1, '404': 1 },
       endpoints: [
-        { endpoint: 'DELETE /orders/:id', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 } },
-        { endpoint: 'GET /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 } },
-        { endpoint: 'GET /slow', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 } },
-        { endpoint: 'POST /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '201': 1 } },
+        {
+          endpoint: 'DELETE /orders/:id', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, ...calledOnce(1),
+          // The call's own line and column (request.fetch on line 8), beside the test's (line 5); the path as called.
+          failedExecutions: [
+            { method: 'DELETE', path: '/orders/9', statusCode: 404, test: ordersApi, attempt: 1, callLocation: { file: 'api.spec.ts', line: 8, column: 25 }, location: 'test "api.spec.ts › orders api" (attempt 1)' },
+          ],
+          passingTestFailures: { '404': 1 },
+        },
+        { endpoint: 'GET /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, ...calledOnce(0) },
+        { endpoint: 'GET /slow', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, ...calledOnce(0) },
+        { endpoint: 'POST /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '201': 1 }, ...calledOnce(0) },
       ],
       unrecordedCallCount: 0,
       unrecordedEndpoints: [],
       tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 },
       runStatus: 'passed',
+      flakyFailedExecutionCount: 0,
+      passingTestFailureCount: 1,
       flakyEndpoints: [],
     });
     expect(report.slowestExecutions[0]).toMatchObject({ endpoint: 'GET /slow', statusCode: 200, location: 'test "api.spec.ts › orders api" (attempt 1)' });
@@ -251,7 +282,7 @@ test('bad options stop the run with an error that names each option', async () =
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, openapi, formats)\n' +
+      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, significanceLevel, openapi, formats)\n' +
       '  - option environment: must be a non-empty string; got 42 (a number)\n' +
       '  - option slowResponseThresholdMs: must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
       '  - option outputFile: must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',
@@ -353,6 +384,12 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
   expect(single.exitCode).toBe(1);
   expect([merged.exitCode, fromEnvironment.exitCode]).toEqual([0, 0]);
   const singleReport = await readFile(join(project, 'out/quality-summary.json'), 'utf8');
+  // Each "order" test is declared by one line of the loop (line 4, column 3) and named by its title.
+  const orderTest = (id: number, failing: boolean) => {
+    const test = { title: `more.spec.ts › order ${id}`, file: 'more.spec.ts', line: 4, column: 3, testId: expect.any(String) as unknown as string };
+    const failed = { method: 'GET', path: `/orders/${id}`, statusCode: 502, responseTimeMs: id * 100, test, attempt: 1, location: `test "more.spec.ts › order ${id}" (attempt 1)` };
+    return { tests: [{ ...test, calls: 1, failedCalls: failing ? 1 : 0 }], testCount: 1, flakyFailedExecutionCount: 0, ...(failing ? { failedExecutions: [failed], passingTestFailures: { '502': 1 } } : {}) };
+  };
   expect(await readReport(join(project, 'out/quality-summary.json'))).toEqual({
     ...expectedOrdersReport,
     executionCount: 15,
@@ -364,12 +401,12 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
     responseTimeMs: { min: 40, mean: 320.067, p50: 300, p90: 900, p95: 900, p99: 900, max: 900 },
     endpoints: [
       ...expectedOrdersReport.endpoints.slice(0, 3),
-      { endpoint: 'GET /orders/1', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100 } },
-      { endpoint: 'GET /orders/2', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200 } },
-      { endpoint: 'GET /orders/3', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 } },
-      { endpoint: 'GET /orders/4', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400 } },
-      { endpoint: 'GET /orders/5', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500 } },
-      { endpoint: 'GET /orders/6', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600 } },
+      { endpoint: 'GET /orders/1', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100 }, latencyHistogram: histogramOf(100), ...orderTest(1, false) },
+      { endpoint: 'GET /orders/2', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200 }, latencyHistogram: histogramOf(200), ...orderTest(2, false) },
+      { endpoint: 'GET /orders/3', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300 }, latencyHistogram: histogramOf(300), ...orderTest(3, true) },
+      { endpoint: 'GET /orders/4', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400 }, latencyHistogram: histogramOf(400), ...orderTest(4, false) },
+      { endpoint: 'GET /orders/5', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500 }, latencyHistogram: histogramOf(500), ...orderTest(5, false) },
+      { endpoint: 'GET /orders/6', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600 }, latencyHistogram: histogramOf(600), ...orderTest(6, true) },
       ...expectedOrdersReport.endpoints.slice(3),
     ],
     slowestExecutions: [
@@ -379,6 +416,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
       { endpoint: 'GET /orders/4', statusCode: 200, responseTimeMs: 400, location: 'test "more.spec.ts › order 4" (attempt 1)' },
     ],
     tests: { total: 12, passed: 8, failed: 2, flaky: 1, skipped: 1 },
+    passingTestFailureCount: 3,
   });
   expect(await readFile(join(project, 'out/merged.json'), 'utf8')).toBe(singleReport);
   expect(await readFile(join(project, 'out/merged-from-environment.json'), 'utf8')).toBe(singleReport);

@@ -112,6 +112,11 @@ test.describe('npm run start:environment', () => {
         "p95": 100,
         "p99": 100,
         "max": 100
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[231, 1]]
       }
     },
     {
@@ -132,7 +137,21 @@ test.describe('npm run start:environment', () => {
         "p95": 900,
         "p99": 900,
         "max": 900
-      }
+      },
+      "latencyHistogram": {
+        "relativeAccuracy": 0.01,
+        "zeroCount": 0,
+        "bins": [[341, 1]]
+      },
+      "failedExecutions": [
+        {
+          "method": "GET",
+          "path": "/orders/42",
+          "statusCode": 404,
+          "responseTimeMs": 900,
+          "location": "executions[1] of ${join(folder, 'executions.json')}"
+        }
+      ]
     }
   ],
   "slowestExecutions": [
@@ -278,7 +297,7 @@ test.describe('npm run start:environment', () => {
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
-        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, openapi, formats)\n',
+        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, budgets, baselinePath, significanceLevel, openapi, formats)\n',
     );
   });
 

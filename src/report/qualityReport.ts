@@ -105,7 +105,7 @@ export const endpointStatisticsSchema = z
       .array(failedExecutionSchema)
       .max(FAILED_EXECUTION_LIMIT)
       .optional()
-      .meta({ description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls, in input order (a Playwright run's: by test file, line and attempt)` }),
+      .meta({ description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: a Playwright run's by test file, line, column, title and attempt; records read from files by file name, then position in the file (the same whatever the order of files, shards and threads)` }),
     flakyFailedExecutionCount: z
       .int()
       .min(0)

@@ -121,9 +121,12 @@ function partsOfOneRead(ranges: readonly RangeSummary[], format: 'json' | 'ndjso
       return location;
     };
     const issues = part.issues.map((issue): RecordIssue => ({ ...issue, location: absolute(issue.location, file) }));
-    // The slowest executions always name their file.
-    const slowest = part.summary.slowest.map((execution): SlowExecution => (execution.location === undefined ? execution : { ...execution, location: absolute(execution.location, path) }));
-    return { ...part, issues, summary: { ...part.summary, slowest } };
+    // The slowest and the failed executions always name their file.
+    const located = <Execution extends { readonly location?: RecordLocation | undefined }>(execution: Execution): Execution =>
+      execution.location === undefined ? execution : { ...execution, location: absolute(execution.location, path) };
+    const slowest = part.summary.slowest.map((execution): SlowExecution => located(execution));
+    const endpoints = part.summary.endpoints.map((endpoint) => (endpoint.evidence === undefined ? endpoint : { ...endpoint, evidence: { ...endpoint.evidence, failed: endpoint.evidence.failed.map(located) } }));
+    return { ...part, issues, summary: { ...part.summary, slowest, endpoints } };
   });
 }
 

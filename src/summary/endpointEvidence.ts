@@ -10,7 +10,11 @@ import { compareCodeUnits } from './compareCodeUnits.js';
  * their first entries in input order, counts add up.
  */
 
-/** How many failed executions each endpoint keeps: its first 5, in input order. */
+/**
+ * How many failed executions each endpoint keeps: its first 5 by place (see
+ * compareFailedPlaces), so that the same calls are kept whatever the order
+ * of the input files, shards and threads.
+ */
 export const FAILED_EXECUTION_LIMIT = 5;
 
 /** How many tests each endpoint lists (most failed calls first, then most calls); `testCount` gives them all. */
@@ -104,20 +108,28 @@ export class EndpointEvidence {
     if (test !== undefined) this.countTest(test, 1, failed ? 1 : 0);
     if (!failed) return;
     if (source?.retriedAway === true) this.retriedFailureCount++;
-    if (this.failed.length < FAILED_EXECUTION_LIMIT || source?.testPassed === true) {
-      const kept = execution();
-      if (this.failed.length < FAILED_EXECUTION_LIMIT) this.failed.push(kept);
-      if (source?.testPassed === true) {
-        const code = kept.statusCode === undefined ? (kept.errorCode ?? 'NO_RESPONSE') : String(kept.statusCode);
-        this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + 1);
-      }
+    const kept = execution();
+    this.keep(kept);
+    if (source?.testPassed === true) {
+      const code = kept.statusCode === undefined ? (kept.errorCode ?? 'NO_RESPONSE') : String(kept.statusCode);
+      this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + 1);
     }
+  }
+
+  // Keeps an execution among the first FAILED_EXECUTION_LIMIT by place.
+  private keep(execution: FailedExecution): void {
+    const { failed } = this;
+    if (failed.length === FAILED_EXECUTION_LIMIT && compareFailedPlaces(execution, failed[failed.length - 1]!) >= 0) return;
+    let at = failed.length;
+    while (at > 0 && compareFailedPlaces(execution, failed[at - 1]!) < 0) at--;
+    failed.splice(at, 0, execution);
+    if (failed.length > FAILED_EXECUTION_LIMIT) failed.pop();
   }
 
   /** Adds what another part gathered; its calls come after this one's. */
   merge(data: EndpointEvidenceData): void {
     for (const { calls, failedCalls, ...identity } of data.tests) this.countTest(identity, calls, failedCalls);
-    for (const execution of data.failed) if (this.failed.length < FAILED_EXECUTION_LIMIT) this.failed.push(execution);
+    for (const execution of data.failed) this.keep(execution);
     this.retriedFailureCount += data.retriedFailureCount;
     for (const [code, count] of data.passingTestFailures) this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + count);
   }
@@ -153,6 +165,42 @@ export class EndpointEvidence {
       known.calls += calls;
       known.failedCalls += failedCalls;
     }
+  }
+}
+
+/**
+ * The order failed executions are kept in: a test's calls by the test's
+ * file, line, column and title, then the attempt; records read from files
+ * by file name, then their position in the file (a list index, a line, a
+ * HAR entry). Independent of the order records arrive in.
+ */
+export function compareFailedPlaces(a: FailedExecution, b: FailedExecution): number {
+  const placeA = placeOf(a);
+  const placeB = placeOf(b);
+  for (let index = 0; index < Math.max(placeA.length, placeB.length); index++) {
+    const x = placeA[index] ?? -1;
+    const y = placeB[index] ?? -1;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return compareCodeUnits(String(x), String(y));
+  }
+  return 0;
+}
+
+function placeOf({ test, attempt, location }: FailedExecution): readonly (string | number)[] {
+  if (test !== undefined) return [0, test.file, test.line, test.column, test.title, attempt ?? 0];
+  if (location === undefined) return [2];
+  switch (location.kind) {
+    case 'list':
+      return [1, location.file ?? '', location.index];
+    case 'line':
+      return [1, location.file, location.line];
+    case 'harEntry':
+      return [1, location.file, location.index];
+    case 'test':
+      return [1, location.title, location.attempt];
+    case 'document':
+      return [1, location.file ?? '', -1];
   }
 }
 
