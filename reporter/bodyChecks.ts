@@ -4,6 +4,7 @@ import type { BodyChecker, CheckedBody } from '../src/contract/bodyConformance.j
 import type { ContractOperation } from '../src/contract/contract.js';
 import type { BodyCheck } from '../src/records/bodyCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
+import type { ReporterSettings } from './reporterSettings.js';
 
 /**
  * Body conformance in the test workers: where the run has a contract (the
@@ -38,6 +39,40 @@ export interface CallChecker {
 }
 
 const checkers = new WeakMap<object, Promise<CallChecker | undefined>>();
+const workerSettings = new WeakMap<object, Promise<ReporterSettings | undefined>>();
+
+/**
+ * The reporter's settings as a test worker reads them, from the config
+ * Playwright gives every test: once per config; undefined when they do not
+ * resolve (the reporter itself stops the run then).
+ */
+function settingsIn(config: FullConfig): Promise<ReporterSettings | undefined> {
+  let settings = workerSettings.get(config);
+  if (settings === undefined) {
+    settings = import('./reporterSettings.js')
+      .then(({ resolveReporterSettings }) => {
+        const entry = config.reporter.find(([name]) => typeof name === 'string' && name.includes('quality-evidence'));
+        const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
+        return resolveReporterSettings({ configDir, ...((entry?.[1] as Record<string, unknown> | undefined) ?? {}) }, process.env, process.cwd());
+      })
+      .catch(() => undefined);
+    workerSettings.set(config, settings);
+  }
+  return settings;
+}
+
+/**
+ * The excerpt of a failed call's response body, when the run asks for
+ * excerpts (failureExcerptBytes, off by default): its first bytes, secrets
+ * replaced (see failureExcerpt.ts); undefined when it does not.
+ */
+export async function failureExcerptsFor(config: FullConfig): Promise<((body: Buffer) => string | undefined) | undefined> {
+  const settings = await settingsIn(config);
+  const bytes = settings?.failureExcerptBytes ?? 0;
+  if (bytes <= 0) return undefined;
+  const { failureExcerpt } = await import('../src/records/failureExcerpt.js');
+  return (body) => failureExcerpt(body, bytes, settings?.redactKeys);
+}
 
 /** The checker of a worker's run, made once per config; undefined without a contract. */
 export function callCheckerFor(config: FullConfig): Promise<CallChecker | undefined> {
@@ -50,11 +85,8 @@ export function callCheckerFor(config: FullConfig): Promise<CallChecker | undefi
 }
 
 async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefined> {
-  const { resolveReporterSettings } = await import('./reporterSettings.js');
-  const entry = config.reporter.find(([name]) => typeof name === 'string' && name.includes('quality-evidence'));
-  const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-  const settings = resolveReporterSettings({ configDir, ...((entry?.[1] as Record<string, unknown> | undefined) ?? {}) }, process.env, process.cwd());
-  if (settings.openapi === undefined || settings.openapi.length === 0) return undefined;
+  const settings = await settingsIn(config);
+  if (settings?.openapi === undefined || settings.openapi.length === 0) return undefined;
   const [{ loadContract }, { createBodyChecker }, { createEndpointLabelling }, { nodeFileSystem }] = await Promise.all([
     import('../src/contract/loadContract.js'),
     import('../src/contract/bodyConformance.js'),

@@ -25,8 +25,8 @@ export type AttachedRecord = ExecutionRecordInput & {
 };
 
 /** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
-export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, call, retry }: AttachedRecord): Buffer {
-  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, call, retry }));
+export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt, call, retry }: AttachedRecord): Buffer {
+  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt, call, retry }));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { TimingPhases } from '../src/index.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl } from './apiCalls.js';
 import type { CheckedBody } from '../src/contract/bodyConformance.js';
 import type { BodyCheck } from '../src/records/bodyCheck.js';
-import { callCheckerFor } from './bodyChecks.js';
+import { callCheckerFor, failureExcerptsFor, type CallChecker } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
 
 /** The test a call belongs to: a fixed one, or whichever test is running when the call is made. */
@@ -63,27 +63,18 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
           if (test === undefined) return response;
           const record = { statusCode: response.status(), endpoint: `${call.method} ${new URL(response.url()).pathname}`, ...timingOf(response, startedMs), call };
           // With a contract, the call's bodies are checked before the test goes on: the record carries the outcome, never a body.
-          return callCheckerFor(test.config).then(async (checker) => {
-            if (checker?.wants(record.endpoint) !== true) {
+          // With failureExcerptBytes, a call that answered 400 or above keeps the first bytes of its body, secrets replaced.
+          return Promise.all([callCheckerFor(test.config), failureExcerptsFor(test.config)]).then(async ([checker, excerptOf]) => {
+            const checks = checker?.wants(record.endpoint) === true;
+            const excerpts = excerptOf !== undefined && record.statusCode >= 400;
+            if (!checks && !excerpts) {
               attachRecord(record, test);
               return response;
             }
             const body = await response.body().catch(() => undefined);
-            const sent = sentBody(args[1]);
-            let bodyCheck: BodyCheck | undefined;
-            try {
-              bodyCheck = checker.check({
-                endpoint: record.endpoint,
-                statusCode: record.statusCode,
-                responseContentType: response.headers()['content-type'],
-                responseBody: body,
-                requestContentType: sent.contentType,
-                requestBody: sent.body,
-              });
-            } catch {
-              bodyCheck = undefined;
-            }
-            attachRecord(bodyCheck === undefined ? record : { ...record, bodyCheck }, test);
+            const bodyCheck = checks ? checkedBodies(checker!, record, response, body, args[1]) : undefined;
+            const excerpt = excerpts && body !== undefined ? excerptOf(body) : undefined;
+            attachRecord({ ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) }, test);
             return body === undefined ? response : servingBody(response, body);
           });
         }
@@ -94,6 +85,23 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
   });
   recordingContexts.add(recording);
   return recording;
+}
+
+/** The check of a call's bodies against the contract; undefined when nothing was checked, or the check failed (it never fails the test). */
+function checkedBodies(checker: CallChecker, record: { readonly endpoint: string; readonly statusCode: number }, response: APIResponse, body: Buffer | undefined, options: unknown): BodyCheck | undefined {
+  const sent = sentBody(options);
+  try {
+    return checker.check({
+      endpoint: record.endpoint,
+      statusCode: record.statusCode,
+      responseContentType: response.headers()['content-type'],
+      responseBody: body,
+      requestContentType: sent.contentType,
+      requestBody: sent.body,
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /**

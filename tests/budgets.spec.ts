@@ -1,6 +1,8 @@
 import { expect, test } from './support/test.js';
 import { buildReport, compareWithBaseline, evaluateBudgets, summariseExecutions, type Budgets, type QualityReport } from '../src/index.js';
 import { formatBudgetResult } from '../src/report/renderers/terminal.js';
+import { contradictionInVerdict } from '../src/evaluation/evaluateBudgets.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { parseBudgets } from '../src/run/judgement.js';
 import { thrownBy } from './support/failures.js';
 
@@ -147,4 +149,35 @@ test.describe('bad budgets files', () => {
       expect((thrownBy(() => parseBudgets(text, 'b.json')) as Error).message).toBe(`invalid budgets:\n${message}`);
     });
   }
+});
+
+test.describe('countFlakyFailures', () => {
+  // Two failed calls of GET /a: one from an attempt a retry made good (flaky), one from a test that failed for good.
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
+  const test1 = { title: 't1', file: 'a.spec.ts', line: 1, column: 1 };
+  const test2 = { title: 't2', file: 'a.spec.ts', line: 9, column: 1 };
+  run.take({ endpoint: 'GET /a', statusCode: 503, responseTimeMs: 5 }, () => ({ kind: 'test', title: 't1', attempt: 1 }), { test: test1, attempt: 1, retriedAway: true, testPassed: false });
+  run.take({ endpoint: 'GET /a', statusCode: 200, responseTimeMs: 5 }, () => ({ kind: 'test', title: 't1', attempt: 2 }), { test: test1, attempt: 2, retriedAway: false, testPassed: true });
+  run.take({ endpoint: 'GET /a', statusCode: 500, responseTimeMs: 5 }, () => ({ kind: 'test', title: 't2', attempt: 1 }), { test: test2, attempt: 1, retriedAway: false, testPassed: false });
+  const report = run.finish({ tests: { total: 2, passed: 0, failed: 1, flaky: 1, skipped: 0 } });
+
+  test('by default flaky failures count, as they always did', () => {
+    expect(judge({ maxFailedExecutions: 1, endpoints: { 'GET /a': { maxFailureRate: 0.5 } } }, report)).toStrictEqual([
+      ['maxFailedExecutions', '', 1, 2, false],
+      ['maxFailureRate', 'GET /a', 0.5, 2 / 3, false],
+    ]);
+  });
+
+  test('false leaves them out of the failure budgets, run-wide and per endpoint, and the verdict says so', () => {
+    const verdict = evaluateBudgets(report, { countFlakyFailures: false, maxFailedExecutions: 1, endpoints: { 'GET /a': { maxFailureRate: 0.5 } } });
+    expect(verdict).toStrictEqual({
+      passed: true,
+      countFlakyFailures: false,
+      results: [
+        { budget: 'maxFailedExecutions', limit: 1, actual: 1, passed: true },
+        { budget: 'maxFailureRate', endpoint: 'GET /a', limit: 0.5, actual: 1 / 3, passed: true },
+      ],
+    });
+    expect(contradictionInVerdict({ ...report, budgets: verdict }, verdict)).toBeUndefined();
+  });
 });

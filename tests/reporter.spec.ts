@@ -137,6 +137,7 @@ test.describe('automatic recording through quality-evidence/test', () => {
       if (route === 'GET /orders') answer(200);
       else if (route === 'POST /orders') answer(201);
       else if (route === 'GET /slow') setTimeout(() => { answer(200); }, 600);
+      else if (route === 'POST /login') response.writeHead(401, { 'content-type': 'application/json', 'set-cookie': 'sid=SECRET-COOKIE' }).end(JSON.stringify({ error: 'bad credentials', user: { email: 'ann@example.com', password: 'SECRET-PASSWORD' }, token: 'SECRET-TOKEN' }));
       else answer(404);
     });
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
@@ -206,6 +207,30 @@ test('orders api', async ({ request }) => {
     });
     expect(report.slowestExecutions[0]).toMatchObject({ endpoint: 'GET /slow', statusCode: 200, location: 'test "api.spec.ts › orders api" (attempt 1)' });
     expect(report.responseTimeMs.max).toBe(report.slowestExecutions[0]?.responseTimeMs);
+  });
+  test('failureExcerptBytes keeps the first bytes of each failed call\'s body with its secrets replaced, and no header', async () => {
+    const project = await createPlaywrightProject({
+      'playwright.config.ts': configWith(`{ outputFile: 'out/quality-summary.json', failureExcerptBytes: 80, redactKeys: ['email'] }`),
+      'tests/login.spec.ts': `import { test, expect } from 'quality-evidence/test';
+
+test.use({ baseURL: process.env.BASE_URL });
+
+test('refuses a bad password', async ({ request }) => {
+  const response = await request.post('/login', { data: { user: 'ann' } });
+  expect(response.status()).toBe(401);
+  expect((await response.json()).error).toBe('bad credentials');
+});
+`,
+    });
+
+    const outcome = await runPlaywright(project, ['test'], { BASE_URL: baseURL });
+
+    expect(outcome.exitCode, outcome.stdout).toBe(0);
+    const report = await readReport(join(project, 'out/quality-summary.json'));
+    // 80 bytes of the redacted body, cut and marked; the test still reads the body itself.
+    expect(report.endpoints[0]?.failedExecutions?.[0]?.excerpt).toBe('{"error":"bad credentials","user":{"email":"[redacted]","password":"[redacted]"}…');
+    const outputs = [outcome.stdout, outcome.stderr, ...(await Promise.all(['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8'))))];
+    expect(outputs.filter((output) => /SECRET|ann@example/.test(output))).toEqual([]);
   });
 });
 

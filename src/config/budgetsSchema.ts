@@ -104,6 +104,13 @@ const endpointBudgetsRecord = z.record(z.string().regex(ENDPOINT_LABEL_PATTERN, 
 export const budgetsSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
+    countFlakyFailures: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .meta({
+        description:
+          'Whether failed executions from attempts that a retry made good (flaky) count in maxFailedExecutions and maxFailureRate, run-wide, per endpoint and per operation; default true. Only a Playwright run knows which failures are flaky',
+      }),
     ...limits,
     ...contractLimits,
     endpoints: z

@@ -4,6 +4,7 @@ import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
 import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../labels/endpointLabels.js';
 import { parseStatusList } from '../records/statusList.js';
 import { budgetsSchema, type Budgets } from './budgetsSchema.js';
+import { MAX_FAILURE_EXCERPT_BYTES } from '../records/failureExcerpt.js';
 
 /**
  * Every setting of quality-evidence, with the name each source gives it: the
@@ -63,6 +64,8 @@ const commaList = z.string().transform((text) =>
     .map((item) => item.trim())
     .filter((item) => item !== ''),
 );
+
+const excerptRule = `must be a whole number of bytes from 0 to ${MAX_FAILURE_EXCERPT_BYTES}`;
 
 const significanceRule = 'must be a probability above 0 and at most 0.5, such as 0.01';
 
@@ -262,6 +265,23 @@ export const SETTINGS = {
     purpose: 'the significance level of the baseline comparison',
     description:
       `The significance level of the baseline comparison's latency test (QE_SIGNIFICANCE_LEVEL): an endpoint is judged slower or faster only when the test's p-value is below it; default ${DEFAULT_SIGNIFICANCE_LEVEL}`,
+  },
+  failureExcerptBytes: {
+    variable: 'QE_FAILURE_EXCERPT_BYTES',
+    flag: { name: 'failure-excerpt-bytes' },
+    inFile: true,
+    value: z.int({ error: excerptRule }).min(0, { error: excerptRule }).max(MAX_FAILURE_EXCERPT_BYTES, { error: excerptRule }),
+    text: z.string().regex(/^\d{1,5}$/, { error: excerptRule }).transform(Number),
+    purpose: 'the bytes of a failed call\'s response body to show',
+    description: `Off (0) by default, because bodies may hold personal data: the first this many bytes (at most ${MAX_FAILURE_EXCERPT_BYTES}) of the response body of each failed call listed in the report, values under keys that look secret (password, token, secret, authorization, cookie, apiKey, and redactKeys) replaced; never a header (QE_FAILURE_EXCERPT_BYTES)`,
+  },
+  redactKeys: {
+    variable: 'QE_REDACT_KEYS',
+    inFile: true,
+    value: z.array(nonEmptyText, { error: 'must be an array of key names, such as ["ssn", "iban"]' }),
+    text: commaList,
+    purpose: 'the keys whose values excerpts replace',
+    description: 'More keys whose values a failure excerpt replaces, besides those that look secret (QE_REDACT_KEYS, comma-separated): ["ssn", "iban"]; matched within a key, case, - and _ aside',
   },
   openapi: {
     variable: 'QE_OPENAPI_PATH',

@@ -19,21 +19,31 @@ type Endpoint = QualityReport['endpoints'][number];
 /** What a limit is measured on: the whole report, one endpoint's entry, or nothing (an endpoint that did not run). */
 type Measured = QualityReport | Endpoint | undefined;
 
+/** How the failure budgets count: with the failures a retry made good (the default), or without them. */
+interface Counting {
+  readonly countFlakyFailures: boolean;
+}
+
+/** The failed executions a budget counts: all of them, or those a retry did not make good. */
+function failedOf(measured: QualityReport | Endpoint, { countFlakyFailures }: Counting): number {
+  return countFlakyFailures ? measured.failedExecutionCount : measured.failedExecutionCount - (measured.flakyFailedExecutionCount ?? 0);
+}
+
 /** Every limit but maxP95IncreasePercent, in the order results come: what it limits, and how it is measured. */
-const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Limits) => number | undefined; readonly measure: (measured: Measured) => number | null }[] = [
+const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Limits) => number | undefined; readonly measure: (measured: Measured, counting: Counting) => number | null }[] = [
   { budget: 'minExecutions', limitOf: (limits) => limits.minExecutions, measure: (measured) => measured?.executionCount ?? null },
-  { budget: 'maxFailedExecutions', limitOf: (limits) => limits.maxFailedExecutions, measure: (measured) => measured?.failedExecutionCount ?? null },
+  { budget: 'maxFailedExecutions', limitOf: (limits) => limits.maxFailedExecutions, measure: (measured, counting) => (measured === undefined ? null : failedOf(measured, counting)) },
   {
     budget: 'maxFailureRate',
     limitOf: (limits) => limits.maxFailureRate,
-    measure: (measured) => (measured === undefined || measured.executionCount === 0 ? null : measured.failedExecutionCount / measured.executionCount),
+    measure: (measured, counting) => (measured === undefined || measured.executionCount === 0 ? null : failedOf(measured, counting) / measured.executionCount),
   },
   { budget: 'maxSlowExecutions', limitOf: (limits) => limits.maxSlowExecutions, measure: (measured) => measured?.slowExecutionCount ?? null },
   { budget: 'maxNoResponseCount', limitOf: (limits) => limits.maxNoResponseCount, measure: (measured) => measured?.noResponseCount ?? null },
   ...LIMITED_STATISTICS.map((statistic) => ({
     budget: `responseTimeMs.${statistic}`,
     limitOf: (limits: Limits) => limits.responseTimeMs?.[statistic],
-    measure: (measured: Measured) => measured?.responseTimeMs[statistic] ?? null,
+    measure: (measured: Measured): number | null => measured?.responseTimeMs[statistic] ?? null,
   })),
 ];
 
@@ -73,7 +83,8 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
   const results: BudgetResult[] = [];
   const byEndpoint = endpointBudgetsOf(budgets);
   const measuredByEndpoint = endpointsByLabel(report);
-  judgeLimits(budgets, undefined, report, results);
+  const counting: Counting = { countFlakyFailures: budgets.countFlakyFailures ?? true };
+  judgeLimits(budgets, undefined, report, results, counting);
   if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, undefined, results);
   for (const { budget, measure } of CONTRACT_LIMITS) {
     const limit = budgets[budget];
@@ -82,11 +93,12 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
     results.push({ budget, limit, actual, passed: holdsLimit(budget, limit, actual) });
   }
   for (const [endpoint, endpointBudgets] of byEndpoint) {
-    judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results);
+    judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results, counting);
     if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, endpoint, results);
   }
-  for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {})) judgeOperation(name, operationBudgets, report, measuredByEndpoint, results);
-  return { passed: results.every((result) => result.passed) && !isIncompleteRun(report.runStatus), results };
+  for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {})) judgeOperation(name, operationBudgets, report, measuredByEndpoint, results, counting);
+  const passed = results.every((result) => result.passed) && !isIncompleteRun(report.runStatus);
+  return counting.countFlakyFailures ? { passed, results } : { passed, countFlakyFailures: false, results };
 }
 
 /** Whether budgets ask for a comparison with a baseline. */
@@ -105,13 +117,13 @@ function holdsLimit(budget: string, limit: number, actual: number | null): boole
  * undeclared statuses. A name that is no operation of the contract (or a
  * report without one) measures nothing: each limit is breached.
  */
-function judgeOperation(name: string, limits: OperationBudgets, report: QualityReport, measuredByEndpoint: ReadonlyMap<string, Endpoint>, results: BudgetResult[]): void {
+function judgeOperation(name: string, limits: OperationBudgets, report: QualityReport, measuredByEndpoint: ReadonlyMap<string, Endpoint>, results: BudgetResult[], counting: Counting): void {
   const operation = operationNamed(report.contract, name);
   const named = { operation: name, ...(operation === undefined ? {} : { endpoint: operation.endpoint }) };
   for (const { budget, limitOf, measure } of LIMITS) {
     const limit = limitOf(limits);
     if (limit === undefined) continue;
-    const actual = measureOperation(operation, budget, measure, measuredByEndpoint);
+    const actual = measureOperation(operation, budget, (measured) => measure(measured, counting), measuredByEndpoint);
     results.push({ budget, ...named, limit, actual, passed: holdsLimit(budget, limit, actual) });
   }
   for (const { budget, measure } of OPERATION_CONTRACT_LIMITS) {
@@ -153,6 +165,7 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
   const remeasurable = endpoints !== undefined && responseTimeMs !== undefined;
   const measuredByEndpoint = remeasurable ? endpointsByLabel(report) : new Map<string, Endpoint>();
   const changeByEndpoint = new Map((report.baseline?.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
+  const counting: Counting = { countFlakyFailures: verdict.countFlakyFailures ?? true };
   for (const [index, result] of verdict.results.entries()) {
     const { budget, endpoint, operation: operationName, limit, actual, passed } = result;
     const subject = operationName ?? endpoint;
@@ -162,13 +175,13 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
     let measured: number | null;
     if (operationName !== undefined) {
       const operation = operationNamed(report.contract, operationName);
-      if (measure !== undefined) measured = measureOperation(operation, budget, measure, measuredByEndpoint);
+      if (measure !== undefined) measured = measureOperation(operation, budget, (entry) => measure(entry, counting), measuredByEndpoint);
       else {
         const contractMeasure = OPERATION_CONTRACT_LIMITS.find((entry) => entry.budget === budget)?.measure;
         if (contractMeasure === undefined) return `${where} is not a budget of an operation`;
         measured = operation === undefined ? null : contractMeasure(operation);
       }
-    } else if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint));
+    } else if (measure !== undefined) measured = measure(endpoint === undefined ? report : measuredByEndpoint.get(endpoint), counting);
     else if (contractMeasure !== undefined && endpoint === undefined) measured = contractMeasure(report.contract);
     else if (budget === 'maxP95IncreasePercent') {
       const compared = endpoint === undefined ? undefined : changeByEndpoint.get(endpoint);
@@ -215,11 +228,11 @@ function endpointsByLabel(report: QualityReport): Map<string, Endpoint> {
 }
 
 // The limits of the whole run (measured = the report) or of one endpoint (measured = its entry, or undefined when it did not run).
-function judgeLimits(limits: Limits, endpoint: string | undefined, measured: Measured, results: BudgetResult[]): void {
+function judgeLimits(limits: Limits, endpoint: string | undefined, measured: Measured, results: BudgetResult[], counting: Counting): void {
   for (const { budget, limitOf, measure } of LIMITS) {
     const limit = limitOf(limits);
     if (limit === undefined) continue;
-    const actual = measure(measured);
+    const actual = measure(measured, counting);
     results.push({ budget, ...(endpoint === undefined ? {} : { endpoint }), limit, actual, passed: holdsLimit(budget, limit, actual) });
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
-import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
+import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_EXCERPT_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 import { bodyCheckSchema } from './bodyCheck.js';
 
@@ -97,6 +97,14 @@ export const executionRecordSchema = z
     timingMs: timingPhasesSchema.optional(),
     expectedStatuses: expectedStatusesSchema.optional(),
     bodyCheck: bodyCheckSchema.optional(),
+    excerpt: z
+      .string({ error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
+      .max(MAX_EXCERPT_LENGTH, { error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
+      .optional()
+      .meta({
+        description:
+          'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
+      }),
   })
   // Both refinements run even when a field is invalid, so that one pass lists every problem of a record.
   .refine((record) => record.statusCode !== undefined || record.errorCode !== undefined, {

@@ -2,6 +2,7 @@ import type { ExecutionRecord } from './executionRecord.js';
 import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
 import { isBodyCheck } from './bodyCheckRules.js';
+import { MAX_FAILURE_EXCERPT_BYTES } from './failureExcerpt.js';
 
 /**
  * What a valid execution record is, as plain comparisons: the hot-path twin
@@ -49,13 +50,16 @@ export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
 /** The names of the timing phases a record may carry, in the order a request goes through them. */
 export const TIMING_PHASES = ['dns', 'connect', 'tls', 'wait', 'receive'] as const;
 
+/** The longest `excerpt` a record may carry, in UTF-16 code units: MAX_FAILURE_EXCERPT_BYTES bytes of text and the mark of a cut. */
+export const MAX_EXCERPT_LENGTH = MAX_FAILURE_EXCERPT_BYTES + 1;
+
 /** Parses a record's `expectedStatuses` once per distinct list. */
 export const parseRecordStatusList = createStatusListCache();
 
 /** Whether a value is a valid execution record: the same rules as the schema, with no allocation. */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck } = value;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -66,7 +70,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     (id === undefined || (typeof id === 'string' && id.length <= MAX_ID_LENGTH)) &&
     (timingMs === undefined || areTimingPhases(timingMs)) &&
     (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses))) &&
-    (bodyCheck === undefined || isBodyCheck(bodyCheck))
+    (bodyCheck === undefined || isBodyCheck(bodyCheck)) &&
+    (excerpt === undefined || (typeof excerpt === 'string' && excerpt.length <= MAX_EXCERPT_LENGTH))
   );
 }
 

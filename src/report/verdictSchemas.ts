@@ -43,6 +43,10 @@ const budgetResultSchema = z
 export const budgetVerdictSchema = z
   .strictObject({
     passed: z.boolean().meta({ description: 'Whether every budget holds' }),
+    countFlakyFailures: z
+      .literal(false)
+      .optional()
+      .meta({ description: 'Only when the budgets say so (countFlakyFailures: false): failed executions that a retry made good are not counted in maxFailedExecutions and maxFailureRate' }),
     results: z.array(budgetResultSchema).meta({ description: 'Every budget, in a fixed order: the whole run first, then endpoints by label' }),
   })
   .meta({ title: 'BudgetVerdict' });

@@ -7,6 +7,7 @@ import type { ContractOperation } from '../contract/contract.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
 import type { RecordedBodies, RecordedBody } from '../readers/recordBatch.js';
 import { isExecutionRecord } from '../records/recordCheck.js';
+import { failureExcerpt } from '../records/failureExcerpt.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
@@ -18,6 +19,10 @@ import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntak
 /** What a run needs of the settings: the rules its records are counted by, and the environment its report names. */
 export interface EvidenceSettings extends EvidenceRules {
   readonly environment: string;
+  /** The bytes of a failed call's response body its record keeps (a HAR file's kept bodies); 0 or absent for none. */
+  readonly failureExcerptBytes?: number | undefined;
+  /** Keys whose values an excerpt replaces, besides those that look secret. */
+  readonly redactKeys?: readonly string[] | undefined;
 }
 
 /** How a run is set up besides its settings. */
@@ -84,6 +89,15 @@ export function rulesWithContract<Rules extends EvidenceRules>(rules: Rules, { c
 export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun, bodyChecker }: EvidenceRunOptions = {}): EvidenceRun {
   const intake = new RecordIntake(rulesWithContract(settings, judgement), { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
   const checkBodies = bodyChecker === undefined || judgement.contract === undefined ? undefined : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
+  const excerptBytes = settings.failureExcerptBytes ?? 0;
+  // A failed call's excerpt, from the response body its reader kept: only for a status of 400 or above (the report shows it only if the call failed).
+  const excerptOf =
+    excerptBytes <= 0
+      ? undefined
+      : (record: unknown, kept: RecordedBodies): string | undefined =>
+          isExecutionRecord(record) && record.statusCode !== undefined && record.statusCode >= 400 && kept.response !== undefined
+            ? failureExcerpt(Buffer.from(textOf(kept.response)), excerptBytes, settings.redactKeys)
+            : undefined;
   return {
     startInput(name) {
       intake.inputName = name;
@@ -93,15 +107,17 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
     },
     takeBatch(batch) {
       const { bodies } = batch;
-      if (bodies === undefined || checkBodies === undefined) {
+      if (bodies === undefined || (checkBodies === undefined && excerptOf === undefined)) {
         intake.takeBatch(batch);
         return;
       }
       const origin = batch.derivedEndpoints === true ? { derivedFromUrl: true } : undefined;
       batch.records.forEach((record, index) => {
         const kept = bodies[index];
-        const bodyCheck = kept === undefined ? undefined : checkBodies(record, kept);
-        intake.take(bodyCheck === undefined ? record : { ...(record as object), bodyCheck }, () => batch.location(index), origin);
+        const bodyCheck = kept === undefined ? undefined : checkBodies?.(record, kept);
+        const excerpt = kept === undefined ? undefined : excerptOf?.(record, kept);
+        const taken = bodyCheck === undefined && excerpt === undefined ? record : { ...(record as object), ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) };
+        intake.take(taken, () => batch.location(index), origin);
       });
     },
     takeInvalid(issue) {

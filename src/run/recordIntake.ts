@@ -42,6 +42,7 @@ function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undef
     ...(origin?.callLocation === undefined ? {} : { callLocation: origin.callLocation }),
     ...(id === undefined ? {} : { id }),
     location,
+    ...(record.excerpt === undefined ? {} : { excerpt: record.excerpt }),
   };
 }
 

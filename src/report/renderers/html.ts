@@ -11,6 +11,7 @@ import {
   countOf,
   failedStatus,
   failedWhere,
+  FLAKY_NOT_COUNTED,
   formatPValue,
   formatRateChange,
   passingTestFailureHint,
@@ -293,11 +294,12 @@ function budgetSection(report: QualityReport, reportName: string): string {
   const { shown, more, breachedMore } = budgetsShown(results, HTML_BUDGET_LIMIT);
   const rows = shown.map(
     (result) =>
-      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td><code>${text(result.budget)}</code></td><td>${budgetSubject(result) === undefined ? 'whole run' : label(budgetSubject(result)!)}</td><td class="num">${text(formatBudgetLimit(result))}</td><td class="num" data-value="${result.actual ?? ''}">${text(formatMeasured(result))}</td></tr>`,
+      `<tr${result.endpoint === undefined ? '' : ` data-budget-endpoint="${attribute(result.endpoint)}"`}>${budgetMark(result.passed, budgetPassCaveat(report))}<td data-label="Budget"><code>${text(result.budget)}</code></td><td data-label="Endpoint">${budgetSubject(result) === undefined ? 'whole run' : label(budgetSubject(result)!)}</td><td class="num" data-label="Limit">${text(formatBudgetLimit(result))}</td><td class="num" data-label="Measured" data-value="${result.actual ?? ''}">${text(formatMeasured(result))}</td></tr>`,
   );
   const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} budgets shown (breached first) of ${formatCount(results.length)}: ${text(countOf(more, 'more budget'))} in <code>${text(reportName)}</code>${breached}.</p>` : '';
-  return `<section id="budgets"><h2>Budgets</h2><div class="scroll"><table><thead><tr><th>Result</th><th>Budget</th><th>Endpoint</th><th class="num">Limit</th><th class="num">Measured</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${note}</section>`;
+  const flaky = report.budgets?.countFlakyFailures === false ? `<p class="muted">${text(FLAKY_NOT_COUNTED)}</p>` : '';
+  return `<section id="budgets"><h2>Budgets</h2>${flaky}<div class="scroll"><table class="cards"><thead><tr><th>Result</th><th>Budget</th><th>Endpoint</th><th class="num">Limit</th><th class="num">Measured</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${note}</section>`;
 }
 
 type Endpoint = QualityReport['endpoints'][number];
@@ -426,9 +428,9 @@ function slowestSection(report: QualityReport): string {
   if (report.slowestExecutions.length === 0) return '';
   const rows = report.slowestExecutions.map((execution) => {
     const where = slowestWhere(execution);
-    return `<tr><td>${label(execution.endpoint)}</td><td>${text(slowestStatus(execution))}</td><td class="num" data-value="${execution.responseTimeMs}">${text(formatMs(execution.responseTimeMs))}</td><td>${where === '' ? '' : `<code>${text(shownText(where))}</code>`}</td></tr>`;
+    return `<tr><td data-label="Endpoint">${label(execution.endpoint)}</td><td data-label="Status">${text(slowestStatus(execution))}</td><td class="num" data-label="Time" data-value="${execution.responseTimeMs}">${text(formatMs(execution.responseTimeMs))}</td><td data-label="Where">${where === '' ? '' : `<code>${text(shownText(where))}</code>`}</td></tr>`;
   });
-  return `<section id="slowest"><h2>Slowest executions</h2><div class="scroll"><table><thead><tr><th>Endpoint</th><th>Status</th><th class="num">Time</th><th>Where</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return `<section id="slowest"><h2>Slowest executions</h2><div class="scroll"><table class="cards"><thead><tr><th>Endpoint</th><th>Status</th><th class="num">Time</th><th>Where</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
 function baselineSection(report: QualityReport): string {
@@ -460,9 +462,9 @@ function baselineSection(report: QualityReport): string {
 function noResponseSection(report: QualityReport): string {
   const endpoints = noResponseEndpoints(report);
   if (endpoints.length === 0) return '';
-  const rows = endpoints.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<tr><td>${label(endpoint.endpoint)}</td><td class="num">${formatCount(endpoint.noResponseCount)}</td><td class="num">${formatCount(endpoint.executionCount)}</td></tr>`);
+  const rows = endpoints.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<tr><td data-label="Endpoint">${label(endpoint.endpoint)}</td><td class="num" data-label="No response">${formatCount(endpoint.noResponseCount)}</td><td class="num" data-label="Executions">${formatCount(endpoint.executionCount)}</td></tr>`);
   if (endpoints.length > HTML_ENDPOINT_LIMIT) rows.push(`<tr><td colspan="3">${text(countOf(endpoints.length - HTML_ENDPOINT_LIMIT, 'more endpoint'))} in the report.</td></tr>`);
-  return `<section id="no-response"><h2>Requests with no response</h2><p>${text(`${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`)}</p><div class="scroll"><table><thead><tr><th>Endpoint</th><th class="num">No response</th><th class="num">Executions</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
+  return `<section id="no-response"><h2>Requests with no response</h2><p>${text(`${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`)}</p><div class="scroll"><table class="cards"><thead><tr><th>Endpoint</th><th class="num">No response</th><th class="num">Executions</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
 }
 
 function contractSection(report: QualityReport): string {
@@ -527,8 +529,8 @@ function listSection(title: string, lead: string, items: readonly string[]): str
 
 /** A budget's result; on no executions or an incomplete run (the caveat) a budget that holds gets no passing mark. */
 function budgetMark(passed: boolean, caveat: string | undefined): string {
-  if (!passed) return '<td class="state bad">✖ fail</td>';
-  return caveat !== undefined ? `<td class="state warn">⚠ pass, ${text(caveat)}</td>` : '<td class="state good">✔ pass</td>';
+  if (!passed) return '<td class="state bad" data-label="Result">✖ fail</td>';
+  return caveat !== undefined ? `<td class="state warn" data-label="Result">⚠ pass, ${text(caveat)}</td>` : '<td class="state good" data-label="Result">✔ pass</td>';
 }
 
 function stateBadge(state: EndpointState): string {

@@ -8,6 +8,7 @@ import {
   endpointsWithFailedCalls,
   failedStatus,
   failedWhere,
+  FLAKY_NOT_COUNTED,
   formatPValue,
   formatRateChange,
   passingTestFailureHint,
@@ -145,6 +146,7 @@ function budgetSection(report: QualityReport, lines: string[], reportName: strin
     lines.push('The budgets set no limit.');
     return;
   }
+  if (report.budgets?.countFlakyFailures === false) lines.push(FLAKY_NOT_COUNTED, '');
   lines.push('| Result | Budget | Endpoint | Limit | Measured |', '|---|---|---|---:|---:|');
   const { shown, more, breachedMore } = budgetsShown(results, limits.budgets);
   // On no executions, or an incomplete run, nothing passes for real: a budget that holds says so without a passing mark.

@@ -125,6 +125,9 @@ export interface Verdict {
   readonly text: string;
 }
 
+/** What the budgets' tables say when flaky failures are left out of the failure budgets. */
+export const FLAKY_NOT_COUNTED = 'Failed executions that a retry made good (flaky) are not counted in the failure budgets (countFlakyFailures: false).';
+
 /** What a report whose budgets set no limit (`{}`) says of them: nothing was judged, so nothing passed. */
 export const NO_LIMIT_TEXT = 'the budgets set no limit';
 
