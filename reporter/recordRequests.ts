@@ -72,7 +72,7 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
               return response;
             }
             const body = await response.body().catch(() => undefined);
-            const bodyCheck = checks ? checkedBodies(checker!, record, response, body, args[1]) : undefined;
+            const bodyCheck = checks ? checkedBodies(checker, record, response, body, args[1]) : undefined;
             const excerpt = excerpts && body !== undefined ? excerptOf(body) : undefined;
             attachRecord({ ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) }, test);
             return body === undefined ? response : servingBody(response, body);

@@ -47,6 +47,7 @@ export function failureExcerpt(body: Uint8Array, limit: number, extraKeys: reado
   } catch {
     return undefined;
   }
+  // eslint-disable-next-line no-control-regex -- control characters other than tab and line breaks mark a binary body
   if (/[\u0000-\u0008\u000e-\u001f]/.test(text)) return undefined;
   return cut(redactText(text, extraKeys), limit);
 }
