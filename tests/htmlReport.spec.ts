@@ -2,6 +2,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { expect, test } from './support/test.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { judgeReport } from '../src/evaluation/judgeReport.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import type { ContractOperation } from '../src/contract/contract.js';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -105,14 +106,22 @@ async function expectEndpointsAsInJson(page: Page, report: QualityReport): Promi
     const row = rows.find((candidate) => candidate.endpoint === endpoint.endpoint);
     expect(row, endpoint.endpoint).toBeDefined();
     const n = endpoint.executionCount;
-    const expected: Record<string, { value: string; text: string }> = {
+    // The statuses most frequent first, calls with no response last: 500 ×2, 404 ×1, no response ×1.
+    const statuses = [
+      ...Object.entries(endpoint.statusCodes)
+        .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : 1))
+        .map(([code, calls]) => `${code} ×${count(calls)}`),
+      ...(endpoint.noResponseCount > 0 ? [`no response ×${count(endpoint.noResponseCount)}`] : []),
+    ].join(', ');
+    const expected: Record<string, { value: string | null; text: string }> = {
       executionCount: { value: String(n), text: count(n) },
       failedExecutionCount: { value: String(endpoint.failedExecutionCount), text: count(endpoint.failedExecutionCount) },
+      statusCodes: { value: null, text: statuses },
       slowExecutionCount: { value: String(endpoint.slowExecutionCount), text: count(endpoint.slowExecutionCount) },
-      noResponseCount: { value: String(endpoint.noResponseCount), text: count(endpoint.noResponseCount) },
     };
+    // n has its own column: a percentile's cell is its value alone.
     for (const name of ['p50', 'p95', 'p99'] as const) {
-      expected[`responseTimeMs.${name}`] = { value: String(endpoint.responseTimeMs[name]), text: `${ms(endpoint.responseTimeMs[name])} (n=${count(n)})` };
+      expected[`responseTimeMs.${name}`] = { value: String(endpoint.responseTimeMs[name]), text: ms(endpoint.responseTimeMs[name]) };
     }
     expect(row!.cells, endpoint.endpoint).toStrictEqual(expected);
     const { p50, p95, p99 } = endpoint.responseTimeMs;
@@ -130,13 +139,29 @@ async function expectHeadlineAsInJson(page: Page, report: QualityReport): Promis
     ...(report.expectedErrorCount > 0 ? [['expectedErrorCount', String(report.expectedErrorCount), count(report.expectedErrorCount)]] : []),
     ...(['p50', 'p95', 'p99'] as const).map((name) => [`responseTimeMs.${name}`, String(report.responseTimeMs[name]), `${name} ${ms(report.responseTimeMs[name])} (n=${count(report.executionCount)})`]),
     ['responseTimeMs.max', String(report.responseTimeMs.max), ms(report.responseTimeMs.max)],
+    ...(report.baseline === undefined ? [] : [['baseline', null, comparisonLineOf(report.baseline)]]),
   ];
   expect(shown).toStrictEqual(expected);
+}
+
+/** The headline's comparison, counted from the JSON: each endpoint once, newly failing first, then by its latency verdict. */
+function comparisonLineOf(comparison: NonNullable<QualityReport['baseline']>): string {
+  const newlyFailing = comparison.endpoints.filter((entry) => comparison.newlyFailingEndpoints.includes(entry.endpoint));
+  const rest = comparison.endpoints.filter((entry) => !comparison.newlyFailingEndpoints.includes(entry.endpoint));
+  const withVerdict = (verdict: string) => rest.filter((entry) => entry.latencyVerdict === verdict).length;
+  const slower = withVerdict('slower');
+  const faster = withVerdict('faster');
+  return `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too few samples to judge`;
 }
 
 /** The page is no wider than the viewport: nothing scrolls sideways but the tables' own boxes. */
 async function pageOverflow(page: Page): Promise<number> {
   return inPage<number>(page, 'document.documentElement.scrollWidth - window.innerWidth');
+}
+
+/** How far each table's box would have to scroll sideways to show its last column: 0 when no column is cut. */
+async function tablesCut(page: Page): Promise<number[]> {
+  return inPage<number[]>(page, `Array.from(document.querySelectorAll('.scroll')).map((box) => box.scrollWidth - box.clientWidth)`);
 }
 
 test.describe('quality-summary.html in Chromium', () => {
@@ -147,9 +172,13 @@ test.describe('quality-summary.html in Chromium', () => {
     await expectHeadlineAsInJson(page, report);
     await expectEndpointsAsInJson(page, report);
     await expect(page.locator('.verdict')).toHaveText('✖ 1 failed execution, no budgets set');
+    expect((await tablesCut(page)).filter((cut) => cut > 0)).toStrictEqual([]);
     await testInfo.attach('fixture-1280.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    // At phone width the tables are cards: no header row, nothing cut.
+    expect((await tablesCut(page)).filter((cut) => cut > 0)).toStrictEqual([]);
+    await expect(page.locator('#endpoints thead')).toHaveCSS('position', 'absolute');
     await testInfo.attach('fixture-390.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
     expect(requests).toStrictEqual([pathToFileURL(htmlPath).href]);
     await page.context().close();
@@ -166,9 +195,13 @@ test.describe('quality-summary.html in Chromium', () => {
     await expect(page.locator('tr[data-endpoint="POST /service-01/items"] .state')).toHaveText('✖ budget breached');
     await expect(page.locator('.verdict')).toHaveText(`✖ ${run.report.budgets!.results.filter((result) => !result.passed).length} of 3 budgets breached`);
     await expect(page.locator('#baseline tbody tr')).not.toHaveCount(0);
+    // Every endpoint row opens, its details open inside the table: still no column cut.
+    for (const details of await page.locator('#endpoints details').all()) await details.evaluate((element) => element.setAttribute('open', ''));
+    expect((await tablesCut(page)).filter((cut) => cut > 0)).toStrictEqual([]);
     await testInfo.attach('fifty-endpoints-1280.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    expect((await tablesCut(page)).filter((cut) => cut > 0)).toStrictEqual([]);
     await testInfo.attach('fifty-endpoints-390.png', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
     expect(requests).toStrictEqual([pathToFileURL(run.htmlPath).href]);
     await page.context().close();
@@ -182,13 +215,53 @@ test.describe('quality-summary.html in Chromium', () => {
       const row = page.locator('tr[data-endpoint]').filter({ hasText: label });
       await expect(row).toHaveCount(1);
       expect(await row.getAttribute('data-endpoint')).toBe(label);
-      await row.locator('code').hover();
+      await row.locator('summary code').hover();
     }
     expect(await inPage<unknown>(page, 'window.pwned')).toBeUndefined();
-    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('script').count()).toBe(2);
     expect(await page.locator('svg[onload], [onmouseover]').count()).toBe(0);
     expect(dialogs).toStrictEqual([]);
     expect(requests).toStrictEqual([pathToFileURL(run.htmlPath).href]);
+    await page.context().close();
+  });
+
+  test("a failing endpoint's row opens to its failed calls with status, call and line, each test linked into Playwright's HTML report, and its latency distribution", async () => {
+    const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
+    const reads = { title: 'orders.spec.ts › reads an order', file: 'orders.spec.ts', line: 12, column: 5, testId: 'abc-123' };
+    for (const [index, statusCode] of [200, 404, 200, 500].entries()) {
+      run.take({ endpoint: 'GET /orders/7', statusCode, responseTimeMs: 10 + index * 10 }, () => ({ kind: 'test', title: reads.title, attempt: 1 }), {
+        test: reads,
+        attempt: 1,
+        testPassed: false,
+        retriedAway: false,
+        callLocation: { file: 'orders.spec.ts', line: 14 + index, column: 9 },
+      });
+    }
+    run.take({ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 2 }, () => ({ kind: 'test', title: reads.title, attempt: 1 }), { test: reads, attempt: 1, testPassed: false, retriedAway: false });
+    const report = run.finish({ tests: { total: 1, passed: 0, failed: 1, flaky: 0, skipped: 0 }, playwrightHtmlReport: '../playwright-report/index.html' });
+    const folder = await createTemporaryFolder({}, 'failed-calls-page');
+    const htmlPath = join(folder, 'quality-summary.html');
+    await writeFile(htmlPath, renderHtml(report));
+    const { page } = await open(htmlPath);
+    const row = page.locator('tr[data-endpoint="GET /orders/7"]');
+    await expect(row.locator('details')).not.toHaveAttribute('open');
+    await row.locator('summary').click();
+    await expect(row.locator('[data-failed-call]')).toHaveText([
+      '404 GET /orders/7 · 20 ms · orders.spec.ts:15 · orders.spec.ts › reads an order (attempt 1)',
+      '500 GET /orders/7 · 40 ms · orders.spec.ts:17 · orders.spec.ts › reads an order (attempt 1)',
+    ]);
+    await expect(row.locator('[data-failed-call] a').first()).toHaveAttribute('href', '../playwright-report/index.html#?testId=abc-123');
+    await expect(row.locator('td[data-field="statusCodes"]')).toHaveText('200 ×2, 404 ×1, 500 ×1');
+    // The distribution: one column per bucket of the histogram, p50, p95 and p99 marked at their exact values.
+    await expect(row.locator('svg.distribution rect')).toHaveCount(4);
+    await expect(row.locator('svg.distribution line.mark title')).toHaveText(['p50 20 ms', 'p95 40 ms', 'p99 40 ms']);
+
+    // The filter: by label text and by state, without a network, under the page's policy.
+    await page.getByLabel('Filter').fill('health');
+    await expect(page.locator('#endpoints tr[data-endpoint]:visible')).toHaveCount(1);
+    await page.getByLabel('Filter').fill('');
+    await page.getByLabel('State').selectOption('failing');
+    await expect(page.locator('#endpoints tr[data-endpoint]:visible')).toHaveAttribute('data-endpoint', 'GET /orders/7');
     await page.context().close();
   });
 
@@ -245,19 +318,31 @@ test.describe('quality-summary.html in Chromium', () => {
   });
 });
 
-test('the page declares a Content-Security-Policy that allows only inline styles and its one script, by hash', async () => {
+test('the page declares a Content-Security-Policy that allows only inline styles and its two scripts (sorting, the endpoint filter), by hash', async () => {
   const { htmlPath } = await fixtureRun();
   const html = await readFile(htmlPath, 'utf8');
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
-  expect(policy).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/);
-  expect(html.match(/<script/g)).toHaveLength(1);
+  expect(policy).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/);
+  expect(html.match(/<script/g)).toHaveLength(2);
+  // A report from files links nowhere: only a reporter run beside Playwright's HTML report links its tests into it.
   expect(html).not.toMatch(/\b(src|href)=/);
 });
 
-test('when every endpoint is far below the slow threshold, the chart fits the bars and draws the threshold at the right edge, saying so', () => {
-  const report = buildReport(summariseExecutions([{ statusCode: 200, endpoint: 'GET /fast', responseTimeMs: 10 }], 750), { environment: 'ci', slowResponseThresholdMs: 750 });
+test('the chart is logarithmic: one slow endpoint does not flatten the others, and the threshold stands where it is', () => {
+  const report = buildReport(
+    summariseExecutions(
+      [
+        { statusCode: 200, endpoint: 'GET /fast', responseTimeMs: 10 },
+        { statusCode: 200, endpoint: 'GET /slow', responseTimeMs: 10_000 },
+      ],
+      1000,
+    ),
+    { environment: 'ci', slowResponseThresholdMs: 1000 },
+  );
   const html = renderHtml(report);
-  expect(html).toContain('slow threshold, 750 ms, beyond the scale: drawn at the right edge</span><span>scale 0 to 12.5 ms</span>');
-  expect(html).toContain('<line class="threshold" x1="998" y1="0" x2="998" y2="24"/>');
-  expect(html).toContain('<rect x="0" y="6" width="800" height="12" class="p50"/>');
+  // From 1 ms to 10 s, each tenfold step a quarter of the width: 10 ms at 250, 1 s at 750, 10 s at 1000.
+  expect(html).toContain('logarithmic scale, 1 ms to 10,000 ms: each tenfold step is the same width');
+  expect(html).toContain('<rect x="0" y="6" width="250" height="12" class="p50"/>');
+  expect(html).toContain('<rect x="0" y="6" width="1000" height="12" class="p50"/>');
+  expect(html).toContain('<line class="threshold" x1="750" y1="0" x2="750" y2="24"/>');
 });

@@ -2,6 +2,8 @@ import { expect, test } from './support/test.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildReport, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
+import { MARKDOWN_BYTE_LIMIT } from '../src/report/renderers/markdown.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { generatedRecords, writeGeneratedRun } from './support/generatedRun.js';
@@ -38,11 +40,19 @@ Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · m
 
 ### Endpoints
 
-| Status | Endpoint | Executions | Failed | Slow | p50 | p95 | p99 |
-|---|---|---:|---:|---:|---:|---:|---:|
-| ❌ failing | \`POST /orders\` | 1 | 1 | 1 | 980 ms (n=1) | 980 ms (n=1) | 980 ms (n=1) |
-| 🐢 slow | \`GET /invoices\` | 1 | 0 | 1 | 1,210 ms (n=1) | 1,210 ms (n=1) | 1,210 ms (n=1) |
-| ✅ ok | \`GET /orders\` | 1 | 0 | 0 | 120 ms (n=1) | 120 ms (n=1) | 120 ms (n=1) |
+| Status | Endpoint | n | Failed | Statuses | Slow | p50 | p95 | p99 | Tests |
+|---|---|---:|---:|---|---:|---:|---:|---:|---|
+| ❌ failing | \`POST /orders\` | 1 | 1 | 503 ×1 | 1 | 980 ms | 980 ms | 980 ms |  |
+| 🐢 slow | \`GET /invoices\` | 1 | 0 | 201 ×1 | 1 | 1,210 ms | 1,210 ms | 1,210 ms |  |
+| ✅ ok | \`GET /orders\` | 1 | 0 | 200 ×1 | 0 | 120 ms | 120 ms | 120 ms |  |
+
+### Failed calls
+
+The first failed calls of each endpoint, with the test and line behind each.
+
+| Endpoint | Status | Call | Time | Where |
+|---|---|---|---:|---|
+| \`POST /orders\` | 503 | \`POST /orders\` | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
 
 ### Slowest executions
 
@@ -61,8 +71,8 @@ test('labels with a pipe, backticks, markup or bidirectional controls stay insid
   const markdown = renderMarkdown(reportOf(labels.map((endpoint) => ({ statusCode: 200, endpoint, responseTimeMs: 5 }))));
   const cells = tableRows(markdown, 'Endpoints').map((cells) => cells[1]);
   expect(cells.sort()).toStrictEqual(['`GET /*not*_emphasis_[link](x)`', '`GET /<b>bold</b>`', '`GET /\\u202eevil`', '`GET /a\\|b`', '```GET /``double``x```', '`` GET /`tick` ``'].sort());
-  // Every table row keeps its nine pipes: eight cells.
-  for (const line of markdown.split('\n').filter((line) => line.startsWith('| ✅'))) expect(line.split(/(?<!\\)\|/)).toHaveLength(10);
+  // Every table row keeps its eleven pipes: ten cells.
+  for (const line of markdown.split('\n').filter((line) => line.startsWith('| ✅'))) expect(line.split(/(?<!\\)\|/)).toHaveLength(12);
 });
 
 test('a run that recorded no executions says so in words and shows no passing mark, even when its budgets hold', () => {
@@ -91,11 +101,19 @@ test('for a 50-endpoint run with budgets and a baseline, the Markdown agrees wit
   for (const endpoint of run.report.endpoints) {
     const cells = rows.find((row) => row[1] === `\`${endpoint.endpoint}\``);
     const n = endpoint.executionCount;
+    const statuses = [
+      ...Object.entries(endpoint.statusCodes)
+        .sort(([a, countA], [b, countB]) => countB - countA || (a < b ? -1 : 1))
+        .map(([code, calls]) => `${code} ×${calls}`),
+      ...(endpoint.noResponseCount > 0 ? [`no response ×${endpoint.noResponseCount}`] : []),
+    ].join(', ');
     expect(cells?.slice(2), endpoint.endpoint).toStrictEqual([
       String(n),
       String(endpoint.failedExecutionCount),
+      statuses,
       String(endpoint.slowExecutionCount),
-      ...(['p50', 'p95', 'p99'] as const).map((name) => `${ms(endpoint.responseTimeMs[name])} (n=${n})`),
+      ...(['p50', 'p95', 'p99'] as const).map((name) => ms(endpoint.responseTimeMs[name])),
+      '',
     ]);
   }
   const budgetRows = tableRows(markdown, 'Budgets');
@@ -108,6 +126,32 @@ test('for a 50-endpoint run with budgets and a baseline, the Markdown agrees wit
   const firstNonRegression = kinds.findIndex((kind) => !['newly failing', 'failing more', 'slower'].includes(kind));
   expect(kinds.slice(firstNonRegression === -1 ? kinds.length : firstNonRegression).filter((kind) => ['newly failing', 'failing more', 'slower'].includes(kind))).toStrictEqual([]);
   expect(markdown).toContain(`executions ${run.report.baseline!.executionCount.before!.toLocaleString('en-US')} → ${run.report.executionCount.toLocaleString('en-US')}`);
+});
+
+test('the failed calls name, for each failing endpoint, the status, the call and the test and line behind each; a flaky endpoint says so', () => {
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
+  const login = { title: 'auth.spec.ts › logs in', file: 'auth.spec.ts', line: 3, column: 1 };
+  run.take({ endpoint: 'POST /login', statusCode: 503, responseTimeMs: 12 }, () => ({ kind: 'test', title: login.title, attempt: 1 }), { test: login, attempt: 1, retriedAway: true, testPassed: false, callLocation: { file: 'auth.spec.ts', line: 4, column: 20 } });
+  run.take({ endpoint: 'POST /login', statusCode: 200, responseTimeMs: 9 }, () => ({ kind: 'test', title: login.title, attempt: 2 }), { test: login, attempt: 2, retriedAway: false, testPassed: true, callLocation: { file: 'auth.spec.ts', line: 4, column: 20 } });
+  const markdown = renderMarkdown(run.finish({ tests: { total: 1, passed: 0, failed: 0, flaky: 1, skipped: 0 } }));
+  expect(tableRows(markdown, 'Failed calls')).toStrictEqual([['`POST /login` (flaky)', '503', '`POST /login`', '12 ms', '`auth.spec.ts:4 · auth.spec.ts › logs in (attempt 1)`']]);
+  expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
+});
+
+test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut to the headline, the comparison, budgets and the worst endpoints, and says what it left out and where the rest is', () => {
+  expect(MARKDOWN_BYTE_LIMIT).toBe(256 * 1024);
+  // Labels of 200 characters: the full Markdown of 64 endpoints is over 12 KiB, so a 12 KiB limit cuts it.
+  const long = 'x'.repeat(180);
+  const report = reportOf(Array.from({ length: 64 }, (_, index) => ({ statusCode: index % 7 === 0 ? 500 : 200, endpoint: `GET /${long}/${index}`, responseTimeMs: index })));
+  expect(Buffer.byteLength(renderMarkdown(report))).toBeGreaterThan(12 * 1024);
+  const markdown = renderMarkdown(report, { byteLimit: 12 * 1024 });
+  expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(12 * 1024);
+  expect(tableRows(markdown, 'Endpoints')).toHaveLength(20);
+  expect(markdown).toContain(
+    '✂️ This summary is cut to fit GitHub\'s job summary (over 12 KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. Everything is in `quality-summary.json` and `quality-summary.html`.',
+  );
+  expect(markdown).not.toContain('### Slowest executions');
+  expect(renderMarkdown(report)).not.toContain('✂️');
 });
 
 test.describe('the GitHub job summary', () => {

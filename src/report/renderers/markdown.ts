@@ -81,6 +81,8 @@ const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
 export interface MarkdownOptions {
   /** The JSON report's file name, for "see quality-summary.json"; default `quality-summary.json`. */
   readonly reportName?: string | undefined;
+  /** The most bytes the Markdown may take; default {@link MARKDOWN_BYTE_LIMIT}. */
+  readonly byteLimit?: number | undefined;
 }
 
 /**
@@ -91,17 +93,17 @@ export interface MarkdownOptions {
  * text from input is a code span, so no `|`, backtick or markup in a path
  * can break a table or become a link.
  */
-export function renderMarkdown(report: QualityReport, { reportName = 'quality-summary.json' }: MarkdownOptions = {}): string {
+export function renderMarkdown(report: QualityReport, { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT }: MarkdownOptions = {}): string {
   const full = renderWith(report, reportName, FULL_LIMITS);
-  if (Buffer.byteLength(full) <= MARKDOWN_BYTE_LIMIT) return full;
+  if (Buffer.byteLength(full) <= byteLimit) return full;
   const cut = renderWith(report, reportName, CUT_LIMITS);
   const htmlName = reportName.replace(/\.json$/i, '.html');
-  const note = `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(MARKDOWN_BYTE_LIMIT / 1024)} KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. Everything is in ${code(reportName)} and ${code(htmlName)}.`;
+  const note = `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(Math.floor(byteLimit / 1024))} KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. Everything is in ${code(reportName)} and ${code(htmlName)}.`;
   const text = `${cut}\n${note}\n`;
   // Labels are at most 200 characters and the cut tables short, so this holds; should it not, the last lines go, never a half line.
-  if (Buffer.byteLength(text) <= MARKDOWN_BYTE_LIMIT) return text;
+  if (Buffer.byteLength(text) <= byteLimit) return text;
   const lines = cut.split('\n');
-  while (lines.length > 0 && Buffer.byteLength(`${lines.join('\n')}\n${note}\n`) > MARKDOWN_BYTE_LIMIT) lines.pop();
+  while (lines.length > 0 && Buffer.byteLength(`${lines.join('\n')}\n${note}\n`) > byteLimit) lines.pop();
   return `${lines.join('\n')}\n${note}\n`;
 }
 
@@ -211,7 +213,7 @@ function failedCallSection(report: QualityReport, lines: string[], reportName: s
   for (const endpoint of failing.slice(0, limits.failingEndpoints)) {
     const executions = endpoint.failedExecutions ?? [];
     executions.forEach((execution, index) => {
-      const first = index === 0 ? `${code(endpoint.endpoint)} ${stateOf(endpoint).flaky ? '(flaky) ' : ''}` : '';
+      const first = index === 0 ? `${code(endpoint.endpoint)}${stateOf(endpoint).flaky ? ' (flaky)' : ''}` : '';
       lines.push(row([first, failedStatus(execution), code(`${execution.method} ${execution.path}`), formatMs(execution.responseTimeMs), code(failedWhere(execution))]));
     });
     const more = endpoint.failedExecutionCount - executions.length;
@@ -223,7 +225,8 @@ function failedCallSection(report: QualityReport, lines: string[], reportName: s
 const TONE_MARKS = { bad: '❌', warn: '🐢', good: '✅' } as const;
 
 function stateCell(state: EndpointState): string {
-  return `${TONE_MARKS[stateMark(state).tone]} ${describeState(state)}`;
+  const { symbol, tone } = stateMark(state);
+  return `${symbol === '~' ? '⚠️' : TONE_MARKS[tone]} ${describeState(state)}`;
 }
 
 function contractSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
