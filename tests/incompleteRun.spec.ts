@@ -29,7 +29,7 @@ test('the Markdown of an interrupted run says so in its headline and shows no pa
 test('the HTML of a timed-out run says so in its verdict and shows no passing mark', () => {
   const html = renderHtml(reportOf('timedout'));
   expect(html).toContain('<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run timed out before its tests were done: the evidence is incomplete</p>');
-  expect(html).toContain('<td class="state warn">⚠ pass, on an incomplete run</td>');
+  expect(html).toContain('<td class="state warn" data-label="Result">⚠ pass, on an incomplete run</td>');
   expect(html).not.toContain('✔ pass');
 });
 

@@ -55,6 +55,12 @@ test('the input schema accepts an object with an executions array or a bare arra
         examples: ['404', '200-299,403'],
       },
       bodyCheck: expect.objectContaining({ type: 'object', title: 'BodyCheck' }),
+      excerpt: {
+        type: 'string',
+        maxLength: 4097,
+        description:
+          'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
+      },
     },
     required: ['endpoint', 'responseTimeMs'],
     oneOf: [{ required: ['statusCode'] }, { required: ['errorCode'] }],
@@ -154,6 +160,8 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'budgets',
     'baselinePath',
     'significanceLevel',
+    'failureExcerptBytes',
+    'redactKeys',
     'openapi',
     'formats',
   ]);

@@ -148,7 +148,7 @@ test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut t
   expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(12 * 1024);
   expect(tableRows(markdown, 'Endpoints')).toHaveLength(20);
   expect(markdown).toContain(
-    '✂️ This summary is cut to fit GitHub\'s job summary (over 12 KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. Everything is in `quality-summary.json` and `quality-summary.html`.',
+    '✂️ This summary is cut to fit GitHub\'s job summary (over 12 KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. The whole summary is in `quality-summary.md`, every number in `quality-summary.json` and `quality-summary.html`.',
   );
   expect(markdown).not.toContain('### Slowest executions');
   expect(renderMarkdown(report)).not.toContain('✂️');

@@ -132,6 +132,7 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   --budgets <path>                     quality budgets to judge the report by; a breach exits 1 (QE_BUDGETS_PATH)
   --baseline <path>                    a previous report (main's) to compare with (QE_BASELINE_PATH)
   --significance-level <p>             a latency change against the baseline is real below this p-value (QE_SIGNIFICANCE_LEVEL; default 0.01)
+  --failure-excerpt-bytes <n>          keep this many bytes of a failed call's body a HAR file kept, secrets replaced (QE_FAILURE_EXCERPT_BYTES; default 0, off)
   --openapi <path>                     the API's OpenAPI document: labels, coverage; repeatable (QE_OPENAPI_PATH)
   --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
   --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)

@@ -10,7 +10,7 @@ import { fitJobSummary } from './jobSummary.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
-import { renderMarkdown } from '../report/renderers/markdown.js';
+import { MARKDOWN_BYTE_LIMIT, renderMarkdown } from '../report/renderers/markdown.js';
 
 /** The file GitHub Actions names in every step for the job summary (`GITHUB_STEP_SUMMARY`), when an environment names one. */
 export function stepSummaryPathOf(env: EnvironmentRecord): string | undefined {
@@ -130,8 +130,10 @@ export async function publishReport(report: QualityReport, destination: ReportDe
   const files = paths.map(({ format, path, role }) => {
     if (format === 'json') return { path, role, content: reportText };
     if (format === 'markdown') {
-      markdown = renderMarkdown(report, { reportName });
-      return { path, role, content: markdown };
+      // The file is whole; the job summary is the same Markdown, cut to its limit when it is longer (see MARKDOWN_BYTE_LIMIT).
+      const whole = renderMarkdown(report, { reportName, byteLimit: Number.POSITIVE_INFINITY });
+      markdown = Buffer.byteLength(whole) <= MARKDOWN_BYTE_LIMIT ? whole : renderMarkdown(report, { reportName });
+      return { path, role, content: whole };
     }
     return { path, role, content: renderHtml(report, { reportName }) };
   });

@@ -61,9 +61,10 @@ const FULL_LIMITS: MarkdownLimits = { endpoints: 50, budgets: 50, changes: 50, f
 const CUT_LIMITS: MarkdownLimits = { endpoints: 20, budgets: 20, changes: 20, failingEndpoints: 10, operations: 0, everySection: false };
 
 /**
- * The most bytes the Markdown may take: 256 KiB, a quarter of what GitHub
- * accepts in one step's job summary (1 MiB), so that other steps' summaries
- * fit beside it. Past it, the Markdown is cut (see CUT_LIMITS) and says so.
+ * The most bytes the Markdown of the job summary may take: 256 KiB, a
+ * quarter of what GitHub accepts in one step's job summary (1 MiB), so that
+ * other steps' summaries fit beside it. Past it, the Markdown is cut (see
+ * CUT_LIMITS) and says so; the .md file beside the report is written whole.
  */
 export const MARKDOWN_BYTE_LIMIT = 256 * 1024;
 
@@ -97,8 +98,8 @@ export function renderMarkdown(report: QualityReport, { reportName = 'quality-su
   const full = renderWith(report, reportName, FULL_LIMITS);
   if (Buffer.byteLength(full) <= byteLimit) return full;
   const cut = renderWith(report, reportName, CUT_LIMITS);
-  const htmlName = reportName.replace(/\.json$/i, '.html');
-  const note = `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(Math.floor(byteLimit / 1024))} KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. Everything is in ${code(reportName)} and ${code(htmlName)}.`;
+  const base = reportName.replace(/\.json$/i, '');
+  const note = `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(Math.floor(byteLimit / 1024))} KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. The whole summary is in ${code(`${base}.md`)}, every number in ${code(reportName)} and ${code(`${base}.html`)}.`;
   const text = `${cut}\n${note}\n`;
   // Labels are at most 200 characters and the cut tables short, so this holds; should it not, the last lines go, never a half line.
   if (Buffer.byteLength(text) <= byteLimit) return text;
