@@ -60,13 +60,72 @@ const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = { '.js': [
  * Playwright's loader do for the common cases; `isFile` says whether a path
  * is a file.
  */
-export async function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean | Promise<boolean>): Promise<TestSource> {
+export async function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean | Promise<boolean>, aliases: PathAliases | undefined = undefined): Promise<TestSource> {
   const specifier = testModuleOf(source);
   if (specifier === undefined) return { kind: 'unknown' };
   if (PLAYWRIGHT_MODULES.has(specifier)) return { kind: 'playwright' };
   if (QUALITY_EVIDENCE_MODULES.has(specifier)) return { kind: 'quality-evidence' };
-  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return { kind: 'module', specifier };
-  const base = resolve(dirname(specPath), specifier);
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
+    // A path alias of the project's tsconfig (`@fixtures/api.fixture`), as Playwright's loader resolves it.
+    for (const target of aliasTargetsOf(specifier, aliases)) {
+      const found = await fileNamed(target, isFile);
+      if (found !== undefined) return { kind: 'fixture file', path: found };
+    }
+    return { kind: 'module', specifier };
+  }
+  const found = await fileNamed(resolve(dirname(specPath), specifier), isFile);
+  return found === undefined ? { kind: 'module', specifier } : { kind: 'fixture file', path: found };
+}
+
+/** The `paths` of a tsconfig, with the folder they resolve against (its `baseUrl`, else its own folder). */
+export interface PathAliases {
+  readonly baseDir: string;
+  readonly paths: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The files a specifier may name through the aliases: each target of the first pattern that matches (exact, or with one `*`). */
+export function aliasTargetsOf(specifier: string, aliases: PathAliases | undefined): string[] {
+  if (aliases === undefined) return [];
+  for (const [pattern, targets] of Object.entries(aliases.paths)) {
+    const star = pattern.indexOf('*');
+    let captured: string | undefined;
+    if (star === -1) captured = pattern === specifier ? '' : undefined;
+    else if (specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1)) && specifier.length >= pattern.length - 1) {
+      captured = specifier.slice(star, specifier.length - (pattern.length - star - 1));
+    }
+    if (captured !== undefined) return targets.map((target) => resolve(aliases.baseDir, target.replace('*', captured)));
+  }
+  return [];
+}
+
+/**
+ * The aliases of the tsconfig.json nearest a spec (its folder, then each one
+ * up): `compilerOptions.paths` resolved against `baseUrl`; undefined when
+ * there is none or it cannot be read. Comments and trailing commas, which
+ * tsconfig files allow, are taken out before parsing.
+ */
+export async function pathAliasesOf(specPath: string, fileSystem: FileSystem): Promise<PathAliases | undefined> {
+  for (let folder = dirname(specPath); ; folder = dirname(folder)) {
+    const path = resolve(folder, 'tsconfig.json');
+    if ((await fileSystem.stat(path).catch(() => undefined))?.kind === 'file') {
+      try {
+        const text = (await fileSystem.readFile(path)).replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1');
+        const { compilerOptions } = JSON.parse(text) as { compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
+        const paths = compilerOptions?.paths;
+        if (typeof paths !== 'object' || paths === null) return undefined;
+        const baseDir = typeof compilerOptions?.baseUrl === 'string' ? resolve(folder, compilerOptions.baseUrl) : folder;
+        const entries = Object.entries(paths).filter((entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].every((target) => typeof target === 'string'));
+        return { baseDir, paths: Object.fromEntries(entries) };
+      } catch {
+        return undefined;
+      }
+    }
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+/** The file a path names, as TypeScript and Playwright's loader find it for the common cases; undefined for none. */
+async function fileNamed(base: string, isFile: (path: string) => boolean | Promise<boolean>): Promise<string | undefined> {
   const extension = /\.[cm]?jsx?$/.exec(base)?.[0];
   const candidates = [
     ...(extension === undefined ? [] : (SOURCE_OF_OUTPUT[extension] ?? []).map((source) => base.slice(0, -extension.length) + source)),
@@ -75,9 +134,9 @@ export async function testSourceOf(specPath: string, source: string, isFile: (pa
     ...EXTENSIONS.map((added) => resolve(base, `index${added}`)),
   ];
   for (const candidate of candidates) {
-    if (await isFile(candidate)) return { kind: 'fixture file', path: candidate };
+    if (await isFile(candidate)) return candidate;
   }
-  return { kind: 'module', specifier };
+  return undefined;
 }
 
 /** Whether a fixture file's source builds its tests with `mergeTests` imported from Playwright. */
@@ -110,7 +169,10 @@ export function takesRecordingTest(source: string): boolean {
  */
 export async function testSourceOfFile(specPath: string, fileSystem: FileSystem): Promise<TestSource> {
   try {
-    const source = await testSourceOf(specPath, await fileSystem.readFile(specPath), async (path) => (await fileSystem.stat(path))?.kind === 'file');
+    const text = await fileSystem.readFile(specPath);
+    const aliased = testModuleOf(text);
+    const aliases = aliased !== undefined && !aliased.startsWith('.') ? await pathAliasesOf(specPath, fileSystem) : undefined;
+    const source = await testSourceOf(specPath, text, async (path) => (await fileSystem.stat(path))?.kind === 'file', aliases);
     if (source.kind !== 'fixture file') return source;
     const fixture = await fileSystem.readFile(source.path).catch(() => '');
     return { ...source, ...(mergesTests(fixture) ? { merges: true } : {}), ...(takesRecordingTest(fixture) ? { records: true } : {}) };

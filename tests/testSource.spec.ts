@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
+import { aliasTargetsOf, mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
 import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -33,6 +33,22 @@ test("a spec file is read, and its fixture file found, through the reporter's fi
   const fileSystem = new MemoryFileSystem({ '/p/tests/a.spec.ts': `import { test } from './fixtures';`, '/p/tests/fixtures.ts': '' }).place('/p/tests/fixtures', 'folder');
   expect(await testSourceOfFile('/p/tests/a.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
   expect(await testSourceOfFile('/p/tests/gone.spec.ts', fileSystem)).toEqual({ kind: 'unknown' });
+});
+
+test("a path alias of the nearest tsconfig (paths, baseUrl; comments and trailing commas allowed) resolves to the fixture file, as Playwright's loader resolves it", async () => {
+  const fileSystem = new MemoryFileSystem({
+    '/p/tsconfig.json': `{
+      // Aliases of the suite (restful-booker's, ankushnikure/playwright-restful-booker-api)
+      "compilerOptions": { "baseUrl": "./src", "paths": { "@fixtures/*": ["fixtures/*"], "@api": ["api/index.ts"], }, },
+    }`,
+    '/p/tests/booking/get.spec.ts': `import { test, expect } from "@fixtures/api.fixture";`,
+    '/p/tests/booking/other.spec.ts': `import { test } from "@unknown/thing";`,
+    '/p/src/fixtures/api.fixture.ts': `import { test as base } from "@playwright/test";`,
+  });
+  expect(await testSourceOfFile('/p/tests/booking/get.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/src/fixtures/api.fixture.ts' });
+  expect(await testSourceOfFile('/p/tests/booking/other.spec.ts', fileSystem)).toEqual({ kind: 'module', specifier: '@unknown/thing' });
+  expect(aliasTargetsOf('@api', { baseDir: '/p/src', paths: { '@api': ['api/index.ts'] } })).toEqual(['/p/src/api/index.ts']);
+  expect(aliasTargetsOf('@apis/x', { baseDir: '/p/src', paths: { '@api/*': ['api/*'] } })).toEqual([]);
 });
 
 test("a fixture file that builds test with Playwright's mergeTests is told apart, under any local name", () => {
