@@ -109,7 +109,7 @@ export async function pathAliasesOf(specPath: string, fileSystem: FileSystem): P
     const path = resolve(folder, 'tsconfig.json');
     if ((await fileSystem.stat(path).catch(() => undefined))?.kind === 'file') {
       try {
-        const text = (await fileSystem.readFile(path)).replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1');
+        const text = withoutJsonComments(await fileSystem.readFile(path));
         const { compilerOptions } = JSON.parse(text) as { compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
         const paths = compilerOptions?.paths;
         if (typeof paths !== 'object' || paths === null) return undefined;
@@ -122,6 +122,36 @@ export async function pathAliasesOf(specPath: string, fileSystem: FileSystem): P
     }
     if (dirname(folder) === folder) return undefined;
   }
+}
+
+/**
+ * A tsconfig's text as JSON: comments and trailing commas taken out, outside
+ * strings only (`"include": ["**\/*.ts"]` holds no comment).
+ */
+export function withoutJsonComments(text: string): string {
+  let out = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '"') {
+      const end = endOfString(text, index);
+      out += text.slice(index, end);
+      index = end - 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      while (index < text.length && text[index] !== '\n') index++;
+      out += '\n';
+    } else if (char === '/' && text[index + 1] === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end === -1 ? text.length : end + 1;
+    } else out += char;
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+// The index after the string that opens at `start`, escapes skipped.
+function endOfString(text: string, start: number): number {
+  let index = start + 1;
+  while (index < text.length && text[index] !== '"') index += text[index] === '\\' ? 2 : 1;
+  return index + 1;
 }
 
 /** The file a path names, as TypeScript and Playwright's loader find it for the common cases; undefined for none. */

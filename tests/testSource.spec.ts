@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { aliasTargetsOf, mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
+import { aliasTargetsOf, withoutJsonComments, mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
 import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -40,6 +40,7 @@ test("a path alias of the nearest tsconfig (paths, baseUrl; comments and trailin
     '/p/tsconfig.json': `{
       // Aliases of the suite (restful-booker's, ankushnikure/playwright-restful-booker-api)
       "compilerOptions": { "baseUrl": "./src", "paths": { "@fixtures/*": ["fixtures/*"], "@api": ["api/index.ts"], }, },
+      /* a block comment */ "include": ["**/*.ts"], "exclude": ["a//b"],
     }`,
     '/p/tests/booking/get.spec.ts': `import { test, expect } from "@fixtures/api.fixture";`,
     '/p/tests/booking/other.spec.ts': `import { test } from "@unknown/thing";`,
@@ -49,6 +50,7 @@ test("a path alias of the nearest tsconfig (paths, baseUrl; comments and trailin
   expect(await testSourceOfFile('/p/tests/booking/other.spec.ts', fileSystem)).toEqual({ kind: 'module', specifier: '@unknown/thing' });
   expect(aliasTargetsOf('@api', { baseDir: '/p/src', paths: { '@api': ['api/index.ts'] } })).toEqual(['/p/src/api/index.ts']);
   expect(aliasTargetsOf('@apis/x', { baseDir: '/p/src', paths: { '@api/*': ['api/*'] } })).toEqual([]);
+  expect(JSON.parse(withoutJsonComments('{ "a": "/* not a comment */", "b": ["**/*.ts", "x//y"], // gone\n "c": 1, /* gone */ }'))).toEqual({ a: '/* not a comment */', b: ['**/*.ts', 'x//y'], c: 1 });
 });
 
 test("a fixture file that builds test with Playwright's mergeTests is told apart, under any local name", () => {
