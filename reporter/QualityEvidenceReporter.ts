@@ -58,7 +58,11 @@ export default class QualityEvidenceReporter implements Reporter {
   private readonly listing: boolean;
   private readonly attempts: Attempt[] = [];
   private rootSuite: Suite | undefined;
-  /** The project's root folder: the report names test files relative to it. */
+  /**
+   * The run's root folder (`config.rootDir`, the test folder): the report
+   * names source files relative to it, as Playwright's own reports do. A
+   * blob report keeps it, so a merged run names them as a single run does.
+   */
   private rootDir: string;
   /** Playwright's HTML report, when its reporter runs beside this one: the report links each test into it. */
   private htmlReportFolder: string | undefined;

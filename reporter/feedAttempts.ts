@@ -122,10 +122,16 @@ function testIdentityOf(test: TestCase, rootDir: string): TestIdentity {
   return { title: titleOf(test), ...sourceLocationOf(test.location, rootDir), testId: test.id };
 }
 
-/** A place in a file, the file relative to the project's root with forward slashes (the same on every machine). */
+/**
+ * A place in a file, the file relative to the run's root folder (Playwright's
+ * `rootDir`, the test folder) with forward slashes, as Playwright's reports
+ * show it: the same on every machine and after a merge, never a machine's
+ * absolute path (a file outside the root, such as an API client in `src/`,
+ * keeps its `../`).
+ */
 function sourceLocationOf({ file, line, column }: StepLocation, rootDir: string): SourceLocation {
   const relativePath = relative(rootDir, file);
-  const shown = relativePath === '' || relativePath.startsWith('..') || isAbsolute(relativePath) ? file : relativePath;
+  const shown = relativePath === '' || isAbsolute(relativePath) ? file : relativePath;
   return { file: shown.split(sep).join('/'), line, column };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildReport, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { MARKDOWN_BYTE_LIMIT } from '../src/report/renderers/markdown.js';
+import { failedWhere } from '../src/report/renderers/presentation.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { generatedRecords, writeGeneratedRun } from './support/generatedRun.js';
@@ -136,6 +137,14 @@ test('the failed calls name, for each failing endpoint, the status, the call and
   const markdown = renderMarkdown(run.finish({ tests: { total: 1, passed: 0, failed: 0, flaky: 1, skipped: 0 } }));
   expect(tableRows(markdown, 'Failed calls')).toStrictEqual([['`POST /login` (flaky)', '503', '`POST /login`', '12 ms', '`auth.spec.ts:4 · auth.spec.ts › logs in (attempt 1)`']]);
   expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
+});
+
+test('a failed call made in a client wrapper names the test\'s line and where the call was made; one made in the test names its own line', () => {
+  const test_ = { title: 'booking.spec.ts › deletes a booking', file: 'tests/booking.spec.ts', line: 4, column: 1 };
+  const base = { method: 'GET', path: '/booking/9', statusCode: 404, responseTimeMs: 3, test: test_, attempt: 1 };
+  expect(failedWhere({ ...base, callLocation: { file: 'src/api/client.ts', line: 12, column: 27 } })).toBe('tests/booking.spec.ts:4, call at src/api/client.ts:12 · booking.spec.ts › deletes a booking (attempt 1)');
+  expect(failedWhere({ ...base, callLocation: { file: 'tests/booking.spec.ts', line: 9, column: 5 } })).toBe('tests/booking.spec.ts:9 · booking.spec.ts › deletes a booking (attempt 1)');
+  expect(failedWhere({ method: 'GET', path: '/a', errorCode: 'ECONNREFUSED', responseTimeMs: 1, id: 'x1', location: 'line 4 of b.ndjson' })).toBe('line 4 of b.ndjson, id x1');
 });
 
 test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut to the headline, the comparison, budgets and the worst endpoints, and says what it left out and where the rest is', () => {

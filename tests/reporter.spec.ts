@@ -57,7 +57,7 @@ test('times out', async () => {
 test.skip('not written yet', async () => {});
 `;
 
-/** A test of ordersSpec as the report names it: declared at this line, column 1, of orders.spec.ts (the test folder is the root). */
+/** A test of ordersSpec as the report names it: declared at this line, column 1, of orders.spec.ts (relative to the test folder, Playwright's rootDir). */
 function declared(line: number, title: string) {
   return { title: `orders.spec.ts › ${title}`, file: 'orders.spec.ts', line, column: 1, testId: expect.any(String) as unknown as string };
 }

@@ -233,15 +233,18 @@ export function failedStatus(execution: FailedExecution): string {
 
 /**
  * Where a failed call came from: for a test's, the file and line of the
- * call itself (else of the test), the test's title and the attempt:
- * `orders.spec.ts:14 · orders.spec.ts › reads an order (attempt 2)`; for a
- * record read from a file, its place and id.
+ * call (the test's own file when the call is in it, else the test's line
+ * and where the call was made, a client wrapper most often), the test's
+ * title and the attempt: `tests/orders.spec.ts:14 · orders.spec.ts › reads
+ * an order (attempt 2)`, `tests/orders.spec.ts:9, call at
+ * src/api/client.ts:12 · …`; for a record read from a file, its place and id.
  */
 export function failedWhere(execution: FailedExecution): string {
-  const { test } = execution;
+  const { test, callLocation } = execution;
   if (test === undefined) return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
-  const at = execution.callLocation ?? test;
-  return `${at.file}:${at.line} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}`;
+  const at =
+    callLocation === undefined ? `${test.file}:${test.line}` : callLocation.file === test.file ? `${callLocation.file}:${callLocation.line}` : `${test.file}:${test.line}, call at ${callLocation.file}:${callLocation.line}`;
+  return `${at} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}`;
 }
 
 /** The failing and flaky endpoints that list failed calls, most failed first, then by label. */
