@@ -1,6 +1,7 @@
 import { expect, test } from './support/test.js';
 import { buildReport, compareWithBaseline, formatReport, InputSyntaxError, parseReport, ReportFormatError, summariseExecutions, type QualityReport } from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
+import { comparisonHeadline } from '../src/report/renderers/presentation.js';
 import { thrownBy } from './support/failures.js';
 
 // The comparison of a run with a baseline report (main's artifact).
@@ -64,7 +65,7 @@ test('each endpoint of the run gets its p95 change in percent, its counts and fa
     failedExecutionCount: { before: 0, after: 0 },
     failureRate: { before: 0, after: 0 },
     latencyVerdict: 'tooFewSamples',
-    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 1, nAfter: 1, p50ChangePercent: 50, p95ChangePercent: 50, pValue: null },
+    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 1, nAfter: 1, p50ChangePercent: 50, p95ChangePercent: 50, pValue: null, runShiftPercent: 0 },
   });
   expect(comparison.endpoints.find((entry) => entry.endpoint === 'GET /new')).toStrictEqual({
     endpoint: 'GET /new',
@@ -73,7 +74,7 @@ test('each endpoint of the run gets its p95 change in percent, its counts and fa
     failedExecutionCount: { before: null, after: 1 },
     failureRate: { before: null, after: 1 },
     latencyVerdict: 'tooFewSamples',
-    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 0, nAfter: 1, p50ChangePercent: null, p95ChangePercent: null, pValue: null },
+    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 0, nAfter: 1, p50ChangePercent: null, p95ChangePercent: null, pValue: null, runShiftPercent: 0 },
   });
 });
 
@@ -122,6 +123,42 @@ test.describe('latency verdicts', () => {
     expect([compared.latencyVerdictCounts, compared.slowerEndpoints]).toStrictEqual([{ slower: 1, faster: 0, noChange: 1, tooFewSamples: 1 }, ['GET /x']]);
   });
 });
+
+test.describe("the run's own shift", () => {
+  // Eight endpoints of 30 calls each; the times of each spread over 100 to 149 ms, scaled.
+  const runOf = (environment: string, scaleOf: (endpoint: number) => number) =>
+    reportOf(
+      environment,
+      Array.from({ length: 8 }, (_, endpoint) => Array.from({ length: 30 }, (_, index): [string, number, number] => [`GET /e${endpoint}`, 200, Math.round(scaleOf(endpoint) * (100 + ((index * 37) % 50)))])).flat(),
+    );
+  const base = runOf('main', () => 1);
+
+  test('every endpoint 30% slower alike is the machine or the whole service: no endpoint is marked, and the run says its shift', () => {
+    const compared = compareWithBaseline(runOf('branch', () => 1.3), base);
+    // 13 buckets of 2%: the nearest whole number of buckets to 30%.
+    expect([compared.latencyVerdictCounts, compared.runShiftPercent]).toStrictEqual([{ slower: 0, faster: 0, noChange: 8, tooFewSamples: 0 }, 29.7]);
+    expect(comparisonHeadline(compared)).toBe('vs baseline: 0 endpoints slower, 0 newly failing, 8 unchanged, 0 too few samples to judge; the whole run +29.7% alike (the machine, or the service as a whole)');
+  });
+
+  test('one endpoint 60% slower among seven that did not move stands out', () => {
+    const compared = compareWithBaseline(runOf('branch', (endpoint) => (endpoint === 3 ? 1.6 : 1)), base);
+    expect([compared.slowerEndpoints, compared.runShiftPercent]).toStrictEqual([['GET /e3'], 0]);
+  });
+
+  test('one endpoint 60% slower on a machine 30% slower stands out against the run', () => {
+    const compared = compareWithBaseline(runOf('branch', (endpoint) => (endpoint === 3 ? 1.6 * 1.3 : 1.3)), base);
+    expect(compared.slowerEndpoints).toStrictEqual(['GET /e3']);
+  });
+
+  test('with fewer than 5 endpoints to tell it, no shift is taken out: one endpoint of a run is judged on its own', () => {
+    const compared = compareWithBaseline(reportOf('b', spreadOf(1.3)), reportOf('a', spreadOf(1)));
+    expect([compared.runShiftPercent, compared.slowerEndpoints]).toStrictEqual([0, ['GET /only']]);
+  });
+});
+
+function spreadOf(scale: number): [string, number, number][] {
+  return Array.from({ length: 30 }, (_, index) => ['GET /only', 200, Math.round(scale * (100 + ((index * 37) % 50)))]);
+}
 
 test('failures compare as rates per execution: a retry that repeats a failing call does not fail more', () => {
   const before = reportOf('a', [['GET /a', 500, 10], ['GET /a', 200, 10]]);

@@ -151,7 +151,8 @@ function comparisonLineOf(comparison: NonNullable<QualityReport['baseline']>): s
   const withVerdict = (verdict: string) => rest.filter((entry) => entry.latencyVerdict === verdict).length;
   const slower = withVerdict('slower');
   const faster = withVerdict('faster');
-  return `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too few samples to judge`;
+  const shift = comparison.runShiftPercent === 0 ? '' : `; the whole run ${comparison.runShiftPercent > 0 ? '+' : ''}${comparison.runShiftPercent}% alike (the machine, or the service as a whole)`;
+  return `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too few samples to judge${shift}`;
 }
 
 /** The page is no wider than the viewport: nothing scrolls sideways but the tables' own boxes. */

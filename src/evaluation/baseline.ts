@@ -5,7 +5,8 @@ import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, t
 import { z } from 'zod';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
-import { DEFAULT_SIGNIFICANCE_LEVEL, testLatencyChange } from './latencyChange.js';
+import { DEFAULT_SIGNIFICANCE_LEVEL, runShiftOf, shiftPercent, smallestPValue, testLatencyChange } from './latencyChange.js';
+import { histogramCount } from '../summary/latencyHistogram.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with
@@ -85,12 +86,20 @@ export function compareWithBaseline(report: QualityReport, baseline: BaselineRep
   const failedAfter = new Set(Object.keys(report.failureCountByEndpoint));
   const slowBefore = new Set(baseline.slowEndpoints);
   const sorted = (labels: Iterable<string>): string[] => [...labels].sort(compareCodeUnits);
+  // The shift the whole run shares, taken out before each endpoint is judged (see runShiftOf).
+  const runShift = runShiftOf(
+    report.endpoints.map((entry) => {
+      const before = beforeEndpoints.get(entry.endpoint);
+      const testable = before?.latencyHistogram !== undefined && smallestPValue(histogramCount(before.latencyHistogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
+      return { p50Before: before?.responseTimeMs.p50 ?? null, p50After: entry.responseTimeMs.p50, testable };
+    }),
+  );
   const endpoints = report.endpoints.map((entry) => {
     const before = beforeEndpoints.get(entry.endpoint);
     const p95Before = before?.responseTimeMs.p95 ?? null;
     const p95After = entry.responseTimeMs.p95;
     const p95Change = changePercent(p95Before, p95After);
-    const test = before?.latencyHistogram === undefined ? undefined : testLatencyChange(before.latencyHistogram, entry.latencyHistogram, significanceLevel);
+    const test = before?.latencyHistogram === undefined ? undefined : testLatencyChange(before.latencyHistogram, entry.latencyHistogram, significanceLevel, runShift);
     return {
       endpoint: entry.endpoint,
       executionCount: { before: before?.executionCount ?? null, after: entry.executionCount },
@@ -106,6 +115,7 @@ export function compareWithBaseline(report: QualityReport, baseline: BaselineRep
         p50ChangePercent: changePercent(before?.responseTimeMs.p50 ?? null, entry.responseTimeMs.p50),
         p95ChangePercent: p95Change,
         pValue: test?.pValue ?? null,
+        runShiftPercent: shiftPercent(runShift),
       },
     };
   });
@@ -118,6 +128,7 @@ export function compareWithBaseline(report: QualityReport, baseline: BaselineRep
     slowExecutionCount: { before: baseline.slowExecutionCount, after: report.slowExecutionCount },
     endpoints,
     significanceLevel,
+    runShiftPercent: shiftPercent(runShift),
     latencyVerdictCounts,
     slowerEndpoints: endpoints.filter((entry) => entry.latencyVerdict === 'slower').map((entry) => entry.endpoint),
     newlyFailingEndpoints: sorted([...failedAfter].filter((endpoint) => !failedBefore.has(endpoint))),

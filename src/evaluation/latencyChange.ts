@@ -1,6 +1,8 @@
 import { DEFAULT_SIGNIFICANCE_LEVEL } from '../config/settings.js';
 import type { LatencyVerdict } from '../report/verdictSchemas.js';
-import { histogramCount, type LatencyHistogram } from '../summary/latencyHistogram.js';
+import { HISTOGRAM_RELATIVE_ACCURACY, histogramCount, type LatencyHistogram } from '../summary/latencyHistogram.js';
+
+const LOG_GAMMA = Math.log((1 + HISTOGRAM_RELATIVE_ACCURACY) / (1 - HISTOGRAM_RELATIVE_ACCURACY));
 
 /**
  * Whether an endpoint's latency really changed between a baseline and a
@@ -34,8 +36,13 @@ export interface LatencyTest {
   readonly pValue: number | null;
 }
 
-/** Tests two histograms (see the module comment). */
-export function testLatencyChange(before: LatencyHistogram, after: LatencyHistogram, significanceLevel: number = DEFAULT_SIGNIFICANCE_LEVEL): LatencyTest {
+/**
+ * Tests two histograms (see the module comment). `runShift`, in buckets, is
+ * the shift every endpoint of the run shares (see runShiftOf): the baseline
+ * is moved by it first, so an endpoint is judged against the run it is
+ * part of.
+ */
+export function testLatencyChange(before: LatencyHistogram, after: LatencyHistogram, significanceLevel: number = DEFAULT_SIGNIFICANCE_LEVEL, runShift = 0): LatencyTest {
   const samplesBefore = histogramCount(before);
   const samplesAfter = histogramCount(after);
   const tooFew = { verdict: 'tooFewSamples', samplesBefore, samplesAfter, pValue: null } as const;
@@ -44,7 +51,7 @@ export function testLatencyChange(before: LatencyHistogram, after: LatencyHistog
   const mean = (samplesBefore * samplesAfter) / 2;
   // One one-sided test per direction, each against the baseline moved one bucket that way (see RESOLUTION_MARGIN).
   const oneSided = (margin: 1 | -1): number => {
-    const { u, tieSum } = uStatistic(before, after, margin);
+    const { u, tieSum } = uStatistic(before, after, runShift + margin);
     const variance = ((samplesBefore * samplesAfter) / 12) * (total + 1 - tieSum / (total * (total - 1)));
     // Every time in one bucket: nothing tells the runs apart.
     if (variance <= 0) return 1;
@@ -57,6 +64,37 @@ export function testLatencyChange(before: LatencyHistogram, after: LatencyHistog
   const rounded = Number(pValue.toPrecision(4));
   if (pValue >= significanceLevel) return { verdict: 'noChange', samplesBefore, samplesAfter, pValue: rounded };
   return { verdict: slower <= faster ? 'slower' : 'faster', samplesBefore, samplesAfter, pValue: rounded };
+}
+
+/** How many endpoints, each with enough samples in both runs to test, make a run's own shift worth taking out. */
+export const RUN_SHIFT_MIN_ENDPOINTS = 5;
+
+/**
+ * The shift every endpoint of a run shares against its baseline, when
+ * enough endpoints tell it: the median, over the endpoints that have enough
+ * samples in both runs to be tested, of the ratio of their p50s, as a whole
+ * number of histogram buckets (each 2%); 0 with fewer than
+ * {@link RUN_SHIFT_MIN_ENDPOINTS} such endpoints. On a shared CI machine
+ * whole runs are faster or slower (another job on the host, a colder
+ * cache): every endpoint moves alike, and that is the machine, not a
+ * change of one endpoint. Judged against the run's own shift, one endpoint
+ * that slowed among others that did not still stands out; a change of the
+ * whole service shows as the run's shift, reported on its own.
+ */
+export function runShiftOf(pairs: readonly { readonly p50Before: number | null; readonly p50After: number | null; readonly testable: boolean }[]): number {
+  const logRatios = pairs
+    .filter(({ p50Before, p50After, testable }) => testable && p50Before !== null && p50After !== null && p50Before > 0 && p50After > 0)
+    .map(({ p50Before, p50After }) => Math.log(p50After! / p50Before!))
+    .sort((a, b) => a - b);
+  if (logRatios.length < RUN_SHIFT_MIN_ENDPOINTS) return 0;
+  const middle = logRatios.length / 2;
+  const median = logRatios.length % 2 === 1 ? logRatios[Math.floor(middle)]! : (logRatios[middle - 1]! + logRatios[middle]!) / 2;
+  return Math.round(median / LOG_GAMMA) + 0;
+}
+
+/** A shift in buckets as a change in percent, to one decimal: 12 buckets is +27.1%. */
+export function shiftPercent(buckets: number): number {
+  return Math.round((Math.exp(buckets * LOG_GAMMA) - 1) * 1000) / 10 + 0;
 }
 
 /**

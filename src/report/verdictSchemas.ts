@@ -84,12 +84,19 @@ export const baselineComparisonSchema = z
               p50ChangePercent: z.number().nullable().meta({ description: 'The change of the exact p50, in percent, as p95.changePercent is computed' }),
               p95ChangePercent: z.number().nullable().meta({ description: 'The change of the exact p95, in percent (p95.changePercent)' }),
               pValue: z.number().min(0).max(1).nullable().meta({ description: 'The p-value, to 4 significant digits; null when there were too few samples to test (or no histogram in the baseline)' }),
+              runShiftPercent: z.number().meta({ description: "The whole run's shift the baseline was moved by before the test (runShiftPercent of the comparison); 0 when none was taken out" }),
             })
             .meta({ description: 'The numbers the latency verdict was decided by' }),
         }),
       )
       .meta({ description: 'Each endpoint of this report, by label' }),
     significanceLevel: z.number().gt(0).lt(1).meta({ description: 'The level the latency verdicts were judged at' }),
+    runShiftPercent: z
+      .number()
+      .meta({
+        description:
+          "The shift every endpoint of this run shares against the baseline (the median change of the p50s, over the endpoints with enough samples in both runs; at least 5 of them, else 0), in 2% steps: taken out before each endpoint is judged, so that a machine that is faster or slower as a whole marks no endpoint, and reported here on its own",
+      }),
     latencyVerdictCounts: z
       .strictObject({ slower: z.int().min(0), faster: z.int().min(0), noChange: z.int().min(0), tooFewSamples: z.int().min(0) })
       .meta({ description: "The endpoints of this report by latency verdict" }),

@@ -298,7 +298,10 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
   const parts = [`${countOf(counts.slower, 'endpoint')} slower`, `${formatCount(counts.newlyFailing)} newly failing`, `${formatCount(counts.noChange)} unchanged`];
   if (counts.faster > 0) parts.push(`${formatCount(counts.faster)} faster`);
   parts.push(`${formatCount(counts.tooFewSamples)} too few samples to judge`);
-  return `vs baseline: ${parts.join(', ')}`;
+  // A shift every endpoint shares is the machine's or the whole service's: said on its own, not marked on each endpoint.
+  const shift = comparison.runShiftPercent ?? 0;
+  const whole = shift === 0 ? '' : `; the whole run ${formatChangePercent(shift)} alike (the machine, or the service as a whole)`;
+  return `vs baseline: ${parts.join(', ')}${whole}`;
 }
 
 /**
