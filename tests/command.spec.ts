@@ -254,6 +254,11 @@ test.describe('budgets, check and the baseline', () => {
     const report = reportFrom(await readFile(join(project, 'out/branch-30.json'), 'utf8'));
     expect(report.budgets?.results).toStrictEqual([{ budget: 'maxP95IncreasePercent', endpoint: 'GET /orders', limit: 10, actual: 50, passed: false, latencyVerdict: 'slower' }]);
     expect(outcome.stderr).toContain('FAIL maxP95IncreasePercent of GET /orders: +50% (limit ≤ +10%)');
+    // check compares as the run did, at the level it is given; a level that is no probability is refused.
+    const checked = await command(['check', 'out/branch-30.json', '--budgets', 'increase-30.json', '--baseline', 'out/main-30.json', '--significance-level', '0.001']);
+    expect([checked.exitCode, checked.stdout]).toStrictEqual([1, 'FAIL maxP95IncreasePercent of GET /orders: +50% (limit ≤ +10%)\nquality-evidence check: 1 of 1 budget breached\n']);
+    const refused = await command(['check', 'out/branch-30.json', '--budgets', 'increase-30.json', '--baseline', 'out/main-30.json', '--significance-level', '2']);
+    expect([refused.exitCode, refused.stderr]).toStrictEqual([78, 'quality-evidence: invalid configuration:\n  - --significance-level: must be a probability above 0 and at most 0.5, such as 0.01\n']);
   });
 
   const report = JSON.stringify({ schemaVersion: 1, environment: 'ci', slowResponseThresholdMs: 750, executionCount: 0, failedExecutionCount: 0, slowExecutionCount: 0, failureCountByEndpoint: {}, slowEndpoints: [], noResponseCount: 0, noResponseEndpoints: [] });

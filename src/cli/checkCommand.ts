@@ -1,4 +1,5 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
+import { SETTINGS } from '../config/settings.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { contradictionInVerdict, evaluateBudgets, needsBaseline } from '../evaluation/evaluateBudgets.js';
 import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
@@ -15,6 +16,7 @@ import type { CommandContext } from './summariseCommand.js';
 const OPTIONS = {
   budgets: { type: 'string' },
   baseline: { type: 'string' },
+  'significance-level': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -37,10 +39,11 @@ export async function checkCommand(context: CommandContext): Promise<number> {
   const reportPath = positionals[0]!;
   const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report', REPORT_FILE_LIMIT_BYTES), reportPath, 'report') as QualityReport;
   const baselinePath = flags.baseline?.trim();
+  const significanceLevel = significanceLevelOf(flags['significance-level']);
   const compared =
     baselinePath === undefined || baselinePath === ''
       ? report
-      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath)) };
+      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath), { significanceLevel }) };
   const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
@@ -58,6 +61,15 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     context.stdout.write(`${lines.join('\n')}\n`);
   }
   return verdict.passed && !isIncompleteRun(report.runStatus) ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
+}
+
+/** The --significance-level flag, checked as QE_SIGNIFICANCE_LEVEL is; undefined when not given. */
+function significanceLevelOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const setting = SETTINGS.significanceLevel;
+  const parsed = setting.text.pipe(setting.value).safeParse(text.trim());
+  if (!parsed.success) throw new ConfigurationError([{ variable: '--significance-level', message: parsed.error.issues[0]?.message ?? 'must be a probability above 0 and at most 0.5' }]);
+  return parsed.data;
 }
 
 // `recorded` is the report as read, before any comparison with --baseline: what its recorded verdict was judged on.
@@ -87,6 +99,8 @@ after merge-reports, whose exit status ignores reporters.
 Options:
   --budgets <file>    the budgets file; without it, the verdict recorded in the report is used
   --baseline <file>   a previous report (main's) for maxP95IncreasePercent
+  --significance-level <p>
+                      the level of the baseline's latency test (default 0.01)
   -q, --quiet         print nothing; the exit code tells
   -h, --help          this help
 
