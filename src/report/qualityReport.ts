@@ -56,14 +56,19 @@ const testCallsSchema = z
   })
   .meta({ title: 'TestCalls' });
 
+/** How one call ended and how long it took, as the slowest and the failed executions give it. */
+const callOutcomeShape = {
+  statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),
+  errorCode: z.string().optional().meta({ description: 'Only for a call that got no response' }),
+  responseTimeMs: z.number().min(0),
+};
+
 /** One failed call of an endpoint, with where it came from. */
 const failedExecutionSchema = z
   .strictObject({
     method: z.string(),
     path: z.string().meta({ description: 'The path the call was recorded with, query removed' }),
-    statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),
-    errorCode: z.string().optional().meta({ description: 'Only for a call that got no response' }),
-    responseTimeMs: z.number().min(0),
+    ...callOutcomeShape,
     test: z.strictObject(testIdentityShape).optional().meta({ description: 'Only for a call a Playwright test made: the test, where it is declared' }),
     attempt: z.int().min(1).optional().meta({ description: 'Only for a call a Playwright test made: its attempt, 1-based (2 is the first retry)' }),
     callLocation: z.strictObject(sourceLocationShape).optional().meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
@@ -126,9 +131,7 @@ export const endpointStatisticsSchema = z
 const slowExecutionSchema = z
   .strictObject({
     endpoint: z.string(),
-    statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),
-    errorCode: z.string().optional().meta({ description: 'Only for a call that got no response' }),
-    responseTimeMs: z.number().min(0),
+    ...callOutcomeShape,
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
     location: z
       .string()

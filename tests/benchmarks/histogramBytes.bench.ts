@@ -1,23 +1,13 @@
 import { buildReport } from '../../src/report/qualityReport.js';
 import { formatReport } from '../../src/report/renderers/json.js';
 import { ExecutionAccumulator } from '../../src/summary/executionAccumulator.js';
+import { mulberry32, normal } from '../support/latencyTrials.js';
 
 // How many bytes the latency histograms add to quality-summary.json
 // (npm run bench:histogram): 200 endpoints, each with n calls drawn from a
 // log-normal distribution (median 100 ms, spread sigma on the log scale),
 // times to the microsecond as Playwright gives them. The generator is
 // mulberry32 in integer arithmetic, seeded, so every run prints the same.
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ENDPOINTS = 200;
 const rows = ['| calls per endpoint | sigma | buckets per endpoint (median) | histogram bytes per endpoint | report bytes per endpoint |', '|---:|---:|---:|---:|---:|'];
@@ -27,8 +17,7 @@ for (const calls of [10, 100, 1000, 10_000]) {
     const accumulator = new ExecutionAccumulator(750);
     for (let endpoint = 0; endpoint < ENDPOINTS; endpoint++) {
       for (let call = 0; call < calls; call++) {
-        const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-        accumulator.addExecution(`GET /service-${endpoint}/items`, 200, Math.round(100 * Math.exp(sigma * normal) * 1000) / 1000);
+        accumulator.addExecution(`GET /service-${endpoint}/items`, 200, Math.round(100 * Math.exp(sigma * normal(random)) * 1000) / 1000);
       }
     }
     const report = buildReport(accumulator.result(), { environment: 'bench', slowResponseThresholdMs: 750 });

@@ -30,7 +30,8 @@ export function runTrials({ samples, shift, sigma, trials, seed, significanceLev
   return counts;
 }
 
-function mulberry32(seed: number): () => number {
+/** mulberry32: a well-known 32-bit generator in integer arithmetic, seeded; numbers in [0, 1). */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -41,7 +42,8 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-function normal(random: () => number): number {
+/** A standard normal number by Box-Muller. */
+export function normal(random: () => number): number {
   const u = 1 - random();
   const v = random();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
