@@ -60,7 +60,7 @@ const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = { '.js': [
  * Playwright's loader do for the common cases; `isFile` says whether a path
  * is a file.
  */
-export async function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean | Promise<boolean>, aliases: PathAliases | undefined = undefined): Promise<TestSource> {
+export async function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean | Promise<boolean>, aliases?: PathAliases): Promise<TestSource> {
   const specifier = testModuleOf(source);
   if (specifier === undefined) return { kind: 'unknown' };
   if (PLAYWRIGHT_MODULES.has(specifier)) return { kind: 'playwright' };

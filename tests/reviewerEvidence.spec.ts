@@ -63,7 +63,12 @@ async function startServer(): Promise<{ baseURL: string; close(): Promise<void> 
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return {
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((closed) => server.close(() => closed())),
+    close: () =>
+      new Promise((closed) => {
+        server.close(() => {
+          closed();
+        });
+      }),
   };
 }
 

@@ -299,7 +299,7 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
   if (counts.faster > 0) parts.push(`${formatCount(counts.faster)} faster`);
   parts.push(`${formatCount(counts.tooFewSamples)} too few samples to judge`);
   // A shift every endpoint shares is the machine's or the whole service's: said on its own, not marked on each endpoint.
-  const shift = comparison.runShiftPercent ?? 0;
+  const shift = comparison.runShiftPercent;
   const whole = shift === 0 ? '' : `; the whole run ${formatChangePercent(shift)} alike (the machine, or the service as a whole)`;
   return `vs baseline: ${parts.join(', ')}${whole}`;
 }
