@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildReport, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
+import { buildReport, compareWithBaseline, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { MARKDOWN_BYTE_LIMIT } from '../src/report/renderers/markdown.js';
 import { failedWhere } from '../src/report/renderers/presentation.js';
@@ -137,6 +137,14 @@ test('the failed calls name, for each failing endpoint, the status, the call and
   const markdown = renderMarkdown(run.finish({ tests: { total: 1, passed: 0, failed: 0, flaky: 1, skipped: 0 } }));
   expect(tableRows(markdown, 'Failed calls')).toStrictEqual([['`POST /login` (flaky)', '503', '`POST /login`', '12 ms', '`auth.spec.ts:4 · auth.spec.ts › logs in (attempt 1)`']]);
   expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
+});
+
+test('each endpoint too small to judge against the baseline says so, with its samples, however far its p95 moved', () => {
+  const run = (scale: number) => reportOf([5, 6, 7, 8, 9].map((time) => ({ statusCode: 200, endpoint: 'GET /health', responseTimeMs: time * scale })).concat([{ statusCode: 200, endpoint: 'DELETE /users/:id', responseTimeMs: 30 * scale }]));
+  const after = run(1.8);
+  const markdown = renderMarkdown({ ...after, baseline: compareWithBaseline(after, run(1)) });
+  expect(markdown).toContain('**vs baseline: 0 endpoints slower, 0 newly failing, 0 unchanged, 2 too few samples to judge**');
+  expect(markdown).toContain('No endpoint changed.\n\n**Too few samples to judge** (n before → after): `DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.');
 });
 
 test('a failed call made in a client wrapper names the test\'s line and where the call was made; one made in the test names its own line', () => {

@@ -16,6 +16,7 @@ import {
   formatRateChange,
   passingTestFailureHint,
   SIGNIFICANCE_METHOD,
+  tooFewToJudge,
   statusesText,
   describeState,
   endpointStates,
@@ -438,7 +439,11 @@ function baselineSection(report: QualityReport): string {
   if (comparison === undefined) return '';
   const lead = `<p>Baseline <code>${text(shownText(comparison.environment.before))}</code>: ${text(baselineNumbers(comparison))}</p>`;
   const changes = baselineChanges(report);
-  if (changes.length === 0) return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<p>No endpoint changed.</p></section>`;
+  const method = `<p class="muted">${text(`${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).`)}</p>`;
+  const tooFew = tooFewToJudge(comparison, HTML_CHANGE_LIMIT);
+  const tooFewLine =
+    tooFew.shown.length === 0 ? '' : `<p data-field="tooFewSamples"><strong>Too few samples to judge</strong> (n before → after): ${tooFew.shown.map((entry) => `<code>${text(entry)}</code>`).join(', ')}${tooFew.more > 0 ? text(`, and ${formatCount(tooFew.more)} more`) : ''}.</p>`;
+  if (changes.length === 0) return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<p>No endpoint changed.</p>${tooFewLine}${method}</section>`;
   const rows = changes.slice(0, HTML_CHANGE_LIMIT).map(({ endpoint, kind, entry }) => {
     const regression = isRegression(kind);
     const cell = (name: string, value: string) => `<td class="num" data-label="${name}">${entry === undefined ? '' : text(value)}</td>`;
@@ -456,7 +461,7 @@ function baselineSection(report: QualityReport): string {
     }</tr>`;
   });
   const more = changes.length > HTML_CHANGE_LIMIT ? `<p>${text(countOf(changes.length - HTML_CHANGE_LIMIT, 'more change'))} in the report's <code>baseline</code> section.</p>` : '';
-  return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<div class="scroll"><table class="cards"><thead><tr><th>Change</th><th>Endpoint</th><th class="num">p95 before</th><th class="num">p95 after</th><th class="num">p95 change</th><th class="num">n before → after</th><th class="num">p-value</th><th class="num">Failure rate</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}<p class="muted">${text(`${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).`)}</p></section>`;
+  return `<section id="baseline"><h2>Changes against the baseline</h2>${lead}<div class="scroll"><table class="cards"><thead><tr><th>Change</th><th>Endpoint</th><th class="num">p95 before</th><th class="num">p95 after</th><th class="num">p95 change</th><th class="num">n before → after</th><th class="num">p-value</th><th class="num">Failure rate</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}${tooFewLine}${method}</section>`;
 }
 
 function noResponseSection(report: QualityReport): string {

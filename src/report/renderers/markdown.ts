@@ -13,6 +13,7 @@ import {
   formatRateChange,
   passingTestFailureHint,
   SIGNIFICANCE_METHOD,
+  tooFewToJudge,
   statusesText,
   baselineNumbers,
   budgetsShown,
@@ -298,13 +299,15 @@ function baselineSection(report: QualityReport, lines: string[], limits: Markdow
     '',
   );
   const changes = baselineChanges(report);
-  if (changes.length === 0) {
-    lines.push('No endpoint changed.');
-    return;
+  if (changes.length === 0) lines.push('No endpoint changed.');
+  else {
+    lines.push('| Change | Endpoint | p95 before | p95 after | p95 change | n before → after | p-value | Failure rate |', '|---|---|---:|---:|---:|---|---:|---|');
+    for (const change of changes.slice(0, limits.changes)) lines.push(changeRow(change));
+    if (changes.length > limits.changes) lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
   }
-  lines.push('| Change | Endpoint | p95 before | p95 after | p95 change | n before → after | p-value | Failure rate |', '|---|---|---:|---:|---:|---|---:|---|');
-  for (const change of changes.slice(0, limits.changes)) lines.push(changeRow(change));
-  if (changes.length > limits.changes) lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
+  // Each endpoint the test could not judge says so, with its samples: a p95 that moved on 5 calls is no change, and no evidence of none.
+  const tooFew = tooFewToJudge(comparison, limits.changes);
+  if (tooFew.shown.length > 0) lines.push('', `**Too few samples to judge** (n before → after): ${tooFew.shown.map(code).join(', ')}${tooFew.more > 0 ? `, and ${formatCount(tooFew.more)} more` : ''}.`);
   lines.push('', `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`);
 }
 

@@ -374,6 +374,17 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
   return undefined;
 }
 
+/**
+ * The endpoints of the comparison with too few samples to judge, each with
+ * its sample counts: `GET /health (5 → 5)`; at most `limit`, and how many
+ * more there are.
+ */
+export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>, limit: number): { shown: string[]; more: number } {
+  const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples');
+  const shown = entries.slice(0, limit).map((entry) => `${shownText(entry.endpoint)} (${formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })})`);
+  return { shown, more: entries.length - shown.length };
+}
+
 /** A count before and after: `3 → 5`, with `–` for a side that has none. */
 export function formatCountChange({ before, after }: { readonly before: number | null; readonly after: number | null }): string {
   return `${before === null ? '–' : formatCount(before)} → ${after === null ? '–' : formatCount(after)}`;
