@@ -482,10 +482,10 @@ function contractSection(report: QualityReport): string {
       .slice(0, HTML_ENDPOINT_LIMIT)
       .map(
         (operation) =>
-          `<tr data-endpoint="${attribute(operation.endpoint)}"><td>${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td>${text(operation.undeclaredStatuses.join(', '))}</td><td>${operation.declaredStatuses.map(label).join(', ')}</td><td class="num">${formatCount(operation.executionCount)}</td></tr>`,
+          `<tr data-endpoint="${attribute(operation.endpoint)}"><td data-label="Operation">${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td data-label="Undeclared">${text(operation.undeclaredStatuses.join(', '))}</td><td data-label="Declared">${operation.declaredStatuses.map(label).join(', ')}</td><td class="num" data-label="Calls">${formatCount(operation.executionCount)}</td></tr>`,
       );
     const more = undeclared.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(undeclared.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with undeclared statuses in the report.</p>` : '';
-    parts.push(`<h3>Statuses the contract does not declare</h3><div class="scroll"><table><thead><tr><th>Operation</th><th>Undeclared</th><th>Declared</th><th class="num">Calls</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
+    parts.push(`<h3>Statuses the contract does not declare</h3><div class="scroll"><table class="cards"><thead><tr><th>Operation</th><th>Undeclared</th><th>Declared</th><th class="num">Calls</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
   }
   const violating = violationsWorstFirst(contract);
   if (violating.length > 0) {
@@ -493,13 +493,13 @@ function contractSection(report: QualityReport): string {
       .slice(0, HTML_ENDPOINT_LIMIT)
       .map(
         (operation) =>
-          `<tr data-endpoint="${attribute(operation.endpoint)}"><td>${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td>${text(bodiesText(operation))}</td><td>${operation.topViolations
+          `<tr data-endpoint="${attribute(operation.endpoint)}"><td data-label="Operation">${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td data-label="Bodies">${text(bodiesText(operation))}</td><td data-label="Most frequent violations">${operation.topViolations
             .slice(0, SHOWN_VIOLATIONS)
             .map((violation) => label(violationText(violation)))
             .join('<br>')}</td></tr>`,
       );
     const more = violating.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(violating.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with bodies off their schema in the report.</p>` : '';
-    parts.push(`<h3>Bodies off their schema</h3><div class="scroll"><table><thead><tr><th>Operation</th><th>Bodies</th><th>Most frequent violations</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
+    parts.push(`<h3>Bodies off their schema</h3><div class="scroll"><table class="cards"><thead><tr><th>Operation</th><th>Bodies</th><th>Most frequent violations</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
   }
   const untested = untestedByTag(contract);
   if (untested.length > 0) {
