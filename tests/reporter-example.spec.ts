@@ -34,7 +34,7 @@ test('the request fixture records each call without any code in the test', async
   expect(JSON.parse(recorded[0]?.body?.toString() ?? '{}')).toMatchObject({ statusCode: 200, endpoint: 'GET /orders' });
 });
 
-test('recordExecution attaches a record measured by the test itself', async ({ request }) => {
+test('recordExecution attaches a record measured by the test itself', { annotation: { type: 'expected-status', description: '404' } }, async ({ request }) => {
   const started = performance.now();
   const response = await request.get(`${baseURL()}/missing`);
   await recordExecution({ id: 'manual-missing', statusCode: response.status(), endpoint: 'GET /missing', responseTimeMs: performance.now() - started });
