@@ -11,11 +11,12 @@ import tseslint from 'typescript-eslint';
 // records import no other stage; an API's contract (contract/) is read on
 // records and file access, and labels (labels/) are made from records and
 // the contract; the summary builds on records, the report on
-// the summary; the evidence run (run/) is the one seam every entry point
+// the summary; the history file (history/) is read and written on the report
+// and file access, and the exports (exports/) are pure functions of the report; the evidence run (run/) is the one seam every entry point
 // feeds, and the workflow only orders the stages. Patterns match an import as
 // written, relative to the importing file.
 const outside = ['**/reporter/**', '**/scripts/**'];
-const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
+const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
@@ -30,9 +31,11 @@ const directions = [
   { files: ['src/summary/**'], forbidden: except('issues', 'records') },
   { files: ['src/report/**'], forbidden: except('issues', 'records', 'summary', 'config', 'contract') },
   { files: ['src/config/**'], forbidden: except('issues', 'input', 'io', 'records', 'labels') },
-  { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'contract', 'records', 'summary', 'report') },
-  { files: ['src/run/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation') },
-  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation', 'run') },
+  { files: ['src/history/**'], forbidden: except('issues', 'config', 'input', 'io', 'records', 'summary', 'report') },
+  { files: ['src/exports/**'], forbidden: except('config', 'summary', 'report') },
+  { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'contract', 'records', 'summary', 'report', 'history') },
+  { files: ['src/run/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation') },
+  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run') },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 const importRules = directions.map(({ files, forbidden }) => ({

@@ -11,6 +11,10 @@ import { publishReport, stepSummaryPathOf, type ReportDestination } from '../src
 import type { Judgement } from '../src/evaluation/judgeReport.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
+import { systemClock, type Clock } from '../src/helpers/clock.js';
+import { DEFAULT_HISTORY_LIMIT } from '../src/config/settings.js';
+import { runIdentityOf } from '../src/history/historyLine.js';
+import { ciVariablesOf } from '../src/history/historyBaseline.js';
 import { apiCallsOf } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
@@ -32,6 +36,8 @@ export interface ReporterHost {
   readonly fileSystem: FileSystem;
   /** Checks the budgets, the baseline and the report's destination before any test runs (see checkBeforeRun); absent, the run's end checks them. */
   readonly checkBeforeRun?: typeof checkBeforeRun;
+  /** The clock a history line's time is read from; default the system's. */
+  readonly clock?: Pick<Clock, 'now'>;
 }
 
 /** The process the reporter runs in: the one place it reads `process`. */
@@ -79,7 +85,7 @@ export default class QualityEvidenceReporter implements Reporter {
     this.listing = isListingRun(rawOptions);
     // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
     const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : host.cwd;
-    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(judgementSettingsOf(this.settings), destinationOf(this.settings), configDir, host.cwd);
+    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(judgementSettingsOf(this.settings, host.env), destinationOf(this.settings), configDir, host.cwd);
     for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
@@ -113,13 +119,16 @@ export default class QualityEvidenceReporter implements Reporter {
     if (this.listing) return undefined;
     const { settings, host } = this;
     try {
-      const judgement = this.judgement ?? (await loadJudgement(settings, host.fileSystem));
+      const judgement = this.judgement ?? (await loadJudgement(judgementSettingsOf(settings, host.env), host.fileSystem));
       // A bad record is named by the test that attached it.
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
       const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
       const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
       const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
-      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
+      const destination = destinationOf(settings);
+      // The history line is stamped when the run ends, by the run's clock.
+      const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((host.clock ?? systemClock).now(), host.env) };
+      const { files, stepSummaryProblem } = await publishReport(report, { ...destination, history, stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
       this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd));
@@ -171,14 +180,25 @@ function expectedStatusAnnotations(test: TestCase, result: TestResult): string[]
   return [...new Set(lists)];
 }
 
-/** Where the report goes, and what it may never replace: the files the run reads. */
+/** Where the report goes (with the exports, and the history file it is appended to), and what it may never replace: the files the run reads. */
 function destinationOf(settings: ReporterSettings): ReportDestination {
-  return { outputPath: settings.outputFile, formats: settings.formats, reads: [...judgementFiles(settings), settings.settingsFile] };
+  const { historyPath, historyReadOnly, historyLimit } = settings;
+  return {
+    outputPath: settings.outputFile,
+    formats: settings.formats,
+    reads: [...judgementFiles(settings), settings.settingsFile],
+    exports: settings.exports,
+    // The time is stamped at the run's end.
+    ...(historyPath === undefined || historyReadOnly === true ? {} : { history: { path: historyPath, limit: historyLimit ?? DEFAULT_HISTORY_LIMIT, identity: runIdentityOf(0, {}) } }),
+  };
 }
 
 // Only what a judgement needs crosses to the worker that checks it.
-function judgementSettingsOf({ budgets, baselinePath, openapi, significanceLevel }: JudgementSettings): JudgementSettings {
-  return { budgets, baselinePath, openapi, significanceLevel };
+function judgementSettingsOf(
+  { budgets, baselinePath, openapi, significanceLevel, historyPath, historyLimit, baselineFromHistory, environment }: JudgementSettings,
+  env: EnvironmentRecord,
+): JudgementSettings {
+  return { budgets, baselinePath, openapi, significanceLevel, historyPath, historyLimit, baselineFromHistory, environment, ciVariables: ciVariablesOf(env) };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { SummariseRanges } from '../run/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { stepSummaryPathOf } from '../run/publishReport.js';
 import { parseCommandLine } from './commandLine.js';
+import type { Clock } from '../helpers/clock.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
 /** What a subcommand is given: its arguments and the process around it, as parameters. */
@@ -26,6 +27,8 @@ export interface CommandContext {
   readonly summariseRanges?: SummariseRanges | undefined;
   /** How often the progress line on a terminal is redrawn, in milliseconds; default 250. */
   readonly progressIntervalMs?: number | undefined;
+  /** The clock a history line's time is read from; default the system's. */
+  readonly clock?: Pick<Clock, 'now'> | undefined;
 }
 
 // The flags of the command's own, besides one per setting (the settings table gives those).
@@ -76,6 +79,8 @@ export async function summariseCommand(context: CommandContext): Promise<number>
       includeAssets: flags['include-assets'] === true,
       stepSummaryPath: stepSummaryPathOf(context.env),
       reads: [settingsFileRead(location)],
+      env: context.env,
+      clock: context.clock,
     },
   ).finally(() => progress?.clear());
 

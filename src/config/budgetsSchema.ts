@@ -31,6 +31,9 @@ const limits = {
     })
     .optional()
     .meta({ description: 'Upper limits, in milliseconds, on response-time statistics (nearest-rank percentiles)' }),
+  maxEndpointsAboveHistoricalRange: count(
+    "At most this many endpoints whose p95 is above the range of their own history (trend aboveRange; needs a history file, historyPath); for one endpoint (under endpoints or operations), 0 means it must not be",
+  ),
   maxP95IncreasePercent: z
     .number({ error: 'must be a percentage, 0 or more' })
     .min(0, { error: 'must be a percentage, 0 or more' })

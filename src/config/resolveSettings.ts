@@ -83,8 +83,11 @@ function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: u
   }
   const value: unknown = result.data;
   const { base } = given;
-  if (definition.isPath !== true || base === undefined) return { value };
+  if ((definition.isPath !== true && definition.pathValues !== true) || base === undefined) return { value };
   const resolve = (path: string): string => (isAbsolute(path) ? path : join(base, path));
+  if (definition.pathValues === true && typeof value === 'object' && value !== null) {
+    return { value: Object.fromEntries(Object.entries(value).map(([key, path]) => [key, typeof path === 'string' ? resolve(path) : path])) };
+  }
   if (typeof value === 'string') return { value: resolve(value) };
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { value: value.map(resolve) };
   return { value };

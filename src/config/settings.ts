@@ -69,6 +69,14 @@ const excerptRule = `must be a whole number of bytes from 0 to ${MAX_FAILURE_EXC
 
 const significanceRule = 'must be a probability above 0 and at most 0.5, such as 0.01';
 
+/** The runs a history file keeps when no source says (historyLimit). */
+export const DEFAULT_HISTORY_LIMIT = 100;
+
+/** The most runs a history file may keep: every run's endpoints are read at every run. */
+export const MAX_HISTORY_LIMIT = 1000;
+
+const historyLimitRule = `must be a whole number of runs from 1 to ${MAX_HISTORY_LIMIT}`;
+
 const openapiRule = 'must be the path of an OpenAPI document, or an array of paths';
 
 /** The files a run can write: the JSON report always, and its Markdown and HTML renderings beside it. */
@@ -82,6 +90,38 @@ const formatList = z
   .union([z.string().transform((text) => text.split(',').map((item) => item.trim())), z.array(z.string(), { error: formatsRule })], { error: formatsRule })
   .pipe(z.array(z.enum(REPORT_FORMATS, { error: formatsRule })).min(1, { error: formatsRule }))
   .transform((formats) => REPORT_FORMATS.filter((format) => formats.includes(format)));
+
+/** The formats of other tools a report can be exported to (src/exports). */
+export const EXPORT_KINDS = ['benchmark-action'] as const;
+
+/** One of {@link EXPORT_KINDS}. */
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+const exportsRule = `must name each export as kind=path, the kind one of ${EXPORT_KINDS.join(', ')} (such as benchmark-action=out/benchmark.json)`;
+const exportMap = z
+  .record(z.string(), filePath, { error: `must be an object of export kinds and paths, such as { "benchmark-action": "out/benchmark.json" }` })
+  .superRefine((value, context) => {
+    for (const key of Object.keys(value)) {
+      if (!(EXPORT_KINDS as readonly string[]).includes(key)) context.addIssue({ code: 'custom', message: `is not an export: the kinds are ${EXPORT_KINDS.join(', ')}`, path: [key] });
+    }
+  })
+  .transform((value) => value as Partial<Record<ExportKind, string>>);
+const exportText = commaList.transform((items, context) => {
+  const exports: Record<string, string> = {};
+  for (const item of items) {
+    const match = /^([a-z-]+)=(.+)$/.exec(item);
+    if (match === null || !(EXPORT_KINDS as readonly string[]).includes(match[1]!)) {
+      context.addIssue({ code: 'custom', message: exportsRule });
+      return z.NEVER;
+    }
+    if (match[1]! in exports) {
+      context.addIssue({ code: 'custom', message: `names the export ${match[1]!} twice: give each kind one path` });
+      return z.NEVER;
+    }
+    exports[match[1]!] = match[2]!.trim();
+  }
+  return exports;
+});
 
 /** How a setting is given on the command line. */
 export interface SettingFlag {
@@ -111,6 +151,8 @@ export interface SettingDefinition {
   readonly text: z.ZodType<unknown, string>;
   /** Whether the value is a path, resolved against the folder its source names. */
   readonly isPath?: boolean;
+  /** Whether the value is an object whose values are paths, each resolved as `isPath` resolves one. */
+  readonly pathValues?: boolean;
   /** What the setting is, for "is required" messages. */
   readonly purpose: string;
   /** What the setting does, for the JSON Schema of the settings file. */
@@ -256,6 +298,47 @@ export const SETTINGS = {
     purpose: 'the baseline report',
     description: 'Path of a previous quality-summary.json (for example main’s) to compare with (QE_BASELINE_PATH)',
   },
+  historyPath: {
+    variable: 'QE_HISTORY_PATH',
+    flag: { name: 'history' },
+    inFile: true,
+    value: filePath,
+    text: z.string(),
+    isPath: true,
+    purpose: 'the history file',
+    description:
+      'A JSON Lines file of earlier runs (QE_HISTORY_PATH): each endpoint is judged against its own history (withinRange, aboveRange, belowRange, new, tooFewRuns), and this run is appended to it with the report, unless historyReadOnly',
+  },
+  historyLimit: {
+    variable: 'QE_HISTORY_LIMIT',
+    flag: { name: 'history-limit' },
+    inFile: true,
+    default: DEFAULT_HISTORY_LIMIT,
+    value: z.int({ error: historyLimitRule }).min(1, { error: historyLimitRule }).max(MAX_HISTORY_LIMIT, { error: historyLimitRule }),
+    text: z.string().regex(/^\d{1,6}$/, { error: historyLimitRule }).transform(Number),
+    purpose: 'the number of runs the history file keeps',
+    description: `The runs the history file keeps; the oldest go (QE_HISTORY_LIMIT); default ${DEFAULT_HISTORY_LIMIT}`,
+  },
+  historyReadOnly: {
+    variable: 'QE_HISTORY_READ_ONLY',
+    flag: { name: 'history-read-only', kind: 'switch' },
+    inFile: true,
+    default: false,
+    value: z.boolean({ error: 'must be true or false' }),
+    text: booleanText,
+    purpose: 'whether the history file is only read',
+    description: "When true, the history file is read and not appended to: a pull request's run judged against main's history (QE_HISTORY_READ_ONLY); default false",
+  },
+  baselineFromHistory: {
+    variable: 'QE_BASELINE_FROM_HISTORY',
+    flag: { name: 'baseline-from-history' },
+    inFile: true,
+    value: nonEmptyText,
+    text: z.string(),
+    purpose: 'the branch or commit whose run in the history is the baseline',
+    description:
+      "A branch or a commit (7 or more hexadecimal digits) whose last run in the history file is the baseline (QE_BASELINE_FROM_HISTORY); for a pull request or merge request, the run of its base commit when the history has it. Needs historyPath; instead of baselinePath",
+  },
   significanceLevel: {
     variable: 'QE_SIGNIFICANCE_LEVEL',
     flag: { name: 'significance-level' },
@@ -294,6 +377,17 @@ export const SETTINGS = {
     purpose: "the API's OpenAPI documents",
     description:
       "The API's contract: the path of an OpenAPI document (3.0, 3.1, or Swagger 2.0; YAML or JSON), or an array of paths (QE_OPENAPI_PATH, comma-separated); calls are labelled by its operations and the report gains a contract section",
+  },
+  exports: {
+    variable: 'QE_EXPORTS',
+    flag: { name: 'export', kind: 'repeatable' },
+    inFile: true,
+    value: exportMap,
+    schema: z.partialRecord(z.enum(EXPORT_KINDS), z.string()),
+    text: exportText,
+    pathValues: true,
+    purpose: 'the exports',
+    description: `Files in other tools' formats, written with the report: { "benchmark-action": "out/benchmark.json" } (QE_EXPORTS and --export: kind=path, comma-separated or repeated); kinds: ${EXPORT_KINDS.join(', ')}`,
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',

@@ -7,6 +7,7 @@ import type { BaselineComparison } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { DEFAULT_SIGNIFICANCE_LEVEL, runShiftOf, shiftPercent, smallestPValue, testLatencyChange } from './latencyChange.js';
 import { histogramCount } from '../summary/latencyHistogram.js';
+import type { ComparedRun } from '../history/historyBaseline.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with
@@ -78,7 +79,7 @@ export interface ComparisonOptions {
  * compare as rates per execution, so that a retry, which repeats calls,
  * does not read as failing more.
  */
-export function compareWithBaseline(report: QualityReport, baseline: BaselineReport, { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL }: ComparisonOptions = {}): BaselineComparison {
+export function compareWithBaseline(report: QualityReport, baseline: ComparedRun, { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL }: ComparisonOptions = {}): BaselineComparison {
   const beforeEndpoints = new Map((baseline.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
   const afterEndpoints = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
   // Sets and Maps, never a property lookup: an endpoint may be named "toString" or "__proto__".
@@ -123,6 +124,7 @@ export function compareWithBaseline(report: QualityReport, baseline: BaselineRep
   for (const { latencyVerdict } of endpoints) latencyVerdictCounts[latencyVerdict]++;
   return {
     environment: { before: baseline.environment, after: report.environment },
+    ...(baseline.run === undefined ? {} : { run: { ...baseline.run } }),
     executionCount: { before: baseline.executionCount, after: report.executionCount },
     failedExecutionCount: { before: baseline.failedExecutionCount, after: report.failedExecutionCount },
     slowExecutionCount: { before: baseline.slowExecutionCount, after: report.slowExecutionCount },

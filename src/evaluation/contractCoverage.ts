@@ -5,7 +5,7 @@ import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
 type EndpointEntry = QualityReport['endpoints'][number];
 
-const NEVER_CALLED: EndpointEntry['responseTimeMs'] = { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null };
+const NEVER_CALLED: EndpointEntry['responseTimeMs'] = { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, source: 'exact' };
 
 /**
  * How a report's calls cover a contract. A call counts for an operation when

@@ -40,6 +40,7 @@ const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Lim
   },
   { budget: 'maxSlowExecutions', limitOf: (limits) => limits.maxSlowExecutions, measure: (measured) => measured?.slowExecutionCount ?? null },
   { budget: 'maxNoResponseCount', limitOf: (limits) => limits.maxNoResponseCount, measure: (measured) => measured?.noResponseCount ?? null },
+  { budget: 'maxEndpointsAboveHistoricalRange', limitOf: (limits) => limits.maxEndpointsAboveHistoricalRange, measure: aboveHistoricalRange },
   ...LIMITED_STATISTICS.map((statistic) => ({
     budget: `responseTimeMs.${statistic}`,
     limitOf: (limits: Limits) => limits.responseTimeMs?.[statistic],
@@ -99,6 +100,23 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
   for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {})) judgeOperation(name, operationBudgets, report, measuredByEndpoint, results, counting);
   const passed = results.every((result) => result.passed) && !isIncompleteRun(report.runStatus);
   return counting.countFlakyFailures ? { passed, results } : { passed, countFlakyFailures: false, results };
+}
+
+/**
+ * Endpoints above their historical range: for the whole run, how many; for
+ * one endpoint, 1 or 0. No history section (no history file, or a report
+ * read back without one) measures nothing.
+ */
+function aboveHistoricalRange(measured: Measured): number | null {
+  if (measured === undefined) return null;
+  if ('schemaVersion' in measured) return measured.history?.aboveRangeEndpoints.length ?? null;
+  return measured.history === undefined ? null : measured.history.trend === 'aboveRange' ? 1 : 0;
+}
+
+/** Whether budgets judge endpoints against a history file. */
+export function needsHistory(budgets: Budgets): boolean {
+  const limited = (limits: { readonly maxEndpointsAboveHistoricalRange?: number | undefined }) => limits.maxEndpointsAboveHistoricalRange !== undefined;
+  return limited(budgets) || Object.values(budgets.endpoints ?? {}).some(limited) || Object.values(budgets.operations ?? {}).some(limited);
 }
 
 /** Whether budgets ask for a comparison with a baseline. */

@@ -1,27 +1,36 @@
 import type { Budgets } from '../config/budgetsSchema.js';
 import type { Contract } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { compareWithBaseline, type BaselineReport } from './baseline.js';
+import { compareWithBaseline } from './baseline.js';
+import type { ComparedRun } from '../history/historyBaseline.js';
 import { contractCoverage } from './contractCoverage.js';
 import { evaluateBudgets } from './evaluateBudgets.js';
+import { judgeAgainstHistory, type EarlierRuns } from './historyTrend.js';
 
 /** What a report is judged by: budgets, a baseline report and the API's contract, loaded and checked. */
 export interface Judgement {
   readonly budgets?: Budgets | undefined;
-  readonly baseline?: BaselineReport | undefined;
+  /** A baseline report, or a run of the history file. */
+  readonly baseline?: ComparedRun | undefined;
   readonly contract?: Contract | undefined;
+  /** The earlier runs of a history file: each endpoint's trend is judged against them. */
+  readonly history?: EarlierRuns | undefined;
   /** The significance level of the baseline comparison's latency test; default 0.01. */
   readonly significanceLevel?: number | undefined;
 }
 
 /**
- * The report with its judgement: the coverage of the contract, the
- * comparison with the baseline, then the budgets' verdict (which may use
+ * The report with its judgement: the coverage of the contract, the trends
+ * against the history, the comparison with the baseline, then the budgets' verdict (which may use
  * both).
  */
-export function judgeReport(report: QualityReport, { budgets, baseline, contract, significanceLevel }: Judgement): QualityReport {
+export function judgeReport(report: QualityReport, { budgets, baseline, contract, history, significanceLevel }: Judgement): QualityReport {
   let judged = report;
   if (contract !== undefined) judged = { ...judged, contract: contractCoverage(judged, contract) };
+  if (history !== undefined) {
+    const trends = judgeAgainstHistory(judged, history);
+    judged = { ...judged, endpoints: judged.endpoints.map((entry) => ({ ...entry, history: trends.endpoints.get(entry.endpoint)! })), history: trends.history };
+  }
   if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline, { significanceLevel }) };
   return budgets === undefined ? judged : { ...judged, budgets: evaluateBudgets(judged, budgets) };
 }

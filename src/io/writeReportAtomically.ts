@@ -51,7 +51,7 @@ export const STANDARD_STREAM_FILES: readonly ReadFile[] = [
 const TEMPORARY_FILE = /^\.quality-evidence-(?:([0-9a-f]{6})-(\d{1,10})-)?[0-9a-f]{8}\.tmp$/;
 
 /** This machine, as temporary names carry it: a process id says something only on the machine (or container) it was given on. */
-const THIS_HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+export const THIS_HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
 
 /**
  * A temporary file of this tool whose process is gone from this machine, or
@@ -255,7 +255,7 @@ async function removeStaleTemporaryFiles(fileSystem: FileSystem, folder: string)
       // however old; one here that is gone leaves a stale file; another machine's file goes by age.
       const here = match[1] === THIS_HOST;
       const writer = match[2] === undefined ? undefined : Number(match[2]);
-      const alive = here && writer !== undefined && (writer === process.pid || isRunning(writer));
+      const alive = here && writer !== undefined && (writer === process.pid || isRunningHere(writer));
       const gone = here && writer !== undefined && !alive;
       if (!alive && (gone || now - facts.modifiedMs > STALE_TEMPORARY_FILE_MS)) await fileSystem.removeFile(path);
     }
@@ -264,8 +264,8 @@ async function removeStaleTemporaryFiles(fileSystem: FileSystem, folder: string)
   }
 }
 
-// Whether a process with this id runs on this machine (EPERM: it runs, as another user).
-function isRunning(pid: number): boolean {
+/** Whether a process with this id runs on this machine (EPERM: it runs, as another user). */
+export function isRunningHere(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,6 +6,7 @@ import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } fro
 import { contractCoverageSchema } from './contractSchemas.js';
 import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
+import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js';
 
 /** Version of the report format; raised on any incompatible change. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -124,6 +125,7 @@ export const endpointStatisticsSchema = z
           'Only when tests that passed made failed calls: those calls by status code (or error code), keys ascending. Most often negative cases: declare them with the expected-status annotation or expectedStatusesByEndpoint',
       }),
     bodies: bodyConformanceSchema.optional().meta({ description: "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas" }),
+    history: endpointHistorySchema.optional().meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
   })
   .meta({ title: 'EndpointStatistics' });
 
@@ -215,6 +217,7 @@ export const qualityReportSchema = z
     contract: contractCoverageSchema
       .optional()
       .meta({ description: 'Only when an OpenAPI document was given (openapi): how the calls cover its operations and the statuses they declare' }),
+    history: reportHistorySchema.optional().meta({ description: 'Only when a history file was given (historyPath): the runs the trends span, and the endpoints by trend' }),
     baseline: baselineComparisonSchema.optional().meta({ description: 'Only when a baseline report was named: the comparison with it' }),
     budgets: budgetVerdictSchema.optional().meta({ description: 'Only when budgets were given: the verdict of each budget' }),
   })
@@ -263,9 +266,10 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     noResponseEndpoints: [...summary.noResponseEndpoints],
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: { ...summary.statusCodes },
-    responseTimeMs: { ...summary.responseTimeMs },
+    responseTimeMs: copyStatistics(summary.responseTimeMs),
     endpoints: summary.endpoints.map(({ bodies, failedExecutions, tests, passingTestFailures, ...endpoint }) => ({
       ...endpoint,
+      ...(endpoint.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: copyStatistics(endpoint.timeToFirstByteMs) }),
       ...(tests === undefined ? {} : { tests: tests.map((test) => ({ ...test })) }),
       ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(failedExecutionEntry) }),
       ...(passingTestFailures === undefined ? {} : { passingTestFailures: { ...passingTestFailures } }),
@@ -292,8 +296,9 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   return report;
 }
 
-function copyStatistics(statistics: LatencyStatistics): LatencyStatistics {
-  return { ...statistics };
+/** Statistics computed from every recorded time say so: `"source": "exact"`. */
+function copyStatistics(statistics: LatencyStatistics): QualityReport['responseTimeMs'] {
+  return { ...statistics, source: 'exact' };
 }
 
 function failedExecutionEntry({ location, test, callLocation, ...execution }: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {

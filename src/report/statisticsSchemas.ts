@@ -14,6 +14,14 @@ export const latencyStatisticsSchema = z
     p95: statistic('The 95th percentile by nearest rank (rank ceil(95 × n / 100))'),
     p99: statistic('The 99th percentile by nearest rank (rank ceil(99 × n / 100))'),
     max: statistic('The slowest'),
+    source: z
+      .enum(['exact', 'histogram'])
+      .optional()
+      .meta({
+        description:
+          'exact: computed from every recorded time (a report made from records); histogram: the percentiles read from merged latency histograms (quality-evidence merge), each within relativeError of the exact value, while min, max and the mean stay exact. Absent in reports of versions before 0.2: exact',
+      }),
+    relativeError: z.number().gt(0).lt(1).optional().meta({ description: 'Only with source histogram: the most a percentile may differ from the exact one, relatively: 0.01 (1%)' }),
   })
   .meta({ title: 'LatencyStatistics', description: 'Statistics of times in milliseconds; every one is null when there are no executions, so no data never looks fast' });
 

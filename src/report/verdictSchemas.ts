@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runIdentitySchema } from './historySchemas.js';
 
 /**
  * The report's judgement sections: the budgets' verdict and the comparison
@@ -57,6 +58,7 @@ const countPair = z.strictObject({ before: z.int().min(0).nullable(), after: z.i
 export const baselineComparisonSchema = z
   .strictObject({
     environment: z.strictObject({ before: z.string(), after: z.string() }),
+    run: runIdentitySchema.optional().meta({ description: 'Only when the baseline was taken from the history file (baselineFromHistory): which run it was' }),
     executionCount: countPair,
     failedExecutionCount: countPair,
     slowExecutionCount: countPair,

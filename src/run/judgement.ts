@@ -2,7 +2,10 @@ import { budgetsSchema, type Budgets } from '../config/budgetsSchema.js';
 import { parseConfigurationJson } from '../config/settingsSources.js';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
-import { needsBaseline } from '../evaluation/evaluateBudgets.js';
+import { needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
+import { readHistory } from '../history/historyFile.js';
+import { baselineRunOf, comparedRunOf, HISTORY_FILE, pullRequestBaseOf, type CiVariables } from '../history/historyBaseline.js';
+import { DEFAULT_HISTORY_LIMIT } from '../config/settings.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import type { FileSystem } from '../io/fileSystem.js';
@@ -20,6 +23,16 @@ export interface JudgementSettings {
   readonly openapi?: readonly string[] | undefined;
   /** The significance level of the baseline comparison's latency test. */
   readonly significanceLevel?: number | undefined;
+  /** The history file: each endpoint is judged against its earlier runs. */
+  readonly historyPath?: string | undefined;
+  /** The runs of the history file that count (the last ones). */
+  readonly historyLimit?: number | undefined;
+  /** A branch or commit whose last run in the history is the baseline. */
+  readonly baselineFromHistory?: string | undefined;
+  /** The run's environment: its history is that environment's runs. */
+  readonly environment?: string | undefined;
+  /** What CI says of a pull request's base (see pullRequestBaseOf): the variables, as the process has them. */
+  readonly ciVariables?: CiVariables | undefined;
 }
 
 /** The files a judgement reads (a budgets file, a baseline report): no report file may replace one. */
@@ -27,6 +40,7 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
   const reads: ReadFile[] = [];
   if (typeof settings.budgets === 'string') reads.push({ path: settings.budgets, what: 'budgets file' });
   if (settings.baselinePath !== undefined) reads.push({ path: settings.baselinePath, what: 'baseline report' });
+  if (settings.historyPath !== undefined) reads.push({ path: settings.historyPath, what: HISTORY_FILE });
   for (const path of settings.openapi ?? []) reads.push({ path, what: 'OpenAPI document' });
   return reads;
 }
@@ -46,9 +60,31 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     typeof settings.budgets === 'string'
       ? parseBudgets(await readInputFile(fileSystem, settings.budgets, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), settings.budgets)
       : settings.budgets;
-  const baseline = settings.baselinePath === undefined ? undefined : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
+  const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : '';
+  if (settings.baselineFromHistory !== undefined && settings.baselinePath !== undefined) {
+    throw new ConfigurationError([{ variable: 'baselineFromHistory', message: 'and baselinePath both name a baseline: give one of them' }]);
+  }
+  if (settings.baselineFromHistory !== undefined && settings.historyPath === undefined) {
+    throw new ConfigurationError([{ variable: 'baselineFromHistory', message: 'takes the baseline from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option' }]);
+  }
+  if (budgets !== undefined && settings.historyPath === undefined && needsHistory(budgets)) {
+    throw new ConfigurationError([
+      { variable: `maxEndpointsAboveHistoricalRange${where}`, message: 'judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option' },
+    ]);
+  }
+  const history = settings.historyPath === undefined ? undefined : await readHistory(fileSystem, settings.historyPath);
+  const runs = history?.runs.slice(-(settings.historyLimit ?? DEFAULT_HISTORY_LIMIT));
+  const fromHistory =
+    settings.baselineFromHistory === undefined || runs === undefined
+      ? undefined
+      : baselineRunOf(runs, settings.baselineFromHistory, settings.environment, await pullRequestBaseOf(settings.ciVariables ?? {}, fileSystem), settings.historyPath!);
+  const baseline =
+    fromHistory !== undefined
+      ? comparedRunOf(fromHistory)
+      : settings.baselinePath === undefined
+        ? undefined
+        : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
   if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
-    const where = typeof settings.budgets === 'string' ? ` in ${quotePath(settings.budgets)}` : '';
     throw new ConfigurationError([
       { variable: `maxP95IncreasePercent${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
@@ -58,6 +94,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   return {
     ...(budgets === undefined ? {} : { budgets }),
     ...(baseline === undefined ? {} : { baseline }),
+    ...(runs === undefined ? {} : { history: { runs, skippedLines: history!.skippedLines } }),
     ...(contract === undefined ? {} : { contract }),
     ...(settings.significanceLevel === undefined ? {} : { significanceLevel: settings.significanceLevel }),
   };

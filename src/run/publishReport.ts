@@ -1,11 +1,15 @@
 import { basename } from 'node:path';
 import { InputLimitError, ReportWriteError } from '../errors.js';
-import { REPORT_FORMATS, type ReportFormat } from '../config/settings.js';
+import { EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { fileIdentity, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
+import { renderExport } from '../exports/renderExport.js';
+import { historyText, readHistory, withHistoryLock } from '../history/historyFile.js';
+import { belongsInHistory, historyRunOf } from '../history/historyLine.js';
+import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
@@ -27,7 +31,23 @@ export interface ReportDestination {
   readonly stepSummaryPath?: string | undefined;
   /** The files the run reads (inputs, budgets, baseline): no report file may replace one. */
   readonly reads?: readonly ReadFile[] | undefined;
+  /** The history file this run is appended to (see withHistoryLock), with the same write; absent when it is only read. */
+  readonly history?: HistoryAppend | undefined;
+  /** Files in other tools' formats, written with the report. */
+  readonly exports?: Readonly<Partial<Record<ExportKind, string>>> | undefined;
 }
+
+/** Where and how a run is appended to its history. */
+export interface HistoryAppend {
+  readonly path: string;
+  /** The runs the file keeps: the oldest go. */
+  readonly limit: number;
+  /** The run's time, commit, branch and run id. */
+  readonly identity: RunIdentity;
+}
+
+/** The role of the history file in messages. */
+const HISTORY_ROLE = 'history file';
 
 /**
  * Checks where a report would be written before the run reads anything (see
@@ -35,8 +55,33 @@ export interface ReportDestination {
  * nowhere or a file the run reads at any report path is a ReportWriteError.
  */
 export async function checkReportDestination(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
-  await resolveReportTargets(fileSystem, reportFilePaths(destination.outputPath, destination.formats), destination.reads);
+  const files = [...reportFilePaths(destination.outputPath, destination.formats), ...exportFilePaths(destination)];
+  await resolveReportTargets(fileSystem, files, destination.reads);
+  if (destination.history !== undefined) await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_ROLE }], readsBesidesHistory(destination));
+  await checkDistinctTargets(fileSystem, [...files, ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_ROLE }])]);
   await checkJobSummaryTarget(fileSystem, destination);
+}
+
+// The history file is read, and written by the run itself: only the other reads are kept from it.
+function readsBesidesHistory({ reads = [] }: ReportDestination): ReadFile[] {
+  return reads.filter((read) => read.what !== HISTORY_ROLE);
+}
+
+/** The export files, in the order of EXPORT_KINDS. */
+function exportFilePaths({ exports = {} }: ReportDestination): { path: string; role: string; kind: ExportKind }[] {
+  return EXPORT_KINDS.flatMap((kind) => (exports[kind] === undefined ? [] : [{ path: exports[kind], role: `${kind} export`, kind }]));
+}
+
+/** Two files of one write that are one file (however spelled) would leave only the last: a ReportWriteError (73) naming both. */
+async function checkDistinctTargets(fileSystem: FileSystem, files: readonly { readonly path: string; readonly role: string }[]): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const { path, role } of files) {
+    const identity = await fileIdentity(fileSystem, path);
+    if (identity === undefined) continue;
+    const first = seen.get(identity);
+    if (first !== undefined) throw new ReportWriteError(`the ${role} is the ${first}: each file of a run is written once`);
+    seen.set(identity, role);
+  }
 }
 
 /**
@@ -71,7 +116,7 @@ function jobSummaryPathOf({ stepSummaryPath, formats = REPORT_FORMATS }: ReportD
 export interface WrittenReport {
   /** The exact bytes of the JSON report. */
   readonly reportText: string;
-  /** The paths written, the JSON report first, then Markdown, then HTML. */
+  /** The paths written: the JSON report first, then Markdown, HTML, the exports and the history file. */
   readonly files: readonly string[];
   /**
    * Why the Markdown could not be appended to the job summary, when it could
@@ -137,9 +182,17 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     }
     return { path, role, content: renderHtml(report, { reportName }) };
   });
-  // The renderings first, the JSON report last.
-  await writeReportFilesAtomically(fileSystem, [...files.slice(1), files[0]!], destination.reads);
-  const written = { reportText, files: paths.map(({ path }) => path) };
+  const exports = exportFilePaths(destination).map(({ path, role, kind }) => ({ path, role, content: withinStringLimit(() => renderExport(kind, report)) }));
+  const history = destination.history !== undefined && belongsInHistory(report) ? destination.history : undefined;
+  const write = async (): Promise<void> => {
+    // Read again under the lock: a run that appended since this one started keeps its line.
+    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_ROLE, content: historyText([...(await readHistory(fileSystem, history.path)).runs, historyRunOf(report, history.identity)].slice(-history.limit)) }];
+    // The renderings and the exports first, then the history, the JSON report last.
+    await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
+  };
+  if (history === undefined) await write();
+  else await withHistoryLock(fileSystem, history.path, write);
+  const written = { reportText, files: [...paths.map(({ path }) => path), ...exports.map(({ path }) => path), ...(history === undefined ? [] : [history.path])] };
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;
   try {

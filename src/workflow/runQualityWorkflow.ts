@@ -6,7 +6,12 @@ import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, publishReport, type WrittenReport } from '../run/publishReport.js';
+import { checkReportDestination, publishReport, type ReportDestination, type WrittenReport } from '../run/publishReport.js';
+import { DEFAULT_HISTORY_LIMIT } from '../config/settings.js';
+import type { EnvironmentRecord } from '../config/settingsSources.js';
+import { systemClock, type Clock } from '../helpers/clock.js';
+import { runIdentityOf } from '../history/historyLine.js';
+import { ciVariablesOf } from '../history/historyBaseline.js';
 import { readInputs, type InputDependencies, type WorkflowInput } from '../run/readInputs.js';
 
 /** What the workflow needs from outside besides its configuration: the file system, standard input, and optionally progress and threads. */
@@ -22,6 +27,10 @@ export interface QualityWorkflowOptions {
   readonly stepSummaryPath?: string | undefined;
   /** Other files the run read before it started (the settings file): no report file may replace one, nor the job summary be one. */
   readonly reads?: readonly ReadFile[] | undefined;
+  /** The process's environment: CI's variables name the run in the history file (commit, branch, run id) and a pull request's base. Default: none. */
+  readonly env?: EnvironmentRecord | undefined;
+  /** The clock whose time a history line records; default the system's. */
+  readonly clock?: Pick<Clock, 'now'> | undefined;
 }
 
 /** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
@@ -43,15 +52,26 @@ export async function runQualityWorkflow(
   options: QualityWorkflowOptions = {},
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
-  const destination = { outputPath: config.outputPath, formats: config.formats, stepSummaryPath: options.stepSummaryPath, reads: [...readFilesOf(config, inputs), ...(options.reads ?? [])] };
+  const env = options.env ?? {};
+  const appendsHistory = config.historyPath !== undefined && config.historyReadOnly !== true;
+  const destination: ReportDestination = {
+    outputPath: config.outputPath,
+    formats: config.formats,
+    stepSummaryPath: options.stepSummaryPath,
+    reads: [...readFilesOf(config, inputs), ...(options.reads ?? [])],
+    exports: config.exports,
+    ...(appendsHistory ? { history: { path: config.historyPath, limit: config.historyLimit ?? DEFAULT_HISTORY_LIMIT, identity: runIdentityOf(0, env) } } : {}),
+  };
   await checkReportDestination(dependencies.fileSystem, destination);
-  const judgement = await loadJudgement(config, dependencies.fileSystem);
+  const judgement = await loadJudgement({ ...config, ciVariables: ciVariablesOf(env) }, dependencies.fileSystem);
   // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
   const bodyChecker = judgement.contract === undefined ? undefined : await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract);
   const run = createEvidenceRun(config, { judgement, bodyChecker });
   const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
-  const written = await publishReport(report, destination, dependencies.fileSystem);
+  // The history line is stamped when the run ends, by the run's clock.
+  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((options.clock ?? systemClock).now(), env) };
+  const written = await publishReport(report, { ...destination, history }, dependencies.fileSystem);
   return { report, ...written };
 }
 

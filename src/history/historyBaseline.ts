@@ -1,0 +1,114 @@
+import { InputUnreadableError } from '../errors.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
+import { renderValue } from '../renderValue.js';
+import type { RunIdentity } from '../report/historySchemas.js';
+import type { LatencyHistogram } from '../summary/latencyHistogram.js';
+import type { HistoryRun } from './historyLine.js';
+
+/** What a file is called in messages. */
+export const HISTORY_FILE = 'history file';
+
+/** The variables that say what a pull request (or merge request) is based on. */
+export interface CiVariables {
+  /** GitHub Actions: the event's payload, a JSON file; a pull_request event names `pull_request.base.sha`. */
+  readonly GITHUB_EVENT_PATH?: string | undefined;
+  /** GitLab CI: the merge request's base commit. */
+  readonly CI_MERGE_REQUEST_DIFF_BASE_SHA?: string | undefined;
+}
+
+/** The variables of {@link CiVariables} an environment sets (only those cross to the check before a Playwright run). */
+export function ciVariablesOf(env: Readonly<Record<string, string | undefined>>): CiVariables {
+  const picked: Record<string, string> = {};
+  for (const name of ['GITHUB_EVENT_PATH', 'CI_MERGE_REQUEST_DIFF_BASE_SHA'] as const) {
+    const value = env[name]?.trim();
+    if (value !== undefined && value !== '') picked[name] = value;
+  }
+  return picked;
+}
+
+/**
+ * The commit a pull request or merge request is based on, where CI says:
+ * GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA, or the base commit of GitHub's
+ * pull_request event (`pull_request.base.sha` in the event's payload).
+ * Undefined elsewhere, and when the payload cannot be read: the baseline is
+ * then the branch's last run.
+ */
+export async function pullRequestBaseOf(variables: CiVariables, fileSystem: FileSystem): Promise<string | undefined> {
+  if (variables.CI_MERGE_REQUEST_DIFF_BASE_SHA !== undefined) return variables.CI_MERGE_REQUEST_DIFF_BASE_SHA;
+  if (variables.GITHUB_EVENT_PATH === undefined) return undefined;
+  try {
+    const event = JSON.parse(await readInputFile(fileSystem, variables.GITHUB_EVENT_PATH, 'event payload', CONFIGURATION_FILE_LIMIT_BYTES)) as { pull_request?: { base?: { sha?: unknown } } };
+    const sha = event.pull_request?.base?.sha;
+    return typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// A reference that can be a commit: 7 to 64 hexadecimal digits (an abbreviated or a full SHA-1 or SHA-256).
+const COMMIT = /^[0-9a-f]{7,64}$/i;
+
+/**
+ * The run of the history that is the baseline: for a commit (7 or more
+ * hexadecimal digits, a prefix is enough), its last run; for a branch, the
+ * run of the pull request's base commit when the history has it, else the
+ * branch's last run. Only runs of the run's own environment count. None is
+ * an InputUnreadableError (66), as a missing baseline report is.
+ */
+export function baselineRunOf(runs: readonly HistoryRun[], reference: string, environment: string | undefined, baseCommit: string | undefined, path: string): HistoryRun {
+  const candidates = environment === undefined ? runs : runs.filter((run) => run.environment === environment);
+  const lastWhere = (test: (run: HistoryRun) => boolean): HistoryRun | undefined => candidates.findLast(test);
+  const commitMatch = (commit: string) => (run: HistoryRun) => run.commit !== undefined && run.commit.toLowerCase().startsWith(commit.toLowerCase());
+  const found =
+    (COMMIT.test(reference) ? lastWhere(commitMatch(reference)) : undefined) ??
+    (baseCommit === undefined ? undefined : lastWhere(commitMatch(baseCommit))) ??
+    lastWhere((run) => run.branch === reference);
+  if (found !== undefined) return found;
+  const what = COMMIT.test(reference) ? `commit or branch ${renderValue(reference)}` : `branch ${renderValue(reference)}`;
+  const where = environment === undefined ? '' : ` in environment ${renderValue(environment)}`;
+  throw new InputUnreadableError(path, `it holds no run of ${what}${where} (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read)`, { what: 'baseline from the history file' });
+}
+
+/** A run as the baseline comparison reads it: its totals, and each endpoint's counts, p50, p95 and histogram. */
+export interface ComparedRun {
+  readonly environment: string;
+  readonly executionCount: number;
+  readonly failedExecutionCount: number;
+  readonly slowExecutionCount: number;
+  readonly failureCountByEndpoint: Readonly<Record<string, number>>;
+  readonly slowEndpoints: readonly string[];
+  readonly endpoints?:
+    | readonly {
+        readonly endpoint: string;
+        readonly executionCount: number;
+        readonly failedExecutionCount: number;
+        readonly responseTimeMs: { readonly p50: number | null; readonly p95: number | null };
+        readonly latencyHistogram?: LatencyHistogram | undefined;
+      }[]
+    | undefined;
+  /** Only for a run taken from a history file: which run it was. */
+  readonly run?: RunIdentity | undefined;
+}
+
+/** A run of the history as a baseline. */
+export function comparedRunOf(run: HistoryRun): ComparedRun {
+  const { time, commit, branch, runId } = run;
+  return {
+    environment: run.environment,
+    executionCount: run.executionCount,
+    failedExecutionCount: run.failedExecutionCount,
+    slowExecutionCount: run.slowExecutionCount,
+    // fromEntries makes own properties: an endpoint named "__proto__" stays an endpoint.
+    failureCountByEndpoint: Object.fromEntries(run.endpoints.filter((entry) => entry.failedExecutionCount > 0).map((entry) => [entry.endpoint, entry.failedExecutionCount])),
+    slowEndpoints: run.endpoints.filter((entry) => entry.slowExecutionCount > 0).map((entry) => entry.endpoint),
+    endpoints: run.endpoints.map((entry) => ({
+      endpoint: entry.endpoint,
+      executionCount: entry.executionCount,
+      failedExecutionCount: entry.failedExecutionCount,
+      responseTimeMs: { p50: entry.p50, p95: entry.p95 },
+      latencyHistogram: entry.latencyHistogram,
+    })),
+    run: { time, ...(commit === undefined ? {} : { commit }), ...(branch === undefined ? {} : { branch }), ...(runId === undefined ? {} : { runId }) },
+  };
+}

@@ -1,0 +1,148 @@
+import { ReportFormatError, ReportWriteError } from '../errors.js';
+import { describeJsonParseFailure } from '../input/parseInputJson.js';
+import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
+import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
+import { isRunningHere, THIS_HOST } from '../io/writeReportAtomically.js';
+import { quotePath } from '../renderValue.js';
+import { HISTORY_SCHEMA_VERSION, historyHeaderSchema, historyRunSchema, type HistoryRun } from './historyLine.js';
+
+/** A line of the history file that was left out, and why. */
+export interface SkippedHistoryLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly message: string;
+}
+
+/** A history file as read: its runs, oldest first, and the lines left out. */
+export interface History {
+  readonly runs: readonly HistoryRun[];
+  readonly skippedLines: readonly SkippedHistoryLine[];
+}
+
+/** The history a run reads when the file is not there yet: the first run makes it. */
+const NO_HISTORY: History = { runs: [], skippedLines: [] };
+
+/**
+ * Reads a history file. A file that is not there is an empty history (the
+ * first run writes it). A line that is not a run of this version's history
+ * (not JSON, or not of its shape) is left out, with its line number and
+ * why: one damaged line never loses the others. A file whose first line
+ * states a newer schema version is a ReportFormatError (65): its lines
+ * cannot be read, and rewriting it would lose them. A file that cannot be
+ * read is an InputUnreadableError (66); one past the limit or not UTF-8 is
+ * bad data (65), as every file a run reads.
+ */
+export async function readHistory(fileSystem: FileSystem, path: string): Promise<History> {
+  if ((await fileSystem.stat(path).catch(() => undefined)) === undefined && (await fileSystem.lstat(path).catch(() => undefined)) === undefined) return NO_HISTORY;
+  const text = await readInputFile(fileSystem, path, 'history file', REPORT_FILE_LIMIT_BYTES);
+  return parseHistory(text, path);
+}
+
+/** Reads a history file's text (see {@link readHistory}). */
+export function parseHistory(text: string, path: string): History {
+  const runs: HistoryRun[] = [];
+  const skippedLines: SkippedHistoryLine[] = [];
+  const lines = text.split('\n');
+  for (const [index, raw] of lines.entries()) {
+    const line = index + 1;
+    const content = (index === 0 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r$/, '');
+    if (content.trim() === '') continue;
+    let document: unknown;
+    try {
+      document = JSON.parse(content);
+    } catch (error) {
+      skippedLines.push({ line, message: `is not JSON: ${describeJsonParseFailure(error, content).detail}` });
+      continue;
+    }
+    const header = historyHeaderSchema.safeParse(document);
+    if (header.success) {
+      if (header.data.schemaVersion > HISTORY_SCHEMA_VERSION) {
+        throw new ReportFormatError(path, `is a history of schemaVersion ${header.data.schemaVersion}; this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION}`, 'history file');
+      }
+      if (index > 0) skippedLines.push({ line, message: 'is a header line after the first line' });
+      continue;
+    }
+    const run = historyRunSchema.safeParse(document, { reportInput: false });
+    if (run.success) {
+      runs.push(run.data);
+      continue;
+    }
+    const issue = validationIssuesOf(run.error)[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
+    skippedLines.push({ line, message: `is not a run of a quality-evidence history${where}` });
+  }
+  return { runs, skippedLines };
+}
+
+/** The text of a history file: the header, then one line per run, each ending in a newline. */
+export function historyText(runs: readonly HistoryRun[]): string {
+  const header = JSON.stringify({ schemaVersion: HISTORY_SCHEMA_VERSION, kind: 'quality-evidence history' });
+  return `${[header, ...runs.map((run) => JSON.stringify(run))].join('\n')}\n`;
+}
+
+/** How long a run waits for another run's append to end before it gives up: a minute (an append takes milliseconds). */
+const LOCK_WAIT_MS = 60_000;
+
+/** A lock older than this was left by a run on another machine that was killed: it is taken over. */
+const STALE_LOCK_MS = 60_000;
+
+/** How a run waits between tries for the lock; a parameter so that specs can count the tries. */
+export type Pause = (ms: number) => Promise<void>;
+
+const realPause: Pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `work` (read the history, write it back with one more run) while
+ * this process holds the history file's lock: `<history>.lock`, created
+ * exclusively, holding this machine and process. Two runs that append at
+ * once take turns, so each one's run is kept and no line is ever written
+ * over another. A lock whose process is gone from this machine, or older
+ * than a minute, was left by a run that was killed and is taken over. A
+ * lock held longer than a minute by a live run is a ReportWriteError (73).
+ */
+export async function withHistoryLock<Result>(fileSystem: FileSystem, path: string, work: () => Promise<Result>, pause: Pause = realPause): Promise<Result> {
+  const lockPath = `${path}.lock`;
+  let waitedMs = 0;
+  for (;;) {
+    try {
+      await fileSystem.createFile(lockPath, `${THIS_HOST} ${process.pid}\n`);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new ReportWriteError(`cannot lock the history file (${quotePath(lockPath)}): ${describeFileSystemFailure(error)}`, { cause: error });
+      }
+    }
+    if (await isStaleLock(fileSystem, lockPath)) {
+      await fileSystem.removeFile(lockPath);
+      continue;
+    }
+    if (waitedMs >= LOCK_WAIT_MS) {
+      throw new ReportWriteError(`the history file is locked by another run (${quotePath(lockPath)}) and stayed locked for a minute; if no run is appending, remove the lock`);
+    }
+    const step = 10 + Math.floor(Math.random() * 40);
+    await pause(step);
+    waitedMs += step;
+  }
+  try {
+    return await work();
+  } finally {
+    await fileSystem.removeFile(lockPath).catch(() => undefined);
+  }
+}
+
+// A lock whose process is gone from this machine, or that is older than STALE_LOCK_MS, is stale.
+async function isStaleLock(fileSystem: FileSystem, lockPath: string): Promise<boolean> {
+  let owner: string;
+  try {
+    owner = await fileSystem.readFile(lockPath);
+  } catch {
+    // Removed in between: try again.
+    return false;
+  }
+  const [host, pid] = owner.trim().split(' ');
+  if (host === THIS_HOST && pid !== undefined && /^\d+$/.test(pid) && !isRunningHere(Number(pid))) return true;
+  const facts = await fileSystem.stat(lockPath).catch(() => undefined);
+  return facts !== undefined && Date.now() - facts.modifiedMs > STALE_LOCK_MS;
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
+import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
+import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
+
+/**
+ * The history file (`historyPath`): JSON Lines, one line per run, oldest
+ * first, after a first line that states the schema version. A line holds
+ * what trends and a baseline need of a run, per endpoint: counts, three
+ * exact percentiles and the latency histogram. Never a body, a header, a
+ * query string or a test's name.
+ */
+
+/** The version of the history file's lines; raised on any incompatible change. */
+export const HISTORY_SCHEMA_VERSION = 1;
+
+/** The first line of every history file this version writes. */
+export const historyHeaderSchema = z.strictObject({
+  schemaVersion: z.int().min(1),
+  kind: z.literal('quality-evidence history'),
+});
+
+const count = z.int().min(0);
+const milliseconds = z.number().min(0).nullable();
+
+/** One endpoint of one run. */
+export const historyEndpointSchema = z.strictObject({
+  endpoint: z.string().min(1),
+  executionCount: z.int().min(1),
+  failedExecutionCount: count,
+  slowExecutionCount: count,
+  noResponseCount: count,
+  p50: milliseconds,
+  p95: milliseconds,
+  p99: milliseconds,
+  latencyHistogram: latencyHistogramSchema,
+});
+
+/** One run, as a line of the history file. */
+export const historyRunSchema = z.strictObject({
+  ...runIdentityShape,
+  environment: z.string(),
+  slowResponseThresholdMs: count,
+  executionCount: count,
+  failedExecutionCount: count,
+  slowExecutionCount: count,
+  noResponseCount: count,
+  endpoints: z.array(historyEndpointSchema),
+});
+
+export type HistoryRun = z.infer<typeof historyRunSchema>;
+export type HistoryEndpoint = z.infer<typeof historyEndpointSchema>;
+
+
+/** The line a run appends: its identity, its totals and each endpoint's counts, percentiles and histogram. */
+export function historyRunOf(report: QualityReport, identity: RunIdentity): HistoryRun {
+  return {
+    ...identity,
+    environment: report.environment,
+    slowResponseThresholdMs: report.slowResponseThresholdMs,
+    executionCount: report.executionCount,
+    failedExecutionCount: report.failedExecutionCount,
+    slowExecutionCount: report.slowExecutionCount,
+    noResponseCount: report.noResponseCount,
+    endpoints: report.endpoints.map((entry) => ({
+      endpoint: entry.endpoint,
+      executionCount: entry.executionCount,
+      failedExecutionCount: entry.failedExecutionCount,
+      slowExecutionCount: entry.slowExecutionCount,
+      noResponseCount: entry.noResponseCount,
+      p50: entry.responseTimeMs.p50,
+      p95: entry.responseTimeMs.p95,
+      p99: entry.responseTimeMs.p99,
+      latencyHistogram: entry.latencyHistogram,
+    })),
+  };
+}
+
+/** Whether a run's report belongs in the history: not one cut short (interrupted, timed out), whose numbers are partial. */
+export function belongsInHistory(report: QualityReport): boolean {
+  return !isIncompleteRun(report.runStatus);
+}
+
+/** The variables CI systems name a run by: GitHub Actions first, then GitLab CI. */
+const CI_VARIABLES = [
+  { commit: 'GITHUB_SHA', branch: 'GITHUB_REF_NAME', runId: 'GITHUB_RUN_ID' },
+  { commit: 'CI_COMMIT_SHA', branch: 'CI_COMMIT_REF_NAME', runId: 'CI_PIPELINE_ID' },
+] as const;
+
+/**
+ * A run's identity: the time (milliseconds since the epoch, from the run's
+ * clock), and the commit, branch and run id of the first CI system whose
+ * variables are set (GitHub Actions, then GitLab CI).
+ */
+export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string | undefined>>): RunIdentity {
+  const given = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const system = CI_VARIABLES.find((names) => given(names.commit) !== undefined || given(names.runId) !== undefined) ?? CI_VARIABLES[0];
+  const commit = given(system.commit);
+  const branch = given(system.branch);
+  const runId = given(system.runId);
+  return {
+    time: new Date(nowMs).toISOString(),
+    ...(commit === undefined ? {} : { commit }),
+    ...(branch === undefined ? {} : { branch }),
+    ...(runId === undefined ? {} : { runId }),
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** The report's history sections: each endpoint's trend against the earlier runs of a history file (historyPath). */
+
+/** Where a run came from, as CI gives it; each only where known. */
+export const runIdentityShape = {
+  time: z.iso.datetime().meta({ description: 'When the run ended, by the run’s clock, UTC' }),
+  commit: z.string().min(1).optional().meta({ description: 'GITHUB_SHA, or GitLab’s CI_COMMIT_SHA' }),
+  branch: z.string().min(1).optional().meta({ description: 'GITHUB_REF_NAME, or GitLab’s CI_COMMIT_REF_NAME' }),
+  runId: z.string().min(1).optional().meta({ description: 'GITHUB_RUN_ID, or GitLab’s CI_PIPELINE_ID' }),
+};
+
+export const runIdentitySchema = z.strictObject(runIdentityShape).meta({ title: 'HistoryRunIdentity' });
+
+export type RunIdentity = z.infer<typeof runIdentitySchema>;
+
+/** How an endpoint's p95 stands against its history (src/evaluation/historyTrend.ts). */
+export const TRENDS = ['withinRange', 'aboveRange', 'belowRange', 'new', 'tooFewRuns'] as const;
+
+export type Trend = (typeof TRENDS)[number];
+
+const trendSchema = z.enum(TRENDS);
+
+const series = (what: string) =>
+  z.array(z.number().nullable()).meta({ description: `${what} in each run of history.runs, oldest first; null where the run did not call the endpoint` });
+
+/** One endpoint against its history. */
+export const endpointHistorySchema = z
+  .strictObject({
+    runCount: z.int().min(0).meta({ description: 'Earlier runs of the history (of this environment) that called the endpoint' }),
+    trend: trendSchema.meta({
+      description:
+        'withinRange, aboveRange or belowRange: the p95 of this run against the range of its earlier p95s (see docs/history.md); new: no earlier run called it; tooFewRuns: fewer earlier runs than history.minimumRuns',
+    }),
+    p95Median: z.number().nullable().meta({ description: 'The median p95 of the earlier runs judged (the last history.windowRuns that called it); null when none did' }),
+    p95SpreadPercent: z
+      .number()
+      .nullable()
+      .meta({ description: 'The spread of those p95s: their median absolute deviation, in percent of the median (measured on the logarithm of p95 + 1 ms); null below history.minimumRuns' }),
+    p95Range: z
+      .strictObject({ low: z.number(), high: z.number() })
+      .nullable()
+      .meta({ description: 'The range of p95 this run is judged against, in milliseconds, after the shift the whole run shares; null below history.minimumRuns' }),
+    p95: series('The p95 in milliseconds'),
+    failureRate: series('Failed executions per execution'),
+  })
+  .meta({ title: 'EndpointHistory' });
+
+export type EndpointHistory = z.infer<typeof endpointHistorySchema>;
+
+/** The run against the history file. */
+export const reportHistorySchema = z
+  .strictObject({
+    runCount: z.int().min(0).meta({ description: 'Earlier runs read from the history file for this environment (at most historyLimit), which the series of each endpoint span' }),
+    runs: z.array(runIdentitySchema).meta({ description: 'Those runs, oldest first: when each ended, and its commit, branch and run id where CI gave them' }),
+    minimumRuns: z.int().min(1).meta({ description: 'Earlier runs of an endpoint its trend needs; below it the trend is tooFewRuns' }),
+    windowRuns: z.int().min(1).meta({ description: 'The most recent earlier runs of an endpoint its range is made from' }),
+    runShiftPercent: z
+      .number()
+      .nullable()
+      .meta({ description: 'The shift of p95 the whole run shares against history (the median over endpoints with enough runs, at least 5 of them), taken out before each endpoint is judged; null with fewer endpoints' }),
+    trendCounts: z.strictObject(Object.fromEntries(TRENDS.map((trend) => [trend, z.int().min(0)])) as Record<Trend, z.ZodInt>).meta({ description: 'Endpoints by trend' }),
+    aboveRangeEndpoints: z.array(z.string()).meta({ description: 'Endpoints whose p95 is above their historical range, in code-unit order' }),
+    skippedLines: z
+      .array(z.strictObject({ line: z.int().min(1), message: z.string() }))
+      .optional()
+      .meta({ description: 'Only when lines of the history file could not be read: each line number and why; they were left out' }),
+  })
+  .meta({ title: 'ReportHistory' });
+
+export type ReportHistory = z.infer<typeof reportHistorySchema>;
