@@ -74,6 +74,7 @@ const expectedOrdersReport: QualityReport = {
   schemaVersion: 1,
   environment: 'staging',
   slowResponseThresholdMs: 300,
+  expectedStatuses: '100-399',
   executionCount: 9,
   failedExecutionCount: 4,
   slowExecutionCount: 3,

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { checkCommand } from './checkCommand.js';
+import { mergeCommand } from './mergeCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
 import { summariseCommand, type CommandContext } from './summariseCommand.js';
 
 /** The subcommands besides the default one, by name; each returns its exit code. */
-const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<number>>> = { check: checkCommand };
+const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<number>>> = { check: checkCommand, merge: mergeCommand };
 
 /**
  * Dispatches the command line: `--version`, a named subcommand, or the

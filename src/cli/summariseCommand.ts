@@ -139,6 +139,11 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   --significance-level <p>             a latency change against the baseline is real below this p-value (QE_SIGNIFICANCE_LEVEL; default 0.01)
   --failure-excerpt-bytes <n>          keep this many bytes of a failed call's body a HAR file kept, secrets replaced (QE_FAILURE_EXCERPT_BYTES; default 0, off)
   --openapi <path>                     the API's OpenAPI document: labels, coverage; repeatable (QE_OPENAPI_PATH)
+  --history <path>                     judge each endpoint against this history file, then append this run (QE_HISTORY_PATH)
+  --history-limit <n>                  the runs the history file keeps (QE_HISTORY_LIMIT; default 100)
+  --history-read-only                  read the history file, do not append: a pull request's run (QE_HISTORY_READ_ONLY)
+  --baseline-from-history <ref>        the baseline is the last run of this branch or commit in the history (QE_BASELINE_FROM_HISTORY)
+  --export <kind=path>                 also write benchmark-action=<file> (github-action-benchmark); repeatable (QE_EXPORTS)
   --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
   --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)
   -q, --quiet                          print nothing on success (QE_QUIET)
@@ -160,6 +165,7 @@ Examples:
 
 Subcommands:
   check <report.json>                  judge an existing report against budgets (see quality-evidence check --help)
+  merge <report.json...>               merge reports of separate runs or machines into one (see quality-evidence merge --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
 64 usage, 65 bad input data, 66 input missing, 70 internal error,

@@ -17,6 +17,7 @@ import type { ComparedRun } from '../history/historyBaseline.js';
 const baselineReportSchema = qualityReportSchema
   .extend({ endpoints: z.array(endpointStatisticsSchema.partial({ latencyHistogram: true })) })
   .partial({
+    expectedStatuses: true,
     expectedErrorCount: true,
     statusCodes: true,
     responseTimeMs: true,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeLocation } from '../issues/location.js';
+import { DEFAULT_EXPECTED_STATUSES } from '../records/statusList.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
@@ -148,6 +149,11 @@ export const qualityReportSchema = z
     schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
     environment: z.string().meta({ description: 'Name of the target environment' }),
     slowResponseThresholdMs: z.int().min(0).meta({ description: 'Executions strictly slower than this are slow' }),
+    expectedStatuses: z.string().meta({ description: 'The statuses that are not failures, run-wide, in canonical form (sorted, merged ranges): "100-399" unless expectedStatuses says otherwise' }),
+    expectedStatusesByEndpoint: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'Only when expectedStatusesByEndpoint was given: each endpoint label and its statuses in canonical form, labels in code-unit order' }),
     executionCount: z.int().min(0).meta({ description: 'Executions recorded, including calls that got no response' }),
     failedExecutionCount: z.int().min(0).meta({ description: 'Executions answered with a status code of 400 or above, or with no response at all' }),
     slowExecutionCount: z.int().min(0).meta({ description: 'Executions strictly slower than slowResponseThresholdMs (for a call with no response: the time until it failed)' }),
@@ -237,6 +243,10 @@ export interface UnrecordedCalls {
 export interface ReportContext {
   readonly environment: string;
   readonly slowResponseThresholdMs: number;
+  /** The run-wide expected statuses, canonical (`100-399`); default `100-399`. */
+  readonly expectedStatuses?: string;
+  /** Expected statuses per endpoint label, canonical. */
+  readonly expectedStatusesByEndpoint?: Readonly<Record<string, string>>;
   /** Present only when a HAR file was read: its asset entries left out. */
   readonly skippedAssetCount?: number;
   /** Present only in reports from the Playwright reporter. */
@@ -257,6 +267,8 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     schemaVersion: REPORT_SCHEMA_VERSION,
     environment: context.environment,
     slowResponseThresholdMs: context.slowResponseThresholdMs,
+    expectedStatuses: context.expectedStatuses ?? DEFAULT_EXPECTED_STATUSES,
+    ...(context.expectedStatusesByEndpoint === undefined ? {} : { expectedStatusesByEndpoint: { ...context.expectedStatusesByEndpoint } }),
     executionCount: summary.executionCount,
     failedExecutionCount: summary.failedExecutionCount,
     slowExecutionCount: summary.slowExecutionCount,

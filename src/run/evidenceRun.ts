@@ -7,6 +7,8 @@ import type { ContractOperation } from '../contract/contract.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
 import type { RecordedBodies, RecordedBody } from '../readers/recordBatch.js';
 import { isExecutionRecord } from '../records/recordCheck.js';
+import { DEFAULT_EXPECTED_STATUSES, statusSet } from '../records/statusList.js';
+import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { failureExcerpt } from '../records/failureExcerpt.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
@@ -141,6 +143,7 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       const context: ReportContext = {
         environment: settings.environment,
         slowResponseThresholdMs: settings.slowResponseThresholdMs,
+        ...expectedStatusesOf(settings),
         ...facts,
         ...(unrecordedCalls === undefined || learned.size === 0
           ? {}
@@ -153,6 +156,19 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       return judgeReport(report, judgement);
     },
   };
+}
+
+/** The expected statuses a report states, canonical, so that two reports can tell whether their failures mean the same. */
+function expectedStatusesOf({ expectedStatuses, expectedStatusesByEndpoint }: EvidenceRules): Pick<ReportContext, 'expectedStatuses' | 'expectedStatusesByEndpoint'> {
+  const byEndpoint =
+    expectedStatusesByEndpoint === undefined
+      ? undefined
+      : Object.fromEntries(
+          Object.entries(expectedStatusesByEndpoint)
+            .map(([label, list]) => [normaliseEndpoint(label), statusSet(list).text] as const)
+            .sort(([a], [b]) => compareCodeUnits(a, b)),
+        );
+  return { expectedStatuses: statusSet(expectedStatuses ?? DEFAULT_EXPECTED_STATUSES).text, ...(byEndpoint === undefined ? {} : { expectedStatusesByEndpoint: byEndpoint }) };
 }
 
 /** An endpoint whose every failed execution came from an attempt that a retry made good. */

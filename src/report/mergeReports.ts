@@ -1,0 +1,283 @@
+import { ReportFormatError } from '../errors.js';
+import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT } from '../summary/endpointEvidence.js';
+import { HISTOGRAM_RELATIVE_ACCURACY, HistogramCounts, histogramCount, histogramPercentile, type LatencyHistogram } from '../summary/latencyHistogram.js';
+import { REPORT_SCHEMA_VERSION, type QualityReport, type RunStatus } from './qualityReport.js';
+
+/**
+ * Reports of separate runs or machines merged into one, as if one run had
+ * made every execution of them all. Counts, status codes, failures and
+ * tests add exactly, and so do the latency histograms; the percentiles are
+ * read from the merged histograms (`"source": "histogram"`), each within
+ * {@link HISTOGRAM_RELATIVE_ACCURACY} of the exact one, while min, max and
+ * the mean stay exact (the mean to its rounding). What cannot be merged is
+ * left out: the time-to-first-byte statistics (no histogram is kept of
+ * them), the link to one run's Playwright HTML report. What a merged report
+ * is judged by (budgets, a baseline, a contract, a history) is the merge's
+ * own, so the reports' own judgements are left out too.
+ */
+
+type Report = QualityReport;
+type Endpoint = Report['endpoints'][number];
+type Statistics = Report['responseTimeMs'];
+
+/** A report to merge, and where it was read from (for messages). */
+export interface ReportToMerge {
+  readonly report: Report;
+  readonly path: string;
+}
+
+/** The slowest executions a report keeps. */
+const SLOWEST_EXECUTION_LIMIT = 5;
+
+/** The settings that change what a report's numbers mean: reports that differ in one are refused. */
+const MEANING = [
+  { name: 'environment', of: (report: Report) => report.environment },
+  { name: 'slowResponseThresholdMs', of: (report: Report) => report.slowResponseThresholdMs },
+  { name: 'expectedStatuses', of: (report: Report) => report.expectedStatuses },
+  { name: 'expectedStatusesByEndpoint', of: (report: Report) => report.expectedStatusesByEndpoint ?? {} },
+] as const;
+
+/**
+ * Checks that reports can be merged: each with its histograms (a merged
+ * report keeps them whole, so it merges again with the same bound), all
+ * with the same meaning of their numbers. A ReportFormatError (65) names
+ * the report and the difference.
+ */
+export function checkMergeable(reports: readonly ReportToMerge[]): void {
+  const first = reports[0];
+  if (first === undefined) return;
+  for (const { report, path } of reports) {
+    if (report.schemaVersion !== REPORT_SCHEMA_VERSION) throw new ReportFormatError(path, `is a report of schemaVersion ${String(report.schemaVersion)}; this version merges schemaVersion ${REPORT_SCHEMA_VERSION}`);
+    const missing = report.endpoints.find((entry) => (entry as Partial<Endpoint>).latencyHistogram === undefined);
+    if (missing !== undefined) throw new ReportFormatError(path, 'has no latency histograms (a report of a version before 0.2): it cannot be merged; summarise its records again');
+    const accuracy = report.endpoints.find((entry) => entry.latencyHistogram.relativeAccuracy !== HISTOGRAM_RELATIVE_ACCURACY);
+    if (accuracy !== undefined) throw new ReportFormatError(path, `has latency histograms of relative accuracy ${accuracy.latencyHistogram.relativeAccuracy}, where this version merges ${HISTOGRAM_RELATIVE_ACCURACY}`);
+    for (const { name, of } of MEANING) {
+      const mine = JSON.stringify(of(report));
+      const theirs = JSON.stringify(of(first.report));
+      if (mine !== theirs) {
+        throw new ReportFormatError(path, `has ${name} ${mine}, where ${JSON.stringify(first.path)} has ${theirs}: reports whose numbers mean different things cannot be merged`);
+      }
+    }
+  }
+}
+
+/** Merges reports (see the module's comment); the first report gives the environment and the settings they share. */
+export function mergeReports(reports: readonly ReportToMerge[]): Report {
+  checkMergeable(reports);
+  const parts = reports.map(({ report }) => report);
+  const first = parts[0]!;
+  const byLabel = new Map<string, Endpoint[]>();
+  for (const report of parts) {
+    for (const entry of report.endpoints) {
+      const entries = byLabel.get(entry.endpoint);
+      if (entries === undefined) byLabel.set(entry.endpoint, [entry]);
+      else entries.push(entry);
+    }
+  }
+  const endpoints = [...byLabel.keys()].sort(compareCodeUnits).map((label) => mergeEndpoint(byLabel.get(label)!));
+  const failures = new Map<string, number>();
+  for (const entry of endpoints) if (entry.failedExecutionCount > 0) failures.set(entry.endpoint, entry.failedExecutionCount);
+  const hasTests = parts.some((report) => report.tests !== undefined);
+  const merged: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    environment: first.environment,
+    slowResponseThresholdMs: first.slowResponseThresholdMs,
+    expectedStatuses: first.expectedStatuses,
+    ...(first.expectedStatusesByEndpoint === undefined ? {} : { expectedStatusesByEndpoint: { ...first.expectedStatusesByEndpoint } }),
+    executionCount: sum(parts, (report) => report.executionCount),
+    failedExecutionCount: sum(parts, (report) => report.failedExecutionCount),
+    slowExecutionCount: sum(parts, (report) => report.slowExecutionCount),
+    // fromEntries makes own properties: an endpoint named "__proto__" stays an endpoint.
+    failureCountByEndpoint: Object.fromEntries(failures),
+    slowEndpoints: endpoints.filter((entry) => entry.slowExecutionCount > 0).map((entry) => entry.endpoint),
+    noResponseCount: sum(parts, (report) => report.noResponseCount),
+    noResponseEndpoints: endpoints.filter((entry) => entry.noResponseCount > 0).map((entry) => entry.endpoint),
+    expectedErrorCount: sum(parts, (report) => report.expectedErrorCount),
+    statusCodes: addCounts(parts.map((report) => report.statusCodes)),
+    responseTimeMs: mergeStatistics(
+      parts.map((report) => ({ statistics: report.responseTimeMs, count: report.executionCount })),
+      parts.flatMap((report) => report.endpoints.map((entry) => entry.latencyHistogram)),
+    ),
+    endpoints,
+    slowestExecutions: parts
+      .flatMap((report) => report.slowestExecutions)
+      .map((execution, order) => ({ execution, order }))
+      .sort((a, b) => b.execution.responseTimeMs - a.execution.responseTimeMs || a.order - b.order)
+      .slice(0, SLOWEST_EXECUTION_LIMIT)
+      .map(({ execution }) => ({ ...execution })),
+  };
+  const optionalSum = (of: (report: Report) => number | undefined): number | undefined => (parts.some((report) => of(report) !== undefined) ? sum(parts, (report) => of(report) ?? 0) : undefined);
+  const skippedAssetCount = optionalSum((report) => report.skippedAssetCount);
+  if (skippedAssetCount !== undefined) merged.skippedAssetCount = skippedAssetCount;
+  const unrecordedCallCount = optionalSum((report) => report.unrecordedCallCount);
+  if (unrecordedCallCount !== undefined) {
+    merged.unrecordedCallCount = unrecordedCallCount;
+    merged.unrecordedEndpoints = [...new Set(parts.flatMap((report) => report.unrecordedEndpoints ?? []))].sort(compareCodeUnits);
+  }
+  if (hasTests) {
+    merged.tests = {
+      total: sum(parts, (report) => report.tests?.total ?? 0),
+      passed: sum(parts, (report) => report.tests?.passed ?? 0),
+      failed: sum(parts, (report) => report.tests?.failed ?? 0),
+      flaky: sum(parts, (report) => report.tests?.flaky ?? 0),
+      skipped: sum(parts, (report) => report.tests?.skipped ?? 0),
+    };
+  }
+  const runStatus = worstStatus(parts.map((report) => report.runStatus));
+  if (runStatus !== undefined) merged.runStatus = runStatus;
+  const flakyFailed = optionalSum((report) => report.flakyFailedExecutionCount);
+  if (flakyFailed !== undefined) merged.flakyFailedExecutionCount = flakyFailed;
+  const passingTestFailures = optionalSum((report) => report.passingTestFailureCount);
+  if (passingTestFailures !== undefined) merged.passingTestFailureCount = passingTestFailures;
+  if (parts.some((report) => report.flakyEndpoints !== undefined)) {
+    merged.flakyEndpoints = endpoints.filter((entry) => entry.failedExecutionCount > 0 && entry.flakyFailedExecutionCount === entry.failedExecutionCount).map((entry) => entry.endpoint);
+  }
+  return merged;
+}
+
+/** How a Playwright run ended, worst first: a merged run ended as its worst part did. */
+const STATUS_ORDER: readonly RunStatus[] = ['interrupted', 'timedout', 'failed', 'passed'];
+
+function worstStatus(statuses: readonly (RunStatus | undefined)[]): RunStatus | undefined {
+  return STATUS_ORDER.find((status) => statuses.includes(status));
+}
+
+function mergeEndpoint(entries: readonly Endpoint[]): Endpoint {
+  const first = entries[0]!;
+  const histogram = new HistogramCounts();
+  for (const entry of entries) histogram.merge(entry.latencyHistogram);
+  const merged: Endpoint = {
+    endpoint: first.endpoint,
+    executionCount: sum(entries, (entry) => entry.executionCount),
+    failedExecutionCount: sum(entries, (entry) => entry.failedExecutionCount),
+    expectedErrorCount: sum(entries, (entry) => entry.expectedErrorCount),
+    slowExecutionCount: sum(entries, (entry) => entry.slowExecutionCount),
+    noResponseCount: sum(entries, (entry) => entry.noResponseCount),
+    statusCodes: addCounts(entries.map((entry) => entry.statusCodes)),
+    responseTimeMs: mergeStatistics(
+      entries.map((entry) => ({ statistics: entry.responseTimeMs, count: entry.executionCount })),
+      entries.map((entry) => entry.latencyHistogram),
+    ),
+    latencyHistogram: copyHistogram(histogram.result()),
+  };
+  if (entries.some((entry) => entry.newConnectionCount !== undefined)) merged.newConnectionCount = sum(entries, (entry) => entry.newConnectionCount ?? 0);
+  const tests = mergeTests(entries);
+  if (tests !== undefined) {
+    merged.tests = tests.listed;
+    merged.testCount = tests.count;
+  }
+  const failed = entries.flatMap((entry) => entry.failedExecutions ?? []);
+  if (failed.length > 0) {
+    merged.failedExecutions = failed
+      .map((execution, order) => ({ execution, order }))
+      .sort((a, b) => compareFailedPlace(a.execution, b.execution) || a.order - b.order)
+      .slice(0, FAILED_EXECUTION_LIMIT)
+      .map(({ execution }) => execution);
+  }
+  if (entries.some((entry) => entry.flakyFailedExecutionCount !== undefined)) merged.flakyFailedExecutionCount = sum(entries, (entry) => entry.flakyFailedExecutionCount ?? 0);
+  if (entries.some((entry) => entry.passingTestFailures !== undefined)) merged.passingTestFailures = addCounts(entries.map((entry) => entry.passingTestFailures ?? {}));
+  const bodies = entries.flatMap((entry) => (entry.bodies === undefined ? [] : [entry.bodies]));
+  if (bodies.length > 0) merged.bodies = mergeBodies(bodies);
+  return merged;
+}
+
+type TestCalls = NonNullable<Endpoint['tests']>[number];
+
+/**
+ * The tests of an endpoint across reports: one entry per test (file, line,
+ * column, title), calls added, in the report's order, at most
+ * ENDPOINT_TEST_LIMIT. The count is exact when every report listed all its
+ * tests; otherwise the reports' counts added, less the tests known to be
+ * in more than one.
+ */
+function mergeTests(entries: readonly Endpoint[]): { listed: TestCalls[]; count: number } | undefined {
+  if (!entries.some((entry) => entry.tests !== undefined)) return undefined;
+  const byTest = new Map<string, TestCalls>();
+  let repeated = 0;
+  for (const entry of entries) {
+    for (const test of entry.tests ?? []) {
+      const key = JSON.stringify([test.file, test.line, test.column, test.title]);
+      const known = byTest.get(key);
+      if (known === undefined) byTest.set(key, { ...test });
+      else {
+        repeated++;
+        byTest.set(key, { ...known, calls: known.calls + test.calls, failedCalls: known.failedCalls + test.failedCalls });
+      }
+    }
+  }
+  const complete = entries.every((entry) => (entry.tests?.length ?? 0) === (entry.testCount ?? 0));
+  const listed = [...byTest.values()].sort(
+    (a, b) => b.failedCalls - a.failedCalls || b.calls - a.calls || compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.title, b.title),
+  );
+  return { listed: listed.slice(0, ENDPOINT_TEST_LIMIT), count: complete ? byTest.size : sum(entries, (entry) => entry.testCount ?? 0) - repeated };
+}
+
+type FailedExecution = NonNullable<Endpoint['failedExecutions']>[number];
+
+// A Playwright test's call by its test's file, line, column, title and attempt; a record read from a file keeps its report's order.
+function compareFailedPlace(a: FailedExecution, b: FailedExecution): number {
+  if (a.test === undefined || b.test === undefined) return a.test === undefined ? (b.test === undefined ? 0 : 1) : -1;
+  return compareCodeUnits(a.test.file, b.test.file) || a.test.line - b.test.line || a.test.column - b.test.column || compareCodeUnits(a.test.title, b.test.title) || (a.attempt ?? 0) - (b.attempt ?? 0);
+}
+
+type Bodies = NonNullable<Endpoint['bodies']>;
+
+function mergeBodies(parts: readonly Bodies[]): Bodies {
+  const violations = new Map<string, Bodies['topViolations'][number]>();
+  for (const part of parts) {
+    for (const violation of part.topViolations) {
+      const key = JSON.stringify([violation.body, violation.pointer, violation.keyword]);
+      const known = violations.get(key);
+      violations.set(key, known === undefined ? { ...violation } : { ...known, count: known.count + violation.count });
+    }
+  }
+  return {
+    validatedCount: sum(parts, (part) => part.validatedCount),
+    schemaViolationCount: sum(parts, (part) => part.schemaViolationCount),
+    notValidatedCount: sum(parts, (part) => part.notValidatedCount),
+    topViolations: [...violations.values()].sort((a, b) => b.count - a.count || compareCodeUnits(a.body, b.body) || compareCodeUnits(a.pointer, b.pointer) || compareCodeUnits(a.keyword, b.keyword)).slice(0, 10),
+    notValidatedReasons: addCounts(parts.map((part) => part.notValidatedReasons)) as Bodies['notValidatedReasons'],
+  };
+}
+
+/**
+ * Statistics of merged parts: min and max exact, the mean from the parts'
+ * means weighted by their counts (exact to its rounding), the percentiles
+ * read from the merged histogram and kept within [min, max], which holds
+ * every true percentile.
+ */
+function mergeStatistics(parts: readonly { statistics: Statistics; count: number }[], histograms: readonly LatencyHistogram[]): Statistics {
+  const present = parts.filter(({ statistics, count }) => count > 0 && statistics.min !== null);
+  const counts = new HistogramCounts();
+  for (const histogram of histograms) counts.merge(histogram);
+  const histogram = counts.result();
+  if (present.length === 0 || histogramCount(histogram) === 0) {
+    return { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, source: 'histogram', relativeError: HISTOGRAM_RELATIVE_ACCURACY };
+  }
+  const min = Math.min(...present.map(({ statistics }) => statistics.min!));
+  const max = Math.max(...present.map(({ statistics }) => statistics.max!));
+  const total = sum(present, ({ count }) => count);
+  const mean = round3(present.reduce((sumOfTimes, { statistics, count }) => sumOfTimes + statistics.mean! * count, 0) / total);
+  const percentile = (p: number): number => round3(Math.min(max, Math.max(min, histogramPercentile(histogram, p)!)));
+  return { min, mean, p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max, source: 'histogram', relativeError: HISTOGRAM_RELATIVE_ACCURACY };
+}
+
+function copyHistogram({ relativeAccuracy, zeroCount, bins }: LatencyHistogram): Endpoint['latencyHistogram'] {
+  return { relativeAccuracy, zeroCount, bins: bins.map(([bucket, count]) => [bucket, count]) };
+}
+
+function addCounts(records: readonly Readonly<Record<string, number | undefined>>[]): Record<string, number> {
+  const totals = new Map<string, number>();
+  for (const record of records) for (const [key, count] of Object.entries(record)) if (count !== undefined) totals.set(key, (totals.get(key) ?? 0) + count);
+  return Object.fromEntries([...totals].sort(([a], [b]) => compareCodeUnits(a, b)));
+}
+
+function sum<Item>(items: readonly Item[], of: (item: Item) => number): number {
+  return items.reduce((total, item) => total + of(item), 0);
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000 + 0;
+}
