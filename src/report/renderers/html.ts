@@ -8,6 +8,9 @@ import {
   budgetsShown,
   capitalise,
   comparisonHeadline,
+  historyHeadline,
+  TREND_ARROWS,
+  trendWords,
   countOf,
   failedStatus,
   failedWhere,
@@ -180,6 +183,14 @@ details summary { cursor: pointer; }
 .detail-title { font-weight: 600; margin: 8px 0 2px; }
 .detail a { color: var(--p50); }
 .excerpt { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; padding: 4px 6px; margin: 4px 0; font-size: 0.85em; }
+svg.spark { display: inline-block; vertical-align: middle; width: 120px; height: 34px; }
+svg.spark .range { fill: #e3ebf5; }
+svg.spark polyline { fill: none; stroke: var(--p95); stroke-width: 1.5px; vector-effect: non-scaling-stroke; }
+svg.spark .now { fill: var(--p50); }
+svg.spark .now.aboveRange { fill: var(--bad); }
+svg.spark .failed { fill: var(--bad); }
+svg.spark .passed { fill: var(--line); }
+.trend-words { display: block; font-size: 0.85em; }
 svg.distribution { display: block; width: 100%; height: 80px; }
 svg.distribution rect { fill: var(--p95); }
 svg.distribution .mark { stroke-width: 2px; vector-effect: non-scaling-stroke; }
@@ -277,6 +288,7 @@ function headline(report: QualityReport, kind: VerdictKind, verdictText: string)
   const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(describeTests(report.tests))}</p>`;
   const contract = report.contract === undefined ? '' : `\n<p data-field="contract">Contract: ${text(contractNumbers(report.contract).join(' · '))}</p>`;
   const comparison = report.baseline === undefined ? '' : `\n<p class="comparison" data-field="baseline"><strong>${text(comparisonHeadline(report.baseline))}</strong></p>`;
+  const history = report.history === undefined ? '' : `\n<p class="comparison" data-field="history"><strong>${text(historyHeadline(report.history))}</strong>${historySkipped(report.history)}</p>`;
   const hint = passingTestFailureHint(report);
   const note = hint === undefined ? '' : `\n<p class="note" data-field="passingTestFailureCount">ℹ ${text(hint)}.</p>`;
   return `<header>
@@ -284,7 +296,7 @@ function headline(report: QualityReport, kind: VerdictKind, verdictText: string)
 <p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>
 <dl class="numbers">${numbers.join('')}</dl>
 ${percentiles}
-${tests}${contract}${comparison}${note}
+${tests}${contract}${comparison}${history}${note}
 </header>`;
 }
 
@@ -342,15 +354,65 @@ const HTML_DETAIL_LIMIT = 10;
 function endpointTable(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState, more: number, reportName: string): string {
   if (shown.length === 0) return '<section id="endpoints"><h2>Endpoints</h2><p>No endpoint ran.</p></section>';
   const cell = (field: string, name: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
+  const withTrend = report.history !== undefined;
   const rows = shown.map((endpoint) => {
     const n = endpoint.executionCount;
     const times = endpoint.responseTimeMs;
     const state = stateOf(endpoint);
-    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${cell('executionCount', 'n', n, formatCount(n))}${cell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${cell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}</tr>`;
+    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${cell('executionCount', 'n', n, formatCount(n))}${cell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${cell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}${withTrend ? trendCell(report, endpoint) : ''}</tr>`;
   });
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
   const filter = `<form id="endpoint-filter" class="filter" hidden><label for="endpoint-filter-text">Filter</label> <input type="search" id="endpoint-filter-text" placeholder="label text" autocomplete="off"> <label for="endpoint-filter-state">State</label> <select id="endpoint-filter-state"><option value="">any</option><option>failing</option><option>flaky</option><option>budget breached</option><option>slow</option><option>ok</option></select></form>`;
-  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort; open an endpoint for its failed calls, its tests and its latency distribution.</p>${filter}<div class="scroll"><table class="cards" data-sortable><thead><tr><th>Status</th><th>Endpoint</th><th class="num">n</th><th class="num">Failed</th><th>Statuses</th><th class="num">Slow</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th></tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
+  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort; open an endpoint for its failed calls, its tests and its latency distribution.</p>${filter}<div class="scroll"><table class="cards" data-sortable><thead><tr><th>Status</th><th>Endpoint</th><th class="num">n</th><th class="num">Failed</th><th>Statuses</th><th class="num">Slow</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th>${withTrend ? '<th>Trend</th>' : ''}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
+}
+
+/** The history's damaged lines, said beside its headline. */
+function historySkipped(history: NonNullable<QualityReport['history']>): string {
+  const skipped = history.skippedLines ?? [];
+  return skipped.length === 0 ? '' : ` <span class="warn">⚠ ${text(countOf(skipped.length, 'line'))} of the history file could not be read and ${skipped.length === 1 ? 'was' : 'were'} left out (line ${text(skipped.map(({ line }) => formatCount(line)).join(', '))})</span>`;
+}
+
+/** Where the sparkline draws: the p95 line in the top 24 units, the failure-rate bars in the 8 below. */
+const SPARK = { width: 120, lineTop: 2, lineBottom: 22, barBottom: 34, barHeight: 8, margin: 4 } as const;
+
+/**
+ * An endpoint's trend cell: a sparkline of its p95 over the earlier runs of
+ * the history and this run (the last point, marked), over the band of its
+ * range; a strip of bars below it, each run's failure rate; and the trend in
+ * words. A run that did not call the endpoint leaves a gap.
+ */
+function trendCell(report: QualityReport, endpoint: Endpoint): string {
+  const entry = endpoint.history;
+  const history = report.history;
+  if (entry === undefined || history === undefined) return '<td data-label="Trend"></td>';
+  const p95s = [...entry.p95, endpoint.responseTimeMs.p95];
+  const rates = [...entry.failureRate, endpoint.executionCount === 0 ? null : endpoint.failedExecutionCount / endpoint.executionCount];
+  const count = p95s.length;
+  const step = count === 1 ? 0 : (SPARK.width - 2 * SPARK.margin) / (count - 1);
+  const x = (index: number) => round(count === 1 ? SPARK.width / 2 : SPARK.margin + index * step);
+  const present = p95s.filter((value): value is number => value !== null);
+  const low = Math.min(...present, entry.p95Range?.low ?? Number.POSITIVE_INFINITY);
+  const high = Math.max(...present, entry.p95Range?.high ?? Number.NEGATIVE_INFINITY);
+  const y = (value: number) => round(high === low ? (SPARK.lineTop + SPARK.lineBottom) / 2 : SPARK.lineBottom - ((value - low) / (high - low)) * (SPARK.lineBottom - SPARK.lineTop));
+  const band = entry.p95Range === null ? '' : `<rect class="range" x="0" y="${y(entry.p95Range.high)}" width="${SPARK.width}" height="${round(y(entry.p95Range.low) - y(entry.p95Range.high))}"/>`;
+  // One polyline per stretch of runs that called the endpoint.
+  const segments: string[][] = [[]];
+  p95s.forEach((value, index) => {
+    if (value === null) segments.push([]);
+    else segments[segments.length - 1]!.push(`${x(index)},${y(value)}`);
+  });
+  const lines = segments.filter((points) => points.length > 1).map((points) => `<polyline points="${points.join(' ')}"/>`);
+  const current = endpoint.responseTimeMs.p95;
+  const now = current === null ? '' : `<circle class="now ${entry.trend}" cx="${x(count - 1)}" cy="${y(current)}" r="2.5"/>`;
+  const barWidth = Math.max(1, round((count === 1 ? 8 : step) * 0.7));
+  const bars = rates.map((rate, index) => {
+    if (rate === null) return '';
+    const height = rate === 0 ? 1 : Math.max(2, round(rate * SPARK.barHeight));
+    return `<rect class="${rate === 0 ? 'passed' : 'failed'}" x="${round(x(index) - barWidth / 2)}" y="${SPARK.barBottom - height}" width="${barWidth}" height="${height}"/>`;
+  });
+  const words = `${TREND_ARROWS[entry.trend]} ${trendWords(entry, history.minimumRuns)}`;
+  const title = `p95 over ${countOf(count - 1, 'earlier run')} and this one (${formatMs(current)}, the last point); bars: the failure rate of each run; ${words}`;
+  return `<td data-label="Trend" data-field="history.trend" data-value="${entry.trend}"><svg class="spark" viewBox="0 0 ${SPARK.width} ${SPARK.barBottom}" role="img" aria-label="${attribute(title)}"><title>${text(title)}</title>${band}${lines.join('')}${now}${bars.join('')}</svg><span class="trend-words">${text(words)}</span></td>`;
 }
 
 /** What an endpoint's row opens to: its failed calls with where each came from, its tests, and its latency distribution. */

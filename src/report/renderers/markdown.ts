@@ -39,6 +39,11 @@ import {
   stateMark,
   verdictOf,
   budgetPassCaveat,
+  endpointsByTrend,
+  historyHeadline,
+  lastValues,
+  TREND_ARROWS,
+  trendWords,
   worstEndpoints,
   type BaselineChange,
   type EndpointState,
@@ -122,11 +127,13 @@ function renderWith(report: QualityReport, reportName: string, limits: MarkdownL
     lines.push('', `Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, times[name], n)).join(' · ')} · max ${formatMs(times.max)}`);
   }
   if (report.baseline !== undefined) lines.push('', `**${comparisonHeadline(report.baseline)}**`);
+  if (report.history !== undefined) lines.push('', `**${historyHeadline(report.history)}**`);
   if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
   const hint = passingTestFailureHint(report);
   if (hint !== undefined) lines.push('', `ℹ️ ${hint}.`);
   budgetSection(report, lines, reportName, limits);
   baselineSection(report, lines, limits);
+  historySection(report, lines, reportName, limits);
   endpointSection(report, lines, reportName, limits);
   failedCallSection(report, lines, reportName, limits);
   if (limits.everySection) {
@@ -322,6 +329,34 @@ function changeRow({ endpoint, kind, entry }: BaselineChange): string {
     entry === undefined ? '' : formatPValue(entry.latencyTest.pValue),
     entry === undefined ? '' : formatRateChange(entry.failureRate),
   ]);
+}
+
+/** How many of an endpoint's last p95s the history table shows. */
+const MARKDOWN_LAST_RUNS = 5;
+
+function historySection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
+  const history = report.history;
+  if (history === undefined) return;
+  lines.push('', '### Against the history', '');
+  const skipped = history.skippedLines ?? [];
+  if (skipped.length > 0) lines.push(`⚠️ ${countOf(skipped.length, 'line')} of the history file could not be read and ${skipped.length === 1 ? 'was' : 'were'} left out: line ${skipped.map(({ line }) => formatCount(line)).join(', ')}.`, '');
+  const ranked = endpointsByTrend(report);
+  const shown = ranked.slice(0, limits.endpoints);
+  if (shown.length === 0) {
+    lines.push('No endpoint ran.');
+    return;
+  }
+  lines.push(
+    `Each endpoint's p95 against the p95s of its last ${formatCount(history.windowRuns)} earlier runs (their median, and a range of 3.5 median absolute deviations on a logarithmic scale); the last ${MARKDOWN_LAST_RUNS} earlier values, oldest first.`,
+    '',
+    '| Trend | Endpoint | p95 now | Median | Last runs |',
+    '|---|---|---:|---:|---|',
+  );
+  for (const endpoint of shown) {
+    const entry = endpoint.history!;
+    lines.push(row([`${TREND_ARROWS[entry.trend]} ${trendWords(entry, history.minimumRuns)}`, code(endpoint.endpoint), formatMs(endpoint.responseTimeMs.p95), formatMs(entry.p95Median), lastValues(entry.p95, MARKDOWN_LAST_RUNS)]));
+  }
+  if (ranked.length > shown.length) lines.push('', `${countOf(ranked.length - shown.length, 'more endpoint')} in ${code(reportName)}.`);
 }
 
 function noResponseSection(report: QualityReport, lines: string[], limits: MarkdownLimits): void {

@@ -2,6 +2,7 @@ import { escapeControlCharacters, shorten } from '../../renderValue.js';
 import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
 import { isIncompleteRun, type QualityReport } from '../qualityReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';
+import type { EndpointHistory, Trend } from '../historySchemas.js';
 
 /**
  * What every human rendering (Markdown, HTML, terminal) shows, decided once:
@@ -422,4 +423,51 @@ export function noResponseEndpoints(report: QualityReport): Endpoint[] {
 /** The status of one of the slowest executions: its code, or the error of a call that got no response. */
 export function slowestStatus(execution: QualityReport['slowestExecutions'][number]): string {
   return execution.statusCode === undefined ? `no response (${execution.errorCode ?? 'unknown'})` : String(execution.statusCode);
+}
+
+/** The arrow each trend against the history is shown with. */
+export const TREND_ARROWS: Readonly<Record<Trend, string>> = { aboveRange: '↑', belowRange: '↓', withinRange: '→', new: '+', tooFewRuns: '·' };
+
+/** The order trends are listed in: the ones to act on first. */
+const TREND_ORDER: readonly Trend[] = ['aboveRange', 'belowRange', 'new', 'tooFewRuns', 'withinRange'];
+
+/** An endpoint's trend in words: `above its range (95–118 ms)`, `too few runs (3 of 5)`. */
+export function trendWords(history: EndpointHistory, minimumRuns: number): string {
+  const range = history.p95Range === null ? '' : ` (${formatMs(history.p95Range.low).replace(' ms', '')}–${formatMs(history.p95Range.high)})`;
+  switch (history.trend) {
+    case 'aboveRange':
+      return `above its range${range}`;
+    case 'belowRange':
+      return `below its range${range}`;
+    case 'withinRange':
+      return `within its range${range}`;
+    case 'new':
+      return 'new: in no earlier run';
+    case 'tooFewRuns':
+      return `too few runs to judge (${formatCount(history.runCount)} of ${formatCount(minimumRuns)})`;
+  }
+}
+
+/** The last `count` values of a series, oldest first, as a reader scans them: `12 · 13 · 12 ms`; runs without the endpoint left out. */
+export function lastValues(series: readonly (number | null)[], count: number): string {
+  const values = series.filter((value): value is number => value !== null).slice(-count);
+  return values.length === 0 ? '' : `${values.map((value) => MILLISECONDS.format(value)).join(' · ')} ms`;
+}
+
+/** The run against its history in one line: `vs history (20 runs): 1 endpoint above its range, 5 within, …`. */
+export function historyHeadline(history: NonNullable<QualityReport['history']>): string {
+  const counts = history.trendCounts;
+  const parts = [`${countOf(counts.aboveRange, 'endpoint')} above its range`, `${formatCount(counts.withinRange)} within`];
+  if (counts.belowRange > 0) parts.push(`${formatCount(counts.belowRange)} below`);
+  if (counts.new > 0) parts.push(`${formatCount(counts.new)} new`);
+  if (counts.tooFewRuns > 0) parts.push(`${formatCount(counts.tooFewRuns)} with too few runs`);
+  const shift = history.runShiftPercent;
+  const whole = shift === null || shift === 0 ? '' : `; the whole run ${formatChangePercent(shift)} alike (the machine, or the service as a whole)`;
+  return `vs history (${countOf(history.runCount, 'earlier run')}): ${parts.join(', ')}${whole}`;
+}
+
+/** Endpoints with a history, the ones to act on first (above, below, new, too few runs, within), then by label. */
+export function endpointsByTrend(report: QualityReport): Endpoint[] {
+  const rank = (endpoint: Endpoint) => (endpoint.history === undefined ? TREND_ORDER.length : TREND_ORDER.indexOf(endpoint.history.trend));
+  return report.endpoints.filter((endpoint) => endpoint.history !== undefined).sort((a, b) => rank(a) - rank(b) || compareCodeUnits(a.endpoint, b.endpoint));
 }

@@ -1,7 +1,7 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
 import { contractNumbers, operationCoverageText } from './contractPresentation.js';
-import { budgetSubject, comparisonHeadline, formatMeasured, failedStatus, failedWhere, passingTestFailureHint, statusesText, describeState, endpointStates, formatBudgetLimit, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import { budgetSubject, comparisonHeadline, historyHeadline, TREND_ARROWS, formatMeasured, failedStatus, failedWhere, passingTestFailureHint, statusesText, describeState, endpointStates, formatBudgetLimit, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -75,6 +75,7 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
   if (n > 0) lines.push((['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, report.responseTimeMs[name], n)).join(' · '));
   if (report.contract !== undefined) lines.push(`Contract: ${contractNumbers(report.contract).join(' · ')}`);
   if (report.baseline !== undefined) lines.push(comparisonHeadline(report.baseline));
+  if (report.history !== undefined) lines.push(historyHeadline(report.history));
   const hint = passingTestFailureHint(report);
   if (hint !== undefined) lines.push(`Note: ${hint}`);
   const { shown, more } = worstEndpoints(report, TERMINAL_ENDPOINT_LIMIT);
@@ -87,7 +88,10 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
       const state = stateOf(endpoint);
       const { symbol, tone } = stateMark(state);
       const failed = `${formatCount(endpoint.failedExecutionCount)} failed`;
-      lines.push(`  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}  ${describeState(state)}  ${statusesText(endpoint)}`);
+      // Against the history, an arrow: ↑ above its range, ↓ below, → within, + new, · too few runs.
+      const arrow = endpoint.history === undefined ? undefined : TREND_ARROWS[endpoint.history.trend];
+      const trend = arrow === undefined ? '' : ` ${endpoint.history?.trend === 'aboveRange' ? paint(TONE_COLORS.bad, arrow) : arrow}`;
+      lines.push(`  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}${trend}  ${describeState(state)}  ${statusesText(endpoint)}`);
       for (const execution of (endpoint.failedExecutions ?? []).slice(0, TERMINAL_FAILED_CALLS)) {
         lines.push(`      ${failedStatus(execution)}  ${shownText(`${execution.method} ${execution.path}`)}  ${shownText(failedWhere(execution))}`);
       }
