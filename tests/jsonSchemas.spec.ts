@@ -111,6 +111,7 @@ test('the report schema fixes schemaVersion 1, requires the SPEC fields, the no-
       'schemaVersion',
       'environment',
       'slowResponseThresholdMs',
+      'expectedStatuses',
       'executionCount',
       'failedExecutionCount',
       'slowExecutionCount',
@@ -159,10 +160,15 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'endpointGrouping',
     'budgets',
     'baselinePath',
+    'historyPath',
+    'historyLimit',
+    'historyReadOnly',
+    'baselineFromHistory',
     'significanceLevel',
     'failureExcerptBytes',
     'redactKeys',
     'openapi',
+    'exports',
     'formats',
   ]);
 });

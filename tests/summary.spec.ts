@@ -164,6 +164,7 @@ test.describe('the SPEC sample', () => {
   "schemaVersion": 1,
   "environment": "local",
   "slowResponseThresholdMs": 750,
+  "expectedStatuses": "100-399",
   "executionCount": 3,
   "failedExecutionCount": 1,
   "slowExecutionCount": 2,
@@ -189,7 +190,8 @@ test.describe('the SPEC sample', () => {
     "p90": 1210,
     "p95": 1210,
     "p99": 1210,
-    "max": 1210
+    "max": 1210,
+    "source": "exact"
   },
   "endpoints": [
     {
@@ -209,7 +211,8 @@ test.describe('the SPEC sample', () => {
         "p90": 1210,
         "p95": 1210,
         "p99": 1210,
-        "max": 1210
+        "max": 1210,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -234,7 +237,8 @@ test.describe('the SPEC sample', () => {
         "p90": 120,
         "p95": 120,
         "p99": 120,
-        "max": 120
+        "max": 120,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -259,7 +263,8 @@ test.describe('the SPEC sample', () => {
         "p90": 980,
         "p95": 980,
         "p99": 980,
-        "max": 980
+        "max": 980,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -319,6 +324,7 @@ test.describe('the SPEC sample', () => {
   "schemaVersion": 1,
   "environment": "ci",
   "slowResponseThresholdMs": 750,
+  "expectedStatuses": "100-399",
   "executionCount": 0,
   "failedExecutionCount": 0,
   "slowExecutionCount": 0,
@@ -335,7 +341,8 @@ test.describe('the SPEC sample', () => {
     "p90": null,
     "p95": null,
     "p99": null,
-    "max": null
+    "max": null,
+    "source": "exact"
   },
   "endpoints": [],
   "slowestExecutions": []

@@ -28,6 +28,7 @@ const expectedReport = `{
   "schemaVersion": 1,
   "environment": "staging",
   "slowResponseThresholdMs": 750,
+  "expectedStatuses": "100-399",
   "executionCount": 3,
   "failedExecutionCount": 1,
   "slowExecutionCount": 2,
@@ -53,7 +54,8 @@ const expectedReport = `{
     "p90": 1210,
     "p95": 1210,
     "p99": 1210,
-    "max": 1210
+    "max": 1210,
+    "source": "exact"
   },
   "endpoints": [
     {
@@ -73,7 +75,8 @@ const expectedReport = `{
         "p90": 1210,
         "p95": 1210,
         "p99": 1210,
-        "max": 1210
+        "max": 1210,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -98,7 +101,8 @@ const expectedReport = `{
         "p90": 120,
         "p95": 120,
         "p99": 120,
-        "max": 120
+        "max": 120,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -123,7 +127,8 @@ const expectedReport = `{
         "p90": 980,
         "p95": 980,
         "p99": 980,
-        "max": 980
+        "max": 980,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -219,6 +224,7 @@ test('an empty list of executions gives an all-zero report', async () => {
     schemaVersion: 1,
     environment: 'staging',
     slowResponseThresholdMs: 750,
+    expectedStatuses: '100-399',
     executionCount: 0,
     failedExecutionCount: 0,
     slowExecutionCount: 0,
@@ -228,7 +234,7 @@ test('an empty list of executions gives an all-zero report', async () => {
     noResponseEndpoints: [],
     expectedErrorCount: 0,
     statusCodes: {},
-    responseTimeMs: { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null },
+    responseTimeMs: { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, source: 'exact' },
     endpoints: [],
     slowestExecutions: [],
   });
