@@ -2,7 +2,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
-import { countOf, describeIncompleteRun, passingTestFailureHint } from '../src/report/renderers/presentation.js';
+import { countOf, describeIncompleteRun, historySkippedWarnings, passingTestFailureHint } from '../src/report/renderers/presentation.js';
 import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
@@ -162,6 +162,7 @@ export default class QualityEvidenceReporter implements Reporter {
     }
     const hint = passingTestFailureHint(report);
     if (hint !== undefined) lines.push(`quality-evidence reporter: ${hint}`);
+    for (const warning of historySkippedWarnings(report)) lines.push(`quality-evidence reporter: warning: ${warning}`);
     if (isIncompleteRun(report.runStatus)) {
       lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
     }

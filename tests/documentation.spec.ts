@@ -295,7 +295,9 @@ async function runCommandLines(block: CodeBlock, lines: readonly string[]): Prom
     await writeFile(join(bin, name), `#!/bin/sh\nexec cat ${shellQuote(join(bin, `${name}.data`))}\n`, { mode: 0o755 });
   }
   const report = options.get('report');
-  if (report !== undefined) expect((await runCommand(folder, [bundledFixture, '--output', report, '--environment', 'docs', '--quiet'])).exitCode).toBe(0);
+  // `report-args=--history|h.jsonl`: more arguments for the run that makes the report, |-separated.
+  const reportArgs = options.get('report-args')?.split('|') ?? [];
+  if (report !== undefined) expect((await runCommand(folder, [bundledFixture, '--output', report, '--environment', 'docs', ...reportArgs, '--quiet'])).exitCode).toBe(0);
   const expectedExit = Number(options.get('exit') ?? '0');
   for (const line of lines) {
     const outcome = await runIn(folder, 'bash', ['-o', 'pipefail', '-c', line], {}, `${bin}:${process.env['PATH'] ?? ''}`);

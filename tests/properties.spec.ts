@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import {
   buildReport,
   ConfigurationError,
@@ -220,7 +221,7 @@ test('the config loader gives a finite whole threshold or a ConfigurationError t
 });
 
 test.describe('the workflow on arbitrary bytes', () => {
-  const validateShipped = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+  const validateShipped = addFormats.default(new Ajv2020({ allErrors: true, strict: false })).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
   const validRecord = fc.oneof(
     fc.record({ statusCode: fc.integer({ min: 100, max: 599 }), endpoint: label, responseTimeMs: time }),
     fc.record({ errorCode: fc.constantFrom('ECONNREFUSED'), endpoint: label, responseTimeMs: time }),

@@ -68,6 +68,7 @@ test.describe('npm run start:environment', () => {
   "schemaVersion": 1,
   "environment": "staging",
   "slowResponseThresholdMs": 800,
+  "expectedStatuses": "100-399",
   "executionCount": 2,
   "failedExecutionCount": 1,
   "slowExecutionCount": 1,
@@ -91,7 +92,8 @@ test.describe('npm run start:environment', () => {
     "p90": 900,
     "p95": 900,
     "p99": 900,
-    "max": 900
+    "max": 900,
+    "source": "exact"
   },
   "endpoints": [
     {
@@ -111,7 +113,8 @@ test.describe('npm run start:environment', () => {
         "p90": 100,
         "p95": 100,
         "p99": 100,
-        "max": 100
+        "max": 100,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,
@@ -136,7 +139,8 @@ test.describe('npm run start:environment', () => {
         "p90": 900,
         "p95": 900,
         "p99": 900,
-        "max": 900
+        "max": 900,
+        "source": "exact"
       },
       "latencyHistogram": {
         "relativeAccuracy": 0.01,

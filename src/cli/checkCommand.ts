@@ -1,7 +1,7 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { SETTINGS } from '../config/settings.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
-import { contradictionInVerdict, evaluateBudgets, needsBaseline } from '../evaluation/evaluateBudgets.js';
+import { contradictionInVerdict, evaluateBudgets, needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
@@ -85,6 +85,11 @@ async function verdictOf(report: QualityReport, recorded: { report: QualityRepor
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
       { variable: `maxP95IncreasePercent in ${quotePath(budgetsPath)}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
+    ]);
+  }
+  if (needsHistory(budgets) && report.history === undefined) {
+    throw new ConfigurationError([
+      { variable: `maxEndpointsAboveHistoricalRange in ${quotePath(budgetsPath)}`, message: 'judges endpoints against their history: the report holds none (make it with --history, QE_HISTORY_PATH or the historyPath option)' },
     ]);
   }
   return evaluateBudgets(report, budgets);

@@ -12,6 +12,7 @@ import { parseReport } from '../evaluation/baseline.js';
 import { mergeReports } from '../report/mergeReports.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
+import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
 import { checkReportDestination, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
 import { systemClock } from '../helpers/clock.js';
@@ -95,6 +96,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
+  for (const warning of historySkippedWarnings(report)) context.stderr.write(`${context.programName}: warning: ${warning}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 

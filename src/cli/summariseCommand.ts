@@ -6,6 +6,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
+import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import type { SummariseRanges } from '../run/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { stepSummaryPathOf } from '../run/publishReport.js';
@@ -91,6 +92,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
   }
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
+  for (const warning of historySkippedWarnings(report)) context.stderr.write(`${context.programName}: warning: ${warning}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 

@@ -1,7 +1,7 @@
 import { InputUnreadableError } from '../errors.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { renderValue } from '../renderValue.js';
+import { escapeControlCharacters, shorten } from '../renderValue.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { HistoryRun } from './historyLine.js';
@@ -65,9 +65,16 @@ export function baselineRunOf(runs: readonly HistoryRun[], reference: string, en
     (baseCommit === undefined ? undefined : lastWhere(commitMatch(baseCommit))) ??
     lastWhere((run) => run.branch === reference);
   if (found !== undefined) return found;
-  const what = COMMIT.test(reference) ? `commit or branch ${renderValue(reference)}` : `branch ${renderValue(reference)}`;
-  const where = environment === undefined ? '' : ` in environment ${renderValue(environment)}`;
-  throw new InputUnreadableError(path, `it holds no run of ${what}${where} (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read)`, { what: 'baseline from the history file' });
+  // The reference and the environment come from a flag or a variable, whose values are never shown: the history's own branches are.
+  const branches = [...new Set(candidates.flatMap((run) => (run.branch === undefined ? [] : [run.branch])))].sort();
+  const known = branches.length === 0 ? '' : `; their branches: ${branches.slice(0, 10).map(quoted).join(', ')}${branches.length > 10 ? ', …' : ''}`;
+  const what = `it holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})`;
+  throw new InputUnreadableError(path, what, { what: 'baseline from the history file' });
+}
+
+// A name from the settings or the history as a message shows it: quoted, shortened, its controls escaped.
+function quoted(text: string): string {
+  return escapeControlCharacters(JSON.stringify(shorten(text, 200)));
 }
 
 /** A run as the baseline comparison reads it: its totals, and each endpoint's counts, p50, p95 and histogram. */

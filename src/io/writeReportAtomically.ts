@@ -208,6 +208,11 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
   }
 }
 
+/** Creates the folder a file goes in, and its missing parents, as a report's write does: a ReportWriteError (73) when it cannot. */
+export async function makeFolderOf(fileSystem: FileSystem, path: string): Promise<void> {
+  await makeFolders(fileSystem, dirname(path)).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
+}
+
 /**
  * Creates a folder and its missing parents, one level at a time: finds the
  * nearest ancestor that exists, then creates each level below it once. The

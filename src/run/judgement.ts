@@ -40,7 +40,8 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
   const reads: ReadFile[] = [];
   if (typeof settings.budgets === 'string') reads.push({ path: settings.budgets, what: 'budgets file' });
   if (settings.baselinePath !== undefined) reads.push({ path: settings.baselinePath, what: 'baseline report' });
-  if (settings.historyPath !== undefined) reads.push({ path: settings.historyPath, what: HISTORY_FILE });
+  // Kept from the report files even before the first run makes it: a report there would be read as the history next time.
+  if (settings.historyPath !== undefined) reads.push({ path: settings.historyPath, what: HISTORY_FILE, evenIfMissing: true });
   for (const path of settings.openapi ?? []) reads.push({ path, what: 'OpenAPI document' });
   return reads;
 }

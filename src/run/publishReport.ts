@@ -4,7 +4,7 @@ import { EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { fileIdentity, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
+import { fileIdentity, makeFolderOf, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
 import { renderExport } from '../exports/renderExport.js';
 import { historyText, readHistory, withHistoryLock } from '../history/historyFile.js';
@@ -191,7 +191,11 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
   };
   if (history === undefined) await write();
-  else await withHistoryLock(fileSystem, history.path, write);
+  else {
+    // The lock file goes beside the history: its folder first.
+    await makeFolderOf(fileSystem, history.path);
+    await withHistoryLock(fileSystem, history.path, write);
+  }
   const written = { reportText, files: [...paths.map(({ path }) => path), ...exports.map(({ path }) => path), ...(history === undefined ? [] : [history.path])] };
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;

@@ -22,6 +22,8 @@ export const UNIT_SPECS: readonly string[] = [
   'failureExcerpt.spec.ts',
   'latencyChange.spec.ts',
   'latencyHistogram.spec.ts',
+  'historyTrend.spec.ts',
+  'mergeReports.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',
   'contractCoverage.spec.ts',

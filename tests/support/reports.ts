@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { qualityReportSchema, type QualityReport } from '../../src/index.js';
 import { repositoryRoot } from './runProgram.js';
 import { histogramOfRuns } from '../../src/summary/latencyHistogram.js';
@@ -9,7 +10,7 @@ import { histogramOfRuns } from '../../src/summary/latencyHistogram.js';
 // Every report a spec reads is checked against the JSON Schema the package
 // ships (schemas/report.schema.json), by a JSON Schema validator of its own,
 // not only by the zod schema it was generated from.
-const validateShipped = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+const validateShipped = addFormats.default(new Ajv2020({ allErrors: true, strict: false })).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
 
 /** A report's text, checked against the shipped JSON Schema, then parsed. */
 export function reportFrom(text: string): QualityReport {

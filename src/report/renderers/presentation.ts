@@ -471,3 +471,8 @@ export function endpointsByTrend(report: QualityReport): Endpoint[] {
   const rank = (endpoint: Endpoint) => (endpoint.history === undefined ? TREND_ORDER.length : TREND_ORDER.indexOf(endpoint.history.trend));
   return report.endpoints.filter((endpoint) => endpoint.history !== undefined).sort((a, b) => rank(a) - rank(b) || compareCodeUnits(a.endpoint, b.endpoint));
 }
+
+/** A line for each line of the history file that could not be read: `line 3 of the history file is not JSON: …; it was left out`. */
+export function historySkippedWarnings(report: QualityReport): string[] {
+  return (report.history?.skippedLines ?? []).map(({ line, message }) => `line ${formatCount(line)} of the history file ${message}; it was left out (an append keeps only the lines that can be read)`);
+}

@@ -1,0 +1,133 @@
+import { ReportFormatError } from '../src/errors.js';
+import { mergeReports } from '../src/report/mergeReports.js';
+import { qualityReportSchema, type QualityReport } from '../src/report/qualityReport.js';
+import { HISTOGRAM_RELATIVE_ACCURACY } from '../src/summary/latencyHistogram.js';
+import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
+import { thrownBy } from './support/failures.js';
+import { mulberry32, normal } from './support/latencyTrials.js';
+import { expect, test } from './support/test.js';
+
+// 200 endpoints, each with its own latency distribution (log-normal, medians
+// from 2 ms to 2 s, some with a slow tail) and its own number of calls (1 to
+// 400), every record sent to one of 4 reports at random: the merged report
+// against the report of all records at once.
+
+interface Execution {
+  readonly endpoint: string;
+  readonly statusCode: number;
+  readonly responseTimeMs: number;
+}
+
+function generatedExecutions(seed: number): Execution[] {
+  const random = mulberry32(seed);
+  const executions: Execution[] = [];
+  for (let index = 0; index < 200; index++) {
+    const endpoint = `${index % 3 === 0 ? 'POST' : 'GET'} /service-${index}/items`;
+    const median = 2 * 1000 ** (index / 199);
+    const calls = 1 + Math.floor(random() * 400);
+    const tail = index % 7 === 0;
+    for (let call = 0; call < calls; call++) {
+      const slowTail = tail && random() < 0.05 ? 8 : 1;
+      const responseTimeMs = Math.round(median * slowTail * Math.exp(0.4 * normal(random)) * 1000) / 1000;
+      executions.push({ endpoint, statusCode: random() < 0.03 ? 503 : random() < 0.05 ? 404 : 200, responseTimeMs: index === 5 && call === 0 ? 0 : responseTimeMs });
+    }
+  }
+  return executions;
+}
+
+function reportOf(executions: readonly Execution[], context: { environment?: string; slowResponseThresholdMs?: number } = {}, expectedStatuses?: string): QualityReport {
+  return buildQualityReport({ executions }, { environment: context.environment ?? 'ci', slowResponseThresholdMs: context.slowResponseThresholdMs ?? 500 }, expectedStatuses === undefined ? {} : { expectedStatuses }).report;
+}
+
+function splitInFour(executions: readonly Execution[], seed: number): Execution[][] {
+  const random = mulberry32(seed);
+  const parts: Execution[][] = [[], [], [], []];
+  for (const execution of executions) parts[Math.floor(random() * 4)]!.push(execution);
+  return parts;
+}
+
+const PERCENTILES = ['p50', 'p90', 'p95', 'p99'] as const;
+
+for (const seed of [1, 2, 3]) {
+  test(`200 endpoints over 4 reports (seed ${seed}): every merged percentile is within ${HISTOGRAM_RELATIVE_ACCURACY * 100}% of the exact one from all records`, () => {
+    const executions = generatedExecutions(seed);
+    const exact = reportOf(executions);
+    const merged = mergeReports(splitInFour(executions, seed + 100).map((part, index) => ({ report: reportOf(part), path: `part-${index}.json` })));
+    expect(merged.endpoints.map((entry) => entry.endpoint)).toEqual(exact.endpoints.map((entry) => entry.endpoint));
+    let compared = 0;
+    for (const [index, entry] of merged.endpoints.entries()) {
+      const truth = exact.endpoints[index]!;
+      for (const percentile of PERCENTILES) {
+        const value = entry.responseTimeMs[percentile]!;
+        const expected = truth.responseTimeMs[percentile]!;
+        // The bound, and the rounding to the microsecond every statistic gets.
+        expect(Math.abs(value - expected), `${entry.endpoint} ${percentile}: ${value} against ${expected}`).toBeLessThanOrEqual(HISTOGRAM_RELATIVE_ACCURACY * expected + 0.0005);
+        compared++;
+      }
+      expect(entry.responseTimeMs).toMatchObject({ min: truth.responseTimeMs.min, max: truth.responseTimeMs.max, source: 'histogram', relativeError: HISTOGRAM_RELATIVE_ACCURACY });
+      expect(Math.abs(entry.responseTimeMs.mean! - truth.responseTimeMs.mean!)).toBeLessThanOrEqual(0.001 + 1e-9);
+      expect(entry.latencyHistogram).toEqual(truth.latencyHistogram);
+    }
+    expect(compared).toBe(800);
+    for (const percentile of PERCENTILES) {
+      expect(Math.abs(merged.responseTimeMs[percentile]! - exact.responseTimeMs[percentile]!)).toBeLessThanOrEqual(HISTOGRAM_RELATIVE_ACCURACY * exact.responseTimeMs[percentile]! + 0.0005);
+    }
+  });
+}
+
+test('counts, status codes, failures, slow and failing endpoints add exactly', () => {
+  const executions = generatedExecutions(4);
+  const exact = reportOf(executions);
+  const merged = mergeReports(splitInFour(executions, 9).map((part, index) => ({ report: reportOf(part), path: `part-${index}.json` })));
+  const countsOf = (report: QualityReport) => ({
+    executionCount: report.executionCount,
+    failedExecutionCount: report.failedExecutionCount,
+    slowExecutionCount: report.slowExecutionCount,
+    failureCountByEndpoint: report.failureCountByEndpoint,
+    slowEndpoints: report.slowEndpoints,
+    noResponseCount: report.noResponseCount,
+    expectedErrorCount: report.expectedErrorCount,
+    statusCodes: report.statusCodes,
+    endpoints: report.endpoints.map(({ endpoint, executionCount, failedExecutionCount, slowExecutionCount, statusCodes }) => ({ endpoint, executionCount, failedExecutionCount, slowExecutionCount, statusCodes })),
+  });
+  expect(countsOf(merged)).toStrictEqual(countsOf(exact));
+  expect(merged.slowestExecutions.map((execution) => execution.responseTimeMs)).toEqual(exact.slowestExecutions.map((execution) => execution.responseTimeMs));
+});
+
+test('a merged report is a report: it holds the published schema, and merges again with the same bound', () => {
+  const executions = generatedExecutions(5);
+  const parts = splitInFour(executions, 11).map((part, index) => ({ report: reportOf(part), path: `part-${index}.json` }));
+  const merged = mergeReports(parts);
+  expect(qualityReportSchema.safeParse(merged).success).toBe(true);
+  const twice = mergeReports([
+    { report: mergeReports(parts.slice(0, 2)), path: 'a.json' },
+    { report: mergeReports(parts.slice(2)), path: 'b.json' },
+  ]);
+  // The mean is weighted by counts from means rounded to the microsecond: merged twice, it may move by that rounding.
+  const withoutMeans = (report: QualityReport) => ({ ...report, responseTimeMs: { ...report.responseTimeMs, mean: null }, endpoints: report.endpoints.map((entry) => ({ ...entry, responseTimeMs: { ...entry.responseTimeMs, mean: null } })) });
+  expect(withoutMeans(twice)).toStrictEqual(withoutMeans(merged));
+  expect(Math.abs(twice.responseTimeMs.mean! - merged.responseTimeMs.mean!)).toBeLessThanOrEqual(0.001);
+});
+
+test('reports made from records say their statistics are exact', () => {
+  const report = reportOf(generatedExecutions(6).slice(0, 50));
+  expect(report.responseTimeMs.source).toBe('exact');
+  expect(report.responseTimeMs.relativeError).toBeUndefined();
+  expect(report.endpoints.every((entry) => entry.responseTimeMs.source === 'exact')).toBe(true);
+});
+
+test.describe('reports whose numbers mean different things are refused, the difference named', () => {
+  const executions = generatedExecutions(7).slice(0, 200);
+  const cases = [
+    { name: 'the slow threshold', other: reportOf(executions, { slowResponseThresholdMs: 750 }), message: 'the report "b.json" has slowResponseThresholdMs 750, where "a.json" has 500: reports whose numbers mean different things cannot be merged' },
+    { name: 'the expected statuses', other: reportOf(executions, {}, '100-399,404'), message: 'the report "b.json" has expectedStatuses "100-399,404", where "a.json" has "100-399": reports whose numbers mean different things cannot be merged' },
+    { name: 'the environment', other: reportOf(executions, { environment: 'staging' }), message: 'the report "b.json" has environment "staging", where "a.json" has "ci": reports whose numbers mean different things cannot be merged' },
+  ];
+  for (const { name, other, message } of cases) {
+    test(name, () => {
+      const error = thrownBy(() => mergeReports([{ report: reportOf(executions), path: 'a.json' }, { report: other, path: 'b.json' }]));
+      expect(error).toBeInstanceOf(ReportFormatError);
+      expect((error as Error).message).toBe(message);
+    });
+  }
+});
