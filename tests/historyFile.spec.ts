@@ -7,6 +7,7 @@ import { createDeterministicClock } from '../src/helpers/clock.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { parseHistory } from '../src/history/historyFile.js';
 import { reportFrom } from './support/reports.js';
+import { mulberry32, normal } from './support/latencyTrials.js';
 import { childEnvironment, createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
@@ -303,4 +304,33 @@ test('merge refuses reports with different thresholds (65), naming the differenc
   expect(outcome.exitCode).toBe(65);
   expect(outcome.stderr).toBe('quality-evidence: the report "b.json" has slowResponseThresholdMs 100, where "a.json" has 750: reports whose numbers mean different things cannot be merged\n');
   expect(await readdir(folder)).not.toContain('all.json');
+});
+
+test('twenty seeded runs appended by the command: a trend line per endpoint on the page, the steady endpoint within its range, the shifted one above it, the noisy run no alarm', async () => {
+  test.setTimeout(120_000);
+  const random = mulberry32(11);
+  const files: Record<string, string> = {};
+  for (let run = 1; run <= 21; run++) {
+    const lines: string[] = [];
+    for (const [endpoint, base] of [['GET /steady', 100], ['GET /shifted', 80], ['GET /noisy', 60]] as const) {
+      const factor = (endpoint === 'GET /shifted' && run === 21 ? 1.6 : 1) * (endpoint === 'GET /noisy' && run === 10 ? 3 : 1);
+      for (let call = 0; call < 30; call++) lines.push(JSON.stringify({ endpoint, statusCode: 200, responseTimeMs: Math.round(base * factor * Math.exp(0.15 * normal(random)) * 10) / 10 }));
+    }
+    files[`run-${run}.ndjson`] = `${lines.join('\n')}\n`;
+  }
+  const folder = await createTemporaryFolder(files, 'history');
+  for (let run = 1; run <= 21; run++) expect((await runIn(folder, [`run-${run}.ndjson`, '--history', 'h.jsonl', '--output', 'out/q.json'])).exitCode).toBe(0);
+  const report = reportFrom(await readFile(join(folder, 'out/q.json'), 'utf8'));
+  expect(report.endpoints.map((entry) => [entry.endpoint, entry.history?.trend])).toEqual([
+    ['GET /noisy', 'withinRange'],
+    ['GET /shifted', 'aboveRange'],
+    ['GET /steady', 'withinRange'],
+  ]);
+  expect(report.history?.runCount).toBe(20);
+  const html = await readFile(join(folder, 'out/q.html'), 'utf8');
+  // One sparkline per endpoint, 21 points for the steady one (20 runs and this one): its line has 21 coordinates.
+  expect(html.match(/<svg class="spark"/g)).toHaveLength(3);
+  const steady = html.slice(html.indexOf('data-endpoint="GET /steady"'));
+  expect(/<polyline points="([^"]*)"/.exec(steady)?.[1]?.split(' ')).toHaveLength(21);
+  expect(parseHistory(await readFile(join(folder, 'h.jsonl'), 'utf8'), 'h.jsonl').runs).toHaveLength(21);
 });

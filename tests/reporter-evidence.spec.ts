@@ -1,5 +1,6 @@
 import { expect, test } from './support/test.js';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { childEnvironment, type ProgramOutcome } from './support/runProgram.js';
@@ -179,4 +180,29 @@ test('b', async () => { await recordExecution({ statusCode: 502, endpoint: 'GET 
 
   expect(merged.exitCode).toBe(0);
   expect(check).toStrictEqual({ exitCode: 1, stdout: 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n', stderr: '' });
+});
+
+const steadySpec = `import { test } from '@playwright/test';
+import { recordExecution } from 'quality-evidence/reporter';
+
+test('orders', async () => {
+  for (let call = 0; call < 10; call++) await recordExecution({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 40 + call * Number(process.env.FACTOR ?? '1') });
+});
+`;
+
+test('with historyPath, each run is appended to the history with CI\'s names for it, and judged against the runs before it; the closing line names the file', async () => {
+  const project = await createPlaywrightProject({ 'playwright.config.ts': configWith(`{ outputFile: 'out/q.json', historyPath: 'out/history.jsonl' }`), 'tests/orders.spec.ts': steadySpec });
+  for (let run = 1; run <= 6; run++) {
+    const outcome = await runPlaywright(project, ['test'], { GITHUB_SHA: `c0ffee${run}`, GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: String(run) });
+    expect(outcome.exitCode, outcome.stdout).toBe(0);
+    expect(outcome.stdout).toContain('out/history.jsonl');
+  }
+  const slower = await runPlaywright(project, ['test'], { FACTOR: '20', GITHUB_SHA: 'c0ffee7', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '7' });
+  expect(slower.exitCode, slower.stdout).toBe(0);
+  const report = await readReport(join(project, 'out/q.json'));
+  expect(report.history).toMatchObject({ runCount: 6, aboveRangeEndpoints: ['GET /orders'] });
+  expect(report.endpoints[0]?.history?.trend).toBe('aboveRange');
+  const runs = (await readFile(join(project, 'out/history.jsonl'), 'utf8'))
+    .trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as { runId: string; commit: string; branch: string });
+  expect(runs.map(({ runId, commit, branch }) => `${runId} ${commit} ${branch}`)).toEqual(['1 c0ffee1 main', '2 c0ffee2 main', '3 c0ffee3 main', '4 c0ffee4 main', '5 c0ffee5 main', '6 c0ffee6 main', '7 c0ffee7 main']);
 });

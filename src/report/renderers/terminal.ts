@@ -21,6 +21,7 @@ export function formatHeadline(report: QualityReport, files: readonly string[]):
   const parts = [headlineNumbers(report).join(', ')];
   if (report.contract !== undefined) parts.push(operationCoverageText(report.contract));
   if (report.baseline !== undefined) parts.push(comparisonHeadline(report.baseline));
+  if (report.history !== undefined) parts.push(historyHeadline(report.history));
   // A run that stopped early says so whatever its budgets say: its numbers are only part of the evidence.
   if (verdict.kind === 'incomplete') parts.push(verdict.text);
   else if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
