@@ -334,3 +334,13 @@ test('twenty seeded runs appended by the command: a trend line per endpoint on t
   expect(/<polyline points="([^"]*)"/.exec(steady)?.[1]?.split(' ')).toHaveLength(21);
   expect(parseHistory(await readFile(join(folder, 'h.jsonl'), 'utf8'), 'h.jsonl').runs).toHaveLength(21);
 });
+
+test('a report given where records are expected is named as one, with the subcommands that take reports', async () => {
+  const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
+  expect((await runIn(folder, ['in.ndjson', '--output', 'q.json'])).exitCode).toBe(0);
+  const outcome = await runIn(folder, ['q.json', '--output', 'again.json']);
+  expect(outcome.exitCode).toBe(65);
+  expect(outcome.stderr).toBe(
+    'quality-evidence: the input file has the wrong top-level shape:\n  - (top level): expected an object with an "executions" array, or an array of records; found a report of quality-evidence (quality-summary.json), not records: `quality-evidence check` judges a report, `quality-evidence merge` merges reports\n',
+  );
+});

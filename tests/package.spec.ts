@@ -62,6 +62,7 @@ test('the tarball holds both builds, the JSON Schemas, the README with the docum
     'docs/configuration.md',
     'docs/contract.md',
     'docs/helpers.md',
+    'docs/history.md',
     'docs/html-report.png',
     'docs/input-formats.md',
     'docs/library.md',

@@ -53,13 +53,20 @@ function hasRecordList(skeleton: unknown): boolean {
   return typeof skeleton === 'object' && skeleton !== null && Array.isArray((skeleton as Record<string, unknown>)['executions']);
 }
 
+// A report read as records, the mistake of someone who meant `check` or `merge`.
+function isReport(skeleton: object): boolean {
+  return 'schemaVersion' in skeleton && 'executionCount' in skeleton && 'slowResponseThresholdMs' in skeleton;
+}
+
 function wrongTopLevelShape(skeleton: unknown, file: string | undefined): RecordValidationError {
   const found =
     typeof skeleton !== 'object' || skeleton === null || Array.isArray(skeleton)
       ? describeType(skeleton)
       : 'executions' in skeleton
         ? `an object whose "executions" is ${describeType((skeleton as Record<string, unknown>)['executions'])}`
-        : 'an object without an "executions" array';
+        : isReport(skeleton)
+          ? 'a report of quality-evidence (quality-summary.json), not records: `quality-evidence check` judges a report, `quality-evidence merge` merges reports'
+          : 'an object without an "executions" array';
   return RecordValidationError.topLevel(
     { location: { kind: 'document', file }, path: [], expected: 'expected an object with an "executions" array, or an array of records', found: `found ${found}` },
     file,

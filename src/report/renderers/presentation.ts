@@ -457,6 +457,8 @@ export function lastValues(series: readonly (number | null)[], count: number): s
 /** The run against its history in one line: `vs history (20 runs): 1 endpoint above its range, 5 within, …`. */
 export function historyHeadline(history: NonNullable<QualityReport['history']>): string {
   const counts = history.trendCounts;
+  // The first run of a history judges nothing: it says so, not "0 within".
+  if (history.runCount === 0) return `vs history: no earlier run yet (this run starts it)`;
   const parts = [`${countOf(counts.aboveRange, 'endpoint')} above its range`, `${formatCount(counts.withinRange)} within`];
   if (counts.belowRange > 0) parts.push(`${formatCount(counts.belowRange)} below`);
   if (counts.new > 0) parts.push(`${formatCount(counts.new)} new`);
