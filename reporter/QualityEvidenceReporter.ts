@@ -127,7 +127,7 @@ export default class QualityEvidenceReporter implements Reporter {
       const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
       const destination = destinationOf(settings);
       // The history line is stamped when the run ends, by the run's clock.
-      const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((host.clock ?? systemClock).now(), host.env) };
+      const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((host.clock ?? systemClock).now(), host.env), knownLines: judgement.history?.lines };
       const { files, stepSummaryProblem } = await publishReport(report, { ...destination, history, stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));

@@ -91,7 +91,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const merged = mergeReports(reports);
   const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
   const report = judgeReport(merged, judgement);
-  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((context.clock ?? systemClock).now(), context.env) };
+  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((context.clock ?? systemClock).now(), context.env), knownLines: judgement.history?.lines };
   const { reportText, files, stepSummaryProblem } = await publishReport(report, { ...destination, history }, context.fileSystem);
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));

@@ -49,6 +49,8 @@ const SMALLEST_SPREAD = Math.log(1.02);
 export interface EarlierRuns {
   readonly runs: readonly HistoryRun[];
   readonly skippedLines?: readonly SkippedHistoryLine[] | undefined;
+  /** Every run's line as the file held it (more than `runs` when the file holds more than the limit): an append keeps them unparsed. */
+  readonly lines?: readonly string[] | undefined;
 }
 
 /** The history sections of a report: one per endpoint, by label, and the run's. */

@@ -6,7 +6,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { isRunningHere, THIS_HOST } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
-import { HISTORY_SCHEMA_VERSION, historyHeaderSchema, historyRunSchema, type HistoryRun } from './historyLine.js';
+import { HISTORY_SCHEMA_VERSION, historyHeaderSchema, historyRunSchema, isHistoryRun, type HistoryRun } from './historyLine.js';
 
 /** A line of the history file that was left out, and why. */
 export interface SkippedHistoryLine {
@@ -15,14 +15,16 @@ export interface SkippedHistoryLine {
   readonly message: string;
 }
 
-/** A history file as read: its runs, oldest first, and the lines left out. */
+/** A history file as read: its runs, oldest first, the text of each, and the lines left out. */
 export interface History {
   readonly runs: readonly HistoryRun[];
+  /** Each run's line as the file holds it, in the order of `runs`: an append writes them back as they were. */
+  readonly lines: readonly string[];
   readonly skippedLines: readonly SkippedHistoryLine[];
 }
 
 /** The history a run reads when the file is not there yet: the first run makes it. */
-const NO_HISTORY: History = { runs: [], skippedLines: [] };
+const NO_HISTORY: History = { runs: [], lines: [], skippedLines: [] };
 
 /**
  * Reads a history file. A file that is not there is an empty history (the
@@ -35,20 +37,50 @@ const NO_HISTORY: History = { runs: [], skippedLines: [] };
  * bad data (65), as every file a run reads.
  */
 export async function readHistory(fileSystem: FileSystem, path: string): Promise<History> {
-  if ((await fileSystem.stat(path).catch(() => undefined)) === undefined && (await fileSystem.lstat(path).catch(() => undefined)) === undefined) return NO_HISTORY;
-  const text = await readInputFile(fileSystem, path, 'history file', REPORT_FILE_LIMIT_BYTES);
-  return parseHistory(text, path);
+  const text = await historyFileText(fileSystem, path);
+  return text === undefined ? NO_HISTORY : parseHistory(text, path);
+}
+
+/** The lines of the runs a history file holds now, for an append (see {@link historyLinesOf}); none when it is not there. */
+export async function readHistoryLines(fileSystem: FileSystem, path: string, known: ReadonlySet<string>): Promise<readonly string[]> {
+  const text = await historyFileText(fileSystem, path);
+  return text === undefined ? [] : historyLinesOf(text, path, known);
+}
+
+// The file's text, read as strictly as every file a run reads; undefined when nothing is there.
+async function historyFileText(fileSystem: FileSystem, path: string): Promise<string | undefined> {
+  if ((await fileSystem.stat(path).catch(() => undefined)) === undefined && (await fileSystem.lstat(path).catch(() => undefined)) === undefined) return undefined;
+  return readInputFile(fileSystem, path, 'history file', REPORT_FILE_LIMIT_BYTES);
 }
 
 /** Reads a history file's text (see {@link readHistory}). */
 export function parseHistory(text: string, path: string): History {
+  return readLines(text, path);
+}
+
+/**
+ * The lines of the runs a history file's text holds, for an append: a line
+ * in `known` (read and checked when the run started) is kept as it is,
+ * without parsing it again; any other line (a run that appended since) is
+ * checked as {@link parseHistory} checks it.
+ */
+export function historyLinesOf(text: string, path: string, known: ReadonlySet<string>): readonly string[] {
+  return readLines(text, path, known).lines;
+}
+
+function readLines(text: string, path: string, known?: ReadonlySet<string>): History {
   const runs: HistoryRun[] = [];
+  const kept: string[] = [];
   const skippedLines: SkippedHistoryLine[] = [];
   const lines = text.split('\n');
   for (const [index, raw] of lines.entries()) {
     const line = index + 1;
     const content = (index === 0 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r$/, '');
     if (content.trim() === '') continue;
+    if (known?.has(content) === true) {
+      kept.push(content);
+      continue;
+    }
     let document: unknown;
     try {
       document = JSON.parse(content);
@@ -64,22 +96,33 @@ export function parseHistory(text: string, path: string): History {
       if (index > 0) skippedLines.push({ line, message: 'is a header line after the first line' });
       continue;
     }
+    if (isHistoryRun(document)) {
+      runs.push(document);
+      kept.push(content);
+      continue;
+    }
     const run = historyRunSchema.safeParse(document, { reportInput: false });
     if (run.success) {
       runs.push(run.data);
+      kept.push(content);
       continue;
     }
     const issue = validationIssuesOf(run.error)[0];
     const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
     skippedLines.push({ line, message: `is not a run of a quality-evidence history${where}` });
   }
-  return { runs, skippedLines };
+  return { runs, lines: kept, skippedLines };
 }
 
 /** The text of a history file: the header, then one line per run, each ending in a newline. */
 export function historyText(runs: readonly HistoryRun[]): string {
+  return historyTextOfLines(runs.map((run) => JSON.stringify(run)));
+}
+
+/** {@link historyText} of runs already written as lines. */
+export function historyTextOfLines(lines: readonly string[]): string {
   const header = JSON.stringify({ schemaVersion: HISTORY_SCHEMA_VERSION, kind: 'quality-evidence history' });
-  return `${[header, ...runs.map((run) => JSON.stringify(run))].join('\n')}\n`;
+  return `${[header, ...lines].join('\n')}\n`;
 }
 
 /** How long a run waits for another run's append to end before it gives up: a minute (an append takes milliseconds). */

@@ -108,3 +108,61 @@ export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string
     ...(runId === undefined ? {} : { runId }),
   };
 }
+
+const RUN_KEYS = new Set(Object.keys(historyRunSchema.shape));
+const ENDPOINT_KEYS = new Set(Object.keys(historyEndpointSchema.shape));
+const HISTOGRAM_KEYS = new Set(['relativeAccuracy', 'zeroCount', 'bins']);
+
+/** The run's own fields checked by zod, its endpoints left to the fast check below. */
+const runFieldsSchema = historyRunSchema.extend({ endpoints: z.array(z.unknown()) });
+
+/**
+ * Whether a parsed line is a run of {@link historyRunSchema}, checked by hand
+ * for its endpoints and histograms (a history of 100 runs of 200 endpoints
+ * holds 20,000 of them: zod took 360 ms where this takes a few). Sound, not
+ * complete: true only for what the schema accepts (tests/historyFile.spec.ts
+ * holds it to the schema); a false sends the line to the schema, for its
+ * verdict and its message.
+ */
+export function isHistoryRun(value: unknown): value is HistoryRun {
+  if (!isPlainObject(value) || !Object.keys(value).every((key) => RUN_KEYS.has(key))) return false;
+  if (!runFieldsSchema.safeParse(value).success) return false;
+  return (value['endpoints'] as unknown[]).every(isHistoryEndpoint);
+}
+
+function isHistoryEndpoint(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== ENDPOINT_KEYS.size || !keys.every((key) => ENDPOINT_KEYS.has(key))) return false;
+  const { endpoint, executionCount, failedExecutionCount, slowExecutionCount, noResponseCount, p50, p95, p99, latencyHistogram } = value;
+  return (
+    typeof endpoint === 'string' &&
+    endpoint.length > 0 &&
+    isCount(executionCount, 1) &&
+    isCount(failedExecutionCount, 0) &&
+    isCount(slowExecutionCount, 0) &&
+    isCount(noResponseCount, 0) &&
+    [p50, p95, p99].every((time) => time === null || (typeof time === 'number' && Number.isFinite(time) && time >= 0)) &&
+    isHistogram(latencyHistogram)
+  );
+}
+
+function isHistogram(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== HISTOGRAM_KEYS.size || !keys.every((key) => HISTOGRAM_KEYS.has(key))) return false;
+  const { relativeAccuracy, zeroCount, bins } = value;
+  if (typeof relativeAccuracy !== 'number' || !(relativeAccuracy > 0 && relativeAccuracy < 1) || !isCount(zeroCount, 0) || !Array.isArray(bins)) return false;
+  for (const bin of bins as unknown[]) {
+    if (!Array.isArray(bin) || bin.length !== 2 || !Number.isSafeInteger(bin[0]) || !isCount(bin[1], 1)) return false;
+  }
+  return true;
+}
+
+function isCount(value: unknown, least: number): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= least;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -95,7 +95,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   return {
     ...(budgets === undefined ? {} : { budgets }),
     ...(baseline === undefined ? {} : { baseline }),
-    ...(runs === undefined ? {} : { history: { runs, skippedLines: history!.skippedLines } }),
+    ...(runs === undefined ? {} : { history: { runs, skippedLines: history!.skippedLines, lines: history!.lines } }),
     ...(contract === undefined ? {} : { contract }),
     ...(settings.significanceLevel === undefined ? {} : { significanceLevel: settings.significanceLevel }),
   };

@@ -7,7 +7,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { fileIdentity, makeFolderOf, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
 import { renderExport } from '../exports/renderExport.js';
-import { historyText, readHistory, withHistoryLock } from '../history/historyFile.js';
+import { historyTextOfLines, readHistoryLines, withHistoryLock } from '../history/historyFile.js';
 import { belongsInHistory, historyRunOf } from '../history/historyLine.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
@@ -44,6 +44,8 @@ export interface HistoryAppend {
   readonly limit: number;
   /** The run's time, commit, branch and run id. */
   readonly identity: RunIdentity;
+  /** The lines of the history read when the run started: an append keeps them as they are, unparsed. */
+  readonly knownLines?: readonly string[] | undefined;
 }
 
 /** The role of the history file in messages. */
@@ -186,7 +188,8 @@ export async function publishReport(report: QualityReport, destination: ReportDe
   const history = destination.history !== undefined && belongsInHistory(report) ? destination.history : undefined;
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.
-    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_ROLE, content: historyText([...(await readHistory(fileSystem, history.path)).runs, historyRunOf(report, history.identity)].slice(-history.limit)) }];
+    const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(history.knownLines));
+    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_ROLE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, history.identity))].slice(-history.limit)) }];
     // The renderings and the exports first, then the history, the JSON report last.
     await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
   };

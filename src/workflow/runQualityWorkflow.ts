@@ -70,7 +70,7 @@ export async function runQualityWorkflow(
   const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
   // The history line is stamped when the run ends, by the run's clock.
-  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((options.clock ?? systemClock).now(), env) };
+  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((options.clock ?? systemClock).now(), env), knownLines: judgement.history?.lines };
   const written = await publishReport(report, { ...destination, history }, dependencies.fileSystem);
   return { report, ...written };
 }

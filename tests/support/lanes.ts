@@ -23,6 +23,7 @@ export const UNIT_SPECS: readonly string[] = [
   'latencyChange.spec.ts',
   'latencyHistogram.spec.ts',
   'historyTrend.spec.ts',
+  'historyLine.spec.ts',
   'mergeReports.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { historyRunSchema, isHistoryRun } from '../src/history/historyLine.js';
+import { propertyParameters } from './support/properties.js';
+import { expect, test } from './support/test.js';
+
+// The fast check of a history line is sound: it accepts a line only where the
+// zod schema does (a line it refuses goes to the schema, for the verdict and
+// the message). Checked on valid lines and on every kind of damage to one.
+
+const validRun = {
+  time: '2026-11-25T12:00:00.000Z',
+  commit: 'abc1234',
+  branch: 'main',
+  runId: '1',
+  environment: 'ci',
+  slowResponseThresholdMs: 750,
+  executionCount: 3,
+  failedExecutionCount: 1,
+  slowExecutionCount: 0,
+  noResponseCount: 0,
+  endpoints: [
+    { endpoint: 'GET /orders', executionCount: 3, failedExecutionCount: 1, slowExecutionCount: 0, noResponseCount: 0, p50: 12.5, p95: 20, p99: 20, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[127, 2], [151, 1]] } },
+  ],
+};
+
+/** A value to put somewhere a line holds one: of every JSON type, and the edges of the rules. */
+const anyValue = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.constantFrom(0, 1, -1, 0.5, 1.5, 2 ** 53, -0, 1e308),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string(),
+  fc.constantFrom('', '2026-13-40T25:61:00Z', '2026-11-25T12:00:00Z', '__proto__'),
+  fc.constant([]),
+  fc.constant({}),
+  fc.constant([1, 1]),
+  fc.constant([0.5, 1]),
+  fc.constant([1, 0]),
+);
+
+/** Paths into the valid run: every field of the run, of its endpoint, of its histogram, and of a bin. */
+const paths: readonly (readonly (string | number)[])[] = [
+  ...Object.keys(validRun).map((key) => [key]),
+  ...Object.keys(validRun.endpoints[0]!).map((key) => ['endpoints', 0, key]),
+  ...['relativeAccuracy', 'zeroCount', 'bins'].map((key) => ['endpoints', 0, 'latencyHistogram', key]),
+  ['endpoints', 0, 'latencyHistogram', 'bins', 0],
+  ['endpoints', 0, 'latencyHistogram', 'bins', 0, 0],
+  ['endpoints', 0, 'latencyHistogram', 'bins', 0, 1],
+  ['endpoints', 0],
+  ['endpoints', 1],
+  ['extra'],
+  ['endpoints', 0, 'extra'],
+  ['endpoints', 0, 'latencyHistogram', 'extra'],
+];
+
+function withValueAt(path: readonly (string | number)[], value: unknown, remove: boolean): unknown {
+  const copy = JSON.parse(JSON.stringify(validRun)) as Record<string, unknown>;
+  let at: Record<string | number, unknown> = copy;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  // A removed array item goes as JSON would lose it, not as a hole (JSON.parse makes none).
+  if (remove && Array.isArray(at) && typeof last === 'number') at.splice(last, 1);
+  else if (remove) Reflect.deleteProperty(at, last);
+  else at[last] = value;
+  return copy;
+}
+
+test('a valid line passes the fast check and the schema', () => {
+  expect(isHistoryRun(validRun)).toBe(true);
+  expect(historyRunSchema.safeParse(validRun).success).toBe(true);
+});
+
+test('whatever one field is changed to, or removed, the fast check accepts the line only where the schema does', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...paths), anyValue, fc.boolean(), (path, value, remove) => {
+      const line = withValueAt(path, value, remove);
+      if (isHistoryRun(line)) expect(historyRunSchema.safeParse(line).success).toBe(true);
+    }),
+    propertyParameters(2_000),
+  );
+});
+
+test('a "__proto__" key, as JSON.parse makes it, is refused by both', () => {
+  const line = JSON.parse(JSON.stringify(validRun).replace('"endpoint":', '"__proto__":{},"endpoint":')) as unknown;
+  expect(isHistoryRun(line)).toBe(false);
+  expect(historyRunSchema.safeParse(line).success).toBe(false);
+});
