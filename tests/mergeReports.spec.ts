@@ -131,3 +131,14 @@ test.describe('reports whose numbers mean different things are refused, the diff
     });
   }
 });
+
+test('a merged endpoint has its keys in the order of a report made from records, however many reports it came from', () => {
+  const executions = generatedExecutions(8).slice(0, 300);
+  const exact = reportOf(executions);
+  const merged = mergeReports(splitInFour(executions, 3).map((part, index) => ({ report: reportOf(part), path: `part-${index}.json` })));
+  expect(Object.keys(merged)).toEqual(Object.keys(exact));
+  for (const [index, entry] of merged.endpoints.entries()) {
+    expect(Object.keys(entry).filter((key) => key !== 'relativeError')).toEqual(Object.keys(exact.endpoints[index]!));
+    expect(Object.keys(entry.responseTimeMs)).toEqual([...Object.keys(exact.endpoints[index]!.responseTimeMs), 'relativeError']);
+  }
+});

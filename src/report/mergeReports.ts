@@ -161,12 +161,12 @@ function mergeEndpoint(entries: readonly Endpoint[]): Endpoint {
     ),
     latencyHistogram: copyHistogram(histogram.result()),
   };
+  // In the order a report made from records gives them.
   if (entries.some((entry) => entry.newConnectionCount !== undefined)) merged.newConnectionCount = sum(entries, (entry) => entry.newConnectionCount ?? 0);
   const tests = mergeTests(entries);
-  if (tests !== undefined) {
-    merged.tests = tests.listed;
-    merged.testCount = tests.count;
-  }
+  if (tests !== undefined) merged.testCount = tests.count;
+  if (entries.some((entry) => entry.flakyFailedExecutionCount !== undefined)) merged.flakyFailedExecutionCount = sum(entries, (entry) => entry.flakyFailedExecutionCount ?? 0);
+  if (tests !== undefined) merged.tests = tests.listed;
   const failed = entries.flatMap((entry) => entry.failedExecutions ?? []);
   if (failed.length > 0) {
     merged.failedExecutions = failed
@@ -175,7 +175,6 @@ function mergeEndpoint(entries: readonly Endpoint[]): Endpoint {
       .slice(0, FAILED_EXECUTION_LIMIT)
       .map(({ execution }) => execution);
   }
-  if (entries.some((entry) => entry.flakyFailedExecutionCount !== undefined)) merged.flakyFailedExecutionCount = sum(entries, (entry) => entry.flakyFailedExecutionCount ?? 0);
   if (entries.some((entry) => entry.passingTestFailures !== undefined)) merged.passingTestFailures = addCounts(entries.map((entry) => entry.passingTestFailures ?? {}));
   const bodies = entries.flatMap((entry) => (entry.bodies === undefined ? [] : [entry.bodies]));
   if (bodies.length > 0) merged.bodies = mergeBodies(bodies);
