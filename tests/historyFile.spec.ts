@@ -5,7 +5,7 @@ import { HOLD_WRITE_VARIABLE } from '../src/cli/holdWritesForTests.js';
 import { runCommand } from '../src/cli/runCommand.js';
 import { createDeterministicClock } from '../src/helpers/clock.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
-import { parseHistory } from '../src/history/historyFile.js';
+import { parseHistory, withHistoryLock } from '../src/history/historyFile.js';
 import { reportFrom } from './support/reports.js';
 import { mulberry32, normal } from './support/latencyTrials.js';
 import { childEnvironment, createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
@@ -343,4 +343,29 @@ test('a report given where records are expected is named as one, with the subcom
   expect(outcome.stderr).toBe(
     'quality-evidence: the input file has the wrong top-level shape:\n  - (top level): expected an object with an "executions" array, or an array of records; found a report of quality-evidence (quality-summary.json), not records: `quality-evidence check` judges a report, `quality-evidence merge` merges reports\n',
   );
+});
+
+test('runs that find one stale lock at once take turns: one takes it over, the others wait for it', async () => {
+  const folder = await createTemporaryFolder({}, 'history');
+  const lock = join(folder, 'h.jsonl.lock');
+  const { THIS_HOST } = await import('../src/io/writeReportAtomically.js');
+  // A process id that no process has here: the lock's owner is gone.
+  await writeFile(lock, `${THIS_HOST} 4194304999\n`);
+  const inside: string[] = [];
+  let holders = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: 6 }, (_, run) =>
+      withHistoryLock(nodeFileSystem, join(folder, 'h.jsonl'), async () => {
+        holders++;
+        most = Math.max(most, holders);
+        inside.push(String(run));
+        await new Promise((resume) => setTimeout(resume, 20));
+        holders--;
+      }),
+    ),
+  );
+  expect(inside.sort()).toEqual(['0', '1', '2', '3', '4', '5']);
+  expect(most).toBe(1);
+  expect(await readdir(folder)).toEqual([]);
 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { ReportFormatError, ReportWriteError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
 import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
@@ -157,8 +159,9 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
         throw new ReportWriteError(`cannot lock the history file (${quotePath(lockPath)}): ${describeFileSystemFailure(error)}`, { cause: error });
       }
     }
-    if (await isStaleLock(fileSystem, lockPath)) {
-      await fileSystem.removeFile(lockPath);
+    const stale = await staleLockOwner(fileSystem, lockPath);
+    if (stale !== undefined) {
+      await takeOverStaleLock(fileSystem, lockPath, stale);
       continue;
     }
     if (waitedMs >= LOCK_WAIT_MS) {
@@ -169,23 +172,50 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
     waitedMs += step;
   }
   try {
+    await removeMovedLocks(fileSystem, lockPath);
     return await work();
   } finally {
     await fileSystem.removeFile(lockPath).catch(() => undefined);
   }
 }
 
-// A lock whose process is gone from this machine, or that is older than STALE_LOCK_MS, is stale.
-async function isStaleLock(fileSystem: FileSystem, lockPath: string): Promise<boolean> {
+// The owner a lock names when it is stale (its process gone from this machine, or older than STALE_LOCK_MS); undefined when it is live or gone.
+async function staleLockOwner(fileSystem: FileSystem, lockPath: string): Promise<string | undefined> {
   let owner: string;
   try {
     owner = await fileSystem.readFile(lockPath);
   } catch {
     // Removed in between: try again.
-    return false;
+    return undefined;
   }
   const [host, pid] = owner.trim().split(' ');
-  if (host === THIS_HOST && pid !== undefined && /^\d+$/.test(pid) && !isRunningHere(Number(pid))) return true;
+  if (host === THIS_HOST && pid !== undefined && /^\d+$/.test(pid) && !isRunningHere(Number(pid))) return owner;
   const facts = await fileSystem.stat(lockPath).catch(() => undefined);
-  return facts !== undefined && Date.now() - facts.modifiedMs > STALE_LOCK_MS;
+  return facts !== undefined && Date.now() - facts.modifiedMs > STALE_LOCK_MS ? owner : undefined;
+}
+
+// Stale locks moved aside by a run killed before it removed them: the holder of the lock removes them (tidying is a courtesy).
+async function removeMovedLocks(fileSystem: FileSystem, lockPath: string): Promise<void> {
+  const prefix = `${basename(lockPath)}.`;
+  const names = await fileSystem.listFolder(dirname(lockPath)).catch(() => []);
+  for (const name of names) if (name.startsWith(prefix) && name.endsWith('.stale')) await fileSystem.removeFile(join(dirname(lockPath), name)).catch(() => undefined);
+}
+
+/**
+ * Takes a stale lock away: renamed to a name of this process's own (a
+ * rename is atomic, so of two runs that found it stale one moves it), then
+ * removed. Should what was moved not be the stale lock judged (another run
+ * took the stale one over and made its own in between), it is put back.
+ */
+async function takeOverStaleLock(fileSystem: FileSystem, lockPath: string, staleOwner: string): Promise<void> {
+  const moved = `${lockPath}.${THIS_HOST}-${process.pid}-${randomUUID().slice(0, 8)}.stale`;
+  try {
+    await fileSystem.rename(lockPath, moved);
+  } catch {
+    // Another run moved it first.
+    return;
+  }
+  const owner = await fileSystem.readFile(moved).catch(() => staleOwner);
+  if (owner !== staleOwner) await fileSystem.createFile(lockPath, owner).catch(() => undefined);
+  await fileSystem.removeFile(moved);
 }
