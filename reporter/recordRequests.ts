@@ -6,6 +6,7 @@ import type { CheckedBody } from '../src/contract/bodyConformance.js';
 import type { BodyCheck } from '../src/records/bodyCheck.js';
 import { callCheckerFor, failureExcerptsFor, type CallChecker } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
+import { responseTimeOf, roundToMicroseconds } from './resourceTiming.js';
 
 /** The test a call belongs to: a fixed one, or whichever test is running when the call is made. */
 export type TestInfoSource = TestInfo | (() => TestInfo | undefined);
@@ -221,23 +222,5 @@ function fetchMethod(urlOrRequest: unknown, options: unknown): string {
 function timingOf(response: APIResponse, startedMs: number): { responseTimeMs: number; timingMs?: TimingPhases } {
   const measuredMs = roundToMicroseconds(performance.now() - startedMs);
   const timing = typeof response.timing === 'function' ? response.timing() : undefined;
-  if (timing === undefined) return { responseTimeMs: measuredMs };
-  const end = timing.responseEnd >= 0 ? timing.responseEnd : timing.responseStart;
-  if (end < 0) return { responseTimeMs: measuredMs };
-  const span = (from: number, to: number): number | undefined => (from >= 0 && to >= from ? roundToMicroseconds(to - from) : undefined);
-  const connectEnd = timing.secureConnectionStart >= 0 ? timing.secureConnectionStart : timing.connectEnd;
-  const phases: Record<string, number | undefined> = {
-    dns: span(timing.domainLookupStart, timing.domainLookupEnd),
-    connect: span(timing.connectStart, connectEnd),
-    tls: timing.secureConnectionStart >= 0 ? span(timing.secureConnectionStart, timing.connectEnd) : undefined,
-    wait: span(timing.requestStart, timing.responseStart),
-    receive: timing.responseEnd >= 0 ? span(timing.responseStart, timing.responseEnd) : undefined,
-  };
-  const timingMs = Object.fromEntries(Object.entries(phases).filter(([, value]) => value !== undefined)) as TimingPhases;
-  return { responseTimeMs: roundToMicroseconds(end), timingMs };
-}
-
-// Microseconds are the resolution of the clock; more digits are noise that would make records differ byte by byte.
-function roundToMicroseconds(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
+  return (timing === undefined ? undefined : responseTimeOf(timing)) ?? { responseTimeMs: measuredMs };
 }

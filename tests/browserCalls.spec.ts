@@ -1,0 +1,269 @@
+import { chromium, type Browser } from '@playwright/test';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { browserErrorCode, globToRegExp, observeBrowserCalls, type BrowserExecution } from '../reporter/browserCalls.js';
+import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
+import { expect, test } from './support/test.js';
+
+// The API calls of a web application, observed in real Chromium against a
+// small application this spec serves: its page calls its API with fetch and
+// XMLHttpRequest (one failing, one slow, one aborted, one streamed, one
+// cached, one redirected, one answered by a service worker, one fulfilled by
+// the test's own route) and loads an asset of each type. The executions
+// observed must be what the server answered, and nothing else.
+
+interface App {
+  readonly origin: string;
+  /** `GET /api/orders 200`, each call the server answered, in order; the API's calls only. */
+  readonly answered: string[];
+  readonly server: Server;
+}
+
+async function startApp(): Promise<App> {
+  const answered: string[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://app');
+    const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
+      if (url.pathname.startsWith('/api/')) answered.push(`${request.method ?? ''} ${url.pathname} ${status}`);
+      response.writeHead(status, { 'content-type': type, ...headers });
+      response.end(body);
+    };
+    switch (url.pathname) {
+      case '/':
+        send(200, 'text/html', '<!doctype html><html><head><link rel="stylesheet" href="/style.css"><link rel="preload" href="/font.woff2" as="font" crossorigin><script src="/app.js"></script></head><body><img src="/logo.png"><video src="/clip.webm"></video></body></html>');
+        return;
+      case '/style.css':
+        send(200, 'text/css', 'body { color: black }');
+        return;
+      case '/app.js':
+        send(200, 'text/javascript', 'window.loaded = true;');
+        return;
+      case '/logo.png':
+        send(200, 'image/png', Buffer.from('89504e470d0a1a0a', 'hex'));
+        return;
+      case '/font.woff2':
+        send(200, 'font/woff2', Buffer.alloc(16));
+        return;
+      case '/clip.webm':
+        send(200, 'video/webm', Buffer.alloc(16));
+        return;
+      case '/sw.js':
+        send(200, 'text/javascript', "self.addEventListener('fetch', (event) => { if (new URL(event.request.url).pathname === '/api/offline') event.respondWith(new Response('{}', { headers: { 'content-type': 'application/json' } })); }); self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));");
+        return;
+      case '/api/orders':
+        send(request.method === 'POST' ? 201 : 200, 'application/json', '[]');
+        return;
+      case '/api/broken':
+        send(500, 'application/json', '{"error":"broken"}');
+        return;
+      case '/api/slow':
+        setTimeout(() => {
+          send(200, 'application/json', '{}');
+        }, 300);
+        return;
+      case '/api/hang':
+        // Never answered: the page aborts it.
+        return;
+      case '/api/stream':
+        if (url.pathname.startsWith('/api/')) answered.push(`GET ${url.pathname} 200`);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('[');
+        setTimeout(() => {
+          response.end('1]');
+        }, 200);
+        return;
+      case '/api/settings':
+        send(200, 'application/json', '{"theme":"dark"}', { 'cache-control': 'max-age=600' });
+        return;
+      case '/api/old-orders':
+        send(302, 'text/plain', '', { location: '/api/orders?moved=1' });
+        return;
+      default:
+        send(404, 'text/plain', 'not here');
+        return;
+    }
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answered, server };
+}
+
+let browser: Browser;
+let app: App;
+
+test.beforeAll(async () => {
+  requireChromium();
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: QUIET_CHROMIUM_ARGS });
+  app = await startApp();
+});
+
+test.afterAll(async () => {
+  await browser.close();
+  await new Promise((closed) => app.server.close(closed));
+});
+
+const summary = (executions: readonly BrowserExecution[]) => executions.map((execution) => `${execution.endpoint} ${execution.statusCode ?? execution.errorCode ?? ''}`);
+
+test("the page's fetch and XMLHttpRequest calls are the executions, each one the server answered, and no asset is", async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  app.answered.length = 0;
+  // A string: the specs are compiled without the DOM's types.
+  await page.evaluate(`(async () => {
+    await fetch('/api/orders?page=2');
+    await fetch('/api/broken');
+    await fetch('/api/slow');
+    await fetch('/api/stream').then((response) => response.text());
+    await fetch('/api/old-orders');
+    await new Promise((done) => {
+      const request = new XMLHttpRequest();
+      request.open('POST', '/api/orders');
+      request.onload = done;
+      request.send('{"item":"tea"}');
+    });
+  })()`);
+  await observation.stop();
+  await context.close();
+  expect(summary(executions).sort()).toEqual(
+    ['GET /api/orders 200', 'GET /api/broken 500', 'GET /api/slow 200', 'GET /api/stream 200', 'GET /api/old-orders 302', 'GET /api/orders 200', 'POST /api/orders 201'].sort(),
+  );
+  expect(summary(executions).sort()).toEqual(app.answered.map((line) => line).sort());
+  expect(observation.counts).toEqual({ seenCount: 7, executionCount: 7, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 });
+});
+
+test("each time is the browser's own: the slow call over 300 ms, the streamed body's until its last byte, with the wait and receive phases", async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  await page.evaluate(async () => {
+    await fetch('/api/slow');
+    await fetch('/api/stream').then((response) => response.text());
+  });
+  await observation.stop();
+  await context.close();
+  const slow = executions.find((execution) => execution.endpoint === 'GET /api/slow')!;
+  const stream = executions.find((execution) => execution.endpoint === 'GET /api/stream')!;
+  expect(slow.responseTimeMs).toBeGreaterThanOrEqual(300);
+  expect(slow.timingMs?.wait).toBeGreaterThanOrEqual(295);
+  expect(stream.responseTimeMs).toBeGreaterThanOrEqual(200);
+  // The body arrived over 200 ms after its first byte: responseEnd is the last byte, not the first.
+  expect(stream.timingMs?.receive).toBeGreaterThanOrEqual(190);
+});
+
+test('an aborted call and a refused one are no-response executions with their codes; the time of the aborted one is until it failed', async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  const closed = createServer();
+  await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
+  const refusedPort = (closed.address() as AddressInfo).port;
+  await new Promise((done) => closed.close(done));
+  await page.evaluate(async (port) => {
+    const controller = new AbortController();
+    const pending = fetch('/api/hang', { signal: controller.signal }).catch(() => undefined);
+    setTimeout(() => {
+      controller.abort();
+    }, 150);
+    await pending;
+    await fetch(`http://127.0.0.1:${port}/api/down`).catch(() => undefined);
+  }, refusedPort);
+  await observation.stop();
+  await context.close();
+  expect(summary(executions)).toEqual(['GET /api/hang ERR_ABORTED', 'GET /api/down ECONNREFUSED']);
+  expect(executions[0]!.responseTimeMs).toBeGreaterThanOrEqual(140);
+});
+
+test('a response from the HTTP cache is counted apart: the server answered once, one execution', async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  app.answered.length = 0;
+  await page.evaluate(async () => {
+    await fetch('/api/settings');
+    await fetch('/api/settings');
+  });
+  await observation.stop();
+  await context.close();
+  expect(app.answered).toEqual(['GET /api/settings 200']);
+  expect(summary(executions)).toEqual(['GET /api/settings 200']);
+  expect(observation.counts).toMatchObject({ seenCount: 2, executionCount: 1, cachedCallCount: 1 });
+});
+
+test("a response fulfilled by the test's own route is counted as mocked, not as an execution", async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.route('**/api/orders', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[{"id":1}]' }));
+  await page.goto(`${app.origin}/`);
+  app.answered.length = 0;
+  await page.evaluate(async () => {
+    await fetch('/api/orders');
+    await fetch('/api/broken');
+  });
+  await observation.stop();
+  await context.close();
+  expect(app.answered).toEqual(['GET /api/broken 500']);
+  expect(summary(executions)).toEqual(['GET /api/broken 500']);
+  expect(observation.counts).toMatchObject({ seenCount: 2, executionCount: 1, mockedCallCount: 1 });
+});
+
+test('a response from a service worker is counted apart', async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  await page.evaluate(`(async () => {
+    await navigator.serviceWorker.register('/sw.js');
+    await navigator.serviceWorker.ready;
+  })()`);
+  await page.reload();
+  await page.waitForFunction('navigator.serviceWorker.controller !== null');
+  app.answered.length = 0;
+  await page.evaluate(async () => {
+    await fetch('/api/offline');
+  });
+  await observation.stop();
+  await context.close();
+  expect(app.answered).toEqual([]);
+  expect(executions).toEqual([]);
+  expect(observation.counts).toMatchObject({ seenCount: 1, executionCount: 0, serviceWorkerCallCount: 1 });
+});
+
+test('resource types and URL patterns say which requests are API calls; page assets never are', async () => {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, { resourceTypes: ['fetch', 'xhr', 'image', 'script'], exclude: ['**/api/broken'] }, (execution) => executions.push(execution));
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  await page.evaluate(async () => {
+    await fetch('/api/orders');
+    await fetch('/api/broken');
+  });
+  await observation.stop();
+  await context.close();
+  expect(summary(executions)).toEqual(['GET /api/orders 200']);
+});
+
+test('globs and error codes', () => {
+  expect(globToRegExp('**/api/**').test('http://app/api/orders/1')).toBe(true);
+  expect(globToRegExp('**/api/*').test('http://app/api/orders/1')).toBe(false);
+  expect(globToRegExp('http://app/a?c').test('http://app/abc')).toBe(true);
+  expect(globToRegExp('**/a.b').test('http://app/aXb')).toBe(false);
+  expect(['net::ERR_CONNECTION_REFUSED', 'net::ERR_NAME_NOT_RESOLVED', 'net::ERR_ABORTED', 'NS_BINDING_ABORTED', 'Could not connect to server: Connection refused'].map(browserErrorCode)).toEqual([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'ERR_ABORTED',
+    'ERR_ABORTED',
+    'ECONNREFUSED',
+  ]);
+});
