@@ -131,7 +131,7 @@ export default class QualityEvidenceReporter implements Reporter {
       const { files, stepSummaryProblem } = await publishReport(report, { ...destination, history, stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
-      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd));
+      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), judgement.warnings ?? []);
       if (stepSummaryProblem !== undefined) host.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
       if (!this.quiet) host.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, host.cwd)))}\n`);
       if (report.budgets === undefined || report.budgets.passed) return undefined;
@@ -147,7 +147,7 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   /** What a reader must know about the evidence: calls it leaves out, calls that got no answer, a run that recorded nothing. */
-  private warn(report: QualityReport, unrecordedHints: readonly string[]): void {
+  private warn(report: QualityReport, unrecordedHints: readonly string[], judgementWarnings: readonly string[]): void {
     const lines: string[] = [];
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
@@ -162,7 +162,7 @@ export default class QualityEvidenceReporter implements Reporter {
     }
     const hint = passingTestFailureHint(report);
     if (hint !== undefined) lines.push(`quality-evidence reporter: ${hint}`);
-    for (const warning of historySkippedWarnings(report)) lines.push(`quality-evidence reporter: warning: ${warning}`);
+    for (const warning of [...judgementWarnings, ...historySkippedWarnings(report)]) lines.push(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}`);
     if (isIncompleteRun(report.runStatus)) {
       lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
     }

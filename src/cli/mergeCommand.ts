@@ -10,9 +10,12 @@ import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { mergeReports } from '../report/mergeReports.js';
-import type { QualityReport } from '../report/qualityReport.js';
+import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import { ReportFormatError } from '../errors.js';
+import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
+import { escapeControlCharacters } from '../renderValue.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
 import { checkReportDestination, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
 import { systemClock } from '../helpers/clock.js';
@@ -85,9 +88,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   };
   await checkReportDestination(context.fileSystem, destination);
   const reports: { report: QualityReport; path: string }[] = [];
-  for (const path of positionals) {
-    reports.push({ report: parseReport(await readInputFile(context.fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES), path, 'report') as QualityReport, path });
-  }
+  for (const path of positionals) reports.push({ report: completeReport(parseReport(await readInputFile(context.fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES), path, 'report'), path), path });
   const merged = mergeReports(reports);
   const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
   const report = judgeReport(merged, judgement);
@@ -96,8 +97,22 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
-  for (const warning of historySkippedWarnings(report)) context.stderr.write(`${context.programName}: warning: ${warning}\n`);
+  for (const warning of [...(judgement.warnings ?? []), ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
+}
+
+/**
+ * A report as a merge needs it: every field of this version's reports (a
+ * baseline may lack the later ones; a report merged may not, or the merged
+ * report would lack them). A ReportFormatError (65) names the first missing
+ * or wrong field.
+ */
+function completeReport(parsed: unknown, path: string): QualityReport {
+  const checked = qualityReportSchema.safeParse(parsed, { reportInput: false });
+  if (checked.success) return checked.data;
+  const issue = validationIssuesOf(checked.error)[0];
+  const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
+  throw new ReportFormatError(path, `is not a complete report of this version of quality-evidence${where}: merge takes reports written by this version; summarise its records again`, 'report');
 }
 
 const MERGE_HELP = `Usage: quality-evidence merge <report.json...> [options]

@@ -7,6 +7,7 @@ import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
+import { escapeControlCharacters } from '../renderValue.js';
 import type { SummariseRanges } from '../run/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { stepSummaryPathOf } from '../run/publishReport.js';
@@ -72,7 +73,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
 
   const progress = context.stderr.isTTY === true ? createProgress(context.stderr, context.progressIntervalMs ?? 250) : undefined;
   const config = { ...settings, inputPath: inputPaths[0]!, outputPath: outputFile };
-  const { report, reportText, files, stepSummaryProblem } = await runQualityWorkflow(
+  const { report, reportText, files, stepSummaryProblem, warnings } = await runQualityWorkflow(
     config,
     { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
     {
@@ -92,7 +93,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
   }
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
-  for (const warning of historySkippedWarnings(report)) context.stderr.write(`${context.programName}: warning: ${warning}\n`);
+  for (const warning of [...warnings, ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 

@@ -15,6 +15,8 @@ export interface Judgement {
   readonly contract?: Contract | undefined;
   /** The earlier runs of a history file: each endpoint's trend is judged against them. */
   readonly history?: EarlierRuns | undefined;
+  /** What a reader must know of how the run was judged (a baseline named but missing from the history): warnings, not failures. */
+  readonly warnings?: readonly string[] | undefined;
   /** The significance level of the baseline comparison's latency test; default 0.01. */
   readonly significanceLevel?: number | undefined;
 }

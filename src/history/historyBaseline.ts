@@ -1,4 +1,3 @@
-import { InputUnreadableError } from '../errors.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { escapeControlCharacters, shorten } from '../renderValue.js';
@@ -53,10 +52,11 @@ const COMMIT = /^[0-9a-f]{7,64}$/i;
  * The run of the history that is the baseline: for a commit (7 or more
  * hexadecimal digits, a prefix is enough), its last run; for a branch, the
  * run of the pull request's base commit when the history has it, else the
- * branch's last run. Only runs of the run's own environment count. None is
- * an InputUnreadableError (66), as a missing baseline report is.
+ * branch's last run. Only runs of the run's own environment count. None
+ * (the first run of a history, a branch that never ran) is said in words:
+ * the run goes on without a comparison, so a history can start.
  */
-export function baselineRunOf(runs: readonly HistoryRun[], reference: string, environment: string | undefined, baseCommit: string | undefined, path: string): HistoryRun {
+export function baselineRunOf(runs: readonly HistoryRun[], reference: string, environment: string | undefined, baseCommit: string | undefined): { readonly run: HistoryRun } | { readonly missing: string } {
   const candidates = environment === undefined ? runs : runs.filter((run) => run.environment === environment);
   const lastWhere = (test: (run: HistoryRun) => boolean): HistoryRun | undefined => candidates.findLast(test);
   const commitMatch = (commit: string) => (run: HistoryRun) => run.commit !== undefined && run.commit.toLowerCase().startsWith(commit.toLowerCase());
@@ -64,12 +64,11 @@ export function baselineRunOf(runs: readonly HistoryRun[], reference: string, en
     (COMMIT.test(reference) ? lastWhere(commitMatch(reference)) : undefined) ??
     (baseCommit === undefined ? undefined : lastWhere(commitMatch(baseCommit))) ??
     lastWhere((run) => run.branch === reference);
-  if (found !== undefined) return found;
+  if (found !== undefined) return { run: found };
   // The reference and the environment come from a flag or a variable, whose values are never shown: the history's own branches are.
   const branches = [...new Set(candidates.flatMap((run) => (run.branch === undefined ? [] : [run.branch])))].sort();
   const known = branches.length === 0 ? '' : `; their branches: ${branches.slice(0, 10).map(quoted).join(', ')}${branches.length > 10 ? ', …' : ''}`;
-  const what = `it holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})`;
-  throw new InputUnreadableError(path, what, { what: 'baseline from the history file' });
+  return { missing: `holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})` };
 }
 
 // A name from the settings or the history as a message shows it: quoted, shortened, its controls escaped.

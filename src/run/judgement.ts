@@ -75,17 +75,21 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   }
   const history = settings.historyPath === undefined ? undefined : await readHistory(fileSystem, settings.historyPath);
   const runs = history?.runs.slice(-(settings.historyLimit ?? DEFAULT_HISTORY_LIMIT));
-  const fromHistory =
+  const found =
     settings.baselineFromHistory === undefined || runs === undefined
       ? undefined
-      : baselineRunOf(runs, settings.baselineFromHistory, settings.environment, await pullRequestBaseOf(settings.ciVariables ?? {}, fileSystem), settings.historyPath!);
+      : baselineRunOf(runs, settings.baselineFromHistory, settings.environment, await pullRequestBaseOf(settings.ciVariables ?? {}, fileSystem));
+  const warnings = found !== undefined && 'missing' in found ? [`no baseline: the history file ${quotePath(settings.historyPath!)} ${found.missing}; this run is compared with none, and a budget that compares with a baseline breaches`] : [];
   const baseline =
-    fromHistory !== undefined
-      ? comparedRunOf(fromHistory)
+    found !== undefined
+      ? 'run' in found
+        ? comparedRunOf(found.run)
+        : undefined
       : settings.baselinePath === undefined
         ? undefined
         : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
-  if (budgets !== undefined && baseline === undefined && needsBaseline(budgets)) {
+  // A baseline named but missing from the history this time breaches its budgets; one never named is a configuration error.
+  if (budgets !== undefined && baseline === undefined && found === undefined && needsBaseline(budgets)) {
     throw new ConfigurationError([
       { variable: `maxP95IncreasePercent${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
     ]);
@@ -98,6 +102,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     ...(runs === undefined ? {} : { history: { runs, skippedLines: history!.skippedLines, lines: history!.lines } }),
     ...(contract === undefined ? {} : { contract }),
     ...(settings.significanceLevel === undefined ? {} : { significanceLevel: settings.significanceLevel }),
+    ...(warnings.length === 0 ? {} : { warnings }),
   };
 }
 

@@ -36,6 +36,8 @@ export interface QualityWorkflowOptions {
 /** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
 export interface QualityWorkflowResult extends WrittenReport {
   readonly report: QualityReport;
+  /** What a reader must know of how the run was judged (a baseline named but missing from the history). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -72,7 +74,7 @@ export async function runQualityWorkflow(
   // The history line is stamped when the run ends, by the run's clock.
   const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((options.clock ?? systemClock).now(), env), knownLines: judgement.history?.lines };
   const written = await publishReport(report, { ...destination, history }, dependencies.fileSystem);
-  return { report, ...written };
+  return { report, ...written, warnings: judgement.warnings ?? [] };
 }
 
 /**
