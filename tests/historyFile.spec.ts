@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HOLD_WRITE_VARIABLE } from '../src/cli/holdWritesForTests.js';
 import { runCommand } from '../src/cli/runCommand.js';
@@ -183,6 +183,9 @@ test('a run killed at any step of its append leaves the earlier history whole, a
   const earlier = await readFile(join(folder, 'h.jsonl'), 'utf8');
   const heldSteps: string[] = [];
   for (let step = 1; ; step++) {
+    // Each killed run starts from the same state, so that its steps are numbered alike: the lock the last one left is
+    // taken away here (taking it over is held below).
+    await rm(join(folder, 'h.jsonl.lock'), { force: true });
     const held = await runKilledBefore(folder, ['slow.ndjson', '--history', 'h.jsonl'], step);
     if (held === undefined) break;
     heldSteps.push(held);
@@ -195,17 +198,13 @@ test('a run killed at any step of its append leaves the earlier history whole, a
       await writeFile(join(folder, 'h.jsonl'), earlier);
     }
   }
-  expect(heldSteps.some((step) => step.startsWith('create') && step.endsWith('h.jsonl.lock'))).toBe(true);
-  expect(heldSteps.some((step) => step.startsWith('rename') && step.endsWith(' h.jsonl'))).toBe(true);
-  // The last run was held nowhere: it appended. Back to the earlier file; then runs killed step after step until one is killed
-  // while it holds the lock, just before the history's rename (each killed run leaves a lock the next one takes over).
+  expect(heldSteps.some((step) => step.startsWith('create') && step.endsWith('h.jsonl.lock')), heldSteps.join('\n')).toBe(true);
+  const renameStep = heldSteps.findIndex((step) => step.startsWith('rename') && step.endsWith(' h.jsonl'));
+  expect(renameStep, heldSteps.join('\n')).toBeGreaterThan(0);
+  // The last run was held nowhere: it appended. Back to the earlier file; then a run killed while it holds the lock, just before the history's rename.
   await writeFile(join(folder, 'h.jsonl'), earlier);
-  let killedBeforeRename = false;
-  for (let step = 1; step < 50 && !killedBeforeRename; step++) {
-    const held = await runKilledBefore(folder, ['slow.ndjson', '--history', 'h.jsonl'], step);
-    killedBeforeRename = held !== undefined && held.startsWith('rename') && held.endsWith(' h.jsonl');
-  }
-  expect(killedBeforeRename).toBe(true);
+  await rm(join(folder, 'h.jsonl.lock'), { force: true });
+  expect(await runKilledBefore(folder, ['slow.ndjson', '--history', 'h.jsonl'], renameStep + 1)).toMatch(/^rename \.quality-evidence-[\w-]+\.tmp to h\.jsonl$/);
   expect(await readdir(folder)).toContain('h.jsonl.lock');
   expect(await readFile(join(folder, 'h.jsonl'), 'utf8')).toBe(earlier);
   // Its lock is taken over (its process is gone): the next run appends, and tidies up.
@@ -394,4 +393,31 @@ test('merge refuses a report that lacks a field of this version (65), naming it,
     'quality-evidence: the report "old.json" is not a complete report of this version of quality-evidence (at expectedErrorCount: Invalid input: expected number, received undefined): merge takes reports written by this version; summarise its records again\n',
   );
   expect(await readdir(folder)).not.toContain('all.json');
+});
+
+test('runs that name the history through a link and by its real path lock the same file: every run is kept', async () => {
+  test.setTimeout(120_000);
+  const folder = await createTemporaryFolder({ 'in.ndjson': records(50) }, 'history');
+  await mkdir(join(folder, 'real'));
+  await writeFile(join(folder, 'real/h.jsonl'), '');
+  await symlink('real/h.jsonl', join(folder, 'link.jsonl'));
+  const outcomes = await Promise.all(Array.from({ length: 8 }, (_, run) => runIn(folder, ['in.ndjson', '--history', run % 2 === 0 ? 'link.jsonl' : 'real/h.jsonl', '--output', `q-${run}.json`], { GITHUB_RUN_ID: String(run) })));
+  expect(outcomes.map(({ exitCode }) => exitCode)).toEqual(Array.from({ length: 8 }, () => 0));
+  expect(parseHistory(await readFile(join(folder, 'real/h.jsonl'), 'utf8'), 'h.jsonl').runs.map((run) => run.runId).sort()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+});
+
+test("a lock this machine's live process holds is never taken over, however old: the run gives up after a minute of waiting (73)", async () => {
+  const folder = await createTemporaryFolder({}, 'history');
+  const lock = join(folder, 'h.jsonl.lock');
+  const { THIS_HOST } = await import('../src/io/writeReportAtomically.js');
+  await writeFile(lock, `${THIS_HOST} ${process.pid} another-run\n`);
+  await utimes(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+  let waited = 0;
+  const outcome = await withHistoryLock(nodeFileSystem, join(folder, 'h.jsonl'), () => Promise.resolve('appended'), (ms) => {
+    waited += ms;
+    return Promise.resolve();
+  }).catch((error: unknown) => error);
+  expect((outcome as Error).message).toBe(`cannot write the report: the history file is locked by another run ("${lock}") and stayed locked for a minute; if no run is appending, remove the lock`);
+  expect(waited).toBeGreaterThanOrEqual(60_000);
+  expect(await readFile(lock, 'utf8')).toBe(`${THIS_HOST} ${process.pid} another-run\n`);
 });

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
 import { ReportFormatError, ReportWriteError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
 import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { isRunningHere, THIS_HOST } from '../io/writeReportAtomically.js';
+import { isRunningHere, resolvedPathOf, THIS_HOST } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
 import { HISTORY_SCHEMA_VERSION, historyHeaderSchema, historyRunSchema, isHistoryRun, type HistoryRun } from './historyLine.js';
 
@@ -130,8 +129,11 @@ export function historyTextOfLines(lines: readonly string[]): string {
 /** How long a run waits for another run's append to end before it gives up: a minute (an append takes milliseconds). */
 const LOCK_WAIT_MS = 60_000;
 
-/** A lock older than this was left by a run on another machine that was killed: it is taken over. */
+/** A lock of another machine older than this was left by a run that was killed there: it is taken over. */
 const STALE_LOCK_MS = 60_000;
+
+/** A takeover guard older than this was left by a run killed while it took a stale lock over. */
+const STALE_GUARD_MS = 10_000;
 
 /** How a run waits between tries for the lock; a parameter so that specs can count the tries. */
 export type Pause = (ms: number) => Promise<void>;
@@ -140,19 +142,26 @@ const realPause: Pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms
 
 /**
  * Runs `work` (read the history, write it back with one more run) while
- * this process holds the history file's lock: `<history>.lock`, created
- * exclusively, holding this machine and process. Two runs that append at
- * once take turns, so each one's run is kept and no line is ever written
- * over another. A lock whose process is gone from this machine, or older
- * than a minute, was left by a run that was killed and is taken over. A
- * lock held longer than a minute by a live run is a ReportWriteError (73).
+ * this process holds the history file's lock: `<history>.lock` beside the
+ * real file (however the path is spelled, through links), created
+ * exclusively, holding this machine, process and a token of its own. Two
+ * runs that append at once take turns, so each one's run is kept and no
+ * line is ever written over another.
+ *
+ * A lock whose process is gone from this machine, or another machine's
+ * lock older than a minute, was left by a run that was killed and is taken
+ * over: one run at a time, under `<history>.lock.takeover`, and only if the
+ * lock is still the one judged stale, so a live lock is never removed. A
+ * run removes the lock only while it holds its own token. A lock held
+ * longer than a minute by a live run is a ReportWriteError (73).
  */
 export async function withHistoryLock<Result>(fileSystem: FileSystem, path: string, work: () => Promise<Result>, pause: Pause = realPause): Promise<Result> {
-  const lockPath = `${path}.lock`;
+  const lockPath = `${await realPathOfFile(fileSystem, path)}.lock`;
+  const token = `${THIS_HOST} ${process.pid} ${randomUUID()}\n`;
   let waitedMs = 0;
   for (;;) {
     try {
-      await fileSystem.createFile(lockPath, `${THIS_HOST} ${process.pid}\n`);
+      await fileSystem.createFile(lockPath, token);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -160,10 +169,7 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
       }
     }
     const stale = await staleLockOwner(fileSystem, lockPath);
-    if (stale !== undefined) {
-      await takeOverStaleLock(fileSystem, lockPath, stale);
-      continue;
-    }
+    if (stale !== undefined && (await removeStaleLock(fileSystem, lockPath, stale, token))) continue;
     if (waitedMs >= LOCK_WAIT_MS) {
       throw new ReportWriteError(`the history file is locked by another run (${quotePath(lockPath)}) and stayed locked for a minute; if no run is appending, remove the lock`);
     }
@@ -172,14 +178,24 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
     waitedMs += step;
   }
   try {
-    await removeMovedLocks(fileSystem, lockPath);
     return await work();
   } finally {
-    await fileSystem.removeFile(lockPath).catch(() => undefined);
+    // Only this run's own lock: never one another run holds.
+    const owner = await fileSystem.readFile(lockPath).catch(() => undefined);
+    if (owner === token) await fileSystem.removeFile(lockPath).catch(() => undefined);
   }
 }
 
-// The owner a lock names when it is stale (its process gone from this machine, or older than STALE_LOCK_MS); undefined when it is live or gone.
+// The history's real path: the file a link names, or, before the first run, the real folder and the name.
+async function realPathOfFile(fileSystem: FileSystem, path: string): Promise<string> {
+  try {
+    return await fileSystem.realPath(path);
+  } catch {
+    return resolvedPathOf(fileSystem, path);
+  }
+}
+
+// The owner a lock names when it is stale (its process gone from this machine; another machine's, older than STALE_LOCK_MS); undefined when it is live or gone.
 async function staleLockOwner(fileSystem: FileSystem, lockPath: string): Promise<string | undefined> {
   let owner: string;
   try {
@@ -189,33 +205,32 @@ async function staleLockOwner(fileSystem: FileSystem, lockPath: string): Promise
     return undefined;
   }
   const [host, pid] = owner.trim().split(' ');
-  if (host === THIS_HOST && pid !== undefined && /^\d+$/.test(pid) && !isRunningHere(Number(pid))) return owner;
+  // On this machine a process id tells, whatever the lock's age: a live run holding it for long is still appending.
+  if (host === THIS_HOST && pid !== undefined && /^\d+$/.test(pid)) return isRunningHere(Number(pid)) ? undefined : owner;
   const facts = await fileSystem.stat(lockPath).catch(() => undefined);
   return facts !== undefined && Date.now() - facts.modifiedMs > STALE_LOCK_MS ? owner : undefined;
 }
 
-// Stale locks moved aside by a run killed before it removed them: the holder of the lock removes them (tidying is a courtesy).
-async function removeMovedLocks(fileSystem: FileSystem, lockPath: string): Promise<void> {
-  const prefix = `${basename(lockPath)}.`;
-  const names = await fileSystem.listFolder(dirname(lockPath)).catch(() => []);
-  for (const name of names) if (name.startsWith(prefix) && name.endsWith('.stale')) await fileSystem.removeFile(join(dirname(lockPath), name)).catch(() => undefined);
-}
-
 /**
- * Takes a stale lock away: renamed to a name of this process's own (a
- * rename is atomic, so of two runs that found it stale one moves it), then
- * removed. Should what was moved not be the stale lock judged (another run
- * took the stale one over and made its own in between), it is put back.
+ * Removes a lock judged stale, if it is still that lock: takeovers take
+ * turns under a guard file, so between reading the lock again and removing
+ * it no other run can replace it (the stale lock's owner is gone). False
+ * when another run is taking over (the caller waits and tries again).
  */
-async function takeOverStaleLock(fileSystem: FileSystem, lockPath: string, staleOwner: string): Promise<void> {
-  const moved = `${lockPath}.${THIS_HOST}-${process.pid}-${randomUUID().slice(0, 8)}.stale`;
+async function removeStaleLock(fileSystem: FileSystem, lockPath: string, staleOwner: string, token: string): Promise<boolean> {
+  const guard = `${lockPath}.takeover`;
   try {
-    await fileSystem.rename(lockPath, moved);
+    await fileSystem.createFile(guard, token);
   } catch {
-    // Another run moved it first.
-    return;
+    const facts = await fileSystem.stat(guard).catch(() => undefined);
+    if (facts !== undefined && Date.now() - facts.modifiedMs > STALE_GUARD_MS) await fileSystem.removeFile(guard).catch(() => undefined);
+    return false;
   }
-  const owner = await fileSystem.readFile(moved).catch(() => staleOwner);
-  if (owner !== staleOwner) await fileSystem.createFile(lockPath, owner).catch(() => undefined);
-  await fileSystem.removeFile(moved);
+  try {
+    const owner = await fileSystem.readFile(lockPath).catch(() => undefined);
+    if (owner === staleOwner) await fileSystem.removeFile(lockPath);
+    return true;
+  } finally {
+    await fileSystem.removeFile(guard).catch(() => undefined);
+  }
 }

@@ -133,8 +133,8 @@ export async function fileIdentity(fileSystem: FileSystem, path: string): Promis
   }
 }
 
-// The path with the real path of its nearest existing folder in front: a file that does not exist yet, as it will be named.
-async function resolvedPathOf(fileSystem: FileSystem, path: string): Promise<string> {
+/** The path with the real path of its nearest existing folder in front: a file that does not exist yet, as it will be named. */
+export async function resolvedPathOf(fileSystem: FileSystem, path: string): Promise<string> {
   const names: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     names.unshift(basename(at));
