@@ -142,3 +142,16 @@ test('a merged endpoint has its keys in the order of a report made from records,
     expect(Object.keys(entry.responseTimeMs)).toEqual([...Object.keys(exact.endpoints[index]!.responseTimeMs), 'relativeError']);
   }
 });
+
+test("failed calls read from files are kept by file and place, whatever the order of the reports merged", () => {
+  const failing = () =>
+    buildQualityReport({ executions: Array.from({ length: 4 }, (_, index) => ({ endpoint: 'GET /orders', statusCode: 500, responseTimeMs: 10 + index })) }, { environment: 'ci', slowResponseThresholdMs: 500 }).report;
+  const located = (file: string) => {
+    const report = failing();
+    return { ...report, endpoints: report.endpoints.map((entry) => ({ ...entry, failedExecutions: entry.failedExecutions?.map((execution, index) => ({ ...execution, location: `executions[${index}] of ${file}` })) })) };
+  };
+  const forward = mergeReports([{ report: located('fa.json'), path: 'fa.json' }, { report: located('fb.json'), path: 'fb.json' }]);
+  const backward = mergeReports([{ report: located('fb.json'), path: 'fb.json' }, { report: located('fa.json'), path: 'fa.json' }]);
+  expect(backward.endpoints[0]?.failedExecutions).toEqual(forward.endpoints[0]?.failedExecutions);
+  expect(forward.endpoints[0]?.failedExecutions?.map((execution) => execution.location)).toEqual(['executions[0] of fa.json', 'executions[1] of fa.json', 'executions[2] of fa.json', 'executions[3] of fa.json', 'executions[0] of fb.json']);
+});

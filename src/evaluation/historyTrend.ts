@@ -90,20 +90,25 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
   const centred = judged.map(({ endpoint, logs, current }) => {
     const centre = median(logs);
     const spread = median(logs.map((value) => Math.abs(value - centre)));
-    return { endpoint, centre, spread, deviation: current - centre };
+    return { endpoint, centre, spread, deviation: current - centre, lowest: Math.min(...logs), highest: Math.max(...logs) };
   });
-  const shift = centred.length >= RUN_SHIFT_MINIMUM_ENDPOINTS ? median(centred.map(({ deviation }) => deviation)) : undefined;
-  for (const { endpoint, centre, spread, deviation } of centred) {
+  const measuredShift = centred.length >= RUN_SHIFT_MINIMUM_ENDPOINTS ? median(centred.map(({ deviation }) => deviation)) : undefined;
+  // The shift is taken out only when the earlier runs show the machine swinging so far: a shift past their range is a change of the service.
+  const takenOut = measuredShift !== undefined && isUsualShift(measuredShift, earlierShifts(byRun.slice(-HISTORY_WINDOW_RUNS), centred));
+  const shift = takenOut ? measuredShift : 0;
+  for (const { endpoint, centre, spread, deviation, lowest, highest } of centred) {
     const width = (MODIFIED_Z_LIMIT * Math.max(spread, SMALLEST_SPREAD)) / MAD_PER_DEVIATION;
-    const moved = centre + (shift ?? 0);
-    const score = (MAD_PER_DEVIATION * (deviation - (shift ?? 0))) / Math.max(spread, SMALLEST_SPREAD);
-    const trend: Trend = score > MODIFIED_Z_LIMIT ? 'aboveRange' : score < -MODIFIED_Z_LIMIT ? 'belowRange' : 'withinRange';
+    const moved = centre + shift;
+    const score = (MAD_PER_DEVIATION * (deviation - shift)) / Math.max(spread, SMALLEST_SPREAD);
+    // Never out of range inside what the window itself held: quantised times (whole milliseconds) have a spread of 0.
+    const adjusted = centre + deviation - shift;
+    const trend: Trend = score > MODIFIED_Z_LIMIT && adjusted > highest ? 'aboveRange' : score < -MODIFIED_Z_LIMIT && adjusted < lowest ? 'belowRange' : 'withinRange';
     const entry = entries.get(endpoint)!;
     entries.set(endpoint, {
       ...entry,
       trend,
       p95SpreadPercent: round(Math.expm1(spread) * 100, 2),
-      p95Range: { low: round(Math.max(0, Math.expm1(moved - width)), 3), high: round(Math.expm1(moved + width), 3) },
+      p95Range: { low: round(Math.max(0, Math.expm1(Math.min(moved - width, lowest + shift))), 3), high: round(Math.expm1(Math.max(moved + width, highest + shift)), 3) },
     });
   }
   const trendCounts = Object.fromEntries(TRENDS.map((trend) => [trend, 0])) as Record<Trend, number>;
@@ -113,12 +118,36 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
     runs: runs.map(({ time, commit, branch, runId }) => ({ time, ...(commit === undefined ? {} : { commit }), ...(branch === undefined ? {} : { branch }), ...(runId === undefined ? {} : { runId }) })),
     minimumRuns: MINIMUM_HISTORY_RUNS,
     windowRuns: HISTORY_WINDOW_RUNS,
-    runShiftPercent: shift === undefined ? null : round(Math.expm1(shift) * 100, 2),
+    runShiftPercent: measuredShift === undefined ? null : round(Math.expm1(measuredShift) * 100, 2),
+    runShiftTakenOut: takenOut,
     trendCounts,
     aboveRangeEndpoints: report.endpoints.filter(({ endpoint }) => entries.get(endpoint)?.trend === 'aboveRange').map(({ endpoint }) => endpoint),
     ...(skippedLines.length === 0 ? {} : { skippedLines: skippedLines.map((skipped) => ({ ...skipped })) }),
   };
   return { endpoints: entries, history };
+}
+
+/**
+ * The shift of each earlier run (of the window): the median, over the
+ * endpoints judged now that it called, of its p95's distance from their
+ * centres; only runs that called enough of them.
+ */
+function earlierShifts(runs: readonly ReadonlyMap<string, HistoryRun['endpoints'][number]>[], centred: readonly { endpoint: string; centre: number }[]): number[] {
+  return runs.flatMap((endpoints) => {
+    const deviations = centred.flatMap(({ endpoint, centre }) => {
+      const p95 = endpoints.get(endpoint)?.p95;
+      return p95 === undefined || p95 === null ? [] : [logScale(p95) - centre];
+    });
+    return deviations.length >= RUN_SHIFT_MINIMUM_ENDPOINTS ? [median(deviations)] : [];
+  });
+}
+
+/** Whether a run's shift is one the earlier runs' shifts hold: within 3.5 modified z-scores of theirs (spread at least 2%). */
+function isUsualShift(shift: number, earlier: readonly number[]): boolean {
+  if (earlier.length < MINIMUM_HISTORY_RUNS) return false;
+  const centre = median(earlier);
+  const spread = Math.max(median(earlier.map((value) => Math.abs(value - centre))), SMALLEST_SPREAD);
+  return Math.abs((MAD_PER_DEVIATION * (shift - centre)) / spread) <= MODIFIED_Z_LIMIT;
 }
 
 // Latency noise is a ratio; the 1 ms keeps times near 0 from looking wildly unsteady.

@@ -58,7 +58,10 @@ export const reportHistorySchema = z
     runShiftPercent: z
       .number()
       .nullable()
-      .meta({ description: 'The shift of p95 the whole run shares against history (the median over endpoints with enough runs, at least 5 of them), taken out before each endpoint is judged; null with fewer endpoints' }),
+      .meta({ description: 'The shift of p95 the whole run shares against history (the median over endpoints with enough runs, at least 5 of them); null with fewer endpoints' }),
+    runShiftTakenOut: z
+      .boolean()
+      .meta({ description: "Whether that shift was taken out before each endpoint was judged: only when the earlier runs swung as far (the machine); a shift past their range is the service's, and the endpoints that moved are marked" }),
     trendCounts: z.strictObject(Object.fromEntries(TRENDS.map((trend) => [trend, z.int().min(0)])) as Record<Trend, z.ZodInt>).meta({ description: 'Endpoints by trend' }),
     aboveRangeEndpoints: z.array(z.string()).meta({ description: 'Endpoints whose p95 is above their historical range, in code-unit order' }),
     skippedLines: z

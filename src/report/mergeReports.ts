@@ -214,10 +214,29 @@ function mergeTests(entries: readonly Endpoint[]): { listed: TestCalls[]; count:
 
 type FailedExecution = NonNullable<Endpoint['failedExecutions']>[number];
 
-// A Playwright test's call by its test's file, line, column, title and attempt; a record read from a file keeps its report's order.
+/**
+ * The order of a report made from records: a Playwright test's call by its
+ * test's file, line, column, title and attempt; a record read from a file
+ * by the file's name, then its place in it (as its location says:
+ * `executions[3] of a.json`, `line 12 of b.ndjson`, `HAR entry 40 of c.har`);
+ * then the order of the reports.
+ */
 function compareFailedPlace(a: FailedExecution, b: FailedExecution): number {
-  if (a.test === undefined || b.test === undefined) return a.test === undefined ? (b.test === undefined ? 0 : 1) : -1;
-  return compareCodeUnits(a.test.file, b.test.file) || a.test.line - b.test.line || a.test.column - b.test.column || compareCodeUnits(a.test.title, b.test.title) || (a.attempt ?? 0) - (b.attempt ?? 0);
+  if (a.test !== undefined && b.test !== undefined) {
+    return compareCodeUnits(a.test.file, b.test.file) || a.test.line - b.test.line || a.test.column - b.test.column || compareCodeUnits(a.test.title, b.test.title) || (a.attempt ?? 0) - (b.attempt ?? 0);
+  }
+  if (a.test !== undefined || b.test !== undefined) return a.test === undefined ? 1 : -1;
+  const placeA = fileAndPlace(a.location);
+  const placeB = fileAndPlace(b.location);
+  if (placeA === undefined || placeB === undefined) return placeA === undefined ? (placeB === undefined ? 0 : 1) : -1;
+  return compareCodeUnits(placeA.file, placeB.file) || placeA.place - placeB.place;
+}
+
+// `executions[3] of a.json` → a.json, 3; `line 12 of b.ndjson` → b.ndjson, 12; `HAR entry 40 of c.har` → c.har, 40.
+function fileAndPlace(location: string | undefined): { file: string; place: number } | undefined {
+  const match = location === undefined ? null : /^(?:[^\s]*\[(\d+)\]|line (\d+)|HAR entry (\d+)) of (.+)$/s.exec(location);
+  if (match === null) return undefined;
+  return { file: match[4]!, place: Number(match[1] ?? match[2] ?? match[3]) };
 }
 
 type Bodies = NonNullable<Endpoint['bodies']>;

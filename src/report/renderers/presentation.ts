@@ -444,7 +444,7 @@ export function trendWords(history: EndpointHistory, minimumRuns: number): strin
     case 'new':
       return 'new: in no earlier run';
     case 'tooFewRuns':
-      return `too few runs to judge (${formatCount(history.runCount)} of ${formatCount(minimumRuns)})`;
+      return `too few runs to judge (${formatCount(history.p95.filter((value) => value !== null).length)} of ${formatCount(minimumRuns)})`;
   }
 }
 
@@ -458,13 +458,18 @@ export function lastValues(series: readonly (number | null)[], count: number): s
 export function historyHeadline(history: NonNullable<QualityReport['history']>): string {
   const counts = history.trendCounts;
   // The first run of a history judges nothing: it says so, not "0 within".
-  if (history.runCount === 0) return `vs history: no earlier run yet (this run starts it)`;
+  if (history.runCount === 0) return 'vs history: no earlier run of this environment to judge against';
   const parts = [`${countOf(counts.aboveRange, 'endpoint')} above its range`, `${formatCount(counts.withinRange)} within`];
   if (counts.belowRange > 0) parts.push(`${formatCount(counts.belowRange)} below`);
   if (counts.new > 0) parts.push(`${formatCount(counts.new)} new`);
   if (counts.tooFewRuns > 0) parts.push(`${formatCount(counts.tooFewRuns)} with too few runs`);
   const shift = history.runShiftPercent;
-  const whole = shift === null || shift === 0 ? '' : `; the whole run ${formatChangePercent(shift)} alike (the machine, or the service as a whole)`;
+  const whole =
+    shift === null || shift === 0
+      ? ''
+      : history.runShiftTakenOut
+        ? `; the whole run ${formatChangePercent(shift)} alike, a swing of the machine's its history shows too`
+        : `; the whole run ${formatChangePercent(shift)}, past the swings its history shows: judged as a change`;
   return `vs history (${countOf(history.runCount, 'earlier run')}): ${parts.join(', ')}${whole}`;
 }
 
