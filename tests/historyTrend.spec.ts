@@ -100,7 +100,7 @@ test('a shift past the swings the history shows is a change of the service: it i
   expect(report.history?.trendCounts).toMatchObject({ aboveRange: 4, withinRange: 3, belowRange: 0 });
 });
 
-test('times in whole milliseconds (a spread of 0) are never out of range inside what the window held', () => {
+test('times in whole milliseconds (a MAD of 0) judge by their resolution: a value the runs often had is within its range, a far one is not', () => {
   const runs = Array.from({ length: 20 }, (_, index) => {
     const p95 = index % 20 < 11 ? 3 : 4;
     const report = buildQualityReport({ executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: p95 }] }, { environment: 'ci', slowResponseThresholdMs: 750 }).report;

@@ -66,7 +66,7 @@ export interface HistoryJudgement {
 export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skippedLines = [] }: EarlierRuns): HistoryJudgement {
   const runs = allRuns.filter((run) => run.environment === report.environment);
   const byRun = runs.map((run) => new Map(run.endpoints.map((entry) => [entry.endpoint, entry])));
-  const judged: { endpoint: string; logs: number[]; current: number }[] = [];
+  const judged: { endpoint: string; logs: number[]; values: number[]; current: number }[] = [];
   const entries = new Map<string, EndpointHistory>();
   for (const entry of report.endpoints) {
     const seen = byRun.map((endpoints) => endpoints.get(entry.endpoint));
@@ -74,7 +74,8 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
     const earlier = p95s.filter((value): value is number => value !== null);
     const runCount = seen.filter((run) => run !== undefined).length;
     if (earlier.length >= MINIMUM_HISTORY_RUNS && entry.responseTimeMs.p95 !== null) {
-      judged.push({ endpoint: entry.endpoint, logs: earlier.slice(-HISTORY_WINDOW_RUNS).map(logScale), current: logScale(entry.responseTimeMs.p95) });
+      const window = earlier.slice(-HISTORY_WINDOW_RUNS);
+      judged.push({ endpoint: entry.endpoint, logs: window.map(logScale), values: window, current: logScale(entry.responseTimeMs.p95) });
     }
     const window = earlier.slice(-HISTORY_WINDOW_RUNS);
     entries.set(entry.endpoint, {
@@ -87,28 +88,27 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
       failureRate: seen.map((run) => (run === undefined ? null : round(run.failedExecutionCount / run.executionCount, 6))),
     });
   }
-  const centred = judged.map(({ endpoint, logs, current }) => {
+  const centred = judged.map(({ endpoint, logs, values, current }) => {
     const centre = median(logs);
-    const spread = median(logs.map((value) => Math.abs(value - centre)));
-    return { endpoint, centre, spread, deviation: current - centre, lowest: Math.min(...logs), highest: Math.max(...logs) };
+    // The spread is at least 2%, and at least half a step of the times' own resolution (whole milliseconds have a MAD of 0).
+    const spread = Math.max(median(logs.map((value) => Math.abs(value - centre))), SMALLEST_SPREAD, halfStep(values, Math.expm1(centre)));
+    return { endpoint, centre, spread, deviation: current - centre };
   });
   const measuredShift = centred.length >= RUN_SHIFT_MINIMUM_ENDPOINTS ? median(centred.map(({ deviation }) => deviation)) : undefined;
   // The shift is taken out only when the earlier runs show the machine swinging so far: a shift past their range is a change of the service.
   const takenOut = measuredShift !== undefined && isUsualShift(measuredShift, earlierShifts(byRun.slice(-HISTORY_WINDOW_RUNS), centred));
   const shift = takenOut ? measuredShift : 0;
-  for (const { endpoint, centre, spread, deviation, lowest, highest } of centred) {
-    const width = (MODIFIED_Z_LIMIT * Math.max(spread, SMALLEST_SPREAD)) / MAD_PER_DEVIATION;
+  for (const { endpoint, centre, spread, deviation } of centred) {
+    const width = (MODIFIED_Z_LIMIT * spread) / MAD_PER_DEVIATION;
     const moved = centre + shift;
-    const score = (MAD_PER_DEVIATION * (deviation - shift)) / Math.max(spread, SMALLEST_SPREAD);
-    // Never out of range inside what the window itself held: quantised times (whole milliseconds) have a spread of 0.
-    const adjusted = centre + deviation - shift;
-    const trend: Trend = score > MODIFIED_Z_LIMIT && adjusted > highest ? 'aboveRange' : score < -MODIFIED_Z_LIMIT && adjusted < lowest ? 'belowRange' : 'withinRange';
+    const score = (MAD_PER_DEVIATION * (deviation - shift)) / spread;
+    const trend: Trend = score > MODIFIED_Z_LIMIT ? 'aboveRange' : score < -MODIFIED_Z_LIMIT ? 'belowRange' : 'withinRange';
     const entry = entries.get(endpoint)!;
     entries.set(endpoint, {
       ...entry,
       trend,
       p95SpreadPercent: round(Math.expm1(spread) * 100, 2),
-      p95Range: { low: round(Math.max(0, Math.expm1(Math.min(moved - width, lowest + shift))), 3), high: round(Math.expm1(Math.max(moved + width, highest + shift)), 3) },
+      p95Range: { low: round(Math.max(0, Math.expm1(moved - width)), 3), high: round(Math.expm1(moved + width), 3) },
     });
   }
   const trendCounts = Object.fromEntries(TRENDS.map((trend) => [trend, 0])) as Record<Trend, number>;
@@ -125,6 +125,18 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
     ...(skippedLines.length === 0 ? {} : { skippedLines: skippedLines.map((skipped) => ({ ...skipped })) }),
   };
   return { endpoints: entries, history };
+}
+
+/**
+ * Half a step of the times' resolution at the centre, on the logarithmic
+ * scale: times in whole milliseconds step by 1 ms (3 ms to 4 ms is a third
+ * more), others by their smallest gap; 0 when they do not step.
+ */
+function halfStep(values: readonly number[], centreMs: number): number {
+  const distinct = [...new Set(values)].sort((a, b) => a - b);
+  const gaps = distinct.slice(1).map((value, index) => value - distinct[index]!);
+  const step = values.every(Number.isInteger) ? 1 : gaps.length === 0 ? 0 : Math.min(...gaps);
+  return Math.log1p(centreMs + step / 2) - Math.log1p(centreMs);
 }
 
 /**
