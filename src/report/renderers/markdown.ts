@@ -347,7 +347,7 @@ function historySection(report: QualityReport, lines: string[], reportName: stri
     return;
   }
   lines.push(
-    `Each endpoint's p95 against the p95s of its last ${formatCount(history.windowRuns)} earlier runs (their median, and a range of 3.5 median absolute deviations on a logarithmic scale); the last ${MARKDOWN_LAST_RUNS} earlier values, oldest first.`,
+    `Each endpoint's p95 against the p95s of its last ${formatCount(history.windowRuns)} earlier runs (their median, and a range of 3.5 modified z-scores, about 5.2 median absolute deviations, on a logarithmic scale); the last ${MARKDOWN_LAST_RUNS} earlier values, oldest first.`,
     '',
     '| Trend | Endpoint | p95 now | Median | Last runs |',
     '|---|---|---:|---:|---|',
