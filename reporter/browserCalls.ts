@@ -118,8 +118,8 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
           return;
         }
         const timing = request.timing();
-        const address = await response.serverAddr().catch(() => null);
-        if (address === null && timing.requestStart < 0) {
+        // Asked only when no request was sent: each question is a round trip to the browser.
+        if (timing.requestStart < 0 && (await response.serverAddr().catch(() => null)) === null) {
           counts.mockedCallCount++;
           return;
         }
