@@ -40,6 +40,11 @@ export function quotePath(path: string): string {
   return escapeControlCharacters(JSON.stringify(shown));
 }
 
+/** Text from input or settings as a message shows it: quoted, shortened to `maxLength`, its controls escaped. */
+export function quoteText(text: string, maxLength = 200): string {
+  return escapeControlCharacters(JSON.stringify(shorten(text, maxLength)));
+}
+
 /** A value as shown in a message: a shortened rendering and its type, e.g. `"200" (a string)`. */
 export function renderValue(value: unknown, maxLength = 40): string {
   return `${shorten(renderBare(value, maxLength), maxLength)} (${describeType(value)})`;

@@ -12,7 +12,7 @@ import { parseReport } from '../evaluation/baseline.js';
 import { mergeReports } from '../report/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { ReportFormatError } from '../errors.js';
-import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
+import { firstIssueWhere } from '../issues/issuePath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { escapeControlCharacters } from '../renderValue.js';
@@ -110,8 +110,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
 function completeReport(parsed: unknown, path: string): QualityReport {
   const checked = qualityReportSchema.safeParse(parsed, { reportInput: false });
   if (checked.success) return checked.data;
-  const issue = validationIssuesOf(checked.error)[0];
-  const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
+  const where = firstIssueWhere(checked.error);
   throw new ReportFormatError(path, `is not a complete report of this version of quality-evidence${where}: merge takes reports written by this version; summarise its records again`, 'report');
 }
 

@@ -1,6 +1,6 @@
 import { InputSyntaxError, ReportFormatError } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
-import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
+import { firstIssueWhere } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { z } from 'zod';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
@@ -47,8 +47,7 @@ export function parseReport(text: string, path: string, what = 'baseline report'
   }
   const parsed = baselineReportSchema.safeParse(document, { reportInput: false });
   if (!parsed.success) {
-    const issue = validationIssuesOf(parsed.error)[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
+    const where = firstIssueWhere(parsed.error);
     throw new ReportFormatError(path, `is not a quality-summary.json written by quality-evidence${where}`, what);
   }
   keepProtoFailures((document as { failureCountByEndpoint: Record<string, unknown> }).failureCountByEndpoint, parsed.data.failureCountByEndpoint, path, what);

@@ -4,7 +4,7 @@ import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetResult, BudgetVerdict, LatencyVerdict } from '../report/verdictSchemas.js';
-import { escapeControlCharacters, shorten } from '../renderValue.js';
+import { quoteText } from '../renderValue.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
 /**
@@ -187,7 +187,7 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
   for (const [index, result] of verdict.results.entries()) {
     const { budget, endpoint, operation: operationName, limit, actual, passed } = result;
     const subject = operationName ?? endpoint;
-    const where = `budgets.results[${index}] (${quoted(budget)}${subject === undefined ? '' : ` of ${quoted(subject)}`})`;
+    const where = `budgets.results[${index}] (${quoteText(budget)}${subject === undefined ? '' : ` of ${quoteText(subject)}`})`;
     const measure = LIMITS.find((entry) => entry.budget === budget)?.measure;
     const contractMeasure = CONTRACT_LIMITS.find((entry) => entry.budget === budget)?.measure;
     let measured: number | null;
@@ -233,10 +233,6 @@ function endpointBudgetsOf(budgets: Budgets): Map<string, EndpointBudgets> {
   return new Map(labelled.sort(([a], [b]) => compareCodeUnits(a, b)));
 }
 
-// Text from the report as a message shows it: quoted, shortened, its controls escaped.
-function quoted(text: string): string {
-  return escapeControlCharacters(JSON.stringify(shorten(text, 200)));
-}
 
 // The report's endpoints by label; the first entry of a label, should a report hold one twice.
 function endpointsByLabel(report: QualityReport): Map<string, Endpoint> {

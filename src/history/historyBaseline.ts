@@ -1,6 +1,6 @@
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { escapeControlCharacters, shorten } from '../renderValue.js';
+import { quoteText } from '../renderValue.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { HistoryRun } from './historyLine.js';
@@ -67,14 +67,10 @@ export function baselineRunOf(runs: readonly HistoryRun[], reference: string, en
   if (found !== undefined) return { run: found };
   // The reference and the environment come from a flag or a variable, whose values are never shown: the history's own branches are.
   const branches = [...new Set(candidates.flatMap((run) => (run.branch === undefined ? [] : [run.branch])))].sort();
-  const known = branches.length === 0 ? '' : `; their branches: ${branches.slice(0, 10).map(quoted).join(', ')}${branches.length > 10 ? ', …' : ''}`;
+  const known = branches.length === 0 ? '' : `; their branches: ${branches.slice(0, 10).map((name) => quoteText(name)).join(', ')}${branches.length > 10 ? ', …' : ''}`;
   return { missing: `holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})` };
 }
 
-// A name from the settings or the history as a message shows it: quoted, shortened, its controls escaped.
-function quoted(text: string): string {
-  return escapeControlCharacters(JSON.stringify(shorten(text, 200)));
-}
 
 /** A run as the baseline comparison reads it: its totals, and each endpoint's counts, p50, p95 and histogram. */
 export interface ComparedRun {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ReportFormatError, ReportWriteError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
-import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
+import { firstIssueWhere } from '../issues/issuePath.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
@@ -108,8 +108,7 @@ function readLines(text: string, path: string, known?: ReadonlySet<string>): His
       kept.push(content);
       continue;
     }
-    const issue = validationIssuesOf(run.error)[0];
-    const where = issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;
+    const where = firstIssueWhere(run.error);
     skippedLines.push({ line, message: `is not a run of a quality-evidence history${where}` });
   }
   return { runs, lines: kept, skippedLines };
