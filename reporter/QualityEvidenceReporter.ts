@@ -7,13 +7,11 @@ import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { judgementFiles, loadJudgement, type JudgementSettings } from '../src/run/judgement.js';
-import { publishReport, stepSummaryPathOf, type ReportDestination } from '../src/run/publishReport.js';
+import { historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../src/run/publishReport.js';
 import type { Judgement } from '../src/evaluation/judgeReport.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
 import { systemClock, type Clock } from '../src/helpers/clock.js';
-import { DEFAULT_HISTORY_LIMIT } from '../src/config/settings.js';
-import { runIdentityOf } from '../src/history/historyLine.js';
 import { ciVariablesOf } from '../src/history/historyBaseline.js';
 import { apiCallsOf } from './apiCalls.js';
 import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
@@ -125,10 +123,9 @@ export default class QualityEvidenceReporter implements Reporter {
       const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
       const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
       const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
-      const destination = destinationOf(settings);
       // The history line is stamped when the run ends, by the run's clock.
-      const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((host.clock ?? systemClock).now(), host.env), knownLines: judgement.history?.lines };
-      const { files, stepSummaryProblem } = await publishReport(report, { ...destination, history, stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem);
+      const stamp = historyStampOf((host.clock ?? systemClock).now(), host.env, judgement);
+      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem, stamp);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
       this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), judgement.warnings ?? []);
@@ -183,15 +180,7 @@ function expectedStatusAnnotations(test: TestCase, result: TestResult): string[]
 
 /** Where the report goes (with the exports, and the history file it is appended to), and what it may never replace: the files the run reads. */
 function destinationOf(settings: ReporterSettings): ReportDestination {
-  const { historyPath, historyReadOnly, historyLimit } = settings;
-  return {
-    outputPath: settings.outputFile,
-    formats: settings.formats,
-    reads: [...judgementFiles(settings), settings.settingsFile],
-    exports: settings.exports,
-    // The time is stamped at the run's end.
-    ...(historyPath === undefined || historyReadOnly === true ? {} : { history: { path: historyPath, limit: historyLimit ?? DEFAULT_HISTORY_LIMIT, identity: runIdentityOf(0, {}) } }),
-  };
+  return { outputPath: settings.outputFile, formats: settings.formats, reads: [...judgementFiles(settings), settings.settingsFile], exports: settings.exports, history: historyAppendOf(settings) };
 }
 
 // Only what a judgement needs crosses to the worker that checks it.

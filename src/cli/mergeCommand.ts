@@ -1,10 +1,9 @@
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
-import { DEFAULT_HISTORY_LIMIT, SETTING_FLAG_OPTIONS, SETTINGS, type SettingKey } from '../config/settings.js';
+import { SETTING_FLAG_OPTIONS, SETTINGS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
 import { judgeReport } from '../evaluation/judgeReport.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
-import { runIdentityOf } from '../history/historyLine.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
@@ -17,7 +16,7 @@ import { renderTerminal } from '../report/renderers/terminal.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { escapeControlCharacters } from '../renderValue.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
+import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
 import { systemClock } from '../helpers/clock.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
@@ -76,15 +75,13 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const { outputFile, quiet, ...settings } = resolveSettings(sources, MERGE_SETTINGS);
 
-  const appendsHistory = settings.historyPath !== undefined && settings.historyReadOnly !== true;
-  const historyLimit = settings.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   const destination: ReportDestination = {
     outputPath: outputFile,
     formats: settings.formats,
     stepSummaryPath: stepSummaryPathOf(context.env),
     reads: [...positionals.map((path) => ({ path, what: 'report' })), ...judgementFiles(settings), settingsFileRead(location), ...STANDARD_STREAM_FILES],
     exports: settings.exports,
-    ...(appendsHistory ? { history: { path: settings.historyPath!, limit: historyLimit, identity: runIdentityOf(0, {}) } } : {}),
+    history: historyAppendOf(settings),
   };
   await checkReportDestination(context.fileSystem, destination);
   const reports: { report: QualityReport; path: string }[] = [];
@@ -92,8 +89,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const merged = mergeReports(reports);
   const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
   const report = judgeReport(merged, judgement);
-  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((context.clock ?? systemClock).now(), context.env), knownLines: judgement.history?.lines };
-  const { reportText, files, stepSummaryProblem } = await publishReport(report, { ...destination, history }, context.fileSystem);
+  const { reportText, files, stepSummaryProblem } = await publishReport(report, destination, context.fileSystem, historyStampOf((context.clock ?? systemClock).now(), context.env, judgement));
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);

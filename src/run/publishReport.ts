@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { InputLimitError, ReportWriteError } from '../errors.js';
-import { EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from '../config/settings.js';
+import { DEFAULT_HISTORY_LIMIT, EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
@@ -8,7 +8,8 @@ import { fileIdentity, makeFolderOf, resolveReportTargets, writeReportFilesAtomi
 import { quotePath } from '../renderValue.js';
 import { renderExport } from '../exports/renderExport.js';
 import { historyTextOfLines, readHistoryLines, withHistoryLock } from '../history/historyFile.js';
-import { belongsInHistory, historyRunOf } from '../history/historyLine.js';
+import { belongsInHistory, historyRunOf, runIdentityOf } from '../history/historyLine.js';
+import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -42,10 +43,24 @@ export interface HistoryAppend {
   readonly path: string;
   /** The runs the file keeps: the oldest go. */
   readonly limit: number;
+}
+
+/** The history a run's settings append it to: none without a history file, or when it is only read. */
+export function historyAppendOf({ historyPath, historyLimit, historyReadOnly }: { readonly historyPath?: string | undefined; readonly historyLimit?: number | undefined; readonly historyReadOnly?: boolean | undefined }): HistoryAppend | undefined {
+  return historyPath === undefined || historyReadOnly === true ? undefined : { path: historyPath, limit: historyLimit ?? DEFAULT_HISTORY_LIMIT };
+}
+
+/** What a run's line in the history says of it, known only when it ends, and the lines of the history it read when it started. */
+export interface HistoryStamp {
   /** The run's time, commit, branch and run id. */
   readonly identity: RunIdentity;
   /** The lines of the history read when the run started: an append keeps them as they are, unparsed. */
   readonly knownLines?: readonly string[] | undefined;
+}
+
+/** A run's stamp: the time now by its clock, CI's names for it, and the history lines its judgement read. */
+export function historyStampOf(nowMs: number, env: EnvironmentRecord, judgement: Judgement): HistoryStamp {
+  return { identity: runIdentityOf(nowMs, env), knownLines: judgement.history?.lines };
 }
 
 /** The role of the history file in messages. */
@@ -168,7 +183,7 @@ function withinStringLimit(render: () => string): string {
  * report renamed into place last); then, when a job summary file is named,
  * appends the Markdown to it (appends: other steps write there too).
  */
-export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem): Promise<WrittenReport> {
+export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem, stamp?: HistoryStamp): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
@@ -185,11 +200,11 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     return { path, role, content: renderHtml(report, { reportName }) };
   });
   const exports = exportFilePaths(destination).map(({ path, role, kind }) => ({ path, role, content: withinStringLimit(() => renderExport(kind, report)) }));
-  const history = destination.history !== undefined && belongsInHistory(report) ? destination.history : undefined;
+  const history = destination.history !== undefined && stamp !== undefined && belongsInHistory(report) ? destination.history : undefined;
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.
-    const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(history.knownLines));
-    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_ROLE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, history.identity))].slice(-history.limit)) }];
+    const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(stamp?.knownLines));
+    const historyFiles = history === undefined || stamp === undefined ? [] : [{ path: history.path, role: HISTORY_ROLE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)) }];
     // The renderings and the exports first, then the history, the JSON report last.
     await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
   };

@@ -6,11 +6,9 @@ import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, publishReport, type ReportDestination, type WrittenReport } from '../run/publishReport.js';
-import { DEFAULT_HISTORY_LIMIT } from '../config/settings.js';
+import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, type ReportDestination, type WrittenReport } from '../run/publishReport.js';
 import type { EnvironmentRecord } from '../config/settingsSources.js';
 import { systemClock, type Clock } from '../helpers/clock.js';
-import { runIdentityOf } from '../history/historyLine.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
 import { readInputs, type InputDependencies, type WorkflowInput } from '../run/readInputs.js';
 
@@ -55,14 +53,13 @@ export async function runQualityWorkflow(
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
   const env = options.env ?? {};
-  const appendsHistory = config.historyPath !== undefined && config.historyReadOnly !== true;
   const destination: ReportDestination = {
     outputPath: config.outputPath,
     formats: config.formats,
     stepSummaryPath: options.stepSummaryPath,
     reads: [...readFilesOf(config, inputs), ...(options.reads ?? [])],
     exports: config.exports,
-    ...(appendsHistory ? { history: { path: config.historyPath, limit: config.historyLimit ?? DEFAULT_HISTORY_LIMIT, identity: runIdentityOf(0, env) } } : {}),
+    history: historyAppendOf(config),
   };
   await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement({ ...config, ciVariables: ciVariablesOf(env) }, dependencies.fileSystem);
@@ -72,8 +69,7 @@ export async function runQualityWorkflow(
   const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
   // The history line is stamped when the run ends, by the run's clock.
-  const history = destination.history === undefined ? undefined : { ...destination.history, identity: runIdentityOf((options.clock ?? systemClock).now(), env), knownLines: judgement.history?.lines };
-  const written = await publishReport(report, { ...destination, history }, dependencies.fileSystem);
+  const written = await publishReport(report, destination, dependencies.fileSystem, historyStampOf((options.clock ?? systemClock).now(), env, judgement));
   return { report, ...written, warnings: judgement.warnings ?? [] };
 }
 
