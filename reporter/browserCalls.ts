@@ -1,6 +1,7 @@
 import type { BrowserContext, Request } from '@playwright/test';
 import type { TimingPhases } from '../src/index.js';
 import { responseTimeOf, roundToMicroseconds, type ResourceTiming } from './resourceTiming.js';
+import { pathOfUrl } from './apiCalls.js';
 
 /**
  * The API calls a web application makes in a browser context, observed from
@@ -129,7 +130,7 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
           return;
         }
         counts.executionCount++;
-        record({ statusCode: response.status(), endpoint: `${request.method()} ${pathOf(request.url())}`, ...timingOf(timing, started.get(request)) });
+        record({ statusCode: response.status(), endpoint: `${request.method()} ${(pathOfUrl(request.url(), undefined) ?? '/')}`, ...timingOf(timing, started.get(request)) });
       })(),
     );
   };
@@ -140,7 +141,7 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
     counts.executionCount++;
     const since = started.get(request);
     const errorText = request.failure()?.errorText ?? '';
-    record({ errorCode: browserErrorCode(errorText), endpoint: `${request.method()} ${pathOf(request.url())}`, responseTimeMs: since === undefined ? 0 : roundToMicroseconds(performance.now() - since) });
+    record({ errorCode: browserErrorCode(errorText), endpoint: `${request.method()} ${(pathOfUrl(request.url(), undefined) ?? '/')}`, responseTimeMs: since === undefined ? 0 : roundToMicroseconds(performance.now() - since) });
   };
   context.on('request', onRequest);
   context.on('requestfinished', onFinished);
@@ -220,14 +221,6 @@ export function browserErrorCode(errorText: string): string {
   if (/abort|cancel/i.test(errorText)) return 'ERR_ABORTED';
   if (/timed? ?out/i.test(errorText)) return 'ETIMEDOUT';
   return 'UNKNOWN';
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '/';
-  }
 }
 
 /** The response time and phases from the request's timing; for a request with neither, the time since its `request` event. */

@@ -142,7 +142,7 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
 }
 
 /** Failed executions per execution, to 6 decimals; null without executions. */
-function rateOf({ executionCount, failedExecutionCount }: { readonly executionCount: number; readonly failedExecutionCount: number }): number | null {
+export function rateOf({ executionCount, failedExecutionCount }: { readonly executionCount: number; readonly failedExecutionCount: number }): number | null {
   return executionCount === 0 ? null : Math.round((failedExecutionCount / executionCount) * 1e6) / 1e6;
 }
 

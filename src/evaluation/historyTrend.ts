@@ -1,4 +1,5 @@
 import type { HistoryRun } from '../history/historyLine.js';
+import { rateOf } from './baseline.js';
 import type { SkippedHistoryLine } from '../history/historyFile.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { TRENDS, type EndpointHistory, type ReportHistory, type Trend } from '../report/historySchemas.js';
@@ -85,7 +86,7 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
       p95SpreadPercent: null,
       p95Range: null,
       p95: p95s,
-      failureRate: seen.map((run) => (run === undefined ? null : round(run.failedExecutionCount / run.executionCount, 6))),
+      failureRate: seen.map((run) => (run === undefined ? null : rateOf(run))),
     });
   }
   const centred = judged.map(({ endpoint, logs, values, current }) => {
