@@ -1,7 +1,7 @@
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { browserErrorCode, globToRegExp, observeBrowserCalls, type BrowserExecution } from '../reporter/browserCalls.js';
+import { browserErrorCode, globToRegExp, observeBrowserCalls, type ApiCallRules, type BrowserCallCounts, type BrowserExecution } from '../reporter/browserCalls.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 import { expect, test } from './support/test.js';
 
@@ -101,50 +101,56 @@ test.afterAll(async () => {
   await new Promise((closed) => app.server.close(closed));
 });
 
+/**
+ * Runs `act` on a new page of a new context observed with `rules`: what the
+ * observation recorded, and what it counted apart, once it has stopped.
+ */
+async function observed(act: (page: Page) => Promise<void>, rules: ApiCallRules = {}): Promise<{ executions: BrowserExecution[]; counts: Readonly<BrowserCallCounts> }> {
+  const context = await browser.newContext();
+  const executions: BrowserExecution[] = [];
+  const observation = observeBrowserCalls(context, rules, (execution) => executions.push(execution));
+  await act(await context.newPage());
+  await observation.stop();
+  await context.close();
+  return { executions, counts: observation.counts };
+}
+
 const summary = (executions: readonly BrowserExecution[]) => executions.map((execution) => `${execution.endpoint} ${execution.statusCode ?? execution.errorCode ?? ''}`);
 
 test("the page's fetch and XMLHttpRequest calls are the executions, each one the server answered, and no asset is", async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/`);
-  app.answered.length = 0;
-  // A string: the specs are compiled without the DOM's types.
-  await page.evaluate(`(async () => {
-    await fetch('/api/orders?page=2');
-    await fetch('/api/broken');
-    await fetch('/api/slow');
-    await fetch('/api/stream').then((response) => response.text());
-    await fetch('/api/old-orders');
-    await new Promise((done) => {
-      const request = new XMLHttpRequest();
-      request.open('POST', '/api/orders');
-      request.onload = done;
-      request.send('{"item":"tea"}');
-    });
-  })()`);
-  await observation.stop();
-  await context.close();
+  const { executions, counts } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    app.answered.length = 0;
+    // A string: the specs are compiled without the DOM's types.
+    await page.evaluate(`(async () => {
+      await fetch('/api/orders?page=2');
+      await fetch('/api/broken');
+      await fetch('/api/slow');
+      await fetch('/api/stream').then((response) => response.text());
+      await fetch('/api/old-orders');
+      await new Promise((done) => {
+        const request = new XMLHttpRequest();
+        request.open('POST', '/api/orders');
+        request.onload = done;
+        request.send('{"item":"tea"}');
+      });
+    })()`);
+  });
   expect(summary(executions).sort()).toEqual(
     ['GET /api/orders 200', 'GET /api/broken 500', 'GET /api/slow 200', 'GET /api/stream 200', 'GET /api/old-orders 302', 'GET /api/orders 200', 'POST /api/orders 201'].sort(),
   );
   expect(summary(executions).sort()).toEqual(app.answered.map((line) => line).sort());
-  expect(observation.counts).toEqual({ seenCount: 7, executionCount: 7, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 });
+  expect(counts).toEqual({ seenCount: 7, executionCount: 7, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 });
 });
 
 test("each time is the browser's own: the slow call over 300 ms, the streamed body's until its last byte, with the wait and receive phases", async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/`);
-  await page.evaluate(async () => {
-    await fetch('/api/slow');
-    await fetch('/api/stream').then((response) => response.text());
+  const { executions } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    await page.evaluate(async () => {
+      await fetch('/api/slow');
+      await fetch('/api/stream').then((response) => response.text());
+    });
   });
-  await observation.stop();
-  await context.close();
   const slow = executions.find((execution) => execution.endpoint === 'GET /api/slow')!;
   const stream = executions.find((execution) => execution.endpoint === 'GET /api/stream')!;
   expect(slow.responseTimeMs).toBeGreaterThanOrEqual(300);
@@ -155,102 +161,82 @@ test("each time is the browser's own: the slow call over 300 ms, the streamed bo
 });
 
 test('an aborted call and a refused one are no-response executions with their codes; the time of the aborted one is until it failed', async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/`);
-  const closed = createServer();
-  await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
-  const refusedPort = (closed.address() as AddressInfo).port;
-  await new Promise((done) => closed.close(done));
-  await page.evaluate(async (port) => {
-    const controller = new AbortController();
-    const pending = fetch('/api/hang', { signal: controller.signal }).catch(() => undefined);
-    setTimeout(() => {
-      controller.abort();
-    }, 150);
-    await pending;
-    await fetch(`http://127.0.0.1:${port}/api/down`).catch(() => undefined);
-  }, refusedPort);
-  await observation.stop();
-  await context.close();
+  const { executions } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    const closed = createServer();
+    await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
+    const refusedPort = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    await page.evaluate(async (port) => {
+      const controller = new AbortController();
+      const pending = fetch('/api/hang', { signal: controller.signal }).catch(() => undefined);
+      setTimeout(() => {
+        controller.abort();
+      }, 150);
+      await pending;
+      await fetch(`http://127.0.0.1:${port}/api/down`).catch(() => undefined);
+    }, refusedPort);
+  });
   expect(summary(executions)).toEqual(['GET /api/hang ERR_ABORTED', 'GET /api/down ECONNREFUSED']);
   expect(executions[0]!.responseTimeMs).toBeGreaterThanOrEqual(140);
 });
 
 test('a response from the HTTP cache is counted apart: the server answered once, one execution', async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/`);
-  app.answered.length = 0;
-  await page.evaluate(async () => {
-    await fetch('/api/settings');
-    await fetch('/api/settings');
+  const { executions, counts } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    app.answered.length = 0;
+    await page.evaluate(async () => {
+      await fetch('/api/settings');
+      await fetch('/api/settings');
+    });
   });
-  await observation.stop();
-  await context.close();
   expect(app.answered).toEqual(['GET /api/settings 200']);
   expect(summary(executions)).toEqual(['GET /api/settings 200']);
-  expect(observation.counts).toMatchObject({ seenCount: 2, executionCount: 1, cachedCallCount: 1 });
+  expect(counts).toMatchObject({ seenCount: 2, executionCount: 1, cachedCallCount: 1 });
 });
 
 test("a response fulfilled by the test's own route is counted as mocked, not as an execution", async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.route('**/api/orders', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[{"id":1}]' }));
-  await page.goto(`${app.origin}/`);
-  app.answered.length = 0;
-  await page.evaluate(async () => {
-    await fetch('/api/orders');
-    await fetch('/api/broken');
+  const { executions, counts } = await observed(async (page) => {
+    await page.route('**/api/orders', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[{"id":1}]' }));
+    await page.goto(`${app.origin}/`);
+    app.answered.length = 0;
+    await page.evaluate(async () => {
+      await fetch('/api/orders');
+      await fetch('/api/broken');
+    });
   });
-  await observation.stop();
-  await context.close();
   expect(app.answered).toEqual(['GET /api/broken 500']);
   expect(summary(executions)).toEqual(['GET /api/broken 500']);
-  expect(observation.counts).toMatchObject({ seenCount: 2, executionCount: 1, mockedCallCount: 1 });
+  expect(counts).toMatchObject({ seenCount: 2, executionCount: 1, mockedCallCount: 1 });
 });
 
 test('a response from a service worker is counted apart', async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, {}, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/`);
-  await page.evaluate(`(async () => {
-    await navigator.serviceWorker.register('/sw.js');
-    await navigator.serviceWorker.ready;
-  })()`);
-  await page.reload();
-  await page.waitForFunction('navigator.serviceWorker.controller !== null');
-  app.answered.length = 0;
-  await page.evaluate(async () => {
-    await fetch('/api/offline');
+  const { executions, counts } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    await page.evaluate(`(async () => {
+      await navigator.serviceWorker.register('/sw.js');
+      await navigator.serviceWorker.ready;
+    })()`);
+    await page.reload();
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+    app.answered.length = 0;
+    await page.evaluate(async () => {
+      await fetch('/api/offline');
+    });
   });
-  await observation.stop();
-  await context.close();
   expect(app.answered).toEqual([]);
   expect(executions).toEqual([]);
-  expect(observation.counts).toMatchObject({ seenCount: 1, executionCount: 0, serviceWorkerCallCount: 1 });
+  expect(counts).toMatchObject({ seenCount: 1, executionCount: 0, serviceWorkerCallCount: 1 });
 });
 
 test('resource types and URL patterns say which requests are API calls; page assets never are', async () => {
-  const context = await browser.newContext();
-  const executions: BrowserExecution[] = [];
-  const observation = observeBrowserCalls(context, { resourceTypes: ['fetch', 'xhr', 'image', 'script'], exclude: ['**/api/broken'] }, (execution) => executions.push(execution));
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/`);
-  await page.evaluate(async () => {
-    await fetch('/api/orders');
-    await fetch('/api/broken');
-  });
-  await observation.stop();
-  await context.close();
+  const { executions } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    await page.evaluate(async () => {
+      await fetch('/api/orders');
+      await fetch('/api/broken');
+    });
+  }, { resourceTypes: ['fetch', 'xhr', 'image', 'script'], exclude: ['**/api/broken'] });
   expect(summary(executions)).toEqual(['GET /api/orders 200']);
 });
 

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HOLD_WRITE_VARIABLE } from '../src/cli/holdWritesForTests.js';
 import { reportFrom } from './support/reports.js';
-import { childEnvironment, createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
+import { createTemporaryFolder, runHeldCommand as run } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // A run killed at any moment (SIGKILL: no handler, no cleanup) leaves the
@@ -17,7 +15,6 @@ import { expect, test } from './support/test.js';
 
 test.describe.configure({ timeout: 300_000 });
 
-const COMMAND = join(repositoryRoot, '.build/src/cli/main.js');
 
 /** An NDJSON input of `count` records over 200 endpoints, with `environment`'s run telling reports apart. */
 function records(count: number, salt: number): string {
@@ -26,42 +23,6 @@ function records(count: number, salt: number): string {
     lines.push(JSON.stringify({ statusCode: index % 23 === 0 ? 503 : 200, endpoint: `GET /service-${index % 200}/items`, responseTimeMs: ((index * 37 + salt * 101) % 2000) / 4 }));
   }
   return `${lines.join('\n')}\n`;
-}
-
-interface Run {
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly milliseconds: number;
-  /** The step the run was held and killed before, as the hook named it; undefined when it was not held. */
-  readonly heldBefore?: string;
-}
-
-/**
- * Runs the command in `folder`. With `killAfterMs`, kills it with SIGKILL
- * so many ms after it starts; with `holdBeforeStep`, holds it before that
- * step of its file-system changes and kills it there.
- */
-function run(folder: string, args: readonly string[], { killAfterMs, holdBeforeStep }: { killAfterMs?: number; holdBeforeStep?: number } = {}): Promise<Run> {
-  return new Promise((done) => {
-    const started = performance.now();
-    const env = childEnvironment(holdBeforeStep === undefined ? {} : { [HOLD_WRITE_VARIABLE]: String(holdBeforeStep) });
-    const child = spawn(process.execPath, [COMMAND, ...args, '--quiet'], { cwd: folder, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    let stderr = '';
-    let heldBefore: string | undefined;
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const held = /^held before write step \d+: (.*)$/m.exec(stderr);
-      if (held !== null && heldBefore === undefined) {
-        heldBefore = held[1]!;
-        child.kill('SIGKILL');
-      }
-    });
-    child.on('close', (exitCode, signal) => {
-      clearTimeout(timer);
-      done({ exitCode, signal, milliseconds: performance.now() - started, ...(heldBefore === undefined ? {} : { heldBefore }) });
-    });
-  });
 }
 
 async function temporaryFiles(folder: string): Promise<string[]> {

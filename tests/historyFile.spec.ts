@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HOLD_WRITE_VARIABLE } from '../src/cli/holdWritesForTests.js';
 import { runCommand } from '../src/cli/runCommand.js';
 import { createDeterministicClock } from '../src/helpers/clock.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { parseHistory, withHistoryLock } from '../src/history/historyFile.js';
 import { reportFrom } from './support/reports.js';
 import { mulberry32, normal } from './support/latencyTrials.js';
-import { childEnvironment, createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
+import { createTemporaryFolder, runHeldCommand, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // The history file as the command writes it: one line per run after a header,
@@ -156,24 +154,9 @@ test('eight runs appending at once: every run is a whole line, none lost', async
   expect((await readdir(folder)).filter((name) => name.startsWith('.quality-evidence-') || name.endsWith('.lock'))).toEqual([]);
 });
 
-/** Runs the command held before a step of its writes, and kills it there (see src/cli/holdWritesForTests.ts); the step it was held before. */
-function runKilledBefore(folder: string, args: readonly string[], step: number): Promise<string | undefined> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build', COMMAND), ...args, '--quiet'], { cwd: folder, env: childEnvironment({ [HOLD_WRITE_VARIABLE]: String(step) }), stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    let held: string | undefined;
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /^held before write step \d+: (.*)$/m.exec(stderr);
-      if (match !== null && held === undefined) {
-        held = match[1]!;
-        child.kill('SIGKILL');
-      }
-    });
-    child.on('close', () => {
-      done(held);
-    });
-  });
+/** Runs the command held before a step of its writes, and kills it there; the step it was held before (undefined: it ran to its end). */
+async function runKilledBefore(folder: string, args: readonly string[], step: number): Promise<string | undefined> {
+  return (await runHeldCommand(folder, args, { holdBeforeStep: step })).heldBefore;
 }
 
 test('a run killed at any step of its append leaves the earlier history whole, and the next run takes over its lock and appends', async () => {

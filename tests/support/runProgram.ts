@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { HOLD_WRITE_VARIABLE } from '../../src/cli/holdWritesForTests.js';
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
@@ -127,6 +128,44 @@ export function runWatched(program: string, { args = [], cwd = repositoryRoot, t
     child.on('close', (code) => {
       clearInterval(timer);
       done({ exitCode: code ?? -1, stdout, stderr, peakResidentKib });
+    });
+  });
+}
+
+/** How a run of the command ended, as {@link runHeldCommand} saw it. */
+export interface HeldRun {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly milliseconds: number;
+  /** The step the run was held and killed before, as the hook named it; undefined when it was not held. */
+  readonly heldBefore?: string;
+}
+
+/**
+ * Runs the built command (`--quiet`) in `folder`. With `killAfterMs`, kills
+ * it with SIGKILL so many ms after it starts; with `holdBeforeStep`, holds it
+ * before that step of its file-system changes and kills it there (the
+ * test-only hook of src/cli/holdWritesForTests.ts).
+ */
+export function runHeldCommand(folder: string, args: readonly string[], { killAfterMs, holdBeforeStep }: { killAfterMs?: number; holdBeforeStep?: number } = {}): Promise<HeldRun> {
+  return new Promise((done) => {
+    const started = performance.now();
+    const env = childEnvironment(holdBeforeStep === undefined ? {} : { [HOLD_WRITE_VARIABLE]: String(holdBeforeStep) });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args, '--quiet'], { cwd: folder, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let stderr = '';
+    let heldBefore: string | undefined;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const held = /^held before write step \d+: (.*)$/m.exec(stderr);
+      if (held !== null && heldBefore === undefined) {
+        heldBefore = held[1]!;
+        child.kill('SIGKILL');
+      }
+    });
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      done({ exitCode, signal, milliseconds: performance.now() - started, ...(heldBefore === undefined ? {} : { heldBefore }) });
     });
   });
 }
