@@ -5,9 +5,6 @@ import type { RunIdentity } from '../report/historySchemas.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { HistoryRun } from './historyLine.js';
 
-/** What a file is called in messages. */
-export const HISTORY_FILE = 'history file';
-
 /** The variables that say what a pull request (or merge request) is based on. */
 export interface CiVariables {
   /** GitHub Actions: the event's payload, a JSON file; a pull_request event names `pull_request.base.sha`. */

@@ -9,6 +9,9 @@ import { isRunningHere, resolvedPathOf, THIS_HOST } from '../io/writeReportAtomi
 import { quotePath } from '../renderValue.js';
 import { HISTORY_SCHEMA_VERSION, historyHeaderSchema, historyRunSchema, isHistoryRun, type HistoryRun } from './historyLine.js';
 
+/** What the history file is called in messages, and what its read is named by among the files a run reads. */
+export const HISTORY_FILE = 'history file';
+
 /** A line of the history file that was left out, and why. */
 export interface SkippedHistoryLine {
   /** 1-based. */
@@ -51,7 +54,7 @@ export async function readHistoryLines(fileSystem: FileSystem, path: string, kno
 // The file's text, read as strictly as every file a run reads; undefined when nothing is there.
 async function historyFileText(fileSystem: FileSystem, path: string): Promise<string | undefined> {
   if ((await fileSystem.stat(path).catch(() => undefined)) === undefined && (await fileSystem.lstat(path).catch(() => undefined)) === undefined) return undefined;
-  return readInputFile(fileSystem, path, 'history file', REPORT_FILE_LIMIT_BYTES);
+  return readInputFile(fileSystem, path, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES);
 }
 
 /** Reads a history file's text (see {@link readHistory}). */
@@ -92,7 +95,7 @@ function readLines(text: string, path: string, known?: ReadonlySet<string>): His
     const header = historyHeaderSchema.safeParse(document);
     if (header.success) {
       if (header.data.schemaVersion > HISTORY_SCHEMA_VERSION) {
-        throw new ReportFormatError(path, `is a history of schemaVersion ${header.data.schemaVersion}; this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION}`, 'history file');
+        throw new ReportFormatError(path, `is a history of schemaVersion ${header.data.schemaVersion}; this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION}`, HISTORY_FILE);
       }
       if (index > 0) skippedLines.push({ line, message: 'is a header line after the first line' });
       continue;

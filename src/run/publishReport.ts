@@ -7,7 +7,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { fileIdentity, makeFolderOf, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
 import { renderExport } from '../exports/renderExport.js';
-import { historyTextOfLines, readHistoryLines, withHistoryLock } from '../history/historyFile.js';
+import { HISTORY_FILE, historyTextOfLines, readHistoryLines, withHistoryLock } from '../history/historyFile.js';
 import { belongsInHistory, historyRunOf, runIdentityOf } from '../history/historyLine.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunIdentity } from '../report/historySchemas.js';
@@ -63,9 +63,6 @@ export function historyStampOf(nowMs: number, env: EnvironmentRecord, judgement:
   return { identity: runIdentityOf(nowMs, env), knownLines: judgement.history?.lines };
 }
 
-/** The role of the history file in messages. */
-const HISTORY_ROLE = 'history file';
-
 /**
  * Checks where a report would be written before the run reads anything (see
  * {@link resolveReportTargets}): a device, a FIFO, a folder, a link to
@@ -74,14 +71,14 @@ const HISTORY_ROLE = 'history file';
 export async function checkReportDestination(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
   const files = [...reportFilePaths(destination.outputPath, destination.formats), ...exportFilePaths(destination)];
   await resolveReportTargets(fileSystem, files, destination.reads);
-  if (destination.history !== undefined) await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_ROLE }], readsBesidesHistory(destination));
-  await checkDistinctTargets(fileSystem, [...files, ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_ROLE }])]);
+  if (destination.history !== undefined) await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_FILE }], readsBesidesHistory(destination));
+  await checkDistinctTargets(fileSystem, [...files, ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }])]);
   await checkJobSummaryTarget(fileSystem, destination);
 }
 
 // The history file is read, and written by the run itself: only the other reads are kept from it.
 function readsBesidesHistory({ reads = [] }: ReportDestination): ReadFile[] {
-  return reads.filter((read) => read.what !== HISTORY_ROLE);
+  return reads.filter((read) => read.what !== HISTORY_FILE);
 }
 
 /** The export files, in the order of EXPORT_KINDS. */
@@ -204,7 +201,7 @@ export async function publishReport(report: QualityReport, destination: ReportDe
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.
     const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(stamp?.knownLines));
-    const historyFiles = history === undefined || stamp === undefined ? [] : [{ path: history.path, role: HISTORY_ROLE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)) }];
+    const historyFiles = history === undefined || stamp === undefined ? [] : [{ path: history.path, role: HISTORY_FILE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)) }];
     // The renderings and the exports first, then the history, the JSON report last.
     await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
   };
