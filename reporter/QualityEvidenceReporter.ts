@@ -14,7 +14,7 @@ import { isListingRun } from './playwrightPrivate.js';
 import { systemClock, type Clock } from '../src/helpers/clock.js';
 import { ciVariablesOf } from '../src/history/historyBaseline.js';
 import { apiCallsOf } from './apiCalls.js';
-import { EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
+import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
 import { testSourceOfFile } from './testSource.js';
 import { checkBeforeRun } from './checkBeforeRun.js';
@@ -103,12 +103,14 @@ export default class QualityEvidenceReporter implements Reporter {
     const attachments = result.attachments
       .filter((attachment) => attachment.contentType === EXECUTION_CONTENT_TYPE)
       .map(({ body, path }) => ({ body, path }));
+    const browserCalls = result.attachments.find((attachment) => attachment.contentType === BROWSER_CALLS_CONTENT_TYPE);
     this.attempts.push({
       test,
       retry: result.retry,
       status: result.status,
       calls: apiCallsOf(result.steps),
       attachments,
+      ...(browserCalls === undefined ? {} : { browserCalls: { body: browserCalls.body, path: browserCalls.path } }),
       expectedStatuses: expectedStatusAnnotations(test, result),
     });
   }
@@ -120,9 +122,9 @@ export default class QualityEvidenceReporter implements Reporter {
       const judgement = this.judgement ?? (await loadJudgement(judgementSettingsOf(settings, host.env), host.fileSystem));
       // A bad record is named by the test that attached it.
       const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
-      const { unrecordedCalls, unrecordedByFile } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
+      const { unrecordedCalls, unrecordedByFile, browserCalls } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
       const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
-      const report = run.finish({ unrecordedCalls, tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
+      const report = run.finish({ unrecordedCalls, ...(browserCalls === undefined ? {} : { browserCalls }), tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
       // The history line is stamped when the run ends, by the run's clock.
       const stamp = historyStampOf((host.clock ?? systemClock).now(), host.env, judgement);
       const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem, stamp);

@@ -7,6 +7,8 @@ export interface RecordedCall {
   readonly endpoint: string;
   /** The call as the test wrote it, when the recording fixture made the record. */
   readonly call?: { readonly method: string; readonly url: string } | undefined;
+  /** Whether a browser made the call (`"source": "browser"`): no `pw:api` step shows such a call, so it accounts for none. */
+  readonly browser?: boolean;
 }
 
 /** A call that got no response and that no record accounts for: the reporter records it from the step. */
@@ -52,6 +54,7 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
   const callOfRecord: (ApiCall | undefined)[] = records.map(() => undefined);
   const byPath: number[] = [];
   records.forEach((record, index) => {
+    if (record.browser === true) return;
     const written = record.call;
     const matched = written === undefined ? undefined : takeFirst((call) => call.url === written.url && (call.method === undefined || call.method === written.method.toUpperCase()));
     if (matched === undefined) byPath.push(index);

@@ -46,7 +46,7 @@ const workerSettings = new WeakMap<object, Promise<ReporterSettings | undefined>
  * Playwright gives every test: once per config; undefined when they do not
  * resolve (the reporter itself stops the run then).
  */
-function settingsIn(config: FullConfig): Promise<ReporterSettings | undefined> {
+export function settingsIn(config: FullConfig): Promise<ReporterSettings | undefined> {
   let settings = workerSettings.get(config);
   if (settings === undefined) {
     settings = import('./reporterSettings.js')

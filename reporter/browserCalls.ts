@@ -1,4 +1,4 @@
-import type { BrowserContext, Request } from '@playwright/test';
+import type { BrowserContext, Request, Response } from '@playwright/test';
 import type { TimingPhases } from '../src/index.js';
 import { responseTimeOf, roundToMicroseconds, type ResourceTiming } from './resourceTiming.js';
 import { pathOfUrl } from './apiCalls.js';
@@ -69,38 +69,64 @@ export interface BrowserCallCounts {
   unfinishedCallCount: number;
 }
 
-/** An observation of one browser context: `stop()` waits for the calls in flight (a while) and ends it. */
+/** One kind of count of {@link BrowserCallCounts}. */
+export type BrowserCallCount = keyof BrowserCallCounts;
+
+/** Where what one call came to goes: the test running when it ended. */
+export interface BrowserCallSink {
+  record(execution: BrowserExecution): void;
+  /** Counts a call seen (`seenCount`) and, once known, what it came to. */
+  count(kind: BrowserCallCount): void;
+}
+
+/** An observation of one browser context. */
 export interface BrowserCallObservation {
+  /** Every call the observation saw, whichever sink it went to. */
   readonly counts: Readonly<BrowserCallCounts>;
-  stop(): Promise<void>;
+  /** Waits (at most `waitMs`, by default a while) for the calls in flight to end, and for what they came to to reach their sinks. */
+  settle(waitMs?: number): Promise<void>;
+  /** Settles, counts the calls still in flight as unfinished, and ends the observation; `waitMs` 0 for a context that has closed already. */
+  stop(waitMs?: number): Promise<void>;
 }
 
 /**
- * How long `stop()` waits for calls still in flight: Playwright reports a
+ * How long settling waits for calls still in flight: Playwright reports a
  * request finished a little after the page has its response, and the
- * context is about to close. A call that has not ended by then (a long
- * poll) is counted in `unfinishedCallCount`, not recorded.
+ * test or the context is about to end. A call that has not ended by then (a
+ * long poll) ends in a later test, or, when its context closes first, is
+ * counted in `unfinishedCallCount`, not recorded.
  */
 const SETTLE_MS = 2_000;
 
 /**
- * Observes a browser context's API calls: each execution goes to `record`
- * as it ends, and the calls that cannot be measured are counted.
+ * Observes a browser context's API calls: each execution goes to the sink
+ * of the moment it ends (`sinkOf`, the running test; none outside a test),
+ * and the calls that cannot be measured are counted there.
  */
-export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules, record: (execution: BrowserExecution) => void): BrowserCallObservation {
+export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules, sinkOf: () => BrowserCallSink | undefined): BrowserCallObservation {
   const isApiCall = apiCallTest(rules);
   const counts: BrowserCallCounts = { seenCount: 0, executionCount: 0, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 };
   const started = new WeakMap<Request, number>();
+  // Each response as its event hands it over: asking the request for it would be a round trip to the browser.
+  const responses = new WeakMap<Request, Response>();
   const inFlight = new Set<Request>();
   let settled: (() => void) | undefined;
+  let stopped = false;
   const pending = new Set<Promise<void>>();
   const track = (work: Promise<void>): void => {
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
+  const count = (sink: BrowserCallSink | undefined, kind: BrowserCallCount): void => {
+    counts[kind]++;
+    sink?.count(kind);
+  };
   const onRequest = (request: Request): void => {
     started.set(request, performance.now());
     if (isApiCall(request)) inFlight.add(request);
+  };
+  const onResponse = (response: Response): void => {
+    responses.set(response.request(), response);
   };
   const ended = (request: Request): void => {
     inFlight.delete(request);
@@ -109,62 +135,93 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   const onFinished = (request: Request): void => {
     ended(request);
     if (!isApiCall(request)) return;
+    const sink = sinkOf();
+    count(sink, 'seenCount');
     track(
       (async () => {
-        counts.seenCount++;
-        const response = await request.response().catch(() => null);
-        if (response === null) return;
-        if (response.fromServiceWorker()) {
-          counts.serviceWorkerCallCount++;
+        const response = responses.get(request) ?? (await request.response().catch(() => null));
+        if (response === null) {
+          count(sink, 'unfinishedCallCount');
           return;
         }
-        const timing = request.timing();
-        // Asked only when no request was sent: each question is a round trip to the browser.
-        if (timing.requestStart < 0 && (await response.serverAddr().catch(() => null)) === null) {
-          counts.mockedCallCount++;
+        const kind = await unmeasuredKindOf(request, response);
+        if (kind !== undefined) {
+          count(sink, kind);
           return;
         }
-        const sizes = await request.sizes().catch(() => undefined);
-        if (sizes !== undefined && sizes.responseHeadersSize + sizes.responseBodySize <= 0) {
-          counts.cachedCallCount++;
-          return;
-        }
-        counts.executionCount++;
-        record({ statusCode: response.status(), endpoint: `${request.method()} ${(pathOfUrl(request.url(), undefined) ?? '/')}`, ...timingOf(timing, started.get(request)) });
+        count(sink, 'executionCount');
+        sink?.record({ statusCode: response.status(), endpoint: endpointOf(request), ...timingOf(request.timing(), started.get(request)) });
       })(),
     );
   };
   const onFailed = (request: Request): void => {
     ended(request);
     if (!isApiCall(request)) return;
-    counts.seenCount++;
-    counts.executionCount++;
+    const sink = sinkOf();
+    count(sink, 'seenCount');
+    count(sink, 'executionCount');
     const since = started.get(request);
     const errorText = request.failure()?.errorText ?? '';
-    record({ errorCode: browserErrorCode(errorText), endpoint: `${request.method()} ${(pathOfUrl(request.url(), undefined) ?? '/')}`, responseTimeMs: since === undefined ? 0 : roundToMicroseconds(performance.now() - since) });
+    sink?.record({ errorCode: browserErrorCode(errorText), endpoint: endpointOf(request), responseTimeMs: since === undefined ? 0 : roundToMicroseconds(performance.now() - since) });
   };
   context.on('request', onRequest);
+  context.on('response', onResponse);
   context.on('requestfinished', onFinished);
   context.on('requestfailed', onFailed);
+  const settle = async (waitMs = SETTLE_MS): Promise<void> => {
+    if (inFlight.size > 0 && waitMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      settled = undefined;
+    }
+    while (pending.size > 0) await Promise.all([...pending]);
+  };
   return {
     counts,
-    async stop() {
-      if (inFlight.size > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, SETTLE_MS);
-          settled = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+    settle,
+    async stop(waitMs) {
+      if (stopped) return;
+      stopped = true;
+      await settle(waitMs);
+      const sink = sinkOf();
+      for (let unfinished = inFlight.size; unfinished > 0; unfinished--) {
+        count(sink, 'seenCount');
+        count(sink, 'unfinishedCallCount');
       }
-      counts.unfinishedCallCount = inFlight.size;
-      while (pending.size > 0) await Promise.all([...pending]);
+      inFlight.clear();
       context.off('request', onRequest);
+      context.off('response', onResponse);
       context.off('requestfinished', onFinished);
       context.off('requestfailed', onFailed);
     },
   };
+}
+
+/**
+ * What a response with no measurable time came to: one a service worker
+ * gave; one a route of the test's own fulfilled (no request was sent, and
+ * no server address is known); one the HTTP cache gave (Chromium reports
+ * nothing transferred). Undefined for a response a server gave. Each
+ * question beyond the first is asked only when the one before cannot tell:
+ * they are round trips to the browser.
+ */
+async function unmeasuredKindOf(request: Request, response: Response): Promise<BrowserCallCount | undefined> {
+  if (response.fromServiceWorker()) return 'serviceWorkerCallCount';
+  // A context that closed meanwhile answers nothing: the call then counts as the server's.
+  if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null) return 'mockedCallCount';
+  const sizes = await request.sizes().catch(() => undefined);
+  if (sizes !== undefined && sizes.responseHeadersSize + sizes.responseBodySize <= 0) return 'cachedCallCount';
+  return undefined;
+}
+
+/** `GET /api/orders`: the method and the URL's path, no query. */
+function endpointOf(request: Request): string {
+  return `${request.method()} ${pathOfUrl(request.url(), undefined) ?? '/'}`;
 }
 
 /** Whether a request is an API call by the rules. */

@@ -10,7 +10,8 @@ import { accountForCalls, type NoResponseCall, type RecordedCall } from './accou
 import type { ApiCall, StepLocation } from './apiCalls.js';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { SourceLocation, TestIdentity } from '../src/summary/endpointEvidence.js';
-import { readAttachedRecord } from './executionAttachment.js';
+import { readAttachedRecord, readBrowserCallCounts, type AttachmentContent } from './executionAttachment.js';
+import type { BrowserCallCounts } from '../src/report/qualityReport.js';
 
 /** One test attempt: where its records came from, and the API calls it sent. */
 export interface Attempt {
@@ -22,7 +23,9 @@ export interface Attempt {
   /** The statuses its test declares expected (`expected-status` annotations), as written. */
   readonly expectedStatuses: readonly string[];
   /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
-  readonly attachments: readonly { readonly body: Buffer | undefined; readonly path: string | undefined }[];
+  readonly attachments: readonly AttachmentContent[];
+  /** Its attachment of what its browser calls came to, when it used a browser (see recordBrowserCalls.ts). */
+  readonly browserCalls?: AttachmentContent | undefined;
 }
 
 /** What the attempts said besides their records: the calls no record accounts for, in all and per spec file. */
@@ -30,6 +33,8 @@ export interface AttemptsRead {
   readonly unrecordedCalls: UnrecordedCalls;
   /** Unrecorded calls per spec file (its absolute path), for the warning. */
   readonly unrecordedByFile: ReadonlyMap<string, number>;
+  /** What the browser calls of every attempt came to, when any attempt used a browser. */
+  readonly browserCalls: BrowserCallCounts | undefined;
 }
 
 /**
@@ -48,8 +53,10 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
   }
   const unrecordedByFile = new Map<string, number>();
   const unrecordedEndpoints = new Set<string>();
+  let browserCalls: BrowserCallCounts | undefined;
   for (const attempt of [...attempts].sort(compareAttempts)) {
     const location = { kind: 'test', title: titleOf(attempt.test), attempt: attempt.retry + 1 } as const;
+    if (attempt.browserCalls !== undefined) browserCalls = addBrowserCalls(browserCalls, await readBrowserCallCounts(attempt.browserCalls, location, fileSystem));
     const records = await Promise.all(attempt.attachments.map((attachment) => readAttachedRecord(attachment, location, fileSystem)));
     const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
     const origin = {
@@ -63,7 +70,8 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
     const at = (location: StepLocation | undefined) => (location === undefined ? {} : { callLocation: sourceLocationOf(location, rootDir) });
     // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
     records.forEach((record, index) => {
-      run.take(record, () => location, { ...origin, ...at(account.callOfRecord[index]?.location), derivedFromUrl: recordedCallOf(record).call !== undefined });
+      const { call, browser } = recordedCallOf(record);
+      run.take(record, () => location, { ...origin, ...at(account.callOfRecord[index]?.location), derivedFromUrl: call !== undefined || browser === true });
     });
     for (const call of account.noResponse) run.take(noResponseRecord(call), () => location, { ...origin, ...at(call.location), derivedFromUrl: true });
     if (account.unrecorded.length > 0) {
@@ -74,17 +82,27 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
     }
   }
   const count = [...unrecordedByFile.values()].reduce((sum, calls) => sum + calls, 0);
-  return { unrecordedCalls: { count, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) }, unrecordedByFile };
+  return { unrecordedCalls: { count, endpoints: [...unrecordedEndpoints].sort(compareCodeUnits) }, unrecordedByFile, browserCalls };
+}
+
+function addBrowserCalls(total: BrowserCallCounts | undefined, attempt: BrowserCallCounts): BrowserCallCounts {
+  return {
+    browserCallCount: (total?.browserCallCount ?? 0) + attempt.browserCallCount,
+    mockedCallCount: (total?.mockedCallCount ?? 0) + attempt.mockedCallCount,
+    cachedCallCount: (total?.cachedCallCount ?? 0) + attempt.cachedCallCount,
+    serviceWorkerCallCount: (total?.serviceWorkerCallCount ?? 0) + attempt.serviceWorkerCallCount,
+    unfinishedCallCount: (total?.unfinishedCallCount ?? 0) + attempt.unfinishedCallCount,
+  };
 }
 
 function recordedCallOf(record: unknown): RecordedCall {
   if (typeof record !== 'object' || record === null) return { endpoint: '' };
-  const { endpoint, call } = record as { endpoint?: unknown; call?: unknown };
+  const { endpoint, call, source } = record as { endpoint?: unknown; call?: unknown; source?: unknown };
   const written =
     typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string' && typeof (call as { url?: unknown }).url === 'string'
       ? (call as { method: string; url: string })
       : undefined;
-  return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written };
+  return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written, browser: source === 'browser' };
 }
 
 function noResponseRecord({ endpoint, errorCode, responseTimeMs }: NoResponseCall): unknown {

@@ -1,5 +1,7 @@
-import { request as playwrightRequest, test as base, type APIRequest, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
+import { request as playwrightRequest, test as base, type APIRequest, type Browser, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
 import { overriding, recordingApiRequest } from './recordRequests.js';
+import { endBrowserCallsOf, recordingBrowser } from './recordBrowserCalls.js';
+import { settingsIn } from './bodyChecks.js';
 
 // A drop-in for `@playwright/test`: every value and type it exports, with
 // `test` (and the default export, which is `test` in Playwright) and `request`
@@ -22,10 +24,13 @@ function currentTest(): TestInfo | undefined {
  * Playwright's `test`, recording every API call for the quality-evidence
  * reporter: the `request` fixture's, and those of every context a test makes
  * with `playwright.request.newContext()`, each attributed to the test that
- * makes the call. Use it in place of the test of `@playwright/test`:
- * `import { test, expect } from 'quality-evidence/test'`.
+ * makes the call; and the API calls (fetch, XMLHttpRequest) of the web
+ * application in every browser context a test uses: the `page` and
+ * `context` fixtures', and those it makes with `browser.newContext()` or
+ * `browser.newPage()` (see recordBrowserCalls.ts). Use it in place of the
+ * test of `@playwright/test`: `import { test, expect } from 'quality-evidence/test'`.
  */
-export const test = base.extend<object, { playwright: PlaywrightWorkerArgs['playwright'] }>({
+export const test = base.extend<{ _qualityEvidenceBrowserCalls: undefined }, { playwright: PlaywrightWorkerArgs['playwright']; browser: Browser }>({
   // The built-in `request` fixture makes its context through `playwright.request`
   // too, so this one override records both.
   playwright: [
@@ -33,6 +38,22 @@ export const test = base.extend<object, { playwright: PlaywrightWorkerArgs['play
       await use(overriding(playwright, 'request', recordingApiRequest(playwright.request, currentTest)));
     },
     { scope: 'worker', box: true },
+  ],
+  // The built-in `context` and `page` fixtures make their contexts through `browser` too.
+  browser: [
+    async ({ browser }, use, workerInfo) => {
+      const settings = await settingsIn(workerInfo.config);
+      await use(recordingBrowser(browser, settings?.apiCalls ?? {}, currentTest));
+    },
+    { scope: 'worker', box: true },
+  ],
+  _qualityEvidenceBrowserCalls: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its destructured first parameter: none here
+    async ({}, use, testInfo) => {
+      await use(undefined);
+      await endBrowserCallsOf(testInfo);
+    },
+    { auto: true, box: true },
   ],
 });
 

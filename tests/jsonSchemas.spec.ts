@@ -61,6 +61,12 @@ test('the input schema accepts an object with an executions array or a bare arra
         description:
           'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
       },
+      source: {
+        type: 'string',
+        enum: ['api', 'browser'],
+        description:
+          'Optional: which client made the call: "api" (a test\'s API client; the default) or "browser" (a web application\'s own fetch or XMLHttpRequest in a browser test). The report is split by source when any call is a browser\'s',
+      },
     },
     required: ['endpoint', 'responseTimeMs'],
     oneOf: [{ required: ['statusCode'] }, { required: ['errorCode'] }],
@@ -156,6 +162,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'quiet',
     'expectedStatuses',
     'expectedStatusesByEndpoint',
+    'apiCalls',
     'routes',
     'endpointGrouping',
     'budgets',

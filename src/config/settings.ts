@@ -91,6 +91,26 @@ const formatList = z
   .pipe(z.array(z.enum(REPORT_FORMATS, { error: formatsRule })).min(1, { error: formatsRule }))
   .transform((formats) => REPORT_FORMATS.filter((format) => formats.includes(format)));
 
+/** The resource types a browser test's request may be counted by as an API call (the `apiCalls` setting); pages, scripts, styles, images, fonts, media and WebSockets never are. */
+export const API_CALL_RESOURCE_TYPES = ['fetch', 'xhr', 'other'] as const;
+
+const apiCallsRule = `must be an object of resourceTypes (out of ${API_CALL_RESOURCE_TYPES.join(', ')}), include and exclude (arrays of URL globs), such as { "include": ["**/api/**"] }`;
+const urlGlobs = z.array(nonEmptyText, { error: 'must be an array of URL globs, such as ["**/api/**"]' });
+
+/** Which requests of a browser test are API calls. */
+const apiCallRules = z.strictObject(
+  {
+    resourceTypes: z
+      .array(z.enum(API_CALL_RESOURCE_TYPES, { error: `must each be one of ${API_CALL_RESOURCE_TYPES.join(', ')}: documents, scripts, styles, images, fonts, media and WebSockets are never API calls` }), {
+        error: `must be an array of resource types out of ${API_CALL_RESOURCE_TYPES.join(', ')}`,
+      })
+      .optional(),
+    include: urlGlobs.optional(),
+    exclude: urlGlobs.optional(),
+  },
+  { error: apiCallsRule },
+);
+
 /** The formats of other tools a report can be exported to (src/exports). */
 export const EXPORT_KINDS = ['benchmark-action'] as const;
 
@@ -244,6 +264,14 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the expected statuses per endpoint',
     description: 'Expected statuses per endpoint label (after route templates and grouping), overriding the run-wide rule: { "DELETE /booking/:id": "200-299,403" }',
+  },
+  apiCalls: {
+    inFile: true,
+    value: apiCallRules,
+    text: z.string(),
+    purpose: 'which browser requests are API calls',
+    description:
+      'Which requests of the pages that tests drive are API calls, recorded by quality-evidence/test: resourceTypes (default ["fetch", "xhr"]; "other" adds beacons), include and exclude (URL globs: ** any characters, * any but /, ? one), such as { "include": ["**/api/**"] }; { "resourceTypes": [] } records none',
   },
   routes: {
     variable: 'QE_ROUTES',

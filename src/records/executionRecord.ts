@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
-import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_ENDPOINT_LABEL_LENGTH, MAX_EXCERPT_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
+import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, EXECUTION_SOURCES, MAX_ENDPOINT_LABEL_LENGTH, MAX_EXCERPT_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 import { bodyCheckSchema } from './bodyCheck.js';
 
@@ -104,6 +104,13 @@ export const executionRecordSchema = z
       .meta({
         description:
           'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
+      }),
+    source: z
+      .enum(EXECUTION_SOURCES, { error: `must be ${EXECUTION_SOURCES.map((source) => `"${source}"`).join(' or ')} when present` })
+      .optional()
+      .meta({
+        description:
+          'Optional: which client made the call: "api" (a test\'s API client; the default) or "browser" (a web application\'s own fetch or XMLHttpRequest in a browser test). The report is split by source when any call is a browser\'s',
       }),
   })
   // Both refinements run even when a field is invalid, so that one pass lists every problem of a record.

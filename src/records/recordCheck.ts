@@ -50,6 +50,16 @@ export const ERROR_CODE_PATTERN = /^\S{1,64}$/;
 /** The names of the timing phases a record may carry, in the order a request goes through them. */
 export const TIMING_PHASES = ['dns', 'connect', 'tls', 'wait', 'receive'] as const;
 
+/**
+ * Which kind of client made an execution: `api`, an API client of a test
+ * (Playwright's APIRequestContext, or any record that does not say), or
+ * `browser`, a web application's own call in a browser test (fetch, XHR).
+ * The report is split by source, so that an API suite and an end-to-end
+ * suite in one run read apart; every other rule applies to both alike.
+ */
+export const EXECUTION_SOURCES = ['api', 'browser'] as const;
+export type ExecutionSource = (typeof EXECUTION_SOURCES)[number];
+
 /** The longest `excerpt` a record may carry, in UTF-16 code units: MAX_FAILURE_EXCERPT_BYTES bytes of text and the mark of a cut. */
 export const MAX_EXCERPT_LENGTH = MAX_FAILURE_EXCERPT_BYTES + 1;
 
@@ -59,7 +69,7 @@ export const parseRecordStatusList = createStatusListCache();
 /** Whether a value is a valid execution record: the same rules as the schema, with no allocation. */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt } = value;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt, source } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -71,7 +81,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     (timingMs === undefined || areTimingPhases(timingMs)) &&
     (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses))) &&
     (bodyCheck === undefined || isBodyCheck(bodyCheck)) &&
-    (excerpt === undefined || (typeof excerpt === 'string' && excerpt.length <= MAX_EXCERPT_LENGTH))
+    (excerpt === undefined || (typeof excerpt === 'string' && excerpt.length <= MAX_EXCERPT_LENGTH)) &&
+    (source === undefined || source === 'api' || source === 'browser')
   );
 }
 

@@ -79,6 +79,8 @@ export function mergeReports(reports: readonly ReportToMerge[]): Report {
   const failures = new Map<string, number>();
   for (const entry of endpoints) if (entry.failedExecutionCount > 0) failures.set(entry.endpoint, entry.failedExecutionCount);
   const hasTests = parts.some((report) => report.tests !== undefined);
+  const hasSources = parts.some((report) => report.sources !== undefined);
+  const withSources = hasSources ? endpoints.map((entry) => ({ ...entry, sources: mergeEndpointSources(byLabel.get(entry.endpoint)!) })) : endpoints;
   const merged: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     environment: first.environment,
@@ -99,13 +101,14 @@ export function mergeReports(reports: readonly ReportToMerge[]): Report {
       parts.map((report) => ({ statistics: report.responseTimeMs, count: report.executionCount })),
       parts.flatMap((report) => report.endpoints.map((entry) => entry.latencyHistogram)),
     ),
-    endpoints,
+    endpoints: withSources,
     slowestExecutions: parts
       .flatMap((report) => report.slowestExecutions)
       .map((execution, order) => ({ execution, order }))
       .sort((a, b) => b.execution.responseTimeMs - a.execution.responseTimeMs || a.order - b.order)
       .slice(0, SLOWEST_EXECUTION_LIMIT)
       .map(({ execution }) => ({ ...execution })),
+    ...(hasSources ? { sources: mergeSources(parts, withSources) } : {}),
   };
   const optionalSum = (of: (report: Report) => number | undefined): number | undefined => (parts.some((report) => of(report) !== undefined) ? sum(parts, (report) => of(report) ?? 0) : undefined);
   const skippedAssetCount = optionalSum((report) => report.skippedAssetCount);
@@ -114,6 +117,14 @@ export function mergeReports(reports: readonly ReportToMerge[]): Report {
   if (unrecordedCallCount !== undefined) {
     merged.unrecordedCallCount = unrecordedCallCount;
     merged.unrecordedEndpoints = [...new Set(parts.flatMap((report) => report.unrecordedEndpoints ?? []))].sort(compareCodeUnits);
+  }
+  const browserCallCount = optionalSum((report) => report.browserCallCount);
+  if (browserCallCount !== undefined) {
+    merged.browserCallCount = browserCallCount;
+    merged.mockedCallCount = sum(parts, (report) => report.mockedCallCount ?? 0);
+    merged.cachedCallCount = sum(parts, (report) => report.cachedCallCount ?? 0);
+    merged.serviceWorkerCallCount = sum(parts, (report) => report.serviceWorkerCallCount ?? 0);
+    merged.unfinishedCallCount = sum(parts, (report) => report.unfinishedCallCount ?? 0);
   }
   if (hasTests) {
     merged.tests = {
@@ -134,6 +145,54 @@ export function mergeReports(reports: readonly ReportToMerge[]): Report {
     merged.flakyEndpoints = endpoints.filter((entry) => entry.failedExecutionCount > 0 && entry.flakyFailedExecutionCount === entry.failedExecutionCount).map((entry) => entry.endpoint);
   }
   return merged;
+}
+
+type Sources = NonNullable<Report['sources']>;
+type SourceName = keyof Sources;
+
+/** An endpoint's counts by source; a report without sources made every call through an API client. */
+function sourcesOfEndpoint(entry: Endpoint): NonNullable<Endpoint['sources']> {
+  return entry.sources ?? { api: { executionCount: entry.executionCount, failedExecutionCount: entry.failedExecutionCount }, browser: { executionCount: 0, failedExecutionCount: 0 } };
+}
+
+function mergeEndpointSources(entries: readonly Endpoint[]): NonNullable<Endpoint['sources']> {
+  const of = (source: SourceName) => ({
+    executionCount: sum(entries, (entry) => sourcesOfEndpoint(entry)[source].executionCount),
+    failedExecutionCount: sum(entries, (entry) => sourcesOfEndpoint(entry)[source].failedExecutionCount),
+  });
+  return { api: of('api'), browser: of('browser') };
+}
+
+/** A report's split by source; a report without one is all API client calls. */
+function sourcesOfReport(report: Report): Sources {
+  if (report.sources !== undefined) return report.sources;
+  const histogram = new HistogramCounts();
+  for (const entry of report.endpoints) histogram.merge(entry.latencyHistogram);
+  const empty = { executionCount: 0, failedExecutionCount: 0, noResponseCount: 0, slowExecutionCount: 0, endpointCount: 0, responseTimeMs: mergeStatistics([], []), latencyHistogram: copyHistogram(new HistogramCounts().result()) };
+  const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, responseTimeMs } = report;
+  return { api: { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, endpointCount: report.endpoints.length, responseTimeMs, latencyHistogram: copyHistogram(histogram.result()) }, browser: empty };
+}
+
+/** The merged split by source: counts added, statistics from the merged histograms, endpoints counted in the merged report. */
+function mergeSources(parts: readonly Report[], endpoints: readonly Endpoint[]): Sources {
+  const of = (source: SourceName): Sources[SourceName] => {
+    const entries = parts.map((report) => sourcesOfReport(report)[source]);
+    const histogram = new HistogramCounts();
+    for (const entry of entries) histogram.merge(entry.latencyHistogram);
+    return {
+      executionCount: sum(entries, (entry) => entry.executionCount),
+      failedExecutionCount: sum(entries, (entry) => entry.failedExecutionCount),
+      noResponseCount: sum(entries, (entry) => entry.noResponseCount),
+      slowExecutionCount: sum(entries, (entry) => entry.slowExecutionCount),
+      endpointCount: endpoints.filter((entry) => (entry.sources?.[source].executionCount ?? 0) > 0).length,
+      responseTimeMs: mergeStatistics(
+        entries.map((entry) => ({ statistics: entry.responseTimeMs, count: entry.executionCount })),
+        entries.map((entry) => entry.latencyHistogram),
+      ),
+      latencyHistogram: copyHistogram(histogram.result()),
+    };
+  };
+  return { api: of('api'), browser: of('browser') };
 }
 
 /** How a Playwright run ended, worst first: a merged run ended as its worst part did. */

@@ -3,6 +3,7 @@ import { describeLocation } from '../issues/location.js';
 import { DEFAULT_EXPECTED_STATUSES } from '../records/statusList.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
+import type { SourceStatistics } from '../summary/sourceShare.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
@@ -58,6 +59,31 @@ const testCallsSchema = z
   })
   .meta({ title: 'TestCalls' });
 
+/** The `source` of a call a web application made in a browser test; absent for an API client's. */
+const browserSourceSchema = z
+  .literal('browser')
+  .optional()
+  .meta({ description: 'Only for a call a web application made in a browser test (its fetch or XMLHttpRequest): "browser". Absent for an API client\'s call' });
+
+/** One source's executions of one endpoint. */
+const sourceCountsSchema = z.strictObject({
+  executionCount: z.int().min(0),
+  failedExecutionCount: z.int().min(0),
+});
+
+/** One source's executions over the run. */
+const sourceStatisticsSchema = z
+  .strictObject({
+    executionCount: z.int().min(0),
+    failedExecutionCount: z.int().min(0),
+    noResponseCount: z.int().min(0),
+    slowExecutionCount: z.int().min(0),
+    endpointCount: z.int().min(0).meta({ description: 'Endpoints this source called' }),
+    responseTimeMs: latencyStatisticsSchema,
+    latencyHistogram: latencyHistogramSchema,
+  })
+  .meta({ title: 'SourceStatistics' });
+
 /** How one call ended and how long it took, as the slowest and the failed executions give it. */
 const callOutcomeShape = {
   statusCode: z.int().min(100).max(599).optional().meta({ description: 'Absent when the call got no response' }),
@@ -80,6 +106,7 @@ const failedExecutionSchema = z
       .string()
       .optional()
       .meta({ description: 'Only with failureExcerptBytes set: the first bytes of the response body, values under keys that look secret replaced; never a header' }),
+    source: browserSourceSchema,
   })
   .meta({ title: 'FailedExecution' });
 
@@ -127,6 +154,10 @@ export const endpointStatisticsSchema = z
       }),
     bodies: bodyConformanceSchema.optional().meta({ description: "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas" }),
     history: endpointHistorySchema.optional().meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
+    sources: z
+      .strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema })
+      .optional()
+      .meta({ description: "Only when the run has calls a browser made: this endpoint's executions and failures by source, api (a test's API client) and browser (the application's own calls)" }),
   })
   .meta({ title: 'EndpointStatistics' });
 
@@ -140,6 +171,7 @@ const slowExecutionSchema = z
       .string()
       .optional()
       .meta({ description: 'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", or a test and its attempt, as in test "title" (attempt 1)' }),
+    source: browserSourceSchema,
   })
   .meta({ title: 'SlowExecution' });
 
@@ -172,6 +204,13 @@ export const qualityReportSchema = z
       .array(slowExecutionSchema)
       .max(5)
       .meta({ description: 'The 5 slowest executions, slowest first, ties in input order' }),
+    sources: z
+      .strictObject({ api: sourceStatisticsSchema, browser: sourceStatisticsSchema })
+      .optional()
+      .meta({
+        description:
+          "Only when the run has calls a browser made: the executions split by source, api (a test's API client, and any record that names no source) and browser (a web application's own fetch and XMLHttpRequest calls in browser tests), so that an API suite and an end-to-end suite in one run read apart",
+      }),
     skippedAssetCount: z
       .int()
       .min(0)
@@ -186,6 +225,26 @@ export const qualityReportSchema = z
       .array(z.string())
       .optional()
       .meta({ description: 'Only in reports written by the Playwright reporter: endpoints of the unrecorded calls, ids templated as :id, each once, in code-unit order' }),
+    browserCallCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter, when tests used browser contexts: the API calls the recording fixture saw them make; each is an execution (source "browser") or counted below as not measured',
+      }),
+    mockedCallCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: "Only with browserCallCount: calls answered by the test's own page.route() or context.route() (route.fulfill): no server answered, so they are not executions" }),
+    cachedCallCount: z.int().min(0).optional().meta({ description: "Only with browserCallCount: calls the browser answered from its HTTP cache: not executions" }),
+    serviceWorkerCallCount: z.int().min(0).optional().meta({ description: 'Only with browserCallCount: calls a service worker answered: not executions' }),
+    unfinishedCallCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Only with browserCallCount: calls still in flight when their browser context closed (a long poll): not executions' }),
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
     runStatus: runStatusSchema
       .optional()
@@ -239,6 +298,16 @@ export interface UnrecordedCalls {
   readonly endpoints: readonly string[];
 }
 
+/** The API calls of browser contexts, as the recording fixture counted them (see reporter/browserCalls.ts). */
+export interface BrowserCallCounts {
+  /** Every API call seen: executions and the four kinds below. */
+  readonly browserCallCount: number;
+  readonly mockedCallCount: number;
+  readonly cachedCallCount: number;
+  readonly serviceWorkerCallCount: number;
+  readonly unfinishedCallCount: number;
+}
+
 /** What the report says about where and how the summary was computed. */
 export interface ReportContext {
   readonly environment: string;
@@ -251,6 +320,8 @@ export interface ReportContext {
   readonly skippedAssetCount?: number;
   /** Present only in reports from the Playwright reporter. */
   readonly unrecordedCalls?: UnrecordedCalls;
+  /** Present only in reports from the Playwright reporter whose tests used browser contexts: what the recording fixture saw of their API calls. */
+  readonly browserCalls?: BrowserCallCounts;
   /** Present only in reports from the Playwright reporter. */
   readonly tests?: TestCounts;
   /** Present only in reports from the Playwright reporter. */
@@ -291,11 +362,16 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
       ...(bodies === undefined ? {} : { bodies: { ...bodies, notValidatedReasons: { ...bodies.notValidatedReasons }, topViolations: bodies.topViolations.map((violation) => ({ ...violation })) } }),
     })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
+    ...(summary.sources === undefined ? {} : { sources: { api: sourceEntry(summary.sources.api), browser: sourceEntry(summary.sources.browser) } }),
   };
   if (context.skippedAssetCount !== undefined) report.skippedAssetCount = context.skippedAssetCount;
   if (context.unrecordedCalls !== undefined) {
     report.unrecordedCallCount = context.unrecordedCalls.count;
     report.unrecordedEndpoints = [...context.unrecordedCalls.endpoints];
+  }
+  if (context.browserCalls !== undefined) {
+    const { browserCallCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount } = context.browserCalls;
+    Object.assign(report, { browserCallCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount });
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
   if (context.runStatus !== undefined) report.runStatus = context.runStatus;
@@ -311,6 +387,10 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
 /** Statistics computed from every recorded time say so: `"source": "exact"`. */
 function copyStatistics(statistics: LatencyStatistics): QualityReport['responseTimeMs'] {
   return { ...statistics, source: 'exact' };
+}
+
+function sourceEntry({ responseTimeMs, latencyHistogram, ...counts }: SourceStatistics): NonNullable<QualityReport['sources']>['api'] {
+  return { ...counts, responseTimeMs: copyStatistics(responseTimeMs), latencyHistogram: { ...latencyHistogram, bins: latencyHistogram.bins.map(([bucket, count]) => [bucket, count] as [number, number]) } };
 }
 
 function failedExecutionEntry({ location, test, callLocation, ...execution }: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {

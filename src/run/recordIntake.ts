@@ -43,6 +43,7 @@ function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undef
     ...(id === undefined ? {} : { id }),
     location,
     ...(record.excerpt === undefined ? {} : { excerpt: record.excerpt }),
+    ...(record.source === 'browser' ? { source: 'browser' as const } : {}),
   };
 }
 
@@ -105,6 +106,7 @@ export class RecordIntake {
     const { accumulator } = this;
     const failed = accumulator.addToSlot(slot, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
+    if (record.source === 'browser') accumulator.addBrowserExecution(slot, failed, statusCode === undefined, responseTimeMs);
     if (failed || origin?.test !== undefined) accumulator.addEvidence(slot, failed, origin, () => failedExecutionOf(record, origin, this.named(locate())));
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;
@@ -115,6 +117,7 @@ export class RecordIntake {
         responseTimeMs: responseTimeMs + 0,
         ...(id === undefined ? {} : { id }),
         location: this.named(locate()),
+        ...(record.source === 'browser' ? { source: 'browser' as const } : {}),
       });
     }
   }

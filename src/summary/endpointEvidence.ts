@@ -64,6 +64,8 @@ export interface FailedExecution {
   readonly location?: RecordLocation;
   /** The first bytes of its response body, secrets replaced (failureExcerptBytes; off by default). */
   readonly excerpt?: string;
+  /** Only for a call a web application made in a browser test: `browser`. */
+  readonly source?: 'browser';
 }
 
 /** One test's calls of an endpoint. */

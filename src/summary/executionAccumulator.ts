@@ -9,6 +9,7 @@ import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally
 import type { BodyCheck } from '../records/bodyCheck.js';
 import { histogramOfRuns, type LatencyHistogram } from './latencyHistogram.js';
 import { EndpointEvidence, type CallSource, type EndpointEvidenceData, type EndpointEvidenceResult, type FailedExecution } from './endpointEvidence.js';
+import { BrowserShare, splitBySource, type BrowserShareData, type EndpointWhole, type ExecutionSource, type SourceCounts, type SourceStatistics } from './sourceShare.js';
 
 /** How many of the slowest executions the summary keeps. */
 const SLOWEST_EXECUTION_COUNT = 5;
@@ -25,6 +26,8 @@ export interface SlowExecution {
   readonly id?: string;
   /** Where the record is: its file and position, or the test and attempt that recorded it. */
   readonly location?: RecordLocation;
+  /** Only for a call a web application made in a browser test: `browser`. */
+  readonly source?: 'browser';
 }
 
 /** The statistics of one endpoint, and the evidence that leads to its calls. */
@@ -48,6 +51,8 @@ export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly newConnectionCount?: number;
   /** Only when records of this endpoint carried body checks (a contract was given): their bodies' conformance. */
   readonly bodies?: BodyConformance;
+  /** Only when the run has browser-made executions: this endpoint's executions and failures by source. */
+  readonly sources?: Readonly<Record<ExecutionSource, SourceCounts>>;
 }
 
 /** The summary of execution records: the counts, and where and how badly. */
@@ -59,6 +64,8 @@ export interface ExecutionStatistics extends RecordSummary {
   readonly endpoints: readonly EndpointStatistics[];
   /** The slowest executions, slowest first, ties in input order. */
   readonly slowestExecutions: readonly SlowExecution[];
+  /** Only when the run has browser-made executions: the run split by source (see sourceShare.ts). */
+  readonly sources?: Readonly<Record<ExecutionSource, SourceStatistics>>;
 }
 
 /** One endpoint's counts and samples as plain data (structured-clone safe, samples transferable). */
@@ -84,6 +91,8 @@ export interface EndpointData {
   readonly learnable?: boolean;
   readonly bodies?: BodyTallyData;
   readonly evidence?: EndpointEvidenceData;
+  /** The executions a browser made, when any did. */
+  readonly browser?: BrowserShareData;
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -128,6 +137,8 @@ export class EndpointTally {
   bodies: BodyTally | undefined;
   /** Its tests and failed calls, once a call came from a test or failed. */
   evidence: EndpointEvidence | undefined;
+  /** The executions a browser made, once one did. */
+  browser: BrowserShare | undefined;
 
   constructor(
     readonly endpoint: string,
@@ -228,6 +239,11 @@ export class ExecutionAccumulator {
     (tally.bodies ??= new BodyTally()).add(check);
   }
 
+  /** Counts an execution counted in `tally` as one a browser made too (its `source` is `browser`). */
+  addBrowserExecution(tally: EndpointTally, failed: boolean, noResponse: boolean, responseTimeMs: number): void {
+    (tally.browser ??= new BrowserShare()).add(failed, noResponse, responseTimeMs > this.slowResponseThresholdMs, responseTimeMs + 0);
+  }
+
   /** Keeps what leads to an execution counted in `tally`: its test, and the call itself when it failed (see endpointEvidence.ts). */
   addEvidence(tally: EndpointTally, failed: boolean, source: CallSource | undefined, execution: () => FailedExecution): void {
     (tally.evidence ??= new EndpointEvidence()).add(failed, source, execution);
@@ -280,6 +296,7 @@ export class ExecutionAccumulator {
       tally.learnable ||= part.learnable === true;
       if (part.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(part.bodies);
       if (part.evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(part.evidence);
+      if (part.browser !== undefined) (tally.browser ??= new BrowserShare()).merge(part.browser);
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
   }
@@ -314,7 +331,7 @@ export class ExecutionAccumulator {
 
   /** The sample buffers of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    return [...new Set(data.endpoints.flatMap((endpoint) => [...endpoint.times, ...endpoint.waits].map((samples) => samples.buffer as ArrayBuffer)))];
+    return [...new Set(data.endpoints.flatMap((endpoint) => [...endpoint.times, ...endpoint.waits, ...(endpoint.browser?.times ?? [])].map((samples) => samples.buffer as ArrayBuffer)))];
   }
 
   /** The statistics of everything added and merged so far. */
@@ -334,6 +351,7 @@ export class ExecutionAccumulator {
     const failureCountByEndpoint: Record<string, number> = {};
     const slowEndpoints: string[] = [];
     const noResponseEndpoints: string[] = [];
+    const wholes: EndpointWhole[] = [];
     for (const endpoint of labels) {
       const tally = this.tallies.get(endpoint)!;
       const runs = tally.times.runs();
@@ -364,7 +382,16 @@ export class ExecutionAccumulator {
       const timed = tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics;
       const checked = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
       endpoints.push(tally.evidence === undefined ? checked : { ...checked, ...tally.evidence.result() });
+      wholes.push({
+        executionCount: tally.executionCount,
+        failedExecutionCount: tally.failedExecutionCount,
+        noResponseCount: tally.noResponseCount,
+        slowExecutionCount: tally.slowExecutionCount,
+        runs,
+        browser: tally.browser,
+      });
     }
+    const split = splitBySource(wholes);
     return {
       executionCount,
       failedExecutionCount,
@@ -376,8 +403,9 @@ export class ExecutionAccumulator {
       expectedErrorCount,
       statusCodes: statusCodeObject(statusCodes),
       responseTimeMs: describeRuns(allRuns, allSum),
-      endpoints,
+      endpoints: split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
       slowestExecutions: [...this.slowest],
+      ...(split === undefined ? {} : { sources: split.sources }),
     };
   }
 
@@ -429,6 +457,7 @@ function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean)
     ...(tally.learnable ? { learnable: true } : {}),
     ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
     ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
+    ...(tally.browser === undefined ? {} : { browser: tally.browser.toData() }),
   };
 }
 
