@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApp, type App } from './support/browserApp.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
@@ -136,4 +137,16 @@ test('a browser suite reports the API calls its server answered, by source, with
   // The page's own assets are never executions.
   expect(report.endpoints.map((entry) => entry.endpoint).filter((endpoint) => !endpoint.includes('/api/'))).toEqual([]);
   expect(report.unrecordedCallCount).toBe(0);
+  // The closing line says what the browsers' calls came to; every rendering reads the two sources apart.
+  expect(outcome.stdout).toContain('quality-evidence: 10 executions, 2 failed, 0 slow, 1 with no response; browser: 9 of 12 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to');
+  const markdown = await readFile(join(project, 'out/q.md'), 'utf8');
+  expect(markdown).toContain('### By source\n\n| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n| API clients | 1 | 0 | 0 | 0 | 1 |');
+  expect(markdown).toMatch(/\| browser \| 9 \| 2 \| 1 \| 0 \| 7 \|/);
+  expect(markdown).toMatch(/\| `GET \/api\/orders` \| API ×1, browser ×3 \| 4 \|/);
+  expect(markdown.split('\n').find((line) => line.startsWith('| `GET /api/broken` | 500 |'))?.replace(/\| [\d.]+ ms \|/, '| … ms |')).toBe(
+    '| `GET /api/broken` | 500 | `GET /api/broken` | … ms | `shop.spec.ts:5 · shop.spec.ts › the orders page lists, adds and fails (attempt 1) · in the browser` |',
+  );
+  const html = await readFile(join(project, 'out/q.html'), 'utf8');
+  expect(html).toContain('<section id="sources"><h2>By source</h2>');
+  expect(html).toContain('<tr data-endpoint="GET /api/orders" data-state="ok" data-sources="api browser">');
 });

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { escapeControlCharacters } from '../../renderValue.js';
 import type { QualityReport } from '../qualityReport.js';
 import {
+  browserCallsText,
+  endpointSourceText,
+  sourceRows,
   budgetSubject,
   baselineChanges,
   baselineNumbers,
@@ -105,14 +108,19 @@ const ENDPOINT_FILTER_SCRIPT = `{
     form.hidden = false;
     const words = document.getElementById('endpoint-filter-text');
     const state = document.getElementById('endpoint-filter-state');
+    const source = document.getElementById('endpoint-filter-source');
     const apply = () => {
       const wanted = words.value.trim().toLowerCase();
       for (const row of document.querySelectorAll('#endpoints tr[data-endpoint]')) {
-        row.hidden = !row.dataset.endpoint.toLowerCase().includes(wanted) || (state.value !== '' && !row.dataset.state.split(', ').includes(state.value));
+        row.hidden =
+          !row.dataset.endpoint.toLowerCase().includes(wanted) ||
+          (state.value !== '' && !row.dataset.state.split(', ').includes(state.value)) ||
+          (source !== null && source.value !== '' && !row.dataset.sources.split(' ').includes(source.value));
       }
     };
     words.addEventListener('input', apply);
     state.addEventListener('change', apply);
+    if (source !== null) source.addEventListener('change', apply);
     form.addEventListener('submit', (event) => event.preventDefault());
   }
 }`;
@@ -224,6 +232,7 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
   const stateOf = endpointStates(report);
   const sections = [
     headline(report, verdict.kind, verdict.text),
+    sourceSection(report),
     budgetSection(report, reportName),
     baselineSection(report),
     chartSection(report, shown, stateOf),
@@ -355,18 +364,41 @@ function endpointTable(report: QualityReport, shown: readonly Endpoint[], stateO
   if (shown.length === 0) return '<section id="endpoints"><h2>Endpoints</h2><p>No endpoint ran.</p></section>';
   const cell = (field: string, name: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
   const withTrend = report.history !== undefined;
+  // In a run split by source, a Source column, and a filter by source.
+  const bySource = report.sources !== undefined;
   const rows = shown.map((endpoint) => {
     const n = endpoint.executionCount;
     const times = endpoint.responseTimeMs;
     const state = stateOf(endpoint);
-    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${cell('executionCount', 'n', n, formatCount(n))}${cell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${cell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}${withTrend ? trendCell(report, endpoint) : ''}</tr>`;
+    const sources = endpoint.sources === undefined ? '' : (['api', 'browser'] as const).filter((source) => endpoint.sources![source].executionCount > 0).join(' ');
+    const sourceCell = bySource ? `<td data-field="sources" data-label="Source">${text(endpointSourceText(endpoint) ?? '')}</td>` : '';
+    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"${bySource ? ` data-sources="${sources}"` : ''}><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${sourceCell}${cell('executionCount', 'n', n, formatCount(n))}${cell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${cell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}${withTrend ? trendCell(report, endpoint) : ''}</tr>`;
   });
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
-  const filter = `<form id="endpoint-filter" class="filter" hidden><label for="endpoint-filter-text">Filter</label> <input type="search" id="endpoint-filter-text" placeholder="label text" autocomplete="off"> <label for="endpoint-filter-state">State</label> <select id="endpoint-filter-state"><option value="">any</option><option>failing</option><option>flaky</option><option>budget breached</option><option>slow</option><option>ok</option></select></form>`;
-  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort; open an endpoint for its failed calls, its tests and its latency distribution.</p>${filter}<div class="scroll"><table class="cards" data-sortable><thead><tr><th>Status</th><th>Endpoint</th><th class="num">n</th><th class="num">Failed</th><th>Statuses</th><th class="num">Slow</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th>${withTrend ? '<th>Trend</th>' : ''}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
+  const filter = `<form id="endpoint-filter" class="filter" hidden><label for="endpoint-filter-text">Filter</label> <input type="search" id="endpoint-filter-text" placeholder="label text" autocomplete="off"> <label for="endpoint-filter-state">State</label> <select id="endpoint-filter-state"><option value="">any</option><option>failing</option><option>flaky</option><option>budget breached</option><option>slow</option><option>ok</option></select>${bySource ? ' <label for="endpoint-filter-source">Source</label> <select id="endpoint-filter-source"><option value="">any</option><option value="api">API clients</option><option value="browser">browser</option></select>' : ''}</form>`;
+  return `<section id="endpoints"><h2>Endpoints</h2><p class="muted">Worst first: failed first, then by p95. Click a column to sort; open an endpoint for its failed calls, its tests and its latency distribution.</p>${filter}<div class="scroll"><table class="cards" data-sortable><thead><tr><th>Status</th><th>Endpoint</th>${bySource ? '<th>Source</th>' : ''}<th class="num">n</th><th class="num">Failed</th><th>Statuses</th><th class="num">Slow</th><th class="num">p50</th><th class="num">p95</th><th class="num">p99</th>${withTrend ? '<th>Trend</th>' : ''}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>${note}</section>`;
 }
 
 /** The history's damaged lines, said beside its headline. */
+/** The run split by source, and what the browsers' calls that no server answered came to. */
+function sourceSection(report: QualityReport): string {
+  const rows = sourceRows(report);
+  const browser = browserCallsText(report);
+  if (rows.length === 0 && browser === undefined) return '';
+  const cell = (field: string, name: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
+  const table =
+    rows.length === 0
+      ? ''
+      : `<div class="scroll"><table class="cards"><thead><tr><th>Source</th><th class="num">n</th><th class="num">Failed</th><th class="num">No response</th><th class="num">Slow</th><th class="num">Endpoints</th><th class="num">p50</th><th class="num">p95</th></tr></thead><tbody>${rows
+          .map(({ name, statistics }) => {
+            const times = statistics.responseTimeMs;
+            return `<tr data-source="${attribute(name)}"><td data-label="Source">${text(name)}</td>${cell('executionCount', 'n', statistics.executionCount, formatCount(statistics.executionCount))}${cell('failedExecutionCount', 'Failed', statistics.failedExecutionCount, formatCount(statistics.failedExecutionCount))}${cell('noResponseCount', 'No response', statistics.noResponseCount, formatCount(statistics.noResponseCount))}${cell('slowExecutionCount', 'Slow', statistics.slowExecutionCount, formatCount(statistics.slowExecutionCount))}${cell('endpointCount', 'Endpoints', statistics.endpointCount, formatCount(statistics.endpointCount))}${cell('responseTimeMs.p50', 'p50', times.p50, formatMs(times.p50))}${cell('responseTimeMs.p95', 'p95', times.p95, formatMs(times.p95))}</tr>`;
+          })
+          .join('')}</tbody></table></div>`;
+  const counted = browser === undefined ? '' : `<p data-field="browserCallCount" data-value="${report.browserCallCount ?? ''}">${text(`${capitalise(browser)}: calls no server answered are counted apart, never as executions.`)}</p>`;
+  return `<section id="sources"><h2>By source</h2>${table}${counted}</section>`;
+}
+
 function historySkipped(history: NonNullable<QualityReport['history']>): string {
   const skipped = history.skippedLines ?? [];
   return skipped.length === 0 ? '' : ` <span class="warn">⚠ ${text(countOf(skipped.length, 'line'))} of the history file could not be read and ${skipped.length === 1 ? 'was' : 'were'} left out (line ${text(skipped.map(({ line }) => formatCount(line)).join(', '))})</span>`;

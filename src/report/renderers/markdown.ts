@@ -2,6 +2,9 @@ import type { ContractOperationCoverage } from '../contractSchemas.js';
 import type { QualityReport } from '../qualityReport.js';
 import { bodiesText, contractNumbers, SHOWN_VIOLATIONS, undeclaredWorstFirst, untestedByTag, violationsWorstFirst, violationText } from './contractPresentation.js';
 import {
+  browserCallsText,
+  endpointSourceText,
+  sourceRows,
   budgetSubject,
   baselineChanges,
   comparisonHeadline,
@@ -129,6 +132,7 @@ function renderWith(report: QualityReport, reportName: string, limits: MarkdownL
   if (report.baseline !== undefined) lines.push('', `**${comparisonHeadline(report.baseline)}**`);
   if (report.history !== undefined) lines.push('', `**${historyHeadline(report.history)}**`);
   if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
+  sourceSection(report, lines);
   const hint = passingTestFailureHint(report);
   if (hint !== undefined) lines.push('', `ℹ️ ${hint}.`);
   budgetSection(report, lines, reportName, limits);
@@ -147,6 +151,34 @@ function renderWith(report: QualityReport, reportName: string, limits: MarkdownL
   }
   if (n > 0) lines.push('', `<sub>${PERCENTILE_METHOD}</sub>`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The run split by source (API clients, browser), and what the browsers' calls that no server answered came to. */
+function sourceSection(report: QualityReport, lines: string[]): void {
+  const rows = sourceRows(report);
+  const browser = browserCallsText(report);
+  if (rows.length === 0 && browser === undefined) return;
+  lines.push('', '### By source', '');
+  if (rows.length > 0) {
+    lines.push('| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { name, statistics } of rows) {
+      const times = statistics.responseTimeMs;
+      lines.push(
+        row([
+          name,
+          formatCount(statistics.executionCount),
+          formatCount(statistics.failedExecutionCount),
+          formatCount(statistics.noResponseCount),
+          formatCount(statistics.slowExecutionCount),
+          formatCount(statistics.endpointCount),
+          formatMs(times.p50),
+          formatMs(times.p95),
+        ]),
+      );
+    }
+    lines.push('');
+  }
+  if (browser !== undefined) lines.push(`${capitalise(browser)}: calls no server answered are counted apart, never as executions.`);
 }
 
 function budgetSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
@@ -180,13 +212,19 @@ function endpointSection(report: QualityReport, lines: string[], reportName: str
   }
   const stateOf = endpointStates(report);
   const { shown, more } = worstEndpoints(report, limits.endpoints);
-  lines.push('| Status | Endpoint | n | Failed | Statuses | Slow | p50 | p95 | p99 | Tests |', '|---|---|---:|---:|---|---:|---:|---:|---:|---|');
+  // The Source column only in a run split by source.
+  const bySource = report.sources !== undefined;
+  lines.push(
+    `| Status | Endpoint |${bySource ? ' Source |' : ''} n | Failed | Statuses | Slow | p50 | p95 | p99 | Tests |`,
+    `|---|---|${bySource ? '---|' : ''}---:|---:|---|---:|---:|---:|---:|---|`,
+  );
   for (const endpoint of shown) {
     const times = endpoint.responseTimeMs;
     lines.push(
       row([
         stateCell(stateOf(endpoint)),
         code(endpoint.endpoint),
+        ...(bySource ? [endpointSourceText(endpoint) ?? ''] : []),
         formatCount(endpoint.executionCount),
         formatCount(endpoint.failedExecutionCount),
         statusesText(endpoint),

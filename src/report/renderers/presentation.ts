@@ -183,6 +183,54 @@ export function headlineNumbers(report: QualityReport, { withThreshold = false }
   return numbers;
 }
 
+/** The names the renderings give each source. */
+export const SOURCE_NAMES = { api: 'API clients', browser: 'browser' } as const;
+
+/** The report split by source, API clients first; empty when every execution is an API client's (the report has no `sources`). */
+export function sourceRows(report: QualityReport): { readonly name: string; readonly statistics: NonNullable<QualityReport['sources']>['api'] }[] {
+  if (report.sources === undefined) return [];
+  return (['api', 'browser'] as const).map((source) => ({ name: SOURCE_NAMES[source], statistics: report.sources![source] }));
+}
+
+/** `API clients 1 execution, 0 failed, p95 3 ms · browser 9 executions, 2 failed, p95 310 ms`; undefined without sources. */
+export function sourcesText(report: QualityReport): string | undefined {
+  const rows = sourceRows(report);
+  if (rows.length === 0) return undefined;
+  return rows
+    .map(({ name, statistics }) => `${name} ${countOf(statistics.executionCount, 'execution')}, ${formatCount(statistics.failedExecutionCount)} failed, ${formatPercentile('p95', statistics.responseTimeMs.p95, statistics.executionCount)}`)
+    .join(' · ');
+}
+
+/**
+ * What the recording fixture saw of the browsers' API calls, for the
+ * closing line: `browser: 9 of 12 API calls measured (1 mocked, 1 cached,
+ * 1 by a service worker)`, and the calls seen that no record reached, should
+ * there be any; undefined for a run that used no browser.
+ */
+export function browserCallsText(report: QualityReport): string | undefined {
+  const seen = report.browserCallCount;
+  if (seen === undefined) return undefined;
+  const measured = report.sources?.browser.executionCount ?? 0;
+  const apart = [
+    [report.mockedCallCount ?? 0, 'mocked'],
+    [report.cachedCallCount ?? 0, 'cached'],
+    [report.serviceWorkerCallCount ?? 0, 'by a service worker'],
+    [report.unfinishedCallCount ?? 0, 'unfinished'],
+  ] as const;
+  const notMeasured = apart.filter(([count]) => count > 0).map(([count, word]) => `${formatCount(count)} ${word}`);
+  const lost = seen - measured - apart.reduce((total, [count]) => total + count, 0);
+  return `browser: ${formatCount(measured)} of ${countOf(seen, 'API call')} measured${notMeasured.length === 0 ? '' : ` (${notMeasured.join(', ')})`}${lost > 0 ? `, ${formatCount(lost)} seen but not recorded` : ''}`;
+}
+
+/** Which clients called an endpoint, when the report is split by source: `browser`, `API clients`, or `API ×1, browser ×3`; undefined otherwise. */
+export function endpointSourceText(endpoint: Endpoint): string | undefined {
+  const { sources } = endpoint;
+  if (sources === undefined) return undefined;
+  if (sources.browser.executionCount === 0) return SOURCE_NAMES.api;
+  if (sources.api.executionCount === 0) return SOURCE_NAMES.browser;
+  return `API ×${formatCount(sources.api.executionCount)}, browser ×${formatCount(sources.browser.executionCount)}`;
+}
+
 /** How one endpoint fares: failing (failed executions), flaky (every failure retried away), breached (a budget of its own is breached), slow (slow executions). */
 export interface EndpointState {
   /** Failed executions, not all from attempts a retry made good. */
@@ -245,7 +293,7 @@ export function failedWhere(execution: FailedExecution): string {
   if (test === undefined) return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
   const at =
     callLocation === undefined ? `${test.file}:${test.line}` : callLocation.file === test.file ? `${callLocation.file}:${callLocation.line}` : `${test.file}:${test.line}, call at ${callLocation.file}:${callLocation.line}`;
-  return `${at} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}`;
+  return `${at} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}${execution.source === 'browser' ? ' · in the browser' : ''}`;
 }
 
 /** The failing and flaky endpoints that list failed calls, most failed first, then by label. */

@@ -1,7 +1,7 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
 import { contractNumbers, operationCoverageText } from './contractPresentation.js';
-import { budgetSubject, comparisonHeadline, historyHeadline, TREND_ARROWS, formatMeasured, failedStatus, failedWhere, passingTestFailureHint, statusesText, describeState, endpointStates, formatBudgetLimit, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import { browserCallsText, capitalise, sourcesText, budgetSubject, comparisonHeadline, historyHeadline, TREND_ARROWS, formatMeasured, failedStatus, failedWhere, passingTestFailureHint, statusesText, describeState, endpointStates, formatBudgetLimit, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -19,6 +19,8 @@ const TERMINAL_FAILED_CALLS = 3;
 export function formatHeadline(report: QualityReport, files: readonly string[]): string {
   const verdict = verdictOf(report);
   const parts = [headlineNumbers(report).join(', ')];
+  const browser = browserCallsText(report);
+  if (browser !== undefined) parts.push(browser);
   if (report.contract !== undefined) parts.push(operationCoverageText(report.contract));
   if (report.baseline !== undefined) parts.push(comparisonHeadline(report.baseline));
   if (report.history !== undefined) parts.push(historyHeadline(report.history));
@@ -74,6 +76,10 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
     headlineNumbers(report, { withThreshold: true }).join(' · '),
   ];
   if (n > 0) lines.push((['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, report.responseTimeMs[name], n)).join(' · '));
+  const sources = sourcesText(report);
+  if (sources !== undefined) lines.push(`By source: ${sources}`);
+  const browser = browserCallsText(report);
+  if (browser !== undefined) lines.push(capitalise(browser));
   if (report.contract !== undefined) lines.push(`Contract: ${contractNumbers(report.contract).join(' · ')}`);
   if (report.baseline !== undefined) lines.push(comparisonHeadline(report.baseline));
   if (report.history !== undefined) lines.push(historyHeadline(report.history));
