@@ -35,6 +35,23 @@ test.describe('the settings file', () => {
     expect(resolveSettings([file({ outputFile: '/tmp/q.json' })], everySetting).outputFile).toBe('/tmp/q.json');
   });
 
+  test('apiCalls says which browser requests are API calls, and a page-making resource type is refused by name', () => {
+    expect(resolveSettings([file({ apiCalls: { resourceTypes: ['fetch'], include: ['**/api/**'], exclude: ['**/api/health'] } })], everySetting).apiCalls).toEqual({
+      resourceTypes: ['fetch'],
+      include: ['**/api/**'],
+      exclude: ['**/api/health'],
+    });
+    expect(issuesOf(() => resolveSettings([file({ apiCalls: { resourceTypes: ['fetch', 'document'] } })], everySetting))).toEqual([
+      {
+        variable: `apiCalls.resourceTypes[1] in ${filePath}`,
+        message: 'must each be one of fetch, xhr, other: documents, scripts, styles, images, fonts, media and WebSockets are never API calls; got "document" (a string)',
+      },
+    ]);
+    expect(issuesOf(() => resolveSettings([file({ apiCalls: { include: '**/api/**' } })], everySetting))).toEqual([
+      { variable: `apiCalls.include in ${filePath}`, message: 'must be an array of URL globs, such as ["**/api/**"]' },
+    ]);
+  });
+
   test('"$schema" is allowed and ignored', () => {
     expect(resolveSettings([file({ $schema: './node_modules/quality-evidence/schemas/settings.schema.json' })], everySetting).environment).toBe('local');
   });

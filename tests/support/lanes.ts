@@ -52,6 +52,7 @@ export const UNIT_SPECS: readonly string[] = [
   'renderingLimits.spec.ts',
   'reporter-example.spec.ts',
   'settings.spec.ts',
+  'sourceSplit.spec.ts',
   'suite.spec.ts',
   'summary.spec.ts',
   'summaryAccumulator.spec.ts',
