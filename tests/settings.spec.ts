@@ -48,7 +48,7 @@ test.describe('the settings file', () => {
       },
     ]);
     expect(issuesOf(() => resolveSettings([file({ apiCalls: { include: '**/api/**' } })], everySetting))).toEqual([
-      { variable: `apiCalls.include in ${filePath}`, message: 'must be an array of URL globs, such as ["**/api/**"]' },
+      { variable: `apiCalls.include in ${filePath}`, message: 'must be an array of URL globs, such as ["**/api/**"]; got "**/api/**" (a string)' },
     ]);
   });
 
