@@ -30,9 +30,12 @@ async function round(observed: boolean): Promise<{ ms: number; recorded: number 
   const context = await browser.newContext();
   let recorded = 0;
   const observation = observed
-    ? observeBrowserCalls(context, {}, () => {
-        recorded++;
-      })
+    ? observeBrowserCalls(context, {}, () => ({
+        record: () => {
+          recorded++;
+        },
+        count: () => undefined,
+      }))
     : undefined;
   const page = await context.newPage();
   await page.goto(`${origin}/`);
