@@ -90,13 +90,26 @@ export interface BrowserCallObservation {
 }
 
 /**
- * How long settling waits for calls still in flight: Playwright reports a
- * request finished a little after the page has its response, and the
- * test or the context is about to end. A call that has not ended by then (a
- * long poll) ends in a later test, or, when its context closes first, is
- * counted in `unfinishedCallCount`, not recorded.
+ * How long settling waits at most for calls still in flight: Playwright
+ * reports a request finished a little after the page has its response, and
+ * the test or the context is about to end. A call whose response has begun
+ * is waited for (its body is arriving) up to this long.
  */
 const SETTLE_MS = 2_000;
+
+/**
+ * How long settling waits for a call with no response yet, once the
+ * context's network has gone quiet: a call the server has not answered when
+ * its test ends (a long poll, a request a route held and never let go, one
+ * the page dropped on a reload without a word from the browser) ends in a
+ * later test, or, when its context closes first, is counted in
+ * `unfinishedCallCount`. Such a call is waited for once, never at the end
+ * of every later test that shares its page.
+ */
+const QUIET_MS = 250;
+
+/** How often settling looks again. */
+const SETTLE_POLL_MS = 25;
 
 /**
  * Observes a browser context's API calls: each execution goes to the sink
@@ -110,7 +123,9 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   // Each response as its event hands it over: asking the request for it would be a round trip to the browser.
   const responses = new WeakMap<Request, Response>();
   const inFlight = new Set<Request>();
-  let settled: (() => void) | undefined;
+  // Calls a settling gave up on: never waited for again.
+  const givenUp = new WeakSet<Request>();
+  let lastEventMs = performance.now();
   let stopped = false;
   const pending = new Set<Promise<void>>();
   const track = (work: Promise<void>): void => {
@@ -122,15 +137,17 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
     sink?.count(kind);
   };
   const onRequest = (request: Request): void => {
-    started.set(request, performance.now());
+    lastEventMs = performance.now();
+    started.set(request, lastEventMs);
     if (isApiCall(request)) inFlight.add(request);
   };
   const onResponse = (response: Response): void => {
+    lastEventMs = performance.now();
     responses.set(response.request(), response);
   };
   const ended = (request: Request): void => {
+    lastEventMs = performance.now();
     inFlight.delete(request);
-    if (inFlight.size === 0) settled?.();
   };
   const onFinished = (request: Request): void => {
     ended(request);
@@ -168,17 +185,14 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   context.on('response', onResponse);
   context.on('requestfinished', onFinished);
   context.on('requestfailed', onFailed);
+  // Whether a call is still worth waiting for: its body is arriving, or the network is not yet quiet.
+  const awaited = (request: Request, nowMs: number): boolean => !givenUp.has(request) && (responses.has(request) || nowMs - lastEventMs < QUIET_MS);
   const settle = async (waitMs = SETTLE_MS): Promise<void> => {
-    if (inFlight.size > 0 && waitMs > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
-        settled = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      settled = undefined;
+    const deadline = performance.now() + waitMs;
+    for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some((request) => awaited(request, nowMs)); nowMs = performance.now()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, deadline - nowMs)));
     }
+    for (const request of inFlight) givenUp.add(request);
     while (pending.size > 0) await Promise.all([...pending]);
   };
   return {

@@ -137,6 +137,19 @@ test("a response fulfilled by the test's own route is counted as mocked, not as 
   expect(counts).toMatchObject({ seenCount: 2, executionCount: 1, mockedCallCount: 1 });
 });
 
+test('a call a route holds and never lets go is counted unfinished when its context closes, never an execution', async () => {
+  const { executions, counts } = await observed(async (page) => {
+    await page.route('**/api/held', () => undefined);
+    await page.goto(`${app.origin}/`);
+    await page.evaluate(`(async () => {
+      fetch('/api/held');
+      await fetch('/api/orders');
+    })()`);
+  });
+  expect(summary(executions)).toEqual(['GET /api/orders 200']);
+  expect(counts).toStrictEqual({ seenCount: 2, executionCount: 1, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 1 });
+});
+
 test('a response from a service worker is counted apart', async () => {
   const { executions, counts } = await observed(async (page) => {
     await page.goto(`${app.origin}/`);
