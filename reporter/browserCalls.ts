@@ -161,13 +161,13 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
           count(sink, 'unfinishedCallCount');
           return;
         }
-        const kind = await unmeasuredKindOf(request, response);
-        if (kind !== undefined) {
-          count(sink, kind);
+        const outcome = await outcomeOf(request, response);
+        if ('kind' in outcome) {
+          count(sink, outcome.kind);
           return;
         }
         count(sink, 'executionCount');
-        sink?.record({ statusCode: response.status(), endpoint: endpointOf(request), ...timingOf(request.timing(), started.get(request)) });
+        sink?.record({ statusCode: outcome.statusCode, endpoint: endpointOf(request), ...timingOf(request.timing(), started.get(request)) });
       })(),
     );
   };
@@ -217,20 +217,27 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
 }
 
 /**
- * What a response with no measurable time came to: one a service worker
- * gave; one a route of the test's own fulfilled (no request was sent, and
- * no server address is known); one the HTTP cache gave (Chromium reports
- * nothing transferred). Undefined for a response a server gave. Each
+ * What a response came to: one with no measurable time (`kind`): one a
+ * service worker gave; one a route of the test's own fulfilled (no request
+ * was sent, and no server address is known); one the HTTP cache gave
+ * (Chromium reports nothing transferred). Otherwise an execution, with the
+ * status the server answered: a cached response the server revalidated
+ * reaches the page with its cached status (200), though the server answered
+ * 304 Not Modified, which shows as headers transferred and no body for a
+ * response whose body is not empty (its body is asked for only then). Each
  * question beyond the first is asked only when the one before cannot tell:
  * they are round trips to the browser.
  */
-async function unmeasuredKindOf(request: Request, response: Response): Promise<BrowserCallCount | undefined> {
-  if (response.fromServiceWorker()) return 'serviceWorkerCallCount';
+async function outcomeOf(request: Request, response: Response): Promise<{ readonly kind: BrowserCallCount } | { readonly statusCode: number }> {
+  if (response.fromServiceWorker()) return { kind: 'serviceWorkerCallCount' };
   // A context that closed meanwhile answers nothing: the call then counts as the server's.
-  if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null) return 'mockedCallCount';
+  if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null) return { kind: 'mockedCallCount' };
   const sizes = await request.sizes().catch(() => undefined);
-  if (sizes !== undefined && sizes.responseHeadersSize + sizes.responseBodySize <= 0) return 'cachedCallCount';
-  return undefined;
+  if (sizes === undefined) return { statusCode: response.status() };
+  if (sizes.responseHeadersSize + sizes.responseBodySize <= 0) return { kind: 'cachedCallCount' };
+  if (response.status() !== 200 || sizes.responseBodySize > 0) return { statusCode: response.status() };
+  const body = await response.body().catch(() => undefined);
+  return { statusCode: body !== undefined && body.length > 0 ? 304 : 200 };
 }
 
 /** `GET /api/orders`: the method and the URL's path, no query. */

@@ -122,6 +122,20 @@ test('a response from the HTTP cache is counted apart: the server answered once,
   expect(counts).toMatchObject({ seenCount: 2, executionCount: 1, cachedCallCount: 1 });
 });
 
+test('a response the server revalidates (304 Not Modified) is an execution with the status the server answered', async () => {
+  const { executions, counts } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    app.answered.length = 0;
+    await page.evaluate(`(async () => {
+      await fetch('/api/profile').then((response) => response.text());
+      await fetch('/api/profile').then((response) => response.text());
+    })()`);
+  });
+  expect(app.answered).toEqual(['GET /api/profile 200', 'GET /api/profile 304']);
+  expect(summary(executions)).toEqual(app.answered);
+  expect(counts).toMatchObject({ seenCount: 2, executionCount: 2, cachedCallCount: 0 });
+});
+
 test("a response fulfilled by the test's own route is counted as mocked, not as an execution", async () => {
   const { executions, counts } = await observed(async (page) => {
     await page.route('**/api/orders', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[{"id":1}]' }));

@@ -72,6 +72,11 @@ export async function startApp(): Promise<App> {
       case '/api/settings':
         send(200, 'application/json', '{"theme":"dark"}', { 'cache-control': 'max-age=600' });
         return;
+      case '/api/profile':
+        // Revalidated every time: the second call sends If-None-Match and the server answers 304.
+        if (request.headers['if-none-match'] === '"v1"') send(304, 'application/json', '', { etag: '"v1"', 'cache-control': 'no-cache' });
+        else send(200, 'application/json', '{"name":"Ada"}', { etag: '"v1"', 'cache-control': 'no-cache' });
+        return;
       case '/api/old-orders':
         send(302, 'text/plain', '', { location: '/api/orders?moved=1' });
         return;
