@@ -70,6 +70,8 @@ test('settings come from the cache the second time', async ({ context }) => {
   await page.evaluate(\`(async () => {
     await fetch('/api/settings');
     await fetch('/api/settings');
+    await fetch('/api/profile').then((response) => response.text());
+    await fetch('/api/profile').then((response) => response.text());
   })()\`);
 });
 
@@ -114,20 +116,21 @@ test('a browser suite reports the API calls its server answered, by source, with
   const report = await readReport(join(project, 'out/q.json'));
   // What the server answered: the page's calls, then the API client's one; the aborted call it never answered.
   const answered = app.answered.map((line) => line.replace(/ \d+$/, '')).sort();
-  expect(answered).toEqual(['GET /api/broken', 'GET /api/old-orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/settings', 'GET /api/slow', 'POST /api/orders'].sort());
-  expect(report.statusCodes).toStrictEqual({ '200': 6, '201': 1, '302': 1, '500': 1 });
-  expect(report.executionCount).toBe(10);
+  expect(answered).toEqual(['GET /api/broken', 'GET /api/old-orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/profile', 'GET /api/profile', 'GET /api/settings', 'GET /api/slow', 'POST /api/orders'].sort());
+  expect(app.answered.filter((line) => line.startsWith('GET /api/profile'))).toEqual(['GET /api/profile 200', 'GET /api/profile 304']);
+  expect(report.statusCodes).toStrictEqual({ '200': 7, '201': 1, '302': 1, '304': 1, '500': 1 });
+  expect(report.executionCount).toBe(12);
   expect(report.noResponseCount).toBe(1);
   expect(report.noResponseEndpoints).toEqual(['GET /api/hang']);
   expect(report.sources?.api).toMatchObject({ executionCount: 1, failedExecutionCount: 0, endpointCount: 1 });
-  expect(report.sources?.browser).toMatchObject({ executionCount: 9, failedExecutionCount: 2, noResponseCount: 1, endpointCount: 7 });
+  expect(report.sources?.browser).toMatchObject({ executionCount: 11, failedExecutionCount: 2, noResponseCount: 1, endpointCount: 8 });
   expect({
     browserCallCount: report.browserCallCount,
     mockedCallCount: report.mockedCallCount,
     cachedCallCount: report.cachedCallCount,
     serviceWorkerCallCount: report.serviceWorkerCallCount,
     unfinishedCallCount: report.unfinishedCallCount,
-  }).toStrictEqual({ browserCallCount: 12, mockedCallCount: 1, cachedCallCount: 1, serviceWorkerCallCount: 1, unfinishedCallCount: 0 });
+  }).toStrictEqual({ browserCallCount: 14, mockedCallCount: 1, cachedCallCount: 1, serviceWorkerCallCount: 1, unfinishedCallCount: 0 });
   const orders = report.endpoints.find((entry) => entry.endpoint === 'GET /api/orders');
   expect(orders?.sources).toStrictEqual({ api: { executionCount: 1, failedExecutionCount: 0 }, browser: { executionCount: 3, failedExecutionCount: 0 } });
   const broken = report.endpoints.find((entry) => entry.endpoint === 'GET /api/broken');
@@ -138,10 +141,10 @@ test('a browser suite reports the API calls its server answered, by source, with
   expect(report.endpoints.map((entry) => entry.endpoint).filter((endpoint) => !endpoint.includes('/api/'))).toEqual([]);
   expect(report.unrecordedCallCount).toBe(0);
   // The closing line says what the browsers' calls came to; every rendering reads the two sources apart.
-  expect(outcome.stdout).toContain('quality-evidence: 10 executions, 2 failed, 0 slow, 1 with no response; browser: 9 of 12 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to');
+  expect(outcome.stdout).toContain('quality-evidence: 12 executions, 2 failed, 0 slow, 1 with no response; browser: 11 of 14 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to');
   const markdown = await readFile(join(project, 'out/q.md'), 'utf8');
   expect(markdown).toContain('### By source\n\n| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n| API clients | 1 | 0 | 0 | 0 | 1 |');
-  expect(markdown).toMatch(/\| browser \| 9 \| 2 \| 1 \| 0 \| 7 \|/);
+  expect(markdown).toMatch(/\| browser \| 11 \| 2 \| 1 \| 0 \| 8 \|/);
   expect(markdown).toMatch(/\| `GET \/api\/orders` \| API ×1, browser ×3 \| 4 \|/);
   expect(markdown.split('\n').find((line) => line.startsWith('| `GET /api/broken` | 500 |'))?.replace(/\| [\d.]+ ms \|/, '| … ms |')).toBe(
     '| `GET /api/broken` | 500 | `GET /api/broken` | … ms | `shop.spec.ts:5 · shop.spec.ts › the orders page lists, adds and fails (attempt 1) · in the browser` |',
