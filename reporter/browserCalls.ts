@@ -90,26 +90,19 @@ export interface BrowserCallObservation {
 }
 
 /**
- * How long settling waits at most for calls still in flight: Playwright
- * reports a request finished a little after the page has its response, and
- * the test or the context is about to end. A call whose response has begun
- * is waited for (its body is arriving) up to this long.
+ * How long settling waits at most for calls whose response has begun (their
+ * body is arriving): Playwright reports a request finished a little after
+ * the page has its response, and the test or the context is about to end.
+ * A call with no response yet when its test ends (a long poll, a request a
+ * route holds, one the page dropped on a reload without a word from the
+ * browser) is not waited for: it ends in a later test that shares its
+ * page, or, when its context closes first, is counted in
+ * `unfinishedCallCount`. No call is waited for twice.
  */
 const SETTLE_MS = 2_000;
 
-/**
- * How long settling waits for a call with no response yet, once the
- * context's network has gone quiet: a call the server has not answered when
- * its test ends (a long poll, a request a route held and never let go, one
- * the page dropped on a reload without a word from the browser) ends in a
- * later test, or, when its context closes first, is counted in
- * `unfinishedCallCount`. Such a call is waited for once, never at the end
- * of every later test that shares its page.
- */
-const QUIET_MS = 250;
-
 /** How often settling looks again. */
-const SETTLE_POLL_MS = 25;
+const SETTLE_POLL_MS = 10;
 
 /**
  * Observes a browser context's API calls: each execution goes to the sink
@@ -125,7 +118,6 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   const inFlight = new Set<Request>();
   // Calls a settling gave up on: never waited for again.
   const givenUp = new WeakSet<Request>();
-  let lastEventMs = performance.now();
   let stopped = false;
   const pending = new Set<Promise<void>>();
   const track = (work: Promise<void>): void => {
@@ -137,16 +129,13 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
     sink?.count(kind);
   };
   const onRequest = (request: Request): void => {
-    lastEventMs = performance.now();
-    started.set(request, lastEventMs);
+    started.set(request, performance.now());
     if (isApiCall(request)) inFlight.add(request);
   };
   const onResponse = (response: Response): void => {
-    lastEventMs = performance.now();
     responses.set(response.request(), response);
   };
   const ended = (request: Request): void => {
-    lastEventMs = performance.now();
     inFlight.delete(request);
   };
   const onFinished = (request: Request): void => {
@@ -185,11 +174,11 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   context.on('response', onResponse);
   context.on('requestfinished', onFinished);
   context.on('requestfailed', onFailed);
-  // Whether a call is still worth waiting for: its body is arriving, or the network is not yet quiet.
-  const awaited = (request: Request, nowMs: number): boolean => !givenUp.has(request) && (responses.has(request) || nowMs - lastEventMs < QUIET_MS);
+  // Whether a call is worth waiting for: its body is arriving.
+  const awaited = (request: Request): boolean => !givenUp.has(request) && responses.has(request);
   const settle = async (waitMs = SETTLE_MS): Promise<void> => {
     const deadline = performance.now() + waitMs;
-    for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some((request) => awaited(request, nowMs)); nowMs = performance.now()) {
+    for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some(awaited); nowMs = performance.now()) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, deadline - nowMs)));
     }
     for (const request of inFlight) givenUp.add(request);
