@@ -118,6 +118,10 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   const inFlight = new Set<Request>();
   // Calls a settling gave up on: never waited for again.
   const givenUp = new WeakSet<Request>();
+  // Calls a settling concluded with their response so far: what Playwright says of them later is not counted again.
+  const concluded = new WeakSet<Request>();
+  // The address of each call's document when it was made: a call whose document has gone since is not waited for.
+  const documents = new WeakMap<Request, string>();
   let stopped = false;
   const pending = new Set<Promise<void>>();
   const track = (work: Promise<void>): void => {
@@ -130,6 +134,7 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   };
   const onRequest = (request: Request): void => {
     started.set(request, performance.now());
+    documents.set(request, documentOf(request));
     if (isApiCall(request)) inFlight.add(request);
   };
   const onResponse = (response: Response): void => {
@@ -138,9 +143,8 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   const ended = (request: Request): void => {
     inFlight.delete(request);
   };
-  const onFinished = (request: Request): void => {
-    ended(request);
-    if (!isApiCall(request)) return;
+  // What a call came to, once it ended, or once a settling concluded it with its response so far (its body dropped, or still arriving).
+  const conclude = (request: Request, finished: boolean): void => {
     const sink = sinkOf();
     count(sink, 'seenCount');
     track(
@@ -150,7 +154,7 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
           count(sink, 'unfinishedCallCount');
           return;
         }
-        const outcome = await outcomeOf(request, response);
+        const outcome = await outcomeOf(request, response, finished);
         if ('kind' in outcome) {
           count(sink, outcome.kind);
           return;
@@ -160,9 +164,18 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
       })(),
     );
   };
+  const onFinished = (request: Request): void => {
+    ended(request);
+    if (isApiCall(request) && !concluded.has(request)) conclude(request, true);
+  };
   const onFailed = (request: Request): void => {
     ended(request);
-    if (!isApiCall(request)) return;
+    if (!isApiCall(request) || concluded.has(request)) return;
+    // Answered, then its body cut off (the page went elsewhere): the server's answer, timed to its first byte.
+    if (responses.has(request)) {
+      conclude(request, false);
+      return;
+    }
     const sink = sinkOf();
     count(sink, 'seenCount');
     count(sink, 'executionCount');
@@ -174,14 +187,21 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   context.on('response', onResponse);
   context.on('requestfinished', onFinished);
   context.on('requestfailed', onFailed);
-  // Whether a call is worth waiting for: its body is arriving.
-  const awaited = (request: Request): boolean => !givenUp.has(request) && responses.has(request);
+  // Whether a call is worth waiting for: its body is arriving, to the document that made it.
+  const awaited = (request: Request): boolean => !givenUp.has(request) && responses.has(request) && documents.get(request) === documentOf(request);
   const settle = async (waitMs = SETTLE_MS): Promise<void> => {
     const deadline = performance.now() + waitMs;
     for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some(awaited); nowMs = performance.now()) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, deadline - nowMs)));
     }
-    for (const request of inFlight) givenUp.add(request);
+    for (const request of [...inFlight]) {
+      if (responses.has(request) && isApiCall(request)) {
+        // Answered, its body dropped (the page went elsewhere, and Chromium says no more of it) or still arriving: an execution, timed to its first byte.
+        inFlight.delete(request);
+        concluded.add(request);
+        conclude(request, false);
+      } else givenUp.add(request);
+    }
     while (pending.size > 0) await Promise.all([...pending]);
   };
   return {
@@ -215,18 +235,30 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
  * 304 Not Modified, which shows as headers transferred and no body for a
  * response whose body is not empty (its body is asked for only then). Each
  * question beyond the first is asked only when the one before cannot tell:
- * they are round trips to the browser.
+ * they are round trips to the browser. Of a call that has not `finished`
+ * (its body dropped), only what its response tells: the sizes of a request
+ * Chromium never finishes would never come.
  */
-async function outcomeOf(request: Request, response: Response): Promise<{ readonly kind: BrowserCallCount } | { readonly statusCode: number }> {
+async function outcomeOf(request: Request, response: Response, finished: boolean): Promise<{ readonly kind: BrowserCallCount } | { readonly statusCode: number }> {
   if (response.fromServiceWorker()) return { kind: 'serviceWorkerCallCount' };
   // A context that closed meanwhile answers nothing: the call then counts as the server's.
   if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null) return { kind: 'mockedCallCount' };
+  if (!finished) return { statusCode: response.status() };
   const sizes = await request.sizes().catch(() => undefined);
   if (sizes === undefined) return { statusCode: response.status() };
   if (sizes.responseHeadersSize + sizes.responseBodySize <= 0) return { kind: 'cachedCallCount' };
   if (response.status() !== 200 || sizes.responseBodySize > 0) return { statusCode: response.status() };
   const body = await response.body().catch(() => undefined);
   return { statusCode: body !== undefined && body.length > 0 ? 304 : 200 };
+}
+
+/** The address of the document a call belongs to, as it is now; empty for a call of no frame (a service worker's). */
+function documentOf(request: Request): string {
+  try {
+    return request.frame().url();
+  } catch {
+    return '';
+  }
 }
 
 /** `GET /api/orders`: the method and the URL's path, no query. */

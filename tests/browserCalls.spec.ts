@@ -164,6 +164,18 @@ test('a call a route holds and never lets go is counted unfinished when its cont
   expect(counts).toStrictEqual({ seenCount: 2, executionCount: 1, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 1 });
 });
 
+test('a call answered while its page goes elsewhere is an execution with the status the server answered, and nothing waits for its body', async () => {
+  const { executions, counts } = await observed(async (page) => {
+    await page.goto(`${app.origin}/`);
+    app.answered.length = 0;
+    await page.evaluate(`fetch('/api/dropped').then(() => undefined)`);
+    await page.goto(`${app.origin}/?elsewhere`);
+  });
+  expect(app.answered).toEqual(['GET /api/dropped 200']);
+  expect(summary(executions)).toEqual(['GET /api/dropped 200']);
+  expect(counts).toMatchObject({ seenCount: 1, executionCount: 1, unfinishedCallCount: 0 });
+});
+
 test('a response from a service worker is counted apart', async () => {
   const { executions, counts } = await observed(async (page) => {
     await page.goto(`${app.origin}/`);

@@ -77,6 +77,12 @@ export async function startApp(): Promise<App> {
         if (request.headers['if-none-match'] === '"v1"') send(304, 'application/json', '', { etag: '"v1"', 'cache-control': 'no-cache' });
         else send(200, 'application/json', '{"name":"Ada"}', { etag: '"v1"', 'cache-control': 'no-cache' });
         return;
+      case '/api/dropped':
+        // Its head and the first bytes of its body, then nothing: the page goes elsewhere meanwhile.
+        answered.push(`GET ${url.pathname} 200`);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('[1,');
+        return;
       case '/api/old-orders':
         send(302, 'text/plain', '', { location: '/api/orders?moved=1' });
         return;
