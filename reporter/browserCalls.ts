@@ -90,16 +90,23 @@ export interface BrowserCallObservation {
 }
 
 /**
- * How long settling waits at most for calls whose response has begun (their
- * body is arriving): Playwright reports a request finished a little after
- * the page has its response, and the test or the context is about to end.
- * A call with no response yet when its test ends (a long poll, a request a
- * route holds, one the page dropped on a reload without a word from the
- * browser) is not waited for: it ends in a later test that shares its
- * page, or, when its context closes first, is counted in
- * `unfinishedCallCount`. No call is waited for twice.
+ * How long settling waits at most: Playwright reports a request finished a
+ * little after the page has its response, and the test or the context is
+ * about to end.
  */
 const SETTLE_MS = 2_000;
+
+/**
+ * How long after its response a call's body is waited for. An API body
+ * arrives within milliseconds of its head; one that has not within this
+ * (a stream, or a response Chromium never finishes, as it does not a
+ * redirect's last hop when the page then navigates) is recorded then, timed
+ * to its first byte. A call with no response yet when its test ends (a long
+ * poll, a request a route holds) is not waited for at all: it ends in a
+ * later test that shares its page, or, when its context closes first, is
+ * counted in `unfinishedCallCount`. No call is waited for twice.
+ */
+const BODY_GRACE_MS = 250;
 
 /** How often settling looks again. */
 const SETTLE_POLL_MS = 10;
@@ -137,8 +144,10 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
     documents.set(request, documentOf(request));
     if (isApiCall(request)) inFlight.add(request);
   };
+  const respondedAt = new WeakMap<Request, number>();
   const onResponse = (response: Response): void => {
     responses.set(response.request(), response);
+    respondedAt.set(response.request(), performance.now());
   };
   const ended = (request: Request): void => {
     inFlight.delete(request);
@@ -187,11 +196,12 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   context.on('response', onResponse);
   context.on('requestfinished', onFinished);
   context.on('requestfailed', onFailed);
-  // Whether a call is worth waiting for: its body is arriving, to the document that made it.
-  const awaited = (request: Request): boolean => !givenUp.has(request) && responses.has(request) && documents.get(request) === documentOf(request);
+  // Whether a call is worth waiting for: its body is arriving, lately, to the document that made it.
+  const awaited = (request: Request, nowMs: number): boolean =>
+    !givenUp.has(request) && nowMs - (respondedAt.get(request) ?? Number.NEGATIVE_INFINITY) < BODY_GRACE_MS && documents.get(request) === documentOf(request);
   const settle = async (waitMs = SETTLE_MS): Promise<void> => {
     const deadline = performance.now() + waitMs;
-    for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some(awaited); nowMs = performance.now()) {
+    for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some((request) => awaited(request, nowMs)); nowMs = performance.now()) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, deadline - nowMs)));
     }
     for (const request of [...inFlight]) {
