@@ -395,7 +395,7 @@ function sourceSection(report: QualityReport): string {
             return `<tr data-source="${attribute(name)}"><td data-label="Source">${text(name)}</td>${cell('executionCount', 'n', statistics.executionCount, formatCount(statistics.executionCount))}${cell('failedExecutionCount', 'Failed', statistics.failedExecutionCount, formatCount(statistics.failedExecutionCount))}${cell('noResponseCount', 'No response', statistics.noResponseCount, formatCount(statistics.noResponseCount))}${cell('slowExecutionCount', 'Slow', statistics.slowExecutionCount, formatCount(statistics.slowExecutionCount))}${cell('endpointCount', 'Endpoints', statistics.endpointCount, formatCount(statistics.endpointCount))}${cell('responseTimeMs.p50', 'p50', times.p50, formatMs(times.p50))}${cell('responseTimeMs.p95', 'p95', times.p95, formatMs(times.p95))}</tr>`;
           })
           .join('')}</tbody></table></div>`;
-  const counted = browser === undefined ? '' : `<p data-field="browserCallCount" data-value="${report.browserCallCount ?? ''}">${text(`${capitalise(browser)}: calls no server answered are counted apart, never as executions.`)}</p>`;
+  const counted = browser === undefined ? '' : `<p data-field="browserCallCount" data-value="${report.browserCallCount ?? ''}">${text(`${capitalise(browser)}: the calls not measured are counted apart, never as executions.`)}</p>`;
   return `<section id="sources"><h2>By source</h2>${table}${counted}</section>`;
 }
 

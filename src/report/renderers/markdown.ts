@@ -178,7 +178,7 @@ function sourceSection(report: QualityReport, lines: string[]): void {
     }
     lines.push('');
   }
-  if (browser !== undefined) lines.push(`${capitalise(browser)}: calls no server answered are counted apart, never as executions.`);
+  if (browser !== undefined) lines.push(`${capitalise(browser)}: the calls not measured are counted apart, never as executions.`);
 }
 
 function budgetSection(report: QualityReport, lines: string[], reportName: string, limits: MarkdownLimits): void {
