@@ -57,6 +57,7 @@ test('the tarball holds both builds, the JSON Schemas, the README with the docum
     'LICENSE',
     'README.md',
     'docs/architecture.md',
+    'docs/browser-tests.md',
     'docs/budgets-and-baseline.md',
     'docs/command.md',
     'docs/configuration.md',
