@@ -69,6 +69,11 @@ export interface BrowserCallCounts {
   unfinishedCallCount: number;
 }
 
+/** Counts of no call at all. */
+export function noBrowserCalls(): BrowserCallCounts {
+  return { seenCount: 0, executionCount: 0, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 };
+}
+
 /** One kind of count of {@link BrowserCallCounts}. */
 export type BrowserCallCount = keyof BrowserCallCounts;
 
@@ -118,7 +123,7 @@ const SETTLE_POLL_MS = 10;
  */
 export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules, sinkOf: () => BrowserCallSink | undefined): BrowserCallObservation {
   const isApiCall = apiCallTest(rules);
-  const counts: BrowserCallCounts = { seenCount: 0, executionCount: 0, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 };
+  const counts = noBrowserCalls();
   const started = new WeakMap<Request, number>();
   // Each response as its event hands it over: asking the request for it would be a round trip to the browser.
   const responses = new WeakMap<Request, Response>();

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { observeBrowserCalls, type ApiCallRules, type BrowserCallCount, type BrowserCallCounts, type BrowserCallObservation, type BrowserCallSink, type BrowserExecution } from './browserCalls.js';
+import { noBrowserCalls, observeBrowserCalls, type ApiCallRules, type BrowserCallCount, type BrowserCallObservation, type BrowserCallSink, type BrowserExecution } from './browserCalls.js';
 import { BROWSER_CALLS_ATTACHMENT_NAME, BROWSER_CALLS_CONTENT_TYPE } from './executionAttachment.js';
 import { attachRecord } from './recordExecution.js';
+import { withMethods } from './recordRequests.js';
 
 /**
  * The browser contexts of a test worker, observed for the recording
@@ -17,7 +18,7 @@ const openObservations = new Set<BrowserCallObservation>();
 
 /** What one test's browser calls came to. */
 class TestBrowserCalls implements BrowserCallSink {
-  readonly counts: BrowserCallCounts = { seenCount: 0, executionCount: 0, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 };
+  readonly counts = noBrowserCalls();
 
   constructor(private readonly test: TestInfo) {}
 
@@ -98,19 +99,4 @@ export async function endBrowserCallsOf(test: TestInfo): Promise<void> {
   if (!testsWithContexts.has(test) && !testCalls.has(test)) return;
   const { counts } = callsOf(test);
   test.attachments.push({ name: BROWSER_CALLS_ATTACHMENT_NAME, contentType: BROWSER_CALLS_CONTENT_TYPE, body: Buffer.from(JSON.stringify(counts)) });
-}
-
-/**
- * `target` with some methods replaced; every other method is the target's
- * own, bound to it (Playwright's objects keep state a proxy cannot reach),
- * and every other property and every write go to the target itself.
- */
-function withMethods<Target extends object>(target: Target, methods: Readonly<Record<string, unknown>>): Target {
-  return new Proxy(target, {
-    get(object, property) {
-      if (typeof property === 'string' && Object.hasOwn(methods, property)) return methods[property];
-      const value: unknown = Reflect.get(object, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-    },
-  });
 }

@@ -133,6 +133,21 @@ export function overriding<Target extends object>(target: Target, property: Prop
   });
 }
 
+/**
+ * `target` with some methods replaced; every other method is the target's
+ * own, bound to it (Playwright's objects keep state a proxy cannot reach),
+ * and every other property and every write go to the target itself.
+ */
+export function withMethods<Target extends object>(target: Target, methods: Readonly<Record<string, unknown>>): Target {
+  return new Proxy(target, {
+    get(object, property) {
+      if (typeof property === 'string' && Object.hasOwn(methods, property)) return methods[property];
+      const value: unknown = Reflect.get(object, property);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+    },
+  });
+}
+
 function noResponseRecord(call: { method: string; url: string }, error: unknown, startedMs: number, baseURL: string | undefined) {
   const message = error instanceof Error ? error.message : String(error);
   const path = pathOfUrl(calledUrlOf(message) ?? call.url, baseURL) ?? '/';
@@ -164,13 +179,7 @@ function servingBody(response: APIResponse, body: Buffer): APIResponse {
       await response.dispose();
     },
   };
-  return new Proxy(response, {
-    get(target, property) {
-      if (typeof property === 'string' && Object.hasOwn(served, property)) return served[property];
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withMethods(response, served);
 }
 
 /**

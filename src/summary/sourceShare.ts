@@ -10,10 +10,14 @@ export interface SourceCounts {
   readonly failedExecutionCount: number;
 }
 
-/** One source's executions over the whole run. */
-export interface SourceStatistics extends SourceCounts {
+/** What a share of executions is counted by: its executions, and those that failed, got no response, were slow. */
+export interface ShareCounts extends SourceCounts {
   readonly noResponseCount: number;
   readonly slowExecutionCount: number;
+}
+
+/** One source's executions over the whole run. */
+export interface SourceStatistics extends ShareCounts {
   /** How many endpoints this source called. */
   readonly endpointCount: number;
   readonly responseTimeMs: LatencyStatistics;
@@ -64,20 +68,12 @@ export class BrowserShare {
 }
 
 /** A browser share as plain data, to cross a thread boundary. */
-export interface BrowserShareData {
-  readonly executionCount: number;
-  readonly failedExecutionCount: number;
-  readonly noResponseCount: number;
-  readonly slowExecutionCount: number;
+export interface BrowserShareData extends ShareCounts {
   readonly times: readonly Float64Array[];
 }
 
 /** What the split needs of one endpoint's whole tally. */
-export interface EndpointWhole {
-  readonly executionCount: number;
-  readonly failedExecutionCount: number;
-  readonly noResponseCount: number;
-  readonly slowExecutionCount: number;
+export interface EndpointWhole extends ShareCounts {
   /** Its times as sorted runs. */
   readonly runs: readonly Float64Array[];
   readonly browser: BrowserShare | undefined;
@@ -92,7 +88,7 @@ class SourceTotals {
   endpointCount = 0;
   readonly runs: Float64Array[] = [];
 
-  add(counts: Omit<SourceTotals, 'add' | 'result' | 'runs' | 'endpointCount'>, runs: readonly Float64Array[]): void {
+  add(counts: ShareCounts, runs: readonly Float64Array[]): void {
     if (counts.executionCount === 0) return;
     this.endpointCount++;
     this.executionCount += counts.executionCount;

@@ -362,7 +362,6 @@ const HTML_DETAIL_LIMIT = 10;
 
 function endpointTable(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState, more: number, reportName: string): string {
   if (shown.length === 0) return '<section id="endpoints"><h2>Endpoints</h2><p>No endpoint ran.</p></section>';
-  const cell = (field: string, name: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
   const withTrend = report.history !== undefined;
   // In a run split by source, a Source column, and a filter by source.
   const bySource = report.sources !== undefined;
@@ -372,7 +371,7 @@ function endpointTable(report: QualityReport, shown: readonly Endpoint[], stateO
     const state = stateOf(endpoint);
     const sources = endpoint.sources === undefined ? '' : (['api', 'browser'] as const).filter((source) => endpoint.sources![source].executionCount > 0).join(' ');
     const sourceCell = bySource ? `<td data-field="sources" data-label="Source">${text(endpointSourceText(endpoint) ?? '')}</td>` : '';
-    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"${bySource ? ` data-sources="${sources}"` : ''}><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${sourceCell}${cell('executionCount', 'n', n, formatCount(n))}${cell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${cell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => cell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}${withTrend ? trendCell(report, endpoint) : ''}</tr>`;
+    return `<tr data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"${bySource ? ` data-sources="${sources}"` : ''}><td data-label="Status">${stateBadge(state)}</td><td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>${sourceCell}${numberCell('executionCount', 'n', n, formatCount(n))}${numberCell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount))}<td data-field="statusCodes" data-label="Statuses">${text(statusesText(endpoint))}</td>${numberCell('slowExecutionCount', 'Slow', endpoint.slowExecutionCount, formatCount(endpoint.slowExecutionCount))}${(['p50', 'p95', 'p99'] as const).map((name) => numberCell(`responseTimeMs.${name}`, name, times[name], formatMs(times[name]))).join('')}${withTrend ? trendCell(report, endpoint) : ''}</tr>`;
   });
   const note = more > 0 ? `<p>The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
   const filter = `<form id="endpoint-filter" class="filter" hidden><label for="endpoint-filter-text">Filter</label> <input type="search" id="endpoint-filter-text" placeholder="label text" autocomplete="off"> <label for="endpoint-filter-state">State</label> <select id="endpoint-filter-state"><option value="">any</option><option>failing</option><option>flaky</option><option>budget breached</option><option>slow</option><option>ok</option></select>${bySource ? ' <label for="endpoint-filter-source">Source</label> <select id="endpoint-filter-source"><option value="">any</option><option value="api">API clients</option><option value="browser">browser</option></select>' : ''}</form>`;
@@ -385,18 +384,22 @@ function sourceSection(report: QualityReport): string {
   const rows = sourceRows(report);
   const browser = browserCallsText(report);
   if (rows.length === 0 && browser === undefined) return '';
-  const cell = (field: string, name: string, value: number | null, shownValue: string) => `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
   const table =
     rows.length === 0
       ? ''
       : `<div class="scroll"><table class="cards"><thead><tr><th>Source</th><th class="num">n</th><th class="num">Failed</th><th class="num">No response</th><th class="num">Slow</th><th class="num">Endpoints</th><th class="num">p50</th><th class="num">p95</th></tr></thead><tbody>${rows
           .map(({ name, statistics }) => {
             const times = statistics.responseTimeMs;
-            return `<tr data-source="${attribute(name)}"><td data-label="Source">${text(name)}</td>${cell('executionCount', 'n', statistics.executionCount, formatCount(statistics.executionCount))}${cell('failedExecutionCount', 'Failed', statistics.failedExecutionCount, formatCount(statistics.failedExecutionCount))}${cell('noResponseCount', 'No response', statistics.noResponseCount, formatCount(statistics.noResponseCount))}${cell('slowExecutionCount', 'Slow', statistics.slowExecutionCount, formatCount(statistics.slowExecutionCount))}${cell('endpointCount', 'Endpoints', statistics.endpointCount, formatCount(statistics.endpointCount))}${cell('responseTimeMs.p50', 'p50', times.p50, formatMs(times.p50))}${cell('responseTimeMs.p95', 'p95', times.p95, formatMs(times.p95))}</tr>`;
+            return `<tr data-source="${attribute(name)}"><td data-label="Source">${text(name)}</td>${numberCell('executionCount', 'n', statistics.executionCount, formatCount(statistics.executionCount))}${numberCell('failedExecutionCount', 'Failed', statistics.failedExecutionCount, formatCount(statistics.failedExecutionCount))}${numberCell('noResponseCount', 'No response', statistics.noResponseCount, formatCount(statistics.noResponseCount))}${numberCell('slowExecutionCount', 'Slow', statistics.slowExecutionCount, formatCount(statistics.slowExecutionCount))}${numberCell('endpointCount', 'Endpoints', statistics.endpointCount, formatCount(statistics.endpointCount))}${numberCell('responseTimeMs.p50', 'p50', times.p50, formatMs(times.p50))}${numberCell('responseTimeMs.p95', 'p95', times.p95, formatMs(times.p95))}</tr>`;
           })
           .join('')}</tbody></table></div>`;
   const counted = browser === undefined ? '' : `<p data-field="browserCallCount" data-value="${report.browserCallCount ?? ''}">${text(`${capitalise(browser)}: the calls not measured are counted apart, never as executions.`)}</p>`;
   return `<section id="sources"><h2>By source</h2>${table}${counted}</section>`;
+}
+
+/** A number's cell: its value for sorting and for readers of the page, shown as given. */
+function numberCell(field: string, name: string, value: number | null, shownValue: string): string {
+  return `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${text(shownValue)}</td>`;
 }
 
 function historySkipped(history: NonNullable<QualityReport['history']>): string {
