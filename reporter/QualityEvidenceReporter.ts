@@ -18,6 +18,7 @@ import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from './executionA
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
 import { testSourceOfFile } from './testSource.js';
 import { checkBeforeRun } from './checkBeforeRun.js';
+import { runTestsOf } from './runTests.js';
 import { unrecordedCallHints } from './unrecordedHints.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
 
@@ -126,8 +127,11 @@ export default class QualityEvidenceReporter implements Reporter {
       const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
       const report = run.finish({ unrecordedCalls, ...(browserCalls === undefined ? {} : { browserCalls }), tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
       // The history line is stamped when the run ends, by the run's clock.
-      const stamp = historyStampOf((host.clock ?? systemClock).now(), host.env, judgement);
-      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem, stamp);
+      const now = (host.clock ?? systemClock).now();
+      const stamp = historyStampOf(now, host.env, judgement);
+      // The exports' time is the run's: from Playwright's start to now.
+      const exportContext = { endedAtMs: now, startedAtMs: Math.min(now, result.startTime.getTime()), env: host.env, serviceName: settings.serviceName, tests: runTestsOf(this.rootSuite, this.rootDir) };
+      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem, stamp, exportContext);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
       this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), judgement.warnings ?? []);

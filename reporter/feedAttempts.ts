@@ -136,7 +136,7 @@ function expectedSetOf(attempt: Attempt): StatusSet | undefined {
 }
 
 /** A test as the report names it: its title path, and where it is declared, relative to the project's root. */
-function testIdentityOf(test: TestCase, rootDir: string): TestIdentity {
+export function testIdentityOf(test: TestCase, rootDir: string): TestIdentity {
   return { title: titleOf(test), ...sourceLocationOf(test.location, rootDir), testId: test.id };
 }
 

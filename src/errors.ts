@@ -135,6 +135,13 @@ export class RecordValidationError extends QualityEvidenceError {
  */
 export class InputLimitError extends QualityEvidenceError {}
 
+/** A report cannot be written in an export's format (exit 65, bad data): nothing is written. */
+export class ExportError extends QualityEvidenceError {
+  constructor(kind: string, reason: string) {
+    super(`cannot make the ${kind} export: ${reason}`);
+  }
+}
+
 /** The report could not be written; any earlier report at the output path is untouched. */
 export class ReportWriteError extends QualityEvidenceError {
   constructor(reason: string, options?: ErrorOptions) {

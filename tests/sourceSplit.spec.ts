@@ -92,7 +92,7 @@ test('counted in parts and merged, as a worker thread hands its part over, the s
   executions.forEach((execution, index) => {
     for (const accumulator of [whole, parts[index % 3]!]) {
       const slot = accumulator.slot(execution.endpoint);
-      const failed = accumulator.addToSlot(slot, execution.statusCode, execution.responseTimeMs);
+      const failed = accumulator.addToSlot(slot, execution.statusCode ?? execution.errorCode!, execution.responseTimeMs);
       if (execution.source === 'browser') accumulator.addBrowserExecution(slot, failed, execution.statusCode === undefined, execution.responseTimeMs);
     }
   });

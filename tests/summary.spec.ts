@@ -218,7 +218,19 @@ test.describe('the SPEC sample', () => {
         "relativeAccuracy": 0.01,
         "zeroCount": 0,
         "bins": [[355, 1]]
-      }
+      },
+      "latencyByStatus": [
+        {
+          "statusCode": 201,
+          "executionCount": 1,
+          "totalMs": 1210,
+          "latencyHistogram": {
+            "relativeAccuracy": 0.01,
+            "zeroCount": 0,
+            "bins": [[355, 1]]
+          }
+        }
+      ]
     },
     {
       "endpoint": "GET /orders",
@@ -244,7 +256,19 @@ test.describe('the SPEC sample', () => {
         "relativeAccuracy": 0.01,
         "zeroCount": 0,
         "bins": [[240, 1]]
-      }
+      },
+      "latencyByStatus": [
+        {
+          "statusCode": 200,
+          "executionCount": 1,
+          "totalMs": 120,
+          "latencyHistogram": {
+            "relativeAccuracy": 0.01,
+            "zeroCount": 0,
+            "bins": [[240, 1]]
+          }
+        }
+      ]
     },
     {
       "endpoint": "POST /orders",
@@ -270,7 +294,19 @@ test.describe('the SPEC sample', () => {
         "relativeAccuracy": 0.01,
         "zeroCount": 0,
         "bins": [[345, 1]]
-      }
+      },
+      "latencyByStatus": [
+        {
+          "statusCode": 503,
+          "executionCount": 1,
+          "totalMs": 980,
+          "latencyHistogram": {
+            "relativeAccuracy": 0.01,
+            "zeroCount": 0,
+            "bins": [[345, 1]]
+          }
+        }
+      ]
     }
   ],
   "slowestExecutions": [

@@ -176,9 +176,24 @@ test.describe('per endpoint', () => {
         responseTimeMs: { min: 5, mean: 208.75, p50: 10, p90: 800, p95: 800, p99: 800, max: 800 },
         // Bucket ⌈ln t / ln γ⌉, γ = 1.01 / 0.99: ln 5 / ln γ = 80.5, ln 10 / ln γ = 115.1, ln 20 / ln γ = 149.8, ln 800 / ln γ = 334.2.
         latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[81, 1], [116, 1], [150, 1], [335, 1]] },
+        // By status code, then by error code: each its own count, sum and histogram, together the endpoint's.
+        latencyByStatus: [
+          { outcome: 201, executionCount: 2, totalMs: 30, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[116, 1], [150, 1]] } },
+          { outcome: 500, executionCount: 1, totalMs: 800, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[335, 1]] } },
+          { outcome: 'ECONNRESET', executionCount: 1, totalMs: 5, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[81, 1]] } },
+        ],
       },
     ]);
     expect(summary.statusCodes).toStrictEqual({ '201': 2, '500': 1 });
+  });
+
+  test('times by status are summed exactly and rounded to the microsecond; times of 0 are counted apart', () => {
+    const summary = summariseExecutions(
+      [0.1, 0.2, 0, 0.0004].map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })),
+      750,
+    );
+    expect(summary.endpoints[0]!.latencyByStatus).toStrictEqual([{ outcome: 200, executionCount: 4, totalMs: 0.3, latencyHistogram: summary.endpoints[0]!.latencyHistogram }]);
+    expect(summary.endpoints[0]!.latencyHistogram.zeroCount).toBe(1);
   });
 
   test('status code keys come out ascending', () => {

@@ -1,5 +1,11 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
-import { SETTINGS } from '../config/settings.js';
+import { SETTING_KEYS, SETTINGS } from '../config/settings.js';
+import { resolveSettings } from '../config/resolveSettings.js';
+import { environmentSettings, flagSettings } from '../config/settingsSources.js';
+import { systemClock } from '../helpers/clock.js';
+import { displayPath } from '../io/displayPath.js';
+import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
+import { publishExports } from '../run/publishReport.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { contradictionInVerdict, evaluateBudgets, needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
@@ -14,6 +20,8 @@ import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
 const OPTIONS = {
+  export: { type: 'string', multiple: true },
+  'service-name': { type: 'string' },
   budgets: { type: 'string' },
   baseline: { type: 'string' },
   'significance-level': { type: 'string' },
@@ -45,6 +53,14 @@ export async function checkCommand(context: CommandContext): Promise<number> {
       ? report
       : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath), { significanceLevel }) };
   const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
+  // The exports carry this check's verdict; they are written before anything is printed, and a failed write fails the check.
+  const { exports = {}, serviceName } = resolveSettings(
+    [flagSettings({ export: flags.export, 'service-name': flags['service-name'] }), environmentSettings(pickVariables(context.env, ['QE_EXPORTS', 'QE_SERVICE_NAME']))],
+    { ignored: SETTING_KEYS.filter((key) => key !== 'exports' && key !== 'serviceName') },
+  );
+  const reads = [{ path: reportPath, what: 'report' }, ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]), ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }]), ...STANDARD_STREAM_FILES];
+  const exportContext = { endedAtMs: (context.clock ?? systemClock).now(), env: context.env, serviceName };
+  const exported = await publishExports({ ...compared, budgets: verdict }, exports, context.fileSystem, exportContext, reads);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
     const lines = verdict.results.map(formatBudgetResult);
@@ -58,6 +74,7 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     );
     // Budgets that hold on part of the evidence are no pass: the verdict, recorded or judged here, is refused.
     if (isIncompleteRun(report.runStatus)) lines.push(`quality-evidence check: ${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`);
+    if (exported.length > 0) lines.push(`quality-evidence check: exports written to ${exported.map((path) => displayPath(path, process.cwd())).join(', ')}`);
     context.stdout.write(`${lines.join('\n')}\n`);
   }
   return verdict.passed && !isIncompleteRun(report.runStatus) ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
@@ -103,6 +120,12 @@ after merge-reports, whose exit status ignores reporters.
 
 Options:
   --budgets <file>    the budgets file; without it, the verdict recorded in the report is used
+  --export <kind=path>
+                      also write the report, with this check's verdict, as an
+                      export (otlp, prometheus, ctrf, junit, benchmark-action);
+                      repeatable (QE_EXPORTS)
+  --service-name <name>
+                      the service the otlp and prometheus exports name (QE_SERVICE_NAME)
   --baseline <file>   a previous report (main's) for maxP95IncreasePercent
   --significance-level <p>
                       the level of the baseline's latency test (default 0.01)
@@ -114,6 +137,12 @@ Examples:
   npx quality-evidence check .build/quality-summary.json --budgets budgets.json
 
 Exit codes: 0 every budget holds, 1 a budget is breached, 64 usage,
-65 not a report (or a recorded verdict that contradicts it), 66 a file is
-missing, 78 bad budgets.
+65 not a report (or a recorded verdict that contradicts it, or one an
+export cannot be made of), 66 a file is missing, 73 an export cannot be
+written, 78 bad budgets or export settings.
 `;
+
+/** Only the named variables of an environment: check reads no other setting from it. */
+function pickVariables(env: CommandContext['env'], names: readonly string[]): CommandContext['env'] {
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+}

@@ -89,7 +89,9 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const merged = mergeReports(reports);
   const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
   const report = judgeReport(merged, judgement);
-  const { reportText, files, stepSummaryProblem } = await publishReport(report, destination, context.fileSystem, historyStampOf((context.clock ?? systemClock).now(), context.env, judgement));
+  const now = (context.clock ?? systemClock).now();
+  const exportContext = { endedAtMs: now, env: context.env, serviceName: settings.serviceName };
+  const { reportText, files, stepSummaryProblem } = await publishReport(report, destination, context.fileSystem, historyStampOf(now, context.env, judgement), exportContext);
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);

@@ -112,7 +112,7 @@ const apiCallRules = z.strictObject(
 );
 
 /** The formats of other tools a report can be exported to (src/exports). */
-export const EXPORT_KINDS = ['benchmark-action'] as const;
+export const EXPORT_KINDS = ['otlp', 'prometheus', 'ctrf', 'junit', 'benchmark-action'] as const;
 
 /** One of {@link EXPORT_KINDS}. */
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -413,7 +413,16 @@ export const SETTINGS = {
     text: exportText,
     pathValues: true,
     purpose: 'the exports',
-    description: `Files in other tools' formats, written with the report: { "benchmark-action": "out/benchmark.json" } (QE_EXPORTS and --export: kind=path, comma-separated or repeated); kinds: ${EXPORT_KINDS.join(', ')}`,
+    description: `Files in other tools' formats, written with the report: { "otlp": "out/metrics.jsonl", "junit": "out/junit.xml" } (QE_EXPORTS and --export: kind=path, comma-separated or repeated); kinds: ${EXPORT_KINDS.join(', ')}`,
+  },
+  serviceName: {
+    variable: 'QE_SERVICE_NAME',
+    flag: { name: 'service-name' },
+    inFile: true,
+    value: nonEmptyText,
+    text: z.string(),
+    purpose: 'the service name of the exports',
+    description: "The name the OpenTelemetry export gives the run's service (service.name on its Resource) and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service",
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',

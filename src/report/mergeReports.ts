@@ -2,6 +2,7 @@ import { ReportFormatError } from '../errors.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT } from '../summary/endpointEvidence.js';
 import { HISTOGRAM_RELATIVE_ACCURACY, HistogramCounts, histogramCount, histogramPercentile, type LatencyHistogram } from '../summary/latencyHistogram.js';
+import { ExactSum, roundToMicroseconds } from '../summary/latencySamples.js';
 import { REPORT_SCHEMA_VERSION, type QualityReport, type RunStatus } from './qualityReport.js';
 
 /**
@@ -220,6 +221,8 @@ function mergeEndpoint(entries: readonly Endpoint[]): Endpoint {
     ),
     latencyHistogram: copyHistogram(histogram.result()),
   };
+  // Every part's split, or none: a report of a version before 0.2 has none, and a part of the times would misstate the whole.
+  if (entries.every((entry) => entry.latencyByStatus !== undefined)) merged.latencyByStatus = mergeLatencyByStatus(entries.flatMap((entry) => entry.latencyByStatus!));
   // In the order a report made from records gives them.
   if (entries.some((entry) => entry.newConnectionCount !== undefined)) merged.newConnectionCount = sum(entries, (entry) => entry.newConnectionCount ?? 0);
   const tests = mergeTests(entries);
@@ -238,6 +241,27 @@ function mergeEndpoint(entries: readonly Endpoint[]): Endpoint {
   const bodies = entries.flatMap((entry) => (entry.bodies === undefined ? [] : [entry.bodies]));
   if (bodies.length > 0) merged.bodies = mergeBodies(bodies);
   return merged;
+}
+
+type StatusLatency = NonNullable<Endpoint['latencyByStatus']>[number];
+
+/** Each status's (and error code's) counts, sums and histograms added, in the order a report made from records gives them. */
+function mergeLatencyByStatus(parts: readonly StatusLatency[]): StatusLatency[] {
+  const byOutcome = new Map<number | string, { statusCode?: number; errorCode?: string; executionCount: number; total: ExactSum; histogram: HistogramCounts }>();
+  for (const part of parts) {
+    const outcome = part.statusCode ?? part.errorCode ?? '';
+    let known = byOutcome.get(outcome);
+    if (known === undefined) {
+      known = { ...(part.statusCode === undefined ? { errorCode: part.errorCode! } : { statusCode: part.statusCode }), executionCount: 0, total: new ExactSum(), histogram: new HistogramCounts() };
+      byOutcome.set(outcome, known);
+    }
+    known.executionCount += part.executionCount;
+    known.total.add(part.totalMs);
+    known.histogram.merge(part.latencyHistogram);
+  }
+  return [...byOutcome.values()]
+    .sort((a, b) => (a.statusCode !== undefined && b.statusCode !== undefined ? a.statusCode - b.statusCode : a.statusCode !== undefined ? -1 : b.statusCode !== undefined ? 1 : compareCodeUnits(a.errorCode!, b.errorCode!)))
+    .map(({ total, histogram, ...entry }) => ({ ...entry, totalMs: roundToMicroseconds(total.value()), latencyHistogram: copyHistogram(histogram.result()) }));
 }
 
 type TestCalls = NonNullable<Endpoint['tests']>[number];

@@ -3,10 +3,11 @@ import { describeLocation } from '../issues/location.js';
 import { DEFAULT_EXPECTED_STATUSES } from '../records/statusList.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
+import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { SourceStatistics } from '../summary/sourceShare.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
 import { contractCoverageSchema } from './contractSchemas.js';
-import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema } from './statisticsSchemas.js';
+import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema, statusLatencySchema } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js';
 
@@ -122,6 +123,13 @@ export const endpointStatisticsSchema = z
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema,
     latencyHistogram: latencyHistogramSchema,
+    latencyByStatus: z
+      .array(statusLatencySchema)
+      .optional()
+      .meta({
+        description:
+          "The endpoint's executions by status code, ascending, then by error code for calls with no response: each with its count, the sum of its times and their histogram (the OpenTelemetry and Prometheus exports are made of them). Absent in reports of versions before 0.2",
+      }),
     timeToFirstByteMs: latencyStatisticsSchema
       .optional()
       .meta({ description: 'Only when records of this endpoint carried timing phases: the statistics of the wait phase (request sent to first byte)' }),
@@ -358,7 +366,13 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
       ...(passingTestFailures === undefined ? {} : { passingTestFailures: { ...passingTestFailures } }),
       statusCodes: { ...endpoint.statusCodes },
       responseTimeMs: copyStatistics(endpoint.responseTimeMs),
-      latencyHistogram: { ...endpoint.latencyHistogram, bins: endpoint.latencyHistogram.bins.map(([bucket, count]) => [bucket, count] as [number, number]) },
+      latencyHistogram: copyHistogram(endpoint.latencyHistogram),
+      latencyByStatus: endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) => ({
+        ...(typeof outcome === 'number' ? { statusCode: outcome } : { errorCode: outcome }),
+        executionCount,
+        totalMs,
+        latencyHistogram: copyHistogram(latencyHistogram),
+      })),
       ...(bodies === undefined ? {} : { bodies: { ...bodies, notValidatedReasons: { ...bodies.notValidatedReasons }, topViolations: bodies.topViolations.map((violation) => ({ ...violation })) } }),
     })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
@@ -390,7 +404,11 @@ function copyStatistics(statistics: LatencyStatistics): QualityReport['responseT
 }
 
 function sourceEntry({ responseTimeMs, latencyHistogram, ...counts }: SourceStatistics): NonNullable<QualityReport['sources']>['api'] {
-  return { ...counts, responseTimeMs: copyStatistics(responseTimeMs), latencyHistogram: { ...latencyHistogram, bins: latencyHistogram.bins.map(([bucket, count]) => [bucket, count] as [number, number]) } };
+  return { ...counts, responseTimeMs: copyStatistics(responseTimeMs), latencyHistogram: copyHistogram(latencyHistogram) };
+}
+
+function copyHistogram(histogram: LatencyHistogram): QualityReport['endpoints'][number]['latencyHistogram'] {
+  return { ...histogram, bins: histogram.bins.map(([bucket, count]) => [bucket, count] as [number, number]) };
 }
 
 function failedExecutionEntry({ location, test, callLocation, ...execution }: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {

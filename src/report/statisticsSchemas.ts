@@ -74,3 +74,14 @@ export const latencyHistogramSchema = z
     title: 'LatencyHistogram',
     description: 'Every response time of the endpoint in logarithmic buckets: mergeable across runs and machines (counts add up), read by nearest rank for comparisons; the exact percentiles are in responseTimeMs',
   });
+
+/** One status's executions of an endpoint, or, for calls with no response, one error code's. */
+export const statusLatencySchema = z
+  .strictObject({
+    statusCode: z.int().min(100).max(599).optional().meta({ description: 'The status code; absent for calls with no response' }),
+    errorCode: z.string().optional().meta({ description: 'Only for calls that got no response: their error code' }),
+    executionCount: z.int().min(1),
+    totalMs: z.number().min(0).meta({ description: 'The sum of their response times in milliseconds, rounded to 3 decimals (the microsecond)' }),
+    latencyHistogram: latencyHistogramSchema,
+  })
+  .meta({ title: 'StatusLatency' });

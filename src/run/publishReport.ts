@@ -6,7 +6,8 @@ import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { fileIdentity, makeFolderOf, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
-import { renderExport } from '../exports/renderExport.js';
+import { checkExportsCanBeMade, renderExport } from '../exports/renderExport.js';
+import type { ExportContext } from '../exports/exportContext.js';
 import { HISTORY_FILE, historyTextOfLines, readHistoryLines, withHistoryLock } from '../history/historyFile.js';
 import { belongsInHistory, historyRunOf, runIdentityOf } from '../history/historyLine.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
@@ -74,6 +75,7 @@ export async function checkReportDestination(fileSystem: FileSystem, destination
   if (destination.history !== undefined) await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_FILE }], readsBesidesHistory(destination));
   await checkDistinctTargets(fileSystem, [...files, ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }])]);
   await checkJobSummaryTarget(fileSystem, destination);
+  await checkExportsCanBeMade(exportFilePaths(destination).map(({ kind }) => kind));
 }
 
 // The history file is read, and written by the run itself: only the other reads are kept from it.
@@ -175,12 +177,38 @@ function withinStringLimit(render: () => string): string {
 }
 
 /**
+ * Writes only the exports of a report already written (what `check` does
+ * with its own verdict): each checked first as a report file is, all made
+ * before any is written, then written together, atomically. The paths written.
+ */
+export async function publishExports(report: QualityReport, exports: Readonly<Partial<Record<ExportKind, string>>>, fileSystem: FileSystem, context: ExportContext, reads: readonly ReadFile[]): Promise<string[]> {
+  const files = exportFilePaths({ outputPath: '', exports });
+  if (files.length === 0) return [];
+  await resolveReportTargets(fileSystem, files, reads);
+  await checkDistinctTargets(fileSystem, files);
+  const rendered = await Promise.all(files.map(async ({ path, role, kind }) => ({ path, role, content: await withinStringLimitAsync(() => renderExport(kind, report, context)) })));
+  await writeReportFilesAtomically(fileSystem, rendered, reads);
+  return files.map(({ path }) => path);
+}
+
+/** {@link withinStringLimit} for a rendering that is made asynchronously. */
+async function withinStringLimitAsync(render: () => Promise<string>): Promise<string> {
+  try {
+    return await render();
+  } catch (error) {
+    return withinStringLimit(() => {
+      throw error;
+    });
+  }
+}
+
+/**
  * Renders the report in each format asked for and writes the files together
  * (see {@link writeReportFilesAtomically}: all of them or none, the JSON
  * report renamed into place last); then, when a job summary file is named,
  * appends the Markdown to it (appends: other steps write there too).
  */
-export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem, stamp?: HistoryStamp): Promise<WrittenReport> {
+export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem, stamp?: HistoryStamp, exportContext?: ExportContext): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
@@ -196,7 +224,9 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     }
     return { path, role, content: renderHtml(report, { reportName }) };
   });
-  const exports = exportFilePaths(destination).map(({ path, role, kind }) => ({ path, role, content: withinStringLimit(() => renderExport(kind, report)) }));
+  // Every export is made before anything is written: one that cannot be made leaves every file as it was.
+  const context = exportContext ?? { endedAtMs: stamp === undefined ? Date.now() : Date.parse(stamp.identity.time), env: {} };
+  const exports = await Promise.all(exportFilePaths(destination).map(async ({ path, role, kind }) => ({ path, role, content: await withinStringLimitAsync(() => renderExport(kind, report, context)) })));
   const history = destination.history !== undefined && stamp !== undefined && belongsInHistory(report) ? destination.history : undefined;
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.

@@ -104,7 +104,8 @@ export class RecordIntake {
           ? undefined
           : this.widened(endpoint, origin.alsoExpected);
     const { accumulator } = this;
-    const failed = accumulator.addToSlot(slot, statusCode, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
+    // A valid record has a status code or, when it got no response, an error code.
+    const failed = accumulator.addToSlot(slot, statusCode ?? record.errorCode!, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
     if (record.source === 'browser') accumulator.addBrowserExecution(slot, failed, statusCode === undefined, responseTimeMs);
     if (failed || origin?.test !== undefined) accumulator.addEvidence(slot, failed, origin, () => failedExecutionOf(record, origin, this.named(locate())));

@@ -2,12 +2,12 @@ import type { RecordLocation } from '../issues/location.js';
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
-import { describeRuns, ExactSum, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
+import { describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
-import { histogramOfRuns, type LatencyHistogram } from './latencyHistogram.js';
+import { histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { EndpointEvidence, type CallSource, type EndpointEvidenceData, type EndpointEvidenceResult, type FailedExecution } from './endpointEvidence.js';
 import { BrowserShare, splitBySource, type BrowserShareData, type EndpointWhole, type ExecutionSource, type SourceCounts, type SourceStatistics } from './sourceShare.js';
 
@@ -45,6 +45,8 @@ export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly responseTimeMs: LatencyStatistics;
   /** Every response time in logarithmic buckets (see latencyHistogram.ts): for comparisons and merging. */
   readonly latencyHistogram: LatencyHistogram;
+  /** The response times by status code, then by error code for calls with no response: what the OpenTelemetry and Prometheus exports are made of. */
+  readonly latencyByStatus: readonly StatusLatency[];
   /** Only when records of this endpoint carried timing phases: the statistics of `wait` (request sent to first byte). */
   readonly timeToFirstByteMs?: LatencyStatistics;
   /** Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection). */
@@ -53,6 +55,16 @@ export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly bodies?: BodyConformance;
   /** Only when the run has browser-made executions: this endpoint's executions and failures by source. */
   readonly sources?: Readonly<Record<ExecutionSource, SourceCounts>>;
+}
+
+/** One status's (or, for calls with no response, one error code's) executions of an endpoint, and their times. */
+export interface StatusLatency {
+  /** A status code; for calls with no response, their error code. */
+  readonly outcome: number | string;
+  readonly executionCount: number;
+  /** The exact sum of their response times, rounded to the microsecond. */
+  readonly totalMs: number;
+  readonly latencyHistogram: LatencyHistogram;
 }
 
 /** The summary of execution records: the counts, and where and how badly. */
@@ -77,15 +89,14 @@ export interface EndpointData {
   readonly slowExecutionCount: number;
   readonly noResponseCount: number;
   readonly statusCodes: readonly (readonly [number, number])[];
-  /** The response times, in one or more arrays (the sorted runs of a thread that sorted them). */
-  readonly times: readonly Float64Array[];
+  /** The response times by status code (or error code), each in one or more arrays (the sorted runs of a thread that sorted them). */
+  readonly times: readonly OutcomeSamples[];
   readonly timed: boolean;
   readonly waits: readonly Float64Array[];
   readonly newConnectionCount: number;
   /** Whether `times` and `waits` are in ascending order. */
   readonly sorted?: boolean;
-  /** The exact sums of `times` and `waits`, as partials, when the thread that sent them worked them out. */
-  readonly timesSum?: readonly number[];
+  /** The exact sum of `waits`, as partials, when the thread that sent them worked it out. */
   readonly waitsSum?: readonly number[];
   /** Whether automatic grouping made the label, so that learning may template it further (see EndpointTally.learnable). */
   readonly learnable?: boolean;
@@ -93,6 +104,14 @@ export interface EndpointData {
   readonly evidence?: EndpointEvidenceData;
   /** The executions a browser made, when any did. */
   readonly browser?: BrowserShareData;
+}
+
+/** The response times of one status code (or error code) of an endpoint, as plain data. */
+export interface OutcomeSamples {
+  readonly outcome: number | string;
+  readonly samples: readonly Float64Array[];
+  /** Their exact sum, as partials, when the thread that sent them worked it out. */
+  readonly sum?: readonly number[];
 }
 
 /** The accumulator's state as plain data, to cross a worker-thread boundary. */
@@ -127,7 +146,9 @@ export class EndpointTally {
   // Status codes and their counts side by side: an endpoint answers with a handful of codes, so a scan beats a map.
   readonly codes: number[] = [];
   readonly codeCounts: number[] = [];
-  readonly times = new SampleBuffer();
+  // The response times by status code, or by error code for calls with no response: side by side, scanned as the codes are.
+  readonly outcomes: (number | string)[] = [];
+  readonly outcomeTimes: SampleBuffer[] = [];
   timed = false;
   readonly waits = new SampleBuffer(0);
   newConnectionCount = 0;
@@ -159,6 +180,21 @@ export class EndpointTally {
 
   statusCodes(): [number, number][] {
     return this.codes.map((code, index) => [code, this.codeCounts[index]!]);
+  }
+
+  /** The buffer of one status code's (or error code's) times, made on first use. */
+  timesOf(outcome: number | string): SampleBuffer {
+    const { outcomes } = this;
+    for (let index = 0; index < outcomes.length; index++) if (outcomes[index] === outcome) return this.outcomeTimes[index]!;
+    const buffer = new SampleBuffer();
+    outcomes.push(outcome);
+    this.outcomeTimes.push(buffer);
+    return buffer;
+  }
+
+  /** Every response time as sorted runs (see SampleBuffer.runs), by status code or error code in the order they came. */
+  runs(): Float64Array[] {
+    return this.outcomeTimes.flatMap((buffer) => buffer.runs());
   }
 }
 
@@ -200,18 +236,20 @@ export class ExecutionAccumulator {
 
   /**
    * Counts one execution by its fields, making no object: the hot loop of a
-   * million-record input. `expected` overrides the rules for this record (a
-   * record's own `expectedStatuses`, or its test's annotation). Returns
-   * whether the execution failed.
+   * million-record input. `outcome` is its status code, or, for a call that
+   * got no response, its error code. `expected` overrides the rules for this
+   * record (a record's own `expectedStatuses`, or its test's annotation).
+   * Returns whether the execution failed.
    */
-  addExecution(endpoint: string, statusCode: number | undefined, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
-    return this.addToSlot(this.slot(endpoint), statusCode, responseTimeMs, expected, wait, connect);
+  addExecution(endpoint: string, outcome: number | string, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
+    return this.addToSlot(this.slot(endpoint), outcome, responseTimeMs, expected, wait, connect);
   }
 
   /** {@link addExecution} for a label whose slot the caller holds. */
-  addToSlot(tally: EndpointTally, statusCode: number | undefined, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
+  addToSlot(tally: EndpointTally, outcome: number | string, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
     tally.executionCount++;
     let failed = true;
+    const statusCode = typeof outcome === 'number' ? outcome : undefined;
     if (statusCode === undefined) {
       tally.noResponseCount++;
       tally.failedExecutionCount++;
@@ -225,7 +263,7 @@ export class ExecutionAccumulator {
     }
     if (responseTimeMs > this.slowResponseThresholdMs) tally.slowExecutionCount++;
     // + 0 makes -0 a 0: a percentile is then the same whichever zero was read first (found by the merge-law property).
-    tally.times.push(responseTimeMs + 0);
+    tally.timesOf(outcome).push(responseTimeMs + 0);
     if (wait !== undefined || connect !== undefined) {
       tally.timed = true;
       if (wait !== undefined) tally.waits.push(wait + 0);
@@ -251,7 +289,7 @@ export class ExecutionAccumulator {
 
   /** Counts one canonical record. */
   add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
-    this.addExecution(record.endpoint, record.statusCode, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
+    this.addExecution(record.endpoint, record.statusCode ?? record.errorCode ?? NO_RESPONSE, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
     if (this.isAmongSlowest(record.responseTimeMs)) this.addSlowest(slowExecutionOf(record));
   }
 
@@ -289,7 +327,7 @@ export class ExecutionAccumulator {
       tally.slowExecutionCount += part.slowExecutionCount;
       tally.noResponseCount += part.noResponseCount;
       for (const [code, count] of part.statusCodes) tally.countStatus(code, count);
-      adoptAll(tally.times, part.times, part.sorted === true, part.timesSum);
+      for (const { outcome, samples, sum } of part.times) adoptAll(tally.timesOf(outcome), samples, part.sorted === true, sum);
       tally.timed ||= part.timed;
       adoptAll(tally.waits, part.waits, part.sorted === true, part.waitsSum);
       tally.newConnectionCount += part.newConnectionCount;
@@ -331,7 +369,7 @@ export class ExecutionAccumulator {
 
   /** The sample buffers of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    return [...new Set(data.endpoints.flatMap((endpoint) => [...endpoint.times, ...endpoint.waits, ...(endpoint.browser?.times ?? [])].map((samples) => samples.buffer as ArrayBuffer)))];
+    return [...new Set(data.endpoints.flatMap((endpoint) => [...endpoint.times.flatMap(({ samples }) => samples), ...endpoint.waits, ...(endpoint.browser?.times ?? [])].map((samples) => samples.buffer as ArrayBuffer)))];
   }
 
   /** The statistics of everything added and merged so far. */
@@ -354,8 +392,10 @@ export class ExecutionAccumulator {
     const wholes: EndpointWhole[] = [];
     for (const endpoint of labels) {
       const tally = this.tallies.get(endpoint)!;
-      const runs = tally.times.runs();
-      const sum = tally.times.exactSum();
+      const byOutcome = latencyByOutcome(tally);
+      const runs = byOutcome.flatMap(({ runs }) => runs);
+      const sum = new ExactSum();
+      for (const outcome of byOutcome) sum.merge(outcome.sum);
       allRuns.push(...runs);
       allSum.merge(sum);
       executionCount += tally.executionCount;
@@ -377,7 +417,8 @@ export class ExecutionAccumulator {
         noResponseCount: tally.noResponseCount,
         statusCodes: statusCodeObject(codes),
         responseTimeMs: describeRuns(runs, sum),
-        latencyHistogram: histogramOfRuns(runs),
+        latencyHistogram: mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram)),
+        latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
       const timed = tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics;
       const checked = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
@@ -437,7 +478,7 @@ export class ExecutionAccumulator {
 
 /** One tally as plain data, under the label given (see {@link ExecutionAccumulator.toData}). */
 function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean): EndpointData {
-  const times = samplesOf(tally.times, sorted);
+  const times = tally.outcomes.map((outcome, index) => ({ outcome, buffer: tally.outcomeTimes[index]!, ...samplesOf(tally.outcomeTimes[index]!, sorted) }));
   const waits = samplesOf(tally.waits, sorted);
   return {
     endpoint,
@@ -447,13 +488,13 @@ function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean)
     slowExecutionCount: tally.slowExecutionCount,
     noResponseCount: tally.noResponseCount,
     statusCodes: tally.statusCodes(),
-    times: times.samples,
+    // Sorting threads sum too, in parallel, so the thread that merges does neither.
+    times: times.map(({ outcome, buffer, samples }) => ({ outcome, samples, ...(sorted ? { sum: buffer.exactSum().toPartials() } : {}) })),
     timed: tally.timed,
     waits: waits.samples,
     newConnectionCount: tally.newConnectionCount,
-    ...(times.sorted && waits.sorted ? { sorted: true } : {}),
-    // Sorting threads sum too, in parallel, so the thread that merges does neither.
-    ...(sorted ? { timesSum: tally.times.exactSum().toPartials(), waitsSum: tally.waits.exactSum().toPartials() } : {}),
+    ...(times.every((outcome) => outcome.sorted) && waits.sorted ? { sorted: true } : {}),
+    ...(sorted ? { waitsSum: tally.waits.exactSum().toPartials() } : {}),
     ...(tally.learnable ? { learnable: true } : {}),
     ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
     ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
@@ -482,11 +523,35 @@ function statusCodeObject(counts: ReadonlyMap<number, number>): Record<string, n
   return object;
 }
 
+/** The error code of a call with no response whose record names none (a canonical record always does). */
+const NO_RESPONSE = 'NO_RESPONSE';
+
+/**
+ * An endpoint's times by status code, then by error code, ascending: each
+ * with its sorted runs, exact sum and histogram.
+ */
+function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: ExactSum; latency: StatusLatency }[] {
+  return tally.outcomes
+    .map((outcome, index) => ({ outcome, buffer: tally.outcomeTimes[index]! }))
+    .sort((a, b) => compareOutcomes(a.outcome, b.outcome))
+    .map(({ outcome, buffer }) => {
+      const runs = buffer.runs();
+      const sum = buffer.exactSum();
+      return { runs, sum, latency: { outcome, executionCount: buffer.length, totalMs: roundToMicroseconds(sum.value()), latencyHistogram: histogramOfRuns(runs) } };
+    });
+}
+
+/** Status codes first, ascending, then error codes in code-unit order. */
+function compareOutcomes(a: number | string, b: number | string): number {
+  if (typeof a === 'number') return typeof b === 'number' ? a - b : -1;
+  return typeof b === 'number' ? 1 : compareCodeUnits(a, b);
+}
+
 function slowExecutionOf(record: CanonicalExecutionRecord): SlowExecution {
   const { endpoint, statusCode, errorCode, responseTimeMs, id } = record;
   return {
     endpoint,
-    ...(statusCode === undefined ? { errorCode: errorCode ?? 'NO_RESPONSE' } : { statusCode }),
+    ...(statusCode === undefined ? { errorCode: errorCode ?? NO_RESPONSE } : { statusCode }),
     // -0 as 0, as the samples hold it.
     responseTimeMs: responseTimeMs + 0,
     ...(id === undefined ? {} : { id }),

@@ -81,6 +81,13 @@ export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram
   return counts.result();
 }
 
+/** Histograms added together: the histogram of all their times. */
+export function mergedHistogram(histograms: readonly LatencyHistogram[]): LatencyHistogram {
+  const counts = new HistogramCounts();
+  for (const histogram of histograms) counts.merge(histogram);
+  return counts.result();
+}
+
 /** How many times a histogram holds. */
 export function histogramCount(histogram: LatencyHistogram): number {
   return histogram.bins.reduce((total, [, count]) => total + count, histogram.zeroCount);

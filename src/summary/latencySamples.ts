@@ -324,6 +324,11 @@ function countAtMost(runs: readonly Float64Array[], value: number): number {
 }
 
 /** Rounded to 3 decimals, and never -0. */
+/** Milliseconds rounded to 3 decimals (the microsecond), as the report gives means and sums: sums of such numbers merge alike in any grouping. */
+export function roundToMicroseconds(milliseconds: number): number {
+  return Math.round(milliseconds * 1000) / 1000 + 0;
+}
+
 function roundMean(mean: number): number {
   return Math.round(mean * 1000) / 1000 + 0;
 }

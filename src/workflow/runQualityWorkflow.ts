@@ -27,7 +27,7 @@ export interface QualityWorkflowOptions {
   readonly reads?: readonly ReadFile[] | undefined;
   /** The process's environment: CI's variables name the run in the history file (commit, branch, run id) and a pull request's base. Default: none. */
   readonly env?: EnvironmentRecord | undefined;
-  /** The clock whose time a history line records; default the system's. */
+  /** The clock whose time a history line and the exports record; default the system's. */
   readonly clock?: Pick<Clock, 'now'> | undefined;
 }
 
@@ -69,7 +69,8 @@ export async function runQualityWorkflow(
   const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
   // The history line is stamped when the run ends, by the run's clock.
-  const written = await publishReport(report, destination, dependencies.fileSystem, historyStampOf((options.clock ?? systemClock).now(), env, judgement));
+  const now = (options.clock ?? systemClock).now();
+  const written = await publishReport(report, destination, dependencies.fileSystem, historyStampOf(now, env, judgement), { endedAtMs: now, env, serviceName: config.serviceName });
   return { report, ...written, warnings: judgement.warnings ?? [] };
 }
 

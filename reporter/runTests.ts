@@ -1,0 +1,44 @@
+import type { Suite, TestCase } from '@playwright/test/reporter';
+import type { RunTest } from '../src/exports/exportContext.js';
+import { testIdentityOf } from './feedAttempts.js';
+
+/**
+ * The run's tests as the CTRF export lists them, from Playwright's own
+ * outcome of each: expected is passed (a test expected to fail that failed
+ * too), unexpected is failed, flaky is passed and flaky, skipped is skipped;
+ * a test whose last attempt was interrupted is `other`. The counts are the
+ * report's `tests`: passed here is its passed and flaky together.
+ */
+export function runTestsOf(suite: Suite | undefined, rootDir: string): RunTest[] {
+  return (suite?.allTests() ?? []).map((test) => runTestOf(test, rootDir));
+}
+
+function runTestOf(test: TestCase, rootDir: string): RunTest {
+  const last = test.results[test.results.length - 1];
+  const outcome = test.outcome();
+  const { title, file, line } = testIdentityOf(test, rootDir);
+  const project = test.parent.project()?.name;
+  // The describe blocks between the file and the test, the file first.
+  const path = test.titlePath().slice(2, -1).filter(Boolean);
+  const status = last?.status === 'interrupted' ? 'other' : outcome === 'unexpected' ? 'failed' : outcome === 'skipped' ? 'skipped' : 'passed';
+  const message = status === 'failed' ? firstLineOf(last?.errors[0]?.message) : undefined;
+  return {
+    name: title,
+    status,
+    durationMs: last?.duration ?? 0,
+    file,
+    line,
+    suite: [file, ...path.slice(1)],
+    retries: Math.max(0, test.results.length - 1),
+    flaky: outcome === 'flaky',
+    ...(project === undefined || project === '' ? {} : { project }),
+    ...(message === undefined ? {} : { message }),
+  };
+}
+
+// An error's first line, without the terminal's colour codes.
+function firstLineOf(message: string | undefined): string | undefined {
+  // eslint-disable-next-line no-control-regex -- the escape character starts each colour code
+  const line = message?.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]?.trim();
+  return line === undefined || line === '' ? undefined : line;
+}
