@@ -176,6 +176,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'redactKeys',
     'openapi',
     'exports',
+    'serviceName',
     'formats',
   ]);
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { QualityReport } from '../src/index.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { pathExists } from './support/runProgram.js';
-import { histogramOf, readReport, withoutTimes } from './support/reports.js';
+import { histogramOf, readReport, timesByStatus, withoutTimes } from './support/reports.js';
 
 // Each test runs real Playwright in a child process on a small project that
 // installs the packed package, and reads the report it writes.
@@ -86,17 +86,17 @@ const expectedOrdersReport: QualityReport = {
   statusCodes: { '200': 5, '404': 1, '500': 2, '503': 1 },
   responseTimeMs: { min: 40, mean: 300.111, p50: 120, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
   endpoints: [
-    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40, source: 'exact' }, latencyHistogram: histogramOf(40, 40),
+    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40, source: 'exact' }, latencyHistogram: histogramOf(40, 40), latencyByStatus: timesByStatus([200, 40], [503, 40]),
       tests: [{ ...declared(13, 'retries a flaky call'), calls: 2, failedCalls: 1 }], testCount: 1, flakyFailedExecutionCount: 1,
       failedExecutions: [failedCall('GET', '/flaky', 503, 40, 13, 'retries a flaky call', 1)] },
-    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' }, latencyHistogram: histogramOf(300),
+    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' }, latencyHistogram: histogramOf(300), latencyByStatus: timesByStatus([404, 300]),
       tests: [{ ...declared(9, 'reads an invoice'), calls: 1, failedCalls: 1 }], testCount: 1, flakyFailedExecutionCount: 0,
       failedExecutions: [failedCall('GET', '/invoices/7', 404, 300, 9, 'reads an invoice', 1)], passingTestFailures: { '404': 1 } },
-    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301, source: 'exact' }, latencyHistogram: histogramOf(120, 301),
+    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301, source: 'exact' }, latencyHistogram: histogramOf(120, 301), latencyByStatus: timesByStatus([200, 120, 301]),
       tests: [{ ...declared(4, 'lists orders'), calls: 2, failedCalls: 0 }], testCount: 1, flakyFailedExecutionCount: 0 },
-    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50, source: 'exact' }, latencyHistogram: histogramOf(50, 50),
+    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50, source: 'exact' }, latencyHistogram: histogramOf(50, 50), latencyByStatus: timesByStatus([200, 50, 50]),
       tests: [{ ...declared(23, 'times out'), calls: 2, failedCalls: 0 }], testCount: 1, flakyFailedExecutionCount: 0 },
-    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' }, latencyHistogram: histogramOf(900, 900),
+    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' }, latencyHistogram: histogramOf(900, 900), latencyByStatus: timesByStatus([500, 900, 900]),
       tests: [{ ...declared(18, 'always fails'), calls: 2, failedCalls: 2 }], testCount: 1, flakyFailedExecutionCount: 0,
       failedExecutions: [failedCall('POST', '/orders', 500, 900, 18, 'always fails', 1), failedCall('POST', '/orders', 500, 900, 18, 'always fails', 2)] },
   ],
@@ -188,16 +188,16 @@ test('orders api', async ({ request }) => {
       statusCodes: { '200': 2, '201': 1, '404': 1 },
       endpoints: [
         {
-          endpoint: 'DELETE /orders/:id', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, ...calledOnce(1),
+          endpoint: 'DELETE /orders/:id', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, latencyByStatus: [{ statusCode: 404, executionCount: 1 }], ...calledOnce(1),
           // The call's own line and column (request.fetch on line 8), beside the test's (line 5); the path as called.
           failedExecutions: [
             { method: 'DELETE', path: '/orders/9', statusCode: 404, test: ordersApi, attempt: 1, callLocation: { file: 'api.spec.ts', line: 8, column: 25 }, location: 'test "api.spec.ts › orders api" (attempt 1)' },
           ],
           passingTestFailures: { '404': 1 },
         },
-        { endpoint: 'GET /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, ...calledOnce(0) },
-        { endpoint: 'GET /slow', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, ...calledOnce(0) },
-        { endpoint: 'POST /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '201': 1 }, ...calledOnce(0) },
+        { endpoint: 'GET /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, latencyByStatus: [{ statusCode: 200, executionCount: 1 }], ...calledOnce(0) },
+        { endpoint: 'GET /slow', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, latencyByStatus: [{ statusCode: 200, executionCount: 1 }], ...calledOnce(0) },
+        { endpoint: 'POST /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '201': 1 }, latencyByStatus: [{ statusCode: 201, executionCount: 1 }], ...calledOnce(0) },
       ],
       unrecordedCallCount: 0,
       unrecordedEndpoints: [],
@@ -309,7 +309,7 @@ test('bad options stop the run with an error that names each option', async () =
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, formats)\n' +
+      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n' +
       '  - option environment: must be a non-empty string; got 42 (a number)\n' +
       '  - option slowResponseThresholdMs: must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
       '  - option outputFile: must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',
@@ -429,12 +429,12 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
     responseTimeMs: { min: 40, mean: 320.067, p50: 300, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
     endpoints: [
       ...expectedOrdersReport.endpoints.slice(0, 3),
-      { endpoint: 'GET /orders/1', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100, source: 'exact' }, latencyHistogram: histogramOf(100), ...orderTest(1, false) },
-      { endpoint: 'GET /orders/2', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200, source: 'exact' }, latencyHistogram: histogramOf(200), ...orderTest(2, false) },
-      { endpoint: 'GET /orders/3', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' }, latencyHistogram: histogramOf(300), ...orderTest(3, true) },
-      { endpoint: 'GET /orders/4', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400, source: 'exact' }, latencyHistogram: histogramOf(400), ...orderTest(4, false) },
-      { endpoint: 'GET /orders/5', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500, source: 'exact' }, latencyHistogram: histogramOf(500), ...orderTest(5, false) },
-      { endpoint: 'GET /orders/6', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600, source: 'exact' }, latencyHistogram: histogramOf(600), ...orderTest(6, true) },
+      { endpoint: 'GET /orders/1', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100, source: 'exact' }, latencyHistogram: histogramOf(100), latencyByStatus: timesByStatus([200, 100]), ...orderTest(1, false) },
+      { endpoint: 'GET /orders/2', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200, source: 'exact' }, latencyHistogram: histogramOf(200), latencyByStatus: timesByStatus([200, 200]), ...orderTest(2, false) },
+      { endpoint: 'GET /orders/3', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' }, latencyHistogram: histogramOf(300), latencyByStatus: timesByStatus([502, 300]), ...orderTest(3, true) },
+      { endpoint: 'GET /orders/4', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400, source: 'exact' }, latencyHistogram: histogramOf(400), latencyByStatus: timesByStatus([200, 400]), ...orderTest(4, false) },
+      { endpoint: 'GET /orders/5', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500, source: 'exact' }, latencyHistogram: histogramOf(500), latencyByStatus: timesByStatus([200, 500]), ...orderTest(5, false) },
+      { endpoint: 'GET /orders/6', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600, source: 'exact' }, latencyHistogram: histogramOf(600), latencyByStatus: timesByStatus([502, 600]), ...orderTest(6, true) },
       ...expectedOrdersReport.endpoints.slice(3),
     ],
     slowestExecutions: [

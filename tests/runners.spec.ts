@@ -120,7 +120,19 @@ test.describe('npm run start:environment', () => {
         "relativeAccuracy": 0.01,
         "zeroCount": 0,
         "bins": [[231, 1]]
-      }
+      },
+      "latencyByStatus": [
+        {
+          "statusCode": 200,
+          "executionCount": 1,
+          "totalMs": 100,
+          "latencyHistogram": {
+            "relativeAccuracy": 0.01,
+            "zeroCount": 0,
+            "bins": [[231, 1]]
+          }
+        }
+      ]
     },
     {
       "endpoint": "GET /orders/42",
@@ -147,6 +159,18 @@ test.describe('npm run start:environment', () => {
         "zeroCount": 0,
         "bins": [[341, 1]]
       },
+      "latencyByStatus": [
+        {
+          "statusCode": 404,
+          "executionCount": 1,
+          "totalMs": 900,
+          "latencyHistogram": {
+            "relativeAccuracy": 0.01,
+            "zeroCount": 0,
+            "bins": [[341, 1]]
+          }
+        }
+      ],
       "failedExecutions": [
         {
           "method": "GET",
@@ -301,7 +325,7 @@ test.describe('npm run start:environment', () => {
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
-        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, formats)\n',
+        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n',
     );
   });
 

@@ -58,7 +58,7 @@ test.describe('the settings file', () => {
 
   test('an unknown key is an issue naming the key and the file', () => {
     expect(issuesOf(() => resolveSettings([file({ outputfile: 'x.json' })], everySetting))).toEqual([
-      { variable: `outputfile in ${filePath}`, message: 'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, formats)' },
+      { variable: `outputfile in ${filePath}`, message: 'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)' },
     ]);
   });
 
@@ -196,6 +196,6 @@ test.describe('the settings table', () => {
   });
 
   test('the command takes a flag for every setting that has one', () => {
-    expect(Object.keys(SETTING_FLAG_OPTIONS)).toEqual(['environment', 'slow-response-threshold-ms', 'output', 'quiet', 'expected-statuses', 'route', 'endpoint-grouping', 'budgets', 'baseline', 'history', 'history-limit', 'history-read-only', 'baseline-from-history', 'significance-level', 'failure-excerpt-bytes', 'openapi', 'export', 'formats']);
+    expect(Object.keys(SETTING_FLAG_OPTIONS)).toEqual(['environment', 'slow-response-threshold-ms', 'output', 'quiet', 'expected-statuses', 'route', 'endpoint-grouping', 'budgets', 'baseline', 'history', 'history-limit', 'history-read-only', 'baseline-from-history', 'significance-level', 'failure-excerpt-bytes', 'openapi', 'export', 'service-name', 'formats']);
   });
 });

@@ -130,7 +130,9 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   --history-read-only                  read the history file, do not append (QE_HISTORY_READ_ONLY)
   --baseline-from-history <ref>        the baseline is the last run of this branch or commit in the history (QE_BASELINE_FROM_HISTORY)
   --openapi <path>                     the API's OpenAPI document: coverage of the merged calls (QE_OPENAPI_PATH)
-  --export <kind=path>                 also write benchmark-action=<file>; repeatable (QE_EXPORTS)
+  --export <kind=path>                 also write the merged run for another tool; repeatable (QE_EXPORTS): otlp=<file>,
+                                       prometheus=<file>, ctrf=<file>, junit=<file>, benchmark-action=<file>
+  --service-name <name>                the service the otlp and prometheus exports name (QE_SERVICE_NAME)
   --config <path>                      the settings file (QE_CONFIG_PATH)
   -q, --quiet                          print nothing on success (QE_QUIET)
   --json                               print the merged report JSON on stdout, on a terminal too

@@ -146,7 +146,9 @@ Options (each wins over its variable, which wins over quality-evidence.config.js
   --history-limit <n>                  the runs the history file keeps (QE_HISTORY_LIMIT; default 100)
   --history-read-only                  read the history file, do not append: a pull request's run (QE_HISTORY_READ_ONLY)
   --baseline-from-history <ref>        the baseline is the last run of this branch or commit in the history (QE_BASELINE_FROM_HISTORY)
-  --export <kind=path>                 also write benchmark-action=<file> (github-action-benchmark); repeatable (QE_EXPORTS)
+  --export <kind=path>                 also write the run for another tool; repeatable (QE_EXPORTS): otlp=<file> (OpenTelemetry),
+                                       prometheus=<file>, ctrf=<file>, junit=<file>, benchmark-action=<file>
+  --service-name <name>                the service the otlp and prometheus exports name (QE_SERVICE_NAME; default unknown_service)
   --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
   --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)
   -q, --quiet                          print nothing on success (QE_QUIET)

@@ -31,11 +31,26 @@ export async function readReport(path: string): Promise<QualityReport> {
 export function withoutTimes({ responseTimeMs: _times, slowestExecutions: _slowest, endpoints, ...report }: QualityReport): unknown {
   return {
     ...report,
-    endpoints: endpoints.map(({ responseTimeMs: _, timeToFirstByteMs: _firstByte, newConnectionCount: _connections, latencyHistogram: _histogram, failedExecutions, ...entry }) => ({
+    endpoints: endpoints.map(({ responseTimeMs: _, timeToFirstByteMs: _firstByte, newConnectionCount: _connections, latencyHistogram: _histogram, latencyByStatus, failedExecutions, ...entry }) => ({
       ...entry,
+      ...(latencyByStatus === undefined ? {} : { latencyByStatus: latencyByStatus.map(({ totalMs: _total, latencyHistogram: _statusHistogram, ...counts }) => counts) }),
       ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(({ responseTimeMs: _time, ...execution }) => execution) }),
     })),
   };
+}
+
+/**
+ * An endpoint's times by status as the report gives them, from each
+ * outcome's times: `timesByStatus([200, 40, 41], ['ECONNREFUSED', 2])`,
+ * status codes ascending first, then error codes.
+ */
+export function timesByStatus(...outcomes: [number | string, ...number[]][]): NonNullable<QualityReport['endpoints'][number]['latencyByStatus']> {
+  return outcomes.map(([outcome, ...times]) => ({
+    ...(typeof outcome === 'number' ? { statusCode: outcome } : { errorCode: outcome }),
+    executionCount: times.length,
+    totalMs: Math.round(times.reduce((total, time) => total + time, 0) * 1000) / 1000,
+    latencyHistogram: histogramOf(...times),
+  }));
 }
 
 /** The latency histogram of these times, as the report gives an endpoint's. */
