@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROMETHEUS_BUCKETS_SECONDS } from '../src/exports/prometheus.js';
 import { bucketValue } from '../src/summary/latencyHistogram.js';
@@ -6,7 +6,7 @@ import type { QualityReport } from '../src/report/qualityReport.js';
 import { attributesOf, ctrfSchemaErrors, decodeOtlp, promtoolCheck, xmllintCheck, type OtlpPoint } from './support/exportCheckers.js';
 import { mulberry32, normal } from './support/latencyTrials.js';
 import { reportFrom } from './support/reports.js';
-import { createTemporaryFolder, runProgram } from './support/runProgram.js';
+import { createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // One run writes the four exports; each is read by its own system's tool,
@@ -224,4 +224,97 @@ test('an export that cannot be written fails the run (73) and leaves every earli
   expect(outcome.stderr).toContain('prometheus export');
   const after = await Promise.all(['quality-summary.json', 'quality-summary.md', 'quality-summary.html', 'junit.xml'].map((name) => readFile(join(folder, 'out', name), 'utf8')));
   expect(after).toEqual(before);
+});
+
+const reporterSpec = `import { test, expect } from '@playwright/test';
+import { recordExecution } from 'quality-evidence/reporter';
+
+test('lists orders', async () => {
+  await recordExecution({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 120 });
+});
+
+test.describe('an order', () => {
+  test('is read', async () => {
+    await recordExecution({ statusCode: 404, endpoint: 'GET /orders/7', responseTimeMs: 30 });
+    expect(1, 'the order is missing').toBe(2);
+  });
+
+  test('is flaky', async ({}, testInfo) => {
+    await recordExecution({ statusCode: testInfo.retry === 0 ? 503 : 200, endpoint: 'GET /orders/8', responseTimeMs: 40 });
+    expect(testInfo.retry).toBe(1);
+  });
+});
+
+test.skip('not written yet', async () => {});
+`;
+
+test('from the reporter, CTRF lists the run\'s tests as Playwright ended them, JUnit adds that the run completed, and OTLP spans the run', async () => {
+  const { createPlaywrightProject, runPlaywright } = await import('./support/playwrightProject.js');
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': `import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: './tests',
+  retries: 1,
+  reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', serviceName: 'orders-tests', exports: { ctrf: 'out/ctrf.json', junit: 'out/junit.xml', otlp: 'out/metrics.jsonl' } }]],
+});
+`,
+    'tests/orders.spec.ts': reporterSpec,
+  });
+  // The OpenTelemetry SDK is an optional peer dependency: without it the run stops before any test, saying what to install.
+  const without = await runPlaywright(project, ['test'], {});
+  expect(without.exitCode).toBe(1);
+  expect(without.stdout + without.stderr).toContain('exports: otlp needs the OpenTelemetry SDK, which is not installed: npm install --save-dev @opentelemetry/otlp-transformer @opentelemetry/sdk-metrics @opentelemetry/resources');
+  expect(without.stdout).not.toContain('lists orders');
+  await expect(readFile(join(project, 'out/quality-summary.json'), 'utf8')).rejects.toThrow('ENOENT');
+  // Installed, as the message says.
+  await symlink(join(repositoryRoot, 'node_modules/@opentelemetry'), join(project, 'node_modules/@opentelemetry'), 'dir');
+  const before = Date.now();
+  const outcome = await runPlaywright(project, ['test'], {});
+  expect(outcome.exitCode, `${outcome.stdout}${outcome.stderr}`).toBe(1);
+  const report = reportFrom(await readFile(join(project, 'out/quality-summary.json'), 'utf8'));
+  expect(report.tests).toEqual({ total: 4, passed: 1, failed: 1, flaky: 1, skipped: 1 });
+
+  const ctrf = JSON.parse(await readFile(join(project, 'out/ctrf.json'), 'utf8')) as { results: { tool: { name: string }; summary: Record<string, number>; tests: Record<string, unknown>[] } };
+  expect(await ctrfSchemaErrors(ctrf)).toEqual([]);
+  expect(ctrf.results.tool.name).toBe('playwright');
+  // CTRF's passed is the report's passed and flaky together; its flaky, the report's flaky.
+  expect(ctrf.results.summary).toMatchObject({ tests: 4, passed: 2, failed: 1, skipped: 1, pending: 0, other: 0, flaky: 1 });
+  expect(ctrf.results.summary['start']).toBeGreaterThanOrEqual(before);
+  expect(ctrf.results.tests.map(({ name, status, filePath, line, retries, flaky, suite }) => ({ name, status, filePath, line, retries, flaky, suite }))).toEqual([
+    { name: 'orders.spec.ts › lists orders', status: 'passed', filePath: 'orders.spec.ts', line: 4, retries: 0, flaky: false, suite: ['orders.spec.ts'] },
+    { name: 'orders.spec.ts › an order › is read', status: 'failed', filePath: 'orders.spec.ts', line: 9, retries: 1, flaky: false, suite: ['orders.spec.ts', 'an order'] },
+    { name: 'orders.spec.ts › an order › is flaky', status: 'passed', filePath: 'orders.spec.ts', line: 14, retries: 1, flaky: true, suite: ['orders.spec.ts', 'an order'] },
+    { name: 'orders.spec.ts › not written yet', status: 'skipped', filePath: 'orders.spec.ts', line: 20, retries: 0, flaky: false, suite: ['orders.spec.ts'] },
+  ]);
+  expect(ctrf.results.tests[1]!['message']).toContain('the order is missing');
+
+  const junit = join(project, 'out/junit.xml');
+  expect((await xmllintCheck(junit)).passed).toBe(true);
+  const xml = await readFile(junit, 'utf8');
+  expect(xml).toContain('<testcase classname="quality-evidence.run" name="the run completed, so its evidence is whole" time="0"/>');
+  expect([...xml.matchAll(/<testcase classname="quality-evidence.endpoints with failed calls" name="([^"]*)"/g)].map((match) => match[1])).toEqual(['GET /orders/7', 'GET /orders/8']);
+
+  const [request] = await decodeOtlp(join(project, 'out/metrics.jsonl'), project);
+  expect(attributesOf(request!.resourceMetrics[0]!.resource.attributes)['service.name']).toBe('orders-tests');
+  const [point] = request!.resourceMetrics[0]!.scopeMetrics[0]!.metrics[0]!.exponentialHistogram!.dataPoints;
+  // The points cover the run: from Playwright's start to the report.
+  expect(BigInt(point!.timeUnixNano!) - BigInt(point!.startTimeUnixNano!)).toBeGreaterThan(0n);
+  expect(Number(BigInt(point!.startTimeUnixNano!) / 1_000_000n)).toBeGreaterThanOrEqual(before);
+});
+
+test('an interrupted run reads as failing in JUnit and in CTRF budgets: its evidence passes nothing', async () => {
+  const folder = await createTemporaryFolder({ 'a.ndjson': records(40, 3) }, 'exports-interrupted');
+  expect((await runProgram(COMMAND, { cwd: folder, args: ['a.ndjson', '-o', 'whole.json', '--quiet'] })).exitCode).toBe(0);
+  // A report as the reporter writes it for a run stopped by Ctrl-C.
+  const whole = JSON.parse(await readFile(join(folder, 'whole.json'), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(folder, 'cut.json'), `${JSON.stringify({ ...whole, tests: { total: 3, passed: 1, failed: 0, flaky: 0, skipped: 2 }, runStatus: 'interrupted' }, null, 2)}\n`);
+  await writeFile(join(folder, 'budgets.json'), JSON.stringify({ maxFailedExecutions: 100_000 }));
+  const checked = await runProgram(COMMAND, { cwd: folder, args: ['check', 'cut.json', '--budgets', 'budgets.json', '--export', 'junit=junit.xml', '--export', 'ctrf=ctrf.json'] });
+  expect(checked.exitCode).toBe(1);
+  const xml = await readFile(join(folder, 'junit.xml'), 'utf8');
+  expect((await xmllintCheck(join(folder, 'junit.xml'))).passed).toBe(true);
+  expect(xml).toContain('<failure type="incomplete run" message="the run was interrupted before its tests were done: the evidence is incomplete, so it passes no budget">');
+  const ctrf = JSON.parse(await readFile(join(folder, 'ctrf.json'), 'utf8')) as { results: { summary: { failed: number }; tests: { name: string; status: string }[] } };
+  expect(ctrf.results.tests.map(({ name, status }) => [name, status])).toEqual([['maxFailedExecutions', 'passed'], ['the run completed, so its evidence is whole', 'failed']]);
+  expect(ctrf.results.summary.failed).toBe(1);
 });
