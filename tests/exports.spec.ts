@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PROMETHEUS_BUCKETS_SECONDS } from '../src/exports/prometheus.js';
 import { bucketValue } from '../src/summary/latencyHistogram.js';
 import type { QualityReport } from '../src/report/qualityReport.js';
-import { attributesOf, ctrfSchemaErrors, decodeOtlp, promtoolCheck, xmllintCheck, type OtlpPoint } from './support/exportCheckers.js';
+import { attributesOf, ctrfSchemaErrors, decodeOtlp, promtoolCheck, requireExportCheckers, xmllintCheck, type OtlpPoint } from './support/exportCheckers.js';
 import { mulberry32, normal } from './support/latencyTrials.js';
 import { reportFrom } from './support/reports.js';
 import { createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
@@ -11,6 +11,8 @@ import { expect, test } from './support/test.js';
 
 // One run writes the four exports; each is read by its own system's tool,
 // and every count in it is the report's.
+
+test.beforeEach(requireExportCheckers);
 
 const COMMAND = 'src/cli/main.js';
 

@@ -1,7 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { test } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { repositoryRoot } from './runProgram.js';
 
@@ -16,6 +17,29 @@ import { repositoryRoot } from './runProgram.js';
  */
 
 const run = promisify(execFile);
+
+/** The Debian packages the checkers need, as `.ci/run` installs them. */
+const CHECKER_PACKAGES = 'prometheus libxml2-utils protobuf-compiler python3-protobuf';
+
+/**
+ * Skips the calling test, saying what to install, when a checker is
+ * missing; under `CI=true` a missing checker fails the test instead, so CI
+ * never passes by skipping them (as requireChromium does for the browser).
+ */
+export function requireExportCheckers(): void {
+  const missing = [
+    ...['promtool', 'xmllint', 'protoc'].filter((tool) => !onPath(tool)),
+    ...(spawnSync('/usr/bin/python3', ['-c', 'import google.protobuf']).status === 0 ? [] : ["Debian's python3 with protobuf"]),
+  ];
+  if (missing.length === 0) return;
+  const how = `needs ${missing.join(', ')}: sudo apt-get update && sudo apt-get install -y ${CHECKER_PACKAGES} (.ci/run installs them)`;
+  if (process.env['CI'] === 'true') throw new Error(`CI=true and ${how}`);
+  test.skip(true, how);
+}
+
+function onPath(tool: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+}
 
 /** `promtool check metrics` on a text: its findings (empty when it has none) and whether it passed. */
 export async function promtoolCheck(text: string): Promise<{ passed: boolean; output: string }> {

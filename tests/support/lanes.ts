@@ -33,6 +33,7 @@ export const UNIT_SPECS: readonly string[] = [
   'endpointLabels.spec.ts',
   'exitCodes.spec.ts',
   'expectedStatuses.spec.ts',
+  'exportFormats.spec.ts',
   'helpers-clock.spec.ts',
   'learnedTemplates.spec.ts',
   'helpers-pollUntil.spec.ts',
