@@ -62,6 +62,7 @@ test('the tarball holds both builds, the JSON Schemas, the README with the docum
     'docs/command.md',
     'docs/configuration.md',
     'docs/contract.md',
+    'docs/exports.md',
     'docs/helpers.md',
     'docs/history.md',
     'docs/html-report.png',
