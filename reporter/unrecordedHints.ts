@@ -37,7 +37,7 @@ export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: strin
       source.kind === 'playwright'
         ? `record them with: ${FIX}`
         : source.kind === 'quality-evidence'
-          ? 'its test already comes from quality-evidence/test, so they were sent outside its request fixtures; record them with recordExecution'
+          ? "its test already comes from quality-evidence/test, so they were sent some other way: most often a context made with the request of '@playwright/test', in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or record them with recordExecution"
           : source.kind === 'module'
             ? `its test comes from ${escapeControlCharacters(JSON.stringify(source.specifier))}, which could not be followed: record them where that module takes test from @playwright/test, by taking it from 'quality-evidence/test' there`
             : `record them by taking test from 'quality-evidence/test', in this file or in the fixture file it takes test from`;

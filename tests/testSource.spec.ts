@@ -106,3 +106,10 @@ test('the hint names each file to change: the spec, the fixture file for its spe
     "  - tests/plain.spec.ts: 1 call; record them with: import { test, expect } from 'quality-evidence/test'",
   ]);
 });
+
+test('a spec that takes test from quality-evidence/test already is told where such calls come from: a context of @playwright/test\'s request, often in a helper', () => {
+  // Seen adopting a suite whose API client classes made their contexts with request from @playwright/test.
+  expect(unrecordedCallHints([{ spec: '/p/tests/users.spec.ts', count: 2, source: { kind: 'quality-evidence' } }], '/p')).toEqual([
+    "  - tests/users.spec.ts: 2 calls; its test already comes from quality-evidence/test, so they were sent some other way: most often a context made with the request of '@playwright/test', in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or record them with recordExecution",
+  ]);
+});
