@@ -1,8 +1,7 @@
 import type { QualityReport } from '../report/qualityReport.js';
-import { describeIncompleteRun, failedStatus, failedWhere, formatBudgetLimit, formatMeasured, statusesText, budgetSubject } from '../report/renderers/presentation.js';
+import { budgetSubject, describeIncompleteRun, failedStatus, failedWhere, formatBudgetLimit, formatCount, formatMeasured, statusesText } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import { isIncompleteRun } from '../report/qualityReport.js';
-import { formatCount } from '../report/renderers/presentation.js';
 import type { ExportContext } from './exportContext.js';
 
 /**
