@@ -1,8 +1,15 @@
 import { InputSyntaxError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
-import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED, splitLines } from '../input/lineBreaks.js';
+import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8 } from '../input/utf8.js';
-import type { RecordBatch } from './recordBatch.js';
+import { ScannedColumns, type RecordBatch } from './recordBatch.js';
+import { EndpointBytes, scanRecord, type ScannedFields } from './recordScanner.js';
+
+/** How an NDJSON input is read. */
+export interface NdjsonOptions {
+  /** Whether lines of the usual record shape are read by the byte scanner (recordScanner.ts); false parses every line (a spec holds the two alike). Default true. */
+  readonly scan?: boolean | undefined;
+}
 
 /** The longest line an NDJSON input may have, in bytes: one record never needs more. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -19,12 +26,13 @@ const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
  * arrives), and a line longer than {@link MAX_LINE_BYTES} is an error, so
  * memory stays bounded for any input, `/dev/zero` included.
  */
-export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: string): AsyncGenerator<RecordBatch> {
+export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: string, { scan = true }: NdjsonOptions = {}): AsyncGenerator<RecordBatch> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let nextLine = 1;
   // Whether the bytes before the pending ones end with a CR, whose LF may come first in the next chunk.
   let afterCarriageReturn = false;
+  const endpoints = new EndpointBytes();
   for await (const chunk of withoutByteOrderMark(chunks)) {
     const end = lastLineBreakEnd(chunk);
     if (end < 0) {
@@ -36,13 +44,13 @@ export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: st
     const lines = pending.length === 0 ? chunk.subarray(0, end) : Buffer.concat([...pending, chunk.subarray(0, end)]);
     pending = end < chunk.length ? [chunk.subarray(end)] : [];
     pendingBytes = chunk.length - end;
-    const batch = parseLines(lines, nextLine, file, afterCarriageReturn, true);
+    const batch = parseLines(lines, nextLine, file, afterCarriageReturn, true, scan ? endpoints : undefined);
     afterCarriageReturn = chunk[end - 1] === CARRIAGE_RETURN;
     nextLine = batch.nextLine;
     if (batch.records.length > 0) yield batch;
   }
   if (pendingBytes > 0) {
-    const batch = parseLines(Buffer.concat(pending), nextLine, file, afterCarriageReturn, false);
+    const batch = parseLines(Buffer.concat(pending), nextLine, file, afterCarriageReturn, false, scan ? endpoints : undefined);
     if (batch.records.length > 0) yield batch;
   }
 }
@@ -71,9 +79,11 @@ async function* withoutByteOrderMark(chunks: AsyncIterable<Buffer>): AsyncGenera
 /**
  * Parses whole lines. `endsWithBreak`: the bytes end with a line break (the
  * last chunk may not). `afterCarriageReturn`: a LF first in the bytes ends
- * the line a CR before them ended already.
+ * the line a CR before them ended already. A line of the usual record shape
+ * is read by the byte scanner (recordScanner.ts) into columns; every other
+ * line is decoded and parsed as before, all of a batch's by one `JSON.parse`.
  */
-function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean): RecordBatch & { nextLine: number } {
+function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean, endpoints: EndpointBytes | undefined): RecordBatch & { nextLine: number } {
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) {
     const before = countLineBreaks(bytes, 0, invalid, afterCarriageReturn);
@@ -81,29 +91,57 @@ function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriag
     const column = bytes.toString('utf8', Math.max(0, before.lastLineStart), invalid).length + 1;
     throw new InputSyntaxError(`${describeInvalidUtf8(bytes, invalid)} (line ${line} of ${file})`, { line, column });
   }
-  let text = bytes.toString('utf8');
-  if (afterCarriageReturn && text.startsWith('\n')) text = text.slice(1);
-  const lines = splitLines(text);
-  if (endsWithBreak) lines.pop();
-  const contents: string[] = [];
-  const lineNumbers: number[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!;
-    if (line.trim() === '') continue;
-    contents.push(line);
-    lineNumbers.push(firstLine + index);
+  const columns = new ScannedColumns(bytes, endpoints ?? new EndpointBytes());
+  const records: unknown[] = [];
+  const rawLines: string[] = [];
+  const rawEntries: number[] = [];
+  const hasCarriageReturn = bytes.includes(CARRIAGE_RETURN);
+  const fields: ScannedFields = { endpoint: 0, statusCode: 0, responseTimeMs: 0 };
+  let line = firstLine;
+  let lineStart = afterCarriageReturn && bytes[0] === LINE_FEED ? 1 : 0;
+  for (;;) {
+    const lineEnd = hasCarriageReturn ? lineBreakAt(bytes, lineStart) : bytes.indexOf(LINE_FEED, lineStart);
+    const last = lineEnd < 0;
+    // The bytes after the last break are a line only when no break ends them (the input's last line).
+    if (last && endsWithBreak) break;
+    const end = last ? bytes.length : lineEnd;
+    if (endpoints !== undefined && scanRecord(bytes, lineStart, end, endpoints, fields)) {
+      columns.add(records.length, fields, line, lineStart, end);
+      records.push(undefined);
+    } else {
+      const text = bytes.toString('utf8', lineStart, end);
+      if (text.trim() !== '') {
+        columns.addUnscanned(records.length, line);
+        rawEntries.push(records.length);
+        rawLines.push(text);
+        records.push(undefined);
+      }
+    }
+    line++;
+    if (last) break;
+    lineStart = lineEnd + (bytes[lineEnd] === CARRIAGE_RETURN && bytes[lineEnd + 1] === LINE_FEED ? 2 : 1);
   }
-  const nextLine = firstLine + lines.length;
-  let records: unknown;
+  let parsed: unknown;
   try {
-    records = contents.length === 0 ? [] : JSON.parse(`[${contents.join(',')}]`);
+    parsed = rawLines.length === 0 ? [] : JSON.parse(`[${rawLines.join(',')}]`);
   } catch {
-    records = undefined;
+    parsed = undefined;
   }
   // A line holding two values (`1,2`) parses, but as too many elements.
-  if (!Array.isArray(records) || records.length !== contents.length) records = contents.map((line, index) => parseLine(line, lineNumbers[index]!, file));
-  const parsed = records as unknown[];
-  return { records: parsed, location: (index) => ({ kind: 'line', line: lineNumbers[index]!, file }), nextLine };
+  if (!Array.isArray(parsed) || parsed.length !== rawLines.length) parsed = rawLines.map((text, index) => parseLine(text, columns.lineOf(rawEntries[index]!), file));
+  (parsed as unknown[]).forEach((record, index) => {
+    records[rawEntries[index]!] = record;
+  });
+  return { records, location: (index) => ({ kind: 'line', line: columns.lineOf(index), file }), scanned: columns, nextLine: line };
+}
+
+// The offset of the next CR or LF from `from`, or -1.
+function lineBreakAt(bytes: Buffer, from: number): number {
+  for (let at = from; at < bytes.length; at++) {
+    const byte = bytes[at];
+    if (byte === LINE_FEED || byte === CARRIAGE_RETURN) return at;
+  }
+  return -1;
 }
 
 function parseLine(line: string, lineNumber: number, file: string): unknown {

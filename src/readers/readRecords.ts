@@ -22,6 +22,8 @@ export interface ReadOptions {
   readonly nameInput: boolean;
   readonly tally: ReadTally;
   readonly reportInvalid: (issue: RecordIssue) => void;
+  /** NDJSON: whether the byte scanner reads the usual record shape (see NdjsonOptions). Default true. */
+  readonly scanRecords?: boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function* readRecords(input: OpenedInput, options: ReadOptions): As
   const file = input.name === '-' ? 'standard input' : input.name;
   const { format, chunks } = await decideFormat(input);
   try {
-    if (format === 'ndjson') yield* readNdjsonRecords(chunks, file);
+    if (format === 'ndjson') yield* readNdjsonRecords(chunks, file, { scan: options.scanRecords });
     else if (format === 'har') yield* readHarRecords(chunks, file, options);
     else yield* readJsonRecords(chunks, options.nameInput ? file : undefined);
   } catch (error) {

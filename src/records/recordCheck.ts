@@ -90,7 +90,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
 // (a set lookup of a string whose hash the label cache reuses is cheaper than the pattern).
 const validLabels = new Set<string>();
 
-function isEndpointLabel(label: string): boolean {
+/** Whether a string is a valid endpoint label (`<METHOD> <path>`, at most MAX_ENDPOINT_LABEL_LENGTH characters). */
+export function isEndpointLabel(label: string): boolean {
   if (validLabels.has(label)) return true;
   if (label.length > MAX_ENDPOINT_LABEL_LENGTH || !ENDPOINT_LABEL_PATTERN.test(label)) return false;
   if (validLabels.size < 10_000) validLabels.add(label);

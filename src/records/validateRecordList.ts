@@ -67,6 +67,11 @@ export class RecordValidation<Schema extends z.ZodType> {
     return false;
   }
 
+  /** Counts records found valid by a check of their own (the byte scanner's, whose records are valid by construction). */
+  countValid(count: number): void {
+    this.recordCount += count;
+  }
+
   /** Counts a record that its reader found invalid already (a HAR entry without a request), with its issue. */
   addInvalidRecord(issue: RecordIssue): void {
     this.recordCount++;

@@ -1,13 +1,14 @@
 import { InputLimitError } from '../errors.js';
 import { describeLocation, type RecordLocation } from '../issues/location.js';
-import type { RecordBatch } from '../readers/recordBatch.js';
+import type { RecordBatch, ScannedColumns } from '../readers/recordBatch.js';
+import type { EndpointBytes } from '../readers/recordScanner.js';
 import { createEndpointLabelling, type EndpointLabel } from '../labels/endpointLabels.js';
 import { learnTemplates } from '../labels/learnedTemplates.js';
 import { expectedStatusesByTemplate } from './expectedByTemplate.js';
 import type { EvidenceRules } from './evidenceRules.js';
 import type { ExecutionRecord, executionRecordSchema } from '../records/executionRecord.js';
 import type { CallSource, FailedExecution } from '../summary/endpointEvidence.js';
-import { isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
+import { isEndpointLabel, isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
@@ -72,6 +73,8 @@ export class RecordIntake {
   private readonly learnableCalls = new Set<string>();
   private readonly labels = [new Map<string, EndpointTally>(), new Map<string, EndpointTally>()] as const;
   private readonly unions = new Map<string, StatusSet>();
+  /** Per input's scanned endpoints (see takeScanned): each id's tally, or null when the record check refuses the endpoint. */
+  private readonly scannedSlots = new WeakMap<EndpointBytes, (EndpointTally | null)[]>();
 
   /**
    * @param options.schema explains invalid records (`executionRecordSchema`);
@@ -148,9 +151,54 @@ export class RecordIntake {
 
   /** Takes every record of a reader's batch. */
   takeBatch(batch: RecordBatch): void {
-    const { records } = batch;
+    const { records, scanned } = batch;
+    if (scanned !== undefined) {
+      this.takeScanned(batch, scanned);
+      return;
+    }
     const origin = batch.derivedEndpoints === true ? { derivedFromUrl: true } : undefined;
     for (let index = 0; index < records.length; index++) this.take(records[index], () => batch.location(index), origin);
+  }
+
+  /**
+   * Takes a batch whose records the byte scanner read: a record of a valid
+   * endpoint that did not fail and is not among the slowest is counted from
+   * its columns alone; any other (unscanned, failed, slowest, an endpoint
+   * the record check refuses) is parsed and taken as {@link take} takes it,
+   * so that it is explained, located and listed exactly as before.
+   */
+  private takeScanned(batch: RecordBatch, scanned: ScannedColumns): void {
+    const { records } = batch;
+    const { accumulator } = this;
+    let slots = this.scannedSlots.get(scanned.endpoints);
+    if (slots === undefined) {
+      slots = [];
+      this.scannedSlots.set(scanned.endpoints, slots);
+    }
+    const { endpoint, statusCode, responseTimeMs } = scanned;
+    let counted = 0;
+    for (let index = 0; index < records.length; index++) {
+      const id = endpoint[index]!;
+      const locate = (): RecordLocation => batch.location(index);
+      if (id < 0) {
+        this.take(records[index], locate);
+        continue;
+      }
+      let slot = slots[id];
+      if (slot === undefined) {
+        const written = scanned.endpoints.text(id);
+        slot = slots[id] = isEndpointLabel(written) ? this.slotOf(written, false, locate) : null;
+      }
+      const time = responseTimeMs[index]!;
+      const status = statusCode[index]!;
+      if (slot === null || slot.expected[status] !== 1 || accumulator.isAmongSlowest(time)) {
+        this.take(scanned.record(index), locate);
+        continue;
+      }
+      accumulator.addToSlot(slot, status, time);
+      counted++;
+    }
+    this.validation.countValid(counted);
   }
 
   // Normalises and labels one endpoint and finds its tally, remembering the result: inputs repeat a few hundred labels millions of times.

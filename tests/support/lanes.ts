@@ -49,6 +49,7 @@ export const UNIT_SPECS: readonly string[] = [
   'operationMatching.spec.ts',
   'publicApi.spec.ts',
   'readers.spec.ts',
+  'recordScanner.spec.ts',
   'recordLimits.spec.ts',
   'renderingLimits.spec.ts',
   'reporter-example.spec.ts',
