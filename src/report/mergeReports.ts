@@ -1,3 +1,4 @@
+import { sparseCounts } from '../summary/sparseCounts.js';
 import { ReportFormatError } from '../errors.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT } from '../summary/endpointEvidence.js';
@@ -371,7 +372,7 @@ function copyHistogram({ relativeAccuracy, zeroCount, bins }: LatencyHistogram):
 function addCounts(records: readonly Readonly<Record<string, number | undefined>>[]): Record<string, number> {
   const totals = new Map<string, number>();
   for (const record of records) for (const [key, count] of Object.entries(record)) if (count !== undefined) totals.set(key, (totals.get(key) ?? 0) + count);
-  return Object.fromEntries([...totals].sort(([a], [b]) => compareCodeUnits(a, b)));
+  return sparseCounts([...totals].sort(([a], [b]) => compareCodeUnits(a, b)));
 }
 
 function sum<Item>(items: readonly Item[], of: (item: Item) => number): number {

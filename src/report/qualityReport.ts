@@ -7,6 +7,7 @@ import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { SourceStatistics } from '../summary/sourceShare.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
 import { contractCoverageSchema } from './contractSchemas.js';
+import { copySparseCounts } from '../summary/sparseCounts.js';
 import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema, statusLatencySchema } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js';
@@ -356,15 +357,15 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     noResponseCount: summary.noResponseCount,
     noResponseEndpoints: [...summary.noResponseEndpoints],
     expectedErrorCount: summary.expectedErrorCount,
-    statusCodes: { ...summary.statusCodes },
+    statusCodes: copySparseCounts(summary.statusCodes),
     responseTimeMs: copyStatistics(summary.responseTimeMs),
     endpoints: summary.endpoints.map(({ bodies, failedExecutions, tests, passingTestFailures, ...endpoint }) => ({
       ...endpoint,
       ...(endpoint.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: copyStatistics(endpoint.timeToFirstByteMs) }),
       ...(tests === undefined ? {} : { tests: tests.map((test) => ({ ...test })) }),
       ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(failedExecutionEntry) }),
-      ...(passingTestFailures === undefined ? {} : { passingTestFailures: { ...passingTestFailures } }),
-      statusCodes: { ...endpoint.statusCodes },
+      ...(passingTestFailures === undefined ? {} : { passingTestFailures: copySparseCounts(passingTestFailures) }),
+      statusCodes: copySparseCounts(endpoint.statusCodes),
       responseTimeMs: copyStatistics(endpoint.responseTimeMs),
       latencyHistogram: copyHistogram(endpoint.latencyHistogram),
       latencyByStatus: endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) => ({
@@ -407,8 +408,9 @@ function sourceEntry({ responseTimeMs, latencyHistogram, ...counts }: SourceStat
   return { ...counts, responseTimeMs: copyStatistics(responseTimeMs), latencyHistogram: copyHistogram(latencyHistogram) };
 }
 
+// The bins are shared, not copied: no one changes them, and a report of 50,000 endpoints holds a million of them.
 function copyHistogram(histogram: LatencyHistogram): QualityReport['endpoints'][number]['latencyHistogram'] {
-  return { ...histogram, bins: histogram.bins.map(([bucket, count]) => [bucket, count] as [number, number]) };
+  return { ...histogram, bins: histogram.bins as [number, number][] };
 }
 
 function failedExecutionEntry({ location, test, callLocation, ...execution }: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {

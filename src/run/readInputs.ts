@@ -125,8 +125,8 @@ function partsOfOneRead(ranges: readonly RangeSummary[], format: 'json' | 'ndjso
     const located = <Execution extends { readonly location?: RecordLocation | undefined }>(execution: Execution): Execution =>
       execution.location === undefined ? execution : { ...execution, location: absolute(execution.location, path) };
     const slowest = part.summary.slowest.map((execution): SlowExecution => located(execution));
-    const endpoints = part.summary.endpoints.map((endpoint) => (endpoint.evidence === undefined ? endpoint : { ...endpoint, evidence: { ...endpoint.evidence, failed: endpoint.evidence.failed.map(located) } }));
-    return { ...part, issues, summary: { ...part.summary, slowest, endpoints } };
+    const details = part.summary.details.map((detail) => (detail.evidence === undefined ? detail : { ...detail, evidence: { ...detail.evidence, failed: detail.evidence.failed.map(located) } }));
+    return { ...part, issues, summary: { ...part.summary, slowest, details } };
   });
 }
 

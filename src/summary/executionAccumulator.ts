@@ -4,6 +4,7 @@ import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records
 import { describeType } from '../renderValue.js';
 import { describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
+import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
@@ -80,45 +81,52 @@ export interface ExecutionStatistics extends RecordSummary {
   readonly sources?: Readonly<Record<ExecutionSource, SourceStatistics>>;
 }
 
-/** One endpoint's counts and samples as plain data (structured-clone safe, samples transferable). */
-export interface EndpointData {
-  readonly endpoint: string;
-  readonly executionCount: number;
-  readonly failedExecutionCount: number;
-  readonly expectedErrorCount: number;
-  readonly slowExecutionCount: number;
-  readonly noResponseCount: number;
-  readonly statusCodes: readonly (readonly [number, number])[];
-  /** The response times by status code (or error code), each in one or more arrays (the sorted runs of a thread that sorted them). */
-  readonly times: readonly OutcomeSamples[];
-  readonly timed: boolean;
-  readonly waits: readonly Float64Array[];
-  readonly newConnectionCount: number;
-  /** Whether `times` and `waits` are in ascending order. */
-  readonly sorted?: boolean;
-  /** The exact sum of `waits`, as partials, when the thread that sent them worked it out. */
-  readonly waitsSum?: readonly number[];
-  /** Whether automatic grouping made the label, so that learning may template it further (see EndpointTally.learnable). */
-  readonly learnable?: boolean;
+/**
+ * The accumulator's state as plain data, to cross a worker-thread boundary:
+ * flat arrays (one of labels, one of counts, one of samples), not an object
+ * per endpoint, so that tens of thousands of endpoints cost a few transfers,
+ * not tens of thousands of objects to copy, then search and collect.
+ */
+export interface ExecutionData {
+  /** The endpoints' labels; the arrays below list the endpoints in this order. */
+  readonly labels: readonly string[];
+  /** {@link ENDPOINT_FIELDS} numbers per endpoint: see the `FIELD_` offsets. */
+  readonly counts: Float64Array;
+  /** Each endpoint's outcomes in turn (status codes, or error codes for calls with no response); `counts` says how many an endpoint has. */
+  readonly outcomes: readonly (number | string)[];
+  /** How many samples each outcome has in `samples`, then, after an endpoint's outcomes, how many waits (time to first byte). */
+  readonly sampleCounts: Float64Array;
+  /** Every outcome's response times, then the endpoint's waits, endpoint by endpoint. */
+  readonly samples: Float64Array;
+  /** Whether each outcome's samples (and the waits) are in ascending order. */
+  readonly sorted: boolean;
+  /** When the thread that sent them worked them out: the exact sums of the samples, as partials, `sumCounts` of them for each entry of `sampleCounts`. */
+  readonly sums?: { readonly partials: Float64Array; readonly sumCounts: Uint8Array };
+  /** What only some endpoints have: body conformance, tests and failed calls, calls a browser made. */
+  readonly details: readonly EndpointDetails[];
+  readonly slowest: readonly SlowExecution[];
+}
+
+/** The parts of one endpoint's tally that only some endpoints have, as plain data. */
+export interface EndpointDetails {
+  /** The endpoint's place in {@link ExecutionData.labels}. */
+  readonly index: number;
   readonly bodies?: BodyTallyData;
   readonly evidence?: EndpointEvidenceData;
-  /** The executions a browser made, when any did. */
   readonly browser?: BrowserShareData;
 }
 
-/** The response times of one status code (or error code) of an endpoint, as plain data. */
-export interface OutcomeSamples {
-  readonly outcome: number | string;
-  readonly samples: readonly Float64Array[];
-  /** Their exact sum, as partials, when the thread that sent them worked it out. */
-  readonly sum?: readonly number[];
-}
-
-/** The accumulator's state as plain data, to cross a worker-thread boundary. */
-export interface ExecutionData {
-  readonly endpoints: readonly EndpointData[];
-  readonly slowest: readonly SlowExecution[];
-}
+const FIELD_EXECUTIONS = 0;
+const FIELD_FAILED = 1;
+const FIELD_EXPECTED_ERRORS = 2;
+const FIELD_SLOW = 3;
+const FIELD_NO_RESPONSE = 4;
+const FIELD_NEW_CONNECTIONS = 5;
+const FIELD_FLAGS = 6;
+const FIELD_OUTCOMES = 7;
+const ENDPOINT_FIELDS = 8;
+const FLAG_TIMED = 1;
+const FLAG_LEARNABLE = 2;
 
 /** What decides failure: the statuses expected when a record says nothing of its own. */
 export interface ExpectationRules {
@@ -143,10 +151,8 @@ export class EndpointTally {
   expectedErrorCount = 0;
   slowExecutionCount = 0;
   noResponseCount = 0;
-  // Status codes and their counts side by side: an endpoint answers with a handful of codes, so a scan beats a map.
-  readonly codes: number[] = [];
-  readonly codeCounts: number[] = [];
-  // The response times by status code, or by error code for calls with no response: side by side, scanned as the codes are.
+  // The response times by status code, or by error code for calls with no response, side by side: an endpoint
+  // answers with a handful, so a scan beats a map. A status code's count is its buffer's length.
   readonly outcomes: (number | string)[] = [];
   readonly outcomeTimes: SampleBuffer[] = [];
   timed = false;
@@ -166,20 +172,13 @@ export class EndpointTally {
     readonly expected: Uint8Array,
   ) {}
 
-  countStatus(code: number, count: number): void {
-    const { codes } = this;
-    for (let index = 0; index < codes.length; index++) {
-      if (codes[index] === code) {
-        this.codeCounts[index]! += count;
-        return;
-      }
-    }
-    codes.push(code);
-    this.codeCounts.push(count);
-  }
-
+  /** Executions per status code, in the order the codes came. */
   statusCodes(): [number, number][] {
-    return this.codes.map((code, index) => [code, this.codeCounts[index]!]);
+    const counts: [number, number][] = [];
+    this.outcomes.forEach((outcome, index) => {
+      if (typeof outcome === 'number') counts.push([outcome, this.outcomeTimes[index]!.length]);
+    });
+    return counts;
   }
 
   /** The buffer of one status code's (or error code's) times, made on first use. */
@@ -254,7 +253,6 @@ export class ExecutionAccumulator {
       tally.noResponseCount++;
       tally.failedExecutionCount++;
     } else {
-      tally.countStatus(statusCode, 1);
       if ((expected?.table ?? tally.expected)[statusCode] !== 1) tally.failedExecutionCount++;
       else {
         failed = false;
@@ -319,34 +317,55 @@ export class ExecutionAccumulator {
   /** Adds what another accumulator counted; its records come after this one's. The threshold and rules must be the same. */
   merge(other: ExecutionAccumulator | ExecutionData): void {
     const data = other instanceof ExecutionAccumulator ? other.toData() : other;
-    for (const part of data.endpoints) {
-      const tally = this.slot(part.endpoint);
-      tally.executionCount += part.executionCount;
-      tally.failedExecutionCount += part.failedExecutionCount;
-      tally.expectedErrorCount += part.expectedErrorCount;
-      tally.slowExecutionCount += part.slowExecutionCount;
-      tally.noResponseCount += part.noResponseCount;
-      for (const [code, count] of part.statusCodes) tally.countStatus(code, count);
-      for (const { outcome, samples, sum } of part.times) adoptAll(tally.timesOf(outcome), samples, part.sorted === true, sum);
-      tally.timed ||= part.timed;
-      adoptAll(tally.waits, part.waits, part.sorted === true, part.waitsSum);
-      tally.newConnectionCount += part.newConnectionCount;
-      tally.learnable ||= part.learnable === true;
-      if (part.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(part.bodies);
-      if (part.evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(part.evidence);
-      if (part.browser !== undefined) (tally.browser ??= new BrowserShare()).merge(part.browser);
+    const { labels, counts, outcomes, sampleCounts, samples, sorted, sums } = data;
+    let outcomeAt = 0;
+    let entryAt = 0;
+    let sampleAt = 0;
+    let sumAt = 0;
+    // The samples of one entry of `sampleCounts`, adopted (a view, not a copy) with their sum's partials when sent.
+    const adoptNext = (buffer: SampleBuffer): void => {
+      const count = sampleCounts[entryAt]!;
+      const sumCount = sums?.sumCounts[entryAt] ?? 0;
+      entryAt++;
+      if (count > 0) buffer.adopt(samples.subarray(sampleAt, sampleAt + count), sorted, sums === undefined ? undefined : Array.from(sums.partials.subarray(sumAt, sumAt + sumCount)));
+      sampleAt += count;
+      sumAt += sumCount;
+    };
+    const tallies: EndpointTally[] = [];
+    for (let index = 0; index < labels.length; index++) {
+      const tally = this.slot(labels[index]!);
+      tallies.push(tally);
+      const base = index * ENDPOINT_FIELDS;
+      tally.executionCount += counts[base + FIELD_EXECUTIONS]!;
+      tally.failedExecutionCount += counts[base + FIELD_FAILED]!;
+      tally.expectedErrorCount += counts[base + FIELD_EXPECTED_ERRORS]!;
+      tally.slowExecutionCount += counts[base + FIELD_SLOW]!;
+      tally.noResponseCount += counts[base + FIELD_NO_RESPONSE]!;
+      tally.newConnectionCount += counts[base + FIELD_NEW_CONNECTIONS]!;
+      const flags = counts[base + FIELD_FLAGS]!;
+      tally.timed ||= (flags & FLAG_TIMED) !== 0;
+      tally.learnable ||= (flags & FLAG_LEARNABLE) !== 0;
+      const outcomeCount = counts[base + FIELD_OUTCOMES]!;
+      for (let outcome = 0; outcome < outcomeCount; outcome++) adoptNext(tally.timesOf(outcomes[outcomeAt++]!));
+      adoptNext(tally.waits);
+    }
+    for (const { index, bodies, evidence, browser } of data.details) {
+      const tally = tallies[index]!;
+      if (bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(bodies);
+      if (evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(evidence);
+      if (browser !== undefined) (tally.browser ??= new BrowserShare()).merge(browser);
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
   }
 
   /**
-   * The state as plain data. The sample arrays are views of this
-   * accumulator's own (no copy): transfer them, or clone the data, and add
-   * nothing more here. `sorted` sorts them first, so that the thread that
-   * merges joins them in one pass (worker threads sort theirs in parallel).
+   * The state as plain data: every sample copied into one array (this
+   * accumulator's own are left as they were). `sorted` sorts each outcome's
+   * samples there and sums them exactly, so that the thread that merges
+   * neither sorts nor sums (worker threads do both in parallel).
    */
   toData({ sorted = false }: { readonly sorted?: boolean } = {}): ExecutionData {
-    return { endpoints: [...this.tallies].map(([endpoint, tally]) => endpointDataOf(endpoint, tally, sorted)), slowest: [...this.slowest] };
+    return { ...packTallies([...this.tallies], sorted), slowest: [...this.slowest] };
   }
 
   /**
@@ -364,12 +383,13 @@ export class ExecutionAccumulator {
       return endpoint === undefined ? execution : { ...execution, endpoint };
     });
     this.slowest = [];
-    this.merge({ endpoints: moved.map(([endpoint, tally]) => endpointDataOf(renamed.get(endpoint)!, tally, false)), slowest });
+    this.merge({ ...packTallies(moved.map(([endpoint, tally]) => [renamed.get(endpoint)!, tally]), false), slowest });
   }
 
-  /** The sample buffers of {@link toData}, for a transfer list. */
+  /** The arrays of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    return [...new Set(data.endpoints.flatMap((endpoint) => [...endpoint.times.flatMap(({ samples }) => samples), ...endpoint.waits, ...(endpoint.browser?.times ?? [])].map((samples) => samples.buffer as ArrayBuffer)))];
+    const arrays = [data.counts, data.sampleCounts, data.samples, ...(data.sums === undefined ? [] : [data.sums.partials, data.sums.sumCounts]), ...data.details.flatMap(({ browser }) => browser?.times ?? [])];
+    return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
   }
 
   /** The statistics of everything added and merged so far. */
@@ -476,51 +496,59 @@ export class ExecutionAccumulator {
   }
 }
 
-/** One tally as plain data, under the label given (see {@link ExecutionAccumulator.toData}). */
-function endpointDataOf(endpoint: string, tally: EndpointTally, sorted: boolean): EndpointData {
-  const times = tally.outcomes.map((outcome, index) => ({ outcome, buffer: tally.outcomeTimes[index]!, ...samplesOf(tally.outcomeTimes[index]!, sorted) }));
-  const waits = samplesOf(tally.waits, sorted);
-  return {
-    endpoint,
-    executionCount: tally.executionCount,
-    failedExecutionCount: tally.failedExecutionCount,
-    expectedErrorCount: tally.expectedErrorCount,
-    slowExecutionCount: tally.slowExecutionCount,
-    noResponseCount: tally.noResponseCount,
-    statusCodes: tally.statusCodes(),
-    // Sorting threads sum too, in parallel, so the thread that merges does neither.
-    times: times.map(({ outcome, buffer, samples }) => ({ outcome, samples, ...(sorted ? { sum: buffer.exactSum().toPartials() } : {}) })),
-    timed: tally.timed,
-    waits: waits.samples,
-    newConnectionCount: tally.newConnectionCount,
-    ...(times.every((outcome) => outcome.sorted) && waits.sorted ? { sorted: true } : {}),
-    ...(sorted ? { waitsSum: tally.waits.exactSum().toPartials() } : {}),
-    ...(tally.learnable ? { learnable: true } : {}),
-    ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
-    ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
-    ...(tally.browser === undefined ? {} : { browser: tally.browser.toData() }),
-  };
-}
-
-/** A buffer's samples for another thread: its sorted runs when asked (no copy), else one array as it is. */
-function samplesOf(buffer: SampleBuffer, sorted: boolean): { readonly samples: Float64Array[]; readonly sorted: boolean } {
-  if (sorted) return { samples: buffer.runs(), sorted: true };
-  const samples = buffer.view();
-  return { samples: samples.length === 0 ? [] : [samples], sorted: false };
-}
-
-// The sum partials belong to all the arrays together: the first adopted array carries them, the others an empty sum.
-function adoptAll(buffer: SampleBuffer, arrays: readonly Float64Array[], sorted: boolean, sum: readonly number[] | undefined): void {
-  arrays.forEach((samples, index) => {
-    buffer.adopt(samples, sorted, sum === undefined ? undefined : index === 0 ? sum : []);
+/** Tallies as flat data, each under the label given (see {@link ExecutionData}). */
+function packTallies(entries: readonly (readonly [string, EndpointTally])[], sorted: boolean): Omit<ExecutionData, 'slowest'> {
+  const labels: string[] = [];
+  const counts = new Float64Array(entries.length * ENDPOINT_FIELDS);
+  const outcomes: (number | string)[] = [];
+  const buffers: SampleBuffer[] = [];
+  const details: EndpointDetails[] = [];
+  entries.forEach(([label, tally], index) => {
+    labels.push(label);
+    const base = index * ENDPOINT_FIELDS;
+    counts[base + FIELD_EXECUTIONS] = tally.executionCount;
+    counts[base + FIELD_FAILED] = tally.failedExecutionCount;
+    counts[base + FIELD_EXPECTED_ERRORS] = tally.expectedErrorCount;
+    counts[base + FIELD_SLOW] = tally.slowExecutionCount;
+    counts[base + FIELD_NO_RESPONSE] = tally.noResponseCount;
+    counts[base + FIELD_NEW_CONNECTIONS] = tally.newConnectionCount;
+    counts[base + FIELD_FLAGS] = (tally.timed ? FLAG_TIMED : 0) | (tally.learnable ? FLAG_LEARNABLE : 0);
+    counts[base + FIELD_OUTCOMES] = tally.outcomes.length;
+    outcomes.push(...tally.outcomes);
+    buffers.push(...tally.outcomeTimes, tally.waits);
+    if (tally.bodies !== undefined || tally.evidence !== undefined || tally.browser !== undefined) {
+      details.push({
+        index,
+        ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
+        ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
+        ...(tally.browser === undefined ? {} : { browser: tally.browser.toData() }),
+      });
+    }
   });
+  const sampleCounts = new Float64Array(buffers.length);
+  const samples = new Float64Array(buffers.reduce((total, buffer) => total + buffer.length, 0));
+  const partials: number[] = [];
+  const sumCounts = new Uint8Array(sorted ? buffers.length : 0);
+  let at = 0;
+  buffers.forEach((buffer, index) => {
+    const count = buffer.copyTo(samples, at);
+    sampleCounts[index] = count;
+    if (sorted) {
+      const own = samples.subarray(at, at + count).sort();
+      const sum = new ExactSum();
+      sum.addAll(own);
+      const sumPartials = sum.toPartials();
+      sumCounts[index] = sumPartials.length;
+      partials.push(...sumPartials);
+    }
+    at += count;
+  });
+  return { labels, counts, outcomes, sampleCounts, samples, sorted, ...(sorted ? { sums: { partials: Float64Array.from(partials), sumCounts } } : {}), details };
 }
 
 /** Status codes and their counts as an object with ascending keys (integer-like keys are ordered so in JSON). */
 function statusCodeObject(counts: ReadonlyMap<number, number>): Record<string, number> {
-  const object: Record<string, number> = {};
-  for (const code of [...counts.keys()].sort((a, b) => a - b)) object[String(code)] = counts.get(code)!;
-  return object;
+  return sparseCounts([...counts].sort(([a], [b]) => a - b));
 }
 
 /** The error code of a call with no response whose record names none (a canonical record always does). */

@@ -86,6 +86,22 @@ export class SampleBuffer {
     return sum;
   }
 
+  /** Copies every sample, unsorted, into `target` from `at`: how many. */
+  copyTo(target: Float64Array, at: number): number {
+    let end = at;
+    for (const chunk of this.filled) {
+      target.set(chunk, end);
+      end += chunk.length;
+    }
+    target.set(this.current.subarray(0, this.used), end);
+    end += this.used;
+    for (const { samples } of this.adopted) {
+      target.set(samples, end);
+      end += samples.length;
+    }
+    return end - at;
+  }
+
   /** Every sample as one array (joined if need be), unsorted: what to hand to another thread. */
   view(): Float64Array {
     const own = this.own();
@@ -237,9 +253,11 @@ export class ExactSum {
  * non-negative floats.
  */
 export function describeRuns(runs: readonly Float64Array[], sum: ExactSum): LatencyStatistics {
-  const sources = runs.filter((run) => run.length > 0);
+  let sources = runs.filter((run) => run.length > 0);
   const count = sources.reduce((total, run) => total + run.length, 0);
   if (count === 0) return NO_STATISTICS;
+  // Few samples, or many runs for their samples (tens of thousands of small endpoints' runs): joining and sorting them costs less than searching them.
+  if (sources.length > 1 && (count <= SMALL_JOIN || joinCost(count) < selectCost(count, sources.length))) sources = [joinedSorted(sources, count)];
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
   for (const run of sources) {
@@ -248,6 +266,28 @@ export function describeRuns(runs: readonly Float64Array[], sum: ExactSum): Late
   }
   const at = (percentile: number): number => (sources.length === 1 ? sources[0]![nearestRank(percentile, count) - 1]! : select(sources, nearestRank(percentile, count), min, max));
   return { min: min + 0, mean: roundMean(sum.value() / count), p50: at(50), p90: at(90), p95: at(95), p99: at(99), max };
+}
+
+/** Up to this many samples, runs are joined and sorted rather than searched. */
+const SMALL_JOIN = 512;
+
+// Rough costs, in comparisons: sorting n samples, and selecting four percentiles over r runs by bisecting the float patterns.
+function joinCost(count: number): number {
+  return 2 * count * Math.log2(count);
+}
+
+function selectCost(count: number, runs: number): number {
+  return 4 * 48 * runs * (Math.log2(count / runs) + 1);
+}
+
+function joinedSorted(runs: readonly Float64Array[], count: number): Float64Array {
+  const joined = new Float64Array(count);
+  let at = 0;
+  for (const run of runs) {
+    joined.set(run, at);
+    at += run.length;
+  }
+  return joined.sort();
 }
 
 /** The statistics of one sorted array. */

@@ -1,20 +1,23 @@
 import type { QualityReport } from '../qualityReport.js';
 
 /**
- * A latency histogram's buckets as JSON.stringify indents them: only digits,
- * signs, commas, brackets and whitespace after the key. No text from input
- * can take this shape: every quote inside a string is escaped, and no other
- * key of the report is named "bins".
- */
-const INDENTED_BINS = /"bins": \[([\d\s,[\]-]*)\]/g;
-
-/**
  * `quality-summary.json`'s bytes: JSON, 2-space indent, trailing newline, no
  * timestamps. A histogram's `[index, count]` pairs stand on one line
  * (`"bins": [[81, 1], [116, 3]]`): indented one number to a line, they
- * would make most of the file.
+ * would make most of the file. Each histogram's bins are written as one
+ * marked string while the report is stringified, and the marks are then
+ * taken out: only a histogram has a key named "bins", and the mark (a
+ * control character, which JSON escapes) starts no string of the bins' own.
  */
 export function formatReport(report: QualityReport): string {
-  const indented = JSON.stringify(report, null, 2);
-  return `${indented.replace(INDENTED_BINS, (_, pairs: string) => `"bins": [${pairs.replace(/\s+/g, '').replaceAll(',', ', ')}]`)}\n`;
+  const indented = JSON.stringify(report, binsOnOneLine, 2);
+  return `${indented.replaceAll(MARKED_BINS, '"bins": [$1]')}\n`;
+}
+
+const BINS_MARK = '\u0001';
+const MARKED_BINS = /"bins": "\\u0001([^"]*)"/g;
+
+function binsOnOneLine(this: unknown, key: string, value: unknown): unknown {
+  if (key !== 'bins' || !Array.isArray(value) || typeof this !== 'object' || this === null || !('relativeAccuracy' in this)) return value;
+  return `${BINS_MARK}${(value as readonly (readonly [number, number])[]).map(([index, count]) => `[${index}, ${count}]`).join(', ')}`;
 }

@@ -359,13 +359,24 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
  * `limit` of them, and how many more there are.
  */
 export function worstEndpoints(report: QualityReport, limit: number): { shown: Endpoint[]; more: number } {
-  const ranked = [...report.endpoints].sort(
-    (a, b) =>
-      b.failedExecutionCount - a.failedExecutionCount ||
-      (b.responseTimeMs.p95 ?? -1) - (a.responseTimeMs.p95 ?? -1) ||
-      compareCodeUnits(a.endpoint, b.endpoint),
-  );
-  return { shown: ranked.slice(0, limit), more: Math.max(0, ranked.length - limit) };
+  const { endpoints } = report;
+  const worse = (a: Endpoint, b: Endpoint): number =>
+    b.failedExecutionCount - a.failedExecutionCount || (b.responseTimeMs.p95 ?? -1) - (a.responseTimeMs.p95 ?? -1) || compareCodeUnits(a.endpoint, b.endpoint);
+  // The first `limit` by selection, not a sort of every endpoint: a report may have tens of thousands, a page shows a few.
+  const shown: Endpoint[] = [];
+  for (const endpoint of endpoints) {
+    if (shown.length === limit && (limit === 0 || worse(endpoint, shown[limit - 1]!) >= 0)) continue;
+    let low = 0;
+    let high = shown.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (worse(endpoint, shown[middle]!) < 0) high = middle;
+      else low = middle + 1;
+    }
+    shown.splice(low, 0, endpoint);
+    if (shown.length > limit) shown.pop();
+  }
+  return { shown, more: Math.max(0, endpoints.length - limit) };
 }
 
 /** What kind of change an endpoint shows against the baseline, regressions first in this order. */
