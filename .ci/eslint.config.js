@@ -15,7 +15,9 @@ import tseslint from 'typescript-eslint';
 // and file access, and the exports (exports/) are pure functions of the report; the evidence run (run/) is the one seam every entry point
 // feeds, and the workflow only orders the stages. Patterns match an import as
 // written, relative to the importing file.
-const outside = ['**/reporter/**', '**/scripts/**'];
+// DuckDB is the benchmark's yardstick (tests/benchmarks/runner.bench.ts), a devDependency: never a runtime one.
+const benchmarkOnly = ['@duckdb/*'];
+const outside = ['**/reporter/**', '**/scripts/**', ...benchmarkOnly];
 const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
@@ -60,6 +62,7 @@ export default tseslint.config(
     },
   },
   ...importRules,
+  { files: ['reporter/**', 'scripts/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: benchmarkOnly, message: 'DuckDB is for the benchmark only (see .ci/eslint.config.js).' }] }] } },
   {
     // The build script runs before anything is compiled, so it is plain JavaScript.
     files: ['scripts/**/*.mjs'],
