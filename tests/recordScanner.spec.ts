@@ -44,10 +44,12 @@ async function expectPathsAlike(text: string | Buffer, chunkSizes?: readonly num
   return scanned;
 }
 
-function scan(line: string): ScannedFields | undefined {
+function scan(line: string): { endpoint: number; statusCode: number; responseTimeMs: number; id: string | undefined } | undefined {
   const bytes = Buffer.from(line);
-  const fields: ScannedFields = { endpoint: -1, statusCode: 0, responseTimeMs: 0 };
-  return scanRecord(bytes, 0, bytes.length, new EndpointBytes(), fields) ? fields : undefined;
+  const fields: ScannedFields = { endpoint: -1, statusCode: 0, responseTimeMs: 0, idStart: -1, idEnd: -1 };
+  if (!scanRecord(bytes, 0, bytes.length, new EndpointBytes(), fields)) return undefined;
+  const { endpoint, statusCode, responseTimeMs, idStart, idEnd } = fields;
+  return { endpoint, statusCode, responseTimeMs, id: idStart < 0 ? undefined : bytes.toString('latin1', idStart, idEnd) };
 }
 
 test('the usual shapes are read by the scanner, with the values JSON.parse gives', () => {
@@ -61,8 +63,8 @@ test('the usual shapes are read by the scanner, with the values JSON.parse gives
   ];
   for (const line of usual) {
     const fields = scan(line);
-    const record = JSON.parse(line) as { statusCode: number; responseTimeMs: number };
-    expect(fields, line).toEqual({ endpoint: 0, statusCode: record.statusCode, responseTimeMs: record.responseTimeMs });
+    const record = JSON.parse(line) as { statusCode: number; responseTimeMs: number; id?: string };
+    expect(fields, line).toEqual({ endpoint: 0, statusCode: record.statusCode, responseTimeMs: record.responseTimeMs, id: record.id });
   }
 });
 

@@ -41,18 +41,35 @@ export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: st
       if (pendingBytes > MAX_LINE_BYTES) throw tooLong(nextLine, file);
       continue;
     }
-    const lines = pending.length === 0 ? chunk.subarray(0, end) : Buffer.concat([...pending, chunk.subarray(0, end)]);
+    // The line begun in earlier chunks is joined with its end alone; the chunk's other whole lines are read where they are, never copied.
+    const headEnd = pending.length === 0 ? 0 : firstLineBreakEnd(chunk);
+    const head = pending.length === 0 ? undefined : Buffer.concat([...pending, chunk.subarray(0, headEnd)]);
+    const lines = chunk.subarray(headEnd, end);
+    const linesAfterCarriageReturn = head === undefined ? afterCarriageReturn : chunk[headEnd - 1] === CARRIAGE_RETURN;
+    // Both checked before either is parsed, as one stretch of bytes would be: the first invalid byte is the error.
+    if (head !== undefined) checkUtf8(head, nextLine, file, false);
+    checkUtf8(lines, nextLine + (head === undefined ? 0 : 1), file, linesAfterCarriageReturn);
     pending = end < chunk.length ? [chunk.subarray(end)] : [];
     pendingBytes = chunk.length - end;
-    const batch = parseLines(lines, nextLine, file, afterCarriageReturn, true, scan ? endpoints : undefined);
+    const parts = head === undefined ? [] : [parseLines(head, nextLine, file, false, true, scan ? endpoints : undefined)];
+    parts.push(parseLines(lines, nextLine + parts.length, file, linesAfterCarriageReturn, true, scan ? endpoints : undefined));
     afterCarriageReturn = chunk[end - 1] === CARRIAGE_RETURN;
-    nextLine = batch.nextLine;
-    if (batch.records.length > 0) yield batch;
+    nextLine = parts[parts.length - 1]!.nextLine;
+    for (const batch of parts) if (batch.records.length > 0) yield batch;
   }
   if (pendingBytes > 0) {
-    const batch = parseLines(Buffer.concat(pending), nextLine, file, afterCarriageReturn, false, scan ? endpoints : undefined);
+    const rest = Buffer.concat(pending);
+    checkUtf8(rest, nextLine, file, afterCarriageReturn);
+    const batch = parseLines(rest, nextLine, file, afterCarriageReturn, false, scan ? endpoints : undefined);
     if (batch.records.length > 0) yield batch;
   }
+}
+
+/** The offset just after the first CR or LF in a chunk that has one. */
+function firstLineBreakEnd(chunk: Buffer): number {
+  const feed = chunk.indexOf(LINE_FEED);
+  const carriageReturn = chunk.indexOf(CARRIAGE_RETURN);
+  return (feed < 0 ? carriageReturn : carriageReturn < 0 ? feed : Math.min(feed, carriageReturn)) + 1;
 }
 
 /** The offset just after the last CR or LF in a chunk, or -1. */
@@ -84,19 +101,12 @@ async function* withoutByteOrderMark(chunks: AsyncIterable<Buffer>): AsyncGenera
  * line is decoded and parsed as before, all of a batch's by one `JSON.parse`.
  */
 function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean, endpoints: EndpointBytes | undefined): RecordBatch & { nextLine: number } {
-  const invalid = firstInvalidUtf8(bytes);
-  if (invalid >= 0) {
-    const before = countLineBreaks(bytes, 0, invalid, afterCarriageReturn);
-    const line = firstLine + before.count;
-    const column = bytes.toString('utf8', Math.max(0, before.lastLineStart), invalid).length + 1;
-    throw new InputSyntaxError(`${describeInvalidUtf8(bytes, invalid)} (line ${line} of ${file})`, { line, column });
-  }
   const columns = new ScannedColumns(bytes, endpoints ?? new EndpointBytes());
   const records: unknown[] = [];
   const rawLines: string[] = [];
   const rawEntries: number[] = [];
   const hasCarriageReturn = bytes.includes(CARRIAGE_RETURN);
-  const fields: ScannedFields = { endpoint: 0, statusCode: 0, responseTimeMs: 0 };
+  const fields: ScannedFields = { endpoint: 0, statusCode: 0, responseTimeMs: 0, idStart: -1, idEnd: -1 };
   let line = firstLine;
   let lineStart = afterCarriageReturn && bytes[0] === LINE_FEED ? 1 : 0;
   for (;;) {
@@ -133,6 +143,16 @@ function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriag
     records[rawEntries[index]!] = record;
   });
   return { records, location: (index) => ({ kind: 'line', line: columns.lineOf(index), file }), scanned: columns, nextLine: line };
+}
+
+/** Throws when the bytes (whole lines, the first numbered `firstLine`) are not UTF-8, naming the line and column of the first invalid byte. */
+function checkUtf8(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean): void {
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid < 0) return;
+  const before = countLineBreaks(bytes, 0, invalid, afterCarriageReturn);
+  const line = firstLine + before.count;
+  const column = bytes.toString('utf8', Math.max(0, before.lastLineStart), invalid).length + 1;
+  throw new InputSyntaxError(`${describeInvalidUtf8(bytes, invalid)} (line ${line} of ${file})`, { line, column });
 }
 
 // The offset of the next CR or LF from `from`, or -1.

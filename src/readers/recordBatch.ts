@@ -36,6 +36,8 @@ export class ScannedColumns {
   private lines: Int32Array;
   private starts: Int32Array;
   private ends: Int32Array;
+  private idStarts: Int32Array;
+  private idEnds: Int32Array;
 
   constructor(
     private readonly bytes: Buffer,
@@ -48,6 +50,8 @@ export class ScannedColumns {
     this.lines = new Int32Array(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
+    this.idStarts = new Int32Array(capacity);
+    this.idEnds = new Int32Array(capacity);
   }
 
   /** The scanned record at place `index`, on `line`, its bytes `[start, end)`. */
@@ -59,6 +63,8 @@ export class ScannedColumns {
     this.lines[index] = line;
     this.starts[index] = start;
     this.ends[index] = end;
+    this.idStarts[index] = fields.idStart;
+    this.idEnds[index] = fields.idEnd;
   }
 
   /** A record at place `index` that the scanner did not read, on `line`. */
@@ -70,6 +76,12 @@ export class ScannedColumns {
 
   lineOf(index: number): number {
     return this.lines[index]!;
+  }
+
+  /** The `id` of the scanned record at place `index`, when it has one. */
+  idOf(index: number): string | undefined {
+    const start = this.idStarts[index]!;
+    return start < 0 ? undefined : this.bytes.toString('latin1', start, this.idEnds[index]);
   }
 
   /** The scanned record at place `index` as `JSON.parse` reads it. */
@@ -85,6 +97,8 @@ export class ScannedColumns {
     this.lines = grown(this.lines, new Int32Array(capacity));
     this.starts = grown(this.starts, new Int32Array(capacity));
     this.ends = grown(this.ends, new Int32Array(capacity));
+    this.idStarts = grown(this.idStarts, new Int32Array(capacity));
+    this.idEnds = grown(this.idEnds, new Int32Array(capacity));
   }
 }
 

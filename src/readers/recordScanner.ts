@@ -23,6 +23,9 @@ export interface ScannedFields {
   endpoint: number;
   statusCode: number;
   responseTimeMs: number;
+  /** Where the `id` string's characters are in the bytes, end exclusive; -1 when the record has none. */
+  idStart: number;
+  idEnd: number;
 }
 
 const QUOTE = 0x22;
@@ -69,10 +72,19 @@ function keyAt(bytes: Uint8Array, at: number, end: number): number {
   return 0;
 }
 
+/** 1 for the bytes a recognised string holds as they are: printable ASCII but the quote and the backslash. */
+const PLAIN = new Uint8Array(256);
+for (let byte = SPACE; byte <= 0x7e; byte++) PLAIN[byte] = byte === QUOTE || byte === BACKSLASH ? 0 : 1;
+
 const ENDPOINT_KEY = Buffer.from('endpoint"');
 const STATUS_CODE_KEY = Buffer.from('statusCode"');
 const RESPONSE_TIME_KEY = Buffer.from('responseTimeMs"');
-const KEY_LENGTH = { [ID]: 3, [STATUS_CODE]: STATUS_CODE_KEY.length, [ENDPOINT]: ENDPOINT_KEY.length, [RESPONSE_TIME]: RESPONSE_TIME_KEY.length } as Record<number, number>;
+/** Each key's length with its closing quote, by key. */
+const KEY_LENGTH = new Uint8Array(RESPONSE_TIME + 1);
+KEY_LENGTH[ID] = 3;
+KEY_LENGTH[STATUS_CODE] = STATUS_CODE_KEY.length;
+KEY_LENGTH[ENDPOINT] = ENDPOINT_KEY.length;
+KEY_LENGTH[RESPONSE_TIME] = RESPONSE_TIME_KEY.length;
 
 function matches(bytes: Uint8Array, at: number, end: number, word: Uint8Array): boolean {
   if (at + word.length > end) return false;
@@ -89,6 +101,8 @@ export function scanRecord(bytes: Uint8Array, start: number, end: number, endpoi
   let at = skipBlanks(bytes, start, end);
   if (bytes[at] !== OPEN_BRACE) return false;
   let seen = 0;
+  out.idStart = -1;
+  out.idEnd = -1;
   for (;;) {
     at = skipBlanks(bytes, at + 1, end);
     if (bytes[at] !== QUOTE) return false;
@@ -116,20 +130,21 @@ export function scanRecord(bytes: Uint8Array, start: number, end: number, endpoi
     } else {
       if (bytes[at] !== QUOTE) return false;
       const from = at + 1;
-      let hash = 0x811c9dc5;
       at = from;
       // Printable ASCII, no quote or backslash: the bytes are the characters JSON.parse would give.
-      for (; at < end; at++) {
-        const byte = bytes[at]!;
-        if (byte === QUOTE) break;
-        if (byte < SPACE || byte > 0x7e || byte === BACKSLASH) return false;
-        hash = Math.imul(hash ^ byte, 0x01000193);
-      }
-      if (at >= end) return false;
       if (key === ID) {
-        if (at - from > MAX_ID_BYTES) return false;
+        while (at < end && PLAIN[bytes[at]!] === 1) at++;
+        if (at >= end || bytes[at] !== QUOTE || at - from > MAX_ID_BYTES) return false;
+        out.idStart = from;
+        out.idEnd = at;
       } else {
-        if (at - from > MAX_ENDPOINT_BYTES) return false;
+        let hash = 0x811c9dc5;
+        for (; at < end; at++) {
+          const byte = bytes[at]!;
+          if (PLAIN[byte] !== 1) break;
+          hash = Math.imul(hash ^ byte, 0x01000193);
+        }
+        if (at >= end || bytes[at] !== QUOTE || at - from > MAX_ENDPOINT_BYTES) return false;
         const id = endpoints.intern(bytes, from, at, hash);
         if (id < 0) return false;
         out.endpoint = id;

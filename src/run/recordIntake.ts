@@ -28,14 +28,20 @@ export interface RecordOrigin extends CallSource {
 
 const LABEL_CACHE_LIMIT = 10_000;
 
+/** A failed call's method and path (query removed), from its endpoint as recorded. */
+function failedPlaceOf(written: string): { readonly method: string; readonly path: string } {
+  const endpoint = normaliseEndpoint(written);
+  const space = endpoint.indexOf(' ');
+  return { method: endpoint.slice(0, space), path: endpoint.slice(space + 1).split(/[?#]/, 1)[0]! };
+}
+
 /** A failed call as the report lists it: its method and path (query removed) as recorded, its outcome, and where it came from. */
 function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undefined, location: RecordLocation): FailedExecution {
-  const endpoint = normaliseEndpoint(record.endpoint);
-  const space = endpoint.indexOf(' ');
+  const { method, path } = failedPlaceOf(record.endpoint);
   const { statusCode, errorCode, responseTimeMs, id } = record;
   return {
-    method: endpoint.slice(0, space),
-    path: endpoint.slice(space + 1).split(/[?#]/, 1)[0]!,
+    method,
+    path,
     ...(statusCode === undefined ? { errorCode: errorCode! } : { statusCode }),
     responseTimeMs: responseTimeMs + 0,
     ...(origin?.test === undefined ? {} : { test: origin.test }),
@@ -179,26 +185,34 @@ export class RecordIntake {
     let counted = 0;
     for (let index = 0; index < records.length; index++) {
       const id = endpoint[index]!;
-      const locate = (): RecordLocation => batch.location(index);
-      if (id < 0) {
-        this.take(records[index], locate);
-        continue;
-      }
-      let slot = slots[id];
-      if (slot === undefined) {
-        const written = scanned.endpoints.text(id);
-        slot = slots[id] = isEndpointLabel(written) ? this.slotOf(written, false, locate) : null;
-      }
+      let slot = id < 0 ? null : slots[id];
+      if (slot === undefined) slot = slots[id] = this.scannedSlot(scanned.endpoints.text(id), batch, index);
       const time = responseTimeMs[index]!;
-      const status = statusCode[index]!;
-      if (slot === null || slot.expected[status] !== 1 || accumulator.isAmongSlowest(time)) {
-        this.take(scanned.record(index), locate);
+      if (slot === null || accumulator.isAmongSlowest(time)) {
+        this.take(id < 0 ? records[index] : scanned.record(index), () => batch.location(index));
         continue;
       }
-      accumulator.addToSlot(slot, status, time);
+      const status = statusCode[index]!;
+      if (accumulator.addToSlot(slot, status, time)) this.addScannedFailure(slot, batch, scanned, index);
       counted++;
     }
     this.validation.countValid(counted);
+  }
+
+  // The tally of a scanned endpoint, or null when the record check refuses it (its records are then taken whole, which explains them).
+  private scannedSlot(written: string, batch: RecordBatch, index: number): EndpointTally | null {
+    return isEndpointLabel(written) ? this.slotOf(written, false, () => batch.location(index)) : null;
+  }
+
+  // Lists a scanned failed call as take() lists one: its method and path as written (query removed), status, time, id and place.
+  private addScannedFailure(slot: EndpointTally, batch: RecordBatch, scanned: ScannedColumns, index: number): void {
+    this.accumulator.addEvidence(slot, true, undefined, () => {
+      const { method, path } = failedPlaceOf(scanned.endpoints.text(scanned.endpoint[index]!));
+      const id = scanned.idOf(index);
+      const statusCode = scanned.statusCode[index]!;
+      const responseTimeMs = scanned.responseTimeMs[index]!;
+      return { method, path, statusCode, responseTimeMs, ...(id === undefined ? {} : { id }), location: this.named(batch.location(index)) };
+    });
   }
 
   // Normalises and labels one endpoint and finds its tally, remembering the result: inputs repeat a few hundred labels millions of times.

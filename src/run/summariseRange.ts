@@ -20,7 +20,7 @@ export async function summariseRange(chunks: AsyncIterable<Buffer>, range: Input
   try {
     const extra = await readRange(chunks, range, take);
     const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
-    return { ok: true, summary: intake.accumulator.toData({ sorted: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
+    return { ok: true, summary: intake.accumulator.toData({ sorted: true, last: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
   } catch (error) {
     // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece, which says exactly what is wrong.
     if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError || error instanceof InputLimitError) return { ok: false, reason: error.message };

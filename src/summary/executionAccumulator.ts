@@ -8,7 +8,7 @@ import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
-import { histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
+import { HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { EndpointEvidence, type CallSource, type EndpointEvidenceData, type EndpointEvidenceResult, type FailedExecution } from './endpointEvidence.js';
 import { BrowserShare, splitBySource, type BrowserShareData, type EndpointWhole, type ExecutionSource, type SourceCounts, type SourceStatistics } from './sourceShare.js';
 
@@ -100,8 +100,13 @@ export interface ExecutionData {
   readonly samples: Float64Array;
   /** Whether each outcome's samples (and the waits) are in ascending order. */
   readonly sorted: boolean;
-  /** When the thread that sent them worked them out: the exact sums of the samples, as partials, `sumCounts` of them for each entry of `sampleCounts`. */
-  readonly sums?: { readonly partials: Float64Array; readonly sumCounts: Uint8Array };
+  /**
+   * When the thread that sent them sorted them: the exact sums of the
+   * samples, as partials, `sumCounts` of them for each entry of
+   * `sampleCounts`; and their histograms, a zero count and `binCounts`
+   * `[bucket, count]` pairs (flat, in `bins`) for each entry.
+   */
+  readonly sums?: { readonly partials: Float64Array; readonly sumCounts: Uint8Array; readonly zeroCounts: Float64Array; readonly binCounts: Uint32Array; readonly bins: Float64Array };
   /** What only some endpoints have: body conformance, tests and failed calls, calls a browser made. */
   readonly details: readonly EndpointDetails[];
   readonly slowest: readonly SlowExecution[];
@@ -322,14 +327,20 @@ export class ExecutionAccumulator {
     let entryAt = 0;
     let sampleAt = 0;
     let sumAt = 0;
-    // The samples of one entry of `sampleCounts`, adopted (a view, not a copy) with their sum's partials when sent.
+    let binAt = 0;
+    // The samples of one entry of `sampleCounts`, adopted (a view, not a copy) with their sum's partials and histogram when sent.
     const adoptNext = (buffer: SampleBuffer): void => {
       const count = sampleCounts[entryAt]!;
       const sumCount = sums?.sumCounts[entryAt] ?? 0;
+      const binCount = sums?.binCounts[entryAt] ?? 0;
+      if (count > 0) {
+        const histogram = sums === undefined ? undefined : { zeroCount: sums.zeroCounts[entryAt]!, bins: sums.bins.subarray(binAt, binAt + 2 * binCount) };
+        buffer.adopt(samples.subarray(sampleAt, sampleAt + count), sorted, sums === undefined ? undefined : Array.from(sums.partials.subarray(sumAt, sumAt + sumCount)), histogram);
+      }
       entryAt++;
-      if (count > 0) buffer.adopt(samples.subarray(sampleAt, sampleAt + count), sorted, sums === undefined ? undefined : Array.from(sums.partials.subarray(sumAt, sumAt + sumCount)));
       sampleAt += count;
       sumAt += sumCount;
+      binAt += 2 * binCount;
     };
     const tallies: EndpointTally[] = [];
     for (let index = 0; index < labels.length; index++) {
@@ -362,10 +373,12 @@ export class ExecutionAccumulator {
    * The state as plain data: every sample copied into one array (this
    * accumulator's own are left as they were). `sorted` sorts each outcome's
    * samples there and sums them exactly, so that the thread that merges
-   * neither sorts nor sums (worker threads do both in parallel).
+   * neither sorts nor sums (worker threads do both in parallel). `last`:
+   * nothing is added or read here afterwards, so each buffer's samples are
+   * let go once copied (a worker thread's peak memory holds them once).
    */
-  toData({ sorted = false }: { readonly sorted?: boolean } = {}): ExecutionData {
-    return { ...packTallies([...this.tallies], sorted), slowest: [...this.slowest] };
+  toData({ sorted = false, last = false }: { readonly sorted?: boolean; readonly last?: boolean } = {}): ExecutionData {
+    return { ...packTallies([...this.tallies], sorted, last), slowest: [...this.slowest] };
   }
 
   /**
@@ -388,7 +401,7 @@ export class ExecutionAccumulator {
 
   /** The arrays of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    const arrays = [data.counts, data.sampleCounts, data.samples, ...(data.sums === undefined ? [] : [data.sums.partials, data.sums.sumCounts]), ...data.details.flatMap(({ browser }) => browser?.times ?? [])];
+    const arrays = [data.counts, data.sampleCounts, data.samples, ...(data.sums === undefined ? [] : [data.sums.partials, data.sums.sumCounts, data.sums.zeroCounts, data.sums.binCounts, data.sums.bins]), ...data.details.flatMap(({ browser }) => browser?.times ?? [])];
     return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
   }
 
@@ -497,7 +510,7 @@ export class ExecutionAccumulator {
 }
 
 /** Tallies as flat data, each under the label given (see {@link ExecutionData}). */
-function packTallies(entries: readonly (readonly [string, EndpointTally])[], sorted: boolean): Omit<ExecutionData, 'slowest'> {
+function packTallies(entries: readonly (readonly [string, EndpointTally])[], sorted: boolean, last = false): Omit<ExecutionData, 'slowest'> {
   const labels: string[] = [];
   const counts = new Float64Array(entries.length * ENDPOINT_FIELDS);
   const outcomes: (number | string)[] = [];
@@ -529,21 +542,32 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
   const samples = new Float64Array(buffers.reduce((total, buffer) => total + buffer.length, 0));
   const partials: number[] = [];
   const sumCounts = new Uint8Array(sorted ? buffers.length : 0);
+  const zeroCounts = new Float64Array(sorted ? buffers.length : 0);
+  const binCounts = new Uint32Array(sorted ? buffers.length : 0);
+  const bins: Float64Array[] = [];
   let at = 0;
   buffers.forEach((buffer, index) => {
     const count = buffer.copyTo(samples, at);
+    if (last) buffer.clear();
     sampleCounts[index] = count;
-    if (sorted) {
+    if (sorted && count > 0) {
       const own = samples.subarray(at, at + count).sort();
       const sum = new ExactSum();
       sum.addAll(own);
       const sumPartials = sum.toPartials();
       sumCounts[index] = sumPartials.length;
       partials.push(...sumPartials);
+      const histogram = new HistogramCounts();
+      histogram.addSorted(own);
+      const flat = histogram.toFlat();
+      zeroCounts[index] = flat.zeroCount;
+      binCounts[index] = flat.bins.length / 2;
+      bins.push(flat.bins);
     }
     at += count;
   });
-  return { labels, counts, outcomes, sampleCounts, samples, sorted, ...(sorted ? { sums: { partials: Float64Array.from(partials), sumCounts } } : {}), details };
+  const sums = sorted ? { partials: Float64Array.from(partials), sumCounts, zeroCounts, binCounts, bins: joined(bins) } : undefined;
+  return { labels, counts, outcomes, sampleCounts, samples, sorted, ...(sums === undefined ? {} : { sums }), details };
 }
 
 /** Status codes and their counts as an object with ascending keys (integer-like keys are ordered so in JSON). */
@@ -565,8 +589,28 @@ function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: Ex
     .map(({ outcome, buffer }) => {
       const runs = buffer.runs();
       const sum = buffer.exactSum();
-      return { runs, sum, latency: { outcome, executionCount: buffer.length, totalMs: roundToMicroseconds(sum.value()), latencyHistogram: histogramOfRuns(runs) } };
+      return { runs, sum, latency: { outcome, executionCount: buffer.length, totalMs: roundToMicroseconds(sum.value()), latencyHistogram: histogramOf(buffer) } };
     });
+}
+
+/** The histogram of a buffer's samples: the histograms its threads counted, and its own runs. */
+function histogramOf(buffer: SampleBuffer): LatencyHistogram {
+  const { histograms, runs } = buffer.histogramParts();
+  if (histograms.length === 0) return histogramOfRuns(runs);
+  const counts = new HistogramCounts();
+  for (const histogram of histograms) counts.mergeFlat(histogram);
+  for (const run of runs) counts.addSorted(run);
+  return counts.result();
+}
+
+function joined(arrays: readonly Float64Array[]): Float64Array {
+  const all = new Float64Array(arrays.reduce((total, array) => total + array.length, 0));
+  let at = 0;
+  for (const array of arrays) {
+    all.set(array, at);
+    at += array.length;
+  }
+  return all;
 }
 
 /** Status codes first, ascending, then error codes in code-unit order. */

@@ -1,4 +1,4 @@
-import { nearestRank } from './latencySamples.js';
+import { nearestRank, type FlatHistogram } from './latencySamples.js';
 
 /**
  * An endpoint's latency histogram: logarithmic buckets with DDSketch's
@@ -60,6 +60,23 @@ export class HistogramCounts {
       }
       this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + 1);
     }
+  }
+
+  /** Adds a histogram given as flat data (see FlatHistogram). */
+  mergeFlat({ zeroCount, bins }: FlatHistogram): void {
+    this.zeroCount += zeroCount;
+    for (let at = 0; at < bins.length; at += 2) this.counts.set(bins[at]!, (this.counts.get(bins[at]!) ?? 0) + bins[at + 1]!);
+  }
+
+  /** The counts as flat data: bins ascending. */
+  toFlat(): FlatHistogram {
+    const { bins } = this.result();
+    const flat = new Float64Array(bins.length * 2);
+    bins.forEach(([bucket, count], index) => {
+      flat[index * 2] = bucket;
+      flat[index * 2 + 1] = count;
+    });
+    return { zeroCount: this.zeroCount, bins: flat };
   }
 
   /** Adds another histogram's counts. */

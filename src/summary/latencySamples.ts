@@ -43,7 +43,7 @@ export class SampleBuffer {
   private filled: Float64Array[] = [];
   private current: Float64Array;
   private used = 0;
-  private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined }[] = [];
+  private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined; readonly histogram: FlatHistogram | undefined }[] = [];
   // Whether each own chunk is sorted (after runs()), so sorting again is skipped.
   private ownSorted = false;
 
@@ -70,8 +70,19 @@ export class SampleBuffer {
    * not change them afterwards. `sum`, when given, is their exact sum's
    * partials, worked out where the samples came from.
    */
-  adopt(samples: Float64Array, sorted = false, sum?: readonly number[]): void {
-    if (samples.length > 0) this.adopted.push({ samples, sorted, sum });
+  adopt(samples: Float64Array, sorted = false, sum?: readonly number[], histogram?: FlatHistogram): void {
+    if (samples.length > 0) this.adopted.push({ samples, sorted, sum, histogram });
+  }
+
+  /**
+   * What the histogram of every sample is made of: the histograms counted
+   * where adopted samples came from, and the sorted runs of the rest.
+   */
+  histogramParts(): { readonly histograms: FlatHistogram[]; readonly runs: Float64Array[] } {
+    const histograms = this.adopted.flatMap(({ histogram }) => (histogram === undefined ? [] : [histogram]));
+    if (histograms.length === 0) return { histograms, runs: this.runs() };
+    const counted = new Set(this.adopted.filter(({ histogram }) => histogram !== undefined).map(({ samples }) => samples));
+    return { histograms, runs: this.runs().filter((run) => !counted.has(run)) };
   }
 
   /** The exact sum of every sample. */
@@ -84,6 +95,15 @@ export class SampleBuffer {
       else sum.merge(part.sum);
     }
     return sum;
+  }
+
+  /** Lets every sample go: the buffer is empty afterwards. */
+  clear(): void {
+    this.filled = [];
+    this.current = new Float64Array(0);
+    this.used = 0;
+    this.adopted = [];
+    this.ownSorted = false;
   }
 
   /** Copies every sample, unsorted, into `target` from `at`: how many. */
@@ -172,6 +192,12 @@ export class SampleBuffer {
 }
 
 const MAX_CHUNK = 1024;
+
+/** A latency histogram as flat data (see latencyHistogram.ts): its zero count and its `[bucket, count]` pairs one after another. */
+export interface FlatHistogram {
+  readonly zeroCount: number;
+  readonly bins: Float64Array;
+}
 
 /**
  * The exact sum of floats, kept as non-overlapping partials (Shewchuk's

@@ -141,10 +141,12 @@ function timeCommand(command: string, args: readonly string[], env: NodeJS.Proce
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (child.status !== expectedStatus) {
     const why = child.error?.message ?? `exit ${child.status ?? child.signal ?? 'unknown'}`;
-    onFailure?.(`${child.stderr.replace(/maxrss=\d+\n/, '').trim()} (${why})`);
+    onFailure?.(`${child.stderr.replace(/maxrss=\d+\n/g, '').trim()} (${why})`);
     return undefined;
   }
-  const peakKilobytes = Number(/maxrss=(\d+)/.exec(child.stderr)?.[1] ?? Number.NaN);
+  // Worker threads print too (the --import runs in each): the process's peak is the largest of the lines, the main thread's at its exit.
+  const printed = [...child.stderr.matchAll(/maxrss=(\d+)/g)].map((match) => Number(match[1]));
+  const peakKilobytes = printed.length === 0 ? Number.NaN : Math.max(...printed);
   return { seconds, peakMegabytes: Number.isNaN(peakKilobytes) ? undefined : peakKilobytes / 1024 };
 }
 
