@@ -10,13 +10,13 @@ import { propertyParameters } from './support/properties.js';
 import { repositoryRoot } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
-// The NDJSON byte scanner (src/readers/recordScanner.ts) reads the usual
-// record shape from the bytes; every line it does not recognise goes to
-// JSON.parse and the record check. These specs hold the two paths to the same
+// The byte scanner (src/readers/recordScanner.ts) reads the usual record
+// shape from the bytes of NDJSON lines and of JSON documents' lists; every
+// record it does not recognise goes to JSON.parse and the record check. These specs hold the two paths to the same
 // report, and the same message at the same place, whatever the input.
 
 /** The whole run over `bytes`, cut into chunks of the sizes given (cycled): the report's bytes, or the error's class, message and place. */
-async function outcome(bytes: Buffer, scanRecords: boolean, chunkSizes: readonly number[] = [bytes.length]): Promise<string> {
+async function outcome(bytes: Buffer, scanRecords: boolean, chunkSizes: readonly number[] = [bytes.length], name = 'input.ndjson'): Promise<string> {
   const run = createEvidenceRun({ environment: 'test', slowResponseThresholdMs: 500 });
   const pieces: Buffer[] = [];
   for (let at = 0, index = 0; at < bytes.length; index++) {
@@ -29,7 +29,7 @@ async function outcome(bytes: Buffer, scanRecords: boolean, chunkSizes: readonly
   }
   try {
     const options = { includeAssets: false, nameInput: false, tally: createReadTally(), reportInvalid: run.takeInvalid.bind(run), scanRecords };
-    for await (const batch of readRecords({ name: 'input.ndjson', chunks: chunks() }, options)) run.takeBatch(batch);
+    for await (const batch of readRecords({ name, chunks: chunks() }, options)) run.takeBatch(batch);
     return formatReport(run.finish());
   } catch (error) {
     const { name, message, location } = error as Error & { location?: unknown };
@@ -37,10 +37,10 @@ async function outcome(bytes: Buffer, scanRecords: boolean, chunkSizes: readonly
   }
 }
 
-async function expectPathsAlike(text: string | Buffer, chunkSizes?: readonly number[]): Promise<string> {
+async function expectPathsAlike(text: string | Buffer, chunkSizes?: readonly number[], name?: string): Promise<string> {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-  const scanned = await outcome(bytes, true, chunkSizes);
-  expect(scanned).toBe(await outcome(bytes, false, chunkSizes));
+  const scanned = await outcome(bytes, true, chunkSizes, name);
+  expect(scanned).toBe(await outcome(bytes, false, chunkSizes, name));
   return scanned;
 }
 
@@ -134,7 +134,7 @@ test('each hand-made line gives the same report or message on either path, alone
   expect(together).toContain('\n  - line 23 of input.ndjson, endpoint: must be at most 2,048 characters');
 });
 
-test('the hostile corpus reads alike on either path: its NDJSON files, and every JSON file’s records written one to a line', async () => {
+test('the hostile corpus reads alike on either path: every file as it is, cut into chunks, and every JSON file’s records written one to a line', async () => {
   const corpus = join(repositoryRoot, 'fixtures/hostile');
   const files = readdirSync(corpus).filter((name) => name.endsWith('.ndjson') || name.endsWith('.json'));
   let compared = 0;
@@ -146,6 +146,10 @@ test('the hostile corpus reads alike on either path: its NDJSON files, and every
       compared++;
       continue;
     }
+    await expectPathsAlike(bytes, undefined, name);
+    await expectPathsAlike(bytes, [7, 64], name);
+    // A document's first chunk is scanned byte by byte; the scanner reads the whole elements of the chunks after it.
+    await expectPathsAlike(bytes, [16, 1_000_000], name);
     let document: unknown;
     try {
       document = JSON.parse(bytes.toString('utf8'));
@@ -161,6 +165,16 @@ test('the hostile corpus reads alike on either path: its NDJSON files, and every
 });
 
 // Records as people and tools write them: most of the usual shape, some not.
+// Records of the usual shape, as a suite's recorder writes them: what the scanner reads.
+const usualLine = fc
+  .record({
+    id: fc.option(fc.integer({ min: 0, max: 9999 }).map((index) => `exec-${index}`), { nil: undefined }),
+    statusCode: fc.constantFrom(200, 201, 204, 404, 500, 503),
+    endpoint: fc.constantFrom('GET /a', 'POST /orders/7', 'get /a', 'GET /a?page=2', 'DELETE /x'),
+    responseTimeMs: fc.integer({ min: 0, max: 120_000 }).map((hundredths) => hundredths / 100),
+  })
+  .map((record) => JSON.stringify(record));
+
 const generatedLine = fc.oneof(
   fc
     .record({
@@ -190,6 +204,36 @@ test('generated inputs, cut into chunks anywhere, give the same report or messag
     propertyParameters(500),
   );
 });
+
+test('generated JSON documents, one record to a line or indented, cut into chunks anywhere, give the same report or message on either path', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.oneof({ weight: 19, arbitrary: usualLine }, { weight: 1, arbitrary: generatedLine.filter((line) => line.trim() !== '') }), { maxLength: 40 }),
+      fc.constantFrom(',\n', ',', ' ,\r\n  '),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 20 }),
+      fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 5 }),
+      async (lines, separator, wrapped, head, sizes) => {
+        // A small first chunk, then larger ones: the elements of the chunks after the first are read by the scanner.
+        const chunkSizes = [head, ...sizes];
+        // Pretty-printed records span lines: the scanner reads JSON's whitespace inside a record too.
+        const records = lines.map((line, index) => (index % 3 === 2 && isJson(line) ? JSON.stringify(JSON.parse(line), null, 2) : line));
+        const list = `[\n${records.join(separator)}\n]`;
+        await expectPathsAlike(wrapped ? `{"executions":${list}}\n` : `${list}\n`, chunkSizes, 'input.json');
+      },
+    ),
+    propertyParameters(500),
+  );
+});
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 test('a scanned time is the double JSON.parse reads, for any decimal the scanner accepts', () => {
   fc.assert(

@@ -54,7 +54,7 @@ export function createParallelRanges({
     // The workers are started first; this thread reads the first range meanwhile, rather than wait idle: one thread fewer to start and to hold.
     const [own, ...others] = ranges;
     const jobs = others.map(({ start, end, range }) => runWorker(workerUrl, path, start, end, range));
-    const first = summariseRange(createReadStream(path, { start: own!.start, end: own!.end - 1, highWaterMark: READ_CHUNK_BYTES }), own!.range);
+    const first = summariseRange(createReadStream(path, { start: own!.start, end: own!.end - 1, highWaterMark: READ_CHUNK_BYTES }), own!.range, { inThisThread: true });
     return Promise.all([first, ...jobs]);
   };
 }

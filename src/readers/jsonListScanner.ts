@@ -2,6 +2,8 @@ import { InputSyntaxError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
 import { countLineBreaks } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf8.js';
+import { ScannedColumns } from './recordBatch.js';
+import { scanRecordAt, skipBlanks, type EndpointBytes, type ScannedFields } from './recordScanner.js';
 
 /**
  * Streams the elements of one list inside a JSON document (`executions` of
@@ -49,6 +51,31 @@ const MAX_SKELETON_BYTES = 64 * 1024 * 1024;
 export interface ElementBatch {
   readonly elements: readonly unknown[];
   readonly firstIndex: number;
+  /** When every element was a record the byte scanner read: their fields (`elements` then holds undefined). */
+  readonly scanned?: ScannedColumns;
+}
+
+/**
+ * The records of `buffer[0, end)` (elements between two of the list's
+ * commas: whitespace, a record, a comma, …) when the byte scanner reads every
+ * one; undefined when any is not of the usual shape, and the chunk is then
+ * parsed as a whole. Scanned records are valid JSON, so a successful scan
+ * proves the cut as a successful parse does.
+ */
+function scanElements(buffer: Buffer, end: number, endpoints: EndpointBytes): { count: number; columns: ScannedColumns } | undefined {
+  const columns = new ScannedColumns(buffer, endpoints);
+  const fields: ScannedFields = { endpoint: 0, statusCode: 0, responseTimeMs: 0, idStart: -1, idEnd: -1 };
+  let count = 0;
+  for (let at = 0; ; ) {
+    const start = skipBlanks(buffer, at, end);
+    const after = scanRecordAt(buffer, start, end, endpoints, fields);
+    if (after < 0) return undefined;
+    columns.add(count++, fields, 0, start, after);
+    at = skipBlanks(buffer, after, end);
+    if (at === end) return { count, columns };
+    if (buffer[at] !== COMMA) return undefined;
+    at++;
+  }
 }
 
 /** Where the list is: `[]` for a top-level array, `['executions']`, `['log', 'entries']`. */
@@ -115,6 +142,7 @@ export class JsonListScanner {
   /** The deepest level at which keys lead to the list: deeper keys need no tracking. */
   private readonly keyDepth: number;
   private readonly maxElementBytes: number;
+  private readonly records: EndpointBytes | undefined;
 
   /** Where the scan stands; `Place` says what the fields below mean in each place. */
   private place: Place = 'before list';
@@ -174,11 +202,19 @@ export class JsonListScanner {
    * @param options.continueList for a scanner that starts in the middle of a
    * document (a worker's range): the list's path and depth, the range
    * starting between two elements of it.
+   * @param options.records for a list of execution records: the endpoints
+   * the byte scanner (recordScanner.ts) interns, so that a chunk of records
+   * of the usual shape is read from its bytes rather than parsed.
    */
   constructor(
     listPaths: readonly ListPath[],
-    { maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES, continueList }: { maxElementBytes?: number; continueList?: { readonly path: ListPath; readonly depth: number } | undefined } = {},
+    {
+      maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES,
+      continueList,
+      records,
+    }: { maxElementBytes?: number; continueList?: { readonly path: ListPath; readonly depth: number } | undefined; records?: EndpointBytes | undefined } = {},
   ) {
+    this.records = records;
     // A scanner that continues a list watches for its key too: a second one after the list is refused.
     this.listPaths = continueList === undefined || continueList.path.length === 0 ? listPaths : [...listPaths, continueList.path];
     this.keyDepth = Math.max(0, ...this.listPaths.map((path) => path.length));
@@ -210,11 +246,15 @@ export class JsonListScanner {
     if (cut < 0) return undefined;
     // Invalid UTF-8 is found, and located, by the byte scan.
     if (!isValidUtf8(buffer, 0, cut)) return undefined;
+    const scanned = this.records === undefined ? undefined : scanElements(buffer, cut, this.records);
     let elements: unknown;
-    try {
-      elements = JSON.parse(`[${buffer.toString('utf8', 0, cut)}]`);
-    } catch {
-      return undefined;
+    if (scanned !== undefined) elements = new Array<undefined>(scanned.count);
+    else {
+      try {
+        elements = JSON.parse(`[${buffer.toString('utf8', 0, cut)}]`);
+      } catch {
+        return undefined;
+      }
     }
     if (!Array.isArray(elements) || elements.length === 0) return undefined;
     const breaks = countLineBreaks(buffer, 0, cut, this.afterCarriageReturn);
@@ -228,7 +268,7 @@ export class JsonListScanner {
       this.carryScanned = false;
       if (this.carry.length > this.maxElementBytes) this.fastPathOff = true;
     }
-    return { elements, firstIndex };
+    return { elements, firstIndex, ...(scanned === undefined ? {} : { scanned: scanned.columns }) };
   }
 
   // Back to the state at the open element's first byte: between elements, at the list's depth.

@@ -4,6 +4,7 @@ import { executionRecordSchema, isExecutionRecord, type ExecutionRecord } from '
 import { validateRecordList } from '../records/validateRecordList.js';
 import { describeType } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
+import { EndpointBytes } from './recordScanner.js';
 import type { RecordBatch } from './recordBatch.js';
 
 /**
@@ -12,15 +13,15 @@ import type { RecordBatch } from './recordBatch.js';
  * size is read in bounded memory; its top-level shape is judged once it
  * ends, from the document with its list emptied.
  */
-export async function* readJsonRecords(chunks: AsyncIterable<Buffer>, file: string | undefined): AsyncGenerator<RecordBatch> {
-  const scanner = new JsonListScanner([[], ['executions']]);
+export async function* readJsonRecords(chunks: AsyncIterable<Buffer>, file: string | undefined, { scan = true }: { readonly scan?: boolean | undefined } = {}): AsyncGenerator<RecordBatch> {
+  const scanner = new JsonListScanner([[], ['executions']], scan ? { records: new EndpointBytes() } : {});
   let listPath = '';
   for await (const chunk of chunks) {
-    const { elements, firstIndex } = scanner.push(chunk);
+    const { elements, firstIndex, scanned } = scanner.push(chunk);
     if (elements.length === 0) continue;
     listPath = scannerListPath(scanner);
     const path = listPath;
-    yield { records: elements, location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: firstIndex + index, file }) };
+    yield { records: elements, location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: firstIndex + index, file }), ...(scanned === undefined ? {} : { scanned }) };
   }
   const tail = scanner.finish();
   if (tail.elements.length > 0) {

@@ -3,6 +3,7 @@ import { CARRIAGE_RETURN, countLineBreaks } from '../input/lineBreaks.js';
 import { JsonListScanner, type ListPath } from './jsonListScanner.js';
 import { readNdjsonRecords } from './ndjsonReader.js';
 import type { RecordBatch } from './recordBatch.js';
+import { EndpointBytes } from './recordScanner.js';
 
 /**
  * Where a byte range lies in its input. Ranges start and end between
@@ -58,14 +59,15 @@ async function readJsonRange(
   range: RangePlace,
   take: (batch: RecordBatch) => void,
 ): Promise<{ advance: number; list?: { path: ListPath; depth: number }; skeleton?: Uint8Array }> {
-  const scanner = range.first ? new JsonListScanner([[], ['executions']]) : new JsonListScanner([], { continueList: range.list });
+  const records = new EndpointBytes();
+  const scanner = range.first ? new JsonListScanner([[], ['executions']], { records }) : new JsonListScanner([], { continueList: range.list, records });
   for await (const chunk of chunks) {
-    const { elements, firstIndex } = scanner.push(chunk);
+    const { elements, firstIndex, scanned } = scanner.push(chunk);
     if (elements.length === 0) continue;
-    take({ records: elements, location: (index) => ({ kind: 'list', listPath: '', index: firstIndex + index }) });
+    take({ records: elements, location: (index) => ({ kind: 'list', listPath: '', index: firstIndex + index }), ...(scanned === undefined ? {} : { scanned }) });
   }
   const tail = scanner.finish();
-  if (tail.elements.length > 0) take({ records: tail.elements, location: (index) => ({ kind: 'list', listPath: '', index: tail.firstIndex + index }) });
+  if (tail.elements.length > 0) take({ records: tail.elements, location: (index) => ({ kind: 'list', listPath: '', index: tail.firstIndex + index }), ...(tail.scanned === undefined ? {} : { scanned: tail.scanned }) });
   const skeleton = scanner.endRange();
   if (!range.last && !scanner.isBetweenElements()) throw new InputSyntaxError('the range does not end between two records', undefined);
   if (range.last && scanner.openListDepth() !== undefined) throw new InputSyntaxError('the list does not end in the last range', undefined);

@@ -22,7 +22,7 @@ export interface ReadOptions {
   readonly nameInput: boolean;
   readonly tally: ReadTally;
   readonly reportInvalid: (issue: RecordIssue) => void;
-  /** NDJSON: whether the byte scanner reads the usual record shape (see NdjsonOptions). Default true. */
+  /** JSON and NDJSON: whether the byte scanner reads the usual record shape (see recordScanner.ts); false parses every record. Default true. */
   readonly scanRecords?: boolean;
 }
 
@@ -36,7 +36,7 @@ export async function* readRecords(input: OpenedInput, options: ReadOptions): As
   try {
     if (format === 'ndjson') yield* readNdjsonRecords(chunks, file, { scan: options.scanRecords });
     else if (format === 'har') yield* readHarRecords(chunks, file, options);
-    else yield* readJsonRecords(chunks, options.nameInput ? file : undefined);
+    else yield* readJsonRecords(chunks, options.nameInput ? file : undefined, { scan: options.scanRecords });
   } catch (error) {
     if (options.nameInput && error instanceof InputSyntaxError && error.file === undefined) throw error.inFile(file);
     throw error;

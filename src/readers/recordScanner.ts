@@ -56,8 +56,15 @@ const MAX_SIGNIFICANT_DIGITS = 15;
 /** 10^0 to 10^22: the powers of ten a double holds exactly. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
 
-function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
-  while (at < end && (bytes[at] === SPACE || bytes[at] === TAB)) at++;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** Past JSON's whitespace (an NDJSON line holds no line break, so there only spaces and tabs are met). */
+export function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
+  for (; at < end; at++) {
+    const byte = bytes[at];
+    if (byte !== SPACE && byte !== TAB && byte !== LINE_FEED && byte !== CARRIAGE_RETURN) break;
+  }
   return at;
 }
 
@@ -98,43 +105,53 @@ function matches(bytes: Uint8Array, at: number, end: number, word: Uint8Array): 
  * unspecified, when the line is not a record this scanner recognises.
  */
 export function scanRecord(bytes: Uint8Array, start: number, end: number, endpoints: EndpointBytes, out: ScannedFields): boolean {
+  const after = scanRecordAt(bytes, start, end, endpoints, out);
+  return after >= 0 && skipBlanks(bytes, after, end) === end;
+}
+
+/**
+ * Reads the record that starts (after whitespace) at `start`, within
+ * `bytes[start, end)`, into `out`: the offset just after its closing brace,
+ * or -1 when it is not a record this scanner recognises.
+ */
+export function scanRecordAt(bytes: Uint8Array, start: number, end: number, endpoints: EndpointBytes, out: ScannedFields): number {
   let at = skipBlanks(bytes, start, end);
-  if (bytes[at] !== OPEN_BRACE) return false;
+  if (bytes[at] !== OPEN_BRACE || at >= end) return -1;
   let seen = 0;
   out.idStart = -1;
   out.idEnd = -1;
   for (;;) {
     at = skipBlanks(bytes, at + 1, end);
-    if (bytes[at] !== QUOTE) return false;
+    if (bytes[at] !== QUOTE) return -1;
     const key = keyAt(bytes, at + 1, end);
-    if (key === 0 || (seen & key) !== 0) return false;
+    if (key === 0 || (seen & key) !== 0) return -1;
     seen |= key;
     at = skipBlanks(bytes, at + 1 + KEY_LENGTH[key]!, end);
-    if (bytes[at] !== COLON) return false;
+    if (bytes[at] !== COLON) return -1;
     at = skipBlanks(bytes, at + 1, end);
     if (key === STATUS_CODE) {
       const a = bytes[at]! - DIGIT_0;
       const b = bytes[at + 1]! - DIGIT_0;
       const c = bytes[at + 2]! - DIGIT_0;
-      if (at + 3 > end || !(a >= 1 && a <= 5) || !(b >= 0 && b <= 9) || !(c >= 0 && c <= 9)) return false;
+      if (at + 3 > end || !(a >= 1 && a <= 5) || !(b >= 0 && b <= 9) || !(c >= 0 && c <= 9)) return -1;
       at += 3;
       const next = bytes[at];
       // 2000, 200.0 and 2e2 are left to JSON.parse and the record check.
-      if (next !== undefined && next >= DIGIT_0 && next <= DIGIT_9) return false;
-      if (next === DOT || next === 0x65 || next === 0x45) return false;
+      if (next !== undefined && next >= DIGIT_0 && next <= DIGIT_9) return -1;
+      if (next === DOT || next === 0x65 || next === 0x45) return -1;
       out.statusCode = a * 100 + b * 10 + c;
     } else if (key === RESPONSE_TIME) {
       const after = scanTime(bytes, at, end, out);
-      if (after < 0) return false;
+      if (after < 0) return -1;
       at = after;
     } else {
-      if (bytes[at] !== QUOTE) return false;
+      if (bytes[at] !== QUOTE) return -1;
       const from = at + 1;
       at = from;
       // Printable ASCII, no quote or backslash: the bytes are the characters JSON.parse would give.
       if (key === ID) {
         while (at < end && PLAIN[bytes[at]!] === 1) at++;
-        if (at >= end || bytes[at] !== QUOTE || at - from > MAX_ID_BYTES) return false;
+        if (at >= end || bytes[at] !== QUOTE || at - from > MAX_ID_BYTES) return -1;
         out.idStart = from;
         out.idEnd = at;
       } else {
@@ -144,9 +161,9 @@ export function scanRecord(bytes: Uint8Array, start: number, end: number, endpoi
           if (PLAIN[byte] !== 1) break;
           hash = Math.imul(hash ^ byte, 0x01000193);
         }
-        if (at >= end || bytes[at] !== QUOTE || at - from > MAX_ENDPOINT_BYTES) return false;
+        if (at >= end || bytes[at] !== QUOTE || at - from > MAX_ENDPOINT_BYTES) return -1;
         const id = endpoints.intern(bytes, from, at, hash);
-        if (id < 0) return false;
+        if (id < 0) return -1;
         out.endpoint = id;
       }
       at++;
@@ -154,10 +171,10 @@ export function scanRecord(bytes: Uint8Array, start: number, end: number, endpoi
     at = skipBlanks(bytes, at, end);
     const separator = bytes[at];
     if (separator === COMMA) continue;
-    if (separator !== CLOSE_BRACE || at >= end) return false;
+    if (separator !== CLOSE_BRACE || at >= end) return -1;
     break;
   }
-  return (seen & REQUIRED) === REQUIRED && skipBlanks(bytes, at + 1, end) === end;
+  return (seen & REQUIRED) === REQUIRED ? at + 1 : -1;
 }
 
 // A non-negative JSON number without exponent, of at most fifteen significant digits: the offset after it, or -1.

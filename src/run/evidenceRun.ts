@@ -14,7 +14,7 @@ import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
-import type { EndpointStatistics, ExecutionData } from '../summary/executionAccumulator.js';
+import { ExecutionAccumulator, type EndpointStatistics, type ExecutionData } from '../summary/executionAccumulator.js';
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
 import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';
 
@@ -43,7 +43,8 @@ export interface EvidenceRunOptions {
 
 /** A part of the run counted elsewhere (a worker thread's range, a shard): its summary and its problems, located in the whole input. */
 export interface EvidencePart {
-  readonly summary: ExecutionData;
+  /** Flat data from another thread, or an accumulator counted on this one (taken, not copied). */
+  readonly summary: ExecutionData | ExecutionAccumulator;
   readonly issues: readonly RecordIssue[];
   readonly recordCount: number;
   readonly invalidRecordCount: number;
@@ -129,7 +130,8 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       return intake.labelOf(endpoint);
     },
     absorb(part) {
-      intake.accumulator.merge(part.summary);
+      if (part.summary instanceof ExecutionAccumulator) intake.accumulator.mergeTaking(part.summary);
+      else intake.accumulator.merge(part.summary);
       intake.validation.absorb(part);
       if (intake.accumulator.endpointCount() > MAX_DISTINCT_ENDPOINTS) throw tooManyEndpoints();
     },

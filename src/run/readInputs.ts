@@ -8,7 +8,7 @@ import { formatFromExtension } from '../readers/detectFormat.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
 import type { EvidenceRules } from './evidenceRules.js';
-import type { SlowExecution } from '../summary/executionAccumulator.js';
+import { ExecutionAccumulator, type SlowExecution } from '../summary/executionAccumulator.js';
 import type { EvidenceRun } from './evidenceRun.js';
 import type { RangeSummary } from './summariseRange.js';
 
@@ -124,9 +124,14 @@ function partsOfOneRead(ranges: readonly RangeSummary[], format: 'json' | 'ndjso
     // The slowest and the failed executions always name their file.
     const located = <Execution extends { readonly location?: RecordLocation | undefined }>(execution: Execution): Execution =>
       execution.location === undefined ? execution : { ...execution, location: absolute(execution.location, path) };
-    const slowest = part.summary.slowest.map((execution): SlowExecution => located(execution));
-    const details = part.summary.details.map((detail) => (detail.evidence === undefined ? detail : { ...detail, evidence: { ...detail.evidence, failed: detail.evidence.failed.map(located) } }));
-    return { ...part, issues, summary: { ...part.summary, slowest, details } };
+    const { summary } = part;
+    if (summary instanceof ExecutionAccumulator) {
+      summary.relocate(located);
+      return { ...part, issues };
+    }
+    const slowest = summary.slowest.map((execution): SlowExecution => located(execution));
+    const details = summary.details.map((detail) => (detail.evidence === undefined ? detail : { ...detail, evidence: { ...detail.evidence, failed: detail.evidence.failed.map(located) } }));
+    return { ...part, issues, summary: { ...summary, slowest, details } };
   });
 }
 

@@ -100,7 +100,7 @@ export interface EndpointEvidenceResult {
 /** An endpoint's evidence being gathered. */
 export class EndpointEvidence {
   private readonly tests = new Map<string, { identity: TestIdentity; calls: number; failedCalls: number }>();
-  private readonly failed: FailedExecution[] = [];
+  private failed: FailedExecution[] = [];
   private retriedFailureCount = 0;
   private readonly passingTestFailures = new Map<string, number>();
 
@@ -126,6 +126,11 @@ export class EndpointEvidence {
     while (at > 0 && compareFailedPlaces(execution, failed[at - 1]!) < 0) at--;
     failed.splice(at, 0, execution);
     if (failed.length > FAILED_EXECUTION_LIMIT) failed.pop();
+  }
+
+  /** Says where each kept failed call is anew (a part read on its own, placed in its whole input): the places keep their order. */
+  relocate(locate: (execution: FailedExecution) => FailedExecution): void {
+    this.failed = this.failed.map(locate);
   }
 
   /** Adds what another part gathered; its calls come after this one's. */

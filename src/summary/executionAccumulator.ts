@@ -2,7 +2,7 @@ import type { RecordLocation } from '../issues/location.js';
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
-import { describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
+import { describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
@@ -370,6 +370,58 @@ export class ExecutionAccumulator {
   }
 
   /**
+   * Adds what another accumulator counted, as {@link merge} does, taking its
+   * tallies rather than copying them: an endpoint new here is moved as it
+   * is (a range read on this thread costs no copy). `other` must not be
+   * used afterwards.
+   */
+  mergeTaking(other: ExecutionAccumulator): void {
+    for (const [endpoint, tally] of other.tallies) {
+      const mine = this.tallies.get(endpoint);
+      if (mine === undefined) {
+        this.tallies.set(endpoint, tally);
+        continue;
+      }
+      mine.executionCount += tally.executionCount;
+      mine.failedExecutionCount += tally.failedExecutionCount;
+      mine.expectedErrorCount += tally.expectedErrorCount;
+      mine.slowExecutionCount += tally.slowExecutionCount;
+      mine.noResponseCount += tally.noResponseCount;
+      mine.newConnectionCount += tally.newConnectionCount;
+      mine.timed ||= tally.timed;
+      mine.learnable ||= tally.learnable;
+      tally.outcomes.forEach((outcome, index) => {
+        mine.timesOf(outcome).adoptBuffer(tally.outcomeTimes[index]!);
+      });
+      mine.waits.adoptBuffer(tally.waits);
+      if (tally.bodies !== undefined) (mine.bodies ??= new BodyTally()).merge(tally.bodies.toData());
+      if (tally.evidence !== undefined) (mine.evidence ??= new EndpointEvidence()).merge(tally.evidence.toData());
+      if (tally.browser !== undefined) (mine.browser ??= new BrowserShare()).merge(tally.browser.toData());
+    }
+    for (const execution of other.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
+    other.tallies.clear();
+    other.slowest = [];
+  }
+
+  /**
+   * Sorts, sums and counts into histograms every endpoint's samples (see
+   * SampleBuffer.seal): what a thread does with its part before the run
+   * takes it, while the other threads still read theirs.
+   */
+  seal(): void {
+    for (const tally of this.tallies.values()) {
+      for (const buffer of tally.outcomeTimes) buffer.seal(flatHistogramOf);
+      tally.waits.seal();
+    }
+  }
+
+  /** Says where the slowest and the failed executions are anew (a part read on its own, placed in its whole input). */
+  relocate(locate: <Execution extends SlowExecution | FailedExecution>(execution: Execution) => Execution): void {
+    this.slowest = this.slowest.map(locate);
+    for (const tally of this.tallies.values()) tally.evidence?.relocate(locate);
+  }
+
+  /**
    * The state as plain data: every sample copied into one array (this
    * accumulator's own are left as they were). `sorted` sorts each outcome's
    * samples there and sums them exactly, so that the thread that merges
@@ -557,9 +609,7 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
       const sumPartials = sum.toPartials();
       sumCounts[index] = sumPartials.length;
       partials.push(...sumPartials);
-      const histogram = new HistogramCounts();
-      histogram.addSorted(own);
-      const flat = histogram.toFlat();
+      const flat = flatHistogramOf(own);
       zeroCounts[index] = flat.zeroCount;
       binCounts[index] = flat.bins.length / 2;
       bins.push(flat.bins);
@@ -601,6 +651,12 @@ function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   for (const histogram of histograms) counts.mergeFlat(histogram);
   for (const run of runs) counts.addSorted(run);
   return counts.result();
+}
+
+function flatHistogramOf(sorted: Float64Array): FlatHistogram {
+  const counts = new HistogramCounts();
+  counts.addSorted(sorted);
+  return counts.toFlat();
 }
 
 function joined(arrays: readonly Float64Array[]): Float64Array {

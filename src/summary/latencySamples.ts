@@ -31,7 +31,7 @@ export function nearestRank(percentile: number, count: number): number {
 
 /**
  * A growable store of float64 samples. Its own samples fill chunks that
- * double in size up to 1 Ki samples (8 KiB) and are never copied while
+ * double in size from 4 up to 1 Ki samples (8 KiB) and are never copied while
  * the store grows; at most one chunk is partly empty, so an endpoint wastes
  * at most 8 KiB however many samples it has. The chunks are joined once,
  * into one sorted run, when the statistics are taken or the samples leave
@@ -47,8 +47,9 @@ export class SampleBuffer {
   // Whether each own chunk is sorted (after runs()), so sorting again is skipped.
   private ownSorted = false;
 
-  constructor(capacity = 16) {
-    this.current = new Float64Array(capacity);
+  /** `capacity`: room for that many samples at once; none by default, so a buffer that only adopts arrays, or stays empty, costs no storage. */
+  constructor(capacity = 0) {
+    this.current = capacity === 0 ? NO_SAMPLES : new Float64Array(capacity);
   }
 
   get length(): number {
@@ -59,7 +60,7 @@ export class SampleBuffer {
     this.ownSorted = false;
     if (this.used === this.current.length) {
       if (this.current.length > 0) this.filled.push(this.current);
-      this.current = new Float64Array(Math.min(MAX_CHUNK, Math.max(16, this.current.length * 2)));
+      this.current = new Float64Array(Math.min(MAX_CHUNK, Math.max(FIRST_CHUNK, this.current.length * 2)));
       this.used = 0;
     }
     this.current[this.used++] = value;
@@ -72,6 +73,36 @@ export class SampleBuffer {
    */
   adopt(samples: Float64Array, sorted = false, sum?: readonly number[], histogram?: FlatHistogram): void {
     if (samples.length > 0) this.adopted.push({ samples, sorted, sum, histogram });
+  }
+
+  /**
+   * Sorts this buffer's own samples into one run and works out their exact
+   * sum and, when `histogramOf` is given, their histogram, keeping them with
+   * the run: what a thread does before it hands its samples on, so that the
+   * one that merges them neither sorts nor sums them again.
+   */
+  seal(histogramOf?: (sorted: Float64Array) => FlatHistogram): void {
+    if (this.ownLength() === 0) return;
+    const own = this.joinOwn().sort();
+    const sum = new ExactSum();
+    sum.addAll(own);
+    this.clearOwn();
+    this.adopted.unshift({ samples: own, sorted: true, sum: sum.toPartials(), histogram: histogramOf?.(own) });
+  }
+
+  private clearOwn(): void {
+    this.filled = [];
+    this.current = NO_SAMPLES;
+    this.used = 0;
+    this.ownSorted = false;
+  }
+
+  /** Takes another buffer's samples as part of this one, without copying: `other` must not be used afterwards. */
+  adoptBuffer(other: SampleBuffer): void {
+    for (const chunk of other.filled) this.adopt(chunk, other.ownSorted);
+    this.adopt(other.current.subarray(0, other.used), other.ownSorted);
+    for (const part of other.adopted) this.adopted.push(part);
+    other.clear();
   }
 
   /**
@@ -99,11 +130,8 @@ export class SampleBuffer {
 
   /** Lets every sample go: the buffer is empty afterwards. */
   clear(): void {
-    this.filled = [];
-    this.current = new Float64Array(0);
-    this.used = 0;
+    this.clearOwn();
     this.adopted = [];
-    this.ownSorted = false;
   }
 
   /** Copies every sample, unsorted, into `target` from `at`: how many. */
@@ -192,6 +220,12 @@ export class SampleBuffer {
 }
 
 const MAX_CHUNK = 1024;
+
+/** The first chunk of a buffer's own samples: small, as most endpoints of a run with many see a few calls per status. */
+const FIRST_CHUNK = 4;
+
+/** The storage of a buffer with none of its own: shared, as nothing is ever written to an empty array. */
+const NO_SAMPLES = new Float64Array(0);
 
 /** A latency histogram as flat data (see latencyHistogram.ts): its zero count and its `[bucket, count]` pairs one after another. */
 export interface FlatHistogram {
