@@ -502,7 +502,8 @@ export class ExecutionAccumulator {
         noResponseCount: tally.noResponseCount,
         statusCodes: statusCodeObject(codes),
         responseTimeMs: describeRuns(runs, sum),
-        latencyHistogram: mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram)),
+        // One status's histogram is the endpoint's (shared: no one changes a histogram).
+        latencyHistogram: byOutcome.length === 1 ? byOutcome[0]!.latency.latencyHistogram : mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram)),
         latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
       const timed = tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics;

@@ -112,6 +112,7 @@ export class SampleBuffer {
   histogramParts(): { readonly histograms: FlatHistogram[]; readonly runs: Float64Array[] } {
     const histograms = this.adopted.flatMap(({ histogram }) => (histogram === undefined ? [] : [histogram]));
     if (histograms.length === 0) return { histograms, runs: this.runs() };
+    if (histograms.length === this.adopted.length && this.ownLength() === 0) return { histograms, runs: [] };
     const counted = new Set(this.adopted.filter(({ histogram }) => histogram !== undefined).map(({ samples }) => samples));
     return { histograms, runs: this.runs().filter((run) => !counted.has(run)) };
   }
@@ -273,6 +274,12 @@ export class ExactSum {
   }
 
   merge(other: ExactSum | readonly number[]): void {
+    if (other instanceof ExactSum && other !== this) {
+      // Read in place: partials are added one at a time, so this sum's own array may grow meanwhile, never the other's.
+      const { partials, count } = other;
+      for (let index = 0; index < count; index++) this.add(partials[index]!);
+      return;
+    }
     for (const partial of other instanceof ExactSum ? other.toPartials() : other) this.add(partial);
   }
 
@@ -340,8 +347,11 @@ function selectCost(count: number, runs: number): number {
   return 4 * 48 * runs * (Math.log2(count / runs) + 1);
 }
 
+// Small joins are made in one scratch array (the statistics are read at once and nothing keeps it): no storage per endpoint.
+const scratch = new Float64Array(SMALL_JOIN);
+
 function joinedSorted(runs: readonly Float64Array[], count: number): Float64Array {
-  const joined = new Float64Array(count);
+  const joined = count <= SMALL_JOIN ? scratch.subarray(0, count) : new Float64Array(count);
   let at = 0;
   for (const run of runs) {
     joined.set(run, at);
