@@ -1,6 +1,7 @@
 import { InputSyntaxError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
-import { countLineBreaks } from '../input/lineBreaks.js';
+import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED } from '../input/lineBreaks.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE, TAB } from '../input/jsonBytes.js';
 import { describeInvalidUtf8, firstInvalidUtf8, isValidUtf8 } from '../input/utf8.js';
 import { ScannedColumns } from './recordBatch.js';
 import { scanRecordAt, skipBlanks, type EndpointBytes, type ScannedFields } from './recordScanner.js';
@@ -26,18 +27,6 @@ import { scanRecordAt, skipBlanks, type EndpointBytes, type ScannedFields } from
  * first without a word.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
-const SPACE = 0x20;
-const TAB = 0x09;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The largest element (one record, one HAR entry) the scanner holds, in bytes. */
@@ -428,8 +417,8 @@ export class JsonListScanner {
         this.inString = true;
         this.stringStart = this.depth <= this.keyDepth ? at : -1;
         at = this.skipString(buffer, at + 1);
-      } else if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
-        if (byte === CARRIAGE_RETURN || byte === NEWLINE) this.countLineBreak(buffer, at);
+      } else if (byte === SPACE || byte === LINE_FEED || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === CARRIAGE_RETURN || byte === LINE_FEED) this.countLineBreak(buffer, at);
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         this.openers.push(byte);
         const opensList = byte === OPEN_BRACKET && this.opensList();
@@ -456,8 +445,8 @@ export class JsonListScanner {
     const length = buffer.length;
     for (let at = from; at < length; at++) {
       const byte = buffer[at]!;
-      if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
-        if (byte === CARRIAGE_RETURN || byte === NEWLINE) this.countLineBreak(buffer, at);
+      if (byte === SPACE || byte === LINE_FEED || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === CARRIAGE_RETURN || byte === LINE_FEED) this.countLineBreak(buffer, at);
         continue;
       }
       // `[,`, `,,` and `,]` are not JSON.
@@ -485,8 +474,8 @@ export class JsonListScanner {
         this.inString = true;
         this.stringStart = -1;
         at = this.skipString(buffer, at + 1);
-      } else if (byte === SPACE || byte === NEWLINE || byte === CARRIAGE_RETURN || byte === TAB) {
-        if (byte === CARRIAGE_RETURN || byte === NEWLINE) this.countLineBreak(buffer, at);
+      } else if (byte === SPACE || byte === LINE_FEED || byte === CARRIAGE_RETURN || byte === TAB) {
+        if (byte === CARRIAGE_RETURN || byte === LINE_FEED) this.countLineBreak(buffer, at);
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         this.openers.push(byte);
         this.depth++;
@@ -751,7 +740,7 @@ function lastCommaAfterValue(buffer: Buffer): number {
     let before = comma - 1;
     while (before >= 0) {
       const byte = buffer[before]!;
-      if (byte !== SPACE && byte !== NEWLINE && byte !== CARRIAGE_RETURN && byte !== TAB) break;
+      if (byte !== SPACE && byte !== LINE_FEED && byte !== CARRIAGE_RETURN && byte !== TAB) break;
       before--;
     }
     if (before >= 0 && (buffer[before] === CLOSE_BRACE || buffer[before] === CLOSE_BRACKET)) return comma;

@@ -1,3 +1,6 @@
+import { CARRIAGE_RETURN, LINE_FEED } from '../input/lineBreaks.js';
+import { BACKSLASH, CLOSE_BRACE, COLON, COMMA, OPEN_BRACE, QUOTE, SPACE, TAB } from '../input/jsonBytes.js';
+
 /**
  * A byte scanner for the usual shape of an execution record on one line:
  * `{"id":"…","statusCode":200,"endpoint":"GET /orders/7","responseTimeMs":12.5}`,
@@ -28,14 +31,6 @@ export interface ScannedFields {
   idEnd: number;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const SPACE = 0x20;
-const TAB = 0x09;
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 const DOT = 0x2e;
@@ -55,9 +50,6 @@ const MAX_MILLISECONDS = 86_400_000;
 const MAX_SIGNIFICANT_DIGITS = 15;
 /** 10^0 to 10^22: the powers of ten a double holds exactly. */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
-
-const LINE_FEED = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
 
 /** Past JSON's whitespace (an NDJSON line holds no line break, so there only spaces and tabs are met). */
 export function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
