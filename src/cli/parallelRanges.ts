@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
-import { createReadStream } from 'node:fs';
 import { READ_CHUNK_BYTES } from '../io/fileSystem.js';
+import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import { summariseRange, type RangeSummary, type InputRange } from '../run/summariseRange.js';
 import type { SummariseRanges } from '../run/readInputs.js';
 

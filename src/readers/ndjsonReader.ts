@@ -1,13 +1,13 @@
 import { InputSyntaxError } from '../errors.js';
 import { describeJsonParseFailure } from '../input/parseInputJson.js';
-import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED } from '../input/lineBreaks.js';
+import { CARRIAGE_RETURN, countLineBreaks, LINE_FEED, splitLines } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8 } from '../input/utf8.js';
 import { ScannedColumns, type RecordBatch } from './recordBatch.js';
 import { EndpointBytes, scanRecord, type ScannedFields } from './recordScanner.js';
 
 /** How an NDJSON input is read. */
 export interface NdjsonOptions {
-  /** Whether lines of the usual record shape are read by the byte scanner (recordScanner.ts); false parses every line (a spec holds the two alike). Default true. */
+  /** Whether lines of the usual record shape are read by the byte scanner (recordScanner.ts); false parses every line, as before the scanner (a spec holds the two alike). Default true. */
   readonly scan?: boolean | undefined;
 }
 
@@ -32,7 +32,7 @@ export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: st
   let nextLine = 1;
   // Whether the bytes before the pending ones end with a CR, whose LF may come first in the next chunk.
   let afterCarriageReturn = false;
-  const endpoints = new EndpointBytes();
+  const endpoints = scan ? new EndpointBytes() : undefined;
   for await (const chunk of withoutByteOrderMark(chunks)) {
     const end = lastLineBreakEnd(chunk);
     if (end < 0) {
@@ -51,8 +51,8 @@ export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: st
     checkUtf8(lines, nextLine + (head === undefined ? 0 : 1), file, linesAfterCarriageReturn);
     pending = end < chunk.length ? [chunk.subarray(end)] : [];
     pendingBytes = chunk.length - end;
-    const parts = head === undefined ? [] : [parseLines(head, nextLine, file, false, true, scan ? endpoints : undefined)];
-    parts.push(parseLines(lines, nextLine + parts.length, file, linesAfterCarriageReturn, true, scan ? endpoints : undefined));
+    const parts = head === undefined ? [] : [parseLines(head, nextLine, file, false, true, endpoints)];
+    parts.push(parseLines(lines, nextLine + parts.length, file, linesAfterCarriageReturn, true, endpoints));
     afterCarriageReturn = chunk[end - 1] === CARRIAGE_RETURN;
     nextLine = parts[parts.length - 1]!.nextLine;
     for (const batch of parts) if (batch.records.length > 0) yield batch;
@@ -60,7 +60,7 @@ export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: st
   if (pendingBytes > 0) {
     const rest = Buffer.concat(pending);
     checkUtf8(rest, nextLine, file, afterCarriageReturn);
-    const batch = parseLines(rest, nextLine, file, afterCarriageReturn, false, scan ? endpoints : undefined);
+    const batch = parseLines(rest, nextLine, file, afterCarriageReturn, false, endpoints);
     if (batch.records.length > 0) yield batch;
   }
 }
@@ -101,7 +101,8 @@ async function* withoutByteOrderMark(chunks: AsyncIterable<Buffer>): AsyncGenera
  * line is decoded and parsed as before, all of a batch's by one `JSON.parse`.
  */
 function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean, endpoints: EndpointBytes | undefined): RecordBatch & { nextLine: number } {
-  const columns = new ScannedColumns(bytes, endpoints ?? new EndpointBytes());
+  if (endpoints === undefined) return parseWholeLines(bytes, firstLine, file, afterCarriageReturn, endsWithBreak);
+  const columns = new ScannedColumns(bytes, endpoints);
   const records: unknown[] = [];
   const rawLines: string[] = [];
   const rawEntries: number[] = [];
@@ -115,7 +116,7 @@ function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriag
     // The bytes after the last break are a line only when no break ends them (the input's last line).
     if (last && endsWithBreak) break;
     const end = last ? bytes.length : lineEnd;
-    if (endpoints !== undefined && scanRecord(bytes, lineStart, end, endpoints, fields)) {
+    if (scanRecord(bytes, lineStart, end, endpoints, fields)) {
       columns.add(records.length, fields, line, lineStart, end);
       records.push(undefined);
     } else {
@@ -143,6 +144,31 @@ function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriag
     records[rawEntries[index]!] = record;
   });
   return { records, location: (index) => ({ kind: 'line', line: columns.lineOf(index), file }), scanned: columns, nextLine: line };
+}
+
+/** {@link parseLines} without the scanner: the bytes decoded at once, split into lines, and every line parsed (all of them by one `JSON.parse`). */
+function parseWholeLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean): RecordBatch & { nextLine: number } {
+  let text = bytes.toString('utf8');
+  if (afterCarriageReturn && text.startsWith('\n')) text = text.slice(1);
+  const lines = splitLines(text);
+  if (endsWithBreak) lines.pop();
+  const contents: string[] = [];
+  const lineNumbers: number[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (line.trim() === '') continue;
+    contents.push(line);
+    lineNumbers.push(firstLine + index);
+  }
+  let records: unknown;
+  try {
+    records = contents.length === 0 ? [] : JSON.parse(`[${contents.join(',')}]`);
+  } catch {
+    records = undefined;
+  }
+  // A line holding two values (`1,2`) parses, but as too many elements.
+  if (!Array.isArray(records) || records.length !== contents.length) records = contents.map((line, index) => parseLine(line, lineNumbers[index]!, file));
+  return { records: records as unknown[], location: (index) => ({ kind: 'line', line: lineNumbers[index]!, file }), nextLine: firstLine + lines.length };
 }
 
 /** Throws when the bytes (whole lines, the first numbered `firstLine`) are not UTF-8, naming the line and column of the first invalid byte. */

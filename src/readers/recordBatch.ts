@@ -15,7 +15,7 @@ export interface RecordBatch {
   /** Beside `records`, the bodies a HAR file kept of each entry, for a run with a contract to check (never part of a record). */
   readonly bodies?: readonly (RecordedBodies | undefined)[];
   /**
-   * NDJSON: the records the byte scanner read (see recordScanner.ts), whose
+   * NDJSON and JSON documents: the records the byte scanner read (see recordScanner.ts), whose
    * place in `records` holds undefined; the others are in `records` as
    * `JSON.parse` read them.
    */

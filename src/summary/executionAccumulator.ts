@@ -2,7 +2,7 @@ import type { RecordLocation } from '../issues/location.js';
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
-import { describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
+import { concatenated, describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
@@ -605,9 +605,7 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
     sampleCounts[index] = count;
     if (sorted && count > 0) {
       const own = samples.subarray(at, at + count).sort();
-      const sum = new ExactSum();
-      sum.addAll(own);
-      const sumPartials = sum.toPartials();
+      const sumPartials = ExactSum.of(own).toPartials();
       sumCounts[index] = sumPartials.length;
       partials.push(...sumPartials);
       const flat = flatHistogramOf(own);
@@ -617,7 +615,7 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
     }
     at += count;
   });
-  const sums = sorted ? { partials: Float64Array.from(partials), sumCounts, zeroCounts, binCounts, bins: joined(bins) } : undefined;
+  const sums = sorted ? { partials: Float64Array.from(partials), sumCounts, zeroCounts, binCounts, bins: concatenated(bins) } : undefined;
   return { labels, counts, outcomes, sampleCounts, samples, sorted, ...(sums === undefined ? {} : { sums }), details };
 }
 
@@ -658,16 +656,6 @@ function flatHistogramOf(sorted: Float64Array): FlatHistogram {
   const counts = new HistogramCounts();
   counts.addSorted(sorted);
   return counts.toFlat();
-}
-
-function joined(arrays: readonly Float64Array[]): Float64Array {
-  const all = new Float64Array(arrays.reduce((total, array) => total + array.length, 0));
-  let at = 0;
-  for (const array of arrays) {
-    all.set(array, at);
-    at += array.length;
-  }
-  return all;
 }
 
 /** Status codes first, ascending, then error codes in code-unit order. */

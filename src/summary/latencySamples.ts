@@ -84,10 +84,8 @@ export class SampleBuffer {
   seal(histogramOf?: (sorted: Float64Array) => FlatHistogram): void {
     if (this.ownLength() === 0) return;
     const own = this.joinOwn().sort();
-    const sum = new ExactSum();
-    sum.addAll(own);
     this.clearOwn();
-    this.adopted.unshift({ samples: own, sorted: true, sum: sum.toPartials(), histogram: histogramOf?.(own) });
+    this.adopted.unshift({ samples: own, sorted: true, sum: ExactSum.of(own).toPartials(), histogram: histogramOf?.(own) });
   }
 
   private clearOwn(): void {
@@ -244,6 +242,13 @@ export class ExactSum {
   private partials = new Float64Array(8);
   private count = 0;
 
+  /** The exact sum of `values`. */
+  static of(values: Float64Array): ExactSum {
+    const sum = new ExactSum();
+    sum.addAll(values);
+    return sum;
+  }
+
   add(value: number): void {
     let partials = this.partials;
     let x = value;
@@ -351,20 +356,22 @@ function selectCost(count: number, runs: number): number {
 const scratch = new Float64Array(SMALL_JOIN);
 
 function joinedSorted(runs: readonly Float64Array[], count: number): Float64Array {
-  const joined = count <= SMALL_JOIN ? scratch.subarray(0, count) : new Float64Array(count);
+  return concatenated(runs, count <= SMALL_JOIN ? scratch.subarray(0, count) : new Float64Array(count)).sort();
+}
+
+/** The arrays one after another, in `into` (exactly as long as they together), or in a new array. */
+export function concatenated(arrays: readonly Float64Array[], into = new Float64Array(arrays.reduce((total, array) => total + array.length, 0))): Float64Array {
   let at = 0;
-  for (const run of runs) {
-    joined.set(run, at);
-    at += run.length;
+  for (const array of arrays) {
+    into.set(array, at);
+    at += array.length;
   }
-  return joined.sort();
+  return into;
 }
 
 /** The statistics of one sorted array. */
 export function describeSorted(sorted: Float64Array): LatencyStatistics {
-  const sum = new ExactSum();
-  sum.addAll(sorted);
-  return describeRuns([sorted], sum);
+  return describeRuns([sorted], ExactSum.of(sorted));
 }
 
 // A double's bits as two unsigned 32-bit halves (little-endian: [low, high]).
