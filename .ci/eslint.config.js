@@ -12,12 +12,15 @@ import tseslint from 'typescript-eslint';
 // records and file access, and labels (labels/) are made from records and
 // the contract; the summary builds on records, the report on
 // the summary; the history file (history/) is read and written on the report
-// and file access, and the exports (exports/) are pure functions of the report; the evidence run (run/) is the one seam every entry point
-// feeds, and the workflow only orders the stages. Patterns match an import as
+// and file access, and the exports (exports/) are pure functions of the report; the evidence run (run/) is the one pure seam every entry point
+// feeds, and the workflow (workflow/: openRun and publish) is the only place that opens and publishes a run, reading and
+// writing files. Patterns match an import as
 // written, relative to the importing file.
 // DuckDB is the benchmark's yardstick (tests/benchmarks/runner.bench.ts), a devDependency: never a runtime one.
 const benchmarkOnly = ['@duckdb/*'];
 const outside = ['**/reporter/**', '**/scripts/**', ...benchmarkOnly];
+// Node's modules that reach outside a computation: files, processes, threads, the network.
+const nodeEffects = ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'node:worker_threads', 'node:net', 'node:http', 'node:https', 'node:os', 'node:process'];
 const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
 // A file one folder deeper (src/report/renderers/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
@@ -36,7 +39,8 @@ const directions = [
   { files: ['src/history/**'], forbidden: except('issues', 'config', 'input', 'io', 'records', 'summary', 'report') },
   { files: ['src/exports/**'], forbidden: except('config', 'summary', 'report') },
   { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'contract', 'records', 'summary', 'report', 'history') },
-  { files: ['src/run/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation') },
+  // The evidence run is pure: no file access (io/, node:fs), no threads or child processes; what reads and writes lives in workflow/.
+  { files: ['src/run/**'], forbidden: [...except('issues', 'config', 'input', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation'), ...nodeEffects] },
   { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run') },
   { files: ['src/cli/**'], forbidden: [] },
 ];
@@ -62,6 +66,18 @@ export default tseslint.config(
     },
   },
   ...importRules,
+  {
+    // ...nor the process, its environment or the clock: a run is a function of its settings and its records (src/workflow/openRun.ts reads the host once).
+    files: ['src/run/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'process', message: 'The evidence run is pure: the host (src/workflow/openRun.ts) reads the process.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'The evidence run is pure: the time is the host clock\'s (src/workflow/openRun.ts).' },
+        { object: 'performance', property: 'now', message: 'The evidence run is pure: the time is the host clock\'s (src/workflow/openRun.ts).' },
+      ],
+    },
+  },
   { files: ['reporter/**', 'scripts/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: benchmarkOnly, message: 'DuckDB is for the benchmark only (see .ci/eslint.config.js).' }] }] } },
   {
     // The build script runs before anything is compiled, so it is plain JavaScript.

@@ -2,17 +2,14 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../src/index.js';
 import { displayPath } from '../src/io/displayPath.js';
-import { countOf, describeIncompleteRun, historySkippedWarnings, passingTestFailureHint } from '../src/report/renderers/presentation.js';
+import { countOf, describeIncompleteRun, passingTestFailureHint } from '../src/report/renderers/presentation.js';
 import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
-import { createEvidenceRun } from '../src/run/evidenceRun.js';
-import { judgementFiles, loadJudgement, type JudgementSettings } from '../src/run/judgement.js';
-import { historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../src/run/publishReport.js';
+import { openRun, type RunSettings } from '../src/workflow/openRun.js';
 import type { Judgement } from '../src/evaluation/judgeReport.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
 import { systemClock, type Clock } from '../src/helpers/clock.js';
-import { ciVariablesOf } from '../src/history/historyBaseline.js';
 import { apiCallsOf } from './apiCalls.js';
 import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
@@ -84,7 +81,7 @@ export default class QualityEvidenceReporter implements Reporter {
     this.listing = isListingRun(rawOptions);
     // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
     const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : host.cwd;
-    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(judgementSettingsOf(this.settings, host.env), destinationOf(this.settings), configDir, host.cwd);
+    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(runSettingsOf(this.settings), [this.settings.settingsFile], { ...host.env }, configDir, host.cwd);
     for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
@@ -120,22 +117,18 @@ export default class QualityEvidenceReporter implements Reporter {
     if (this.listing) return undefined;
     const { settings, host } = this;
     try {
-      const judgement = this.judgement ?? (await loadJudgement(judgementSettingsOf(settings, host.env), host.fileSystem));
+      const runHost = { fileSystem: host.fileSystem, env: host.env, clock: host.clock ?? systemClock };
       // A bad record is named by the test that attached it.
-      const run = createEvidenceRun(settings, { judgement, noun: 'recorded execution' });
-      const { unrecordedCalls, unrecordedByFile, browserCalls } = await feedAttempts(run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
+      const opened = await openRun(runSettingsOf(settings), runHost, { reads: [settings.settingsFile], judgement: this.judgement, noun: 'recorded execution' });
+      const { unrecordedCalls, unrecordedByFile, browserCalls } = await feedAttempts(opened.run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
       const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
-      const report = run.finish({ unrecordedCalls, ...(browserCalls === undefined ? {} : { browserCalls }), tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
-      // The history line is stamped when the run ends, by the run's clock.
-      const now = (host.clock ?? systemClock).now();
-      const stamp = historyStampOf(now, host.env, judgement);
-      // The exports' time is the run's: from Playwright's start to now.
-      const exportContext = { endedAtMs: now, startedAtMs: Math.min(now, result.startTime.getTime()), env: host.env, serviceName: settings.serviceName, tests: runTestsOf(this.rootSuite, this.rootDir) };
-      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem, stamp, exportContext);
+      const finished = opened.run.finish({ unrecordedCalls, ...(browserCalls === undefined ? {} : { browserCalls }), tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
+      // The exports' time is the run's: from Playwright's start to its end.
+      const startedAtMs = Math.min(runHost.clock.now(), result.startTime.getTime());
+      const { report, files, warnings } = await opened.publish(finished, { startedAtMs, tests: runTestsOf(this.rootSuite, this.rootDir) });
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
-      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), judgement.warnings ?? []);
-      if (stepSummaryProblem !== undefined) host.stderr.write(`quality-evidence reporter: warning: ${stepSummaryProblem}\n`);
+      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), warnings);
       if (!this.quiet) host.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, host.cwd)))}\n`);
       if (report.budgets === undefined || report.budgets.passed) return undefined;
       // A breached budget fails the run, as a failing test does; the report is written all the same.
@@ -150,7 +143,7 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   /** What a reader must know about the evidence: calls it leaves out, calls that got no answer, a run that recorded nothing. */
-  private warn(report: QualityReport, unrecordedHints: readonly string[], judgementWarnings: readonly string[]): void {
+  private warn(report: QualityReport, unrecordedHints: readonly string[], runWarnings: readonly string[]): void {
     const lines: string[] = [];
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
@@ -165,7 +158,7 @@ export default class QualityEvidenceReporter implements Reporter {
     }
     const hint = passingTestFailureHint(report);
     if (hint !== undefined) lines.push(`quality-evidence reporter: ${hint}`);
-    for (const warning of [...judgementWarnings, ...historySkippedWarnings(report)]) lines.push(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}`);
+    for (const warning of runWarnings) lines.push(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}`);
     if (isIncompleteRun(report.runStatus)) {
       lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
     }
@@ -184,17 +177,9 @@ function expectedStatusAnnotations(test: TestCase, result: TestResult): string[]
   return [...new Set(lists)];
 }
 
-/** Where the report goes (with the exports, and the history file it is appended to), and what it may never replace: the files the run reads. */
-function destinationOf(settings: ReporterSettings): ReportDestination {
-  return { outputPath: settings.outputFile, formats: settings.formats, reads: [...judgementFiles(settings), settings.settingsFile], exports: settings.exports, history: historyAppendOf(settings) };
-}
-
-// Only what a judgement needs crosses to the worker that checks it.
-function judgementSettingsOf(
-  { budgets, baselinePath, openapi, significanceLevel, historyPath, historyLimit, baselineFromHistory, environment }: JudgementSettings,
-  env: EnvironmentRecord,
-): JudgementSettings {
-  return { budgets, baselinePath, openapi, significanceLevel, historyPath, historyLimit, baselineFromHistory, environment, ciVariables: ciVariablesOf(env) };
+/** The settings a run is opened with: the reporter's, without what only the reporter reads (crosses to the worker that checks them). */
+function runSettingsOf({ ignoredOptions, settingsFile, quiet, ...settings }: ReporterSettings): RunSettings {
+  return settings;
 }
 
 /**

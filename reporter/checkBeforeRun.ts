@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Judgement } from '../src/evaluation/judgeReport.js';
-import type { JudgementSettings } from '../src/run/judgement.js';
-import type { ReportDestination } from '../src/run/publishReport.js';
+import type { EnvironmentRecord } from '../src/config/settingsSources.js';
+import type { ReadFile } from '../src/io/writeReportAtomically.js';
+import type { RunSettings } from '../src/workflow/openRun.js';
 import type { CheckBeforeRunData } from './checkBeforeRunWorker.js';
 
 /**
@@ -27,12 +28,12 @@ const CHECK_TIMEOUT_MS = 60_000;
  * `configDir` is where Playwright resolved the reporter from: the package's
  * compiled worker is found from there (or from `cwd`).
  */
-export function checkBeforeRun(settings: JudgementSettings, destination: ReportDestination, configDir: string, cwd: string): Judgement | undefined {
+export function checkBeforeRun(settings: RunSettings, reads: readonly ReadFile[], env: EnvironmentRecord, configDir: string, cwd: string): Judgement | undefined {
   const workerFile = findWorkerFile([configDir, cwd]);
   if (workerFile === undefined) return undefined;
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const workerData: CheckBeforeRunData = { settings, destination, port: port2, signal };
+  const workerData: CheckBeforeRunData = { settings, reads, env, port: port2, signal };
   const worker = new Worker(workerFile, { workerData, transferList: [port2] });
   try {
     Atomics.wait(signal, 0, 0, CHECK_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
-import type { ReportDestination } from '../src/run/publishReport.js';
-import type { JudgementSettings } from '../src/run/judgement.js';
+import type { EnvironmentRecord } from '../src/config/settingsSources.js';
+import type { ReadFile } from '../src/io/writeReportAtomically.js';
+import type { RunSettings } from '../src/workflow/openRun.js';
 
 /**
  * The worker that checks, before any test runs, what the reporter would
@@ -11,22 +12,25 @@ import type { JudgementSettings } from '../src/run/judgement.js';
  * even a failure to load them is an answer, never a worker that stays silent.
  */
 export interface CheckBeforeRunData {
-  readonly settings: JudgementSettings;
-  readonly destination: ReportDestination;
+  readonly settings: RunSettings;
+  /** The files the run reads besides those its settings name (the settings file). */
+  readonly reads: readonly ReadFile[];
+  /** The reporter's environment, as its host read it. */
+  readonly env: EnvironmentRecord;
   readonly port: MessagePort;
   /** Set to 1, and notified, once the answer is on the port. */
   readonly signal: Int32Array;
 }
 
-const { settings, destination, port, signal } = workerData as CheckBeforeRunData;
+const { settings, reads, env, port, signal } = workerData as CheckBeforeRunData;
 
 void (async () => {
   try {
     const { nodeFileSystem } = await import('../src/io/fileSystem.js');
-    const { loadJudgement } = await import('../src/run/judgement.js');
-    const { checkReportDestination } = await import('../src/run/publishReport.js');
-    const judgement = await loadJudgement(settings, nodeFileSystem);
-    await checkReportDestination(nodeFileSystem, destination);
+    const { systemClock } = await import('../src/helpers/clock.js');
+    const { prepareRun } = await import('../src/workflow/openRun.js');
+    // The same checks as the run's opening at its end (see openRun).
+    const judgement = await prepareRun(settings, { fileSystem: nodeFileSystem, env, clock: systemClock }, { reads });
     port.postMessage({ judgement });
   } catch (error) {
     port.postMessage({ error: error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) } });

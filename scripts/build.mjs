@@ -4,7 +4,8 @@
 // tsconfig.cjs.json (.build/cjs), whose package.json marks its .js files as
 // CommonJS. Plain JavaScript, so that it runs before anything is compiled.
 //
-// `--if-changed` (the test suite's setup) skips a build whose inputs are byte
+// `--if-changed` (the test suite's setup, and `npm start` and the other
+// programs' scripts, so a second `npm start` runs at once) skips a build whose inputs are byte
 // for byte those of its last successful build and whose outputs are all
 // there. The inputs are what TypeScript itself lists for the project (every
 // source file, by path and content), its compiler options, package.json
@@ -29,8 +30,10 @@ const builds = [
 ];
 
 const onlyIfChanged = process.argv.includes('--if-changed');
+// `--quiet` (the programs' npm scripts): nothing printed when nothing was built, so `npm start` prints only its run.
+const quiet = process.argv.includes('--quiet');
 const pending = builds.map((build) => ({ ...build, ...inputsOf(build.project) })).filter((build) => !(onlyIfChanged && isUpToDate(build)));
-if (onlyIfChanged && pending.length === 0) process.stdout.write('build: .build is up to date with every source\n');
+if (onlyIfChanged && pending.length === 0 && !quiet) process.stdout.write('build: .build is up to date with every source\n');
 // The two compilations write separate folders: on two cores or more they run side by side.
 const failed = (await Promise.all(pending.map(compile))).filter((project) => project !== undefined);
 if (failed.length > 0) {

@@ -1,5 +1,5 @@
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
-import { stepSummaryPathOf } from '../src/run/publishReport.js';
+import { escapeControlCharacters } from '../src/renderValue.js';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../src/config/readSettingsFile.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
@@ -16,12 +16,12 @@ await runCli('quality-evidence start:environment', async () => {
   const location = settingsFileLocation(process.env, '.');
   const settingsFile = await readSettingsFile(nodeFileSystem, location);
   const config = loadQualityToolConfig(process.env, { settingsFile });
-  const { report, reportText, stepSummaryProblem } = await runQualityWorkflow(
+  const { report, reportText, warnings } = await runQualityWorkflow(
     config,
     { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() },
-    { stepSummaryPath: stepSummaryPathOf(process.env), reads: [settingsFileRead(location)] },
+    { env: process.env, reads: [settingsFileRead(location)] },
   );
   process.stdout.write(reportText);
-  if (stepSummaryProblem !== undefined) process.stderr.write(`quality-evidence start:environment: warning: ${stepSummaryProblem}\n`);
+  for (const warning of warnings) process.stderr.write(`quality-evidence start:environment: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, 'quality-evidence start:environment', process.stderr);
 });

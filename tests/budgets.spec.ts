@@ -3,7 +3,7 @@ import { buildReport, compareWithBaseline, evaluateBudgets, summariseExecutions,
 import { formatBudgetResult } from '../src/report/renderers/terminal.js';
 import { contradictionInVerdict } from '../src/evaluation/evaluateBudgets.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
-import { parseBudgets } from '../src/run/judgement.js';
+import { parseBudgets } from '../src/workflow/judgement.js';
 import { thrownBy } from './support/failures.js';
 
 // Quality budgets judged against a report: inclusive limits, missing evidence breaches.

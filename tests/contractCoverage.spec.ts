@@ -8,7 +8,7 @@ import type { Budgets } from '../src/config/budgetsSchema.js';
 import { contradictionInVerdict } from '../src/evaluation/evaluateBudgets.js';
 import type { BudgetResult } from '../src/report/verdictSchemas.js';
 import { formatBudgetResult, formatHeadline } from '../src/report/renderers/terminal.js';
-import { parseBudgets } from '../src/run/judgement.js';
+import { parseBudgets } from '../src/workflow/judgement.js';
 import { thrownBy } from './support/failures.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import type { BodyCheck } from '../src/records/bodyCheck.js';

@@ -6,7 +6,7 @@ import { buildReport, summariseExecutions } from '../src/index.js';
 import { renderValue } from '../src/renderValue.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf } from './support/failures.js';
-import { publishReport } from '../src/run/publishReport.js';
+import { publishReport } from '../src/workflow/publishReport.js';
 import { createTemporaryFolder, runProgram, runWatched, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 

@@ -7,7 +7,7 @@ import { parseReport } from '../src/evaluation/baseline.js';
 import { formatIssuePath, validationIssuesOf } from '../src/issues/issuePath.js';
 import { validateRecordList } from '../src/records/validateRecordList.js';
 import { executionRecordSchema } from '../src/records/executionRecord.js';
-import { parseBudgets } from '../src/run/judgement.js';
+import { parseBudgets } from '../src/workflow/judgement.js';
 import { thrownBy } from './support/failures.js';
 
 // One path grammar for every validation message: settings, records, budgets

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fitJobSummary, JOB_SUMMARY_LIMIT_BYTES } from '../src/run/jobSummary.js';
+import { fitJobSummary, JOB_SUMMARY_LIMIT_BYTES } from '../src/workflow/jobSummary.js';
 import { createTemporaryFolder, pathExists, repositoryRoot, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 

@@ -7,7 +7,7 @@ import { buildReport, compareWithBaseline, evaluateBudgets, parseReport, renderH
 import { formatHeadline } from '../src/report/renderers/terminal.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { optionSettings } from '../src/config/settingsSources.js';
-import { parseBudgets } from '../src/run/judgement.js';
+import { parseBudgets } from '../src/workflow/judgement.js';
 import { thrownBy } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 

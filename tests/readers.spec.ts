@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { InputSyntaxError, RecordValidationError, type QualityReport, type QualityToolConfig } from '../src/index.js';
 import { describeIssue } from '../src/issues/recordIssue.js';
 import { formatFromContent } from '../src/readers/detectFormat.js';
-import type { WorkflowInput } from '../src/run/readInputs.js';
+import type { WorkflowInput } from '../src/workflow/readInputs.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf } from './support/failures.js';

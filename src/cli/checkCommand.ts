@@ -4,8 +4,7 @@ import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings } from '../config/settingsSources.js';
 import { systemClock } from '../helpers/clock.js';
 import { displayPath } from '../io/displayPath.js';
-import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
-import { publishExports } from '../run/publishReport.js';
+import { openRun } from '../workflow/openRun.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { contradictionInVerdict, evaluateBudgets, needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
@@ -13,7 +12,7 @@ import { formatBudgetResult } from '../report/renderers/terminal.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { parseBudgets } from '../run/judgement.js';
+import { parseBudgets } from '../workflow/judgement.js';
 import { quotePath } from '../renderValue.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
@@ -54,13 +53,16 @@ export async function checkCommand(context: CommandContext): Promise<number> {
       : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath), { significanceLevel }) };
   const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   // The exports carry this check's verdict; they are written before anything is printed, and a failed write fails the check.
-  const { exports = {}, serviceName } = resolveSettings(
+  const { exports, serviceName } = resolveSettings(
     [flagSettings({ export: flags.export, 'service-name': flags['service-name'] }), environmentSettings(pickVariables(context.env, ['QE_EXPORTS', 'QE_SERVICE_NAME']))],
     { ignored: SETTING_KEYS.filter((key) => key !== 'exports' && key !== 'serviceName') },
   );
-  const reads = [{ path: reportPath, what: 'report' }, ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]), ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }]), ...STANDARD_STREAM_FILES];
-  const exportContext = { endedAtMs: (context.clock ?? systemClock).now(), env: context.env, serviceName };
-  const exported = await publishExports({ ...compared, budgets: verdict }, exports, context.fileSystem, exportContext, reads);
+  const reads = [{ path: reportPath, what: 'report' }, ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]), ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }])];
+  const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
+  // A run that writes no report: only the exports, of the report it read, with this check's verdict.
+  const { environment, slowResponseThresholdMs } = report;
+  const { publish } = await openRun({ environment, slowResponseThresholdMs, ...(exports === undefined ? {} : { exports }), ...(serviceName === undefined ? {} : { serviceName }) }, host, { reads });
+  const { files: exported } = await publish({ ...compared, budgets: verdict });
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
     const lines = verdict.results.map(formatBudgetResult);

@@ -3,21 +3,17 @@ import { resolveSettings, type ProgramSettings } from '../config/resolveSettings
 import { SETTING_FLAG_OPTIONS, SETTINGS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
 import { judgeReport } from '../evaluation/judgeReport.js';
-import { ciVariablesOf } from '../history/historyBaseline.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { mergeReports } from '../report/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { ReportFormatError } from '../errors.js';
 import { firstIssueWhere } from '../issues/issuePath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
-import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { escapeControlCharacters } from '../renderValue.js';
-import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
 import { systemClock } from '../helpers/clock.js';
+import { openRun } from '../workflow/openRun.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
@@ -74,28 +70,17 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const settingsFile = await readSettingsFile(context.fileSystem, location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const { outputFile, quiet, ...settings } = resolveSettings(sources, MERGE_SETTINGS);
-
-  const destination: ReportDestination = {
-    outputPath: outputFile,
-    formats: settings.formats,
-    stepSummaryPath: stepSummaryPathOf(context.env),
-    reads: [...positionals.map((path) => ({ path, what: 'report' })), ...judgementFiles(settings), settingsFileRead(location), ...STANDARD_STREAM_FILES],
-    exports: settings.exports,
-    history: historyAppendOf(settings),
-  };
-  await checkReportDestination(context.fileSystem, destination);
   const reports: { report: QualityReport; path: string }[] = [];
   for (const path of positionals) reports.push({ report: completeReport(parseReport(await readInputFile(context.fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES), path, 'report'), path), path });
   const merged = mergeReports(reports);
-  const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
-  const report = judgeReport(merged, judgement);
-  const now = (context.clock ?? systemClock).now();
-  const exportContext = { endedAtMs: now, env: context.env, serviceName: settings.serviceName };
-  const { reportText, files, stepSummaryProblem } = await publishReport(report, destination, context.fileSystem, historyStampOf(now, context.env, judgement), exportContext);
+  const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
+  const reads = [...positionals.map((path) => ({ path, what: 'report' })), settingsFileRead(location)];
+  // The merged runs' environment names the history's runs that count.
+  const { judgement, publish } = await openRun({ ...settings, environment: merged.environment, slowResponseThresholdMs: merged.slowResponseThresholdMs, outputFile }, host, { reads });
+  const { report, reportText, files, warnings } = await publish(judgeReport(merged, judgement));
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
-  if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
-  for (const warning of [...(judgement.warnings ?? []), ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  for (const warning of warnings) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 

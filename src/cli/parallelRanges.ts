@@ -4,8 +4,8 @@ import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { READ_CHUNK_BYTES } from '../io/fileSystem.js';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
-import { summariseRange, type RangeSummary, type InputRange } from '../run/summariseRange.js';
-import type { SummariseRanges } from '../run/readInputs.js';
+import { summariseRange, type RangeSummary, type InputRange } from '../workflow/summariseRange.js';
+import type { SummariseRanges } from '../workflow/readInputs.js';
 
 /** How inputs are split over worker threads. */
 export interface ParallelOptions {

@@ -6,11 +6,9 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
-import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { escapeControlCharacters } from '../renderValue.js';
-import type { SummariseRanges } from '../run/readInputs.js';
+import type { SummariseRanges } from '../workflow/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
-import { stepSummaryPathOf } from '../run/publishReport.js';
 import { parseCommandLine } from './commandLine.js';
 import type { Clock } from '../helpers/clock.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
@@ -73,13 +71,12 @@ export async function summariseCommand(context: CommandContext): Promise<number>
 
   const progress = context.stderr.isTTY === true ? createProgress(context.stderr, context.progressIntervalMs ?? 250) : undefined;
   const config = { ...settings, inputPath: inputPaths[0]!, outputPath: outputFile };
-  const { report, reportText, files, stepSummaryProblem, warnings } = await runQualityWorkflow(
+  const { report, reportText, files, warnings } = await runQualityWorkflow(
     config,
     { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
     {
       inputs: inputPaths.map((path) => ({ path, format: inputFormat as InputFormat | undefined })),
       includeAssets: flags['include-assets'] === true,
-      stepSummaryPath: stepSummaryPathOf(context.env),
       reads: [settingsFileRead(location)],
       env: context.env,
       clock: context.clock,
@@ -92,8 +89,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
   }
-  if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
-  for (const warning of [...warnings, ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  for (const warning of warnings) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 

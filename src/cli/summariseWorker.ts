@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { READ_CHUNK_BYTES } from '../io/fileSystem.js';
 import { ExecutionAccumulator } from '../summary/executionAccumulator.js';
-import { summariseRange, type InputRange } from '../run/summariseRange.js';
+import { summariseRange, type InputRange } from '../workflow/summariseRange.js';
 
 const { path, start, end, range } = workerData as { path: string; start: number; end: number; range: InputRange };
 const chunks = createReadStream(path, { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });

@@ -1,16 +1,14 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
+import type { ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import type { EvidenceRules } from '../run/evidenceRules.js';
 import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';
-import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, type ReportDestination, type WrittenReport } from '../run/publishReport.js';
 import type { EnvironmentRecord } from '../config/settingsSources.js';
 import { systemClock, type Clock } from '../helpers/clock.js';
-import { ciVariablesOf } from '../history/historyBaseline.js';
-import { readInputs, type InputDependencies, type WorkflowInput } from '../run/readInputs.js';
+import { openRun, type PublishedRun } from './openRun.js';
+import { readInputs, type InputDependencies, type WorkflowInput } from './readInputs.js';
 
 /** What the workflow needs from outside besides its configuration: the file system, standard input, and optionally progress and threads. */
 export type QualityWorkflowDependencies = InputDependencies;
@@ -21,7 +19,7 @@ export interface QualityWorkflowOptions {
   readonly inputs?: readonly WorkflowInput[] | undefined;
   /** Keep HAR entries for page assets. */
   readonly includeAssets?: boolean | undefined;
-  /** `GITHUB_STEP_SUMMARY`: the file the Markdown is appended to, when Markdown is among the formats. */
+  /** `GITHUB_STEP_SUMMARY`: the file the Markdown is appended to, when Markdown is among the formats; default the environment's. */
   readonly stepSummaryPath?: string | undefined;
   /** Other files the run read before it started (the settings file): no report file may replace one, nor the job summary be one. */
   readonly reads?: readonly ReadFile[] | undefined;
@@ -32,11 +30,7 @@ export interface QualityWorkflowOptions {
 }
 
 /** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
-export interface QualityWorkflowResult extends WrittenReport {
-  readonly report: QualityReport;
-  /** What a reader must know of how the run was judged (a baseline named but missing from the history). */
-  readonly warnings: readonly string[];
-}
+export type QualityWorkflowResult = PublishedRun;
 
 /**
  * The stages in order: load the budgets and the baseline; read (each input,
@@ -52,26 +46,14 @@ export async function runQualityWorkflow(
   options: QualityWorkflowOptions = {},
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
-  const env = options.env ?? {};
-  const destination: ReportDestination = {
-    outputPath: config.outputPath,
-    formats: config.formats,
-    stepSummaryPath: options.stepSummaryPath,
-    reads: [...readFilesOf(config, inputs), ...(options.reads ?? [])],
-    exports: config.exports,
-    history: historyAppendOf(config),
-  };
-  await checkReportDestination(dependencies.fileSystem, destination);
-  const judgement = await loadJudgement({ ...config, ciVariables: ciVariablesOf(env) }, dependencies.fileSystem);
-  // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
-  const bodyChecker = judgement.contract === undefined ? undefined : await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract);
-  const run = createEvidenceRun(config, { judgement, bodyChecker });
+  const { inputPath, outputPath, ...settings } = config;
+  const env = options.stepSummaryPath === undefined ? (options.env ?? {}) : { ...options.env, GITHUB_STEP_SUMMARY: options.stepSummaryPath };
+  const host = { fileSystem: dependencies.fileSystem, env, clock: options.clock ?? systemClock };
+  const reads = [...inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' })), ...(options.reads ?? [])];
+  const { run, judgement, publish } = await openRun({ ...settings, outputFile: outputPath }, host, { reads, readsStandardInput: inputs.some(({ path }) => path === '-'), checkKeptBodies: true });
   const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
-  const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
-  // The history line is stamped when the run ends, by the run's clock.
-  const now = (options.clock ?? systemClock).now();
-  const written = await publishReport(report, destination, dependencies.fileSystem, historyStampOf(now, env, judgement), { endedAtMs: now, env, serviceName: config.serviceName });
-  return { report, ...written, warnings: judgement.warnings ?? [] };
+  const published = await publish(run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount }));
+  return published;
 }
 
 /**
@@ -88,12 +70,6 @@ export function buildQualityReport(document: unknown, context: ReportContext, ru
   });
   const report = run.finish(facts);
   return { report, reportText: formatReport(report) };
-}
-
-/** Every file a run reads: no report file may replace one. */
-function readFilesOf(config: QualityToolConfig, inputs: readonly WorkflowInput[]): ReadFile[] {
-  const reads: ReadFile[] = inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' }));
-  return [...reads, ...judgementFiles(config), ...STANDARD_STREAM_FILES];
 }
 
 /** The summary rules of a configuration. */

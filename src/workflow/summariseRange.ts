@@ -1,9 +1,9 @@
 import { InputLimitError, InputSyntaxError } from '../errors.js';
 import { readRange, type RangePlace, type RangeRead } from '../readers/readRange.js';
-import type { EvidenceRules } from './evidenceRules.js';
+import type { EvidenceRules } from '../run/evidenceRules.js';
 import { UnexplainedRecordError } from '../records/validateRecordList.js';
-import type { EvidencePart } from './evidenceRun.js';
-import { RecordIntake } from './recordIntake.js';
+import type { EvidencePart } from '../run/evidenceRun.js';
+import { RecordIntake } from '../run/recordIntake.js';
 import type { ExecutionAccumulator } from '../summary/executionAccumulator.js';
 
 /** One byte range of one input (see RangePlace), summarised on its own in a worker thread, with the rules its records are counted by. */

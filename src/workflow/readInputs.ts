@@ -7,9 +7,9 @@ import type { RecordIssue } from '../issues/recordIssue.js';
 import { formatFromExtension } from '../readers/detectFormat.js';
 import { createReadTally, type InputFormat } from '../readers/recordBatch.js';
 import { readRecords, type OpenedInput } from '../readers/readRecords.js';
-import type { EvidenceRules } from './evidenceRules.js';
+import type { EvidenceRules } from '../run/evidenceRules.js';
 import { ExecutionAccumulator, type SlowExecution } from '../summary/executionAccumulator.js';
-import type { EvidenceRun } from './evidenceRun.js';
+import type { EvidenceRun } from '../run/evidenceRun.js';
 import type { RangeSummary } from './summariseRange.js';
 
 /** What reading inputs needs from outside: the file system, standard input, and optionally progress and threads. */

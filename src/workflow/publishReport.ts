@@ -25,8 +25,8 @@ export function stepSummaryPathOf(env: EnvironmentRecord): string | undefined {
 
 /** Where a report goes: its JSON file, the renderings beside it, and the GitHub job summary. */
 export interface ReportDestination {
-  /** The JSON report's path. */
-  readonly outputPath: string;
+  /** The JSON report's path; absent, no report is written, only the exports (what `check` publishes). */
+  readonly outputPath?: string | undefined;
   /** The files to write; JSON is written whatever the list says. Absent: all of {@link REPORT_FORMATS}. */
   readonly formats?: readonly ReportFormat[] | undefined;
   /** `GITHUB_STEP_SUMMARY`: a file the Markdown is appended to, when Markdown is among the formats. */
@@ -147,7 +147,8 @@ export interface WrittenReport {
  * extension replaced): `out/quality-summary.json` gives `out/quality-summary.md`
  * and `out/quality-summary.html`. JSON first.
  */
-function reportFilePaths(outputPath: string, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string; role: string }[] {
+function reportFilePaths(outputPath: string | undefined, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string; role: string }[] {
+  if (outputPath === undefined) return [];
   const base = outputPath.replace(/\.json$/i, '');
   const extension: Readonly<Record<ReportFormat, string>> = { json: '', markdown: '.md', html: '.html' };
   const role: Readonly<Record<ReportFormat, string>> = { json: 'output path', markdown: 'path of the Markdown report', html: 'path of the HTML report' };
@@ -182,7 +183,7 @@ function withinStringLimit(render: () => string): string {
  * before any is written, then written together, atomically. The paths written.
  */
 export async function publishExports(report: QualityReport, exports: Readonly<Partial<Record<ExportKind, string>>>, fileSystem: FileSystem, context: ExportContext, reads: readonly ReadFile[]): Promise<string[]> {
-  const files = exportFilePaths({ outputPath: '', exports });
+  const files = exportFilePaths({ exports });
   if (files.length === 0) return [];
   await resolveReportTargets(fileSystem, files, reads);
   await checkDistinctTargets(fileSystem, files);
@@ -208,7 +209,7 @@ async function withinStringLimitAsync(render: () => Promise<string>): Promise<st
  * report renamed into place last); then, when a job summary file is named,
  * appends the Markdown to it (appends: other steps write there too).
  */
-export async function publishReport(report: QualityReport, destination: ReportDestination, fileSystem: FileSystem, stamp?: HistoryStamp, exportContext?: ExportContext): Promise<WrittenReport> {
+export async function publishReport(report: QualityReport, destination: ReportDestination & { readonly outputPath: string }, fileSystem: FileSystem, stamp?: HistoryStamp, exportContext?: ExportContext): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);

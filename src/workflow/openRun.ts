@@ -1,0 +1,136 @@
+import type { Settings } from '../config/resolveSettings.js';
+import type { EnvironmentRecord } from '../config/settingsSources.js';
+import type { Judgement } from '../evaluation/judgeReport.js';
+import type { RunTest } from '../exports/exportContext.js';
+import type { Clock } from '../helpers/clock.js';
+import { ciVariablesOf } from '../history/historyBaseline.js';
+import type { FileSystem } from '../io/fileSystem.js';
+import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { historySkippedWarnings } from '../report/renderers/presentation.js';
+import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
+import { judgementFiles, loadJudgement } from './judgement.js';
+import { checkReportDestination, historyAppendOf, historyStampOf, publishExports, publishReport, stepSummaryPathOf, type ReportDestination, type WrittenReport } from './publishReport.js';
+
+/**
+ * What a run is given of the world it runs in, read once at its edge (the
+ * command's process, the reporter's, a spec's fake): everything else a run
+ * does is a function of its settings, its records and this.
+ */
+export interface RunHost {
+  readonly fileSystem: FileSystem;
+  /** The process's environment: CI's names for the run, a pull request's base, the job summary's file. */
+  readonly env: EnvironmentRecord;
+  /** The run's clock: the time its history line and its exports record. */
+  readonly clock: Pick<Clock, 'now'>;
+}
+
+/**
+ * The settings a run is opened with: the one settings model, as every
+ * program resolves it (see resolveSettings). `outputFile` absent: the run
+ * writes no report, only its exports (what `check` publishes).
+ */
+export type RunSettings = Omit<Settings, 'quiet' | 'inputPath' | 'outputFile'> & { readonly outputFile?: string | undefined };
+
+/** How a run is opened besides its settings. */
+export interface OpenRunOptions {
+  /** Files the run reads besides those its settings name (its inputs, the settings file): none may be written. */
+  readonly reads?: readonly ReadFile[] | undefined;
+  /** Whether the run reads standard input (an input `-`): no file may then be the one behind it. */
+  readonly readsStandardInput?: boolean | undefined;
+  /** A judgement loaded already, by the same settings (the reporter's check before its tests run). */
+  readonly judgement?: Judgement | undefined;
+  /** What a record is called in a validation error's summary line: `recorded execution` in the reporter. */
+  readonly noun?: string | undefined;
+  /** Checks the bodies a reader kept (a HAR file's) against the contract, when the run has one. */
+  readonly checkKeptBodies?: boolean | undefined;
+}
+
+/** What a run's feeder knows only at its end, for the exports: when it started, and its Playwright tests. */
+export interface PublishFacts {
+  readonly startedAtMs?: number | undefined;
+  readonly tests?: readonly RunTest[] | undefined;
+}
+
+/** What publishing wrote, and every warning a reader must see, in one list. */
+export interface PublishedRun extends Omit<WrittenReport, 'stepSummaryProblem'> {
+  readonly report: QualityReport;
+  readonly warnings: readonly string[];
+}
+
+/** An opened run: feed `run`, `finish` it, and `publish` its report. */
+export interface OpenedRun {
+  readonly run: EvidenceRun;
+  /** What the run is judged by, loaded when it opened. */
+  readonly judgement: Judgement;
+  /**
+   * Writes the report where the settings say (the JSON report, its
+   * renderings, the exports, the history line stamped now by the host's
+   * clock, all of them or none) and appends the Markdown to the job summary.
+   */
+  readonly publish: (report: QualityReport, facts?: PublishFacts) => Promise<PublishedRun>;
+}
+
+/**
+ * The one way every entry point starts a run: checks every file the run
+ * would write (before any input is read, so that nothing is read for a
+ * report that could not be written, and no file the run reads is ever
+ * written), loads what the run is judged by (budgets, baseline, history,
+ * contract: a bad budgets file stops the run here), and opens the evidence
+ * run. Its `finish` applies the judgement (pure); `publish` writes.
+ */
+export async function openRun(settings: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<OpenedRun> {
+  const judgement = await prepareRun(settings, host, options);
+  // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
+  const bodyChecker =
+    options.checkKeptBodies === true && judgement.contract !== undefined
+      ? await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract)
+      : undefined;
+  const run = createEvidenceRun(settings, { judgement, noun: options.noun, bodyChecker });
+  return { run, judgement, publish: (report, facts) => publishRun(report, settings, host, destinationOf(settings, host, options), judgement, facts) };
+}
+
+/**
+ * The checks of {@link openRun} without the run: the destination, then the
+ * judgement (loaded, unless given). What the reporter does before its tests
+ * run, in a worker thread, so that a bad setting stops the run before any test.
+ */
+export async function prepareRun(settings: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<Judgement> {
+  await checkReportDestination(host.fileSystem, destinationOf(settings, host, options));
+  return options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
+}
+
+/** Where a run's report goes, and what it may never replace: every file it reads. */
+function destinationOf(settings: RunSettings, host: RunHost, options: OpenRunOptions): ReportDestination {
+  // Standard output and error are always kept from the report files (`> log.txt`); standard input only when it is read:
+  // a CI step's is often /dev/null, which is then free to be the job summary.
+  const standardStreams = STANDARD_STREAM_FILES.filter(({ use }) => use !== 'reads' || options.readsStandardInput === true);
+  return {
+    outputPath: settings.outputFile,
+    formats: settings.formats,
+    stepSummaryPath: settings.outputFile === undefined ? undefined : stepSummaryPathOf(host.env),
+    reads: [...(options.reads ?? []), ...judgementFiles(settings), ...standardStreams],
+    exports: settings.exports,
+    history: settings.outputFile === undefined ? undefined : historyAppendOf(settings),
+  };
+}
+
+async function publishRun(
+  report: QualityReport,
+  settings: RunSettings,
+  host: RunHost,
+  destination: ReportDestination,
+  judgement: Judgement,
+  facts: PublishFacts = {},
+): Promise<PublishedRun> {
+  // The history line and the exports are stamped when the run ends, by the run's clock.
+  const now = host.clock.now();
+  const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, serviceName: settings.serviceName, tests: facts.tests };
+  const laterWarnings = [...(judgement.warnings ?? []), ...historySkippedWarnings(report)];
+  if (destination.outputPath === undefined) {
+    const files = await publishExports(report, destination.exports ?? {}, host.fileSystem, exportContext, destination.reads ?? []);
+    return { report, reportText: '', files, warnings: laterWarnings };
+  }
+  const { stepSummaryProblem, ...written } = await publishReport(report, destination as ReportDestination & { outputPath: string }, host.fileSystem, historyStampOf(now, host.env, judgement), exportContext);
+  return { report, ...written, warnings: [...(stepSummaryProblem === undefined ? [] : [stepSummaryProblem]), ...laterWarnings] };
+}
