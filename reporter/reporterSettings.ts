@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_OUTPUT_PATH, settingsFileLocation, type EnvironmentRecord } from '../src/index.js';
-import type { SettingsFileInput } from '../src/config/settings.js';
+import { DEFAULT_ENVIRONMENT, type SettingsFileInput } from '../src/config/settings.js';
 import { readSettingsFileSync, settingsFileRead } from '../src/config/readSettingsFile.js';
 import { resolveSettings, type Settings } from '../src/config/resolveSettings.js';
 import type { ReadFile } from '../src/io/writeReportAtomically.js';
@@ -14,8 +14,8 @@ import { environmentSettings, optionSettings, settingsFileSettings, type Setting
  */
 export type QualityEvidenceReporterOptions = SettingsFileInput;
 
-/** The environment name when no source gives one. */
-export const DEFAULT_REPORTER_ENVIRONMENT = 'local';
+/** The environment name when no source gives one (the settings table's default). */
+export const DEFAULT_REPORTER_ENVIRONMENT = DEFAULT_ENVIRONMENT;
 
 /** What the reporter runs with: the settings (the report's path absolute), and the options it ignored. */
 export type ReporterSettings = Settings & {
@@ -46,7 +46,7 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const settings = resolveSettings(sources, {
     // A relative path resolves against the folder of the Playwright config, as Playwright's own reporters' do.
-    defaults: { environment: DEFAULT_REPORTER_ENVIRONMENT, outputFile: join(configDir, DEFAULT_OUTPUT_PATH) },
+    defaults: { outputFile: join(configDir, DEFAULT_OUTPUT_PATH) },
     ignored: ['inputPath'],
     subject: 'quality-evidence/reporter settings',
   });

@@ -6,6 +6,7 @@ import {
   type ConfigurationIssue,
   type EnvironmentRecord,
 } from '../src/index.js';
+import { SETTING_DEFAULTS } from '../src/config/settings.js';
 
 // The smallest environment that loads: both required variables, nothing else.
 const required = { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: 'fixtures/quality-executions.json' } as const;
@@ -52,6 +53,9 @@ for (const [variable, issue] of [
   }
 }
 
+// What a loaded configuration holds besides what was given: each setting's default from the table (the report's path is outputPath there).
+const { outputFile: _outputFile, quiet: _quiet, ...configDefaults } = SETTING_DEFAULTS;
+
 test('values are trimmed', () => {
   const config = loadQualityToolConfig({
     QE_ENVIRONMENT: '  staging\t',
@@ -60,6 +64,7 @@ test('values are trimmed', () => {
     QE_SLOW_RESPONSE_THRESHOLD_MS: ' 800 ',
   });
   expect(config).toStrictEqual({
+    ...configDefaults,
     environment: 'staging',
     slowResponseThresholdMs: 800,
     inputPath: 'data/in.json',
@@ -163,6 +168,7 @@ test('unrelated variables are ignored', () => {
     qe_environment: 'lower-case is a different variable',
   });
   expect(config).toStrictEqual({
+    ...configDefaults,
     environment: 'staging',
     slowResponseThresholdMs: 750,
     inputPath: 'fixtures/quality-executions.json',
@@ -185,9 +191,9 @@ test('the loader reads its argument, not process.env', () => {
   }
 });
 
-test('the config has exactly the keys environment, slowResponseThresholdMs, inputPath and outputPath', () => {
+test("the config holds the SPEC's four keys, environment, slowResponseThresholdMs, inputPath and outputPath, and every other setting's default from the table", () => {
   const config = loadQualityToolConfig({ ...required, QE_OUTPUT_PATH: 'out.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '5' });
-  expect(Object.keys(config)).toEqual(['environment', 'slowResponseThresholdMs', 'inputPath', 'outputPath']);
+  expect(Object.keys(config).sort()).toEqual([...new Set(['environment', 'slowResponseThresholdMs', 'inputPath', 'outputPath', ...Object.keys(configDefaults)])].sort());
 });
 
 test('the error is a ConfigurationError, a QualityEvidenceError and an Error named ConfigurationError', () => {
@@ -201,7 +207,7 @@ test('the error is a ConfigurationError, a QualityEvidenceError and an Error nam
 test('QE_REPORT_FORMATS: a list out of json, markdown, html, in a fixed order; anything else is an error that does not echo the value', () => {
   const base = { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'in.json' };
   expect(loadQualityToolConfig({ ...base, QE_REPORT_FORMATS: ' html , json ' }).formats).toStrictEqual(['json', 'html']);
-  expect(loadQualityToolConfig(base).formats).toBeUndefined();
+  expect(loadQualityToolConfig(base).formats, 'the default, from the settings table').toStrictEqual(['json', 'markdown', 'html']);
   const error = configurationErrorFrom({ ...base, QE_REPORT_FORMATS: 'json,pdf-secret' });
   expect(error.message).toBe(
     'invalid configuration:\n  - QE_REPORT_FORMATS[1]: must be a list out of json, markdown, html, such as "json,markdown" (or an array such as ["json", "html"])',

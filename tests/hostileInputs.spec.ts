@@ -6,7 +6,8 @@ import { buildReport, summariseExecutions } from '../src/index.js';
 import { renderValue } from '../src/renderValue.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf } from './support/failures.js';
-import { publishReport } from '../src/workflow/publishReport.js';
+import { openRun } from '../src/workflow/openRun.js';
+import { createDeterministicClock } from '../src/helpers/clock.js';
 import { createTemporaryFolder, runProgram, runWatched, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
@@ -100,7 +101,9 @@ test.describe('limits that keep a report makeable, each a clear error', () => {
     const huge = { ...small, endpoints: Array.from({ length: 300_000 }, () => small.endpoints[0]!) };
     const fileSystem = new MemoryFileSystem();
 
-    const error = await rejectionOf(publishReport(huge, { outputPath: 'q.json' }, fileSystem));
+    const { publish } = await openRun({ environment: 'ci', slowResponseThresholdMs: 750, outputFile: 'q.json' }, { fileSystem, env: {}, clock: createDeterministicClock() });
+
+    const error = await rejectionOf(publish(huge));
 
     expect(error).toMatchObject({
       name: 'InputLimitError',

@@ -4,7 +4,7 @@ import { ConfigurationError, InputUnreadableError, loadQualityToolConfig, readSe
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
 import { resolveReporterSettings } from '../reporter/reporterSettings.js';
-import { SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../src/config/settings.js';
+import { SETTING_DEFAULTS, SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../src/config/settings.js';
 import { SUMMARISE_HELP } from '../src/cli/summariseCommand.js';
 import { createTemporaryFolder } from './support/runProgram.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -25,10 +25,13 @@ function issuesOf(action: () => unknown): readonly ConfigurationIssue[] {
   return error.issues;
 }
 
+// What a loaded configuration holds besides what was given: each setting's default from the table (the report's path is outputPath there).
+const { outputFile: _outputFile, quiet: _quiet, ...configDefaults } = SETTING_DEFAULTS;
+
 test.describe('the settings file', () => {
   test('gives each key: environment, threshold, quiet, and an output path relative to its own folder', () => {
     const settings = resolveSettings([file({ environment: 'staging', slowResponseThresholdMs: 300, outputFile: 'out/q.json', quiet: true })], everySetting);
-    expect(settings).toEqual({ environment: 'staging', slowResponseThresholdMs: 300, outputFile: join('config', 'out/q.json'), quiet: true });
+    expect(settings).toEqual({ ...SETTING_DEFAULTS, environment: 'staging', slowResponseThresholdMs: 300, outputFile: join('config', 'out/q.json'), quiet: true });
   });
 
   test('an absolute output path is kept as it is', () => {
@@ -87,7 +90,7 @@ test.describe('precedence', () => {
       environmentSettings({ QE_ENVIRONMENT: 'from-variable', QE_SLOW_RESPONSE_THRESHOLD_MS: '100' }),
       file({ environment: 'from-file', slowResponseThresholdMs: 200, quiet: true }),
     ];
-    expect(resolveSettings(sources, everySetting)).toEqual({ environment: 'from-option', slowResponseThresholdMs: 100, outputFile: 'default.json', quiet: true });
+    expect(resolveSettings(sources, everySetting)).toEqual({ ...SETTING_DEFAULTS, environment: 'from-option', slowResponseThresholdMs: 100, outputFile: 'default.json', quiet: true });
   });
 
   test('a bad value is reported even where a source of higher precedence gives a good one', () => {
@@ -119,7 +122,7 @@ test.describe('precedence', () => {
       { QE_INPUT_PATH: 'in.json', QE_OUTPUT_PATH: 'from-variable.json' },
       { settingsFile: { path: 'quality-evidence.config.json', text: '{ "environment": "staging", "slowResponseThresholdMs": 300, "outputFile": "from-file.json" }' } },
     );
-    expect(config).toEqual({ environment: 'staging', slowResponseThresholdMs: 300, inputPath: 'in.json', outputPath: 'from-variable.json' });
+    expect(config).toEqual({ ...configDefaults, environment: 'staging', slowResponseThresholdMs: 300, inputPath: 'in.json', outputPath: 'from-variable.json' });
   });
 });
 
@@ -149,7 +152,7 @@ test.describe('the reporter', () => {
   test('reads quality-evidence.config.json beside the Playwright config; an option and a variable win over it', async () => {
     const folder = await createTemporaryFolder({ 'quality-evidence.config.json': '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }' });
     const settings = resolveReporterSettings({ configDir: folder, environment: 'from-option' }, { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' }, '/elsewhere');
-    expect(settings).toEqual({ environment: 'from-option', slowResponseThresholdMs: 7, outputFile: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [],
+    expect(settings).toEqual({ ...SETTING_DEFAULTS, environment: 'from-option', slowResponseThresholdMs: 7, outputFile: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [],
       // The file read, which no report file may replace.
       settingsFile: { path: join(folder, 'quality-evidence.config.json'), what: 'settings file', evenIfMissing: true },
     });
@@ -171,6 +174,7 @@ test.describe('the reporter', () => {
   test('with no option, variable or file: environment local, 750 ms, .build/quality-summary.json beside the config, not quiet', async () => {
     const folder = await createTemporaryFolder();
     expect(resolveReporterSettings({ configDir: folder, _mode: 'test', onlyFailures: false }, {}, '/elsewhere')).toEqual({
+      ...SETTING_DEFAULTS,
       environment: 'local',
       slowResponseThresholdMs: 750,
       outputFile: join(folder, '.build/quality-summary.json'),

@@ -61,7 +61,7 @@ export async function checkCommand(context: CommandContext): Promise<number> {
   const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
   // A run that writes no report: only the exports, of the report it read, with this check's verdict.
   const { environment, slowResponseThresholdMs } = report;
-  const { publish } = await openRun({ environment, slowResponseThresholdMs, ...(exports === undefined ? {} : { exports }), ...(serviceName === undefined ? {} : { serviceName }) }, host, { reads });
+  const { publish } = await openRun({ environment, slowResponseThresholdMs, exports, serviceName }, host, { reads, exportsOnly: true });
   const { files: exported } = await publish({ ...compared, budgets: verdict });
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;

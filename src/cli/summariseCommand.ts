@@ -40,8 +40,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The command's settings: a local environment by default; its inputs are its arguments (or QE_INPUT_PATH), not a setting. */
-const COMMAND_SETTINGS: ProgramSettings = { defaults: { environment: 'local' }, ignored: ['inputPath'] };
+/** The command's settings: its inputs are its arguments (or QE_INPUT_PATH), not a setting. */
+const COMMAND_SETTINGS: ProgramSettings = { ignored: ['inputPath'] };
 
 /** The default subcommand: summarise the inputs into the report. */
 export async function summariseCommand(context: CommandContext): Promise<number> {

@@ -1,4 +1,4 @@
-import { resolveSettings, type ProgramSettings, type Settings } from './resolveSettings.js';
+import { resolveSettings, type GivenSettings, type ProgramSettings } from './resolveSettings.js';
 import { environmentSettings, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from './settingsSources.js';
 
 export { presentValue, type EnvironmentRecord } from './settingsSources.js';
@@ -8,7 +8,7 @@ export { presentValue, type EnvironmentRecord } from './settingsSources.js';
  * resolves (see {@link Settings}), with the input file it requires and the
  * report's path under the name the SPEC gives it.
  */
-export type QualityToolConfig = Omit<Settings, 'inputPath' | 'outputFile' | 'quiet'> & {
+export type QualityToolConfig = Omit<GivenSettings, 'inputPath' | 'outputFile' | 'quiet'> & {
   /** Path of the input file of execution records (QE_INPUT_PATH), relative to the working directory. */
   readonly inputPath: string;
   /** Path of the report file (QE_OUTPUT_PATH), relative to the working directory. Default `.build/quality-summary.json`. */

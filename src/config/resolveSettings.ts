@@ -2,11 +2,11 @@ import { isAbsolute, join } from 'node:path';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { validationIssuesOf, valueAtPath } from '../issues/issuePath.js';
 import { renderValue } from '../renderValue.js';
-import { SETTING_KEYS, SETTINGS, type SettingDefinition, type SettingKey, type SettingValues } from './settings.js';
+import { SETTING_DEFAULTS, SETTING_KEYS, SETTINGS, type SettingDefinition, type SettingKey, type SettingValues } from './settings.js';
 import { describeSettingPlace, type GivenSetting, type SettingsSource } from './settingsSources.js';
 
-/** The settings every program runs with, given or defaulted: the rest may be absent. */
-type AlwaysSet = 'environment' | 'slowResponseThresholdMs' | 'outputFile' | 'quiet';
+/** The settings every program runs with, given or defaulted (those with a default in the table): the rest may be absent. */
+type AlwaysSet = { [Key in SettingKey]: (typeof SETTINGS)[Key] extends { readonly default: unknown } ? Key : never }[SettingKey];
 
 /**
  * The one settings model: what the command, the runners and the reporter run
@@ -14,6 +14,22 @@ type AlwaysSet = 'environment' | 'slowResponseThresholdMs' | 'outputFile' | 'qui
  * a setting no source gave (and that has no default) has no key.
  */
 export type Settings = { readonly [Key in AlwaysSet]: SettingValues[Key] } & { readonly [Key in Exclude<SettingKey, AlwaysSet>]?: SettingValues[Key] };
+
+/**
+ * Settings as a library caller or a program may give them: the environment
+ * and the slow threshold, and any others; {@link withDefaults} completes them.
+ */
+export type GivenSettings = Pick<Settings, 'environment' | 'slowResponseThresholdMs'> & { readonly [Key in Exclude<SettingKey, 'environment' | 'slowResponseThresholdMs'>]?: Settings[Key] | undefined };
+
+/**
+ * Given settings completed by the table's defaults, once, where a run opens:
+ * the code that uses a setting then never supplies a default of its own.
+ */
+export function withDefaults<Given extends GivenSettings>(given: Given): Given & Settings {
+  const completed: Record<string, unknown> = { ...given };
+  for (const [key, fallback] of Object.entries(SETTING_DEFAULTS)) completed[key] ??= fallback;
+  return completed as Given & Settings;
+}
 
 /** What one program asks of the settings, as data: its own defaults over the table's, what it cannot run without, what it does not read. */
 export interface ProgramSettings {
@@ -53,7 +69,8 @@ export function resolveSettings(sources: readonly SettingsSource[], { defaults =
       if ('problems' in checked) issues.push(...checked.problems);
       else winner ??= checked;
     }
-    const fallback = key in defaults ? defaults[key] : definition.default;
+    // A setting the program requires takes no default: it is given, or it is an issue.
+    const fallback = required.includes(key) ? undefined : key in defaults ? defaults[key] : definition.default;
     if (winner !== undefined) resolved[key] = winner.value;
     else if (fallback !== undefined) resolved[key] = fallback;
     else if (!anyGiven && required.includes(key)) issues.push({ variable: definition.variable ?? key, message: `is required (${definition.purpose})` });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
 import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../labels/endpointLabels.js';
-import { parseStatusList } from '../records/statusList.js';
+import { DEFAULT_EXPECTED_STATUSES, parseStatusList } from '../records/statusList.js';
 import { budgetsSchema, type Budgets } from './budgetsSchema.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from '../records/failureExcerpt.js';
 
@@ -161,7 +161,11 @@ export interface SettingDefinition {
   readonly flag?: SettingFlag;
   /** Whether a reporter option and a settings-file key of this name give it. */
   readonly inFile: boolean;
-  /** The value when no source gives one, for every program (a program may set its own). */
+  /**
+   * The value when no source gives one, for every program (a program may set
+   * its own; a program that requires the setting takes none). The one place a
+   * default lives: the code that uses a setting never supplies its own.
+   */
   readonly default?: unknown;
   /** The rule for a typed value (reporter option, settings file). */
   readonly value: z.ZodType;
@@ -188,6 +192,12 @@ export const DEFAULT_SIGNIFICANCE_LEVEL = 0.01;
 /** The documented local example threshold (SPEC 2.1). */
 export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
 
+/** The environment a report names when no source names one (the runner requires one). */
+export const DEFAULT_ENVIRONMENT = 'local';
+
+/** OpenTelemetry's name for a service that has not said its name: the exports' service when no source names one. */
+export const DEFAULT_SERVICE_NAME = 'unknown_service';
+
 /**
  * The settings, in the order messages list them. Everything else about a
  * setting is derived from its entry here: its type, the reporter option and
@@ -199,6 +209,7 @@ export const SETTINGS = {
     variable: 'QE_ENVIRONMENT',
     flag: { name: 'environment' },
     inFile: true,
+    default: DEFAULT_ENVIRONMENT,
     value: nonEmptyText,
     text: z.string(),
     purpose: 'the name of the target environment',
@@ -248,6 +259,7 @@ export const SETTINGS = {
     variable: 'QE_EXPECTED_STATUSES',
     flag: { name: 'expected-statuses' },
     inFile: true,
+    default: DEFAULT_EXPECTED_STATUSES,
     value: statusListValue,
     text: z.string(),
     purpose: 'the expected statuses',
@@ -341,6 +353,7 @@ export const SETTINGS = {
     variable: 'QE_HISTORY_LIMIT',
     flag: { name: 'history-limit' },
     inFile: true,
+    default: DEFAULT_HISTORY_LIMIT,
     value: z.int({ error: historyLimitRule }).min(1, { error: historyLimitRule }).max(MAX_HISTORY_LIMIT, { error: historyLimitRule }),
     text: z.string().regex(/^\d{1,6}$/, { error: historyLimitRule }).transform(Number),
     purpose: 'the number of runs the history file keeps',
@@ -350,6 +363,7 @@ export const SETTINGS = {
     variable: 'QE_HISTORY_READ_ONLY',
     flag: { name: 'history-read-only', kind: 'switch' },
     inFile: true,
+    default: false,
     value: z.boolean({ error: 'must be true or false' }),
     text: booleanText,
     purpose: 'whether the history file is only read',
@@ -369,6 +383,7 @@ export const SETTINGS = {
     variable: 'QE_SIGNIFICANCE_LEVEL',
     flag: { name: 'significance-level' },
     inFile: true,
+    default: DEFAULT_SIGNIFICANCE_LEVEL,
     value: z.number({ error: significanceRule }).gt(0, { error: significanceRule }).max(0.5, { error: significanceRule }),
     text: z.string().regex(/^(?:0(?:\.\d+)?|\.\d+)$/, { error: significanceRule }).transform(Number),
     purpose: 'the significance level of the baseline comparison',
@@ -379,6 +394,7 @@ export const SETTINGS = {
     variable: 'QE_FAILURE_EXCERPT_BYTES',
     flag: { name: 'failure-excerpt-bytes' },
     inFile: true,
+    default: 0,
     value: z.int({ error: excerptRule }).min(0, { error: excerptRule }).max(MAX_FAILURE_EXCERPT_BYTES, { error: excerptRule }),
     text: z.string().regex(/^\d{1,5}$/, { error: excerptRule }).transform(Number),
     purpose: 'the bytes of a failed call\'s response body to show',
@@ -387,6 +403,7 @@ export const SETTINGS = {
   redactKeys: {
     variable: 'QE_REDACT_KEYS',
     inFile: true,
+    default: [],
     value: z.array(nonEmptyText, { error: 'must be an array of key names, such as ["ssn", "iban"]' }),
     text: commaList,
     purpose: 'the keys whose values excerpts replace',
@@ -408,6 +425,7 @@ export const SETTINGS = {
     variable: 'QE_EXPORTS',
     flag: { name: 'export', kind: 'repeatable' },
     inFile: true,
+    default: {},
     value: exportMap,
     schema: z.partialRecord(z.enum(EXPORT_KINDS), z.string()),
     text: exportText,
@@ -419,6 +437,7 @@ export const SETTINGS = {
     variable: 'QE_SERVICE_NAME',
     flag: { name: 'service-name' },
     inFile: true,
+    default: DEFAULT_SERVICE_NAME,
     value: nonEmptyText,
     text: z.string(),
     purpose: 'the service name of the exports',
@@ -428,6 +447,7 @@ export const SETTINGS = {
     variable: 'QE_REPORT_FORMATS',
     flag: { name: 'formats' },
     inFile: true,
+    default: [...REPORT_FORMATS],
     value: formatList,
     schema: z.union([z.string(), z.array(z.enum(REPORT_FORMATS)).min(1)]),
     text: z.string(),
@@ -442,6 +462,14 @@ export type SettingKey = keyof typeof SETTINGS;
 
 /** Every setting's name, in definition order. */
 export const SETTING_KEYS = Object.keys(SETTINGS) as readonly SettingKey[];
+
+/** Each setting's default, from its entry in the table: what a run takes when no source gives a value. */
+export const SETTING_DEFAULTS: { readonly [Key in SettingKey]?: unknown } = Object.fromEntries(
+  SETTING_KEYS.flatMap((key) => {
+    const fallback: unknown = (SETTINGS[key] as SettingDefinition).default;
+    return fallback === undefined ? [] : [[key, fallback]];
+  }),
+);
 
 /** The typed value of each setting, as its rule gives it. */
 export type SettingValues = { readonly [Key in SettingKey]: z.output<(typeof SETTINGS)[Key]['value']> };

@@ -1,4 +1,7 @@
+import type { Settings } from '../config/resolveSettings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
+
+export { DEFAULT_SERVICE_NAME } from '../config/settings.js';
 
 /**
  * What an export says besides the report: the run's time, CI's names for it,
@@ -13,14 +16,11 @@ export interface ExportContext {
   readonly startedAtMs?: number | undefined;
   /** The process's environment: CI's variables name the commit, branch, pipeline and run. */
   readonly env: EnvironmentRecord;
-  /** The service the run speaks for (`serviceName`); default {@link DEFAULT_SERVICE_NAME}. */
-  readonly serviceName?: string | undefined;
+  /** The run's settings, every default applied (see withDefaults): an export reads its own settings here (`serviceName`). */
+  readonly settings: Pick<Settings, 'serviceName'>;
   /** The run's Playwright tests, when the reporter made the report: the CTRF export lists them. */
   readonly tests?: readonly RunTest[] | undefined;
 }
-
-/** OpenTelemetry's name for a service that has not said its name. */
-export const DEFAULT_SERVICE_NAME = 'unknown_service';
 
 /** One Playwright test as the CTRF export gives it. */
 export interface RunTest {

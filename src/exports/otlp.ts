@@ -4,7 +4,7 @@ import { ConfigurationError } from '../errors.js';
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { bucketValue, type LatencyHistogram } from '../summary/latencyHistogram.js';
-import { ciRunOf, DEFAULT_SERVICE_NAME, methodAndTemplate, type ExportContext } from './exportContext.js';
+import { ciRunOf, methodAndTemplate, type ExportContext } from './exportContext.js';
 import { timesByStatusOf } from './timesByStatus.js';
 
 /**
@@ -143,7 +143,7 @@ export async function renderOtlp(report: QualityReport, context: ExportContext):
 export function resourceAttributesOf(report: QualityReport, context: ExportContext): Record<string, string> {
   const run = ciRunOf(context.env);
   const attributes: Record<string, string | undefined> = {
-    'service.name': context.serviceName ?? DEFAULT_SERVICE_NAME,
+    'service.name': context.settings.serviceName,
     'deployment.environment.name': report.environment,
     'vcs.ref.head.revision': run.commit,
     'vcs.ref.head.name': run.branch,

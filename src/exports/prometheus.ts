@@ -1,6 +1,6 @@
 import type { QualityReport } from '../report/qualityReport.js';
 import { bucketValue } from '../summary/latencyHistogram.js';
-import { DEFAULT_SERVICE_NAME, methodAndTemplate, type ExportContext } from './exportContext.js';
+import { methodAndTemplate, type ExportContext } from './exportContext.js';
 import { timesByStatusOf, type TimesByStatus } from './timesByStatus.js';
 
 /**
@@ -27,7 +27,7 @@ const DURATION = 'http_client_request_duration_seconds';
 
 /** The export's text. */
 export function renderPrometheus(report: QualityReport, context: ExportContext): string {
-  const run = { service: context.serviceName ?? DEFAULT_SERVICE_NAME, environment: report.environment };
+  const run = { service: context.settings.serviceName, environment: report.environment };
   const lines = [
     `# HELP ${DURATION} Duration of HTTP client requests in the run, by endpoint and status class (quality-evidence).`,
     `# TYPE ${DURATION} histogram`,

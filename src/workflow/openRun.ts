@@ -1,4 +1,4 @@
-import type { Settings } from '../config/resolveSettings.js';
+import { withDefaults, type GivenSettings, type Settings } from '../config/resolveSettings.js';
 import type { EnvironmentRecord } from '../config/settingsSources.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunTest } from '../exports/exportContext.js';
@@ -27,10 +27,13 @@ export interface RunHost {
 
 /**
  * The settings a run is opened with: the one settings model, as every
- * program resolves it (see resolveSettings). `outputFile` absent: the run
- * writes no report, only its exports (what `check` publishes).
+ * program resolves it (see resolveSettings); what is absent takes the
+ * table's default when the run opens (see withDefaults).
  */
-export type RunSettings = Omit<Settings, 'quiet' | 'inputPath' | 'outputFile'> & { readonly outputFile?: string | undefined };
+export type RunSettings = Omit<GivenSettings, 'quiet' | 'inputPath'>;
+
+// The settings of an opened run: every default applied.
+type OpenedSettings = RunSettings & Settings;
 
 /** How a run is opened besides its settings. */
 export interface OpenRunOptions {
@@ -42,6 +45,8 @@ export interface OpenRunOptions {
   readonly judgement?: Judgement | undefined;
   /** What a record is called in a validation error's summary line: `recorded execution` in the reporter. */
   readonly noun?: string | undefined;
+  /** Writes no report, only the exports (what `check` publishes of the report it judged). */
+  readonly exportsOnly?: boolean | undefined;
   /** Checks the bodies a reader kept (a HAR file's) against the contract, when the run has one. */
   readonly checkKeptBodies?: boolean | undefined;
 }
@@ -79,7 +84,8 @@ export interface OpenedRun {
  * contract: a bad budgets file stops the run here), and opens the evidence
  * run. Its `finish` applies the judgement (pure); `publish` writes.
  */
-export async function openRun(settings: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<OpenedRun> {
+export async function openRun(given: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<OpenedRun> {
+  const settings = withDefaults(given);
   const judgement = await prepareRun(settings, host, options);
   // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
   const bodyChecker =
@@ -95,29 +101,25 @@ export async function openRun(settings: RunSettings, host: RunHost, options: Ope
  * judgement (loaded, unless given). What the reporter does before its tests
  * run, in a worker thread, so that a bad setting stops the run before any test.
  */
-export async function prepareRun(settings: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<Judgement> {
+export async function prepareRun(given: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<Judgement> {
+  const settings = withDefaults(given);
   await checkReportDestination(host.fileSystem, destinationOf(settings, host, options));
   return options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
 }
 
 /** Where a run's report goes, and what it may never replace: every file it reads. */
-function destinationOf(settings: RunSettings, host: RunHost, options: OpenRunOptions): ReportDestination {
+function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRunOptions): ReportDestination {
   // Standard output and error are always kept from the report files (`> log.txt`); standard input only when it is read:
   // a CI step's is often /dev/null, which is then free to be the job summary.
   const standardStreams = STANDARD_STREAM_FILES.filter(({ use }) => use !== 'reads' || options.readsStandardInput === true);
-  return {
-    outputPath: settings.outputFile,
-    formats: settings.formats,
-    stepSummaryPath: settings.outputFile === undefined ? undefined : stepSummaryPathOf(host.env),
-    reads: [...(options.reads ?? []), ...judgementFiles(settings), ...standardStreams],
-    exports: settings.exports,
-    history: settings.outputFile === undefined ? undefined : historyAppendOf(settings),
-  };
+  const reads = [...(options.reads ?? []), ...judgementFiles(settings), ...standardStreams];
+  if (options.exportsOnly === true) return { reads, exports: settings.exports };
+  return { outputPath: settings.outputFile, formats: settings.formats, stepSummaryPath: stepSummaryPathOf(host.env), reads, exports: settings.exports, history: historyAppendOf(settings) };
 }
 
 async function publishRun(
   report: QualityReport,
-  settings: RunSettings,
+  settings: OpenedSettings,
   host: RunHost,
   destination: ReportDestination,
   judgement: Judgement,
@@ -125,7 +127,7 @@ async function publishRun(
 ): Promise<PublishedRun> {
   // The history line and the exports are stamped when the run ends, by the run's clock.
   const now = host.clock.now();
-  const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, serviceName: settings.serviceName, tests: facts.tests };
+  const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, settings, tests: facts.tests };
   const laterWarnings = [...(judgement.warnings ?? []), ...historySkippedWarnings(report)];
   if (destination.outputPath === undefined) {
     const files = await publishExports(report, destination.exports ?? {}, host.fileSystem, exportContext, destination.reads ?? []);

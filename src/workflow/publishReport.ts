@@ -209,7 +209,7 @@ async function withinStringLimitAsync(render: () => Promise<string>): Promise<st
  * report renamed into place last); then, when a job summary file is named,
  * appends the Markdown to it (appends: other steps write there too).
  */
-export async function publishReport(report: QualityReport, destination: ReportDestination & { readonly outputPath: string }, fileSystem: FileSystem, stamp?: HistoryStamp, exportContext?: ExportContext): Promise<WrittenReport> {
+export async function publishReport(report: QualityReport, destination: ReportDestination & { readonly outputPath: string }, fileSystem: FileSystem, stamp: HistoryStamp, exportContext: ExportContext): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
@@ -226,13 +226,12 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     return { path, role, content: renderHtml(report, { reportName }) };
   });
   // Every export is made before anything is written: one that cannot be made leaves every file as it was.
-  const context = exportContext ?? { endedAtMs: stamp === undefined ? Date.now() : Date.parse(stamp.identity.time), env: {} };
-  const exports = await Promise.all(exportFilePaths(destination).map(async ({ path, role, kind }) => ({ path, role, content: await withinStringLimitAsync(() => renderExport(kind, report, context)) })));
-  const history = destination.history !== undefined && stamp !== undefined && belongsInHistory(report) ? destination.history : undefined;
+  const exports = await Promise.all(exportFilePaths(destination).map(async ({ path, role, kind }) => ({ path, role, content: await withinStringLimitAsync(() => renderExport(kind, report, exportContext)) })));
+  const history = destination.history !== undefined && belongsInHistory(report) ? destination.history : undefined;
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.
-    const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(stamp?.knownLines));
-    const historyFiles = history === undefined || stamp === undefined ? [] : [{ path: history.path, role: HISTORY_FILE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)) }];
+    const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(stamp.knownLines));
+    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_FILE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)) }];
     // The renderings and the exports first, then the history, the JSON report last.
     await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
   };
