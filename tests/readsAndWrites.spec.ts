@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { createTemporaryFolder, pathExists, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
@@ -134,4 +134,60 @@ export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/
     'quality-evidence reporter: no report was written: cannot write the report: the job summary ($GITHUB_STEP_SUMMARY) is the output path: appending the summary there would break the report\n',
   );
   expect(await readFile(join(project, 'out/quality-summary.json'), 'utf8')).toBe(earlier);
+});
+
+/** Every file under a folder, by its path there, with its bytes: what a refused run must leave as it was. */
+async function filesUnder(folder: string): Promise<Record<string, string>> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const contents = await Promise.all(files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const));
+  return Object.fromEntries(contents.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+test.describe('the job summary naming an export file is refused (73), however spelled, and every file stays as it was (issue 34)', () => {
+  const files: Readonly<Record<string, string>> = { junit: 'junit.xml', ctrf: 'ctrf.json', prometheus: 'metrics.prom', 'benchmark-action': 'benchmark.json' };
+  for (const [kind, file] of Object.entries(files)) {
+    test(`the ${kind} export, there from an earlier run`, async () => {
+      const folder = await createTemporaryFolder({ 'in.json': input, [file]: earlier }, 'disjoint');
+      const before = await filesUnder(folder);
+
+      expect(await command(folder, ['in.json', '--output', 'q.json', '--export', `${kind}=${file}`], { GITHUB_STEP_SUMMARY: `./${file}` })).toEqual(
+        refused(`the job summary ($GITHUB_STEP_SUMMARY) is the ${kind} export: appending the summary there would break it`),
+      );
+      expect(await filesUnder(folder)).toEqual(before);
+    });
+  }
+
+  test('through a link to it', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input, 'metrics.prom': earlier }, 'disjoint');
+    await symlink('metrics.prom', join(folder, 'summary.md'));
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--export', 'prometheus=metrics.prom'], { GITHUB_STEP_SUMMARY: 'summary.md' })).toEqual(
+      refused('the job summary ($GITHUB_STEP_SUMMARY) is the prometheus export: appending the summary there would break it'),
+    );
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('not there yet, spelled another way: nothing is written', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    await mkdir(join(folder, 'out'));
+
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--export', 'ctrf=out/ctrf.json'], { GITHUB_STEP_SUMMARY: 'out/../out/ctrf.json' })).toEqual(
+      refused('the job summary ($GITHUB_STEP_SUMMARY) is the ctrf export: appending the summary there would break it'),
+    );
+    expect(await filesUnder(folder)).toEqual({ 'in.json': Buffer.from(input).toString('base64') });
+  });
+
+  test('of merge', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    expect((await command(folder, ['in.json', '--output', 'a.json'])).exitCode).toBe(0);
+    await writeFile(join(folder, 'junit.xml'), earlier);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['merge', 'a.json', '--output', 'all.json', '--export', 'junit=junit.xml'], { GITHUB_STEP_SUMMARY: join(folder, 'junit.xml') })).toEqual(
+      refused('the job summary ($GITHUB_STEP_SUMMARY) is the junit export: appending the summary there would break it'),
+    );
+    expect(await filesUnder(folder)).toEqual(before);
+  });
 });

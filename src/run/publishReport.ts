@@ -102,10 +102,11 @@ async function checkDistinctTargets(fileSystem: FileSystem, files: readonly { re
 
 /**
  * The job summary is appended to, so it may be neither a file the run reads
- * (an input would change) nor one of the report files (the JSON report would
- * stop being JSON), however the paths are spelled: compared by device and
- * inode, or, for files not there yet, by real path. A ReportWriteError
- * (73) before anything is written.
+ * (an input would change) nor a file the run writes: a report file (the JSON
+ * report would stop being JSON), an export (JUnit's XML, CTRF's JSON,
+ * Prometheus' text would break) or the history. Compared however the paths
+ * are spelled: by device and inode, or, for files not there yet, by real
+ * path. A ReportWriteError (73) before anything is written.
  */
 async function checkJobSummaryTarget(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
   const summaryPath = jobSummaryPathOf(destination);
@@ -120,6 +121,10 @@ async function checkJobSummaryTarget(fileSystem: FileSystem, destination: Report
   }
   for (const { path, role } of reportFilePaths(destination.outputPath, destination.formats)) {
     if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break the report`);
+  }
+  const written = [...exportFilePaths(destination), ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }])];
+  for (const { path, role } of written) {
+    if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break it`);
   }
 }
 
