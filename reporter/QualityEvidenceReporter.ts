@@ -7,7 +7,7 @@ import { isIncompleteRun } from '../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { judgementFiles, loadJudgement, type JudgementSettings } from '../src/run/judgement.js';
-import { historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../src/run/publishReport.js';
+import { destinationJudgedBy, historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../src/run/publishReport.js';
 import type { Judgement } from '../src/evaluation/judgeReport.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
@@ -131,7 +131,9 @@ export default class QualityEvidenceReporter implements Reporter {
       const stamp = historyStampOf(now, host.env, judgement);
       // The exports' time is the run's: from Playwright's start to now.
       const exportContext = { endedAtMs: now, startedAtMs: Math.min(now, result.startTime.getTime()), env: host.env, serviceName: settings.serviceName, tests: runTestsOf(this.rootSuite, this.rootDir) };
-      const { files, stepSummaryProblem } = await publishReport(report, { ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, host.fileSystem, stamp, exportContext);
+      // The files the contract's $refs brought in are among those no file of the run may be.
+      const destination = destinationJudgedBy({ ...destinationOf(settings), stepSummaryPath: stepSummaryPathOf(host.env) }, judgement);
+      const { files, stepSummaryProblem } = await publishReport(report, destination, host.fileSystem, stamp, exportContext);
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
       this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), judgement.warnings ?? []);

@@ -24,9 +24,10 @@ void (async () => {
   try {
     const { nodeFileSystem } = await import('../src/io/fileSystem.js');
     const { loadJudgement } = await import('../src/run/judgement.js');
-    const { checkReportDestination } = await import('../src/run/publishReport.js');
+    const { checkReportDestination, destinationJudgedBy } = await import('../src/run/publishReport.js');
     const judgement = await loadJudgement(settings, nodeFileSystem);
-    await checkReportDestination(nodeFileSystem, destination);
+    // With the files the contract's $refs bring in, known only once it is loaded.
+    await checkReportDestination(nodeFileSystem, destinationJudgedBy(destination, judgement));
     port.postMessage({ judgement });
   } catch (error) {
     port.postMessage({ error: error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) } });

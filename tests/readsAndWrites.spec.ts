@@ -144,6 +144,71 @@ async function filesUnder(folder: string): Promise<Record<string, string>> {
   return Object.fromEntries(contents.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+test.describe('a file an OpenAPI document brings in through $ref is a file the run reads: no file of the run may be it (issue 34)', () => {
+  const api = 'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n';
+  const order = 'type: object\nproperties:\n  id: { type: integer }\n';
+  const ordersInput = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 }] });
+
+  async function splitDocument(): Promise<string> {
+    const folder = await createTemporaryFolder({ 'in.json': ordersInput, 'api.yaml': api }, 'ref');
+    await mkdir(join(folder, 'schemas'));
+    await writeFile(join(folder, 'schemas/order.yaml'), order);
+    return folder;
+  }
+
+  const cases: readonly { name: string; args: readonly string[]; env?: Readonly<Record<string, string>>; reason: string }[] = [
+    {
+      name: 'the output path',
+      args: ['in.json', '--openapi', 'api.yaml', '--output', 'schemas/order.yaml'],
+      reason: 'the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+    },
+    {
+      name: 'an export, spelled another way',
+      args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json', '--export', 'junit=./schemas/../schemas/order.yaml'],
+      reason: 'the junit export is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+    },
+    {
+      name: 'the job summary',
+      args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json'],
+      env: { GITHUB_STEP_SUMMARY: 'schemas/order.yaml' },
+      reason: 'the job summary ($GITHUB_STEP_SUMMARY) is the OpenAPI document "schemas/order.yaml", which this run reads: appending the summary there would change it',
+    },
+  ];
+  for (const { name, args, env, reason } of cases) {
+    test(`${name} naming it is refused (73), and every file stays as it was`, async () => {
+      const folder = await splitDocument();
+      const before = await filesUnder(folder);
+
+      expect(await command(folder, args, env)).toEqual(refused(reason));
+      expect(await filesUnder(folder)).toEqual(before);
+    });
+  }
+
+  test('merge -o naming it is refused (73), and every file stays as it was', async () => {
+    const folder = await splitDocument();
+    expect((await command(folder, ['in.json', '--output', 'a.json'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['merge', 'a.json', '--openapi', 'api.yaml', '-o', 'schemas/order.yaml'])).toEqual(
+      refused('the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it'),
+    );
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('--history naming it is refused, for it is no history (65), and every file stays as it was', async () => {
+    const folder = await splitDocument();
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--openapi', 'api.yaml', '--output', 'q.json', '--history', 'schemas/order.yaml'])).toEqual({
+      exitCode: 65,
+      stdout: '',
+      stderr:
+        'quality-evidence: the history file "schemas/order.yaml" is not a history of quality-evidence: its first line is not the header a history starts with ({"schemaVersion":1,"kind":"quality-evidence history"}); a run appends only to a history, or to an empty or absent file, which it makes one\n',
+    });
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+});
+
 test.describe('the job summary naming an export file is refused (73), however spelled, and every file stays as it was (issue 34)', () => {
   const files: Readonly<Record<string, string>> = { junit: 'junit.xml', ctrf: 'ctrf.json', prometheus: 'metrics.prom', 'benchmark-action': 'benchmark.json' };
   for (const [kind, file] of Object.entries(files)) {

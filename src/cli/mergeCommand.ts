@@ -16,7 +16,7 @@ import { renderTerminal } from '../report/renderers/terminal.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { escapeControlCharacters } from '../renderValue.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
+import { checkReportDestination, destinationJudgedBy, historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
 import { systemClock } from '../helpers/clock.js';
 import { parseCommandLine } from './commandLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
@@ -88,10 +88,14 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   for (const path of positionals) reports.push({ report: completeReport(parseReport(await readInputFile(context.fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES), path, 'report'), path), path });
   const merged = mergeReports(reports);
   const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
+  // The files the contract's $refs bring in are known only now: checked before anything is written.
+  const judged = destinationJudgedBy(destination, judgement);
+  if (judged !== destination) await checkReportDestination(context.fileSystem, judged);
   const report = judgeReport(merged, judgement);
   const now = (context.clock ?? systemClock).now();
   const exportContext = { endedAtMs: now, env: context.env, serviceName: settings.serviceName };
-  const { reportText, files, stepSummaryProblem } = await publishReport(report, destination, context.fileSystem, historyStampOf(now, context.env, judgement), exportContext);
+  const stamp = historyStampOf(now, context.env, judgement);
+  const { reportText, files, stepSummaryProblem } = await publishReport(report, judged, context.fileSystem, stamp, exportContext);
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);

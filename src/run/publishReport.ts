@@ -13,6 +13,7 @@ import { belongsInHistory, historyRunOf, runIdentityOf } from '../history/histor
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
+import { judgementReads } from './judgement.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
@@ -62,6 +63,17 @@ export interface HistoryStamp {
 /** A run's stamp: the time now by its clock, CI's names for it, and the history lines its judgement read. */
 export function historyStampOf(nowMs: number, env: EnvironmentRecord, judgement: Judgement): HistoryStamp {
   return { identity: runIdentityOf(nowMs, env), knownLines: judgement.history?.lines };
+}
+
+/**
+ * The destination, kept also from the files its judgement read that only
+ * loading it found (see {@link judgementReads}: the files an OpenAPI
+ * document brings in through `$ref`); the same destination when there are none.
+ * Check it again (checkReportDestination) once the judgement is loaded, and publish to it.
+ */
+export function destinationJudgedBy(destination: ReportDestination, judgement: Judgement): ReportDestination {
+  const reads = judgementReads(judgement);
+  return reads.length === 0 ? destination : { ...destination, reads: [...(destination.reads ?? []), ...reads] };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
-import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, type ReportDestination, type WrittenReport } from '../run/publishReport.js';
+import { checkReportDestination, destinationJudgedBy, historyAppendOf, historyStampOf, publishReport, type ReportDestination, type WrittenReport } from '../run/publishReport.js';
 import type { EnvironmentRecord } from '../config/settingsSources.js';
 import { systemClock, type Clock } from '../helpers/clock.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
@@ -63,6 +63,9 @@ export async function runQualityWorkflow(
   };
   await checkReportDestination(dependencies.fileSystem, destination);
   const judgement = await loadJudgement({ ...config, ciVariables: ciVariablesOf(env) }, dependencies.fileSystem);
+  // The files the contract's $refs bring in are known only now: checked before any input is read.
+  const judged = destinationJudgedBy(destination, judgement);
+  if (judged !== destination) await checkReportDestination(dependencies.fileSystem, judged);
   // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
   const bodyChecker = judgement.contract === undefined ? undefined : await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract);
   const run = createEvidenceRun(config, { judgement, bodyChecker });
@@ -70,7 +73,8 @@ export async function runQualityWorkflow(
   const report = run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount });
   // The history line is stamped when the run ends, by the run's clock.
   const now = (options.clock ?? systemClock).now();
-  const written = await publishReport(report, destination, dependencies.fileSystem, historyStampOf(now, env, judgement), { endedAtMs: now, env, serviceName: config.serviceName });
+  const exportContext = { endedAtMs: now, env, serviceName: config.serviceName };
+  const written = await publishReport(report, judged, dependencies.fileSystem, historyStampOf(now, env, judgement), exportContext);
   return { report, ...written, warnings: judgement.warnings ?? [] };
 }
 
