@@ -256,3 +256,35 @@ test.describe('the job summary naming an export file is refused (73), however sp
     expect(await filesUnder(folder)).toEqual(before);
   });
 });
+
+test.describe('a path that goes up (..) out of a folder not there yet names what it names only once the write makes the folder: refused (73), and every file stays as it was (issue 34)', () => {
+  const goesUp = (role: string): string =>
+    `the ${role} goes up (..) out of a folder that is not there yet, so what it names is known only once the folder is made; name the file without it`;
+
+  test('the output path naming the input so', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--output', 'new/../in.json'])).toEqual(refused(goesUp('output path')));
+    expect(await filesUnder(folder)).toEqual(before);
+    expect(await pathExists(join(folder, 'new'))).toBe(false);
+  });
+
+  test("check's export naming the report it judges so", async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input, 'budgets.json': '{ "maxFailedExecutions": 0 }\n' }, 'disjoint');
+    expect((await command(folder, ['in.json', '--output', 'q.json'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['check', 'q.json', '--budgets', 'budgets.json', '--export', 'prometheus=new/../q.json'])).toEqual(refused(goesUp('prometheus export')));
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('the history file, which would be read as absent and written over', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    expect((await command(folder, ['in.json', '--output', 'q.json', '--history', 'h.jsonl'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--history', 'new/../h.jsonl'])).toEqual(refused(goesUp('history file')));
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+});
