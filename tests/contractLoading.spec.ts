@@ -48,6 +48,18 @@ test('Swagger 2.0 in YAML, with $refs across five files: the operations, their b
   ]);
 });
 
+test('the contract names every file it read, each once: the document, then the files its $refs bring in, spelled from the document\'s path (issue 34)', async () => {
+  const { files } = await loadContract(['/api/swagger-2.0-petstore-separate/spec/swagger.yaml'], fixtureFileSystem());
+  expect([...(files ?? [])].sort()).toStrictEqual([
+    '/api/swagger-2.0-petstore-separate/common/Error.yaml',
+    '/api/swagger-2.0-petstore-separate/spec/NewPet.yaml',
+    '/api/swagger-2.0-petstore-separate/spec/Pet.yaml',
+    '/api/swagger-2.0-petstore-separate/spec/parameters.yaml',
+    '/api/swagger-2.0-petstore-separate/spec/swagger.yaml',
+  ]);
+  expect(files?.[0]).toBe('/api/swagger-2.0-petstore-separate/spec/swagger.yaml');
+});
+
 test('the other files are brought into the document: no $ref leaves it', async () => {
   const { documents } = await loadContract(['/api/swagger-2.0-petstore-separate/spec/swagger.yaml'], fixtureFileSystem());
   const refs = JSON.stringify(documents[0]?.bundled).match(/"\$ref":"[^"]*"/g) ?? [];

@@ -1,5 +1,5 @@
 import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { runCommand } from '../src/cli/runCommand.js';
 import { createDeterministicClock } from '../src/helpers/clock.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
@@ -403,4 +403,108 @@ test("a lock this machine's live process holds is never taken over, however old:
   expect((outcome as Error).message).toBe(`cannot write the report: the history file is locked by another run ("${lock}") and stayed locked for a minute; if no run is appending, remove the lock`);
   expect(waited).toBeGreaterThanOrEqual(60_000);
   expect(await readFile(lock, 'utf8')).toBe(`${THIS_HOST} ${process.pid} another-run\n`);
+});
+
+/** Every file under a folder, by its path there, with its bytes: what a refused run must leave as it was. */
+async function filesUnder(folder: string): Promise<Record<string, string>> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const contents = await Promise.all(files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const));
+  return Object.fromEntries(contents.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+const NOT_A_HISTORY =
+  'is not a history of quality-evidence: its first line is not the header a history starts with ({"schemaVersion":1,"kind":"quality-evidence history"}); a run appends only to a history, or to an empty or absent file, which it makes one';
+
+test.describe('a file that is not a history is refused (65), never rewritten, and every file stays as it was (issue 34)', () => {
+  test('--history naming notes', async () => {
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'notes.md': '# Notes\n\nsecret: hunter2\n' }, 'history');
+    const before = await filesUnder(folder);
+
+    expect(await runIn(folder, ['in.ndjson', '--history', 'notes.md'])).toEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: the history file "notes.md" ${NOT_A_HISTORY}\n` });
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test("--history naming another run's report", async () => {
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
+    expect((await runIn(folder, ['in.ndjson', '--output', 'other.json'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await runIn(folder, ['in.ndjson', '--output', 'q.json', '--history', 'other.json'])).toEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: the history file "other.json" ${NOT_A_HISTORY}\n` });
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('merge --history naming notes', async () => {
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'notes.md': '# Notes\n' }, 'history');
+    expect((await runIn(folder, ['in.ndjson', '--output', 'a.json'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await runIn(folder, ['merge', 'a.json', '--output', 'all.json', '--history', 'notes.md'])).toEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: the history file "notes.md" ${NOT_A_HISTORY}\n` });
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('a file of blank lines is a new history, as an empty or absent one is: the run makes it one', async () => {
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'h.jsonl': '\n\n' }, 'history');
+
+    expect(await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(parseHistory(await readFile(join(folder, 'h.jsonl'), 'utf8'), 'h.jsonl').runs).toHaveLength(1);
+  });
+});
+
+test.describe('a history header whose schemaVersion is not the integer 1 is refused (65), naming the file, the line and what it states, and every file stays as it was (issue 34)', () => {
+  for (const stated of ['"2"', '1e400', '2.5', '0']) {
+    test(`schemaVersion ${stated}`, async () => {
+      const header = `{"schemaVersion":${stated},"kind":"quality-evidence history"}\n`;
+      const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'h.jsonl': header }, 'history');
+      const before = await filesUnder(folder);
+
+      expect(await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).toEqual({
+        exitCode: 65,
+        stdout: '',
+        stderr: `quality-evidence: the history file "h.jsonl" states schemaVersion ${stated} at line 1; this version of quality-evidence reads schemaVersion 1 (a whole number) only, and rewriting the file would lose its lines\n`,
+      });
+      expect(await filesUnder(folder)).toEqual(before);
+    });
+  }
+
+  test('a long one is shortened', async () => {
+    const stated = `"${'9'.repeat(500)}"`;
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'h.jsonl': `{"schemaVersion":${stated},"kind":"quality-evidence history"}\n` }, 'history');
+
+    expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).stderr).toBe(
+      `quality-evidence: the history file "h.jsonl" states schemaVersion "${'9'.repeat(38)}… at line 1; this version of quality-evidence reads schemaVersion 1 (a whole number) only, and rewriting the file would lose its lines\n`,
+    );
+  });
+});
+
+test.describe("a folder at the history's lock path is refused at once (73): no run made it, and no wait ends it (issue 34)", () => {
+  test('the lock', async () => {
+    const folder = await createTemporaryFolder({}, 'history');
+    await mkdir(join(folder, 'h.jsonl.lock'));
+    let paused = 0;
+
+    const outcome = await withHistoryLock(nodeFileSystem, join(folder, 'h.jsonl'), () => Promise.resolve('appended'), () => {
+      paused++;
+      return Promise.resolve();
+    }).catch((error: unknown) => error);
+
+    expect((outcome as Error).message).toBe(`cannot write the report: the history file's lock ("${join(folder, 'h.jsonl.lock')}") is a folder, not a lock file, so no run can take it: remove it`);
+    expect(paused).toBe(0);
+  });
+
+  test('the command ends in seconds, and the history and the earlier report stay as they were', async () => {
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
+    expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).exitCode).toBe(0);
+    await mkdir(join(folder, 'h.jsonl.lock'));
+    const before = await filesUnder(folder);
+
+    const outcome = await runProgram(COMMAND, { cwd: folder, args: ['in.ndjson', '--history', 'h.jsonl', '--quiet'], timeoutMs: 20_000 });
+
+    expect(outcome).toEqual({
+      exitCode: 73,
+      stdout: '',
+      stderr: `quality-evidence: cannot write the report: the history file's lock ("${join(folder, 'h.jsonl.lock')}") is a folder, not a lock file, so no run can take it: remove it\n`,
+    });
+    expect(await filesUnder(folder)).toEqual(before);
+  });
 });

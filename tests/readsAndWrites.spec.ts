@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { createTemporaryFolder, pathExists, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
@@ -136,4 +136,157 @@ export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/
   );
   expect(outcome.stdout).not.toContain('1 passed');
   expect(await readFile(join(project, 'out/quality-summary.json'), 'utf8')).toBe(earlier);
+});
+
+/** Every file under a folder, by its path there, with its bytes: what a refused run must leave as it was. */
+async function filesUnder(folder: string): Promise<Record<string, string>> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const contents = await Promise.all(files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const));
+  return Object.fromEntries(contents.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+test.describe('a file an OpenAPI document brings in through $ref is a file the run reads: no file of the run may be it (issue 34)', () => {
+  const api = 'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n';
+  const order = 'type: object\nproperties:\n  id: { type: integer }\n';
+  const ordersInput = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 }] });
+
+  async function splitDocument(): Promise<string> {
+    const folder = await createTemporaryFolder({ 'in.json': ordersInput, 'api.yaml': api }, 'ref');
+    await mkdir(join(folder, 'schemas'));
+    await writeFile(join(folder, 'schemas/order.yaml'), order);
+    return folder;
+  }
+
+  const cases: readonly { name: string; args: readonly string[]; env?: Readonly<Record<string, string>>; reason: string }[] = [
+    {
+      name: 'the output path',
+      args: ['in.json', '--openapi', 'api.yaml', '--output', 'schemas/order.yaml'],
+      reason: 'the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+    },
+    {
+      name: 'an export, spelled another way',
+      args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json', '--export', 'junit=./schemas/../schemas/order.yaml'],
+      reason: 'the junit export is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+    },
+    {
+      name: 'the job summary',
+      args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json'],
+      env: { GITHUB_STEP_SUMMARY: 'schemas/order.yaml' },
+      reason: 'the job summary ($GITHUB_STEP_SUMMARY) is the OpenAPI document "schemas/order.yaml", which this run reads: appending the summary there would change it',
+    },
+  ];
+  for (const { name, args, env, reason } of cases) {
+    test(`${name} naming it is refused (73), and every file stays as it was`, async () => {
+      const folder = await splitDocument();
+      const before = await filesUnder(folder);
+
+      expect(await command(folder, args, env)).toEqual(refused(reason));
+      expect(await filesUnder(folder)).toEqual(before);
+    });
+  }
+
+  test('merge -o naming it is refused (73), and every file stays as it was', async () => {
+    const folder = await splitDocument();
+    expect((await command(folder, ['in.json', '--output', 'a.json'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['merge', 'a.json', '--openapi', 'api.yaml', '-o', 'schemas/order.yaml'])).toEqual(
+      refused('the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it'),
+    );
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('--history naming it is refused, for it is no history (65), and every file stays as it was', async () => {
+    const folder = await splitDocument();
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--openapi', 'api.yaml', '--output', 'q.json', '--history', 'schemas/order.yaml'])).toEqual({
+      exitCode: 65,
+      stdout: '',
+      stderr:
+        'quality-evidence: the history file "schemas/order.yaml" is not a history of quality-evidence: its first line is not the header a history starts with ({"schemaVersion":1,"kind":"quality-evidence history"}); a run appends only to a history, or to an empty or absent file, which it makes one\n',
+    });
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+});
+
+test.describe('the job summary naming an export file is refused (73), however spelled, and every file stays as it was (issue 34)', () => {
+  const files: Readonly<Record<string, string>> = { junit: 'junit.xml', ctrf: 'ctrf.json', prometheus: 'metrics.prom', 'benchmark-action': 'benchmark.json' };
+  for (const [kind, file] of Object.entries(files)) {
+    test(`the ${kind} export, there from an earlier run`, async () => {
+      const folder = await createTemporaryFolder({ 'in.json': input, [file]: earlier }, 'disjoint');
+      const before = await filesUnder(folder);
+
+      expect(await command(folder, ['in.json', '--output', 'q.json', '--export', `${kind}=${file}`], { GITHUB_STEP_SUMMARY: `./${file}` })).toEqual(
+        refused(`the job summary ($GITHUB_STEP_SUMMARY) is the ${kind} export: appending the summary there would break it`),
+      );
+      expect(await filesUnder(folder)).toEqual(before);
+    });
+  }
+
+  test('through a link to it', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input, 'metrics.prom': earlier }, 'disjoint');
+    await symlink('metrics.prom', join(folder, 'summary.md'));
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--export', 'prometheus=metrics.prom'], { GITHUB_STEP_SUMMARY: 'summary.md' })).toEqual(
+      refused('the job summary ($GITHUB_STEP_SUMMARY) is the prometheus export: appending the summary there would break it'),
+    );
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('not there yet, spelled another way: nothing is written', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    await mkdir(join(folder, 'out'));
+
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--export', 'ctrf=out/ctrf.json'], { GITHUB_STEP_SUMMARY: 'out/../out/ctrf.json' })).toEqual(
+      refused('the job summary ($GITHUB_STEP_SUMMARY) is the ctrf export: appending the summary there would break it'),
+    );
+    expect(await filesUnder(folder)).toEqual({ 'in.json': Buffer.from(input).toString('base64') });
+  });
+
+  test('of merge', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    expect((await command(folder, ['in.json', '--output', 'a.json'])).exitCode).toBe(0);
+    await writeFile(join(folder, 'junit.xml'), earlier);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['merge', 'a.json', '--output', 'all.json', '--export', 'junit=junit.xml'], { GITHUB_STEP_SUMMARY: join(folder, 'junit.xml') })).toEqual(
+      refused('the job summary ($GITHUB_STEP_SUMMARY) is the junit export: appending the summary there would break it'),
+    );
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+});
+
+test.describe('a path that goes up (..) out of a folder not there yet names what it names only once the write makes the folder: refused (73), and every file stays as it was (issue 34)', () => {
+  const goesUp = (role: string): string =>
+    `the ${role} goes up (..) out of a folder that is not there yet, so what it names is known only once the folder is made; name the file without it`;
+
+  test('the output path naming the input so', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--output', 'new/../in.json'])).toEqual(refused(goesUp('output path')));
+    expect(await filesUnder(folder)).toEqual(before);
+    expect(await pathExists(join(folder, 'new'))).toBe(false);
+  });
+
+  test("check's export naming the report it judges so", async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input, 'budgets.json': '{ "maxFailedExecutions": 0 }\n' }, 'disjoint');
+    expect((await command(folder, ['in.json', '--output', 'q.json'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['check', 'q.json', '--budgets', 'budgets.json', '--export', 'prometheus=new/../q.json'])).toEqual(refused(goesUp('prometheus export')));
+    expect(await filesUnder(folder)).toEqual(before);
+  });
+
+  test('the history file, which would be read as absent and written over', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
+    expect((await command(folder, ['in.json', '--output', 'q.json', '--history', 'h.jsonl'])).exitCode).toBe(0);
+    const before = await filesUnder(folder);
+
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--history', 'new/../h.jsonl'])).toEqual(refused(goesUp('history file')));
+    expect(await filesUnder(folder)).toEqual(before);
+  });
 });

@@ -72,4 +72,11 @@ export interface ContractDocument {
 export interface Contract {
   readonly documents: readonly ContractDocument[];
   readonly operations: readonly ContractOperation[];
+  /**
+   * Every file the loader read: each document, then the files its `$ref`s
+   * brought in, spelled from the document's path as given (`api.yaml`'s
+   * `./schemas/order.yaml` is `schemas/order.yaml`). No file of the run may
+   * replace one. Absent in a contract made by hand.
+   */
+  readonly files?: readonly string[] | undefined;
 }

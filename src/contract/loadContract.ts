@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError, InputSyntaxError, QualityEvidenceError } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
@@ -33,16 +33,18 @@ type Json = Record<string, unknown>;
 export async function loadContract(paths: readonly string[], fileSystem: FileSystem): Promise<Contract> {
   const documents: ContractDocument[] = [];
   const operations: ContractOperation[] = [];
+  const files = new Set<string>();
   for (const path of paths) {
+    files.add(path);
     const document = await readDocument(path, fileSystem);
     const version = versionOf(document, path);
-    const bundled = hasExternalRef(document) ? await bundleExternalRefs(path, document, fileSystem) : document;
+    const bundled = hasExternalRef(document) ? await bundleExternalRefs(path, document, fileSystem, (file) => files.add(file)) : document;
     toJsonSchema2020(bundled, version);
     const documentIndex = documents.length;
     documents.push({ path, version, bundled });
     operations.push(...operationsOf(bundled, version, documentIndex));
   }
-  return { documents, operations };
+  return { documents, operations, files: [...files] };
 }
 
 async function readDocument(path: string, fileSystem: FileSystem): Promise<Json> {
@@ -183,7 +185,7 @@ function hasExternalRef(document: Json): boolean {
  * referred to within the document after), each file read through the run's
  * file system and parsed as the document is.
  */
-async function bundleExternalRefs(path: string, document: Json, fileSystem: FileSystem): Promise<Json> {
+async function bundleExternalRefs(path: string, document: Json, fileSystem: FileSystem, read: (file: string) => void): Promise<Json> {
   const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   const root = isAbsolute(path) ? path : resolve(path);
   // The bundler wraps what a plugin throws in its own errors: the first of ours is kept, to be thrown as it is.
@@ -221,7 +223,13 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
         file: {
           order: 1,
           canRead: true,
-          read: (file: { url: string }) => keep(() => readInputFile(fileSystem, fileSystemPath(file.url), 'OpenAPI document', OPENAPI_FILE_LIMIT_BYTES)),
+          read: (file: { url: string }) =>
+            keep(() => {
+              const filePath = fileSystemPath(file.url);
+              // Spelled from the document's path as given, as a message names it.
+              read(join(dirname(path), relative(dirname(root), filePath)));
+              return readInputFile(fileSystem, filePath, 'OpenAPI document', OPENAPI_FILE_LIMIT_BYTES);
+            }),
         },
       },
       mutateInputSchema: false,

@@ -6,11 +6,14 @@ import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { isRunningHere, resolvedPathOf, THIS_HOST } from '../io/writeReportAtomically.js';
-import { quotePath } from '../renderValue.js';
+import { quotePath, shorten } from '../renderValue.js';
 import { HISTORY_SCHEMA_VERSION, historyHeaderSchema, historyRunSchema, isHistoryRun, type HistoryRun } from './historyLine.js';
 
 /** What the history file is called in messages, and what its read is named by among the files a run reads. */
 export const HISTORY_FILE = 'history file';
+
+/** What a history's header says it is. */
+const HISTORY_KIND = 'quality-evidence history';
 
 /** A line of the history file that was left out, and why. */
 export interface SkippedHistoryLine {
@@ -77,10 +80,16 @@ function readLines(text: string, path: string, known?: ReadonlySet<string>): His
   const kept: string[] = [];
   const skippedLines: SkippedHistoryLine[] = [];
   const lines = text.split('\n');
+  let headerSeen = false;
   for (const [index, raw] of lines.entries()) {
     const line = index + 1;
     const content = (index === 0 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r$/, '');
     if (content.trim() === '') continue;
+    if (!headerSeen) {
+      checkHeader(content, line, path);
+      headerSeen = true;
+      continue;
+    }
     if (known?.has(content) === true) {
       kept.push(content);
       continue;
@@ -92,12 +101,8 @@ function readLines(text: string, path: string, known?: ReadonlySet<string>): His
       skippedLines.push({ line, message: `is not JSON: ${describeJsonParseFailure(error, content).detail}` });
       continue;
     }
-    const header = historyHeaderSchema.safeParse(document);
-    if (header.success) {
-      if (header.data.schemaVersion > HISTORY_SCHEMA_VERSION) {
-        throw new ReportFormatError(path, `is a history of schemaVersion ${header.data.schemaVersion}; this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION}`, HISTORY_FILE);
-      }
-      if (index > 0) skippedLines.push({ line, message: 'is a header line after the first line' });
+    if (historyHeaderSchema.safeParse(document).success) {
+      skippedLines.push({ line, message: 'is a header line after the first line' });
       continue;
     }
     if (isHistoryRun(document)) {
@@ -117,6 +122,50 @@ function readLines(text: string, path: string, known?: ReadonlySet<string>): His
   return { runs, lines: kept, skippedLines };
 }
 
+/**
+ * The first line that is not blank must be the header this version writes,
+ * or the file is refused (a ReportFormatError, 65) and never rewritten: a
+ * file that is no history (notes, another run's report, a part of an OpenAPI
+ * document) would be replaced by one, and a history of another version
+ * would lose its lines. Its text is never shown (the file may be anything,
+ * secrets included); of a header, only what its schemaVersion states, shortened.
+ */
+function checkHeader(content: string, line: number, path: string): void {
+  let document: unknown;
+  try {
+    document = JSON.parse(content);
+  } catch {
+    document = undefined;
+  }
+  const header = historyHeaderSchema.safeParse(document);
+  if (header.success && header.data.schemaVersion === HISTORY_SCHEMA_VERSION) return;
+  if (header.success && header.data.schemaVersion > HISTORY_SCHEMA_VERSION) {
+    const reason = `is a history of schemaVersion ${header.data.schemaVersion}; this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION}`;
+    throw new ReportFormatError(path, reason, HISTORY_FILE);
+  }
+  if (isHeaderOfAnyVersion(document) && document.schemaVersion !== HISTORY_SCHEMA_VERSION) {
+    const version = Object.hasOwn(document, 'schemaVersion') ? shorten(statedValueOf(content, document.schemaVersion), 40) : undefined;
+    const stated = version === undefined ? 'no schemaVersion' : `schemaVersion ${version}`;
+    const reads = `this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION} (a whole number) only`;
+    throw new ReportFormatError(path, `states ${stated} at line ${line}; ${reads}, and rewriting the file would lose its lines`, HISTORY_FILE);
+  }
+  const expected = JSON.stringify({ schemaVersion: HISTORY_SCHEMA_VERSION, kind: HISTORY_KIND });
+  const notHeader = `its first line is not the header a history starts with (${expected})`;
+  const appends = 'a run appends only to a history, or to an empty or absent file, which it makes one';
+  throw new ReportFormatError(path, `is not a history of quality-evidence: ${notHeader}; ${appends}`, HISTORY_FILE);
+}
+
+/** What the header of a history of any version is: an object of its kind, whatever its schemaVersion says. */
+function isHeaderOfAnyVersion(document: unknown): document is { readonly schemaVersion?: unknown } {
+  return typeof document === 'object' && document !== null && !Array.isArray(document) && (document as { kind?: unknown }).kind === HISTORY_KIND;
+}
+
+// A schemaVersion as the line writes it (`1e400`, not the Infinity it parses to); rendered from the value where the line cannot be read so.
+function statedValueOf(content: string, value: unknown): string {
+  const written = /^\{\s*(?:"kind"\s*:\s*"[^"]*"\s*,\s*)?"schemaVersion"\s*:\s*("(?:[^"\\]|\\.)*"|[-+.\w]+)/.exec(content);
+  return written?.[1] ?? JSON.stringify(value);
+}
+
 /** The text of a history file: the header, then one line per run, each ending in a newline. */
 export function historyText(runs: readonly HistoryRun[]): string {
   return historyTextOfLines(runs.map((run) => JSON.stringify(run)));
@@ -124,7 +173,7 @@ export function historyText(runs: readonly HistoryRun[]): string {
 
 /** {@link historyText} of runs already written as lines. */
 export function historyTextOfLines(lines: readonly string[]): string {
-  const header = JSON.stringify({ schemaVersion: HISTORY_SCHEMA_VERSION, kind: 'quality-evidence history' });
+  const header = JSON.stringify({ schemaVersion: HISTORY_SCHEMA_VERSION, kind: HISTORY_KIND });
   return `${[header, ...lines].join('\n')}\n`;
 }
 
@@ -170,6 +219,7 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
         throw new ReportWriteError(`cannot lock the history file (${quotePath(lockPath)}): ${describeFileSystemFailure(error)}`, { cause: error });
       }
     }
+    await refuseOtherThanLockFile(fileSystem, lockPath);
     const stale = await staleLockOwner(fileSystem, lockPath);
     if (stale !== undefined && (await removeStaleLock(fileSystem, lockPath, stale, token))) continue;
     if (waitedMs >= LOCK_WAIT_MS) {
@@ -186,6 +236,23 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
     const owner = await fileSystem.readFile(lockPath).catch(() => undefined);
     if (owner === token) await fileSystem.removeFile(lockPath).catch(() => undefined);
   }
+}
+
+/**
+ * A run makes its lock a regular file (see withHistoryLock) and removes it:
+ * anything else at the lock's path (a folder, a link, a FIFO) was made by no
+ * run, and no wait ends it, so it is a ReportWriteError (73) at once, not a
+ * minute later blamed on another run.
+ */
+async function refuseOtherThanLockFile(fileSystem: FileSystem, lockPath: string): Promise<void> {
+  const facts = await fileSystem.lstat(lockPath).catch(() => undefined);
+  if (facts === undefined || facts.kind === 'file') return;
+  const what = `${articleOf(facts.kind)} ${facts.kind}`;
+  throw new ReportWriteError(`the history file's lock (${quotePath(lockPath)}) is ${what}, not a lock file, so no run can take it: remove it`);
+}
+
+function articleOf(kind: string): string {
+  return /^[aeiou]/i.test(kind) ? 'an' : 'a';
 }
 
 // The history's real path: the file a link names, or, before the first run, the real folder and the name.
@@ -224,6 +291,7 @@ async function removeStaleLock(fileSystem: FileSystem, lockPath: string, staleOw
   try {
     await fileSystem.createFile(guard, token);
   } catch {
+    await refuseOtherThanLockFile(fileSystem, guard);
     const facts = await fileSystem.stat(guard).catch(() => undefined);
     if (facts !== undefined && Date.now() - facts.modifiedMs > STALE_GUARD_MS) await fileSystem.removeFile(guard).catch(() => undefined);
     return false;

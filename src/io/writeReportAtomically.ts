@@ -98,6 +98,10 @@ export async function resolveReportTargets(fileSystem: FileSystem, files: readon
     if (facts === undefined) {
       const link = await inspect(fileSystem, path, 'lstat');
       if (link?.kind === 'symbolic link') throw refusal(role, 'is a symbolic link to a file that does not exist (or a loop of links); name the file itself');
+      // `new/../in.json` names nothing now, and the input once the write has made `new`: what it names cannot be checked before.
+      if ((await partToCreate(fileSystem, path)).names.includes('..')) {
+        throw refusal(role, 'goes up (..) out of a folder that is not there yet, so what it names is known only once the folder is made; name the file without it');
+      }
       const resolved = missingReads.length === 0 ? undefined : await resolvedPathOf(fileSystem, path);
       const missing = missingReads.find((read) => read.resolved === resolved);
       if (missing !== undefined) throw refusal(role, destroys(missing.read, `the next run would read the report as its ${missing.read.what}`));
@@ -135,14 +139,20 @@ export async function fileIdentity(fileSystem: FileSystem, path: string): Promis
 
 /** The path with the real path of its nearest existing folder in front: a file that does not exist yet, as it will be named. */
 export async function resolvedPathOf(fileSystem: FileSystem, path: string): Promise<string> {
+  const part = await partToCreate(fileSystem, path);
+  return part.folder === undefined ? resolve(path) : join(part.folder, ...part.names);
+}
+
+// The real path of the nearest folder of a path that is there (undefined when none is), and the names below it.
+async function partToCreate(fileSystem: FileSystem, path: string): Promise<{ readonly folder: string | undefined; readonly names: readonly string[] }> {
   const names: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     names.unshift(basename(at));
     const folder = dirname(at);
     try {
-      return join(await fileSystem.realPath(folder), ...names);
+      return { folder: await fileSystem.realPath(folder), names };
     } catch {
-      if (dirname(folder) === folder) return resolve(path);
+      if (dirname(folder) === folder) return { folder: undefined, names };
     }
   }
 }

@@ -47,6 +47,15 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
 }
 
 /**
+ * The files a loaded judgement read that no setting names, known only once
+ * it is loaded: those the OpenAPI documents brought in through `$ref`
+ * (each document too, as {@link judgementFiles} gives it). No file of the run may replace one.
+ */
+export function judgementReads({ contract }: Judgement): ReadFile[] {
+  return (contract?.files ?? []).map((path) => ({ path, what: 'OpenAPI document' }));
+}
+
+/**
  * Loads what a run is judged by, before any input is read, so that a bad
  * budgets file or a missing baseline stops the run before anything is
  * written: a missing file is an InputUnreadableError (66); a file past its

@@ -10,7 +10,7 @@ import type { QualityReport } from '../report/qualityReport.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from './judgement.js';
-import { checkReportDestination, historyAppendOf, historyStampOf, publishExports, publishReport, stepSummaryPathOf, type ReportDestination, type WrittenReport } from './publishReport.js';
+import { checkReportDestination, destinationJudgedBy, historyAppendOf, historyStampOf, publishExports, publishReport, stepSummaryPathOf, type ReportDestination, type WrittenReport } from './publishReport.js';
 
 /**
  * What a run is given of the world it runs in, read once at its edge (the
@@ -86,14 +86,14 @@ export interface OpenedRun {
  */
 export async function openRun(given: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<OpenedRun> {
   const settings = withDefaults(given);
-  const judgement = await prepareRun(settings, host, options);
+  const { judgement, destination } = await checkAndLoad(settings, host, options);
   // With a contract, the bodies a HAR file kept are checked against it (the validator loads only then).
   const bodyChecker =
     options.checkKeptBodies === true && judgement.contract !== undefined
       ? await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract)
       : undefined;
   const run = createEvidenceRun(settings, { judgement, noun: options.noun, bodyChecker });
-  return { run, judgement, publish: (report, facts) => publishRun(report, settings, host, destinationOf(settings, host, options), judgement, facts) };
+  return { run, judgement, publish: (report, facts) => publishRun(report, settings, host, destination, judgement, facts) };
 }
 
 /**
@@ -102,9 +102,17 @@ export async function openRun(given: RunSettings, host: RunHost, options: OpenRu
  * run, in a worker thread, so that a bad setting stops the run before any test.
  */
 export async function prepareRun(given: RunSettings, host: RunHost, options: OpenRunOptions = {}): Promise<Judgement> {
-  const settings = withDefaults(given);
-  await checkReportDestination(host.fileSystem, destinationOf(settings, host, options));
-  return options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
+  return (await checkAndLoad(withDefaults(given), host, options)).judgement;
+}
+
+async function checkAndLoad(settings: OpenedSettings, host: RunHost, options: OpenRunOptions): Promise<{ judgement: Judgement; destination: ReportDestination }> {
+  const destination = destinationOf(settings, host, options);
+  await checkReportDestination(host.fileSystem, destination);
+  const judgement = options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
+  // The files the contract's $refs bring in are known only now: checked again, before any input is read.
+  const judged = destinationJudgedBy(destination, judgement);
+  if (judged !== destination) await checkReportDestination(host.fileSystem, judged);
+  return { judgement, destination: judged };
 }
 
 /** Where a run's report goes, and what it may never replace: every file it reads. */

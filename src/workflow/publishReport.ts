@@ -13,6 +13,7 @@ import { belongsInHistory, historyRunOf, runIdentityOf } from '../history/histor
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
+import { judgementReads } from './judgement.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
@@ -65,6 +66,17 @@ export function historyStampOf(nowMs: number, env: EnvironmentRecord, judgement:
 }
 
 /**
+ * The destination, kept also from the files its judgement read that only
+ * loading it found (see {@link judgementReads}: the files an OpenAPI
+ * document brings in through `$ref`); the same destination when there are none.
+ * Check it again (checkReportDestination) once the judgement is loaded, and publish to it.
+ */
+export function destinationJudgedBy(destination: ReportDestination, judgement: Judgement): ReportDestination {
+  const reads = judgementReads(judgement);
+  return reads.length === 0 ? destination : { ...destination, reads: [...(destination.reads ?? []), ...reads] };
+}
+
+/**
  * Checks where a report would be written before the run reads anything (see
  * {@link resolveReportTargets}): a device, a FIFO, a folder, a link to
  * nowhere or a file the run reads at any report path is a ReportWriteError.
@@ -102,10 +114,11 @@ async function checkDistinctTargets(fileSystem: FileSystem, files: readonly { re
 
 /**
  * The job summary is appended to, so it may be neither a file the run reads
- * (an input would change) nor one of the report files (the JSON report would
- * stop being JSON), however the paths are spelled: compared by device and
- * inode, or, for files not there yet, by real path. A ReportWriteError
- * (73) before anything is written.
+ * (an input would change) nor a file the run writes: a report file (the JSON
+ * report would stop being JSON), an export (JUnit's XML, CTRF's JSON,
+ * Prometheus' text would break) or the history. Compared however the paths
+ * are spelled: by device and inode, or, for files not there yet, by real
+ * path. A ReportWriteError (73) before anything is written.
  */
 async function checkJobSummaryTarget(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
   const summaryPath = jobSummaryPathOf(destination);
@@ -120,6 +133,10 @@ async function checkJobSummaryTarget(fileSystem: FileSystem, destination: Report
   }
   for (const { path, role } of reportFilePaths(destination.outputPath, destination.formats)) {
     if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break the report`);
+  }
+  const written = [...exportFilePaths(destination), ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }])];
+  for (const { path, role } of written) {
+    if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break it`);
   }
 }
 
