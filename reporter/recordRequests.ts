@@ -74,7 +74,8 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
             }
             const body = await response.body().catch(() => undefined);
             const bodyCheck = checks ? checkedBodies(checker, record, response, body, args[1]) : undefined;
-            const excerpt = excerpts && body !== undefined ? excerptOf(body) : undefined;
+            // Decided as the record is attached: the order in which the report lists a test's calls.
+            const excerpt = excerpts && body !== undefined ? excerptOf(body, test, record.endpoint, record.statusCode) : undefined;
             attachRecord({ ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) }, test);
             return body === undefined ? response : servingBody(response, body);
           });

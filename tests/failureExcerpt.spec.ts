@@ -1,4 +1,7 @@
 import { failureExcerpt, looksSecret, WITHHELD } from '../src/records/failureExcerpt.js';
+import type { RecordedBodies } from '../src/readers/recordBatch.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
+import { createExcerptAdmission } from '../reporter/bodyChecks.js';
 import { expect, test } from './support/test.js';
 
 // The opt-in excerpt of a failed call's body: first bytes, secrets replaced before the cut.
@@ -102,4 +105,34 @@ test('a "__proto__" key of a body stays a key', () => {
 test('which keys look secret', () => {
   expect(['password', 'userPassword', 'refresh-token', 'AUTHORIZATION', 'Set-Cookie', 'apiKey', 'api_key', 'clientSecret', 'private_key'].filter((key) => !looksSecret(key))).toEqual([]);
   expect(['name', 'email', 'status', 'id', 'message', ''].filter((key) => looksSecret(key))).toEqual([]);
+});
+
+test('a body is read for an excerpt only for the failed calls the report keeps: 100 failed calls of one endpoint, 5 bodies read', () => {
+  const run = createEvidenceRun({ environment: 'test', slowResponseThresholdMs: 500, failureExcerptBytes: 100 });
+  let reads = 0;
+  const body: RecordedBodies = {
+    response: {
+      get text() {
+        reads++;
+        return '{"error":"out of stock"}';
+      },
+    },
+  };
+  const records = Array.from({ length: 100 }, () => ({ statusCode: 500, endpoint: 'POST /orders', responseTimeMs: 5 }));
+  run.takeBatch({ records, bodies: records.map(() => body), derivedEndpoints: true, location: (index) => ({ kind: 'harEntry', file: 'calls.har', index }) });
+
+  const failed = run.finish().endpoints[0]?.failedExecutions ?? [];
+  expect([reads, failed.map(({ excerpt }) => excerpt)]).toEqual([5, Array.from({ length: 5 }, () => '{"error":"out of stock"}')]);
+});
+
+test("in a test worker, an attempt's failed calls of one endpoint and status are excerpted only up to the 5 the report can list of them", () => {
+  const admits = createExcerptAdmission();
+  const [first, retry] = [{}, {}];
+  const asked = [
+    ...Array.from({ length: 7 }, () => admits(first, '500 POST /orders')),
+    admits(first, '503 POST /orders'),
+    admits(first, '500 GET /orders'),
+    admits(retry, '500 POST /orders'),
+  ];
+  expect(asked).toEqual([true, true, true, true, true, false, false, true, true, true]);
 });
