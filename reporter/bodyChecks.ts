@@ -6,6 +6,7 @@ import type { BodyCheck } from '../src/records/bodyCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
 import { FAILED_EXECUTION_LIMIT } from '../src/summary/endpointEvidence.js';
 import type { ReporterSettings } from './reporterSettings.js';
+import { reporterOptionsFor } from './workerOptions.js';
 
 /**
  * Body conformance in the test workers: where the run has a contract (the
@@ -52,9 +53,9 @@ export function settingsIn(config: FullConfig): Promise<ReporterSettings | undef
   if (settings === undefined) {
     settings = import('./reporterSettings.js')
       .then(({ resolveReporterSettings }) => {
-        const entry = config.reporter.find(([name]) => typeof name === 'string' && name.includes('quality-evidence'));
         const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-        return resolveReporterSettings({ configDir, ...((entry?.[1] as Record<string, unknown> | undefined) ?? {}) }, process.env, process.cwd());
+        // The options the reporter handed over (see workerOptions.ts); none when it does not run (then the fixture records, and nothing reads the checks).
+        return resolveReporterSettings({ configDir, ...reporterOptionsFor(configDir, process.env) }, process.env, process.cwd());
       })
       .catch(() => undefined);
     workerSettings.set(config, settings);
