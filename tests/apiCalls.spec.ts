@@ -92,7 +92,8 @@ test.describe('accounting for calls', () => {
   });
 
   test('a call no record accounts for is named by its path without matrix parameters, as a record made by hand with them accounts for one', () => {
-    const account = accountForCalls([get('/cart;jsessionid=SECRET/items'), get('/cart;jsessionid=SECRET/items')], [{ endpoint: 'GET /cart;jsessionid=OTHER/items' }], 'http://h');
+    const calls = [get('/cart;jsessionid=SECRET/items'), get('/cart;jsessionid=SECRET/items')];
+    const account = accountForCalls(calls, [{ endpoint: 'GET /cart;jsessionid=OTHER/items' }], 'http://h');
     expect(account.unrecorded).toEqual(['GET /cart/items']);
   });
 

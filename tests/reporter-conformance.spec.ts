@@ -150,7 +150,10 @@ test.describe('a run with a contract checks every body it can', () => {
 test("the reporter given through the project's own file that re-exports it checks bodies and excerpts failed ones, as when registered by name", async () => {
   const server = await startPetstore();
   const made = await createPlaywrightProject({
-    'playwright.config.ts': config.replace("['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml' }]", "['./my-reporter.ts', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml', failureExcerptBytes: 200 }]"),
+    'playwright.config.ts': config.replace(
+      "['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml' }]",
+      "['./my-reporter.ts', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml', failureExcerptBytes: 200 }]",
+    ),
     'my-reporter.ts': "export { default } from 'quality-evidence/reporter';\n",
     'petstore.yaml': await readFile(join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml'), 'utf8'),
     'tests/pets.spec.ts': `import { test, expect } from 'quality-evidence/test';
@@ -171,7 +174,9 @@ test('lists pets, then asks for a route there is not', async ({ request }) => {
 
     expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
-    expect(report.endpoints.map(({ endpoint, bodies, failedExecutions }) => [endpoint, bodies?.validatedCount, failedExecutions?.map(({ excerpt }) => excerpt)])).toEqual([
+    const excerpts = (failed: readonly { readonly excerpt?: string | undefined }[] | undefined) => failed?.map(({ excerpt }) => excerpt);
+    const seen = report.endpoints.map(({ endpoint, bodies, failedExecutions }) => [endpoint, bodies?.validatedCount, excerpts(failedExecutions)]);
+    expect(seen).toEqual([
       ['GET /pets', 1, undefined],
       ['GET /v2/owners', undefined, ['{"code":404,"message":"no such route"}']],
     ]);

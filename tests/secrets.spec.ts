@@ -111,7 +111,8 @@ test('the command, given the token in flags and unrelated variables, prints it n
 
 test('a session id in matrix parameters reaches no report, history line or Prometheus label: /cart;jsessionid=…/items is GET /cart/items', async () => {
   const session = `;jsessionid=${TOKEN}`;
-  const entry = (status: number) => ({ time: 900, request: { method: 'GET', url: `https://shop.example/cart${session}/items${session}?page=2` }, response: { status } });
+  const url = `https://shop.example/cart${session}/items${session}?page=2`;
+  const entry = (status: number) => ({ time: 900, request: { method: 'GET', url }, response: { status } });
   const folder = await createTemporaryFolder(
     {
       'records.json': JSON.stringify({ executions: [{ statusCode: 503, endpoint: `GET /cart${session}/items`, responseTimeMs: 900 }] }),
@@ -120,7 +121,8 @@ test('a session id in matrix parameters reaches no report, history line or Prome
     'secrets',
   );
   await mkdir(join(folder, 'out'));
-  const args = ['records.json', 'calls.har', '-o', 'out/q.json', '--environment', 'staging', '--history', 'out/history.jsonl', '--export', 'prometheus=out/metrics.prom'];
+  const args = ['records.json', 'calls.har', '-o', 'out/q.json', '--environment', 'staging'];
+  args.push('--history', 'out/history.jsonl', '--export', 'prometheus=out/metrics.prom');
 
   const outcome = await runProgram('src/cli/main.js', { cwd: folder, args });
 

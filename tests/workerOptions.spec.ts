@@ -5,7 +5,9 @@ import { expect, test } from './support/test.js';
 
 test("a worker takes the options the reporter handed over for its own config's folder, and none meant for another run's", () => {
   const env = { [REPORTER_OPTIONS_VARIABLE]: sharedReporterOptions({ configDir: '/shop', openapi: 'api.yaml', failureExcerptBytes: 200 }, '/shop') };
-  expect([reporterOptionsFor('/shop', env), reporterOptionsFor('/shop/inner-run', env), reporterOptionsFor('/shop', {}), reporterOptionsFor('/shop', { [REPORTER_OPTIONS_VARIABLE]: '{' })]).toEqual([
+  const broken = { [REPORTER_OPTIONS_VARIABLE]: '{' };
+  const taken = [['/shop', env], ['/shop/inner-run', env], ['/shop', {}], ['/shop', broken]] as const;
+  expect(taken.map(([configDir, environment]) => reporterOptionsFor(configDir, environment))).toEqual([
     { configDir: '/shop', openapi: 'api.yaml', failureExcerptBytes: 200 },
     undefined,
     undefined,

@@ -120,6 +120,7 @@ const MIXED_CASE_LETTERS = /^(?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z])[A-Za-z]+$/;
 function letterIdTest(opaque: ReadonlySet<string>): (segment: string) => boolean {
   const ids = [...opaque];
   const length = ids[0]?.length;
-  const sameKind = ids.length >= 2 && ids.every((id) => id.length === length && ALPHANUMERIC.test(id)) && MIXED_CASE_LETTERS.test(ids.join('').replace(/\d/g, ''));
+  const sameKind =
+    ids.length >= 2 && ids.every((id) => id.length === length && ALPHANUMERIC.test(id)) && MIXED_CASE_LETTERS.test(ids.join('').replace(/\d/g, ''));
   return (segment) => sameKind && segment.length === length && MIXED_CASE_LETTERS.test(segment);
 }

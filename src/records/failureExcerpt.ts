@@ -121,7 +121,8 @@ function redactValue(value: unknown, isSecret: (text: string) => boolean, depth:
   const redacted: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     // defineProperty: a "__proto__" key of a body stays a key, never a prototype.
-    Object.defineProperty(redacted, key, { value: isSecret(key) ? REDACTED : redactValue(inner, isSecret, depth + 1), enumerable: true, writable: true, configurable: true });
+    const kept = isSecret(key) ? REDACTED : redactValue(inner, isSecret, depth + 1);
+    Object.defineProperty(redacted, key, { value: kept, enumerable: true, writable: true, configurable: true });
   }
   return redacted;
 }

@@ -99,7 +99,9 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
     excerpter === undefined
       ? undefined
       : (record: unknown, kept: RecordedBodies): string | undefined =>
-          isExecutionRecord(record) && record.statusCode !== undefined && record.statusCode >= 400 && kept.response !== undefined ? excerpter(Buffer.from(textOf(kept.response))) : undefined;
+          isExecutionRecord(record) && record.statusCode !== undefined && record.statusCode >= 400 && kept.response !== undefined
+            ? excerpter(Buffer.from(textOf(kept.response)))
+            : undefined;
   return {
     startInput(name) {
       intake.inputName = name;

@@ -61,7 +61,8 @@ for (let round = 0; round < ROUNDS; round++) {
 rmSync(folder, { recursive: true, force: true });
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-console.log(`${CALLS} failed calls of one endpoint, ${Math.round(Buffer.byteLength(body(0)) / 1000)} KB JSON body each; median of ${ROUNDS} rounds (${command})`);
+const kilobytes = Math.round(Buffer.byteLength(body(0)) / 1000);
+console.log(`${CALLS} failed calls of one endpoint, ${kilobytes} KB JSON body each; median of ${ROUNDS} rounds (${command})`);
 cases.forEach(({ name }, index) => {
   console.log(`${name.padEnd(30)} ${median(seconds[index]!).toFixed(2)} s`);
 });
