@@ -18,6 +18,7 @@ import { checkBeforeRun } from './checkBeforeRun.js';
 import { runTestsOf } from './runTests.js';
 import { unrecordedCallHints } from './unrecordedHints.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
+import { REPORTER_OPTIONS_VARIABLE, sharedReporterOptions } from './workerOptions.js';
 
 /**
  * What the reporter is given of the process it runs in, as Playwright's own
@@ -34,11 +35,23 @@ export interface ReporterHost {
   readonly checkBeforeRun?: typeof checkBeforeRun;
   /** The clock a history line's time is read from; default the system's. */
   readonly clock?: Pick<Clock, 'now'>;
+  /** Sets a variable of the environment the test workers start with (see workerOptions.ts); absent, the workers are told nothing. */
+  readonly setWorkerVariable?: (name: string, value: string) => void;
 }
 
 /** The process the reporter runs in: the one place it reads `process`. */
 function processHost(): ReporterHost {
-  return { env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr, fileSystem: nodeFileSystem, checkBeforeRun };
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    fileSystem: nodeFileSystem,
+    checkBeforeRun,
+    setWorkerVariable: (name, value) => {
+      process.env[name] = value;
+    },
+  };
 }
 
 /**
@@ -81,6 +94,8 @@ export default class QualityEvidenceReporter implements Reporter {
     this.listing = isListingRun(rawOptions);
     // The budgets file, the baseline and the report's destination are checked now, before any test runs (see checkBeforeRun).
     const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : host.cwd;
+    // The test workers start after this: they check bodies and excerpt failed ones by these options, however the project named the reporter.
+    host.setWorkerVariable?.(REPORTER_OPTIONS_VARIABLE, sharedReporterOptions(rawOptions, configDir));
     this.judgement = this.listing ? undefined : host.checkBeforeRun?.(runSettingsOf(this.settings), [this.settings.settingsFile], { ...host.env }, configDir, host.cwd);
     for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }

@@ -1,4 +1,5 @@
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/executionRecord.js';
+import { withoutMatrixParameters } from '../src/records/normaliseExecutionRecords.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall, type StepLocation } from './apiCalls.js';
 
 /** What the matching needs of one execution recorded in a test attempt. */
@@ -64,7 +65,7 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
     const label = ENDPOINT_LABEL_PATTERN.exec(records[index]!.endpoint);
     if (label === null) continue;
     const method = label[1]!.toUpperCase();
-    const path = label[2]!.split('?')[0];
+    const path = withoutMatrixParameters(label[2]!.split(/[?#]/, 1)[0]!);
     callOfRecord[index] = takeFirst((call) => (call.method === undefined || call.method === method) && pathOfUrl(call.url, baseURL) === path);
   }
 

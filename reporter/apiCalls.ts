@@ -1,3 +1,5 @@
+import { withoutMatrixParameters } from '../src/records/normaliseExecutionRecords.js';
+
 /**
  * The API calls a test sent, as Playwright reports them to reporters: every
  * call of every APIRequestContext, whatever made the context, is a step of
@@ -125,15 +127,16 @@ export function calledUrlOf(errorMessage: string): string | undefined {
 
 /**
  * The path of a URL as a test wrote it: an absolute URL's path; a relative
- * one resolved against the base URL (or against `/` when there is none).
+ * one resolved against the base URL (or against `/` when there is none);
+ * without its matrix parameters (`/cart;jsessionid=…/items` is `/cart/items`).
  * Undefined when it cannot be parsed.
  */
 export function pathOfUrl(url: string, baseURL: string | undefined): string | undefined {
   try {
-    return new URL(url, baseURL ?? 'http://localhost/').pathname;
+    return withoutMatrixParameters(new URL(url, baseURL ?? 'http://localhost/').pathname);
   } catch {
     try {
-      return new URL(url, 'http://localhost/').pathname;
+      return withoutMatrixParameters(new URL(url, 'http://localhost/').pathname);
     } catch {
       return undefined;
     }

@@ -4,7 +4,9 @@ import type { BodyChecker, CheckedBody } from '../src/contract/bodyConformance.j
 import type { ContractOperation } from '../src/contract/contract.js';
 import type { BodyCheck } from '../src/records/bodyCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
+import { FAILED_EXECUTION_LIMIT } from '../src/summary/endpointEvidence.js';
 import type { ReporterSettings } from './reporterSettings.js';
+import { reporterOptionsFor } from './workerOptions.js';
 
 /**
  * Body conformance in the test workers: where the run has a contract (the
@@ -51,9 +53,9 @@ export function settingsIn(config: FullConfig): Promise<ReporterSettings | undef
   if (settings === undefined) {
     settings = import('./reporterSettings.js')
       .then(({ resolveReporterSettings }) => {
-        const entry = config.reporter.find(([name]) => typeof name === 'string' && name.includes('quality-evidence'));
         const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-        return resolveReporterSettings({ configDir, ...((entry?.[1] as Record<string, unknown> | undefined) ?? {}) }, process.env, process.cwd());
+        // The options the reporter handed over (see workerOptions.ts); none when it does not run (then the fixture records, and nothing reads the checks).
+        return resolveReporterSettings({ configDir, ...reporterOptionsFor(configDir, process.env) }, process.env, process.cwd());
       })
       .catch(() => undefined);
     workerSettings.set(config, settings);
@@ -61,17 +63,54 @@ export function settingsIn(config: FullConfig): Promise<ReporterSettings | undef
   return settings;
 }
 
+/** Excerpts a failed call's body for the test attempt that made it, or says the report cannot list it (undefined). */
+export type FailureExcerpts = (body: Buffer, attempt: object, endpoint: string, statusCode: number) => string | undefined;
+
+const excerpters = new WeakMap<object, Promise<FailureExcerpts | undefined>>();
+
 /**
  * The excerpt of a failed call's response body, when the run asks for
  * excerpts (failureExcerptBytes, off by default): its first bytes, secrets
- * replaced (see failureExcerpt.ts); undefined when it does not.
+ * replaced (see failureExcerpt.ts); undefined when it does not. Only for a
+ * call the report may list ({@link createExcerptAdmission}): an excerpt of a
+ * large body is costly.
  */
-export async function failureExcerptsFor(config: FullConfig): Promise<((body: Buffer) => string | undefined) | undefined> {
-  const settings = await settingsIn(config);
-  const bytes = settings?.failureExcerptBytes ?? 0;
-  if (bytes <= 0) return undefined;
-  const { failureExcerpt } = await import('../src/records/failureExcerpt.js');
-  return (body) => failureExcerpt(body, bytes, settings?.redactKeys);
+export function failureExcerptsFor(config: FullConfig): Promise<FailureExcerpts | undefined> {
+  let excerpts = excerpters.get(config);
+  if (excerpts === undefined) {
+    excerpts = settingsIn(config).then(async (settings) => {
+      const bytes = settings?.failureExcerptBytes ?? 0;
+      if (bytes <= 0) return undefined;
+      const { createFailureExcerpter } = await import('../src/records/failureExcerpt.js');
+      const excerpt = createFailureExcerpter(bytes, settings?.redactKeys);
+      const admits = createExcerptAdmission();
+      return (body, attempt, endpoint, statusCode) => (admits(attempt, `${statusCode} ${endpoint}`) ? excerpt(body) : undefined);
+    });
+    excerpters.set(config, excerpts);
+  }
+  return excerpts;
+}
+
+/**
+ * Which failed calls of a test worker get an excerpt: the report lists an
+ * endpoint's first FAILED_EXECUTION_LIMIT failed calls by their test's place,
+ * a test attempt's own calls in the order they were recorded, so within one
+ * attempt a call after that many of the same endpoint and status (which
+ * fail alike: the attempt's expected statuses are the same for all) is never
+ * listed. Which attempts' calls the report lists across tests and workers
+ * is known only when the run ends: every attempt gets its own first ones.
+ * Asked in the order the calls' records are attached.
+ */
+export function createExcerptAdmission(): (attempt: object, key: string) => boolean {
+  const counts = new WeakMap<object, Map<string, number>>();
+  return (attempt, key) => {
+    let byKey = counts.get(attempt);
+    if (byKey === undefined) counts.set(attempt, (byKey = new Map<string, number>()));
+    const count = byKey.get(key) ?? 0;
+    if (count >= FAILED_EXECUTION_LIMIT) return false;
+    byKey.set(key, count + 1);
+    return true;
+  };
 }
 
 /** The checker of a worker's run, made once per config; undefined without a contract. */

@@ -35,7 +35,14 @@ import { pathOfUrl } from './apiCalls.js';
 export const DEFAULT_API_RESOURCE_TYPES: readonly string[] = ['fetch', 'xhr'];
 
 /** Resource types that are never API calls: what a page is made of. */
-const NEVER_API_TYPES = new Set(['document', 'stylesheet', 'image', 'media', 'font', 'script', 'texttrack', 'websocket', 'manifest', 'eventsource', 'other']);
+const NEVER_API_TYPES = new Set(['document', 'stylesheet', 'image', 'media', 'font', 'script', 'texttrack', 'websocket', 'manifest', 'eventsource']);
+
+/**
+ * The browsers' own resource types of a setting's type: `other` is beacons
+ * and pings, which Chromium calls `ping` (both), Firefox `beacon` and
+ * `other` (a ping), WebKit `beacon` and `ping`.
+ */
+const BROWSER_RESOURCE_TYPES: ReadonlyMap<string, readonly string[]> = new Map([['other', ['other', 'ping', 'beacon']]]);
 
 /** Which requests are API calls (the `apiCalls` setting). */
 export interface ApiCallRules {
@@ -283,7 +290,7 @@ function endpointOf(request: Request): string {
 
 /** Whether a request is an API call by the rules. */
 function apiCallTest({ resourceTypes = DEFAULT_API_RESOURCE_TYPES, include, exclude }: ApiCallRules): (request: Request) => boolean {
-  const types = new Set(resourceTypes.filter((type) => !NEVER_API_TYPES.has(type)));
+  const types = new Set(resourceTypes.flatMap((type) => BROWSER_RESOURCE_TYPES.get(type) ?? [type]).filter((type) => !NEVER_API_TYPES.has(type)));
   const included = include === undefined || include.length === 0 ? undefined : include.map(globToRegExp);
   const excluded = (exclude ?? []).map(globToRegExp);
   return (request) => {

@@ -62,7 +62,8 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
         const call = { method: (property === 'fetch' ? fetchMethod(args[0], args[1]) : property).toUpperCase(), url: writtenUrl(args[0]) };
         if (response !== undefined) {
           if (test === undefined) return response;
-          const record = { statusCode: response.status(), endpoint: `${call.method} ${new URL(response.url()).pathname}`, ...timingOf(response, startedMs), call };
+          const endpoint = `${call.method} ${pathOfUrl(response.url(), undefined) ?? '/'}`;
+          const record = { statusCode: response.status(), endpoint, ...timingOf(response, startedMs), call };
           // With a contract, the call's bodies are checked before the test goes on: the record carries the outcome, never a body.
           // With failureExcerptBytes, a call that answered 400 or above keeps the first bytes of its body, secrets replaced.
           return Promise.all([callCheckerFor(test.config), failureExcerptsFor(test.config)]).then(async ([checker, excerptOf]) => {
@@ -74,7 +75,8 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
             }
             const body = await response.body().catch(() => undefined);
             const bodyCheck = checks ? checkedBodies(checker, record, response, body, args[1]) : undefined;
-            const excerpt = excerpts && body !== undefined ? excerptOf(body) : undefined;
+            // Decided as the record is attached: the order in which the report lists a test's calls.
+            const excerpt = excerpts && body !== undefined ? excerptOf(body, test, record.endpoint, record.statusCode) : undefined;
             attachRecord({ ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) }, test);
             return body === undefined ? response : servingBody(response, body);
           });

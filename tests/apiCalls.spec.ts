@@ -91,6 +91,12 @@ test.describe('accounting for calls', () => {
     expect(accountForCalls([call], [{ endpoint: 'get /orders' }], undefined)).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [call] });
   });
 
+  test('a call no record accounts for is named by its path without matrix parameters, as a record made by hand with them accounts for one', () => {
+    const calls = [get('/cart;jsessionid=SECRET/items'), get('/cart;jsessionid=SECRET/items')];
+    const account = accountForCalls(calls, [{ endpoint: 'GET /cart;jsessionid=OTHER/items' }], 'http://h');
+    expect(account.unrecorded).toEqual(['GET /cart/items']);
+  });
+
   test('a relative URL resolves against the base URL, path prefix included', () => {
     const call = get('orders');
     expect(accountForCalls([call], [{ endpoint: 'GET /api/orders' }], 'http://h/api/')).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [call] });

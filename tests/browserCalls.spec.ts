@@ -206,6 +206,26 @@ test('resource types and URL patterns say which requests are API calls; page ass
   expect(summary(executions)).toEqual(['GET /api/orders 200']);
 });
 
+test('resource type other records the beacons and pings a page sends, as executions the server answered', async () => {
+  const { executions, counts } = await observed(
+    async (page) => {
+      await page.goto(`${app.origin}/`);
+      app.answered.length = 0;
+      await page.evaluate(`(async () => {
+        await fetch('/api/orders');
+        navigator.sendBeacon('/api/beacon', '{"event":"viewed"}');
+        document.body.insertAdjacentHTML('beforeend', '<a id="pinging" href="#pinged" ping="/api/ping">ping</a>');
+      })()`);
+      await page.click('#pinging');
+      await expect.poll(() => app.answered.length).toBe(3);
+    },
+    { resourceTypes: ['other'] },
+  );
+  expect(app.answered.toSorted()).toEqual(['GET /api/orders 200', 'POST /api/beacon 204', 'POST /api/ping 204']);
+  expect(summary(executions).toSorted()).toEqual(['POST /api/beacon 204', 'POST /api/ping 204']);
+  expect(counts).toStrictEqual({ seenCount: 2, executionCount: 2, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 });
+});
+
 test('globs and error codes', () => {
   expect(globToRegExp('**/api/**').test('http://app/api/orders/1')).toBe(true);
   expect(globToRegExp('**/api/*').test('http://app/api/orders/1')).toBe(false);

@@ -47,6 +47,19 @@ test('one opaque value is a parameter beside an id the shape rules made, and sta
   expect(learnTemplates(['GET /users/jdoe1985', 'GET /orders/8P0BlkWfpjRO60K1']).size).toBe(0);
 });
 
+test('a value of letters alone beside ids of its length and alphabet is an id, however much it reads as camelCase', () => {
+  const labels = ['GET /produtos/0XR0CZY5Lyc7fOqj', 'DELETE /produtos/44XGbyWpacpaErkm', 'GET /produtos/uZowkAzjcVmDovZj', 'DELETE /usuarios/5RX86F056bUpyhQj'];
+  const learned = learnTemplates([...labels, 'GET /usuarios/8P0BlkWfpjRO60K1', 'GET /usuarios/ZnbnMgnxaBrgsaAe']);
+  expect([...new Set(learned.values())].sort()).toEqual(['DELETE /produtos/:id', 'DELETE /usuarios/:id', 'GET /produtos/:id', 'GET /usuarios/:id']);
+  expect(learned.size).toBe(6);
+});
+
+test('beside ids of letters and digits, a word of another length, of one case or with a separator stays a word', () => {
+  const words = ['search', 'administradores', 'PRODUTOSPOPULARE', 'produtospopulare', 'cancelar-compras', 'ProdutosPopulares'];
+  const learned = learnTemplates(['GET /produtos/0XR0CZY5Lyc7fOqj', 'GET /produtos/44XGbyWpacpaErkm', ...words.map((word) => `GET /produtos/${word}`)]);
+  expect([...learned.keys()]).toEqual(['GET /produtos/0XR0CZY5Lyc7fOqj', 'GET /produtos/44XGbyWpacpaErkm']);
+});
+
 test('positions are learned from the left, the next under the template learned so far', () => {
   const learned = learnTemplates(['GET /orders/AbC123xyz9/items/Zz9Yy8Xx7W', 'GET /orders/Qw3Er4Ty5U/items/Mn8Bv7Cx6Z', 'GET /orders/Qw3Er4Ty5U/items']);
   expect([...learned.values()]).toEqual(['GET /orders/:id/items/:id', 'GET /orders/:id/items/:id', 'GET /orders/:id/items']);
@@ -96,6 +109,35 @@ test('property: labels made from known templates with opaque ids are learned bac
       const learned = learnTemplates(labels.map(({ label }) => label));
       for (const { label, template } of labels) assert.equal(learned.get(label) ?? label, template, label);
     }),
+    propertyParameters(500),
+  );
+});
+
+// NeDB's ids (ServeRest's): 16 characters of letters and digits, some with no digit, some of those reading as camelCase.
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const mixedCase = (id: string) => /[a-z]/.test(id) && /[A-Z]/.test(id);
+const nedbId = chars(BASE62, 16, 16).filter((id) => /\d/.test(id) && mixedCase(id));
+const camelCaseLooking = fc
+  .tuple(chars(LOWER, 0, 3), fc.array(fc.tuple(fc.constantFrom(...charsOf(UPPER)), chars(LOWER, 1, 4)), { minLength: 5, maxLength: 16 }))
+  .map(([head, humps]) => `${head}${humps.flat().join('')}`.slice(0, 16))
+  .filter((id) => id.length === 16 && mixedCase(id));
+const letterId = fc.oneof(chars(`${LOWER}${UPPER}`, 16, 16).filter(mixedCase), camelCaseLooking);
+const wordsBesideIds = [...WORDS, 'administradores', 'PRODUTOSPOPULARE', 'produtospopulare', 'cancelar-compras', 'ProdutosPopulares', 'getUserById'];
+
+test('property: beside ids of letters and digits, every id of their length and alphabet is learned, digits or none, and every word stays', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(nedbId, { minLength: 2, maxLength: 5 }),
+      fc.uniqueArray(letterId, { maxLength: 3 }),
+      fc.subarray(wordsBesideIds),
+      fc.constantFrom('GET', 'DELETE'),
+      (ids, letterIds, words, method) => {
+        const learned = learnTemplates([...ids, ...letterIds, ...words].map((value) => `${method} /produtos/${value}`));
+        for (const id of [...ids, ...letterIds]) assert.equal(learned.get(`${method} /produtos/${id}`), `${method} /produtos/:id`, id);
+        for (const word of words) assert.equal(learned.get(`${method} /produtos/${word}`), undefined, word);
+      },
+    ),
     propertyParameters(500),
   );
 });

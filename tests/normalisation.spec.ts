@@ -23,6 +23,10 @@ test.describe('normaliseEndpoint', () => {
     expect(normaliseEndpoint('get /orders?b=2&A=1&sort=DESC')).toBe('GET /orders?b=2&A=1&sort=DESC');
   });
 
+  test("matrix parameters are removed from every segment of the path, and the query after it kept as given", () => {
+    expect(normaliseEndpoint('GET /cart;jsessionid=SECRET/items;v=2/;x?a=1;b=2')).toBe('GET /cart/items/?a=1;b=2');
+  });
+
   test('a canonical label is unchanged', () => {
     expect(normaliseEndpoint('DELETE /orders/7')).toBe('DELETE /orders/7');
   });

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { readReport } from './support/reports.js';
@@ -144,4 +145,43 @@ test.describe('a run with a contract checks every body it can', () => {
     const outputs = [outcome.stdout, outcome.stderr, ...(await Promise.all(['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8'))))];
     expect(outputs.filter((output) => output.includes('SECRET'))).toEqual([]);
   });
+});
+
+test("the reporter given through the project's own file that re-exports it checks bodies and excerpts failed ones, as when registered by name", async () => {
+  const server = await startPetstore();
+  const made = await createPlaywrightProject({
+    'playwright.config.ts': config.replace(
+      "['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml' }]",
+      "['./my-reporter.ts', { outputFile: 'out/quality-summary.json', openapi: 'petstore.yaml', failureExcerptBytes: 200 }]",
+    ),
+    'my-reporter.ts': "export { default } from 'quality-evidence/reporter';\n",
+    'petstore.yaml': await readFile(join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml'), 'utf8'),
+    'tests/pets.spec.ts': `import { test, expect } from 'quality-evidence/test';
+
+test('lists pets, then asks for a route there is not', async ({ request }) => {
+  expect((await request.get('/v2/pets')).status()).toBe(200);
+  expect((await request.get('/v2/owners')).status()).toBe(404);
+});
+`,
+  });
+
+  // Moved where no folder's name holds the package's: the path of the project's own reporter file must not name it.
+  const outside = await mkdtemp(join(tmpdir(), 'consumer-'));
+  const project = join(outside, 'shop');
+  await rename(made, project);
+  try {
+    const outcome = await runPlaywright(project, ['test'], { BASE_URL: server.baseURL });
+
+    expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
+    const report = await readReport(join(project, 'out/quality-summary.json'));
+    const excerpts = (failed: readonly { readonly excerpt?: string | undefined }[] | undefined) => failed?.map(({ excerpt }) => excerpt);
+    const seen = report.endpoints.map(({ endpoint, bodies, failedExecutions }) => [endpoint, bodies?.validatedCount, excerpts(failedExecutions)]);
+    expect(seen).toEqual([
+      ['GET /pets', 1, undefined],
+      ['GET /v2/owners', undefined, ['{"code":404,"message":"no such route"}']],
+    ]);
+  } finally {
+    await server.close();
+    await rm(outside, { recursive: true, force: true });
+  }
 });

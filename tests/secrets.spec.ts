@@ -109,6 +109,30 @@ test('the command, given the token in flags and unrelated variables, prints it n
   for (const outcome of outcomes) expect(scanned(outcome, await everythingWritten(folder), [])).not.toContain(TOKEN);
 });
 
+test('a session id in matrix parameters reaches no report, history line or Prometheus label: /cart;jsessionid=…/items is GET /cart/items', async () => {
+  const session = `;jsessionid=${TOKEN}`;
+  const url = `https://shop.example/cart${session}/items${session}?page=2`;
+  const entry = (status: number) => ({ time: 900, request: { method: 'GET', url }, response: { status } });
+  const folder = await createTemporaryFolder(
+    {
+      'records.json': JSON.stringify({ executions: [{ statusCode: 503, endpoint: `GET /cart${session}/items`, responseTimeMs: 900 }] }),
+      'calls.har': JSON.stringify({ log: { entries: [entry(200), entry(500)] } }),
+    },
+    'secrets',
+  );
+  await mkdir(join(folder, 'out'));
+  const args = ['records.json', 'calls.har', '-o', 'out/q.json', '--environment', 'staging'];
+  args.push('--history', 'out/history.jsonl', '--export', 'prometheus=out/metrics.prom');
+
+  const outcome = await runProgram('src/cli/main.js', { cwd: folder, args });
+
+  expect(outcome.exitCode, outcome.stderr).toBe(0);
+  const report = JSON.parse(await readFile(join(folder, 'out/q.json'), 'utf8')) as { endpoints: { endpoint: string }[] };
+  expect(report.endpoints.map(({ endpoint }) => endpoint)).toEqual(['GET /cart/items']);
+  expect((await readdir(join(folder, 'out'))).sort()).toEqual(['history.jsonl', 'metrics.prom', 'q.html', 'q.json', 'q.md']);
+  expect(scanned(outcome, await everythingWritten(join(folder, 'out')), [])).not.toContain('jsessionid');
+});
+
 test('the tracked files hold nothing that looks like a real credential, and .gitignore keeps out .env files, builds and reports', async () => {
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repositoryRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
   const patterns: readonly [string, RegExp][] = [

@@ -283,7 +283,7 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'which browser requests are API calls',
     description:
-      'Which requests of the pages that tests drive are API calls, recorded by quality-evidence/test: resourceTypes (default ["fetch", "xhr"]; "other" adds beacons), include and exclude (URL globs: ** any characters, * any but /, ? one), such as { "include": ["**/api/**"] }; { "resourceTypes": [] } records none',
+      'Which requests of the pages that tests drive are API calls, recorded by quality-evidence/test: resourceTypes (default ["fetch", "xhr"]; "other" adds beacons and pings), include and exclude (URL globs: ** any characters, * any but /, ? one), such as { "include": ["**/api/**"] }; { "resourceTypes": [] } records none',
   },
   routes: {
     variable: 'QE_ROUTES',

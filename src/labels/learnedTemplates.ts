@@ -52,7 +52,9 @@ interface LearnedLabel {
  * The position is a parameter when its siblings hold at least two distinct
  * opaque-looking values ({@link looksOpaque}), or one beside an id the
  * shape rules made already (`:id`); its opaque-looking values then become
- * `:id`, and every other value (a word such as `cancelar-compra`) stays.
+ * `:id`, and so do values of their length and alphabet that read as words
+ * only by chance (`uZowkAzjcVmDovZj` beside `8P0BlkWfpjRO60K1`: see
+ * `letterIdTest`); every other value (a word such as `cancelar-compra`) stays.
  * Labels must be canonical (`METHOD /path`).
  */
 export function learnTemplates(labels: Iterable<string>): ReadonlyMap<string, string> {
@@ -83,7 +85,11 @@ function learnPosition(siblings: readonly LearnedLabel[], depth: number): void {
     else if (looksOpaque(segment)) opaque.add(segment);
   }
   if (opaque.size >= 2 || (opaque.size === 1 && shapedId)) {
-    for (const { segments } of deeper) if (opaque.has(segments[depth]!)) segments[depth] = ID_PLACEHOLDER;
+    const isLetterId = letterIdTest(opaque);
+    for (const { segments } of deeper) {
+      const segment = segments[depth]!;
+      if (opaque.has(segment) || isLetterId(segment)) segments[depth] = ID_PLACEHOLDER;
+    }
   }
   const groups = new Map<string, LearnedLabel[]>();
   for (const entry of deeper) {
@@ -93,4 +99,28 @@ function learnPosition(siblings: readonly LearnedLabel[], depth: number): void {
     else group.push(entry);
   }
   for (const group of groups.values()) learnPosition(group, depth + 1);
+}
+
+/** Ids of letters and digits alone, such as NeDB's and ServeRest's `8P0BlkWfpjRO60K1`. */
+const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
+/** Letters alone, capitals and lower case mixed: `uZowkAzjcVmDovZj`. */
+const MIXED_CASE_LETTERS = /^(?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z])[A-Za-z]+$/;
+
+/**
+ * Which values that look like words are ids of a parameter's kind: a random
+ * id of letters and digits now and then holds no digit (a 16-character NeDB
+ * id about 6% of the time), and some of those read as camelCase
+ * (`uZowkAzjcVmDovZj`). When the opaque values at the position are at least
+ * two, all of one length, of letters and digits alone, with capitals and
+ * lower-case letters among them, a value of that length made of capitals and
+ * lower-case letters mixed is one of them. A word of another length
+ * (`search`), of one case (`administradores`) or with a separator
+ * (`cancelar-compra`) stays a word.
+ */
+function letterIdTest(opaque: ReadonlySet<string>): (segment: string) => boolean {
+  const ids = [...opaque];
+  const length = ids[0]?.length;
+  const sameKind =
+    ids.length >= 2 && ids.every((id) => id.length === length && ALPHANUMERIC.test(id)) && MIXED_CASE_LETTERS.test(ids.join('').replace(/\d/g, ''));
+  return (segment) => sameKind && segment.length === length && MIXED_CASE_LETTERS.test(segment);
 }

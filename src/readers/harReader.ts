@@ -1,6 +1,7 @@
 import { RecordValidationError } from '../errors.js';
 import type { RecordIssue } from '../issues/recordIssue.js';
 import type { TimingPhases } from '../records/executionRecord.js';
+import { withoutMatrixParameters } from '../records/normaliseExecutionRecords.js';
 import { isPlainObject } from '../records/validateRecordList.js';
 import { describeType, renderValue } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
@@ -93,7 +94,7 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
     options.tally.skippedAssetCount++;
     return LEFT_OUT;
   }
-  const path = url.pathname;
+  const path = withoutMatrixParameters(url.pathname);
   if (!isPlainObject(response)) return invalid(['response'], 'must be an object with the status', response);
   // A WebSocket's entry lasts as long as its connection: its "time" is no response time, and its 101 no answer to an API call.
   if (isWebSocket(entry, response)) {

@@ -5,13 +5,28 @@ import { ENDPOINT_LABEL_PATTERN } from './recordCheck.js';
 
 /**
  * Canonical form of a valid endpoint label: trimmed, the method upper-cased,
- * and the whitespace between method and path collapsed to one space.
+ * the whitespace between method and path collapsed to one space, and the
+ * path's matrix parameters removed ({@link withoutMatrixParameters}).
  * `"  get   /orders "` and `"GET\t/orders"` both become `GET /orders`.
  */
 export function normaliseEndpoint(label: string): string {
   const match = ENDPOINT_LABEL_PATTERN.exec(label);
   if (match === null) throw new TypeError('normaliseEndpoint expects a validated "<METHOD> <path>" label');
-  return `${match[1]!.toUpperCase()} ${match[2]!}`;
+  return `${match[1]!.toUpperCase()} ${withoutMatrixParameters(match[2]!)}`;
+}
+
+/**
+ * A path without its matrix parameters: `;` and what follows it in each
+ * segment, as in `/cart;jsessionid=…/items`, which becomes `/cart/items`.
+ * They are a URL's parameters, as its query is, and as often hold a session
+ * id; unlike the query, a URL's `pathname` keeps them, so every path a run
+ * takes loses them here. A query or fragment after the path is left as it is.
+ */
+export function withoutMatrixParameters(path: string): string {
+  if (!path.includes(';')) return path;
+  const end = path.search(/[?#]/);
+  const segments = end === -1 ? path : path.slice(0, end);
+  return segments.replace(/;[^/]*/g, '') + (end === -1 ? '' : path.slice(end));
 }
 
 /**

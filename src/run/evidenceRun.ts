@@ -9,7 +9,7 @@ import type { RecordedBodies, RecordedBody } from '../readers/recordBatch.js';
 import { isExecutionRecord } from '../records/recordCheck.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet } from '../records/statusList.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
-import { failureExcerpt } from '../records/failureExcerpt.js';
+import { createFailureExcerpter } from '../records/failureExcerpt.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
@@ -94,12 +94,13 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
   const checkBodies = bodyChecker === undefined || judgement.contract === undefined ? undefined : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
   const excerptBytes = settings.failureExcerptBytes ?? 0;
   // A failed call's excerpt, from the response body its reader kept: only for a status of 400 or above (the report shows it only if the call failed).
+  const excerpter = excerptBytes <= 0 ? undefined : createFailureExcerpter(excerptBytes, settings.redactKeys);
   const excerptOf =
-    excerptBytes <= 0
+    excerpter === undefined
       ? undefined
       : (record: unknown, kept: RecordedBodies): string | undefined =>
           isExecutionRecord(record) && record.statusCode !== undefined && record.statusCode >= 400 && kept.response !== undefined
-            ? failureExcerpt(Buffer.from(textOf(kept.response)), excerptBytes, settings.redactKeys)
+            ? excerpter(Buffer.from(textOf(kept.response)))
             : undefined;
   return {
     startInput(name) {
@@ -118,9 +119,10 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       batch.records.forEach((record, index) => {
         const kept = bodies[index];
         const bodyCheck = kept === undefined ? undefined : checkBodies?.(record, kept);
-        const excerpt = kept === undefined ? undefined : excerptOf?.(record, kept);
-        const taken = bodyCheck === undefined && excerpt === undefined ? record : { ...(record as object), ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) };
-        intake.take(taken, () => batch.location(index), origin);
+        const taken = bodyCheck === undefined ? record : { ...(record as object), bodyCheck };
+        // The excerpt is worked out only if the call is kept among the failed calls the report lists.
+        const excerpt = kept === undefined || excerptOf === undefined ? undefined : () => excerptOf(record, kept);
+        intake.take(taken, () => batch.location(index), excerpt === undefined ? origin : { ...origin, excerptOf: excerpt });
       });
     },
     takeInvalid(issue) {

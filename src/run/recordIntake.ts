@@ -24,6 +24,8 @@ export interface RecordOrigin extends CallSource {
    * `expectedStatuses` wins over both.
    */
   readonly alsoExpected?: StatusSet | undefined;
+  /** The excerpt of its response body (failureExcerptBytes), asked for only when the report keeps the call among its failed ones. */
+  readonly excerptOf?: (() => string | undefined) | undefined;
 }
 
 const LABEL_CACHE_LIMIT = 10_000;
@@ -117,7 +119,9 @@ export class RecordIntake {
     const failed = accumulator.addToSlot(slot, statusCode ?? record.errorCode!, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
     if (record.source === 'browser') accumulator.addBrowserExecution(slot, failed, statusCode === undefined, responseTimeMs);
-    if (failed || origin?.test !== undefined) accumulator.addEvidence(slot, failed, origin, () => failedExecutionOf(record, origin, this.named(locate())));
+    if (failed || origin?.test !== undefined) {
+      accumulator.addEvidence(slot, failed, origin, () => failedExecutionOf(record, origin, this.named(locate())), origin?.excerptOf);
+    }
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;
       accumulator.addSlowest({

@@ -104,24 +104,36 @@ export class EndpointEvidence {
   private retriedFailureCount = 0;
   private readonly passingTestFailures = new Map<string, number>();
 
-  /** One call: counted for its test, and kept when it failed and fewer than the limit have. */
-  add(failed: boolean, source: CallSource | undefined, execution: () => FailedExecution): void {
+  /**
+   * One call: counted for its test, and kept when it failed and fewer than
+   * the limit have. `excerpt` is asked for only when the call is kept: an
+   * excerpt of a large body is costly, and most failed calls of a run are not
+   * listed.
+   */
+  add(failed: boolean, source: CallSource | undefined, execution: () => FailedExecution, excerpt?: () => string | undefined): void {
     const { test } = source ?? {};
     if (test !== undefined) this.countTest(test, 1, failed ? 1 : 0);
     if (!failed) return;
     if (source?.retriedAway === true) this.retriedFailureCount++;
     const kept = execution();
-    this.keep(kept);
+    const text = excerpt !== undefined && this.admits(kept) ? excerpt() : undefined;
+    this.keep(text === undefined ? kept : { ...kept, excerpt: text });
     if (source?.testPassed === true) {
       const code = kept.statusCode === undefined ? (kept.errorCode ?? 'NO_RESPONSE') : String(kept.statusCode);
       this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + 1);
     }
   }
 
+  // Whether an execution is among the first FAILED_EXECUTION_LIMIT by place so far.
+  private admits(execution: FailedExecution): boolean {
+    const { failed } = this;
+    return failed.length < FAILED_EXECUTION_LIMIT || compareFailedPlaces(execution, failed[failed.length - 1]!) < 0;
+  }
+
   // Keeps an execution among the first FAILED_EXECUTION_LIMIT by place.
   private keep(execution: FailedExecution): void {
     const { failed } = this;
-    if (failed.length === FAILED_EXECUTION_LIMIT && compareFailedPlaces(execution, failed[failed.length - 1]!) >= 0) return;
+    if (!this.admits(execution)) return;
     let at = failed.length;
     while (at > 0 && compareFailedPlaces(execution, failed[at - 1]!) < 0) at--;
     failed.splice(at, 0, execution);

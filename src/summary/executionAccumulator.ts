@@ -286,8 +286,14 @@ export class ExecutionAccumulator {
   }
 
   /** Keeps what leads to an execution counted in `tally`: its test, and the call itself when it failed (see endpointEvidence.ts). */
-  addEvidence(tally: EndpointTally, failed: boolean, source: CallSource | undefined, execution: () => FailedExecution): void {
-    (tally.evidence ??= new EndpointEvidence()).add(failed, source, execution);
+  addEvidence(
+    tally: EndpointTally,
+    failed: boolean,
+    source: CallSource | undefined,
+    execution: () => FailedExecution,
+    excerpt?: () => string | undefined,
+  ): void {
+    (tally.evidence ??= new EndpointEvidence()).add(failed, source, execution, excerpt);
   }
 
   /** Counts one canonical record. */

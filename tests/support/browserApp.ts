@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A small web application for the browser-call specs: its page calls its
  * API with fetch and XMLHttpRequest (one call failing, one slow, one never
  * answered for the page to abort, one streamed, one cacheable, one
- * redirected, one a service worker answers) and loads an asset of each
- * type. `answered` lists every API call the server answered, in order.
+ * redirected, one a service worker answers, a beacon's and a ping's) and
+ * loads an asset of each type. `answered` lists every API call the server answered, in order.
  */
 
 export interface App {
@@ -82,6 +82,11 @@ export async function startApp(): Promise<App> {
         answered.push(`GET ${url.pathname} 200`);
         response.writeHead(200, { 'content-type': 'application/json' });
         response.write('[1,');
+        return;
+      case '/api/beacon':
+      case '/api/ping':
+        // What navigator.sendBeacon and a link's ping attribute send: answered with no content.
+        send(204, 'text/plain', '');
         return;
       case '/api/old-orders':
         send(302, 'text/plain', '', { location: '/api/orders?moved=1' });

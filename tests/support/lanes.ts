@@ -36,6 +36,7 @@ export const UNIT_SPECS: readonly string[] = [
   'exportFormats.spec.ts',
   'helpers-clock.spec.ts',
   'learnedTemplates.spec.ts',
+  'workerOptions.spec.ts',
   'helpers-pollUntil.spec.ts',
   'helpers-retryBounded.spec.ts',
   'helpers-summariseChecks.spec.ts',
