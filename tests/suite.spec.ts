@@ -50,6 +50,10 @@ test('no spec gives a child process an environment of its own making: childEnvir
   expect(specFiles.filter((file) => /env:\s*\{\s*PATH:/.test(sourceOf(file)))).toEqual([]);
 });
 
+test('every spec that runs git gives it the suite\u2019s identity and none of the machine\u2019s git configuration (GIT_ENVIRONMENT)', () => {
+  expect(specFiles.filter((file) => /\(\s*'git',/.test(sourceOf(file)) && !/\bGIT_ENVIRONMENT\b/.test(sourceOf(file)))).toEqual([]);
+});
+
 test.describe('the run\u2019s temporary folder', () => {
   test('an empty one is removed at the end', async () => {
     const run = createRunFolder(await createTemporaryFolder({}, 'suite'));
