@@ -4,7 +4,7 @@ import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings } from '../config/settingsSources.js';
 import { systemClock } from '../helpers/clock.js';
 import { displayPath } from '../io/displayPath.js';
-import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
+import { standardStreamFiles } from '../io/writeReportAtomically.js';
 import { publishExports } from '../run/publishReport.js';
 import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
 import { contradictionInVerdict, evaluateBudgets, needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
@@ -58,7 +58,12 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     [flagSettings({ export: flags.export, 'service-name': flags['service-name'] }), environmentSettings(pickVariables(context.env, ['QE_EXPORTS', 'QE_SERVICE_NAME']))],
     { ignored: SETTING_KEYS.filter((key) => key !== 'exports' && key !== 'serviceName') },
   );
-  const reads = [{ path: reportPath, what: 'report' }, ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]), ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }]), ...STANDARD_STREAM_FILES];
+  const reads = [
+    { path: reportPath, what: 'report' },
+    ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]),
+    ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }]),
+    ...standardStreamFiles({ readsStandardInput: false }),
+  ];
   const exportContext = { endedAtMs: (context.clock ?? systemClock).now(), env: context.env, serviceName };
   const exported = await publishExports({ ...compared, budgets: verdict }, exports, context.fileSystem, exportContext, reads);
   if (flags.quiet !== true) {

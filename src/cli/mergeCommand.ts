@@ -6,7 +6,7 @@ import { judgeReport } from '../evaluation/judgeReport.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
+import { standardStreamFiles } from '../io/writeReportAtomically.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { mergeReports } from '../report/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
@@ -79,7 +79,12 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
     outputPath: outputFile,
     formats: settings.formats,
     stepSummaryPath: stepSummaryPathOf(context.env),
-    reads: [...positionals.map((path) => ({ path, what: 'report' })), ...judgementFiles(settings), settingsFileRead(location), ...STANDARD_STREAM_FILES],
+    reads: [
+      ...positionals.map((path) => ({ path, what: 'report' })),
+      ...judgementFiles(settings),
+      settingsFileRead(location),
+      ...standardStreamFiles({ readsStandardInput: false }),
+    ],
     exports: settings.exports,
     history: historyAppendOf(settings),
   };

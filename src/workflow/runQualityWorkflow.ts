@@ -1,5 +1,5 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
-import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
+import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
 import type { EvidenceRules } from '../run/evidenceRules.js';
 import type { QualityReport, ReportContext } from '../report/qualityReport.js';
@@ -93,7 +93,7 @@ export function buildQualityReport(document: unknown, context: ReportContext, ru
 /** Every file a run reads: no report file may replace one. */
 function readFilesOf(config: QualityToolConfig, inputs: readonly WorkflowInput[]): ReadFile[] {
   const reads: ReadFile[] = inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' }));
-  return [...reads, ...judgementFiles(config), ...STANDARD_STREAM_FILES];
+  return [...reads, ...judgementFiles(config), ...standardStreamFiles({ readsStandardInput: inputs.some(({ path }) => path === '-') })];
 }
 
 /** The summary rules of a configuration. */
