@@ -32,7 +32,10 @@ const require = createRequire(import.meta.url);
 /** The version this repository locks of a package a consumer installs too, so that the cache serves both. */
 const locked = (name: string): string => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`;
 
-// Both ways in one worker, in order: the second install finds the first's cache.
+// Both ways in one worker, in order: the second install finds the first's cache. Each test installs
+// from the registry (the git URL also installs the package's devDependencies in npm's clone and builds
+// it twice with tsc), runs Playwright and tsc in the project: 3.2 and 1.4 min measured on a loaded
+// machine; 15 min each, for a slow registry.
 test.describe.configure({ mode: 'default', timeout: 15 * 60_000 });
 
 interface Sources {
