@@ -8,7 +8,9 @@ import { childEnvironment, pathExists, type ProgramOutcome } from './support/run
 import { reportFrom } from './support/reports.js';
 
 // The command as a user runs it: the packed package installed in a
-// temporary project, its `bin` linked in node_modules/.bin.
+// temporary project, its `bin` linked in node_modules/.bin. The project is
+// made once (npm pack: a few seconds idle, far more loaded) and each test
+// runs the command a few times (1 to 4 s measured loaded): 60 s each.
 test.describe.configure({ timeout: 60_000 });
 
 const record = (endpoint: string, statusCode: number, responseTimeMs: number) => ({ statusCode, endpoint, responseTimeMs });

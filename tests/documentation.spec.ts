@@ -19,6 +19,11 @@ const documents = readDocuments();
 // every block of output is compared with what the program prints, so the
 // documents cannot drift from the code. How each block is checked is the
 // comment before it (CONTRIBUTING.md, "The documents are specs too").
+// The tests run the documents' commands and workflows (dozens of child processes), type-check their
+// snippets against the packed package (npm pack, tsc) and run Playwright on the README's steps: 4 to
+// 12 s each on a loaded machine, more on a busier one; 120 s each, so that only a hang fails them.
+test.describe.configure({ timeout: 120_000 });
+
 const blocks = documents.flatMap(codeBlocksOf);
 const kinds = ['command', 'workflow', 'typescript', 'settings', 'budgets', 'input', 'output', 'illustrative', 'not-run'];
 const where = (block: CodeBlock): string => `${block.document}:${block.line}`;

@@ -1,5 +1,10 @@
 import { expect, test } from './support/test.js';
+import { Readable } from 'node:stream';
 import { ConfigurationError, RecordValidationError, loadQualityToolConfig, runQualityWorkflow, type QualityToolConfig } from '../src/index.js';
+import { exitCodeFor } from '../src/cli/exitCodes.js';
+import { runCommand } from '../src/cli/runCommand.js';
+import { resolveSettings } from '../src/config/resolveSettings.js';
+import { optionSettings } from '../src/config/settingsSources.js';
 import { parseStatusList, statusSet } from '../src/records/statusList.js';
 import { RecordIntake } from '../src/run/recordIntake.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -59,6 +64,58 @@ test.describe('the settings', () => {
     expect((thrownBy(() => loadQualityToolConfig(env, { settingsFile })) as Error).message).toBe(
       'invalid configuration:\n  - expectedStatusesByEndpoint["DELETE /booking/:id"] in /ci/quality-evidence.config.json: item 2 of 2 is outside the status codes 100 to 599; got "200-299,700" (a string)',
     );
+  });
+});
+
+test.describe('expectedStatusesByEndpoint keys that are not one endpoint label each are refused, as budget keys are', () => {
+  const env = { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'in.json' };
+  const refusal = (text: string): string => {
+    const settingsFile = { path: '/ci/quality-evidence.config.json', text: `{ "expectedStatusesByEndpoint": ${text} }` };
+    return (thrownBy(() => loadQualityToolConfig(env, { settingsFile })) as Error).message;
+  };
+  const notALabel = (place: string) => `${place}: must be an endpoint label of the form "<METHOD> <path>"; got "404" (a string)`;
+
+  for (const key of ['__proto__', 'constructor', 'toString']) {
+    // zod passes over a "__proto__" key without a word: its statuses would have been dropped.
+    test(`"${key}" in the settings file`, () => {
+      expect(refusal(`{ "GET /a": "200-299", "${key}": "404" }`)).toBe(`invalid configuration:\n  - ${notALabel(`expectedStatusesByEndpoint.${key} in /ci/quality-evidence.config.json`)}`);
+    });
+  }
+
+  test('two keys that are one endpoint once normalised, as records\u2019 labels are', () => {
+    expect(refusal('{ "GET /a": "404", "get  /a": "200" }')).toBe(
+      'invalid configuration:\n  - expectedStatusesByEndpoint["get  /a"] in /ci/quality-evidence.config.json: ' +
+        'is the endpoint "GET /a", as "GET /a" is: give each endpoint its expected statuses once; got "200" (a string)',
+    );
+  });
+
+  test('the reporter option (an object) is refused the same way', () => {
+    const source = optionSettings({ expectedStatusesByEndpoint: JSON.parse('{ "__proto__": "404" }') as unknown }, { owner: 'quality-evidence/reporter', base: '.' });
+    expect((thrownBy(() => resolveSettings([source], { defaults: { environment: 'local' } })) as Error).message).toBe(
+      'invalid configuration:\n  - option expectedStatusesByEndpoint.__proto__: must be an endpoint label of the form "<METHOD> <path>"; got "404" (a string)',
+    );
+  });
+
+  test('the command exits 78, a bad setting, before anything is written', async () => {
+    const fileSystem = new MemoryFileSystem({
+      'in.json': JSON.stringify([{ statusCode: 404, endpoint: 'GET /a', responseTimeMs: 1 }]),
+      'quality-evidence.config.json': '{ "expectedStatusesByEndpoint": { "__proto__": "404" } }',
+    });
+    let stdout = '';
+    const context = {
+      args: ['in.json', '-o', 'out/q.json'],
+      env: {},
+      fileSystem,
+      stdin: Readable.from([]),
+      stdout: { write: (text: string) => (stdout += text), isTTY: false },
+      stderr: { write: () => true, isTTY: false },
+      programName: 'quality-evidence',
+    };
+    const error = await rejectionOf(runCommand(context));
+
+    const message = `invalid configuration:\n  - ${notALabel('expectedStatusesByEndpoint.__proto__ in quality-evidence.config.json')}`;
+    expect([exitCodeFor(error), (error as Error).message, stdout]).toStrictEqual([78, message, '']);
+    expect(await fileSystem.stat('out/q.json')).toBeUndefined();
   });
 });
 

@@ -251,6 +251,8 @@ test.skip('not written yet', async () => {});
 `;
 
 test('from the reporter, CTRF lists the run\'s tests as Playwright ended them, JUnit adds that the run completed, and OTLP spans the run', async () => {
+  // Two Playwright runs in a packed project: about 10 s of CPU, 21 to 54 s measured on a loaded machine.
+  test.setTimeout(180_000);
   const { createPlaywrightProject, runPlaywright } = await import('./support/playwrightProject.js');
   const project = await createPlaywrightProject({
     'playwright.config.ts': `import { defineConfig } from '@playwright/test';

@@ -208,6 +208,29 @@ test.describe('quality-summary.html in Chromium', () => {
     await page.context().close();
   });
 
+  test('the 50-endpoint page, every row open, fits at 1280 and 390 px with wider letters, a longer input path and longer labels than here', async () => {
+    // What the page takes from the machine: its fonts (another machine's cut a table by 110 px) and its
+    // temporary folder, in every record's place. Here every letter is 0.1em wider than this machine's fonts
+    // draw it (a sixth wider than DejaVu Sans, itself among the widest), the input's folder 40 characters
+    // longer, each label 40 longer.
+    const run = await writeGeneratedRun(50);
+    const page = (await readFile(run.htmlPath, 'utf8'))
+      .replaceAll(run.folder, `${run.folder}/a-folder-forty-characters-long-on-a-runner`)
+      .replace(/\/service-(\d\d)\/items/g, '/service-$1/resources-of-a-longer-api/:id/items');
+    const htmlPath = join(run.folder, 'longer.html');
+    await writeFile(htmlPath, page);
+    const { page: opened } = await open(htmlPath);
+    await opened.addStyleTag({ content: '* { letter-spacing: 0.1em !important; }' });
+    await inPage<unknown>(opened, `document.querySelectorAll('#endpoints details').forEach((details) => details.setAttribute('open', ''))`);
+
+    expect(await pageOverflow(opened)).toBeLessThanOrEqual(0);
+    expect((await tablesCut(opened)).filter((cut) => cut > 0)).toStrictEqual([]);
+    await opened.setViewportSize({ width: 390, height: 844 });
+    expect(await pageOverflow(opened)).toBeLessThanOrEqual(0);
+    expect((await tablesCut(opened)).filter((cut) => cut > 0)).toStrictEqual([]);
+    await opened.context().close();
+  });
+
   test('labels from input show as text and run nothing: no dialog, no script, no attribute escapes', async () => {
     const run = await writeGeneratedRun(3, XSS_LABELS.map((endpoint) => ({ statusCode: 500, endpoint, responseTimeMs: 12 })));
     const { page, dialogs, requests } = await open(run.htmlPath);

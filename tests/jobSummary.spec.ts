@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fitJobSummary, JOB_SUMMARY_LIMIT_BYTES } from '../src/workflow/jobSummary.js';
-import { createTemporaryFolder, pathExists, repositoryRoot, runProgram } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // The GitHub job summary never stops or hangs a run, holds no more than
@@ -23,6 +23,81 @@ test('a job summary that is a FIFO nothing reads is a warning, and the run goes 
     stderr: 'quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: nothing reads the FIFO (or the device is not there) (ENXIO)\n',
   });
   expect(await pathExists(join(folder, 'q.json'))).toBe(true);
+});
+
+/** Runs the command in `folder` with standard input from `stdinFile`, or from /dev/null (as CI gives a step): its exit code and what it printed. */
+async function commandWithStandardInput(folder: string, args: readonly string[], env: Readonly<Record<string, string>>, stdinFile?: string) {
+  const input = stdinFile === undefined ? undefined : await open(join(folder, stdinFile), 'r');
+  try {
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], {
+      cwd: folder,
+      env: childEnvironment(env),
+      stdio: [input?.fd ?? 'ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exitCode = await new Promise<number | null>((done) => child.on('close', done));
+    return { exitCode, stdout, stderr };
+  } finally {
+    await input?.close();
+  }
+}
+
+/** What makes /dev/null itself: a character device, its device number and inode. */
+async function devNull(): Promise<{ device: boolean; rdev: number; ino: number }> {
+  const facts = await stat('/dev/null');
+  return { device: facts.isCharacterDevice(), rdev: facts.rdev, ino: facts.ino };
+}
+
+test.describe('/dev/null as the job summary', () => {
+  test('a run that reads no standard input (itself /dev/null, as in CI) appends the summary there: the report written, exit 0, /dev/null a device', async () => {
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'summary');
+    const before = await devNull();
+
+    const outcome = await commandWithStandardInput(folder, ['in.json', '--output', 'q.json', '--quiet'], { GITHUB_STEP_SUMMARY: '/dev/null' });
+
+    expect(outcome).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await pathExists(join(folder, 'q.md'))).toBe(true);
+    expect(await devNull()).toEqual({ ...before, device: true });
+  });
+
+  test('even as root, a report path that leads to /dev/null (a link to it) is refused, 73, nothing is written and /dev/null stays the device', async () => {
+    // A link, never /dev/null itself: were the refusal to fail, the rename would replace the link, not this machine's /dev/null.
+    const folder = await createTemporaryFolder({ 'in.json': input }, 'summary');
+    await symlink('/dev/null', join(folder, 'q.json'));
+    const before = await devNull();
+
+    const outcome = await commandWithStandardInput(folder, ['in.json', '--output', 'q.json', '--quiet'], { GITHUB_STEP_SUMMARY: '/dev/null' });
+
+    expect(outcome).toEqual({
+      exitCode: 73,
+      stdout: '',
+      stderr:
+        'quality-evidence: cannot write the report: the output path is a character device, not a regular file; ' +
+        'the report is only ever written to a regular file\n',
+    });
+    expect(await pathExists(join(folder, 'q.md'))).toBe(false);
+    expect(await devNull()).toEqual({ ...before, device: true });
+  });
+
+  test('a run that reads standard input (-) may still not append the summary to the file behind it: 73, the input as it was', async () => {
+    const line = `${JSON.stringify({ statusCode: 200, endpoint: 'GET /a', responseTimeMs: 1 })}\n`;
+    const folder = await createTemporaryFolder({ 'in.ndjson': line }, 'summary');
+
+    const args = ['-', '--input-format', 'ndjson', '--output', 'q.json', '--quiet'];
+    const outcome = await commandWithStandardInput(folder, args, { GITHUB_STEP_SUMMARY: 'in.ndjson' }, 'in.ndjson');
+
+    expect(outcome).toEqual({
+      exitCode: 73,
+      stdout: '',
+      stderr:
+        'quality-evidence: cannot write the report: the job summary ($GITHUB_STEP_SUMMARY) is the standard input, which this run reads: ' +
+        'appending the summary there would change it\n',
+    });
+    expect(await readFile(join(folder, 'in.ndjson'), 'utf8')).toBe(line);
+  });
 });
 
 test.describe('a summary larger than GitHub takes (1 MiB a step)', () => {

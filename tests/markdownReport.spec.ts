@@ -172,6 +172,8 @@ test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut t
 });
 
 test.describe('the GitHub job summary', () => {
+  // The compiled programs in child processes, and one Playwright run in a packed project (npm pack, once
+  // per worker): 13 s measured on a loaded machine for that one; 90 s each.
   test.describe.configure({ timeout: 90_000 });
 
   test('the runner appends the Markdown to GITHUB_STEP_SUMMARY, keeping what other steps wrote', async () => {

@@ -6,6 +6,11 @@ import { createPlaywrightProject, packedFiles } from './support/playwrightProjec
 
 // A consumer outside this repository that installs the packed package and
 // imports it by name, as a user would.
+
+// Each test packs the package (npm pack, once per worker) and most run tsc over its declarations and
+// Playwright's: 5 to 11 s of CPU each, 20 to 30 s on a busy CI runner and more on a loaded machine,
+// where Playwright's default 30 s cut them; 120 s leaves room, and a hung compiler still ends.
+test.describe.configure({ timeout: 120_000 });
 const consumerScript = `import {
   PollTimeoutError,
   RetryExhaustedError,

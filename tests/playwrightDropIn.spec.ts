@@ -12,6 +12,10 @@ import { repositoryRoot } from './support/runProgram.js';
 // them) and both builds' modules, against the Playwright this repository
 // locks.
 
+// The TypeScript compiler over Playwright's declarations and both builds', and both builds loaded beside
+// Playwright: about 8 s of CPU in all, but over the default 30 s a test on a loaded machine; 120 s each.
+test.describe.configure({ timeout: 120_000 });
+
 const require = createRequire(import.meta.url);
 const playwrightDeclarations = join(dirname(require.resolve('@playwright/test/package.json')), 'index.d.ts');
 const builds = { 'ES module': '.build/reporter/test', CommonJS: '.build/cjs/reporter/test' } as const;

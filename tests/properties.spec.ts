@@ -339,25 +339,49 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
     );
   });
 
+  type Defect = [place: number, kind: 'cut short' | '\xff' | '\x01' | 'x' | '\r'];
+  /** The valid document with one defect at `place` (modulo its length): the document whole and in chunks give one error, or none. */
+  function expectOneOutcome(valid: Buffer, [place, kind]: Defect, points: [number[], number[]]): void {
+    const at = place % (valid.length + 1);
+    const bytes = kind === 'cut short' ? valid.subarray(0, at) : Buffer.concat([valid.subarray(0, at), Buffer.from(kind, 'latin1'), valid.subarray(at)]);
+    const whole = scan([bytes]);
+    const chunked = scan(inChunks(bytes, points));
+    // Columns count characters where a line starts in the chunk, bytes where it started in an earlier one: alike only for ASCII.
+    const ascii = bytes.every((byte) => byte < 0x80);
+    if ('message' in whole && !ascii) {
+      assert.ok('message' in chunked, JSON.stringify(chunked));
+      assert.deepEqual({ ...chunked, column: 0, message: chunked.message.replace(/column \d+/, '') }, { ...whole, column: 0, message: whole.message.replace(/column \d+/, '') });
+    } else {
+      assert.deepEqual(chunked, whole);
+    }
+  }
+
   // A defect that one check alone finds: a stray bracket or quote makes two (the scan's, and JSON.parse's of the element), met in an order that chunks may change.
   test('a document with one defect (cut short, a byte that is not UTF-8, a control or stray character) fails in chunks as in one: the same message at the same line (and column, where the text is ASCII)', () => {
     const defect = fc.tuple(fc.nat(), fc.constantFrom('cut short', '\xff', '\x01', 'x', '\r'));
     fc.assert(
-      fc.property(document, defect, cuts, ({ bytes: valid }, [place, kind], points) => {
-        const at = place % (valid.length + 1);
-        const bytes = kind === 'cut short' ? valid.subarray(0, at) : Buffer.concat([valid.subarray(0, at), Buffer.from(kind, 'latin1'), valid.subarray(at)]);
-        const whole = scan([bytes]);
-        const chunked = scan(inChunks(bytes, points));
-        // Columns count characters where a line starts in the chunk, bytes where it started in an earlier one: alike only for ASCII.
-        const ascii = bytes.every((byte) => byte < 0x80);
-        if ('message' in whole && !ascii) {
-          assert.ok('message' in chunked, JSON.stringify(chunked));
-          assert.deepEqual({ ...chunked, column: 0, message: chunked.message.replace(/column \d+/, '') }, { ...whole, column: 0, message: whole.message.replace(/column \d+/, '') });
-        } else {
-          assert.deepEqual(chunked, whole);
-        }
+      fc.property(document, defect, cuts, ({ bytes: valid }, found, points) => {
+        expectOneOutcome(valid, found, points);
       }),
       propertyParameters(),
     );
+  });
+
+  // Seed 226930852's counterexample: 0xFF between the backslashes of " \\" turns the next quote into an escaped one, so the
+  // scan reads on to a stray } while the first element, complete before it, holds the byte. Whole, the scan's } came
+  // first; cut after the element, its invalid UTF-8 did.
+  test('a byte that is not UTF-8 in an element the scan completed comes before a stray bracket after it, in chunks as in one (seed 226930852)', () => {
+    const valid = Buffer.from(
+      '\ufeff[\n{"     ":" \\\\","   }  \\"":"   ","    #":true,"      ":null,"         ":4.646504932887518e-281},\n' +
+        '{"endpoint":"\u0800\u{10000}\u{10000}\u{10000}\u{10000}\u{10000}\u{10000}","statusCode":100,"note":"line\\r\\nend"},\n' +
+        '{\n  "endpoint": "\u{10000}",\n  "statusCode": 100,\n  "note": "a\\"b\\\\c"\n}]',
+    );
+    assert.equal(valid.length, 250);
+    assert.deepEqual(scan([Buffer.concat([valid.subarray(0, 17), Buffer.from([0xff]), valid.subarray(17)])]), {
+      message: 'the input file is not well-formed JSON at line 2, column 13: invalid UTF-8 (byte 0xFF); the input must be UTF-8 text',
+      line: 2,
+      column: 13,
+    });
+    expectOneOutcome(valid, [1020207338, '\xff'], [[], [1951087760]]);
   });
 });

@@ -77,6 +77,8 @@ test.describe('the runner script (npm run start:environment)', () => {
 });
 
 test('the reporter: QE_CONFIG_PATH=/dev/zero stops the run before any test, naming the file', async () => {
+  // A Playwright run in a packed project (npm pack, once per worker): a few seconds idle, 10 s and more loaded.
+  test.setTimeout(120_000);
   const project = await createPlaywrightProject({
     'playwright.config.ts': "import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests' });\n",
     'tests/one.spec.ts': "import { test } from '@playwright/test';\ntest('one', () => {});\n",

@@ -118,6 +118,8 @@ test.describe('the output path', () => {
 });
 
 test('the reporter: a job summary naming its JSON report stops the run before any test, and writes nothing', async () => {
+  // A Playwright run in a packed project (npm pack, once per worker): a few seconds idle, 10 to 18 s measured loaded.
+  test.setTimeout(120_000);
   const project = await createPlaywrightProject({
     'playwright.config.ts': `import { defineConfig } from '@playwright/test';
 export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', quiet: true }]] });

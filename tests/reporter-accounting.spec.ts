@@ -10,6 +10,8 @@ import { reportFrom, readReport, withoutTimes } from './support/reports.js';
 // Real Playwright runs in CommonJS TypeScript projects (as most suites are)
 // that install the packed package, against a local server that counts every
 // request it answers: the report must account for each one.
+// A Playwright run of its own in each test or hook (a few seconds of CPU; 8 to 27 s measured on a loaded machine):
+// 120 s each; the tests that run more set their own.
 test.describe.configure({ timeout: 120_000 });
 
 interface CountingServer {
@@ -340,6 +342,8 @@ test('records', async () => {
 });
 
 test('shards merged with merge-reports account for calls exactly as the single run does', async () => {
+  // Four Playwright runs (the single run, two shards, the merge): 45 s measured on a loaded machine.
+  test.setTimeout(240_000);
   const server = await startCountingServer();
   const refused = await startCountingServer();
   await refused.close(); // a port on this machine that nothing listens on: calls to it are refused

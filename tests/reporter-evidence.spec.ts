@@ -9,6 +9,8 @@ import { readReport } from './support/reports.js';
 // The reporter's evidence people act on: expected statuses from test
 // annotations, flaky endpoints, budgets that fail the run, and `check` on a
 // report merged from shards.
+// A Playwright run of its own in each test or hook (a few seconds of CPU; 8 to 27 s measured on a loaded machine):
+// 90 s each; the tests that run more set their own.
 test.describe.configure({ timeout: 90_000 });
 
 function configWith(reporterOptions: string): string {
@@ -159,6 +161,8 @@ test('orders', async () => {
 });
 
 test('check gates a report merged from shards, whose merge-reports exit status ignores reporters', async () => {
+  // Three Playwright runs (two shards, the merge) and check: 21 s measured on a loaded machine.
+  test.setTimeout(240_000);
   const project = await createPlaywrightProject({
     'playwright.config.ts': configWith(`{ outputFile: 'out/q.json' }`),
     'budgets.json': '{ "maxFailedExecutions": 0 }',
@@ -191,6 +195,8 @@ test('orders', async () => {
 `;
 
 test('with historyPath, each run is appended to the history with CI\'s names for it, and judged against the runs before it; the closing line names the file', async () => {
+  // Eight Playwright runs: about 18 s of CPU, over 90 s on a loaded machine.
+  test.setTimeout(360_000);
   const project = await createPlaywrightProject({ 'playwright.config.ts': configWith(`{ outputFile: 'out/q.json', historyPath: 'out/history.jsonl' }`), 'tests/orders.spec.ts': steadySpec });
   for (let run = 1; run <= 6; run++) {
     const outcome = await runPlaywright(project, ['test'], { GITHUB_SHA: `c0ffee${run}`, GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: String(run) });

@@ -10,6 +10,8 @@ import { histogramOf, readReport, timesByStatus, withoutTimes } from './support/
 
 // Each test runs real Playwright in a child process on a small project that
 // installs the packed package, and reads the report it writes.
+// A Playwright run of its own in each test or hook (a few seconds of CPU; 8 to 27 s measured on a loaded machine):
+// 120 s each; the tests that run more set their own.
 test.describe.configure({ timeout: 120_000 });
 
 function configWith(reporterOptions: string, extra = ''): string {
@@ -382,6 +384,8 @@ test('one', async () => {
 });
 
 test('three shards merged with merge-reports give exactly the single-machine report', async () => {
+  // Six Playwright runs (the single run, three shards, two merges): about 20 s of CPU, over 120 s on a loaded machine.
+  test.setTimeout(360_000);
   const files = {
     'playwright.config.ts': stagingConfig,
     'tests/orders.spec.ts': ordersSpec,

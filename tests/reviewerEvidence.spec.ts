@@ -15,7 +15,9 @@ import { expect, test } from './support/test.js';
 // JSON names each failed call's status, test, line and attempt, and the
 // Markdown and the page (in Chromium, at 1280 and 390 px) show exactly that.
 
-test.describe.configure({ timeout: 120_000 });
+// One Playwright run with retries, the HTML reporter and four worker starts (about 9 s of CPU; over 120 s on a loaded
+// machine), then Chromium: 180 s for it and each test.
+test.describe.configure({ timeout: 180_000 });
 
 const config = `import { defineConfig } from '@playwright/test';
 export default defineConfig({

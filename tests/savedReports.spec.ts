@@ -13,6 +13,7 @@ import { expect, test } from './support/test.js';
 // QE_UPDATE_SAVED_REPORTS=1 and says so in its commit. The reporter project's
 // files are kept as .txt, so that neither this suite nor tsc takes them.
 
+// The command in child processes, and one Playwright run in a packed project (33 s measured on a loaded machine): 120 s each.
 test.describe.configure({ timeout: 120_000 });
 
 const SAVED = join(repositoryRoot, 'tests/saved-reports');

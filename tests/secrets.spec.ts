@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { quotePath } from '../src/renderValue.js';
-import { createTemporaryFolder, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { GIT_ENVIRONMENT } from './support/git.js';
 import { expect, test } from './support/test.js';
 
 // Secret hygiene: a token planted in every QE_* variable, in unrelated
@@ -134,7 +135,9 @@ test('a session id in matrix parameters reaches no report, history line or Prome
 });
 
 test('the tracked files hold nothing that looks like a real credential, and .gitignore keeps out .env files, builds and reports', async () => {
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repositoryRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+  // git with none of the machine's configuration: a global ignore file must not hide what .gitignore misses.
+  const git = { cwd: repositoryRoot, env: childEnvironment(GIT_ENVIRONMENT) };
+  const tracked = execFileSync('git', ['ls-files', '-z'], { ...git, encoding: 'utf8' }).split('\0').filter(Boolean);
   const patterns: readonly [string, RegExp][] = [
     ['a GitHub token', /\bgh[pousr]_[A-Za-z0-9]{36}\b/],
     ['a fine-grained GitHub token', /\bgithub_pat_[A-Za-z0-9_]{60,}\b/],
@@ -156,7 +159,7 @@ test('the tracked files hold nothing that looks like a real credential, and .git
 
   const ignored = (path: string): boolean => {
     try {
-      execFileSync('git', ['check-ignore', '-q', '--no-index', path], { cwd: repositoryRoot });
+      execFileSync('git', ['check-ignore', '-q', '--no-index', path], git);
       return true;
     } catch {
       return false;

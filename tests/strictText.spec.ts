@@ -54,6 +54,8 @@ test('a flag holding bytes that are not UTF-8 is a configuration error naming th
 });
 
 test.describe('execution attachments in the reporter', () => {
+  // A Playwright run each in a packed project (npm pack, once per worker): a few seconds idle, 6 to 9 s measured loaded.
+  test.describe.configure({ timeout: 120_000 });
   const config = `import { defineConfig } from '@playwright/test';
 export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', quiet: true }]] });
 `;

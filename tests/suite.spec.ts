@@ -50,6 +50,17 @@ test('no spec gives a child process an environment of its own making: childEnvir
   expect(specFiles.filter((file) => /env:\s*\{\s*PATH:/.test(sourceOf(file)))).toEqual([]);
 });
 
+test('every spec that runs git gives it the suite\u2019s identity and none of the machine\u2019s git configuration (GIT_ENVIRONMENT)', () => {
+  expect(specFiles.filter((file) => /\(\s*'git',/.test(sourceOf(file)) && !/\bGIT_ENVIRONMENT\b/.test(sourceOf(file)))).toEqual([]);
+});
+
+test('every spec that runs tsc, npm, a build or a Playwright run of its own sets a timeout for it: the default 30 s is for specs that do little', () => {
+  const heavy = /playwrightProject\.js'|\btsc\b|from 'typescript'|'npm'|build\.mjs/;
+  const timed = /test\.setTimeout\(|test\.describe\.configure\(\{[^}]*\btimeout\b/;
+  // This file names the patterns without running anything.
+  expect(specFiles.filter((file) => file !== 'suite.spec.ts' && heavy.test(sourceOf(file)) && !timed.test(sourceOf(file)))).toEqual([]);
+});
+
 test.describe('the run\u2019s temporary folder', () => {
   test('an empty one is removed at the end', async () => {
     const run = createRunFolder(await createTemporaryFolder({}, 'suite'));

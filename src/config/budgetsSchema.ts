@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
-import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
+import { endpointKeyedObject } from './endpointKeys.js';
 
 /**
  * The budgets file (`QE_BUDGETS_PATH`, `--budgets`) and the reporter option
@@ -66,34 +65,12 @@ const operationBudgetsSchema = z
   .strictObject({ ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses, maxSchemaViolations: contractLimits.maxSchemaViolations }, { error: 'must be an object of budgets' })
   .meta({ title: 'OperationBudgets' });
 
-const NOT_A_LABEL = 'must be an endpoint label of the form "<METHOD> <path>"';
-
-// What the record schema cannot see: zod skips a "__proto__" key (an own key of any
-// parsed JSON object) without a word, so a budget under it would hold unjudged; and two
-// keys that are one endpoint once normalised, as records' labels are ("get /a", "GET  /a"),
-// would judge it twice with two limits.
-function checkEndpointKeys(value: unknown, context: z.RefinementCtx): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const seen = new Map<string, string>();
-  for (const key of Object.keys(value)) {
-    if (!ENDPOINT_LABEL_PATTERN.test(key)) {
-      if (key === '__proto__') context.addIssue({ code: 'custom', message: NOT_A_LABEL, path: [key] });
-      continue;
-    }
-    const endpoint = normaliseEndpoint(key);
-    const first = seen.get(endpoint);
-    if (first === undefined) seen.set(endpoint, key);
-    else context.addIssue({ code: 'custom', message: `is the endpoint ${JSON.stringify(endpoint)}, as ${JSON.stringify(first)} is: give each endpoint its budgets once`, path: [key] });
-  }
-  return value;
-}
-
 /** The budgets of one endpoint. */
 const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
 
 const operationBudgetsRecord = z.record(z.string().min(1, { error: 'must be an operationId or an endpoint label' }), operationBudgetsSchema);
 
-// zod skips a "__proto__" key without a word (see checkEndpointKeys): refused, so that no budget holds unjudged.
+// zod skips a "__proto__" key without a word (see endpointKeyedObject): refused, so that no budget holds unjudged.
 function checkOperationKeys(value: unknown, context: z.RefinementCtx): unknown {
   if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
     context.addIssue({ code: 'custom', message: 'must be an operationId or an endpoint label of the contract', path: ['__proto__'] });
@@ -101,7 +78,8 @@ function checkOperationKeys(value: unknown, context: z.RefinementCtx): unknown {
   return value;
 }
 
-const endpointBudgetsRecord = z.record(z.string().regex(ENDPOINT_LABEL_PATTERN, { error: NOT_A_LABEL }), endpointBudgetsSchema);
+// A key that is not a label ("__proto__" too) would be a budget that holds unjudged.
+const endpointBudgetsRecord = endpointKeyedObject<typeof endpointBudgetsSchema, EndpointBudgetsInput>(endpointBudgetsSchema, 'budgets');
 
 /** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), or the reporter option `budgets`. */
 export const budgetsSchema = z
@@ -116,9 +94,7 @@ export const budgetsSchema = z
       }),
     ...limits,
     ...contractLimits,
-    endpoints: z
-      // Typed as its input is, for the settings types inferred from it: the check itself takes anything.
-      .preprocess<unknown, typeof endpointBudgetsRecord, Readonly<Record<string, EndpointBudgetsInput>>>(checkEndpointKeys, endpointBudgetsRecord)
+    endpoints: endpointBudgetsRecord
       .optional()
       .meta({ description: 'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached' }),
     operations: z

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
-import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
 import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../labels/endpointLabels.js';
-import { DEFAULT_EXPECTED_STATUSES, parseStatusList } from '../records/statusList.js';
+import { DEFAULT_EXPECTED_STATUSES, parseStatusList, type StatusListInput } from '../records/statusList.js';
 import { budgetsSchema, type Budgets } from './budgetsSchema.js';
+import { endpointKeyedObject } from './endpointKeys.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from '../records/failureExcerpt.js';
 
 /**
@@ -268,11 +268,10 @@ export const SETTINGS = {
   },
   expectedStatusesByEndpoint: {
     inFile: true,
-    value: z.record(
-      z.string().regex(ENDPOINT_LABEL_PATTERN, { error: 'must be an endpoint label of the form "<METHOD> <path>"' }),
-      statusListValue,
-      { error: 'must be an object of endpoint labels and status lists, such as { "DELETE /booking/:id": "200-299,403" }' },
-    ),
+    // A key that is not a label ("__proto__" too) would be statuses dropped without a word.
+    value: endpointKeyedObject<typeof statusListValue, StatusListInput>(statusListValue, 'expected statuses', {
+      error: 'must be an object of endpoint labels and status lists, such as { "DELETE /booking/:id": "200-299,403" }',
+    }),
     text: z.string(),
     purpose: 'the expected statuses per endpoint',
     description: 'Expected statuses per endpoint label (after route templates and grouping), overriding the run-wide rule: { "DELETE /booking/:id": "200-299,403" }',

@@ -36,9 +36,16 @@ export interface ReadFile {
  * files (`< in.ndjson`, `> log.txt`): a report written over one would destroy
  * the input or the log the shell redirected to. Linux names them /dev/stdin,
  * /dev/stdout and /dev/stderr; elsewhere nothing is there, and nothing is checked.
+ * Standard input counts only for a run that reads it (`-`): in a run that does
+ * not, it is no input of the run, and it is often /dev/null, which the job
+ * summary may then be too.
  */
-export const STANDARD_STREAM_FILES: readonly ReadFile[] = [
-  { path: '/dev/stdin', what: 'standard input', use: 'reads', named: false },
+export function standardStreamFiles({ readsStandardInput }: { readonly readsStandardInput: boolean }): readonly ReadFile[] {
+  return [...(readsStandardInput ? [STANDARD_INPUT_FILE] : []), ...STANDARD_OUTPUT_FILES];
+}
+
+const STANDARD_INPUT_FILE: ReadFile = { path: '/dev/stdin', what: 'standard input', use: 'reads', named: false };
+const STANDARD_OUTPUT_FILES: readonly ReadFile[] = [
   { path: '/dev/stdout', what: 'standard output', use: 'writes to', named: false },
   { path: '/dev/stderr', what: 'standard error', use: 'writes to', named: false },
 ];

@@ -324,7 +324,25 @@ export class JsonListScanner {
     this.batchEnd = -1;
     this.batchCount = 0;
     const length = buffer.length;
-    for (let at = joined.scanFrom; at < length; ) {
+    try {
+      this.scanBuffer(buffer, joined.scanFrom);
+    } catch (error) {
+      // The elements this buffer completed lie before the byte the scan stopped at: a defect of theirs comes first,
+      // as it does when a chunk ends after them and they are parsed before the scan reads on.
+      if (error instanceof InputSyntaxError && this.batchStart >= 0) this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
+      throw error;
+    }
+    const batch = this.batchStart < 0 ? [] : this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
+    this.keepRest(buffer);
+    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte (an empty one changes nothing).
+    this.afterCarriageReturn = !this.carries() && (length > 0 ? buffer[length - 1] === CARRIAGE_RETURN : this.afterCarriageReturn);
+    return { elements: batch, firstIndex };
+  }
+
+  // Scans the buffer from `from` to its end, place by place.
+  private scanBuffer(buffer: Buffer, from: number): void {
+    const length = buffer.length;
+    for (let at = from; at < length; ) {
       switch (this.place) {
         case 'before list':
         case 'after list':
@@ -338,11 +356,6 @@ export class JsonListScanner {
           break;
       }
     }
-    const batch = this.batchStart < 0 ? [] : this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
-    this.keepRest(buffer);
-    // A carried element starts after a byte that is not a CR; otherwise the next buffer follows this one's last byte (an empty one changes nothing).
-    this.afterCarriageReturn = !this.carries() && (length > 0 ? buffer[length - 1] === CARRIAGE_RETURN : this.afterCarriageReturn);
-    return { elements: batch, firstIndex };
   }
 
   // Before the first byte: a byte-order mark may be split over the first chunks, so too few bytes to tell are held back.

@@ -5,7 +5,7 @@ import type { RunTest } from '../exports/exportContext.js';
 import type { Clock } from '../helpers/clock.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { STANDARD_STREAM_FILES, type ReadFile } from '../io/writeReportAtomically.js';
+import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
@@ -119,7 +119,7 @@ async function checkAndLoad(settings: OpenedSettings, host: RunHost, options: Op
 function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRunOptions): ReportDestination {
   // Standard output and error are always kept from the report files (`> log.txt`); standard input only when it is read:
   // a CI step's is often /dev/null, which is then free to be the job summary.
-  const standardStreams = STANDARD_STREAM_FILES.filter(({ use }) => use !== 'reads' || options.readsStandardInput === true);
+  const standardStreams = standardStreamFiles({ readsStandardInput: options.readsStandardInput === true });
   const reads = [...(options.reads ?? []), ...judgementFiles(settings), ...standardStreams];
   if (options.exportsOnly === true) return { reads, exports: settings.exports };
   return { outputPath: settings.outputFile, formats: settings.formats, stepSummaryPath: stepSummaryPathOf(host.env), reads, exports: settings.exports, history: historyAppendOf(settings) };

@@ -141,6 +141,10 @@ function contentSecurityPolicy(scripts: readonly string[]): string {
 }
 
 // Colours on white, each at least 4.5:1 for text (WCAG AA) and 3:1 for shapes.
+// No table may be wider than the page, whatever the fonts and paths of the machine: a label in a cell
+// keeps to one line up to a quarter of the window (30em at most) and wraps anywhere beyond, so that
+// it bounds its column; a record's place (Where, the failed calls) and the headers wrap only where
+// the table needs the room; numbers and states, short by design, keep to one line.
 const STYLE = `
 :root { color-scheme: light; --text: #1a1a1a; --muted: #4d4d4d; --line: #c4c4c4; --bad: #a61b1b; --warn: #7a4a00; --good: #1d6630; --p50: #1f4e79; --p95: #4a74a8; --p99: #1a1a1a; }
 * { box-sizing: border-box; }
@@ -149,7 +153,8 @@ main { max-width: 1200px; margin: 0 auto; padding: 16px; }
 h1 { font-size: 1.5rem; margin: 0 0 8px; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 code { font: 0.9em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
-td code { white-space: nowrap; }
+td code { display: inline-block; width: max-content; max-width: min(25vw, 30em); }
+td[data-label="Where"] code, .detail code { display: inline; }
 p { margin: 8px 0; }
 .muted { color: var(--muted); }
 .verdict { font-size: 1.15rem; font-weight: 600; padding: 8px 12px; border: 2px solid currentColor; border-radius: 6px; display: inline-block; }
@@ -163,8 +168,8 @@ p { margin: 8px 0; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; }
 th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-th { white-space: nowrap; }
-td.num, th.num { text-align: right; white-space: nowrap; }
+td.num, th.num { text-align: right; }
+td.num { white-space: nowrap; }
 th button { font: inherit; font-weight: 600; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-decoration: underline dotted; }
 th[aria-sort="ascending"] button::after { content: " ▲"; }
 th[aria-sort="descending"] button::after { content: " ▼"; }
@@ -186,7 +191,6 @@ footer { margin-top: 32px; color: var(--muted); font-size: 0.85rem; }
 .filter input, .filter select { font: inherit; padding: 2px 6px; }
 details summary { cursor: pointer; }
 .detail { white-space: normal; padding: 4px 0 8px; font-size: 0.9rem; }
-.detail code { white-space: normal; }
 .detail ul { margin: 4px 0; padding-left: 20px; }
 .detail-title { font-weight: 600; margin: 8px 0 2px; }
 .detail a { color: var(--p50); }
@@ -213,7 +217,7 @@ svg.distribution .mark.p99 { stroke: var(--p99); stroke-dasharray: 4 3; }
   table.cards tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 8px; padding: 4px 8px; }
   table.cards td { border: 0; padding: 2px 0; text-align: left; white-space: normal; }
   table.cards td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-weight: 400; }
-  table.cards td code { white-space: normal; }
+  table.cards td code { display: inline; }
 }
 `;
 
