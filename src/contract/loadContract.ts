@@ -43,9 +43,9 @@ export async function loadContract(paths: readonly string[], fileSystem: FileSys
     const identity = facts === undefined ? undefined : `${facts.device}:${facts.inode}`;
     if (identity !== undefined && read.has(identity)) continue;
     if (identity !== undefined) read.add(identity);
-    const document = await readDocument(path, fileSystem);
+    const { document, refersElsewhere } = await readDocument(path, fileSystem);
     const version = versionOf(document, path);
-    const bundled = hasExternalRef(document) ? await bundleExternalRefs(path, document, fileSystem) : document;
+    const bundled = refersElsewhere ? await bundleExternalRefs(path, document, fileSystem) : document;
     // Parts brought in at depth nest deeper than each file alone.
     if (bundled !== document) refuseEndlessDocument(bundled, path);
     toJsonSchema2020(bundled, version);
@@ -81,11 +81,12 @@ function refuseSharedOperationIds(operations: readonly ContractOperation[], docu
   if (issues.length > 0) throw new ConfigurationError(issues, 'OpenAPI document');
 }
 
-async function readDocument(path: string, fileSystem: FileSystem): Promise<Json> {
+/** A document, read and parsed, its `$ref`s checked, and whether one names another file. */
+async function readDocument(path: string, fileSystem: FileSystem): Promise<{ readonly document: Json; readonly refersElsewhere: boolean }> {
   const text = await readInputFile(fileSystem, path, 'OpenAPI document', OPENAPI_FILE_LIMIT_BYTES);
   const document = await parseDocumentText(text, path);
-  refuseUnreadableRefs(document, path);
-  return document;
+  const refs = refuseUnreadableRefs(document, path);
+  return { document, refersElsewhere: refs.some(({ ref }) => !ref.startsWith('#')) };
 }
 
 /** A document's text as JSON (when it starts as JSON) or YAML, or a ConfigurationError with the line and column. */
@@ -197,10 +198,11 @@ function hideLiteralRefs(value: unknown, hide: boolean, path: PropertyKey[] = []
 
 const HIDDEN_REF = '\u0000quality-evidence:$ref';
 
-/** Refuses a `$ref` to a remote document, and one whose percent-encoding is malformed (`%E0%A4%A`), each at its place. */
-function refuseUnreadableRefs(document: Json, path: string): void {
+/** Refuses a `$ref` to a remote document, and one whose percent-encoding is malformed (`%E0%A4%A`), each at its place; the `$ref`s otherwise. */
+function refuseUnreadableRefs(document: Json, path: string): readonly { readonly ref: string }[] {
   const issues: ConfigurationIssue[] = [];
-  for (const { ref, path: place } of refsOf(document)) {
+  const refs = refsOf(document);
+  for (const { ref, path: place } of refs) {
     const variable = `${formatIssuePath(place)} in ${quotePath(path)}`;
     if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:')) {
       issues.push({ variable, message: 'refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path' });
@@ -209,6 +211,7 @@ function refuseUnreadableRefs(document: Json, path: string): void {
     }
   }
   if (issues.length > 0) throw new ConfigurationError(issues, 'OpenAPI document');
+  return refs;
 }
 
 function isDecodable(ref: string): boolean {
@@ -218,10 +221,6 @@ function isDecodable(ref: string): boolean {
   } catch {
     return false;
   }
-}
-
-function hasExternalRef(document: Json): boolean {
-  return refsOf(document).some(({ ref }) => !ref.startsWith('#'));
 }
 
 /**

@@ -72,6 +72,7 @@ const DOCUMENT_BASE = 'https://document.invalid/openapi';
 /** The keywords that apply a schema to the value in hand (not to a property or an item of it). */
 const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
 const IN_PLACE_ONES = ['not', 'if', 'then', 'else'] as const;
+const IN_PLACE_KEYS = new Set<string>([...IN_PLACE_LISTS, ...IN_PLACE_ONES, 'dependentSchemas']);
 
 /** The keys whose object maps names to schemas: its keys are names, not keywords. */
 const NAME_MAPS = new Set<PropertyKey>(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
@@ -96,7 +97,12 @@ interface FoundReferences {
   readonly inPlace: readonly SchemaNode[];
 }
 
-/** One walk of the document, with its own stack, literals skipped; a node shared by two places (a YAML alias) is walked once. */
+/**
+ * One walk of the document, literals skipped. It recurses as deep as the
+ * document nests, which the loader has bounded (documentShape.ts) before
+ * it comes here; a node shared by two places (a YAML alias) is walked at
+ * each, and counts once.
+ */
 function findSchemaReferences(document: Json): FoundReferences {
   const identifiers = new Map<string, Json>();
   const duplicates: { first: Json; second: Json; key: string }[] = [];
@@ -109,24 +115,26 @@ function findSchemaReferences(document: Json): FoundReferences {
     if (first === undefined) identifiers.set(identifier, schema);
     else if (first !== schema) duplicates.push({ first, second: schema, key });
   };
-  const seen = new Set<object>();
-  // `named`: the value is held by a map of names, so it is a schema even where its key is `properties`.
-  const stack: { value: unknown; parent: PropertyKey | undefined; grandparent: PropertyKey | undefined; base: string; named: boolean }[] = [
-    { value: document, parent: undefined, grandparent: undefined, base: DOCUMENT_BASE, named: false },
-  ];
-  while (stack.length > 0) {
-    const { value, parent, grandparent, base, named } = stack.pop()!;
-    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
-    seen.add(value);
+  /** `named`: the value is held by a map of names, so it is a schema even where its key is `properties`. */
+  const visit = (value: unknown, parent: PropertyKey | undefined, grandparent: PropertyKey | undefined, base: string, named: boolean): void => {
+    if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
-      if (parent === 'examples') continue;
-      for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], parent: index, grandparent: parent, base, named: false });
-      continue;
+      if (parent === 'examples') return;
+      for (let index = 0; index < value.length; index++) visit(value[index], index, parent, base, false);
+      return;
     }
     const schema = value as Json;
     let own = base;
     const isNameMap = !named && parent !== undefined && NAME_MAPS.has(parent);
-    if (!isNameMap) {
+    const keys = Object.keys(schema);
+    // Most objects hold none of the keys looked for: their keys are read once, not each key looked up in them.
+    let dollar = false;
+    let inPlaceKey = false;
+    for (const key of keys) {
+      if (key.charCodeAt(0) === 36) dollar = true;
+      else if (IN_PLACE_KEYS.has(key)) inPlaceKey = true;
+    }
+    if (!isNameMap && (dollar || inPlaceKey)) {
       const id = schema['$id'];
       if (typeof id === 'string') {
         const resolved = resolveUri(id, base);
@@ -143,18 +151,15 @@ function findSchemaReferences(document: Json): FoundReferences {
         if (key === '$dynamicAnchor') {
           const carriers = dynamicAnchors.get(name);
           if (carriers === undefined) dynamicAnchors.set(name, [schema]);
-          else carriers.push(schema);
+          else if (!carriers.includes(schema)) carriers.push(schema);
         }
       }
       if (typeof schema['$dynamicRef'] === 'string') dynamicRefs.set(schema, schema['$dynamicRef']);
       if (appliesInPlace(schema)) inPlace.push({ schema, base: own });
     }
-    const keys = Object.keys(schema);
-    for (let index = keys.length - 1; index >= 0; index--) {
-      const key = keys[index]!;
-      if (!isLiteral(parent, key, grandparent)) stack.push({ value: schema[key], parent: key, grandparent: parent, base: own, named: isNameMap });
-    }
-  }
+    for (const key of keys) if (!isLiteral(parent, key, grandparent)) visit(schema[key], key, parent, own, isNameMap);
+  };
+  visit(document, undefined, undefined, DOCUMENT_BASE, false);
   return { document, duplicates, badAnchors, identifiers, dynamicAnchors, dynamicRefs, inPlace };
 }
 
@@ -175,6 +180,13 @@ function appliesInPlace(schema: Json): boolean {
  */
 function inPlaceCycles(found: FoundReferences): Json[][] {
   const bases = new Map(found.inPlace.map(({ schema, base }) => [schema, base]));
+  // A description names a few schemas thousands of times: each reference is resolved once.
+  const resolved = new Map<string, unknown>();
+  const resolvedRef = (ref: string, base: string): unknown => {
+    const key = `${base}\u0000${ref}`;
+    if (!resolved.has(key)) resolved.set(key, resolveRef(found, ref, base));
+    return resolved.get(key);
+  };
   const targetsOf = (schema: Json): Json[] => {
     const base = bases.get(schema);
     if (base === undefined) return [];
@@ -183,7 +195,7 @@ function inPlaceCycles(found: FoundReferences): Json[][] {
     for (const key of IN_PLACE_LISTS) if (Array.isArray(schema[key])) for (const item of schema[key] as unknown[]) targets.push(item);
     for (const key of IN_PLACE_ONES) targets.push(schema[key]);
     if (isObject(schema['dependentSchemas'])) for (const item of Object.values(schema['dependentSchemas'])) targets.push(item);
-    if (typeof schema['$ref'] === 'string') targets.push(resolveRef(found, schema['$ref'], base));
+    if (typeof schema['$ref'] === 'string') targets.push(resolvedRef(schema['$ref'], base));
     const dynamic = typeof schema['$dynamicRef'] === 'string' ? DYNAMIC_REF.exec(schema['$dynamicRef'])?.[1] : undefined;
     if (dynamic !== undefined) for (const item of found.dynamicAnchors.get(dynamic) ?? []) targets.push(item);
     return targets.filter(isObject);
@@ -215,7 +227,8 @@ function inPlaceCycles(found: FoundReferences): Json[][] {
 
 /** The schema a `$ref` names, by JSON pointer or anchor, within the document or a resource of it with that `$id`; undefined when none. */
 function resolveRef(found: FoundReferences, ref: string, base: string): unknown {
-  const resolved = resolveUri(ref, base);
+  // A fragment alone names a place in the base's own resource, as URI resolution would say.
+  const resolved = ref.startsWith('#') ? `${base}${ref}` : resolveUri(ref, base);
   if (resolved === undefined) return undefined;
   const hash = resolved.indexOf('#');
   const uri = hash < 0 ? resolved : resolved.slice(0, hash);
