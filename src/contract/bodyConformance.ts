@@ -50,8 +50,11 @@ export interface BodyChecker {
  * validator refuses leaves the others' bodies validated.
  */
 export async function createBodyChecker(contract: Contract): Promise<BodyChecker> {
-  const [{ Ajv2020 }, formats, { loadLinearRegExpEngine }] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats'), import('./linearRegExp.js')]);
-  const regExp = await loadLinearRegExpEngine();
+  const [{ Ajv2020 }, formats, regExp] = await Promise.all([
+    import('ajv/dist/2020.js'),
+    import('ajv-formats'),
+    import('./linearRegExp.js').then(({ loadLinearRegExpEngine }) => loadLinearRegExpEngine()),
+  ]);
   // ajv-formats is CommonJS whose exports are the plugin, with itself as `default`: the same function from an ES module and from CommonJS.
   const addFormats = formats.default.default;
   const validatorWith = (document: unknown, key: string): Ajv => {
