@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { open, writeFile } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { buildReport, summariseExecutions } from '../src/index.js';
@@ -247,5 +247,94 @@ test.describe('control and bidirectional characters from input are escaped on a 
 
   test('renderValue escapes C1 and bidirectional controls as well as C0', () => {
     expect(renderValue('\u0007\u009b\u202a')).toBe('"\\u0007\\u009b\\u202a" (a string)');
+  });
+});
+
+// The contract's defects a third hostile probe found (issue 34): each document is refused with 78 at
+// its place, or read, and a body the validator cannot finish with is counted; never 70 or a stack trace.
+test.describe('a hostile OpenAPI document is refused with 78, or read; never a crash', () => {
+  const calls = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /a', responseTimeMs: 5 }] });
+  const openapi = (extra: object, version = '3.1.0') => JSON.stringify({ openapi: version, info: { title: 't', version: '1' }, paths: {}, ...extra });
+  const responding = (schema: object, schemas: object = {}) =>
+    openapi({ paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } } }, components: { schemas } });
+  const laughs = ['openapi: 3.0.3', 'x-a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
+  const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+  for (let level = 1; level < names.length; level++) laughs.push(`x-${names[level]!}: &${names[level]!} [${Array(9).fill(`*${names[level - 1]!}`).join(', ')}]`);
+
+  for (const [what, file, text, message] of [
+    ['a $ref with malformed percent-encoding', 'api.yaml', 'openapi: 3.0.3\npaths:\n  /a:\n    $ref: "#/x-paths/%E0%A4%A"\n', 'paths["/a"].$ref in "api.yaml": is "#/x-paths/%E0%A4%A", whose percent-encoding is malformed'],
+    ['a YAML alias of its own ancestor', 'api.yaml', 'openapi: 3.0.3\npaths: &paths\n  /a: *paths\n', 'paths["/a"] in "api.yaml": is a YAML alias of a node that holds it'],
+    ['a billion laughs', 'api.yaml', `${laughs.join('\n')}\npaths: {}\n`, '"api.yaml": has YAML aliases that would expand it past what is read'],
+    ['JSON nested 100,000 deep', 'api.json', openapi({ 'x-deep': '"DEEP"' }).replace('"\\"DEEP\\""', `${'['.repeat(100_000)}${']'.repeat(100_000)}`), '["x-deep"][0][0][0]… in "api.json": nests values deeper than 256 levels'],
+    ['a cycle through allOf', 'api.json', responding({ $ref: '#/components/schemas/A' }, { A: { allOf: [{ $ref: '#/components/schemas/A' }] } }), 'components.schemas.A in "api.json": comes back to itself'],
+    [
+      'an unresolved $dynamicRef',
+      'api.json',
+      responding({ $dynamicRef: '#nowhere' }),
+      'paths["/a"].get.responses["200"].content["application/json"].schema.$dynamicRef in "api.json": "#nowhere" names no $dynamicAnchor of this document',
+    ],
+    ['a duplicate $id', 'api.json', responding({ type: 'object' }, { A: { $id: 'https://e.com/a' }, B: { $id: 'https://e.com/a' } }), 'components.schemas.B.$id in "api.json": "https://e.com/a" names another schema already'],
+    [
+      'two operations with one operationId',
+      'api.json',
+      openapi({ paths: { '/a': { get: { operationId: 'same', responses: {} } }, '/b': { get: { operationId: 'same', responses: {} } } } }),
+      'paths["/b"].get.operationId in "api.json": "same" is already the operationId of paths["/a"].get in "api.json"',
+    ],
+  ] as const) {
+    test(`${what}: 78, naming the file and the place`, async () => {
+      const folder = await folderWith({ 'calls.json': calls, [file]: text });
+
+      const outcome = await command(folder, ['calls.json', '--openapi', file]);
+
+      expect({ exitCode: outcome.exitCode, stdout: outcome.stdout }).toEqual({ exitCode: 78, stdout: '' });
+      expect(outcome.stderr).toContain(`quality-evidence: invalid OpenAPI document:\n  - ${message}`);
+      expect(outcome.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  for (const [what, extra] of [
+    ['3.0: an enum of 130,000 values', { components: { schemas: { E: { enum: Array.from({ length: 130_000 }, (_, index) => index) } } } }],
+    ['3.0: 130,000 schemas', { components: { schemas: Object.fromEntries(Array.from({ length: 130_000 }, (_, index) => [`S${index}`, { type: 'string', nullable: true }])) } }],
+  ] as const) {
+    test(`${what}: read`, async () => {
+      const folder = await folderWith({ 'calls.json': calls, 'api.json': openapi(extra, '3.0.3') });
+
+      expect(await command(folder, ['calls.json', '--openapi', 'api.json'])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    });
+  }
+
+  test('one document named twice, however spelled, is read once', async () => {
+    const folder = await folderWith({ 'calls.json': calls, 'api.json': openapi({ paths: { '/a': { get: { responses: {} } } } }) });
+
+    expect(await command(folder, ['calls.json', '--openapi', 'api.json', '--openapi', './api.json', '--openapi', join(folder, 'api.json')])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+
+    const report = JSON.parse(await readFile(join(folder, 'q.json'), 'utf8')) as { contract: { documents: unknown[]; operationCount: number } };
+    expect([report.contract.documents.length, report.contract.operationCount]).toEqual([1, 1]);
+  });
+
+  test('a response 20,000 deep and one a backtracking pattern would take seconds on are counted, in seconds', async () => {
+    const entry = (path: string, text: string) => ({
+      startedDateTime: '2026-11-24T00:00:00.000Z',
+      time: 5,
+      request: { method: 'GET', url: `http://api.test${path}`, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1 },
+      response: { status: 200, statusText: '', httpVersion: 'HTTP/1.1', headers: [], cookies: [], redirectURL: '', headersSize: -1, bodySize: -1, content: { size: 0, mimeType: 'application/json', text } },
+      cache: {},
+      timings: { send: 0, wait: 5, receive: 0 },
+    });
+    const har = { log: { version: '1.2', creator: { name: 'spec', version: '1' }, entries: [entry('/deep', `${'['.repeat(20_000)}${']'.repeat(20_000)}`), entry('/word', JSON.stringify(`${'a'.repeat(27)}b`))] } };
+    const get = (schema: object) => ({ get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } });
+    const api = openapi({ paths: { '/deep': get({ $ref: '#/components/schemas/N' }), '/word': get({ type: 'string', pattern: '^(a+)+$' }) }, components: { schemas: { N: { type: 'array', items: { $ref: '#/components/schemas/N' } } } } });
+    const folder = await folderWith({ 'calls.har': JSON.stringify(har), 'api.json': api });
+    const started = Date.now();
+
+    expect(await command(folder, ['calls.har', '--openapi', 'api.json'])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+
+    // Before: exit 70 for the first; 10 to 19 s for the second alone.
+    expect(Date.now() - started).toBeLessThan(8000);
+    const report = JSON.parse(await readFile(join(folder, 'q.json'), 'utf8')) as { endpoints: { endpoint: string; bodies: unknown }[] };
+    expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({
+      'GET /deep': { validatedCount: 0, schemaViolationCount: 0, notValidatedCount: 1, notValidatedReasons: { tooDeep: 1 }, topViolations: [] },
+      'GET /word': { validatedCount: 1, schemaViolationCount: 1, notValidatedCount: 0, notValidatedReasons: {}, topViolations: [{ body: 'response', pointer: '', keyword: 'pattern', count: 1 }] },
+    });
   });
 });

@@ -102,7 +102,7 @@ test("a record's bodyCheck holds, per body, a count and at most 5 places and key
     },
     {
       type: 'object',
-      properties: { validated: { type: 'boolean', const: false }, reason: { type: 'string', enum: ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable'] } },
+      properties: { validated: { type: 'boolean', const: false }, reason: { type: 'string', enum: ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable', 'tooDeep'] } },
       required: ['validated', 'reason'],
     },
   ]);

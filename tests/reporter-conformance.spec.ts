@@ -186,3 +186,51 @@ test('lists pets, then asks for a route there is not', async ({ request }) => {
     await rm(outside, { recursive: true, force: true });
   }
 });
+
+// Issue 34: a body the validator cannot finish with used to crash the check inside the test's worker (the
+// body dropped out of the counts), and a backtracking pattern blocked the worker past the test's timeout.
+test.describe('a body the validator could not finish with is counted, and no pattern blocks a test', () => {
+  const api = JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/deep': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/N' } } } } } } },
+      '/word': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string', pattern: '^(a+)+$' } } } } } } },
+    },
+    components: { schemas: { N: { type: 'array', items: { $ref: '#/components/schemas/N' } } } },
+  });
+  // A blocked worker cannot run Playwright's timeout, and the test passed once unblocked: the test times its own call.
+  const hostileSpec = `import { test, expect } from 'quality-evidence/test';
+
+test('reads a deep body, then a word in a moment', async ({ request }) => {
+  expect((await request.get('/deep')).status()).toBe(200);
+  const started = Date.now();
+  expect((await request.get('/word')).status()).toBe(200);
+  expect(Date.now() - started).toBeLessThan(5000);
+});
+`;
+
+  test('the deep body counts as tooDeep, the word as off its pattern, checked in under 5 s where it took 10 to 19', async () => {
+    const server: Server = createServer((request, response) => {
+      const body = request.url === '/deep' ? `${'['.repeat(20_000)}${']'.repeat(20_000)}` : JSON.stringify(`${'a'.repeat(27)}b`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const project = await createPlaywrightProject({
+      'playwright.config.ts': config.replace("openapi: 'petstore.yaml'", "openapi: 'api.json'"),
+      'api.json': api,
+      'tests/hostile.spec.ts': hostileSpec,
+    });
+
+    const outcome = await runPlaywright(project, ['test'], { BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    server.closeAllConnections();
+    server.close();
+
+    expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
+    const report = await readReport(join(project, 'out/quality-summary.json'));
+    expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({
+      'GET /deep': { validatedCount: 0, schemaViolationCount: 0, notValidatedCount: 1, notValidatedReasons: { tooDeep: 1 }, topViolations: [] },
+      'GET /word': { validatedCount: 1, schemaViolationCount: 1, notValidatedCount: 0, notValidatedReasons: {}, topViolations: [{ body: 'response', pointer: '', keyword: 'pattern', count: 1 }] },
+    });
+  });
+});

@@ -1,6 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import { MAX_RECORDED_VIOLATIONS, type BodyOutcome } from '../records/bodyCheck.js';
 import type { Contract, ContractOperation, DeclaredResponse, MediaTypeSchema } from './contract.js';
+import { isLiteral } from './documentLiterals.js';
 
 /**
  * Checks the bodies of a call against the schemas of the operation it
@@ -16,6 +18,16 @@ import type { Contract, ContractOperation, DeclaredResponse, MediaTypeSchema } f
 export const BODY_VALIDATION_LIMIT_BYTES = 1024 * 1024;
 
 /**
+ * Bodies nested deeper than this are not validated (`tooDeep`): the
+ * validator goes one call deeper (or more) for each level a recursive
+ * schema follows, and a body 20,000 deep ran it out of stack. Real bodies
+ * nest a few dozen levels; the limit leaves the stack ample room, and it is
+ * the same in every process, so a body gets one outcome in the command and
+ * in a test's worker alike.
+ */
+export const BODY_NESTING_LIMIT = 256;
+
+/**
  * A body as the checker gets it: its bytes or text as they travelled, or,
  * for a request, the value the test handed Playwright (`data`, which
  * Playwright sends as JSON). Undefined or empty: no body.
@@ -29,30 +41,55 @@ export interface BodyChecker {
   checkRequest(operation: ContractOperation, contentType: string | undefined, body: CheckedBody): BodyOutcome | undefined;
 }
 
-/** Makes the checker of a contract, loading ajv (only a run with a contract does). */
+/**
+ * Makes the checker of a contract, loading ajv and the linear
+ * regular-expression engine (only a run with a contract does). Each
+ * document gets a validator of its own, made when a body first needs it: a
+ * document's identifiers (`$id`, anchors) are its own, so two documents
+ * that bring in one shared file never clash, and one document the
+ * validator refuses leaves the others' bodies validated.
+ */
 export async function createBodyChecker(contract: Contract): Promise<BodyChecker> {
-  const [{ Ajv2020 }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  const [{ Ajv2020 }, formats, regExp] = await Promise.all([
+    import('ajv/dist/2020.js'),
+    import('ajv-formats'),
+    import('./linearRegExp.js').then(({ loadLinearRegExpEngine }) => loadLinearRegExpEngine()),
+  ]);
   // ajv-formats is CommonJS whose exports are the plugin, with itself as `default`: the same function from an ES module and from CommonJS.
   const addFormats = formats.default.default;
-  // strict off: OpenAPI schemas carry keywords of their own (discriminator, xml, example); verbose: a required property marked readOnly is told apart.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false, logger: false });
-  addFormats(ajv);
-  for (const [name, validate] of Object.entries(OPENAPI_FORMATS)) ajv.addFormat(name, validate);
-  const usableDocuments = contract.documents.map((document, index) => {
+  const validatorWith = (document: unknown, key: string): Ajv => {
+    // strict off: OpenAPI schemas carry keywords of their own (discriminator, xml, example); verbose: a required property marked readOnly is told apart.
+    const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false, logger: false, code: { regExp } });
+    addFormats(ajv);
+    for (const [name, validate] of Object.entries(OPENAPI_FORMATS)) ajv.addFormat(name, validate);
+    ajv.addSchema(document as object, key);
+    return ajv;
+  };
+  const documentValidators = new Map<number, Ajv | undefined>();
+  const documentValidatorOf = (documentIndex: number): Ajv | undefined => {
+    if (documentValidators.has(documentIndex)) return documentValidators.get(documentIndex);
+    const { bundled } = contract.documents[documentIndex]!;
+    let ajv: Ajv | undefined;
     try {
-      ajv.addSchema(document.bundled as object, documentKey(index));
-      return true;
+      ajv = validatorWith(bundled, documentKey(documentIndex));
     } catch {
-      return false;
+      // ajv reads identifiers inside examples too (OpenAPI's `example` is no keyword it knows), where two may well be alike: then the document without its literals.
+      try {
+        ajv = validatorWith(withoutLiterals(bundled), documentKey(documentIndex));
+      } catch {
+        ajv = undefined;
+      }
     }
-  });
+    documentValidators.set(documentIndex, ajv);
+    return ajv;
+  };
   const validators = new Map<string, ValidateFunction | undefined>();
   const validatorOf = (documentIndex: number, pointer: string): ValidateFunction | undefined => {
     const key = `${documentKey(documentIndex)}${pointer}`;
     if (validators.has(key)) return validators.get(key);
     let validate: ValidateFunction | undefined;
     try {
-      validate = usableDocuments[documentIndex] === true ? ajv.getSchema(key) : undefined;
+      validate = documentValidatorOf(documentIndex)?.getSchema(key);
     } catch {
       validate = undefined;
     }
@@ -78,9 +115,15 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
         return { validated: true, violationCount: 1, violations: [{ pointer: '', keyword: 'json' }] };
       }
     }
+    if (nestsDeeperThan(value, BODY_NESTING_LIMIT)) return { validated: false, reason: 'tooDeep' };
     const validate = validatorOf(operation.documentIndex, schemaPointer);
     if (validate === undefined) return { validated: false, reason: 'schemaUnusable' };
-    if (validate(value)) return { validated: true, violationCount: 0 };
+    try {
+      if (validate(value)) return { validated: true, violationCount: 0 };
+    } catch {
+      // The loader refuses the schemas that never end (see schemaReferences.ts); whatever else throws leaves this body unvalidated, never the test failed.
+      return { validated: false, reason: 'schemaUnusable' };
+    }
     const violations = (validate.errors ?? []).filter((error) => !ignoredFor(direction, error)).map(violationOf);
     return violations.length === 0 ? { validated: true, violationCount: 0 } : { validated: true, violationCount: violations.length, violations: violations.slice(0, MAX_RECORDED_VIOLATIONS) };
   };
@@ -99,6 +142,33 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
 }
 
 const documentKey = (index: number): string => `quality-evidence:contract-document-${index}`;
+
+/** Whether a value nests objects and arrays deeper than `limit` levels (`{}` is one), walked with a stack of its own. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const item = values.pop();
+    const depth = depths.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(item) ? (item as unknown[]) : Object.values(item)) {
+      if (typeof child !== 'object' || child === null) continue;
+      values.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return false;
+}
+
+/** A copy of a document without its literals (examples, defaults, enums, consts), which hold data, not schemas. */
+function withoutLiterals(value: unknown, parent?: PropertyKey, grandparent?: PropertyKey): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return parent === 'examples' ? [] : value.map((item: unknown, index) => withoutLiterals(item, index, parent));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (!isLiteral(parent, key, grandparent)) copy[key] = withoutLiterals(item, key, parent);
+  return copy;
+}
 
 // OpenAPI's formats that JSON Schema's do not name: numbers by their width, base64 bytes; binary and password constrain nothing.
 const OPENAPI_FORMATS: Readonly<Record<string, { type: 'number'; validate: (value: number) => boolean } | { type: 'string'; validate: (value: string) => boolean }>> = {

@@ -22,8 +22,9 @@ export function toJsonSchema2020(document: unknown, version: OpenApiVersion): vo
     const value = stack.pop();
     if (typeof value !== 'object' || value === null || seen.has(value)) continue;
     seen.add(value);
+    // Pushed one by one: a spread passes every item as an argument, and an enum of 130,000 values is more than a call takes.
     if (Array.isArray(value)) {
-      stack.push(...(value as unknown[]));
+      for (const item of value as unknown[]) stack.push(item);
       continue;
     }
     const schema = value as Record<string, unknown>;
@@ -34,7 +35,7 @@ export function toJsonSchema2020(document: unknown, version: OpenApiVersion): vo
       Reflect.deleteProperty(schema, nullableKey);
       if (nullable) letNullIn(schema);
     }
-    stack.push(...Object.values(schema));
+    for (const item of Object.values(schema)) stack.push(item);
   }
 }
 

@@ -1,13 +1,16 @@
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError, InputSyntaxError, QualityEvidenceError } from '../errors.js';
+import { ConfigurationError, InputSyntaxError, QualityEvidenceError, type ConfigurationIssue } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile } from '../io/readInputFile.js';
 import { formatIssuePath } from '../issues/issuePath.js';
-import { quotePath } from '../renderValue.js';
+import { quotePath, quoteText, shorten } from '../renderValue.js';
 import type { Contract, ContractDocument, ContractOperation, DeclaredResponse, MediaTypeSchema, OpenApiVersion } from './contract.js';
+import { isLiteral } from './documentLiterals.js';
+import { refuseEndlessDocument } from './documentShape.js';
 import { toJsonSchema2020 } from './jsonSchemaDialect.js';
+import { refuseUnusableSchemas } from './schemaReferences.js';
 
 /**
  * The largest OpenAPI document read, in bytes: far above the largest public
@@ -33,25 +36,59 @@ type Json = Record<string, unknown>;
 export async function loadContract(paths: readonly string[], fileSystem: FileSystem): Promise<Contract> {
   const documents: ContractDocument[] = [];
   const operations: ContractOperation[] = [];
+  const read = new Set<string>();
   const files = new Set<string>();
   for (const path of paths) {
+    // One file named twice, however spelled (`api.yaml`, `./api.yaml`, a link to it), is one document, read once.
+    const facts = await fileSystem.stat(path);
+    const identity = facts === undefined ? undefined : `${facts.device}:${facts.inode}`;
+    if (identity !== undefined && read.has(identity)) continue;
+    if (identity !== undefined) read.add(identity);
     files.add(path);
-    const document = await readDocument(path, fileSystem);
+    const { document, refersElsewhere } = await readDocument(path, fileSystem);
     const version = versionOf(document, path);
-    const bundled = hasExternalRef(document) ? await bundleExternalRefs(path, document, fileSystem, (file) => files.add(file)) : document;
+    const bundled = refersElsewhere ? await bundleExternalRefs(path, document, fileSystem, (file) => files.add(file)) : document;
+    // Parts brought in at depth nest deeper than each file alone.
+    if (bundled !== document) refuseEndlessDocument(bundled, path);
     toJsonSchema2020(bundled, version);
+    refuseUnusableSchemas(bundled, path);
     const documentIndex = documents.length;
     documents.push({ path, version, bundled });
-    operations.push(...operationsOf(bundled, version, documentIndex));
+    for (const operation of operationsOf(bundled, version, documentIndex)) operations.push(operation);
   }
+  refuseSharedOperationIds(operations, documents);
   return { documents, operations, files: [...files] };
 }
 
-async function readDocument(path: string, fileSystem: FileSystem): Promise<Json> {
+/**
+ * Refuses two operations with one operationId, in one document or two:
+ * OpenAPI requires an operationId to be unique among all the operations of
+ * an API, and a budget that names one must judge one operation.
+ */
+function refuseSharedOperationIds(operations: readonly ContractOperation[], documents: readonly ContractDocument[]): void {
+  const placeOf = (operation: ContractOperation) => `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase()])} in ${quotePath(documents[operation.documentIndex]!.path)}`;
+  const first = new Map<string, ContractOperation>();
+  const issues: ConfigurationIssue[] = [];
+  for (const operation of operations) {
+    if (operation.operationId === undefined) continue;
+    const earlier = first.get(operation.operationId);
+    if (earlier === undefined) first.set(operation.operationId, operation);
+    else {
+      issues.push({
+        variable: `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase(), 'operationId'])} in ${quotePath(documents[operation.documentIndex]!.path)}`,
+        message: `${quoteText(operation.operationId, 120)} is already the operationId of ${placeOf(earlier)}: an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it`,
+      });
+    }
+  }
+  if (issues.length > 0) throw new ConfigurationError(issues, 'OpenAPI document');
+}
+
+/** A document, read and parsed, its `$ref`s checked, and whether one names another file. */
+async function readDocument(path: string, fileSystem: FileSystem): Promise<{ readonly document: Json; readonly refersElsewhere: boolean }> {
   const text = await readInputFile(fileSystem, path, 'OpenAPI document', OPENAPI_FILE_LIMIT_BYTES);
   const document = await parseDocumentText(text, path);
-  refuseRemoteRefs(document, path);
-  return document;
+  const refs = refuseUnreadableRefs(document, path);
+  return { document, refersElsewhere: refs.some(({ ref }) => !ref.startsWith('#')) };
 }
 
 /** A document's text as JSON (when it starts as JSON) or YAML, or a ConfigurationError with the line and column. */
@@ -68,14 +105,29 @@ async function parseDocumentText(text: string, path: string): Promise<Json> {
     const { parseDocument } = await import('yaml');
     const parsed = parseDocument(text, { uniqueKeys: true });
     const [error] = parsed.errors;
-    if (error !== undefined) throw notParsed(path, 'is not well-formed YAML', error.linePos?.[0].line, error.linePos?.[0].col);
-    document = parsed.toJS({ maxAliasCount: 1000 });
+    // yaml reads nested collections by recursion, and reports the stack it ran out of as a parse error.
+    const what = error?.message.startsWith('Maximum call stack size exceeded') === true ? 'nests values too deeply to read as YAML' : 'is not well-formed YAML';
+    if (error !== undefined) throw notParsed(path, what, error.linePos?.[0].line, error.linePos?.[0].col);
+    try {
+      document = parsed.toJS({ maxAliasCount: YAML_ALIAS_LIMIT });
+    } catch (error) {
+      // yaml refuses an alias bomb ("billion laughs") with a ReferenceError, before expanding it.
+      if (!(error instanceof ReferenceError)) throw error;
+      const message = error.message.startsWith('Excessive alias count')
+        ? `has YAML aliases that would expand it past what is read (yaml's maxAliasCount, ${YAML_ALIAS_LIMIT}): an alias bomb`
+        : `has a YAML alias that cannot be resolved: ${shorten(error.message, 120)}`;
+      throw new ConfigurationError([{ variable: quotePath(path), message }], 'OpenAPI document');
+    }
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ConfigurationError([{ variable: quotePath(path), message: 'is not an OpenAPI document: it must hold an object' }], 'OpenAPI document');
   }
+  refuseEndlessDocument(document, path);
   return document as Json;
 }
+
+/** How far YAML aliases may expand a document (yaml's `maxAliasCount`; its default is 100). */
+const YAML_ALIAS_LIMIT = 1000;
 
 function notParsed(path: string, what: string, line: number | undefined, column: number | undefined): ConfigurationError {
   const at = line === undefined ? '' : ` at line ${line}, column ${String(column)}`;
@@ -92,21 +144,6 @@ function versionOf(document: Json, path: string): OpenApiVersion {
     [{ variable: quotePath(path), message: `is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; ${found}` }],
     'OpenAPI document',
   );
-}
-
-/**
- * Whether a place holds a literal value, not a part of the description: an
- * example (`example`, an Example object's `value`, a schema's `examples`),
- * a `default`, `enum` or `const`. A `$ref` there is data (GitHub's
- * description has three in an example), never followed.
- */
-function isLiteral(parent: PropertyKey | undefined, key: PropertyKey, grandparent: PropertyKey | undefined): boolean {
-  // A schema's property, or a response for any status (`responses.default`), is named, not a literal.
-  if (parent === 'properties' || parent === 'patternProperties' || parent === 'responses') return false;
-  if (key === 'example' || key === 'default' || key === 'enum' || key === 'const') return true;
-  // An Example object's value, under a map of examples (`examples.<name>.value`), or a schema's array of examples.
-  if (key === 'value' || key === 'externalValue') return grandparent === 'examples' || parent === 'examples';
-  return false;
 }
 
 /** Every `$ref` in a value that is a reference (not inside a literal), with its place, depth first in document order. */
@@ -163,20 +200,29 @@ function hideLiteralRefs(value: unknown, hide: boolean, path: PropertyKey[] = []
 
 const HIDDEN_REF = '\u0000quality-evidence:$ref';
 
-function refuseRemoteRefs(document: Json, path: string): void {
-  const remote = refsOf(document).filter(({ ref }) => /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:'));
-  if (remote.length === 0) return;
-  throw new ConfigurationError(
-    remote.map(({ path: place }) => ({
-      variable: `${formatIssuePath(place)} in ${quotePath(path)}`,
-      message: 'refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path',
-    })),
-    'OpenAPI document',
-  );
+/** Refuses a `$ref` to a remote document, and one whose percent-encoding is malformed (`%E0%A4%A`), each at its place; the `$ref`s otherwise. */
+function refuseUnreadableRefs(document: Json, path: string): readonly { readonly ref: string }[] {
+  const issues: ConfigurationIssue[] = [];
+  const refs = refsOf(document);
+  for (const { ref, path: place } of refs) {
+    const variable = `${formatIssuePath(place)} in ${quotePath(path)}`;
+    if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:')) {
+      issues.push({ variable, message: 'refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path' });
+    } else if (!isDecodable(ref)) {
+      issues.push({ variable, message: `is ${quoteText(ref, 120)}, whose percent-encoding is malformed (each % starts two hexadecimal digits of UTF-8)` });
+    }
+  }
+  if (issues.length > 0) throw new ConfigurationError(issues, 'OpenAPI document');
+  return refs;
 }
 
-function hasExternalRef(document: Json): boolean {
-  return refsOf(document).some(({ ref }) => !ref.startsWith('#'));
+function isDecodable(ref: string): boolean {
+  try {
+    decodeURIComponent(ref);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -212,7 +258,7 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
               const filePath = fileSystemPath(file.url);
               const text = typeof file.data === 'string' ? file.data : Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data);
               const part = await parseDocumentText(text, filePath);
-              refuseRemoteRefs(part, filePath);
+              refuseUnreadableRefs(part, filePath);
               hideLiteralRefs(part, true);
               return part;
             }),
@@ -267,7 +313,12 @@ function followRef(document: Json, value: unknown, pointer: string): { readonly 
 }
 
 function valueAtPointer(document: Json, ref: string): unknown {
-  const parts = ref.slice(1).split('/').slice(1).map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
+  let parts: string[];
+  try {
+    parts = ref.slice(1).split('/').slice(1).map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
+  } catch {
+    return undefined;
+  }
   let current: unknown = document;
   for (const part of parts) {
     if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return undefined;
@@ -346,7 +397,7 @@ function responsesOf(document: Json, value: unknown, pointer: string, version: O
       const body = response as Json;
       if (version === '2.0') {
         if (body['schema'] !== undefined) for (const mediaType of produces) content.push({ mediaType: mediaType.toLowerCase(), schemaPointer: `${responsePointer}/schema` });
-      } else content.push(...mediaTypesOf(body['content'], `${responsePointer}/content`));
+      } else for (const media of mediaTypesOf(body['content'], `${responsePointer}/content`)) content.push(media);
     }
     responses.push({ status, content });
   }

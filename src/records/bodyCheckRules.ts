@@ -5,8 +5,11 @@ import { isPlainObject } from './validateRecordList.js';
  * hot-path twin of its zod schema (bodyCheck.ts), with no zod loaded.
  */
 
-/** Why a body was not validated: no schema for its status and media type, not JSON, over the size limit, empty where a body was declared, or a schema the validator could not compile. */
-export const BODY_NOT_VALIDATED_REASONS = ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable'] as const;
+/**
+ * Why a body was not validated: no schema for its status and media type, not JSON, over the size limit, empty where a body
+ * was declared, a schema the validator could not compile or apply, or nested deeper than the validator goes.
+ */
+export const BODY_NOT_VALIDATED_REASONS = ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable', 'tooDeep'] as const;
 
 export type BodyNotValidatedReason = (typeof BODY_NOT_VALIDATED_REASONS)[number];
 

@@ -53,7 +53,14 @@ export const bodyConformanceSchema = z
   .strictObject({
     ...bodyCountsShape,
     notValidatedReasons: z
-      .strictObject({ noSchema: z.int().min(1).optional(), notJson: z.int().min(1).optional(), tooLarge: z.int().min(1).optional(), emptyBody: z.int().min(1).optional(), schemaUnusable: z.int().min(1).optional() })
+      .strictObject({
+        noSchema: z.int().min(1).optional(),
+        notJson: z.int().min(1).optional(),
+        tooLarge: z.int().min(1).optional(),
+        emptyBody: z.int().min(1).optional(),
+        schemaUnusable: z.int().min(1).optional(),
+        tooDeep: z.int().min(1).optional(),
+      })
       .meta({ description: 'Bodies not validated, by reason; only the reasons that occurred' }),
   })
   .meta({ title: 'BodyConformance' });
