@@ -1,5 +1,5 @@
 import { ReportFormatError } from '../src/errors.js';
-import { mergeReports } from '../src/report/mergeReports.js';
+import { mergeReports } from '../src/run/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../src/report/qualityReport.js';
 import { HISTOGRAM_RELATIVE_ACCURACY } from '../src/summary/latencyHistogram.js';
 import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';

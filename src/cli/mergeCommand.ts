@@ -1,21 +1,22 @@
+import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS, SETTINGS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
-import { judgeReport } from '../evaluation/judgeReport.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
+import { fileIdentity, STANDARD_STREAM_FILES } from '../io/writeReportAtomically.js';
+import type { FileSystem } from '../io/fileSystem.js';
 import { parseReport } from '../evaluation/baseline.js';
-import { mergeReports } from '../report/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { ReportFormatError } from '../errors.js';
 import { firstIssueWhere } from '../issues/issuePath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
-import { escapeControlCharacters } from '../renderValue.js';
+import { escapeControlCharacters, quotePath } from '../renderValue.js';
 import { judgementFiles, loadJudgement } from '../run/judgement.js';
+import { checkMergeable, mergeReports, type ReportToMerge } from '../run/mergeReports.js';
 import { checkReportDestination, historyAppendOf, historyStampOf, publishReport, stepSummaryPathOf, type ReportDestination } from '../run/publishReport.js';
 import { systemClock } from '../helpers/clock.js';
 import { parseCommandLine } from './commandLine.js';
@@ -84,19 +85,61 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
     history: historyAppendOf(settings),
   };
   await checkReportDestination(context.fileSystem, destination);
-  const reports: { report: QualityReport; path: string }[] = [];
-  for (const path of positionals) reports.push({ report: completeReport(parseReport(await readInputFile(context.fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES), path, 'report'), path), path });
-  const merged = mergeReports(reports);
-  const judgement = await loadJudgement({ ...settings, environment: merged.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
-  const report = judgeReport(merged, judgement);
+  await refuseRepeatedReports(context.fileSystem, positionals);
+  const { reports, copies } = await readReports(context.fileSystem, positionals);
+  checkMergeable(reports);
+  const judgement = await loadJudgement({ ...settings, environment: reports[0]!.report.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
+  const report = mergeReports(reports, judgement);
   const now = (context.clock ?? systemClock).now();
   const exportContext = { endedAtMs: now, env: context.env, serviceName: settings.serviceName };
   const { reportText, files, stepSummaryProblem } = await publishReport(report, destination, context.fileSystem, historyStampOf(now, context.env, judgement), exportContext);
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
-  for (const warning of [...(judgement.warnings ?? []), ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  for (const warning of [...copies, ...(judgement.warnings ?? []), ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
+}
+
+/**
+ * Refuses a report named twice, however the path is spelled (`a.json`,
+ * `./a.json`, a link to it): merged with itself, it would double every
+ * count. A UsageError (64): the command line is wrong.
+ */
+async function refuseRepeatedReports(fileSystem: FileSystem, paths: readonly string[]): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    // Only files that are there: a missing one is named by the read that follows (66).
+    if ((await fileSystem.stat(path)) === undefined) continue;
+    const identity = await fileIdentity(fileSystem, path);
+    if (identity === undefined) continue;
+    const first = seen.get(identity);
+    if (first !== undefined) {
+      const again = first === path ? 'twice' : `again, as ${quotePath(path)}`;
+      throw new UsageError(`the report ${quotePath(first)} is named ${again}: merged with itself, every count would double; name each report once`);
+    }
+    seen.set(identity, path);
+  }
+}
+
+/**
+ * Reads the reports, each as a merge needs it, and a warning for each whose
+ * text is another's byte for byte: reports carry no identity of their run,
+ * so two files alike may be one run copied (every count doubled) or two
+ * runs that happened to agree; the merge goes on and says so.
+ */
+async function readReports(fileSystem: FileSystem, paths: readonly string[]): Promise<{ reports: ReportToMerge[]; copies: string[] }> {
+  const reports: ReportToMerge[] = [];
+  const copies: string[] = [];
+  const digests = new Map<string, string>();
+  for (const path of paths) {
+    const text = await readInputFile(fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES);
+    reports.push({ report: completeReport(parseReport(text, path, 'report'), path), path });
+    const digest = createHash('sha256').update(text).digest('hex');
+    const first = digests.get(digest);
+    if (first === undefined) digests.set(digest, path);
+    else copies.push(`the report ${quotePath(path)} is ${quotePath(first)} byte for byte: if it is a copy of the same run, the merged counts are doubled`);
+  }
+  return { reports, copies };
 }
 
 /**
