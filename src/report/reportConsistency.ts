@@ -22,6 +22,9 @@ import type { QualityReport } from './qualityReport.js';
  */
 export const MAX_REPORT_EXECUTIONS = 1e12;
 
+/** {@link MAX_REPORT_EXECUTIONS} as messages give it. */
+export const MAX_REPORT_EXECUTIONS_TEXT = '10^12';
+
 /** Where a report's parts disagree, and how. */
 export interface Disagreement {
   readonly path: readonly PropertyKey[];
@@ -42,7 +45,7 @@ function* problemsOf(report: QualityReport): Generator<Disagreement, void> {
   const tests = Object.entries(report.tests ?? {}).map(([name, count]) => [['tests', name], count] as const);
   const names = ['executionCount', 'skippedAssetCount', 'unrecordedCallCount', 'browserCallCount', 'mockedCallCount', 'cachedCallCount', 'serviceWorkerCallCount', 'unfinishedCallCount'] as const;
   for (const [path, count] of [...names.map((name) => [[name], report[name]] as const), ...tests]) {
-    if (count !== undefined && count > MAX_REPORT_EXECUTIONS) yield { path, message: `is ${count}, past ${MAX_REPORT_EXECUTIONS.toExponential()}, the most a report may count` };
+    if (count !== undefined && count > MAX_REPORT_EXECUTIONS) yield { path, message: `is ${count}, past ${MAX_REPORT_EXECUTIONS_TEXT}, the most a report may count` };
   }
   yield* statusListProblems(report);
   const seen = new Set<string>();
@@ -74,7 +77,7 @@ function* statusListProblems(report: QualityReport): Generator<Disagreement, voi
 
 function* endpointProblems(entry: Endpoint): Generator<Disagreement, void> {
   const { executionCount, failedExecutionCount, expectedErrorCount, slowExecutionCount, noResponseCount } = entry;
-  if (executionCount > MAX_REPORT_EXECUTIONS) yield { path: ['executionCount'], message: `is ${executionCount}, past ${MAX_REPORT_EXECUTIONS.toExponential()}, the most a report may count` };
+  if (executionCount > MAX_REPORT_EXECUTIONS) yield { path: ['executionCount'], message: `is ${executionCount}, past ${MAX_REPORT_EXECUTIONS_TEXT}, the most a report may count` };
   const parts = [
     ['failedExecutionCount', failedExecutionCount, executionCount, 'executionCount'],
     ['expectedErrorCount', expectedErrorCount, executionCount - failedExecutionCount, 'executionCount less failedExecutionCount'],

@@ -3,7 +3,7 @@ import { formatIssuePath } from '../issues/issuePath.js';
 import { parseLocation, type RecordLocation } from '../issues/location.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { QualityReport, RunStatus } from '../report/qualityReport.js';
-import { MAX_REPORT_EXECUTIONS, reportDisagreement } from '../report/reportConsistency.js';
+import { MAX_REPORT_EXECUTIONS, MAX_REPORT_EXECUTIONS_TEXT, reportDisagreement } from '../report/reportConsistency.js';
 import { quoteText } from '../renderValue.js';
 import type { BodyTallyData } from '../summary/bodyTally.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
@@ -72,7 +72,7 @@ export function checkMergeable(reports: readonly ReportToMerge[]): void {
       }
     }
     executions += report.executionCount;
-    if (executions > MAX_REPORT_EXECUTIONS) throw new ReportFormatError(path, `brings the executions merged past ${MAX_REPORT_EXECUTIONS.toExponential()}, the most a report may count`);
+    if (executions > MAX_REPORT_EXECUTIONS) throw new ReportFormatError(path, `brings the executions merged past ${MAX_REPORT_EXECUTIONS_TEXT}, the most a report may count`);
   }
 }
 
