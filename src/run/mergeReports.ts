@@ -9,7 +9,6 @@ import type { BodyTallyData } from '../summary/bodyTally.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import type { EndpointEvidenceData, FailedExecution } from '../summary/endpointEvidence.js';
 import { ExecutionAccumulator, type ReportedEndpoint, type SlowExecution } from '../summary/executionAccumulator.js';
-import { flatHistogram, mergedHistogram } from '../summary/latencyHistogram.js';
 import { ExactSum } from '../summary/latencySamples.js';
 import type { ReportedTotalsData } from '../summary/reportedShare.js';
 import type { ExecutionSource } from '../summary/sourceShare.js';
@@ -49,6 +48,9 @@ const MEANING = [
   { name: 'expectedStatusesByEndpoint', of: (report: Report) => report.expectedStatusesByEndpoint ?? {} },
 ] as const;
 
+// The reports found consistent: the command checks them before it loads the judgement, and mergeReports need not again.
+const consistent = new WeakSet<Report>();
+
 /**
  * Checks that reports can be merged: each one's parts agree (see
  * reportConsistency.ts), and all give their numbers the same meaning. A
@@ -59,11 +61,12 @@ export function checkMergeable(reports: readonly ReportToMerge[]): void {
   if (first === undefined) return;
   let executions = 0;
   for (const { report, path } of reports) {
-    const disagreement = reportDisagreement(report);
+    const disagreement = consistent.has(report) ? undefined : reportDisagreement(report);
     if (disagreement !== undefined) {
       const endpoint = disagreement.endpoint === undefined ? '' : `, endpoint ${quoteText(disagreement.endpoint)}`;
       throw new ReportFormatError(path, `does not add up (at ${formatIssuePath(disagreement.path)}${endpoint}: ${disagreement.message}): a report quality-evidence writes always does; it cannot be merged`);
     }
+    consistent.add(report);
     for (const { name, of } of MEANING) {
       const mine = JSON.stringify(of(report));
       const theirs = JSON.stringify(of(first.report));
@@ -112,7 +115,7 @@ function reportedEndpointOf(entry: Endpoint): ReportedEndpoint {
     // Checked present by reportConsistency.ts.
     outcomes: (entry.latencyByStatus ?? []).map(({ statusCode, errorCode, executionCount: count, totalMs, latencyHistogram }) => ({
       outcome: statusCode ?? errorCode!,
-      times: { count, sum: [totalMs], histogram: flatHistogram(latencyHistogram) },
+      times: { count, sum: [totalMs], histogram: latencyHistogram },
     })),
     min: entry.responseTimeMs.min!,
     max: entry.responseTimeMs.max!,
@@ -163,16 +166,16 @@ function reportedSourcesOf(report: Report): Record<ExecutionSource, ReportedTota
     const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, responseTimeMs } = report;
     const sum = new ExactSum();
     for (const entry of report.endpoints) for (const { totalMs } of entry.latencyByStatus ?? []) sum.add(totalMs);
-    const histogram = mergedHistogram(report.endpoints.map(({ latencyHistogram }) => latencyHistogram));
-    const api = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum: sum.toPartials(), histogram, min: responseTimeMs.min, max: responseTimeMs.max };
-    const none = { executionCount: 0, failedExecutionCount: 0, noResponseCount: 0, slowExecutionCount: 0, sum: [], histogram: mergedHistogram([]), min: null, max: null };
+    const histograms = report.endpoints.map(({ latencyHistogram }) => latencyHistogram);
+    const api = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum: sum.toPartials(), histograms, min: responseTimeMs.min, max: responseTimeMs.max };
+    const none = { executionCount: 0, failedExecutionCount: 0, noResponseCount: 0, slowExecutionCount: 0, sum: [], histograms: [], min: null, max: null };
     return { api, browser: none };
   }
   const totals = (source: ExecutionSource): ReportedTotalsData => {
     const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, responseTimeMs, latencyHistogram } = sources[source];
     // A source's times have no sum of their own in the report: its mean, rounded to the microsecond, times its count.
     const sum = responseTimeMs.mean === null ? [] : [responseTimeMs.mean * executionCount];
-    return { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum, histogram: latencyHistogram, min: responseTimeMs.min, max: responseTimeMs.max };
+    return { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum, histograms: [latencyHistogram], min: responseTimeMs.min, max: responseTimeMs.max };
   };
   return { api: totals('api'), browser: totals('browser') };
 }

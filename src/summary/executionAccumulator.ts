@@ -763,9 +763,13 @@ function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: Ex
 /** The histogram of a buffer's samples: the histograms its threads counted, and its own runs. */
 function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   const { histograms, runs } = buffer.histogramParts();
-  if (histograms.length === 0) return histogramOfRuns(runs);
+  const summarised = buffer.summarisedParts().map(({ histogram }) => histogram);
+  if (histograms.length === 0 && summarised.length === 0) return histogramOfRuns(runs);
+  // Times only reports gave: their histograms added up as they are.
+  if (histograms.length === 0 && runs.length === 0) return mergedHistogram(summarised);
   const counts = new HistogramCounts();
   for (const histogram of histograms) counts.mergeFlat(histogram);
+  for (const histogram of summarised) counts.merge(histogram);
   for (const run of runs) counts.addSorted(run);
   return counts.result();
 }

@@ -1,3 +1,5 @@
+import type { LatencyHistogram } from './latencyHistogram.js';
+
 /**
  * Response-time samples and their statistics. Samples are kept as float64 in
  * growable typed arrays (no object per record), so that millions of them
@@ -135,13 +137,13 @@ export class SampleBuffer {
 
   /**
    * What the histogram of every sample is made of: the histograms counted
-   * where adopted samples came from, and the sorted runs of the rest.
+   * where adopted samples came from, and the sorted runs of the rest (the
+   * summarised times have histograms of their own, see summarisedParts).
    */
   histogramParts(): { readonly histograms: FlatHistogram[]; readonly runs: Float64Array[] } {
-    const counted = this.adopted.flatMap(({ histogram }) => (histogram === undefined ? [] : [histogram]));
-    const histograms = [...counted, ...this.summarised.map(({ histogram }) => histogram)];
+    const histograms = this.adopted.flatMap(({ histogram }) => (histogram === undefined ? [] : [histogram]));
     if (histograms.length === 0) return { histograms, runs: this.runs() };
-    if (counted.length === this.adopted.length && this.ownLength() === 0) return { histograms, runs: [] };
+    if (histograms.length === this.adopted.length && this.ownLength() === 0) return { histograms, runs: [] };
     const withHistogram = new Set(this.adopted.filter(({ histogram }) => histogram !== undefined).map(({ samples }) => samples));
     return { histograms, runs: this.runs().filter((run) => !withHistogram.has(run)) };
   }
@@ -265,11 +267,11 @@ export interface FlatHistogram {
   readonly bins: Float64Array;
 }
 
-/** Times known only by their count, the partials of their exact sum and their histogram: what a report keeps of them. */
+/** Times known only by their count, the partials of their exact sum and their histogram (as the report gives it): what a report keeps of them. */
 export interface SummarisedTimes {
   readonly count: number;
   readonly sum: readonly number[];
-  readonly histogram: FlatHistogram;
+  readonly histogram: LatencyHistogram;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { HistogramCounts, type LatencyHistogram } from './latencyHistogram.js';
+import { mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { ExactSum } from './latencySamples.js';
 import type { ShareCounts, SourceCounts } from './sourceShare.js';
 
@@ -50,10 +50,10 @@ export class ReportedShare {
   }
 }
 
-/** One source's executions over a whole report, as plain data: counts, the partials of their times' exact sum, their histogram and bounds. */
+/** One source's executions over a whole report, as plain data: counts, the partials of their times' exact sum, their histograms (added up only if the split is made) and bounds. */
 export interface ReportedTotalsData extends ShareCounts {
   readonly sum: readonly number[];
-  readonly histogram: LatencyHistogram;
+  readonly histograms: readonly LatencyHistogram[];
   /** Null when the source made no execution. */
   readonly min: number | null;
   readonly max: number | null;
@@ -66,7 +66,7 @@ export class ReportedTotals {
   noResponseCount = 0;
   slowExecutionCount = 0;
   readonly sum = new ExactSum();
-  readonly histogram = new HistogramCounts();
+  private readonly histograms: LatencyHistogram[] = [];
   min = Number.POSITIVE_INFINITY;
   max = Number.NEGATIVE_INFINITY;
 
@@ -76,9 +76,14 @@ export class ReportedTotals {
     this.noResponseCount += data.noResponseCount;
     this.slowExecutionCount += data.slowExecutionCount;
     this.sum.merge(data.sum);
-    this.histogram.merge(data.histogram);
+    this.histograms.push(...data.histograms);
     if (data.min !== null) this.min = Math.min(this.min, data.min);
     if (data.max !== null) this.max = Math.max(this.max, data.max);
+  }
+
+  /** The histogram of every time taken. */
+  histogram(): LatencyHistogram {
+    return mergedHistogram(this.histograms);
   }
 
   toData(): ReportedTotalsData {
@@ -90,7 +95,7 @@ export class ReportedTotals {
       noResponseCount,
       slowExecutionCount,
       sum: this.sum.toPartials(),
-      histogram: this.histogram.result(),
+      histograms: [...this.histograms],
       min: bounded ? this.min : null,
       max: bounded ? this.max : null,
     };

@@ -107,7 +107,7 @@ class SourceTotals {
     if (reported === undefined) return { ...counts, endpointCount, responseTimeMs: describeRuns(this.runs, sum), latencyHistogram: histogramOfRuns(this.runs) };
     const histogram = new HistogramCounts();
     for (const run of this.runs) histogram.addSorted(run);
-    histogram.merge(reported.histogram.result());
+    histogram.merge(reported.histogram());
     sum.merge(reported.sum);
     let { min, max } = reported;
     for (const run of this.runs) {
