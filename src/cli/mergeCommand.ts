@@ -55,7 +55,7 @@ const MERGE_SETTINGS: ProgramSettings = { ignored: RECORD_SETTINGS };
 
 /**
  * `quality-evidence merge a.json b.json … --output all.json`: one report
- * from the reports of separate runs, shards or machines (see mergeReports),
+ * from the reports of separate runs, shards or machines (see run/mergeReports.ts),
  * judged by the merge's own budgets, baseline, contract and history, and
  * written as every report is.
  */
@@ -158,11 +158,14 @@ function completeReport(parsed: unknown, path: string): QualityReport {
 const MERGE_HELP = `Usage: quality-evidence merge <report.json...> [options]
 
 Merges reports of separate runs, shards or machines into one report, as if
-one run had made all their executions. Counts, status codes, failures and
-tests add exactly; the percentiles are read from the merged latency
-histograms ("source": "histogram"), each within 1% of the exact one. The
-reports must agree on what their numbers mean (environment, slow threshold,
-expected statuses): a difference is refused, named.
+one run had made all their executions: each report is taken into the
+tallies records go through. Counts, status codes, failures and tests add
+exactly; the percentiles are read from the merged latency histograms
+("source": "histogram"), each within 1% of the exact one. The reports must
+agree on what their numbers mean (environment, slow threshold, expected
+statuses) and each with itself (its counts, histograms and times add up):
+a difference is refused, named. A report named twice is refused; two files
+alike byte for byte are merged with a warning.
 
 Options (each wins over its variable, which wins over quality-evidence.config.json):
   -o, --output <path>                  the merged report (QE_OUTPUT_PATH; default .build/quality-summary.json)
@@ -186,6 +189,7 @@ Examples:
   npx quality-evidence merge reports/*.json --budgets budgets.json --history history.jsonl
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
-64 usage, 65 not a report, or reports that cannot be merged, 66 a report is
-missing, 73 the report cannot be written, 78 configuration.
+64 usage (a report named twice too), 65 not a report, or reports that
+cannot be merged, 66 a report is missing, 73 the report cannot be written,
+78 configuration.
 `;
