@@ -198,7 +198,8 @@ test('a baseline run whose histograms are of another relative accuracy is not te
   // 40 calls of 100 ms then: at 5% accuracy their bucket index is that of about 3 ms at 1%, so read as 1% every endpoint would be slower.
   const after = reportOf('branch', Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]));
   const before = reportOf('main', Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]));
-  const coarse = { ...before, endpoints: before.endpoints.map((entry) => ({ ...entry, latencyHistogram: { relativeAccuracy: 0.05, zeroCount: 0, bins: [[47, 40]] as [number, number][] } })) };
+  const latencyHistogram = { relativeAccuracy: 0.05, zeroCount: 0, bins: [[47, 40]] as [number, number][] };
+  const coarse = { ...before, endpoints: before.endpoints.map((entry) => ({ ...entry, latencyHistogram })) };
   expect(compareWithBaseline(after, before).endpoints[0]?.latencyVerdict).toBe('noChange');
 
   const [endpoint] = compareWithBaseline(after, coarse).endpoints;

@@ -156,6 +156,8 @@ test("failed calls read from files are kept by file and place, whatever the orde
   expect(forward.endpoints[0]?.failedExecutions?.map((execution) => execution.location)).toEqual(['executions[0] of fa.json', 'executions[1] of fa.json', 'executions[2] of fa.json', 'executions[3] of fa.json', 'executions[0] of fb.json']);
 });
 
+const ALWAYS_DOES = 'a report quality-evidence writes always does; it cannot be merged';
+
 test.describe('a report whose parts disagree is refused (65), the report, the endpoint and the place named, never merged into numbers that mean nothing', () => {
   type Edit = (report: { -readonly [Key in keyof QualityReport]: QualityReport[Key] }) => void;
   const cases: { name: string; edit: Edit; where: string }[] = [
@@ -177,7 +179,7 @@ test.describe('a report whose parts disagree is refused (65), the report, the en
     {
       name: 'a time past a day, as no record has',
       edit: (report) => (report.endpoints[0]!.responseTimeMs = { ...report.endpoints[0]!.responseTimeMs, max: 1e300 }),
-      where: 'endpoints[0].responseTimeMs, endpoint "GET /orders": has min 10 and max 1e+300: each must be a time from 0 to 86400000 ms (a day, as a record\'s), min first',
+      where: 'endpoints[0].responseTimeMs, endpoint "GET /orders": has min 10 and max 1e+300: ' + "each must be a time from 0 to 86400000 ms (a day, as a record's), min first",
     },
     {
       name: 'a histogram that does not start where the fastest time is',
@@ -202,14 +204,15 @@ test.describe('a report whose parts disagree is refused (65), the report, the en
   ];
   for (const { name, edit, where } of cases) {
     test(name, () => {
-      const executions = [10, 20, 30].map((responseTimeMs) => ({ endpoint: 'GET /orders', statusCode: 200, responseTimeMs })).concat([{ endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 5 }]);
+      const executions = [10, 20, 30].map((responseTimeMs) => ({ endpoint: 'GET /orders', statusCode: 200, responseTimeMs }));
+      executions.push({ endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 5 });
       const report = structuredClone(reportOf(executions));
       edit(report);
 
       const error = thrownBy(() => mergeReports([{ report: reportOf(executions), path: 'a.json' }, { report, path: 'b.json' }]));
 
       expect(error).toBeInstanceOf(ReportFormatError);
-      expect((error as Error).message).toBe(`the report "b.json" does not add up (at ${where}): a report quality-evidence writes always does; it cannot be merged`);
+      expect((error as Error).message).toBe(`the report "b.json" does not add up (at ${where}): ${ALWAYS_DOES}`);
     });
   }
 });
@@ -221,12 +224,14 @@ test('a merged mean is the exact sum of the reports\' times over their count, ho
   const entry = report.endpoints[0]!;
   const scaled = { ...entry.latencyHistogram, bins: entry.latencyHistogram.bins.map(([bucket]) => [bucket, many] as [number, number]) };
   Object.assign(report, { executionCount: many, statusCodes: { '200': many }, slowExecutionCount: many });
-  report.endpoints[0] = { ...entry, executionCount: many, slowExecutionCount: many, statusCodes: { '200': many }, latencyHistogram: scaled, latencyByStatus: [{ statusCode: 200, executionCount: many, totalMs: many * 86_400_000, latencyHistogram: scaled }] };
+  const latencyByStatus = [{ statusCode: 200, executionCount: many, totalMs: many * 86_400_000, latencyHistogram: scaled }];
+  report.endpoints[0] = { ...entry, executionCount: many, slowExecutionCount: many, statusCodes: { '200': many }, latencyHistogram: scaled, latencyByStatus };
 
   const merged = mergeReports([
     { report, path: 'a.json' },
     { report, path: 'b.json' },
   ]);
 
-  expect([merged.executionCount, merged.responseTimeMs.mean, merged.endpoints[0]?.responseTimeMs.mean, merged.endpoints[0]?.latencyByStatus?.[0]?.totalMs]).toEqual([1e12, 86_400_000, 86_400_000, 1e12 * 86_400_000]);
+  const [endpoint] = merged.endpoints;
+  expect([merged.executionCount, merged.responseTimeMs.mean, endpoint?.responseTimeMs.mean, endpoint?.latencyByStatus?.[0]?.totalMs]).toEqual([1e12, 86_400_000, 86_400_000, 1e12 * 86_400_000]);
 });

@@ -74,7 +74,8 @@ test('what a report says, taken into an accumulator, crosses a thread boundary a
   fc.assert(
     fc.property(fc.array(record, { maxLength: 60 }), fc.nat(), (records, cut) => {
       const at = records.length === 0 ? 0 : cut % (records.length + 1);
-      const reportOf = (part: readonly CanonicalExecutionRecord[]) => buildReport(accumulate(part).result(), { environment: 'p', slowResponseThresholdMs: 750 });
+      const reportOf = (part: readonly CanonicalExecutionRecord[]) =>
+        buildReport(accumulate(part).result(), { environment: 'p', slowResponseThresholdMs: 750 });
       const partOf = (part: readonly CanonicalExecutionRecord[]) => reportPart(reportOf(part)).summary as ExecutionAccumulator;
       const taken = new ExecutionAccumulator(750);
       const copied = new ExecutionAccumulator(750);

@@ -88,7 +88,8 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   await refuseRepeatedReports(context.fileSystem, positionals);
   const { reports, copies } = await readReports(context.fileSystem, positionals);
   checkMergeable(reports);
-  const judgement = await loadJudgement({ ...settings, environment: reports[0]!.report.environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
+  const environment = reports[0]!.report.environment;
+  const judgement = await loadJudgement({ ...settings, environment, ciVariables: ciVariablesOf(context.env) }, context.fileSystem);
   const report = mergeReports(reports, judgement);
   const now = (context.clock ?? systemClock).now();
   const exportContext = { endedAtMs: now, env: context.env, serviceName: settings.serviceName };
@@ -96,7 +97,9 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
   if (stepSummaryProblem !== undefined) context.stderr.write(`${context.programName}: warning: ${stepSummaryProblem}\n`);
-  for (const warning of [...copies, ...(judgement.warnings ?? []), ...historySkippedWarnings(report)]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  for (const warning of [...copies, ...(judgement.warnings ?? []), ...historySkippedWarnings(report)]) {
+    context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  }
   return budgetExitCode(report, context.programName, context.stderr);
 }
 

@@ -56,7 +56,8 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     const where = formatIssuePath([...other.path, 'relativeAccuracy']);
     throw new ReportFormatError(
       path,
-      `has latency histograms of relative accuracy ${other.histogram.relativeAccuracy} (at ${where}), where this version reads ${HISTOGRAM_RELATIVE_ACCURACY}: its times cannot be compared, merged or exported as if they were of ${HISTOGRAM_RELATIVE_ACCURACY}; summarise its records again with this version`,
+      `has latency histograms of relative accuracy ${other.histogram.relativeAccuracy} (at ${where}), where this version reads ${HISTOGRAM_RELATIVE_ACCURACY}: ` +
+        `its times cannot be compared, merged or exported as if they were of ${HISTOGRAM_RELATIVE_ACCURACY}; summarise its records again with this version`,
       what,
     );
   }
@@ -67,9 +68,10 @@ export function parseReport(text: string, path: string, what = 'baseline report'
 function histogramsOf(report: BaselineReport): { readonly path: readonly PropertyKey[]; readonly histogram: LatencyHistogram }[] {
   const endpoints = (report.endpoints ?? []).flatMap((entry, index) => [
     ...(entry.latencyHistogram === undefined ? [] : [{ path: ['endpoints', index, 'latencyHistogram'], histogram: entry.latencyHistogram }]),
-    ...(entry.latencyByStatus ?? []).map((part, at) => ({ path: ['endpoints', index, 'latencyByStatus', at, 'latencyHistogram'], histogram: part.latencyHistogram })),
+    ...(entry.latencyByStatus ?? []).map(({ latencyHistogram: histogram }, at) => ({ path: ['endpoints', index, 'latencyByStatus', at, 'latencyHistogram'], histogram })),
   ]);
-  const sources = report.sources === undefined ? [] : (['api', 'browser'] as const).map((source) => ({ path: ['sources', source, 'latencyHistogram'], histogram: report.sources![source].latencyHistogram }));
+  const { sources: split } = report;
+  const sources = split === undefined ? [] : (['api', 'browser'] as const).map((source) => ({ path: ['sources', source, 'latencyHistogram'], histogram: split[source].latencyHistogram }));
   return [...endpoints, ...sources];
 }
 
@@ -110,7 +112,8 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
   const runShift = runShiftOf(
     report.endpoints.map((entry) => {
       const before = beforeEndpoints.get(entry.endpoint);
-      const testable = comparable(before?.latencyHistogram, entry.latencyHistogram) && smallestPValue(histogramCount(before.latencyHistogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
+      const histogram = before?.latencyHistogram;
+      const testable = comparable(histogram, entry.latencyHistogram) && smallestPValue(histogramCount(histogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
       return { p50Before: before?.responseTimeMs.p50 ?? null, p50After: entry.responseTimeMs.p50, testable };
     }),
   );

@@ -64,18 +64,22 @@ export function checkMergeable(reports: readonly ReportToMerge[]): void {
     const disagreement = consistent.has(report) ? undefined : reportDisagreement(report);
     if (disagreement !== undefined) {
       const endpoint = disagreement.endpoint === undefined ? '' : `, endpoint ${quoteText(disagreement.endpoint)}`;
-      throw new ReportFormatError(path, `does not add up (at ${formatIssuePath(disagreement.path)}${endpoint}: ${disagreement.message}): a report quality-evidence writes always does; it cannot be merged`);
+      const where = `${formatIssuePath(disagreement.path)}${endpoint}: ${disagreement.message}`;
+      throw new ReportFormatError(path, `does not add up (at ${where}): a report quality-evidence writes always does; it cannot be merged`);
     }
     consistent.add(report);
     for (const { name, of } of MEANING) {
       const mine = JSON.stringify(of(report));
       const theirs = JSON.stringify(of(first.report));
       if (mine !== theirs) {
-        throw new ReportFormatError(path, `has ${name} ${mine}, where ${JSON.stringify(first.path)} has ${theirs}: reports whose numbers mean different things cannot be merged`);
+        const difference = `has ${name} ${mine}, where ${JSON.stringify(first.path)} has ${theirs}`;
+        throw new ReportFormatError(path, `${difference}: reports whose numbers mean different things cannot be merged`);
       }
     }
     executions += report.executionCount;
-    if (executions > MAX_REPORT_EXECUTIONS) throw new ReportFormatError(path, `brings the executions merged past ${MAX_REPORT_EXECUTIONS_TEXT}, the most a report may count`);
+    if (executions > MAX_REPORT_EXECUTIONS) {
+      throw new ReportFormatError(path, `brings the executions merged past ${MAX_REPORT_EXECUTIONS_TEXT}, the most a report may count`);
+    }
   }
 }
 
@@ -98,7 +102,9 @@ export function mergeReports(reports: readonly ReportToMerge[], judgement?: Judg
 export function reportPart(report: Report): EvidencePart {
   const tallies = new ExecutionAccumulator(report.slowResponseThresholdMs);
   for (const entry of report.endpoints) tallies.addReported(entry.endpoint, reportedEndpointOf(entry));
-  for (const execution of report.slowestExecutions) if (tallies.isAmongSlowest(execution.responseTimeMs)) tallies.addSlowest(located(execution) as SlowExecution);
+  for (const execution of report.slowestExecutions) {
+    if (tallies.isAmongSlowest(execution.responseTimeMs)) tallies.addSlowest(located(execution) as SlowExecution);
+  }
   tallies.addReportedSources(reportedSourcesOf(report));
   return { summary: tallies, issues: [], recordCount: 0, invalidRecordCount: 0, unlistedRecordCount: 0 };
 }
@@ -155,7 +161,10 @@ function evidenceDataOf(entry: Endpoint): EndpointEvidenceData | undefined {
  * (the report puts each key in its place). zod leaves an absent key out,
  * never undefined, as the summary's types have it.
  */
-function located<Execution extends { readonly location?: string | undefined }>({ location, ...execution }: Execution): Omit<Execution, 'location'> & { readonly location?: RecordLocation } {
+function located<Execution extends { readonly location?: string | undefined }>({
+  location,
+  ...execution
+}: Execution): Omit<Execution, 'location'> & { readonly location?: RecordLocation } {
   return location === undefined ? execution : { ...execution, location: parseLocation(location) };
 }
 
@@ -167,7 +176,8 @@ function reportedSourcesOf(report: Report): Record<ExecutionSource, ReportedTota
     const sum = new ExactSum();
     for (const entry of report.endpoints) for (const { totalMs } of entry.latencyByStatus ?? []) sum.add(totalMs);
     const histograms = report.endpoints.map(({ latencyHistogram }) => latencyHistogram);
-    const api = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum: sum.toPartials(), histograms, min: responseTimeMs.min, max: responseTimeMs.max };
+    const { min, max } = responseTimeMs;
+    const api = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum: sum.toPartials(), histograms, min, max };
     const none = { executionCount: 0, failedExecutionCount: 0, noResponseCount: 0, slowExecutionCount: 0, sum: [], histograms: [], min: null, max: null };
     return { api, browser: none };
   }
@@ -175,7 +185,8 @@ function reportedSourcesOf(report: Report): Record<ExecutionSource, ReportedTota
     const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, responseTimeMs, latencyHistogram } = sources[source];
     // A source's times have no sum of their own in the report: its mean, rounded to the microsecond, times its count.
     const sum = responseTimeMs.mean === null ? [] : [responseTimeMs.mean * executionCount];
-    return { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum, histograms: [latencyHistogram], min: responseTimeMs.min, max: responseTimeMs.max };
+    const { min, max } = responseTimeMs;
+    return { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum, histograms: [latencyHistogram], min, max };
   };
   return { api: totals('api'), browser: totals('browser') };
 }
@@ -185,18 +196,20 @@ const STATUS_ORDER: readonly RunStatus[] = ['interrupted', 'timedout', 'failed',
 
 /** What the reports say of their runs as wholes, added up: the merged run's facts (see RunFacts). */
 function runFactsOf(reports: readonly Report[]): RunFacts {
-  const total = (of: (report: Report) => number | undefined): number | undefined => (reports.some((report) => of(report) !== undefined) ? reports.reduce((sum, report) => sum + (of(report) ?? 0), 0) : undefined);
+  const total = (of: (report: Report) => number | undefined): number | undefined =>
+    reports.some((report) => of(report) !== undefined) ? reports.reduce((sum, report) => sum + (of(report) ?? 0), 0) : undefined;
   const skippedAssetCount = total((report) => report.skippedAssetCount);
   const unrecordedCount = total((report) => report.unrecordedCallCount);
   const browserCallCount = total((report) => report.browserCallCount);
   const tested = reports.some((report) => report.tests !== undefined);
+  const unrecordedEndpoints = [...new Set(reports.flatMap((report) => report.unrecordedEndpoints ?? []))].sort(compareCodeUnits);
   const statuses = reports.map((report) => report.runStatus);
   const runStatus = STATUS_ORDER.find((status) => statuses.includes(status));
   return {
     ...(skippedAssetCount === undefined ? {} : { skippedAssetCount }),
     ...(unrecordedCount === undefined
       ? {}
-      : { unrecordedCalls: { count: unrecordedCount, endpoints: [...new Set(reports.flatMap((report) => report.unrecordedEndpoints ?? []))].sort(compareCodeUnits) } }),
+      : { unrecordedCalls: { count: unrecordedCount, endpoints: unrecordedEndpoints } }),
     ...(browserCallCount === undefined
       ? {}
       : {

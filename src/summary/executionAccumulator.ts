@@ -2,7 +2,8 @@ import type { RecordLocation } from '../issues/location.js';
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
-import { concatenated, describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics, type SummarisedTimes } from './latencySamples.js';
+import { concatenated, describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
+import type { SummarisedTimes } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
@@ -474,7 +475,8 @@ export class ExecutionAccumulator {
       if (tally.reported !== undefined) (mine.reported ??= new ReportedShare()).merge(tally.reported.toData());
     }
     for (const execution of other.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
-    if (other.reportedSources !== undefined) this.addReportedSources({ api: other.reportedSources.api.toData(), browser: other.reportedSources.browser.toData() });
+    const sources = other.reportedSources;
+    if (sources !== undefined) this.addReportedSources({ api: sources.api.toData(), browser: sources.browser.toData() });
     other.tallies.clear();
     other.slowest = [];
     other.reportedSources = undefined;
@@ -576,8 +578,8 @@ export class ExecutionAccumulator {
       if (tally.failedExecutionCount > 0) failureCountByEndpoint[endpoint] = tally.failedExecutionCount;
       if (tally.slowExecutionCount > 0) slowEndpoints.push(endpoint);
       if (tally.noResponseCount > 0) noResponseEndpoints.push(endpoint);
-      // One status's histogram is the endpoint's (shared: no one changes a histogram).
-      const latencyHistogram = byOutcome.length === 1 ? byOutcome[0]!.latency.latencyHistogram : mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram));
+      // One status's bins are the endpoint's (shared: no one changes a histogram).
+      const latencyHistogram = mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram));
       const { reported } = tally;
       const statistics: EndpointStatistics = {
         endpoint,
@@ -587,7 +589,7 @@ export class ExecutionAccumulator {
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
         statusCodes: statusCodeObject(codes),
-        responseTimeMs: reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported.min, reported.max)),
+        responseTimeMs: reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
         latencyHistogram,
         latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
@@ -710,7 +712,7 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
 }
 
 /** The fastest and the slowest of sorted runs and of bounds a report gave. */
-function boundsOf(runs: readonly Float64Array[], min: number, max: number): [number, number] {
+function boundsOf(runs: readonly Float64Array[], { min, max }: { readonly min: number; readonly max: number }): [number, number] {
   let low = min;
   let high = max;
   for (const run of runs) {

@@ -180,5 +180,6 @@ export function describeHistogram(histogram: LatencyHistogram, sum: ExactSum, mi
   const estimate = { source: 'histogram', relativeError: HISTOGRAM_RELATIVE_ACCURACY } as const;
   if (count === 0) return { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, ...estimate };
   const percentile = (p: number): number => roundToMicroseconds(Math.min(max, Math.max(min, histogramPercentile(histogram, p)!)));
-  return { min: min + 0, mean: roundToMicroseconds(sum.value() / count), p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max, ...estimate };
+  const mean = roundToMicroseconds(sum.value() / count);
+  return { min: min + 0, mean, p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max, ...estimate };
 }

@@ -50,7 +50,11 @@ export class ReportedShare {
   }
 }
 
-/** One source's executions over a whole report, as plain data: counts, the partials of their times' exact sum, their histograms (added up only if the split is made) and bounds. */
+/**
+ * One source's executions over a whole report, as plain data: counts, the
+ * partials of their times' exact sum, their histograms (added up only if
+ * the run is split by source) and bounds.
+ */
 export interface ReportedTotalsData extends ShareCounts {
   readonly sum: readonly number[];
   readonly histograms: readonly LatencyHistogram[];

@@ -103,7 +103,8 @@ class SourceTotals {
   result(endpointCount: number, reported: ReportedTotals | undefined): SourceStatistics {
     const sum = new ExactSum();
     for (const run of this.runs) sum.addAll(run);
-    const counts = { executionCount: this.executionCount, failedExecutionCount: this.failedExecutionCount, noResponseCount: this.noResponseCount, slowExecutionCount: this.slowExecutionCount };
+    const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount } = this;
+    const counts = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount };
     if (reported === undefined) return { ...counts, endpointCount, responseTimeMs: describeRuns(this.runs, sum), latencyHistogram: histogramOfRuns(this.runs) };
     const histogram = new HistogramCounts();
     for (const run of this.runs) histogram.addSorted(run);
@@ -147,7 +148,8 @@ export function splitBySource(
     return share === undefined ? split : { api: plus(split.api, share.api), browser: plus(split.browser, share.browser) };
   });
   const endpointCount = (source: ExecutionSource): number => byEndpoint.filter((counts) => counts[source].executionCount > 0).length;
-  return { sources: { api: api.result(endpointCount('api'), reported?.api), browser: browser.result(endpointCount('browser'), reported?.browser) }, byEndpoint };
+  const sources = { api: api.result(endpointCount('api'), reported?.api), browser: browser.result(endpointCount('browser'), reported?.browser) };
+  return { sources, byEndpoint };
 }
 
 // What records brought of one endpoint, split by source into the totals: its counts by source.

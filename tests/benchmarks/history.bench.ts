@@ -44,7 +44,8 @@ writeFileSync(join(folder, 'history-100.jsonl'), historyText(Array.from({ length
 for (let part = 0; part < 4; part++) {
   // Four runs of their own: four copies of one report would merge with a warning that they may be one run.
   writeFileSync(join(folder, `in-${part}.ndjson`), records(part + 2));
-  const outcome = spawnSync(process.execPath, [command, `in-${part}.ndjson`, '--output', `part-${part}.json`, '--environment', 'bench', '--quiet'], { cwd: folder });
+  const args = [command, `in-${part}.ndjson`, '--output', `part-${part}.json`, '--environment', 'bench', '--quiet'];
+  const outcome = spawnSync(process.execPath, args, { cwd: folder });
   if (outcome.status !== 0) throw new Error(outcome.stderr.toString());
 }
 
