@@ -193,3 +193,16 @@ test.describe('reading a baseline', () => {
     expect((error as Error).message).toContain('main.json');
   });
 });
+
+test('a baseline run whose histograms are of another relative accuracy is not tested against this run (too few samples), never read as if of 1%', () => {
+  // 40 calls of 100 ms then: at 5% accuracy their bucket index is that of about 3 ms at 1%, so read as 1% every endpoint would be slower.
+  const after = reportOf('branch', Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]));
+  const before = reportOf('main', Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]));
+  const latencyHistogram = { relativeAccuracy: 0.05, zeroCount: 0, bins: [[47, 40]] as [number, number][] };
+  const coarse = { ...before, endpoints: before.endpoints.map((entry) => ({ ...entry, latencyHistogram })) };
+  expect(compareWithBaseline(after, before).endpoints[0]?.latencyVerdict).toBe('noChange');
+
+  const [endpoint] = compareWithBaseline(after, coarse).endpoints;
+
+  expect([endpoint?.latencyVerdict, endpoint?.latencyTest.nBefore, endpoint?.latencyTest.pValue]).toEqual(['tooFewSamples', 0, null]);
+});

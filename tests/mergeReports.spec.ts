@@ -1,5 +1,5 @@
 import { ReportFormatError } from '../src/errors.js';
-import { mergeReports } from '../src/report/mergeReports.js';
+import { mergeReports } from '../src/run/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../src/report/qualityReport.js';
 import { HISTOGRAM_RELATIVE_ACCURACY } from '../src/summary/latencyHistogram.js';
 import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
@@ -154,4 +154,84 @@ test("failed calls read from files are kept by file and place, whatever the orde
   const backward = mergeReports([{ report: located('fb.json'), path: 'fb.json' }, { report: located('fa.json'), path: 'fa.json' }]);
   expect(backward.endpoints[0]?.failedExecutions).toEqual(forward.endpoints[0]?.failedExecutions);
   expect(forward.endpoints[0]?.failedExecutions?.map((execution) => execution.location)).toEqual(['executions[0] of fa.json', 'executions[1] of fa.json', 'executions[2] of fa.json', 'executions[3] of fa.json', 'executions[0] of fb.json']);
+});
+
+const ALWAYS_DOES = 'a report quality-evidence writes always does; it cannot be merged';
+
+test.describe('a report whose parts disagree is refused (65), the report, the endpoint and the place named, never merged into numbers that mean nothing', () => {
+  type Edit = (report: { -readonly [Key in keyof QualityReport]: QualityReport[Key] }) => void;
+  const cases: { name: string; edit: Edit; where: string }[] = [
+    {
+      name: 'status counts that do not add up to the executions',
+      edit: (report) => (report.endpoints[0]!.statusCodes = { ...report.endpoints[0]!.statusCodes, '200': report.endpoints[0]!.statusCodes['200']! + 1 }),
+      where: 'endpoints[0].statusCodes, endpoint "GET /orders": count 4 executions with a status and noResponseCount 0 without, where executionCount is 3',
+    },
+    {
+      name: "a status's times counted other than its statusCodes count it",
+      edit: (report) => (report.endpoints[0]!.latencyByStatus![0]!.executionCount = 2),
+      where: 'endpoints[0].latencyByStatus[0].executionCount, endpoint "GET /orders": is 2, where statusCodes counts 3 executions of status 200',
+    },
+    {
+      name: "the run's counts that are not its endpoints' added up",
+      edit: (report) => (report.failedExecutionCount = 7),
+      where: "failedExecutionCount: is 7, where the endpoints' add up to 1",
+    },
+    {
+      name: 'a time past a day, as no record has',
+      edit: (report) => (report.endpoints[0]!.responseTimeMs = { ...report.endpoints[0]!.responseTimeMs, max: 1e300 }),
+      where: 'endpoints[0].responseTimeMs, endpoint "GET /orders": has min 10 and max 1e+300: ' + "each must be a time from 0 to 86400000 ms (a day, as a record's), min first",
+    },
+    {
+      name: 'a histogram that does not start where the fastest time is',
+      edit: (report) => (report.endpoints[0]!.responseTimeMs = { ...report.endpoints[0]!.responseTimeMs, min: 1 }),
+      where: 'endpoints[0].latencyHistogram, endpoint "GET /orders": does not start where min (1 ms) is',
+    },
+    {
+      name: 'expected statuses that are no status list (not a crash)',
+      edit: (report) => (report.expectedStatuses = 'two hundred'),
+      where: 'expectedStatuses: is not a list of status codes in the canonical form a report gives ("100-399,404")',
+    },
+    {
+      name: 'an expectedStatusesByEndpoint key that is no endpoint label (not a crash)',
+      edit: (report) => (report.expectedStatusesByEndpoint = { nonsense: '200' }),
+      where: 'expectedStatusesByEndpoint.nonsense: is not an endpoint label as a report gives it',
+    },
+    {
+      name: 'an endpoint listed twice',
+      edit: (report) => report.endpoints.push(report.endpoints[0]!),
+      where: 'endpoints[2].endpoint, endpoint "GET /orders": names an endpoint listed before: a report lists each once',
+    },
+  ];
+  for (const { name, edit, where } of cases) {
+    test(name, () => {
+      const executions = [10, 20, 30].map((responseTimeMs) => ({ endpoint: 'GET /orders', statusCode: 200, responseTimeMs }));
+      executions.push({ endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 5 });
+      const report = structuredClone(reportOf(executions));
+      edit(report);
+
+      const error = thrownBy(() => mergeReports([{ report: reportOf(executions), path: 'a.json' }, { report, path: 'b.json' }]));
+
+      expect(error).toBeInstanceOf(ReportFormatError);
+      expect((error as Error).message).toBe(`the report "b.json" does not add up (at ${where}): ${ALWAYS_DOES}`);
+    });
+  }
+});
+
+test('a merged mean is the exact sum of the reports\' times over their count, however many executions: never null while the times are finite', () => {
+  const report = structuredClone(reportOf([{ endpoint: 'GET /day', statusCode: 200, responseTimeMs: 86_400_000 }]));
+  // Half a trillion calls of a day each, twice: a trillion, the most a report may count.
+  const many = 5e11;
+  const entry = report.endpoints[0]!;
+  const scaled = { ...entry.latencyHistogram, bins: entry.latencyHistogram.bins.map(([bucket]) => [bucket, many] as [number, number]) };
+  Object.assign(report, { executionCount: many, statusCodes: { '200': many }, slowExecutionCount: many });
+  const latencyByStatus = [{ statusCode: 200, executionCount: many, totalMs: many * 86_400_000, latencyHistogram: scaled }];
+  report.endpoints[0] = { ...entry, executionCount: many, slowExecutionCount: many, statusCodes: { '200': many }, latencyHistogram: scaled, latencyByStatus };
+
+  const merged = mergeReports([
+    { report, path: 'a.json' },
+    { report, path: 'b.json' },
+  ]);
+
+  const [endpoint] = merged.endpoints;
+  expect([merged.executionCount, merged.responseTimeMs.mean, endpoint?.responseTimeMs.mean, endpoint?.latencyByStatus?.[0]?.totalMs]).toEqual([1e12, 86_400_000, 86_400_000, 1e12 * 86_400_000]);
 });

@@ -20,6 +20,9 @@ import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
 import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';
 import { ExecutionAccumulator } from '../src/summary/executionAccumulator.js';
+import { createEvidenceRun } from '../src/run/evidenceRun.js';
+import { mergeReports } from '../src/run/mergeReports.js';
+import type { QualityReport } from '../src/report/qualityReport.js';
 import { JsonListScanner, type ElementBatch } from '../src/readers/jsonListScanner.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { propertyParameters } from './support/properties.js';
@@ -53,6 +56,92 @@ const record: fc.Arbitrary<CanonicalExecutionRecord> = fc.oneof(
   fc.record({ errorCode: fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT', 'net::ERR_FAILED'), endpoint: label.map(normaliseEndpoint), responseTimeMs: time }),
 );
 const records = fc.array(record, { maxLength: 40 });
+
+// Records as the evidence run takes them, each with its shard, some from a test's attempt (for the flaky
+// rule, the tests and the order of failed calls), some made in a browser, timed, or with a body check.
+const tests = [
+  { title: 'a.spec.ts › lists orders', file: 'a.spec.ts', line: 3, column: 1, testId: 'a1' },
+  { title: 'a.spec.ts › pays', file: 'a.spec.ts', line: 9, column: 5, testId: 'a2' },
+  { title: 'b.spec.ts › lists orders', file: 'b.spec.ts', line: 3, column: 1, testId: 'b1' },
+];
+const bodyOutcome = fc.constantFrom(
+  { validated: false, reason: 'noSchema' },
+  { validated: false, reason: 'notJson' },
+  { validated: true, violationCount: 0 },
+  { validated: true, violationCount: 1, violations: [{ pointer: '/items/3/price', keyword: 'type' }] },
+  { validated: true, violationCount: 2, violations: [{ pointer: '', keyword: 'required' }, { pointer: '/id', keyword: 'type' }] },
+);
+const shardedRecord = fc.record({
+  shard: fc.nat(),
+  record: fc.record(
+    {
+      endpoint: fc.constantFrom('GET /orders', 'POST /orders', 'GET /users/:id', 'get  /orders'),
+      outcome: fc.oneof(fc.constantFrom(200, 201, 404, 500, 503), fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT')),
+      responseTimeMs: fc.oneof(fc.constantFrom(0, -0, 750, 750.0001, 5e-324, 86_400_000), fc.double({ min: 0, max: 1e7, noNaN: true })),
+      source: fc.constant('browser' as const),
+      timingMs: fc.record({ wait: fc.double({ min: 0, max: 100, noNaN: true }), connect: fc.constantFrom(0, 3) }),
+      bodyCheck: fc.record({ response: bodyOutcome }),
+      id: fc.constantFrom('r1', 'r2'),
+    },
+    { requiredKeys: ['endpoint', 'outcome', 'responseTimeMs'] },
+  ),
+  origin: fc.option(fc.record({ test: fc.constantFrom(...tests), attempt: fc.integer({ min: 1, max: 2 }), testPassed: fc.boolean(), retriedAway: fc.boolean() }), {
+    nil: undefined,
+  }),
+});
+type ShardedRecord = typeof shardedRecord extends fc.Arbitrary<infer Item> ? Item : never;
+
+/** The report of shards read as one run, each shard an input file of its own (`shard-<first + index>.json`), with the tests of its records. */
+function reportOfShards(shards: readonly (readonly ShardedRecord[])[], first = 0): QualityReport {
+  const run = createEvidenceRun({ environment: 'p', slowResponseThresholdMs: THRESHOLD, expectedStatuses: '100-399,404' });
+  let tested = 0;
+  shards.forEach((shard, index) => {
+    shard.forEach(({ record: { outcome, ...fields }, origin }, at) => {
+      const record = { ...fields, ...(typeof outcome === 'number' ? { statusCode: outcome } : { errorCode: outcome }) };
+      run.take(record, () => ({ kind: 'list', listPath: 'executions', index: at, file: `shard-${first + index}.json` }), origin);
+      if (origin !== undefined) tested++;
+    });
+  });
+  return run.finish({ tests: { total: tested, passed: tested, failed: 0, flaky: 0, skipped: 0 } });
+}
+
+/** What a merge gives exactly: all but the mean, the percentiles and the sums of times (the time to first byte a merge leaves out). */
+function exactFieldsOf(report: QualityReport): unknown {
+  const bounds = ({ min, max }: QualityReport['responseTimeMs']) => ({ min, max });
+  const { responseTimeMs, endpoints, sources, ...rest } = report;
+  return {
+    ...rest,
+    responseTimeMs: bounds(responseTimeMs),
+    endpoints: endpoints.map(({ responseTimeMs: times, timeToFirstByteMs: _waits, latencyByStatus, ...entry }) => ({
+      ...entry,
+      responseTimeMs: bounds(times),
+      latencyByStatus: latencyByStatus?.map(({ totalMs: _total, ...part }) => part),
+    })),
+    ...(sources === undefined
+      ? {}
+      : { sources: { api: { ...sources.api, responseTimeMs: bounds(sources.api.responseTimeMs) }, browser: { ...sources.browser, responseTimeMs: bounds(sources.browser.responseTimeMs) } } }),
+  };
+}
+
+/** The rest: each percentile within the histogram's accuracy of the exact one, each mean and sum within the rounding of the reports' sums. */
+function assertNear(merged: QualityReport, whole: QualityReport, shardCount: number): void {
+  const near = (a: QualityReport['responseTimeMs'], b: QualityReport['responseTimeMs'], where: string): void => {
+    assert.equal(a.source, 'histogram', where);
+    for (const percentile of ['p50', 'p90', 'p95', 'p99'] as const) {
+      const [merged, exact] = [a[percentile]!, b[percentile]!];
+      assert.ok(Math.abs(merged - exact) <= 0.01 * exact + 0.0005, `${where} ${percentile}: ${merged} against ${exact}`);
+    }
+    assert.ok(Math.abs(a.mean! - b.mean!) <= 0.002, `${where} mean: ${a.mean} against ${b.mean}`);
+  };
+  if (whole.executionCount > 0) near(merged.responseTimeMs, whole.responseTimeMs, 'run');
+  merged.endpoints.forEach((entry, index) => {
+    const exact = whole.endpoints[index]!;
+    near(entry.responseTimeMs, exact.responseTimeMs, entry.endpoint);
+    entry.latencyByStatus?.forEach((part, at) => {
+      assert.ok(Math.abs(part.totalMs - exact.latencyByStatus![at]!.totalMs) <= (shardCount + 1) * 0.0005 + 1e-6, `${entry.endpoint} totalMs`);
+    });
+  });
+}
 
 test.describe('summary invariants over arbitrary valid records', () => {
   test('every count lies between 0 and executionCount, failures per endpoint sum to the failed count, and every endpoint named was in the input', () => {
@@ -119,6 +208,19 @@ test.describe('summary invariants over arbitrary valid records', () => {
         // As a worker thread hands it over (plain data, samples sorted), or as an accumulator.
         merged.merge(asData ? structuredClone(other.toData({ sorted: true })) : other);
         assert.deepEqual(merged.result(), summariseExecutions([...first, ...second], THRESHOLD));
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('the merge law of reports: the reports of records split into shards, merged, equal the report of all the records on every exact field, the percentiles within 1%', () => {
+    fc.assert(
+      fc.property(fc.array(shardedRecord, { maxLength: 40 }), fc.integer({ min: 1, max: 4 }), (input, shardCount) => {
+        const shards = Array.from({ length: shardCount }, (_, shard) => input.filter((item) => item.shard % shardCount === shard));
+        const whole = reportOfShards(shards);
+        const merged = mergeReports(shards.map((shard, index) => ({ report: reportOfShards([shard], index), path: `shard-${index}.json` })));
+        assert.deepStrictEqual(exactFieldsOf(merged), exactFieldsOf(whole));
+        assertNear(merged, whole, shardCount);
       }),
       propertyParameters(),
     );

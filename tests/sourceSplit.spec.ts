@@ -1,4 +1,4 @@
-import { mergeReports } from '../src/report/mergeReports.js';
+import { mergeReports } from '../src/run/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../src/report/qualityReport.js';
 import { ExecutionAccumulator } from '../src/summary/executionAccumulator.js';
 import { HistogramCounts, type LatencyHistogram } from '../src/summary/latencyHistogram.js';

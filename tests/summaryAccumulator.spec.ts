@@ -5,6 +5,8 @@ import { ExecutionAccumulator, summariseExecutions } from '../src/summary/execut
 import { describeRuns, describeSorted, ExactSum, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
 import { statusSet } from '../src/records/statusList.js';
 import { propertyParameters } from './support/properties.js';
+import { buildReport } from '../src/report/qualityReport.js';
+import { reportPart } from '../src/run/mergeReports.js';
 
 // The summary is a mergeable accumulator: summarise(a ++ b) = merge(summarise(a), summarise(b)),
 // exactly, for any split, so files, shards and worker threads combine without re-reading.
@@ -66,6 +68,25 @@ test.describe('the merge law', () => {
       propertyParameters(200),
     );
   });
+});
+
+test('what a report says, taken into an accumulator, crosses a thread boundary as plain data (toData, a structured clone, merge) and gives what it gave taken in place', () => {
+  fc.assert(
+    fc.property(fc.array(record, { maxLength: 60 }), fc.nat(), (records, cut) => {
+      const at = records.length === 0 ? 0 : cut % (records.length + 1);
+      const reportOf = (part: readonly CanonicalExecutionRecord[]) =>
+        buildReport(accumulate(part).result(), { environment: 'p', slowResponseThresholdMs: 750 });
+      const partOf = (part: readonly CanonicalExecutionRecord[]) => reportPart(reportOf(part)).summary as ExecutionAccumulator;
+      const taken = new ExecutionAccumulator(750);
+      const copied = new ExecutionAccumulator(750);
+      for (const part of [records.slice(0, at), records.slice(at)]) {
+        taken.mergeTaking(partOf(part));
+        copied.merge(structuredClone(partOf(part).toData()));
+      }
+      expect(copied.result()).toStrictEqual(taken.result());
+    }),
+    propertyParameters(1_000),
+  );
 });
 
 test.describe('percentiles against a naive reference', () => {

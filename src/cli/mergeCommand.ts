@@ -1,17 +1,19 @@
+import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS, SETTINGS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
-import { judgeReport } from '../evaluation/judgeReport.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
+import { fileIdentity } from '../io/writeReportAtomically.js';
+import type { FileSystem } from '../io/fileSystem.js';
 import { parseReport } from '../evaluation/baseline.js';
-import { mergeReports } from '../report/mergeReports.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { ReportFormatError } from '../errors.js';
 import { firstIssueWhere } from '../issues/issuePath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
-import { escapeControlCharacters } from '../renderValue.js';
+import { escapeControlCharacters, quotePath } from '../renderValue.js';
+import { checkMergeable, reportPart, runFactsOf, type ReportToMerge } from '../run/mergeReports.js';
 import { systemClock } from '../helpers/clock.js';
 import { openRun } from '../workflow/openRun.js';
 import { parseCommandLine } from './commandLine.js';
@@ -50,7 +52,7 @@ const MERGE_SETTINGS: ProgramSettings = { ignored: RECORD_SETTINGS };
 
 /**
  * `quality-evidence merge a.json b.json … --output all.json`: one report
- * from the reports of separate runs, shards or machines (see mergeReports),
+ * from the reports of separate runs, shards or machines (see run/mergeReports.ts),
  * judged by the merge's own budgets, baseline, contract and history, and
  * written as every report is.
  */
@@ -70,18 +72,66 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const settingsFile = await readSettingsFile(context.fileSystem, location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const { outputFile, quiet, ...settings } = resolveSettings(sources, MERGE_SETTINGS);
-  const reports: { report: QualityReport; path: string }[] = [];
-  for (const path of positionals) reports.push({ report: completeReport(parseReport(await readInputFile(context.fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES), path, 'report'), path), path });
-  const merged = mergeReports(reports);
+  await refuseRepeatedReports(context.fileSystem, positionals);
+  const { reports, copies } = await readReports(context.fileSystem, positionals);
+  checkMergeable(reports);
+  // The reports' own rules (checked to agree) are the run's: each report is a part of it, as a worker thread's range is.
+  const { environment, slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint } = reports[0]!.report;
   const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
   const reads = [...positionals.map((path) => ({ path, what: 'report' })), settingsFileRead(location)];
-  // The merged runs' environment names the history's runs that count.
-  const { judgement, publish } = await openRun({ ...settings, environment: merged.environment, slowResponseThresholdMs: merged.slowResponseThresholdMs, outputFile }, host, { reads });
-  const { report, reportText, files, warnings } = await publish(judgeReport(merged, judgement));
+  const runSettings = { ...settings, environment, slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, outputFile };
+  const { run, publish } = await openRun(runSettings, host, { reads });
+  for (const { report } of reports) run.absorb(reportPart(report));
+  const { report, reportText, files, warnings } = await publish(run.finish(runFactsOf(reports.map(({ report }) => report))));
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
-  else if (!quiet) context.stdout.write(renderTerminal(report, { files: files.map((file) => displayPath(file, process.cwd())), color: presentValue(context.env['NO_COLOR']) === undefined }));
-  for (const warning of warnings) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  else if (!quiet) {
+    const shown = files.map((file) => displayPath(file, process.cwd()));
+    context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
+  }
+  for (const warning of [...copies, ...warnings]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
+}
+
+/**
+ * Refuses a report named twice, however the path is spelled (`a.json`,
+ * `./a.json`, a link to it): merged with itself, it would double every
+ * count. A UsageError (64): the command line is wrong.
+ */
+async function refuseRepeatedReports(fileSystem: FileSystem, paths: readonly string[]): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    // Only files that are there: a missing one is named by the read that follows (66).
+    if ((await fileSystem.stat(path)) === undefined) continue;
+    const identity = await fileIdentity(fileSystem, path);
+    if (identity === undefined) continue;
+    const first = seen.get(identity);
+    if (first !== undefined) {
+      const again = first === path ? 'twice' : `again, as ${quotePath(path)}`;
+      throw new UsageError(`the report ${quotePath(first)} is named ${again}: merged with itself, every count would double; name each report once`);
+    }
+    seen.set(identity, path);
+  }
+}
+
+/**
+ * Reads the reports, each as a merge needs it, and a warning for each whose
+ * text is another's byte for byte: reports carry no identity of their run,
+ * so two files alike may be one run copied (every count doubled) or two
+ * runs that happened to agree; the merge goes on and says so.
+ */
+async function readReports(fileSystem: FileSystem, paths: readonly string[]): Promise<{ reports: ReportToMerge[]; copies: string[] }> {
+  const reports: ReportToMerge[] = [];
+  const copies: string[] = [];
+  const digests = new Map<string, string>();
+  for (const path of paths) {
+    const text = await readInputFile(fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES);
+    reports.push({ report: completeReport(parseReport(text, path, 'report'), path), path });
+    const digest = createHash('sha256').update(text).digest('hex');
+    const first = digests.get(digest);
+    if (first === undefined) digests.set(digest, path);
+    else copies.push(`the report ${quotePath(path)} is ${quotePath(first)} byte for byte: if it is a copy of the same run, the merged counts are doubled`);
+  }
+  return { reports, copies };
 }
 
 /**
@@ -100,11 +150,14 @@ function completeReport(parsed: unknown, path: string): QualityReport {
 const MERGE_HELP = `Usage: quality-evidence merge <report.json...> [options]
 
 Merges reports of separate runs, shards or machines into one report, as if
-one run had made all their executions. Counts, status codes, failures and
-tests add exactly; the percentiles are read from the merged latency
-histograms ("source": "histogram"), each within 1% of the exact one. The
-reports must agree on what their numbers mean (environment, slow threshold,
-expected statuses): a difference is refused, named.
+one run had made all their executions: each report is taken into the
+tallies records go through. Counts, status codes, failures and tests add
+exactly; the percentiles are read from the merged latency histograms
+("source": "histogram"), each within 1% of the exact one. The reports must
+agree on what their numbers mean (environment, slow threshold, expected
+statuses) and each with itself (its counts, histograms and times add up):
+a difference is refused, named. A report named twice is refused; two files
+alike byte for byte are merged with a warning.
 
 Options (each wins over its variable, which wins over quality-evidence.config.json):
   -o, --output <path>                  the merged report (QE_OUTPUT_PATH; default .build/quality-summary.json)
@@ -128,6 +181,7 @@ Examples:
   npx quality-evidence merge reports/*.json --budgets budgets.json --history history.jsonl
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
-64 usage, 65 not a report, or reports that cannot be merged, 66 a report is
-missing, 73 the report cannot be written, 78 configuration.
+64 usage (a report named twice too), 65 not a report, or reports that
+cannot be merged, 66 a report is missing, 73 the report cannot be written,
+78 configuration.
 `;

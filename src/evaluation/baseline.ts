@@ -1,12 +1,12 @@
 import { InputSyntaxError, ReportFormatError } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
-import { firstIssueWhere } from '../issues/issuePath.js';
+import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { z } from 'zod';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { DEFAULT_SIGNIFICANCE_LEVEL, runShiftOf, shiftPercent, smallestPValue, testLatencyChange } from './latencyChange.js';
-import { histogramCount } from '../summary/latencyHistogram.js';
+import { HISTOGRAM_RELATIVE_ACCURACY, histogramCount, type LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
 
 /**
@@ -51,7 +51,28 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     throw new ReportFormatError(path, `is not a quality-summary.json written by quality-evidence${where}`, what);
   }
   keepProtoFailures((document as { failureCountByEndpoint: Record<string, unknown> }).failureCountByEndpoint, parsed.data.failureCountByEndpoint, path, what);
+  const other = histogramsOf(parsed.data).find(({ histogram }) => histogram.relativeAccuracy !== HISTOGRAM_RELATIVE_ACCURACY);
+  if (other !== undefined) {
+    const where = formatIssuePath([...other.path, 'relativeAccuracy']);
+    throw new ReportFormatError(
+      path,
+      `has latency histograms of relative accuracy ${other.histogram.relativeAccuracy} (at ${where}), where this version reads ${HISTOGRAM_RELATIVE_ACCURACY}: ` +
+        `its times cannot be compared, merged or exported as if they were of ${HISTOGRAM_RELATIVE_ACCURACY}; summarise its records again with this version`,
+      what,
+    );
+  }
   return parsed.data;
+}
+
+/** Every latency histogram of a report, with its place: each endpoint's, each of its statuses', each source's. */
+function histogramsOf(report: BaselineReport): { readonly path: readonly PropertyKey[]; readonly histogram: LatencyHistogram }[] {
+  const endpoints = (report.endpoints ?? []).flatMap((entry, index) => [
+    ...(entry.latencyHistogram === undefined ? [] : [{ path: ['endpoints', index, 'latencyHistogram'], histogram: entry.latencyHistogram }]),
+    ...(entry.latencyByStatus ?? []).map(({ latencyHistogram: histogram }, at) => ({ path: ['endpoints', index, 'latencyByStatus', at, 'latencyHistogram'], histogram })),
+  ]);
+  const { sources: split } = report;
+  const sources = split === undefined ? [] : (['api', 'browser'] as const).map((source) => ({ path: ['sources', source, 'latencyHistogram'], histogram: split[source].latencyHistogram }));
+  return [...endpoints, ...sources];
 }
 
 // zod leaves a "__proto__" key out of a record without a word (assigning it would set the
@@ -91,7 +112,8 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
   const runShift = runShiftOf(
     report.endpoints.map((entry) => {
       const before = beforeEndpoints.get(entry.endpoint);
-      const testable = before?.latencyHistogram !== undefined && smallestPValue(histogramCount(before.latencyHistogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
+      const histogram = before?.latencyHistogram;
+      const testable = comparable(histogram, entry.latencyHistogram) && smallestPValue(histogramCount(histogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
       return { p50Before: before?.responseTimeMs.p50 ?? null, p50After: entry.responseTimeMs.p50, testable };
     }),
   );
@@ -100,7 +122,8 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
     const p95Before = before?.responseTimeMs.p95 ?? null;
     const p95After = entry.responseTimeMs.p95;
     const p95Change = changePercent(p95Before, p95After);
-    const test = before?.latencyHistogram === undefined ? undefined : testLatencyChange(before.latencyHistogram, entry.latencyHistogram, significanceLevel, runShift);
+    const histogram = before?.latencyHistogram;
+    const test = comparable(histogram, entry.latencyHistogram) ? testLatencyChange(histogram, entry.latencyHistogram, significanceLevel, runShift) : undefined;
     return {
       endpoint: entry.endpoint,
       executionCount: { before: before?.executionCount ?? null, after: entry.executionCount },
@@ -139,6 +162,16 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
     newEndpoints: baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
     missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),
   };
+}
+
+/**
+ * Whether two histograms can be tested against each other: both there, of
+ * one relative accuracy (a bucket index means another time in another). A
+ * report read as a baseline is refused for another accuracy (parseReport);
+ * a run of a history file is only not tested.
+ */
+function comparable(before: LatencyHistogram | undefined, after: LatencyHistogram): before is LatencyHistogram {
+  return before !== undefined && before.relativeAccuracy === after.relativeAccuracy;
 }
 
 /** Failed executions per execution, to 6 decimals; null without executions. */

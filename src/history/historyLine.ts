@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
+import { bucketRange } from '../summary/latencyHistogram.js';
 import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
 
 /**
@@ -153,8 +154,14 @@ function isHistogram(value: unknown): boolean {
   if (keys.length !== HISTOGRAM_KEYS.size || !keys.every((key) => HISTOGRAM_KEYS.has(key))) return false;
   const { relativeAccuracy, zeroCount, bins } = value;
   if (typeof relativeAccuracy !== 'number' || !(relativeAccuracy > 0 && relativeAccuracy < 1) || !isCount(zeroCount, 0) || !Array.isArray(bins)) return false;
+  // Buckets strictly ascending, each one a time can fall in, as the schema has them.
+  const { lowest, highest } = bucketRange(relativeAccuracy);
+  let previous = Number.NEGATIVE_INFINITY;
   for (const bin of bins as unknown[]) {
     if (!Array.isArray(bin) || bin.length !== 2 || !Number.isSafeInteger(bin[0]) || !isCount(bin[1], 1)) return false;
+    const bucket = bin[0] as number;
+    if (bucket <= previous || bucket < lowest || bucket > highest) return false;
+    previous = bucket;
   }
   return true;
 }

@@ -399,9 +399,9 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   return report;
 }
 
-/** Statistics computed from every recorded time say so: `"source": "exact"`. */
+/** Statistics computed from every recorded time say so: `"source": "exact"`; those read from merged histograms say `histogram`. */
 function copyStatistics(statistics: LatencyStatistics): QualityReport['responseTimeMs'] {
-  return { ...statistics, source: 'exact' };
+  return statistics.source === 'histogram' ? { ...statistics } : { ...statistics, source: 'exact' };
 }
 
 function sourceEntry({ responseTimeMs, latencyHistogram, ...counts }: SourceStatistics): NonNullable<QualityReport['sources']>['api'] {

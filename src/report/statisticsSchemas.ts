@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bucketRange } from '../summary/latencyHistogram.js';
 
 /** The shapes of statistics the report repeats: per run, per endpoint, per operation. */
 
@@ -76,6 +77,20 @@ export const latencyHistogramSchema = z
         description:
           'Only the buckets that hold a time, ascending: [index, count]. Bucket i holds the times in (γ^(i-1), γ^i] ms, γ = (1 + relativeAccuracy) / (1 - relativeAccuracy), and stands for 2γ^i / (γ + 1) (DDSketch\'s logarithmic mapping)',
       }),
+  })
+  .check((context) => {
+    // A histogram's buckets are ascending and each holds some time: bins out of order would be read as other times.
+    const { relativeAccuracy, bins } = context.value;
+    const { lowest, highest } = bucketRange(relativeAccuracy);
+    bins.forEach(([bucket], index) => {
+      const problem =
+        index > 0 && bucket <= bins[index - 1]![0]
+          ? `bucket ${bucket} follows bucket ${bins[index - 1]![0]}: buckets must be strictly ascending`
+          : bucket < lowest || bucket > highest
+            ? `bucket ${bucket} holds no time: a histogram of relative accuracy ${relativeAccuracy} has buckets ${lowest} to ${highest}`
+            : undefined;
+      if (problem !== undefined) context.issues.push({ code: 'custom', message: problem, input: bins[index], path: ['bins', index, 0] });
+    });
   })
   .meta({
     title: 'LatencyHistogram',

@@ -81,6 +81,8 @@ export interface EndpointEvidenceData {
   readonly retriedFailureCount: number;
   /** Failed calls of attempts that passed, by status code (or error code). */
   readonly passingTestFailures: readonly (readonly [string, number])[];
+  /** Tests that called the endpoint and are not in `tests`: a report lists at most ENDPOINT_TEST_LIMIT (its testCount says how many). */
+  readonly unlistedTestCount?: number;
 }
 
 /** What the report gives of one endpoint's evidence. */
@@ -103,6 +105,7 @@ export class EndpointEvidence {
   private failed: FailedExecution[] = [];
   private retriedFailureCount = 0;
   private readonly passingTestFailures = new Map<string, number>();
+  private unlistedTestCount = 0;
 
   /**
    * One call: counted for its test, and kept when it failed and fewer than
@@ -151,6 +154,8 @@ export class EndpointEvidence {
     for (const execution of data.failed) this.keep(execution);
     this.retriedFailureCount += data.retriedFailureCount;
     for (const [code, count] of data.passingTestFailures) this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + count);
+    // A test a report left unlisted may be one another report lists: counted twice then, the one count no part can make exact.
+    this.unlistedTestCount += data.unlistedTestCount ?? 0;
   }
 
   toData(): EndpointEvidenceData {
@@ -159,6 +164,7 @@ export class EndpointEvidence {
       failed: [...this.failed],
       retriedFailureCount: this.retriedFailureCount,
       passingTestFailures: [...this.passingTestFailures],
+      ...(this.unlistedTestCount === 0 ? {} : { unlistedTestCount: this.unlistedTestCount }),
     };
   }
 
@@ -166,10 +172,10 @@ export class EndpointEvidence {
     const tests = [...this.tests.values()]
       .map(({ identity, calls, failedCalls }) => ({ ...identity, calls, failedCalls }))
       .sort((a, b) => b.failedCalls - a.failedCalls || b.calls - a.calls || compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.title, b.title));
-    const fromTests = tests.length > 0;
+    const fromTests = tests.length > 0 || this.unlistedTestCount > 0;
     const passing = [...this.passingTestFailures].sort(([a], [b]) => compareCodeUnits(a, b));
     return {
-      ...(fromTests ? { tests: tests.slice(0, ENDPOINT_TEST_LIMIT), testCount: tests.length } : {}),
+      ...(fromTests ? { tests: tests.slice(0, ENDPOINT_TEST_LIMIT), testCount: tests.length + this.unlistedTestCount } : {}),
       ...(this.failed.length > 0 ? { failedExecutions: [...this.failed] } : {}),
       ...(fromTests ? { flakyFailedExecutionCount: this.retriedFailureCount } : {}),
       ...(passing.length > 0 ? { passingTestFailures: Object.fromEntries(passing) } : {}),
@@ -220,6 +226,8 @@ function placeOf({ test, attempt, location }: FailedExecution): readonly (string
       return [1, location.title, location.attempt];
     case 'document':
       return [1, location.file ?? '', -1];
+    case 'described':
+      return [2, location.text];
   }
 }
 

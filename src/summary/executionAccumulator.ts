@@ -3,12 +3,14 @@ import type { CanonicalExecutionRecord } from '../records/normaliseExecutionReco
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
 import { concatenated, describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
+import type { SummarisedTimes } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
-import { HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
+import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
+import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
 import { EndpointEvidence, type CallSource, type EndpointEvidenceData, type EndpointEvidenceResult, type FailedExecution } from './endpointEvidence.js';
 import { BrowserShare, splitBySource, type BrowserShareData, type EndpointWhole, type ExecutionSource, type SourceCounts, type SourceStatistics } from './sourceShare.js';
 
@@ -107,9 +109,11 @@ export interface ExecutionData {
    * `[bucket, count]` pairs (flat, in `bins`) for each entry.
    */
   readonly sums?: { readonly partials: Float64Array; readonly sumCounts: Uint8Array; readonly zeroCounts: Float64Array; readonly binCounts: Uint32Array; readonly bins: Float64Array };
-  /** What only some endpoints have: body conformance, tests and failed calls, calls a browser made. */
+  /** What only some endpoints have: body conformance, tests and failed calls, calls a browser made, what reports said. */
   readonly details: readonly EndpointDetails[];
   readonly slowest: readonly SlowExecution[];
+  /** Only when reports were taken: their totals by source (see reportedShare.ts). */
+  readonly reportedSources?: Readonly<Record<ExecutionSource, ReportedTotalsData>>;
 }
 
 /** The parts of one endpoint's tally that only some endpoints have, as plain data. */
@@ -119,6 +123,34 @@ export interface EndpointDetails {
   readonly bodies?: BodyTallyData;
   readonly evidence?: EndpointEvidenceData;
   readonly browser?: BrowserShareData;
+  /** What reports said of the endpoint: their bounds and counts by source, and their times by outcome, summarised. */
+  readonly reported?: { readonly share: ReportedShareData; readonly outcomes: readonly SummarisedOutcome[] };
+}
+
+/** One outcome's times as a report gives them: their count, exact sum and histogram. */
+export interface SummarisedOutcome {
+  readonly outcome: number | string;
+  readonly times: SummarisedTimes;
+}
+
+/** What a report says of one endpoint (see ExecutionAccumulator.addReported). */
+export interface ReportedEndpoint {
+  readonly executionCount: number;
+  readonly failedExecutionCount: number;
+  readonly expectedErrorCount: number;
+  readonly slowExecutionCount: number;
+  readonly noResponseCount: number;
+  /** Only when its records carried timing phases. */
+  readonly newConnectionCount?: number | undefined;
+  /** Its times by status code, or error code for calls with no response. */
+  readonly outcomes: readonly SummarisedOutcome[];
+  /** The fastest and the slowest of its times. */
+  readonly min: number;
+  readonly max: number;
+  /** Its executions by source; absent: every one an API client's. */
+  readonly sources?: Readonly<Record<ExecutionSource, SourceCounts>> | undefined;
+  readonly bodies?: BodyTallyData | undefined;
+  readonly evidence?: EndpointEvidenceData | undefined;
 }
 
 const FIELD_EXECUTIONS = 0;
@@ -171,6 +203,8 @@ export class EndpointTally {
   evidence: EndpointEvidence | undefined;
   /** The executions a browser made, once one did. */
   browser: BrowserShare | undefined;
+  /** What reports said of it, once one was taken (see {@link ExecutionAccumulator.addReported}): its statistics then come from the histograms. */
+  reported: ReportedShare | undefined;
 
   constructor(
     readonly endpoint: string,
@@ -223,6 +257,7 @@ export class ExecutionAccumulator {
   private readonly expectedOfTemplate: ((endpoint: string) => StatusSet | undefined) | undefined;
   private readonly tallies = new Map<string, EndpointTally>();
   private slowest: SlowExecution[] = [];
+  private reportedSources: Record<ExecutionSource, ReportedTotals> | undefined;
 
   constructor(slowResponseThresholdMs: number, rules: ExpectationRules = {}) {
     if (typeof slowResponseThresholdMs !== 'number') {
@@ -296,6 +331,41 @@ export class ExecutionAccumulator {
     (tally.evidence ??= new EndpointEvidence()).add(failed, source, execution, excerpt);
   }
 
+  /**
+   * Counts what a report says of one endpoint, as a part counted elsewhere:
+   * its counts, its times by outcome as the report summarised them, their
+   * bounds, its split by source, its body conformance and its evidence.
+   * An endpoint a report was taken into gives statistics read from its
+   * histograms (`source: histogram`), and no time to first byte (a report
+   * keeps none of the waits).
+   */
+  addReported(endpoint: string, reported: ReportedEndpoint): void {
+    const tally = this.slot(endpoint);
+    tally.executionCount += reported.executionCount;
+    tally.failedExecutionCount += reported.failedExecutionCount;
+    tally.expectedErrorCount += reported.expectedErrorCount;
+    tally.slowExecutionCount += reported.slowExecutionCount;
+    tally.noResponseCount += reported.noResponseCount;
+    if (reported.newConnectionCount !== undefined) {
+      tally.timed = true;
+      tally.newConnectionCount += reported.newConnectionCount;
+    }
+    for (const { outcome, times } of reported.outcomes) tally.timesOf(outcome).adoptSummarised(times);
+    const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, min, max, sources } = reported;
+    const api = sources?.api ?? { executionCount, failedExecutionCount };
+    const browser = sources?.browser ?? { executionCount: 0, failedExecutionCount: 0 };
+    (tally.reported ??= new ReportedShare()).merge({ executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, min, max, api, browser });
+    if (reported.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(reported.bodies);
+    if (reported.evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(reported.evidence);
+  }
+
+  /** Adds a report's totals by source (see reportedShare.ts); every report taken gives them, a report without sources all as API clients'. */
+  addReportedSources(sources: Readonly<Record<ExecutionSource, ReportedTotalsData>>): void {
+    const totals = (this.reportedSources ??= { api: new ReportedTotals(), browser: new ReportedTotals() });
+    totals.api.merge(sources.api);
+    totals.browser.merge(sources.browser);
+  }
+
   /** Counts one canonical record. */
   add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
     this.addExecution(record.endpoint, record.statusCode ?? record.errorCode ?? NO_RESPONSE, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
@@ -366,13 +436,18 @@ export class ExecutionAccumulator {
       for (let outcome = 0; outcome < outcomeCount; outcome++) adoptNext(tally.timesOf(outcomes[outcomeAt++]!));
       adoptNext(tally.waits);
     }
-    for (const { index, bodies, evidence, browser } of data.details) {
+    for (const { index, bodies, evidence, browser, reported } of data.details) {
       const tally = tallies[index]!;
       if (bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(bodies);
       if (evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(evidence);
       if (browser !== undefined) (tally.browser ??= new BrowserShare()).merge(browser);
+      if (reported !== undefined) {
+        (tally.reported ??= new ReportedShare()).merge(reported.share);
+        for (const { outcome, times } of reported.outcomes) tally.timesOf(outcome).adoptSummarised(times);
+      }
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
+    if (data.reportedSources !== undefined) this.addReportedSources(data.reportedSources);
   }
 
   /**
@@ -403,10 +478,14 @@ export class ExecutionAccumulator {
       if (tally.bodies !== undefined) (mine.bodies ??= new BodyTally()).merge(tally.bodies.toData());
       if (tally.evidence !== undefined) (mine.evidence ??= new EndpointEvidence()).merge(tally.evidence.toData());
       if (tally.browser !== undefined) (mine.browser ??= new BrowserShare()).merge(tally.browser.toData());
+      if (tally.reported !== undefined) (mine.reported ??= new ReportedShare()).merge(tally.reported.toData());
     }
     for (const execution of other.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
+    const sources = other.reportedSources;
+    if (sources !== undefined) this.addReportedSources({ api: sources.api.toData(), browser: sources.browser.toData() });
     other.tallies.clear();
     other.slowest = [];
+    other.reportedSources = undefined;
   }
 
   /**
@@ -436,7 +515,12 @@ export class ExecutionAccumulator {
    * let go once copied (a worker thread's peak memory holds them once).
    */
   toData({ sorted = false, last = false }: { readonly sorted?: boolean; readonly last?: boolean } = {}): ExecutionData {
-    return { ...packTallies([...this.tallies], sorted, last), slowest: [...this.slowest] };
+    const sources = this.reportedSources;
+    return {
+      ...packTallies([...this.tallies], sorted, last),
+      slowest: [...this.slowest],
+      ...(sources === undefined ? {} : { reportedSources: { api: sources.api.toData(), browser: sources.browser.toData() } }),
+    };
   }
 
   /**
@@ -481,6 +565,7 @@ export class ExecutionAccumulator {
     const slowEndpoints: string[] = [];
     const noResponseEndpoints: string[] = [];
     const wholes: EndpointWhole[] = [];
+    let anyReported = false;
     for (const endpoint of labels) {
       const tally = this.tallies.get(endpoint)!;
       const byOutcome = latencyByOutcome(tally);
@@ -499,6 +584,9 @@ export class ExecutionAccumulator {
       if (tally.failedExecutionCount > 0) failureCountByEndpoint[endpoint] = tally.failedExecutionCount;
       if (tally.slowExecutionCount > 0) slowEndpoints.push(endpoint);
       if (tally.noResponseCount > 0) noResponseEndpoints.push(endpoint);
+      // One status's bins are the endpoint's (shared: no one changes a histogram).
+      const latencyHistogram = mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram));
+      const { reported } = tally;
       const statistics: EndpointStatistics = {
         endpoint,
         executionCount: tally.executionCount,
@@ -507,12 +595,14 @@ export class ExecutionAccumulator {
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
         statusCodes: statusCodeObject(codes),
-        responseTimeMs: describeRuns(runs, sum),
-        // One status's histogram is the endpoint's (shared: no one changes a histogram).
-        latencyHistogram: byOutcome.length === 1 ? byOutcome[0]!.latency.latencyHistogram : mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram)),
+        responseTimeMs: reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
+        latencyHistogram,
         latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
-      const timed = tally.timed ? { ...statistics, timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()), newConnectionCount: tally.newConnectionCount } : statistics;
+      anyReported ||= reported !== undefined;
+      // A report keeps no wait: an endpoint a report was taken into gives no time to first byte, which would be a part's.
+      const waits = reported === undefined ? { timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()) } : {};
+      const timed = tally.timed ? { ...statistics, ...waits, newConnectionCount: tally.newConnectionCount } : statistics;
       const checked = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
       endpoints.push(tally.evidence === undefined ? checked : { ...checked, ...tally.evidence.result() });
       wholes.push({
@@ -522,9 +612,10 @@ export class ExecutionAccumulator {
         slowExecutionCount: tally.slowExecutionCount,
         runs,
         browser: tally.browser,
+        reported,
       });
     }
-    const split = splitBySource(wholes);
+    const split = splitBySource(wholes, this.reportedSources);
     return {
       executionCount,
       failedExecutionCount,
@@ -535,7 +626,7 @@ export class ExecutionAccumulator {
       noResponseEndpoints,
       expectedErrorCount,
       statusCodes: statusCodeObject(statusCodes),
-      responseTimeMs: describeRuns(allRuns, allSum),
+      responseTimeMs: !anyReported ? describeRuns(allRuns, allSum) : describeReported(endpoints, allSum),
       endpoints: split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
       slowestExecutions: [...this.slowest],
       ...(split === undefined ? {} : { sources: split.sources }),
@@ -588,12 +679,13 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
     counts[base + FIELD_OUTCOMES] = tally.outcomes.length;
     outcomes.push(...tally.outcomes);
     buffers.push(...tally.outcomeTimes, tally.waits);
-    if (tally.bodies !== undefined || tally.evidence !== undefined || tally.browser !== undefined) {
+    if (tally.bodies !== undefined || tally.evidence !== undefined || tally.browser !== undefined || tally.reported !== undefined) {
       details.push({
         index,
         ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
         ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
         ...(tally.browser === undefined ? {} : { browser: tally.browser.toData() }),
+        ...(tally.reported === undefined ? {} : { reported: { share: tally.reported.toData(), outcomes: summarisedOutcomes(tally) } }),
       });
     }
   });
@@ -625,6 +717,34 @@ function packTallies(entries: readonly (readonly [string, EndpointTally])[], sor
   return { labels, counts, outcomes, sampleCounts, samples, sorted, ...(sums === undefined ? {} : { sums }), details };
 }
 
+/** The fastest and the slowest of sorted runs and of bounds a report gave. */
+function boundsOf(runs: readonly Float64Array[], { min, max }: { readonly min: number; readonly max: number }): [number, number] {
+  let low = min;
+  let high = max;
+  for (const run of runs) {
+    if (run.length === 0) continue;
+    low = Math.min(low, run[0]!);
+    high = Math.max(high, run[run.length - 1]!);
+  }
+  return [low, high];
+}
+
+/** The run's statistics when reports were taken: read from every endpoint's histogram, between the endpoints' bounds. */
+function describeReported(endpoints: readonly EndpointStatistics[], sum: ExactSum): LatencyStatistics {
+  let min = Number.POSITIVE_INFINITY;
+  let max = 0;
+  for (const { responseTimeMs } of endpoints) {
+    min = Math.min(min, responseTimeMs.min ?? min);
+    max = Math.max(max, responseTimeMs.max ?? max);
+  }
+  return describeHistogram(mergedHistogram(endpoints.map(({ latencyHistogram }) => latencyHistogram)), sum, min, max);
+}
+
+/** The times of each outcome of a tally that reports summarised. */
+function summarisedOutcomes(tally: EndpointTally): SummarisedOutcome[] {
+  return tally.outcomes.flatMap((outcome, index) => tally.outcomeTimes[index]!.summarisedParts().map((times) => ({ outcome, times })));
+}
+
 /** Status codes and their counts as an object with ascending keys (integer-like keys are ordered so in JSON). */
 function statusCodeObject(counts: ReadonlyMap<number, number>): Record<string, number> {
   return sparseCounts([...counts].sort(([a], [b]) => a - b));
@@ -651,9 +771,13 @@ function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: Ex
 /** The histogram of a buffer's samples: the histograms its threads counted, and its own runs. */
 function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   const { histograms, runs } = buffer.histogramParts();
-  if (histograms.length === 0) return histogramOfRuns(runs);
+  const summarised = buffer.summarisedParts().map(({ histogram }) => histogram);
+  if (histograms.length === 0 && summarised.length === 0) return histogramOfRuns(runs);
+  // Times only reports gave: their histograms added up as they are.
+  if (histograms.length === 0 && runs.length === 0) return mergedHistogram(summarised);
   const counts = new HistogramCounts();
   for (const histogram of histograms) counts.mergeFlat(histogram);
+  for (const histogram of summarised) counts.merge(histogram);
   for (const run of runs) counts.addSorted(run);
   return counts.result();
 }

@@ -1,4 +1,4 @@
-import { nearestRank, type FlatHistogram } from './latencySamples.js';
+import { nearestRank, roundToMicroseconds, type ExactSum, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
 
 /**
  * An endpoint's latency histogram: logarithmic buckets with DDSketch's
@@ -39,6 +39,16 @@ export function bucketValue(index: number): number {
   return (2 * GAMMA ** index) / (GAMMA + 1);
 }
 
+/**
+ * The buckets a histogram of this relative accuracy can hold: from the one
+ * of the smallest time above 0 (5e-324 ms) to the one of the largest
+ * finite time. An index outside is no time's.
+ */
+export function bucketRange(relativeAccuracy: number): { readonly lowest: number; readonly highest: number } {
+  const logGamma = Math.log((1 + relativeAccuracy) / (1 - relativeAccuracy));
+  return { lowest: Math.ceil(Math.log(Number.MIN_VALUE) / logGamma), highest: Math.ceil(Math.log(Number.MAX_VALUE) / logGamma) };
+}
+
 /** A histogram being filled: counts by bucket. */
 export class HistogramCounts {
   zeroCount = 0;
@@ -70,13 +80,7 @@ export class HistogramCounts {
 
   /** The counts as flat data: bins ascending. */
   toFlat(): FlatHistogram {
-    const { bins } = this.result();
-    const flat = new Float64Array(bins.length * 2);
-    bins.forEach(([bucket, count], index) => {
-      flat[index * 2] = bucket;
-      flat[index * 2 + 1] = count;
-    });
-    return { zeroCount: this.zeroCount, bins: flat };
+    return flatHistogram(this.result());
   }
 
   /** Adds another histogram's counts. */
@@ -91,6 +95,16 @@ export class HistogramCounts {
   }
 }
 
+/** A histogram as flat data (see FlatHistogram). */
+export function flatHistogram({ zeroCount, bins }: LatencyHistogram): FlatHistogram {
+  const flat = new Float64Array(bins.length * 2);
+  bins.forEach(([bucket, count], index) => {
+    flat[index * 2] = bucket;
+    flat[index * 2 + 1] = count;
+  });
+  return { zeroCount, bins: flat };
+}
+
 /** The histogram of times given as sorted runs. */
 export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram {
   const counts = new HistogramCounts();
@@ -98,11 +112,37 @@ export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram
   return counts.result();
 }
 
-/** Histograms added together: the histogram of all their times. */
+/** Histograms added together: the histogram of all their times (one alone is given back, its bins shared). */
 export function mergedHistogram(histograms: readonly LatencyHistogram[]): LatencyHistogram {
-  const counts = new HistogramCounts();
-  for (const histogram of histograms) counts.merge(histogram);
-  return counts.result();
+  if (histograms.length <= 1) {
+    const [only] = histograms;
+    return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount: only?.zeroCount ?? 0, bins: only?.bins ?? [] };
+  }
+  // Halves added, then the two: each bin list is walked once per level, never hashed or sorted.
+  const middle = histograms.length >> 1;
+  return addedHistograms(mergedHistogram(histograms.slice(0, middle)), mergedHistogram(histograms.slice(middle)));
+}
+
+function addedHistograms(a: LatencyHistogram, b: LatencyHistogram): LatencyHistogram {
+  const bins: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.bins.length || j < b.bins.length) {
+    const x = a.bins[i];
+    const y = b.bins[j];
+    if (y === undefined || (x !== undefined && x[0] < y[0])) {
+      bins.push([x![0], x![1]]);
+      i++;
+    } else if (x === undefined || y[0] < x[0]) {
+      bins.push([y[0], y[1]]);
+      j++;
+    } else {
+      bins.push([x[0], x[1] + y[1]]);
+      i++;
+      j++;
+    }
+  }
+  return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount: a.zeroCount + b.zeroCount, bins };
 }
 
 /** How many times a histogram holds. */
@@ -126,4 +166,20 @@ export function histogramPercentile(histogram: LatencyHistogram, percentile: num
     if (seen >= rank) return bucketValue(bucket);
   }
   return bucketValue(histogram.bins[histogram.bins.length - 1]![0]);
+}
+
+/**
+ * The statistics of times known by their histogram, exact sum and bounds
+ * (some of them summarised by a report): min and max exact, the mean from
+ * the exact sum, the percentiles read from the histogram by nearest rank
+ * and kept within [min, max], which holds every true percentile. They say
+ * so: `source` is `histogram`.
+ */
+export function describeHistogram(histogram: LatencyHistogram, sum: ExactSum, min: number, max: number): LatencyStatistics {
+  const count = histogramCount(histogram);
+  const estimate = { source: 'histogram', relativeError: HISTOGRAM_RELATIVE_ACCURACY } as const;
+  if (count === 0) return { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, ...estimate };
+  const percentile = (p: number): number => roundToMicroseconds(Math.min(max, Math.max(min, histogramPercentile(histogram, p)!)));
+  const mean = roundToMicroseconds(sum.value() / count);
+  return { min: min + 0, mean, p50: percentile(50), p90: percentile(90), p95: percentile(95), p99: percentile(99), max, ...estimate };
 }

@@ -1,3 +1,5 @@
+import type { LatencyHistogram } from './latencyHistogram.js';
+
 /**
  * Response-time samples and their statistics. Samples are kept as float64 in
  * growable typed arrays (no object per record), so that millions of them
@@ -16,6 +18,13 @@ export interface LatencyStatistics {
   readonly p95: number | null;
   readonly p99: number | null;
   readonly max: number | null;
+  /**
+   * Only where some of the times are known only summarised (a report's,
+   * merged): `histogram`, the percentiles read from the histogram, within
+   * `relativeError` of the exact ones; min, max and the mean stay exact.
+   */
+  readonly source?: 'histogram';
+  readonly relativeError?: number;
 }
 
 const NO_STATISTICS: LatencyStatistics = { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null };
@@ -44,6 +53,8 @@ export class SampleBuffer {
   private current: Float64Array;
   private used = 0;
   private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined; readonly histogram: FlatHistogram | undefined }[] = [];
+  // Times known only by their count, exact sum and histogram (a report's): counted in every total, in no sorted run.
+  private summarised: SummarisedTimes[] = [];
   // Whether each own chunk is sorted (after runs()), so sorting again is skipped.
   private ownSorted = false;
 
@@ -53,7 +64,12 @@ export class SampleBuffer {
   }
 
   get length(): number {
-    return this.ownLength() + this.adopted.reduce((total, part) => total + part.samples.length, 0);
+    return this.ownLength() + this.adopted.reduce((total, part) => total + part.samples.length, 0) + this.summarisedLength();
+  }
+
+  /** How many of the times are known only summarised (see {@link adoptSummarised}). */
+  summarisedLength(): number {
+    return this.summarised.reduce((total, part) => total + part.count, 0);
   }
 
   push(value: number): void {
@@ -73,6 +89,21 @@ export class SampleBuffer {
    */
   adopt(samples: Float64Array, sorted = false, sum?: readonly number[], histogram?: FlatHistogram): void {
     if (samples.length > 0) this.adopted.push({ samples, sorted, sum, histogram });
+  }
+
+  /**
+   * Takes times known only by their count, exact sum and histogram (a
+   * report's, which keeps no time): they count in the length, the sum and
+   * the histogram, and in no sorted run, so statistics over them are read
+   * from the histogram.
+   */
+  adoptSummarised(times: SummarisedTimes): void {
+    if (times.count > 0) this.summarised.push(times);
+  }
+
+  /** The summarised times taken (see {@link adoptSummarised}). */
+  summarisedParts(): readonly SummarisedTimes[] {
+    return this.summarised;
   }
 
   /**
@@ -100,19 +131,21 @@ export class SampleBuffer {
     for (const chunk of other.filled) this.adopt(chunk, other.ownSorted);
     this.adopt(other.current.subarray(0, other.used), other.ownSorted);
     for (const part of other.adopted) this.adopted.push(part);
+    for (const part of other.summarised) this.summarised.push(part);
     other.clear();
   }
 
   /**
    * What the histogram of every sample is made of: the histograms counted
-   * where adopted samples came from, and the sorted runs of the rest.
+   * where adopted samples came from, and the sorted runs of the rest (the
+   * summarised times have histograms of their own, see summarisedParts).
    */
   histogramParts(): { readonly histograms: FlatHistogram[]; readonly runs: Float64Array[] } {
     const histograms = this.adopted.flatMap(({ histogram }) => (histogram === undefined ? [] : [histogram]));
     if (histograms.length === 0) return { histograms, runs: this.runs() };
     if (histograms.length === this.adopted.length && this.ownLength() === 0) return { histograms, runs: [] };
-    const counted = new Set(this.adopted.filter(({ histogram }) => histogram !== undefined).map(({ samples }) => samples));
-    return { histograms, runs: this.runs().filter((run) => !counted.has(run)) };
+    const withHistogram = new Set(this.adopted.filter(({ histogram }) => histogram !== undefined).map(({ samples }) => samples));
+    return { histograms, runs: this.runs().filter((run) => !withHistogram.has(run)) };
   }
 
   /** The exact sum of every sample. */
@@ -124,6 +157,7 @@ export class SampleBuffer {
       if (part.sum === undefined) sum.addAll(part.samples);
       else sum.merge(part.sum);
     }
+    for (const part of this.summarised) sum.merge(part.sum);
     return sum;
   }
 
@@ -131,6 +165,7 @@ export class SampleBuffer {
   clear(): void {
     this.clearOwn();
     this.adopted = [];
+    this.summarised = [];
   }
 
   /** Copies every sample, unsorted, into `target` from `at`: how many. */
@@ -230,6 +265,13 @@ const NO_SAMPLES = new Float64Array(0);
 export interface FlatHistogram {
   readonly zeroCount: number;
   readonly bins: Float64Array;
+}
+
+/** Times known only by their count, the partials of their exact sum and their histogram (as the report gives it): what a report keeps of them. */
+export interface SummarisedTimes {
+  readonly count: number;
+  readonly sum: readonly number[];
+  readonly histogram: LatencyHistogram;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { histogramOfRuns, type LatencyHistogram } from './latencyHistogram.js';
+import { describeHistogram, HistogramCounts, histogramOfRuns, type LatencyHistogram } from './latencyHistogram.js';
 import { describeRuns, ExactSum, SampleBuffer, type LatencyStatistics } from './latencySamples.js';
 import type { ExecutionSource } from '../records/recordCheck.js';
+import type { ReportedShare, ReportedTotals } from './reportedShare.js';
 
 export type { ExecutionSource } from '../records/recordCheck.js';
 
@@ -74,9 +75,11 @@ export interface BrowserShareData extends ShareCounts {
 
 /** What the split needs of one endpoint's whole tally. */
 export interface EndpointWhole extends ShareCounts {
-  /** Its times as sorted runs. */
+  /** Its times as sorted runs (those records brought). */
   readonly runs: readonly Float64Array[];
   readonly browser: BrowserShare | undefined;
+  /** What reports brought of it: counted in the whole, split by source in the reports' own counts. */
+  readonly reported: ReportedShare | undefined;
 }
 
 /** Totals of one source, being added up over the endpoints. */
@@ -85,12 +88,10 @@ class SourceTotals {
   failedExecutionCount = 0;
   noResponseCount = 0;
   slowExecutionCount = 0;
-  endpointCount = 0;
   readonly runs: Float64Array[] = [];
 
   add(counts: ShareCounts, runs: readonly Float64Array[]): void {
     if (counts.executionCount === 0) return;
-    this.endpointCount++;
     this.executionCount += counts.executionCount;
     this.failedExecutionCount += counts.failedExecutionCount;
     this.noResponseCount += counts.noResponseCount;
@@ -98,41 +99,84 @@ class SourceTotals {
     this.runs.push(...runs.filter((run) => run.length > 0));
   }
 
-  result(): SourceStatistics {
+  /** The totals, with `reported` (the reports' own totals of this source) added: their statistics then come from the histogram. */
+  result(endpointCount: number, reported: ReportedTotals | undefined): SourceStatistics {
     const sum = new ExactSum();
     for (const run of this.runs) sum.addAll(run);
-    const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, endpointCount } = this;
-    return { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, endpointCount, responseTimeMs: describeRuns(this.runs, sum), latencyHistogram: histogramOfRuns(this.runs) };
+    const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount } = this;
+    const counts = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount };
+    if (reported === undefined) return { ...counts, endpointCount, responseTimeMs: describeRuns(this.runs, sum), latencyHistogram: histogramOfRuns(this.runs) };
+    const histogram = new HistogramCounts();
+    for (const run of this.runs) histogram.addSorted(run);
+    histogram.merge(reported.histogram());
+    sum.merge(reported.sum);
+    let { min, max } = reported;
+    for (const run of this.runs) {
+      min = Math.min(min, run[0]!);
+      max = Math.max(max, run[run.length - 1]!);
+    }
+    const latencyHistogram = histogram.result();
+    return {
+      executionCount: counts.executionCount + reported.executionCount,
+      failedExecutionCount: counts.failedExecutionCount + reported.failedExecutionCount,
+      noResponseCount: counts.noResponseCount + reported.noResponseCount,
+      slowExecutionCount: counts.slowExecutionCount + reported.slowExecutionCount,
+      endpointCount,
+      responseTimeMs: describeHistogram(latencyHistogram, sum, min, max),
+      latencyHistogram,
+    };
   }
 }
 
 /**
  * The run split by source, and each endpoint's counts by source; undefined
  * when no execution came from a browser (the report then says nothing of
- * sources: every execution is an API client's).
+ * sources: every execution is an API client's). `reported`: the totals by
+ * source of the reports taken (see reportedShare.ts), added to those of the
+ * records.
  */
-export function splitBySource(endpoints: readonly EndpointWhole[]): { readonly sources: Record<ExecutionSource, SourceStatistics>; readonly byEndpoint: readonly Record<ExecutionSource, SourceCounts>[] } | undefined {
-  if (!endpoints.some((endpoint) => endpoint.browser !== undefined && endpoint.browser.executionCount > 0)) return undefined;
+export function splitBySource(
+  endpoints: readonly EndpointWhole[],
+  reported?: Readonly<Record<ExecutionSource, ReportedTotals>>,
+): { readonly sources: Record<ExecutionSource, SourceStatistics>; readonly byEndpoint: readonly Record<ExecutionSource, SourceCounts>[] } | undefined {
+  if (!endpoints.some((endpoint) => (endpoint.browser?.executionCount ?? 0) > 0 || (endpoint.reported?.browser.executionCount ?? 0) > 0)) return undefined;
   const api = new SourceTotals();
   const browser = new SourceTotals();
-  const byEndpoint = endpoints.map((whole) => {
-    const share = whole.browser;
-    if (share === undefined || share.executionCount === 0) {
-      api.add(whole, whole.runs);
-      return { api: countsOf(whole), browser: { executionCount: 0, failedExecutionCount: 0 } };
-    }
-    const browserRuns = share.times.runs();
-    const rest = {
-      executionCount: whole.executionCount - share.executionCount,
-      failedExecutionCount: whole.failedExecutionCount - share.failedExecutionCount,
-      noResponseCount: whole.noResponseCount - share.noResponseCount,
-      slowExecutionCount: whole.slowExecutionCount - share.slowExecutionCount,
-    };
-    api.add(rest, [without(joinSorted(whole.runs), joinSorted(browserRuns))]);
-    browser.add(share, browserRuns);
-    return { api: countsOf(rest), browser: countsOf(share) };
+  const byEndpoint = endpoints.map((endpoint) => {
+    const { reported: share } = endpoint;
+    const split = splitRecorded(share === undefined ? endpoint : { ...endpoint, ...minus(endpoint, share) }, api, browser);
+    return share === undefined ? split : { api: plus(split.api, share.api), browser: plus(split.browser, share.browser) };
   });
-  return { sources: { api: api.result(), browser: browser.result() }, byEndpoint };
+  const endpointCount = (source: ExecutionSource): number => byEndpoint.filter((counts) => counts[source].executionCount > 0).length;
+  const sources = { api: api.result(endpointCount('api'), reported?.api), browser: browser.result(endpointCount('browser'), reported?.browser) };
+  return { sources, byEndpoint };
+}
+
+// What records brought of one endpoint, split by source into the totals: its counts by source.
+function splitRecorded(whole: EndpointWhole, api: SourceTotals, browser: SourceTotals): Record<ExecutionSource, SourceCounts> {
+  const share = whole.browser;
+  if (share === undefined || share.executionCount === 0) {
+    api.add(whole, whole.runs);
+    return { api: countsOf(whole), browser: { executionCount: 0, failedExecutionCount: 0 } };
+  }
+  const browserRuns = share.times.runs();
+  const rest = minus(whole, share);
+  api.add(rest, [without(joinSorted(whole.runs), joinSorted(browserRuns))]);
+  browser.add(share, browserRuns);
+  return { api: countsOf(rest), browser: countsOf(share) };
+}
+
+function minus(whole: ShareCounts, part: ShareCounts): ShareCounts {
+  return {
+    executionCount: whole.executionCount - part.executionCount,
+    failedExecutionCount: whole.failedExecutionCount - part.failedExecutionCount,
+    noResponseCount: whole.noResponseCount - part.noResponseCount,
+    slowExecutionCount: whole.slowExecutionCount - part.slowExecutionCount,
+  };
+}
+
+function plus(a: SourceCounts, b: SourceCounts): SourceCounts {
+  return { executionCount: a.executionCount + b.executionCount, failedExecutionCount: a.failedExecutionCount + b.failedExecutionCount };
 }
 
 function countsOf({ executionCount, failedExecutionCount }: SourceCounts): SourceCounts {

@@ -42,7 +42,10 @@ function reportOf(seed: number) {
 writeFileSync(join(folder, 'in.ndjson'), records(1));
 writeFileSync(join(folder, 'history-100.jsonl'), historyText(Array.from({ length: 100 }, (_, run) => historyRunOf(reportOf(run + 10), runIdentityOf(Date.UTC(2026, 0, 1) + run * 86_400_000, {})))));
 for (let part = 0; part < 4; part++) {
-  const outcome = spawnSync(process.execPath, [command, 'in.ndjson', '--output', `part-${part}.json`, '--environment', 'bench', '--quiet'], { cwd: folder });
+  // Four runs of their own: four copies of one report would merge with a warning that they may be one run.
+  writeFileSync(join(folder, `in-${part}.ndjson`), records(part + 2));
+  const args = [command, `in-${part}.ndjson`, '--output', `part-${part}.json`, '--environment', 'bench', '--quiet'];
+  const outcome = spawnSync(process.execPath, args, { cwd: folder });
   if (outcome.status !== 0) throw new Error(outcome.stderr.toString());
 }
 
