@@ -1,0 +1,22 @@
+import { baselineSection } from './baseline.js';
+import { budgetsSection } from './budgets.js';
+import { endpointsSection } from './endpoints.js';
+import { headlineSection } from './headline.js';
+import { hintSection } from './hint.js';
+import { historySection } from './history.js';
+import { SECTION_IDS, type ReportSection, type SectionId } from './reportSection.js';
+import { sourcesSection } from './sources.js';
+
+/** Every section, one entry per id (the compiler holds it): each gives its Markdown, its HTML, or both. */
+const SECTIONS: { readonly [Id in SectionId]: ReportSection<Id> } = {
+  headline: headlineSection,
+  sources: sourcesSection,
+  hint: hintSection,
+  budgets: budgetsSection,
+  baseline: baselineSection,
+  history: historySection,
+  endpoints: endpointsSection,
+};
+
+/** The report's sections in the one order the Markdown and the HTML renderers walk them. */
+export const REPORT_SECTIONS: readonly ReportSection[] = SECTION_IDS.map((id) => SECTIONS[id]);
