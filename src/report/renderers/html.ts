@@ -1,19 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { QualityReport } from '../qualityReport.js';
-import { attribute, label, text } from '../sections/htmlParts.js';
+import { text } from '../sections/htmlParts.js';
 import { REPORT_SECTIONS } from '../sections/index.js';
 import type { HtmlContext, HtmlLimits } from '../sections/reportSection.js';
-import {
-  countOf,
-  formatCount,
-  formatMs,
-  noResponseEndpoints,
-  PERCENTILE_METHOD,
-  shownText,
-  slowestStatus,
-  slowestWhere,
-} from './presentation.js';
-import { bodiesText, contractNumbers, SHOWN_VIOLATIONS, undeclaredWorstFirst, untestedByTag, violationsWorstFirst, violationText } from './contractPresentation.js';
+import { shownText } from './presentation.js';
 
 /**
  * How many rows the page lists; the JSON report has them all: endpoints worst
@@ -21,7 +11,6 @@ import { bodiesText, contractNumbers, SHOWN_VIOLATIONS, undeclaredWorstFirst, un
  * baseline changes regressions first.
  */
 const HTML_LIMITS: HtmlLimits = { endpoints: 500, budgets: 500, changes: 200 };
-const HTML_ENDPOINT_LIMIT = HTML_LIMITS.endpoints;
 
 /** What the page may say about the report around it. */
 export interface HtmlOptions {
@@ -190,19 +179,12 @@ svg.distribution .mark.p99 { stroke: var(--p99); stroke-dasharray: 4 3; }
  * slowest executions, the changes against the baseline, flaky endpoints and
  * calls with no response. Every endpoint's chart group and table row carries
  * `data-endpoint` with its exact label; every text from input is escaped.
+ * Each section's HTML comes from its module in src/report/sections/, in the
+ * order of REPORT_SECTIONS; this file holds the page around them.
  */
 export function renderHtml(report: QualityReport, { reportName = 'quality-summary.json' }: HtmlOptions = {}): string {
   const context: HtmlContext = { reportName, limits: HTML_LIMITS };
-  const sections = [
-    ...REPORT_SECTIONS.map((section) => section.html?.(report, context) ?? ''),
-    contractSection(report),
-    slowestSection(report),
-    listSection('Flaky endpoints', 'Failed only in attempts that a retry made good.', report.flakyEndpoints ?? []),
-    noResponseSection(report),
-    (report.unrecordedCallCount ?? 0) > 0
-      ? listSection('Calls not recorded', `${countOf(report.unrecordedCallCount ?? 0, 'API call')} that the tests sent are in no record, so this report leaves them out.`, report.unrecordedEndpoints ?? [])
-      : '',
-  ];
+  const sections = REPORT_SECTIONS.map((section) => section.html?.(report, context) ?? '').filter((section) => section !== '');
   const scripts = report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];
   return `<!doctype html>
 <html lang="en">
@@ -216,89 +198,10 @@ export function renderHtml(report: QualityReport, { reportName = 'quality-summar
 </head>
 <body>
 <main>
-${sections.filter((section) => section !== '').join('\n')}
-<footer><p>${text(PERCENTILE_METHOD)}</p><p>Written by quality-evidence from ${text(reportName)}, which holds every number on this page exactly.</p></footer>
+${sections.join('\n')}
 </main>
 ${scripts.map((script) => `<script>${script}</script>`).join('\n')}
 </body>
 </html>
 `;
 }
-
-function slowestSection(report: QualityReport): string {
-  if (report.slowestExecutions.length === 0) return '';
-  const rows = report.slowestExecutions.map((execution) => {
-    const where = slowestWhere(execution);
-    return `<tr><td data-label="Endpoint">${label(execution.endpoint)}</td><td data-label="Status">${text(slowestStatus(execution))}</td><td class="num" data-label="Time" data-value="${execution.responseTimeMs}">${text(formatMs(execution.responseTimeMs))}</td><td data-label="Where">${where === '' ? '' : `<code>${text(shownText(where))}</code>`}</td></tr>`;
-  });
-  return `<section id="slowest"><h2>Slowest executions</h2><div class="scroll"><table class="cards"><thead><tr><th>Endpoint</th><th>Status</th><th class="num">Time</th><th>Where</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
-}
-
-function noResponseSection(report: QualityReport): string {
-  const endpoints = noResponseEndpoints(report);
-  if (endpoints.length === 0) return '';
-  const rows = endpoints.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<tr><td data-label="Endpoint">${label(endpoint.endpoint)}</td><td class="num" data-label="No response">${formatCount(endpoint.noResponseCount)}</td><td class="num" data-label="Executions">${formatCount(endpoint.executionCount)}</td></tr>`);
-  if (endpoints.length > HTML_ENDPOINT_LIMIT) rows.push(`<tr><td colspan="3">${text(countOf(endpoints.length - HTML_ENDPOINT_LIMIT, 'more endpoint'))} in the report.</td></tr>`);
-  return `<section id="no-response"><h2>Requests with no response</h2><p>${text(`${countOf(report.noResponseCount, 'call')} got no response at all (refused, reset, timed out); each counts as failed.`)}</p><div class="scroll"><table class="cards"><thead><tr><th>Endpoint</th><th class="num">No response</th><th class="num">Executions</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></section>`;
-}
-
-function contractSection(report: QualityReport): string {
-  const contract = report.contract;
-  if (contract === undefined) return '';
-  const parts = [`<section id="contract"><h2>Contract</h2><p>${text(contractNumbers(contract).join(' · '))}</p>`];
-  const undeclared = undeclaredWorstFirst(contract);
-  if (undeclared.length > 0) {
-    const rows = undeclared
-      .slice(0, HTML_ENDPOINT_LIMIT)
-      .map(
-        (operation) =>
-          `<tr data-endpoint="${attribute(operation.endpoint)}"><td data-label="Operation">${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td data-label="Undeclared">${text(operation.undeclaredStatuses.join(', '))}</td><td data-label="Declared">${operation.declaredStatuses.map(label).join(', ')}</td><td class="num" data-label="Calls">${formatCount(operation.executionCount)}</td></tr>`,
-      );
-    const more = undeclared.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(undeclared.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with undeclared statuses in the report.</p>` : '';
-    parts.push(`<h3>Statuses the contract does not declare</h3><div class="scroll"><table class="cards"><thead><tr><th>Operation</th><th>Undeclared</th><th>Declared</th><th class="num">Calls</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
-  }
-  const violating = violationsWorstFirst(contract);
-  if (violating.length > 0) {
-    const rows = violating
-      .slice(0, HTML_ENDPOINT_LIMIT)
-      .map(
-        (operation) =>
-          `<tr data-endpoint="${attribute(operation.endpoint)}"><td data-label="Operation">${label(operation.endpoint)}${operation.operationId === undefined ? '' : ` <span class="muted">${label(operation.operationId)}</span>`}</td><td data-label="Bodies">${text(bodiesText(operation))}</td><td data-label="Most frequent violations">${operation.topViolations
-            .slice(0, SHOWN_VIOLATIONS)
-            .map((violation) => label(violationText(violation)))
-            .join('<br>')}</td></tr>`,
-      );
-    const more = violating.length > HTML_ENDPOINT_LIMIT ? `<p>${text(countOf(violating.length - HTML_ENDPOINT_LIMIT, 'more operation'))} with bodies off their schema in the report.</p>` : '';
-    parts.push(`<h3>Bodies off their schema</h3><div class="scroll"><table class="cards"><thead><tr><th>Operation</th><th>Bodies</th><th>Most frequent violations</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${more}`);
-  }
-  const untested = untestedByTag(contract);
-  if (untested.length > 0) {
-    const total = untested.reduce((sum, group) => sum + group.operations.length, 0);
-    const options = untested.map(({ tag, operations }) => `<option value="${attribute(tag)}">${text(shownText(tag))} (${formatCount(operations.length)})</option>`).join('');
-    let room = HTML_ENDPOINT_LIMIT;
-    const groups = untested.map(({ tag, operations }) => {
-      const listed = operations.slice(0, Math.max(0, room));
-      room -= listed.length;
-      const cut = listed.length < operations.length ? `<li>${text(`… and ${formatCount(operations.length - listed.length)} more in the report`)}</li>` : '';
-      return `<div data-tag="${attribute(tag)}"><h4>${text(shownText(tag))}</h4><ul>${listed.map((operation) => `<li>${label(operation.endpoint)}${operation.deprecated ? ' <span class="muted">deprecated</span>' : ''}</li>`).join('')}${cut}</ul></div>`;
-    });
-    parts.push(`<h3>Never called (${formatCount(total)})</h3><p><label for="untested-tag">Tag</label> <select id="untested-tag"><option value="">every tag</option>${options}</select></p>${groups.join('')}`);
-  }
-  if (contract.unmatchedEndpoints.length > 0) {
-    const listed = contract.unmatchedEndpoints.slice(0, HTML_ENDPOINT_LIMIT);
-    const more = contract.unmatchedEndpoints.length > listed.length ? `<li>${text(`… and ${formatCount(contract.unmatchedEndpoints.length - listed.length)} more in the report`)}</li>` : '';
-    parts.push(`<h3>Matching no operation</h3><ul>${listed.map(({ endpoint, executionCount }) => `<li>${label(endpoint)} ×${formatCount(executionCount)}</li>`).join('')}${more}</ul>`);
-  }
-  if (contract.deprecatedOperationsCalled.length > 0) {
-    parts.push(`<h3>Deprecated operations called</h3><ul>${contract.deprecatedOperationsCalled.slice(0, HTML_ENDPOINT_LIMIT).map((endpoint) => `<li>${label(endpoint)}</li>`).join('')}</ul>`);
-  }
-  parts.push('</section>');
-  return parts.join('');
-}
-
-function listSection(title: string, lead: string, items: readonly string[]): string {
-  if (items.length === 0) return '';
-  const more = items.length > HTML_ENDPOINT_LIMIT ? `<li>${text(`… and ${formatCount(items.length - HTML_ENDPOINT_LIMIT)} more in the report`)}</li>` : '';
-  return `<section><h2>${text(title)}</h2><p>${text(lead)}</p><ul>${items.slice(0, HTML_ENDPOINT_LIMIT).map((item) => `<li>${label(item)}</li>`).join('')}${more}</ul></section>`;
-}
-

@@ -13,6 +13,13 @@ export const SECTION_IDS = [
   'baseline',
   'history',
   'endpoints',
+  'failedCalls',
+  'contract',
+  'slowest',
+  'flaky',
+  'noResponse',
+  'unrecorded',
+  'footnote',
 ] as const;
 
 export type SectionId = (typeof SECTION_IDS)[number];
