@@ -22,7 +22,7 @@ const outside = ['**/reporter/**', '**/scripts/**', ...benchmarkOnly];
 // Node's modules that reach outside a computation: files, processes, threads, the network.
 const nodeEffects = ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'node:worker_threads', 'node:net', 'node:http', 'node:https', 'node:os', 'node:process'];
 const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
-// A file one folder deeper (src/report/renderers/) reaches the others through ../../.
+// A file one folder deeper (src/report/renderers/, src/report/sections/) reaches the others through ../../.
 const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
   { files: ['src/renderValue.ts', 'src/deepReadonly.ts'], forbidden: ['./*', '../*'] },

@@ -1,0 +1,122 @@
+import type { QualityReport } from '../qualityReport.js';
+import { contractNumbers } from '../renderers/contractPresentation.js';
+import {
+  capitalise,
+  comparisonHeadline,
+  countOf,
+  describeTests,
+  formatCount,
+  formatMs,
+  formatPercentile,
+  headlineNumbers,
+  historyHeadline,
+  passingTestFailureHint,
+  shownText,
+  verdictOf,
+  type VerdictKind,
+} from '../renderers/presentation.js';
+import { text } from './htmlParts.js';
+import { code } from './markdownParts.js';
+import type { ReportSection } from './reportSection.js';
+
+const VERDICT_MARKS: Readonly<Record<VerdictKind, string>> = {
+  incomplete: '⚠️',
+  'no-executions': '⚠️',
+  breached: '❌',
+  held: '✅',
+  'no-budgets': '⚠️',
+  failed: '❌',
+  clean: '✅',
+};
+
+const VERDICT_CLASSES: Readonly<Record<VerdictKind, { className: string; symbol: string }>> = {
+  incomplete: { className: 'warn', symbol: '⚠' },
+  'no-executions': { className: 'warn', symbol: '⚠' },
+  breached: { className: 'bad', symbol: '✖' },
+  held: { className: 'good', symbol: '✔' },
+  'no-budgets': { className: 'warn', symbol: '⚠' },
+  failed: { className: 'bad', symbol: '✖' },
+  clean: { className: 'good', symbol: '✔' },
+};
+
+/**
+ * The environment, the verdict, the run's numbers and percentiles, and one
+ * line each on the baseline, the history and the tests. The page's headline
+ * also says the contract's numbers, the history's damaged lines and the hint
+ * on passing tests' failed calls (the Markdown says that hint apart, see
+ * ./hint.ts).
+ */
+export const headlineSection: ReportSection<'headline'> = {
+  id: 'headline',
+  keptWhenCut: true,
+  markdown: (report) => {
+    const verdict = verdictOf(report);
+    const n = report.executionCount;
+    const numbers = headlineNumbers(report, { withThreshold: true }).join(' · ');
+    const lines: string[] = [
+      `## API quality evidence: ${code(report.environment)}`,
+      '',
+      `${VERDICT_MARKS[verdict.kind]} **${capitalise(verdict.text)}** · ${numbers}`,
+    ];
+    if (n > 0) {
+      const times = report.responseTimeMs;
+      const percentiles = (['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, times[name], n)).join(' · ');
+      lines.push('', `Response time: ${percentiles} · max ${formatMs(times.max)}`);
+    }
+    if (report.baseline !== undefined) lines.push('', `**${comparisonHeadline(report.baseline)}**`);
+    if (report.history !== undefined) lines.push('', `**${historyHeadline(report.history)}**`);
+    if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
+    return lines;
+  },
+  html: (report) => {
+    const { kind, text: verdictText } = verdictOf(report);
+    const { className, symbol } = VERDICT_CLASSES[kind];
+    const number = (field: string, name: string, value: number) =>
+      `<div><dt>${name}</dt><dd data-field="${field}" data-value="${value}">${formatCount(value)}</dd></div>`;
+    const numbers = [
+      number('executionCount', 'Executions', report.executionCount),
+      number('failedExecutionCount', 'Failed', report.failedExecutionCount),
+      number('slowExecutionCount', `Slow (over ${formatMs(report.slowResponseThresholdMs)})`, report.slowExecutionCount),
+      number('noResponseCount', 'No response', report.noResponseCount),
+    ];
+    if (report.expectedErrorCount > 0) numbers.push(number('expectedErrorCount', 'Expected errors', report.expectedErrorCount));
+    if (report.unrecordedCallCount !== undefined) numbers.push(number('unrecordedCallCount', 'Calls not recorded', report.unrecordedCallCount));
+    if (report.skippedAssetCount !== undefined) numbers.push(number('skippedAssetCount', 'Assets left out', report.skippedAssetCount));
+    const n = report.executionCount;
+    const times = report.responseTimeMs;
+    const time = (field: 'p50' | 'p95' | 'p99' | 'max', shown: string) =>
+      `<span data-field="responseTimeMs.${field}" data-value="${times[field]}">${text(shown)}</span>`;
+    const percentiles =
+      n === 0
+        ? ''
+        : `<p>Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => time(name, formatPercentile(name, times[name], n))).join(' · ')}` +
+          ` · max ${time('max', formatMs(times.max))}</p>`;
+    const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(describeTests(report.tests))}</p>`;
+    const contract = report.contract === undefined ? '' : `\n<p data-field="contract">Contract: ${text(contractNumbers(report.contract).join(' · '))}</p>`;
+    const comparison =
+      report.baseline === undefined ? '' : `\n<p class="comparison" data-field="baseline"><strong>${text(comparisonHeadline(report.baseline))}</strong></p>`;
+    const history =
+      report.history === undefined
+        ? ''
+        : `\n<p class="comparison" data-field="history"><strong>${text(historyHeadline(report.history))}</strong>${historySkipped(report.history)}</p>`;
+    const hint = passingTestFailureHint(report);
+    const note = hint === undefined ? '' : `\n<p class="note" data-field="passingTestFailureCount">ℹ ${text(hint)}.</p>`;
+    return `<header>
+<h1>API quality evidence: <code>${text(shownText(report.environment))}</code></h1>
+<p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>
+<dl class="numbers">${numbers.join('')}</dl>
+${percentiles}
+${tests}${contract}${comparison}${history}${note}
+</header>`;
+  },
+};
+
+/** The history's damaged lines, said beside its headline. */
+function historySkipped(history: NonNullable<QualityReport['history']>): string {
+  const skipped = history.skippedLines ?? [];
+  if (skipped.length === 0) return '';
+  const lines = skipped.map(({ line }) => formatCount(line)).join(', ');
+  const were = skipped.length === 1 ? 'was' : 'were';
+  const what = `${text(countOf(skipped.length, 'line'))} of the history file could not be read and ${were} left out`;
+  return ` <span class="warn">⚠ ${what} (line ${text(lines)})</span>`;
+}

@@ -1,0 +1,74 @@
+import type { QualityReport } from '../qualityReport.js';
+
+/**
+ * The sections of the Markdown and HTML reports, in the one order both walk
+ * them (`REPORT_SECTIONS` in ./index.ts): a new section gets its id here, at
+ * the place it takes in both renderings.
+ */
+export const SECTION_IDS = [
+  'headline',
+  'sources',
+  'hint',
+  'budgets',
+  'baseline',
+  'history',
+  'endpoints',
+  'failedCalls',
+  'contract',
+  'slowest',
+  'flaky',
+  'noResponse',
+  'unrecorded',
+  'footnote',
+] as const;
+
+export type SectionId = (typeof SECTION_IDS)[number];
+
+/**
+ * How many rows each part of the Markdown lists: endpoints worst first (and
+ * each list of endpoints), budgets breached first, baseline changes
+ * regressions first, failing endpoints, operations of the contract.
+ */
+export interface MarkdownLimits {
+  readonly endpoints: number;
+  readonly budgets: number;
+  readonly changes: number;
+  readonly failingEndpoints: number;
+  readonly operations: number;
+  /** Whether every section is written, or only those kept when the Markdown is cut ({@link ReportSection.keptWhenCut}). */
+  readonly everySection: boolean;
+}
+
+/** What a section's Markdown may know of the rendering: the JSON report's file name, and how much to list. */
+export interface MarkdownContext {
+  readonly reportName: string;
+  readonly limits: MarkdownLimits;
+}
+
+/** How many rows the page lists: endpoints worst first (the chart, the table and each list), budgets breached first, baseline changes. */
+export interface HtmlLimits {
+  readonly endpoints: number;
+  readonly budgets: number;
+  readonly changes: number;
+}
+
+/** What a section's HTML may know of the rendering: the JSON report's file name, and how much to list. */
+export interface HtmlContext {
+  readonly reportName: string;
+  readonly limits: HtmlLimits;
+}
+
+/**
+ * One section of the report, in both renderings. A section gives only one
+ * of them where the other shows that evidence elsewhere (said on the
+ * section); each returns nothing when the report has nothing to say there.
+ */
+export interface ReportSection<Id extends SectionId = SectionId> {
+  readonly id: Id;
+  /** Whether the Markdown cut to fit GitHub's job summary keeps this section: what a reviewer needs first. The page is never cut. */
+  readonly keptWhenCut: boolean;
+  /** The section's Markdown lines, a section after the first starting with a blank line; none to leave it out. */
+  readonly markdown?: (report: QualityReport, context: MarkdownContext) => readonly string[];
+  /** The section's HTML, one piece of the page's `<main>`; '' to leave it out. */
+  readonly html?: (report: QualityReport, context: HtmlContext) => string;
+}
