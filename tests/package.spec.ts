@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createPlaywrightProject, packedFiles } from './support/playwrightProject.js';
+import { SETTING_DEFAULTS } from '../src/config/settings.js';
 
 // A consumer outside this repository that installs the packed package and
 // imports it by name, as a user would.
@@ -39,6 +40,9 @@ console.log(JSON.stringify({
 }));
 `;
 
+// What a loaded configuration holds besides what was given (the report's path is outputPath there).
+const { outputFile: _outputFile, quiet: _quiet, ...configDefaults } = SETTING_DEFAULTS;
+
 test('a consumer imports the helpers, their error types and the loader by the package name, with no real waiting', async () => {
   const project = await createPlaywrightProject({ 'consumer.mjs': consumerScript });
 
@@ -49,7 +53,8 @@ test('a consumer imports the helpers, their error types and the loader by the pa
     retry: { isRetryExhaustedError: true, attempts: 3, causeKept: true },
     clockNow: 3_600_100,
     summary: { executionCount: 1, failedExecutionCount: 1, slowExecutionCount: 1, failureCountByEndpoint: { 'GET /a': 1 }, slowEndpoints: ['GET /a'] },
-    config: { environment: 'ci', slowResponseThresholdMs: 750, inputPath: 'in.json', outputPath: '.build/quality-summary.json' },
+    // Every setting's effective value: the four given or defaulted, and each other default of the settings table.
+    config: { ...configDefaults, environment: 'ci', slowResponseThresholdMs: 750, inputPath: 'in.json', outputPath: '.build/quality-summary.json' },
   });
 });
 
