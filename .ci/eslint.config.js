@@ -66,6 +66,21 @@ export default tseslint.config(
     },
   },
   ...importRules,
+  { files: ['reporter/**', 'scripts/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: benchmarkOnly, message: 'DuckDB is for the benchmark only (see .ci/eslint.config.js).' }] }] } },
+  // The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other
+  // only through reporter/shared/ (the attachments between them, the settings), never directly.
+  {
+    files: ['reporter/worker/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../runner/*', ...benchmarkOnly], message: 'The test workers never import the runner process\'s code (see .ci/eslint.config.js).' }] }] },
+  },
+  {
+    files: ['reporter/runner/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../worker/*', ...benchmarkOnly], message: 'The runner process never imports the test workers\' code (see .ci/eslint.config.js).' }] }] },
+  },
+  {
+    files: ['reporter/shared/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../worker/*', '../runner/*', ...benchmarkOnly], message: 'What both processes share imports neither (see .ci/eslint.config.js).' }] }] },
+  },
   {
     // ...nor the process, its environment or the clock: a run is a function of its settings and its records (src/workflow/openRun.ts reads the host once).
     files: ['src/run/**'],
@@ -78,7 +93,6 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['reporter/**', 'scripts/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: benchmarkOnly, message: 'DuckDB is for the benchmark only (see .ci/eslint.config.js).' }] }] } },
   {
     // The build script runs before anything is compiled, so it is plain JavaScript.
     files: ['scripts/**/*.mjs'],

@@ -1,7 +1,7 @@
 import { request as playwrightRequest, test as base, type APIRequest, type Browser, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
-import { overriding, recordingApiRequest } from './recordRequests.js';
-import { endBrowserCallsOf, recordingBrowser } from './recordBrowserCalls.js';
-import { settingsIn } from './bodyChecks.js';
+import { overriding, recordingApiRequest } from './worker/recordRequests.js';
+import { endBrowserCallsOf, recordingBrowser } from './worker/recordBrowserCalls.js';
+import { settingsIn } from './worker/bodyChecks.js';
 
 // A drop-in for `@playwright/test`: every value and type it exports, with
 // `test` (and the default export, which is `test` in Playwright) and `request`
@@ -9,7 +9,7 @@ import { settingsIn } from './bodyChecks.js';
 // import and keep `APIRequestContext`, `Page`, `defineConfig`, `devices`, ...
 // A local export shadows the star export of the same name.
 export * from '@playwright/test';
-export { recordRequests, type TestInfoSource } from './recordRequests.js';
+export { recordRequests, type TestInfoSource } from './worker/recordRequests.js';
 
 /** The running test, or undefined outside one (a worker fixture being set up for no test). */
 function currentTest(): TestInfo | undefined {
@@ -27,7 +27,7 @@ function currentTest(): TestInfo | undefined {
  * makes the call; and the API calls (fetch, XMLHttpRequest) of the web
  * application in every browser context a test uses: the `page` and
  * `context` fixtures', and those it makes with `browser.newContext()` or
- * `browser.newPage()` (see recordBrowserCalls.ts). Use it in place of the
+ * `browser.newPage()` (see worker/recordBrowserCalls.ts). Use it in place of the
  * test of `@playwright/test`: `import { test, expect } from 'quality-evidence/test'`.
  */
 export const test = base.extend<{ _qualityEvidenceBrowserCalls: undefined }, { playwright: PlaywrightWorkerArgs['playwright']; browser: Browser }>({

@@ -1,7 +1,7 @@
 import { expect, test } from './support/test.js';
-import { accountForCalls } from '../reporter/accountForCalls.js';
-import { apiCallsOf, errorCodeOf, type StepLike } from '../reporter/apiCalls.js';
-import { overriding } from '../reporter/recordRequests.js';
+import { accountForCalls } from '../reporter/runner/accountForCalls.js';
+import { apiCallsOf, errorCodeOf, type StepLike } from '../reporter/shared/apiCalls.js';
+import { overriding } from '../reporter/worker/recordRequests.js';
 import { templateEndpoint } from '../src/index.js';
 
 // Step shapes as Playwright reports them to reporters, captured from real

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { browserErrorCode, globToRegExp, observeBrowserCalls, type ApiCallRules, type BrowserCallCounts, type BrowserExecution } from '../reporter/browserCalls.js';
+import { browserErrorCode, globToRegExp, observeBrowserCalls, type ApiCallRules, type BrowserCallCounts, type BrowserExecution } from '../reporter/worker/browserCalls.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 import { startApp, type App } from './support/browserApp.js';
 import { expect, test } from './support/test.js';

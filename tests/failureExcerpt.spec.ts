@@ -1,7 +1,7 @@
 import { failureExcerpt, looksSecret, WITHHELD } from '../src/records/failureExcerpt.js';
 import type { RecordedBodies } from '../src/readers/recordBatch.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
-import { createExcerptAdmission } from '../reporter/bodyChecks.js';
+import { createExcerptAdmission } from '../reporter/worker/bodyChecks.js';
 import { expect, test } from './support/test.js';
 
 // The opt-in excerpt of a failed call's body: first bytes, secrets replaced before the cut.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigurationError, InputUnreadableError, loadQualityToolConfig, readSettingsFile, type ConfigurationIssue } from '../src/index.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
-import { resolveReporterSettings } from '../reporter/reporterSettings.js';
+import { resolveReporterSettings } from '../reporter/shared/reporterSettings.js';
 import { SETTING_DEFAULTS, SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../src/config/settings.js';
 import { SUMMARISE_HELP } from '../src/cli/summariseCommand.js';
 import { createTemporaryFolder } from './support/runProgram.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { aliasTargetsOf, withoutJsonComments, mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/testSource.js';
-import { unrecordedCallHints } from '../reporter/unrecordedHints.js';
+import { aliasTargetsOf, withoutJsonComments, mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/runner/testSource.js';
+import { unrecordedCallHints } from '../reporter/runner/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 

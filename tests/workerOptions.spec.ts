@@ -1,4 +1,4 @@
-import { REPORTER_OPTIONS_VARIABLE, reporterOptionsFor, sharedReporterOptions } from '../reporter/workerOptions.js';
+import { REPORTER_OPTIONS_VARIABLE, reporterOptionsFor, sharedReporterOptions } from '../reporter/shared/workerOptions.js';
 import { expect, test } from './support/test.js';
 
 // How the test workers learn the reporter's options, whatever name the project gives the reporter.

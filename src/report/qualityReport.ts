@@ -307,7 +307,7 @@ export interface UnrecordedCalls {
   readonly endpoints: readonly string[];
 }
 
-/** The API calls of browser contexts, as the recording fixture counted them (see reporter/browserCalls.ts). */
+/** The API calls of browser contexts, as the recording fixture counted them (see reporter/worker/browserCalls.ts). */
 export interface BrowserCallCounts {
   /** Every API call seen: executions and the four kinds below. */
   readonly browserCallCount: number;

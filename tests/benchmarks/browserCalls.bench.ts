@@ -1,7 +1,7 @@
 import { chromium } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { observeBrowserCalls } from '../../reporter/browserCalls.js';
+import { observeBrowserCalls } from '../../reporter/worker/browserCalls.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS } from '../support/chromium.js';
 
 // What observing a browser's API calls costs the test (npm run bench:browser):

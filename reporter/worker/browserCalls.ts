@@ -1,7 +1,7 @@
 import type { BrowserContext, Request, Response } from '@playwright/test';
-import type { TimingPhases } from '../src/index.js';
+import type { TimingPhases } from '../../src/index.js';
 import { responseTimeOf, roundToMicroseconds, type ResourceTiming } from './resourceTiming.js';
-import { pathOfUrl } from './apiCalls.js';
+import { pathOfUrl } from '../shared/apiCalls.js';
 
 /**
  * The API calls a web application makes in a browser context, observed from

@@ -1,7 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
-import type { EnvironmentRecord } from '../src/config/settingsSources.js';
-import type { ReadFile } from '../src/io/writeReportAtomically.js';
-import type { RunSettings } from '../src/workflow/openRun.js';
+import type { EnvironmentRecord } from '../../src/config/settingsSources.js';
+import type { ReadFile } from '../../src/io/writeReportAtomically.js';
+import type { RunSettings } from '../../src/workflow/openRun.js';
 
 /**
  * The worker that checks, before any test runs, what the reporter would
@@ -26,9 +26,9 @@ const { settings, reads, env, port, signal } = workerData as CheckBeforeRunData;
 
 void (async () => {
   try {
-    const { nodeFileSystem } = await import('../src/io/fileSystem.js');
-    const { systemClock } = await import('../src/helpers/clock.js');
-    const { prepareRun } = await import('../src/workflow/openRun.js');
+    const { nodeFileSystem } = await import('../../src/io/fileSystem.js');
+    const { systemClock } = await import('../../src/helpers/clock.js');
+    const { prepareRun } = await import('../../src/workflow/openRun.js');
     // The same checks as the run's opening at its end (see openRun).
     const judgement = await prepareRun(settings, { fileSystem: nodeFileSystem, env, clock: systemClock }, { reads });
     port.postMessage({ judgement });

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import type { Judgement } from '../src/evaluation/judgeReport.js';
-import type { EnvironmentRecord } from '../src/config/settingsSources.js';
-import type { ReadFile } from '../src/io/writeReportAtomically.js';
-import type { RunSettings } from '../src/workflow/openRun.js';
+import type { Judgement } from '../../src/evaluation/judgeReport.js';
+import type { EnvironmentRecord } from '../../src/config/settingsSources.js';
+import type { ReadFile } from '../../src/io/writeReportAtomically.js';
+import type { RunSettings } from '../../src/workflow/openRun.js';
 import type { CheckBeforeRunData } from './checkBeforeRunWorker.js';
 
 /**
@@ -62,7 +62,7 @@ function findWorkerFile(folders: readonly string[]): string | undefined {
   for (const folder of folders) {
     try {
       const manifest = createRequire(join(folder, 'playwright.config.js')).resolve('quality-evidence/package.json');
-      const file = join(dirname(manifest), '.build', 'cjs', 'reporter', 'checkBeforeRunWorker.js');
+      const file = join(dirname(manifest), '.build', 'cjs', 'reporter', 'runner', 'checkBeforeRunWorker.js');
       if (existsSync(file)) return file;
     } catch {
       // Not installed where this folder can see it: the next folder, or the run's end.

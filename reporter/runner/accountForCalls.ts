@@ -1,6 +1,6 @@
-import { ENDPOINT_LABEL_PATTERN } from '../src/records/executionRecord.js';
-import { withoutMatrixParameters } from '../src/records/normaliseExecutionRecords.js';
-import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall, type StepLocation } from './apiCalls.js';
+import { ENDPOINT_LABEL_PATTERN } from '../../src/records/executionRecord.js';
+import { withoutMatrixParameters } from '../../src/records/normaliseExecutionRecords.js';
+import { calledUrlOf, errorCodeOf, pathOfUrl, type ApiCall, type StepLocation } from '../shared/apiCalls.js';
 
 /** What the matching needs of one execution recorded in a test attempt. */
 export interface RecordedCall {

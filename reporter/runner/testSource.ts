@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import type { FileSystem } from '../src/io/fileSystem.js';
+import type { FileSystem } from '../../src/io/fileSystem.js';
 
 /**
  * Where a spec file takes its `test` from, as far as its source tells: the

@@ -1,9 +1,9 @@
 import { runInThisContext } from 'node:vm';
 import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@playwright/test';
-import type { TimingPhases } from '../src/index.js';
-import { calledUrlOf, errorCodeOf, pathOfUrl } from './apiCalls.js';
-import type { CheckedBody } from '../src/contract/bodyConformance.js';
-import type { BodyCheck } from '../src/records/bodyCheck.js';
+import type { TimingPhases } from '../../src/index.js';
+import { calledUrlOf, errorCodeOf, pathOfUrl } from '../shared/apiCalls.js';
+import type { CheckedBody } from '../../src/contract/bodyConformance.js';
+import type { BodyCheck } from '../../src/records/bodyCheck.js';
 import { callCheckerFor, failureExcerptsFor, type CallChecker } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
 import { responseTimeOf, roundToMicroseconds } from './resourceTiming.js';

@@ -1,11 +1,11 @@
 import { test, type TestInfo } from '@playwright/test';
-import { executionRecordSchema } from '../src/index.js';
-import { isExecutionRecord, type ExecutionRecordInput } from '../src/records/executionRecord.js';
-import { validateRecordList } from '../src/records/validateRecordList.js';
-import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE, encodeAttachedRecord, type AttachedRecord } from './executionAttachment.js';
+import { executionRecordSchema } from '../../src/index.js';
+import { isExecutionRecord, type ExecutionRecordInput } from '../../src/records/executionRecord.js';
+import { validateRecordList } from '../../src/records/validateRecordList.js';
+import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE, encodeAttachedRecord, type AttachedRecord } from '../shared/executionAttachment.js';
 
 /** One execution, as a test reports it: the execution record's input shape (see schemas/input.schema.json). */
-export type { ExecutionRecordInput } from '../src/records/executionRecord.js';
+export type { ExecutionRecordInput } from '../../src/records/executionRecord.js';
 
 /**
  * Attaches one execution record to the current test result, for the

@@ -1,10 +1,10 @@
-import type { FileSystem } from '../src/io/fileSystem.js';
-import { decodeInputBytes, readInputFile } from '../src/io/readInputFile.js';
-import { describeLocation, type RecordLocation } from '../src/issues/location.js';
-import { MAX_LINE_BYTES } from '../src/readers/ndjsonReader.js';
-import type { ExecutionRecordInput } from '../src/records/executionRecord.js';
-import type { BrowserCallCounts } from '../src/report/qualityReport.js';
-import { escapeControlCharacters } from '../src/renderValue.js';
+import type { FileSystem } from '../../src/io/fileSystem.js';
+import { decodeInputBytes, readInputFile } from '../../src/io/readInputFile.js';
+import { describeLocation, type RecordLocation } from '../../src/issues/location.js';
+import { MAX_LINE_BYTES } from '../../src/readers/ndjsonReader.js';
+import type { ExecutionRecordInput } from '../../src/records/executionRecord.js';
+import type { BrowserCallCounts } from '../../src/report/qualityReport.js';
+import { escapeControlCharacters } from '../../src/renderValue.js';
 
 /**
  * Attachments are the only channel from the test workers to the reporter: the
@@ -15,8 +15,8 @@ export const EXECUTION_ATTACHMENT_NAME = 'quality-evidence-execution';
 export const EXECUTION_CONTENT_TYPE = 'application/vnd.quality-evidence.execution+json';
 
 /**
- * What one test attempt's browser calls came to (see recordBrowserCalls.ts):
- * one attachment at its end, the counts of reporter/browserCalls.ts as JSON.
+ * What one test attempt's browser calls came to (see worker/recordBrowserCalls.ts):
+ * one attachment at its end, the counts of reporter/worker/browserCalls.ts as JSON.
  */
 export const BROWSER_CALLS_ATTACHMENT_NAME = 'quality-evidence-browser-calls';
 export const BROWSER_CALLS_CONTENT_TYPE = 'application/vnd.quality-evidence.browser-calls+json';

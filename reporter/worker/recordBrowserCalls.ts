@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { noBrowserCalls, observeBrowserCalls, type ApiCallRules, type BrowserCallCount, type BrowserCallObservation, type BrowserCallSink, type BrowserExecution } from './browserCalls.js';
-import { BROWSER_CALLS_ATTACHMENT_NAME, BROWSER_CALLS_CONTENT_TYPE } from './executionAttachment.js';
+import { BROWSER_CALLS_ATTACHMENT_NAME, BROWSER_CALLS_CONTENT_TYPE } from '../shared/executionAttachment.js';
 import { attachRecord } from './recordExecution.js';
 import { withMethods } from './recordRequests.js';
 

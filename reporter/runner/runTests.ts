@@ -1,5 +1,5 @@
 import type { Suite, TestCase } from '@playwright/test/reporter';
-import type { RunTest } from '../src/exports/exportContext.js';
+import type { RunTest } from '../../src/exports/exportContext.js';
 import { testIdentityOf } from './feedAttempts.js';
 
 /**

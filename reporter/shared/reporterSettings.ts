@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
-import { DEFAULT_OUTPUT_PATH, settingsFileLocation, type EnvironmentRecord } from '../src/index.js';
-import { DEFAULT_ENVIRONMENT, type SettingsFileInput } from '../src/config/settings.js';
-import { readSettingsFileSync, settingsFileRead } from '../src/config/readSettingsFile.js';
-import { resolveSettings, type Settings } from '../src/config/resolveSettings.js';
-import type { ReadFile } from '../src/io/writeReportAtomically.js';
-import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../src/config/settingsSources.js';
+import { DEFAULT_OUTPUT_PATH, settingsFileLocation, type EnvironmentRecord } from '../../src/index.js';
+import { DEFAULT_ENVIRONMENT, type SettingsFileInput } from '../../src/config/settings.js';
+import { readSettingsFileSync, settingsFileRead } from '../../src/config/readSettingsFile.js';
+import { resolveSettings, type Settings } from '../../src/config/resolveSettings.js';
+import type { ReadFile } from '../../src/io/writeReportAtomically.js';
+import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../../src/config/settingsSources.js';
 
 /**
  * Options of `['quality-evidence/reporter', { ... }]` in playwright.config.ts:

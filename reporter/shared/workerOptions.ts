@@ -1,4 +1,4 @@
-import { isPlainObject } from '../src/records/validateRecordList.js';
+import { isPlainObject } from '../../src/records/validateRecordList.js';
 
 /**
  * How Playwright's test workers learn the reporter's options: the reporter,

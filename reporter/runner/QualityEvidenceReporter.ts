@@ -1,24 +1,24 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../src/index.js';
-import { displayPath } from '../src/io/displayPath.js';
-import { countOf, describeIncompleteRun, passingTestFailureHint } from '../src/report/renderers/presentation.js';
-import { isIncompleteRun } from '../src/report/qualityReport.js';
-import { describeBreaches, formatHeadline } from '../src/report/renderers/terminal.js';
-import { openRun, type RunSettings } from '../src/workflow/openRun.js';
-import type { Judgement } from '../src/evaluation/judgeReport.js';
-import { escapeControlCharacters } from '../src/renderValue.js';
+import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../../src/index.js';
+import { displayPath } from '../../src/io/displayPath.js';
+import { countOf, describeIncompleteRun, passingTestFailureHint } from '../../src/report/renderers/presentation.js';
+import { isIncompleteRun } from '../../src/report/qualityReport.js';
+import { describeBreaches, formatHeadline } from '../../src/report/renderers/terminal.js';
+import { openRun, type RunSettings } from '../../src/workflow/openRun.js';
+import type { Judgement } from '../../src/evaluation/judgeReport.js';
+import { escapeControlCharacters } from '../../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
-import { systemClock, type Clock } from '../src/helpers/clock.js';
-import { apiCallsOf } from './apiCalls.js';
-import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from './executionAttachment.js';
+import { systemClock, type Clock } from '../../src/helpers/clock.js';
+import { apiCallsOf } from '../shared/apiCalls.js';
+import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from '../shared/executionAttachment.js';
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
 import { testSourceOfFile } from './testSource.js';
 import { checkBeforeRun } from './checkBeforeRun.js';
 import { runTestsOf } from './runTests.js';
 import { unrecordedCallHints } from './unrecordedHints.js';
-import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from './reporterSettings.js';
-import { REPORTER_OPTIONS_VARIABLE, sharedReporterOptions } from './workerOptions.js';
+import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from '../shared/reporterSettings.js';
+import { REPORTER_OPTIONS_VARIABLE, sharedReporterOptions } from '../shared/workerOptions.js';
 
 /**
  * What the reporter is given of the process it runs in, as Playwright's own
@@ -35,7 +35,7 @@ export interface ReporterHost {
   readonly checkBeforeRun?: typeof checkBeforeRun;
   /** The clock a history line's time is read from; default the system's. */
   readonly clock?: Pick<Clock, 'now'>;
-  /** Sets a variable of the environment the test workers start with (see workerOptions.ts); absent, the workers are told nothing. */
+  /** Sets a variable of the environment the test workers start with (see shared/workerOptions.ts); absent, the workers are told nothing. */
   readonly setWorkerVariable?: (name: string, value: string) => void;
 }
 

@@ -1,12 +1,12 @@
 import { dirname } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import type { BodyChecker, CheckedBody } from '../src/contract/bodyConformance.js';
-import type { ContractOperation } from '../src/contract/contract.js';
-import type { BodyCheck } from '../src/records/bodyCheck.js';
-import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
-import { FAILED_EXECUTION_LIMIT } from '../src/summary/endpointEvidence.js';
-import type { ReporterSettings } from './reporterSettings.js';
-import { reporterOptionsFor } from './workerOptions.js';
+import type { BodyChecker, CheckedBody } from '../../src/contract/bodyConformance.js';
+import type { ContractOperation } from '../../src/contract/contract.js';
+import type { BodyCheck } from '../../src/records/bodyCheck.js';
+import { normaliseEndpoint } from '../../src/records/normaliseExecutionRecords.js';
+import { FAILED_EXECUTION_LIMIT } from '../../src/summary/endpointEvidence.js';
+import type { ReporterSettings } from '../shared/reporterSettings.js';
+import { reporterOptionsFor } from '../shared/workerOptions.js';
 
 /**
  * Body conformance in the test workers: where the run has a contract (the
@@ -51,10 +51,10 @@ const workerSettings = new WeakMap<object, Promise<ReporterSettings | undefined>
 export function settingsIn(config: FullConfig): Promise<ReporterSettings | undefined> {
   let settings = workerSettings.get(config);
   if (settings === undefined) {
-    settings = import('./reporterSettings.js')
+    settings = import('../shared/reporterSettings.js')
       .then(({ resolveReporterSettings }) => {
         const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-        // The options the reporter handed over (see workerOptions.ts); none when it does not run (then the fixture records, and nothing reads the checks).
+        // The options the reporter handed over (see shared/workerOptions.ts); none when it does not run (then the fixture records, and nothing reads the checks).
         return resolveReporterSettings({ configDir, ...reporterOptionsFor(configDir, process.env) }, process.env, process.cwd());
       })
       .catch(() => undefined);
@@ -81,7 +81,7 @@ export function failureExcerptsFor(config: FullConfig): Promise<FailureExcerpts 
     excerpts = settingsIn(config).then(async (settings) => {
       const bytes = settings?.failureExcerptBytes ?? 0;
       if (bytes <= 0) return undefined;
-      const { createFailureExcerpter } = await import('../src/records/failureExcerpt.js');
+      const { createFailureExcerpter } = await import('../../src/records/failureExcerpt.js');
       const excerpt = createFailureExcerpter(bytes, settings?.redactKeys);
       const admits = createExcerptAdmission();
       return (body, attempt, endpoint, statusCode) => (admits(attempt, `${statusCode} ${endpoint}`) ? excerpt(body) : undefined);
@@ -127,10 +127,10 @@ async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefi
   const settings = await settingsIn(config);
   if (settings?.openapi === undefined || settings.openapi.length === 0) return undefined;
   const [{ loadContract }, { createBodyChecker }, { createEndpointLabelling }, { nodeFileSystem }] = await Promise.all([
-    import('../src/contract/loadContract.js'),
-    import('../src/contract/bodyConformance.js'),
-    import('../src/labels/endpointLabels.js'),
-    import('../src/io/fileSystem.js'),
+    import('../../src/contract/loadContract.js'),
+    import('../../src/contract/bodyConformance.js'),
+    import('../../src/labels/endpointLabels.js'),
+    import('../../src/io/fileSystem.js'),
   ]);
   const contract = await loadContract(settings.openapi, nodeFileSystem);
   const checker = await createBodyChecker(contract);

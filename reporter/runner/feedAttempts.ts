@@ -1,17 +1,17 @@
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { ConfigurationError } from '../src/errors.js';
-import type { FileSystem } from '../src/io/fileSystem.js';
-import { parseStatusList, type StatusSet } from '../src/records/statusList.js';
-import { escapeControlCharacters } from '../src/renderValue.js';
-import type { UnrecordedCalls } from '../src/report/qualityReport.js';
-import type { EvidenceRun } from '../src/run/evidenceRun.js';
-import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';
+import { ConfigurationError } from '../../src/errors.js';
+import type { FileSystem } from '../../src/io/fileSystem.js';
+import { parseStatusList, type StatusSet } from '../../src/records/statusList.js';
+import { escapeControlCharacters } from '../../src/renderValue.js';
+import type { UnrecordedCalls } from '../../src/report/qualityReport.js';
+import type { EvidenceRun } from '../../src/run/evidenceRun.js';
+import { compareCodeUnits } from '../../src/summary/compareCodeUnits.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
-import type { ApiCall, StepLocation } from './apiCalls.js';
+import type { ApiCall, StepLocation } from '../shared/apiCalls.js';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { SourceLocation, TestIdentity } from '../src/summary/endpointEvidence.js';
-import { readAttachedRecord, readBrowserCallCounts, type AttachmentContent } from './executionAttachment.js';
-import type { BrowserCallCounts } from '../src/report/qualityReport.js';
+import type { SourceLocation, TestIdentity } from '../../src/summary/endpointEvidence.js';
+import { readAttachedRecord, readBrowserCallCounts, type AttachmentContent } from '../shared/executionAttachment.js';
+import type { BrowserCallCounts } from '../../src/report/qualityReport.js';
 
 /** One test attempt: where its records came from, and the API calls it sent. */
 export interface Attempt {
@@ -24,7 +24,7 @@ export interface Attempt {
   readonly expectedStatuses: readonly string[];
   /** Its execution attachments, as Playwright hands them over (inline or, after a merge, maybe as a file). */
   readonly attachments: readonly AttachmentContent[];
-  /** Its attachment of what its browser calls came to, when it used a browser (see recordBrowserCalls.ts). */
+  /** Its attachment of what its browser calls came to, when it used a browser (see worker/recordBrowserCalls.ts). */
   readonly browserCalls?: AttachmentContent | undefined;
 }
 

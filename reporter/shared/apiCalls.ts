@@ -1,4 +1,4 @@
-import { withoutMatrixParameters } from '../src/records/normaliseExecutionRecords.js';
+import { withoutMatrixParameters } from '../../src/records/normaliseExecutionRecords.js';
 
 /**
  * The API calls a test sent, as Playwright reports them to reporters: every
