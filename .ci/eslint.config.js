@@ -20,10 +20,41 @@ import tseslint from 'typescript-eslint';
 const benchmarkOnly = ['@duckdb/*'];
 const outside = ['**/reporter/**', '**/scripts/**', ...benchmarkOnly];
 // Node's modules that reach outside a computation: files, processes, threads, the network.
-const nodeEffects = ['node:fs', 'node:fs/*', 'fs', 'fs/*', 'node:child_process', 'node:worker_threads', 'node:net', 'node:http', 'node:https', 'node:os', 'node:process'];
-const folders = ['issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run', 'workflow', 'cli'];
+const nodeEffects = [
+  'node:fs',
+  'node:fs/*',
+  'fs',
+  'fs/*',
+  'node:child_process',
+  'node:worker_threads',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:os',
+  'node:process',
+];
+const folders = [
+  'issues',
+  'config',
+  'input',
+  'io',
+  'contract',
+  'labels',
+  'readers',
+  'records',
+  'summary',
+  'report',
+  'history',
+  'exports',
+  'evaluation',
+  'helpers',
+  'run',
+  'workflow',
+  'cli',
+];
 // A file one folder deeper (src/report/renderers/, src/report/sections/) reaches the others through ../../.
-const except = (...allowed) => folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
+const except = (...allowed) =>
+  folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
   { files: ['src/renderValue.ts', 'src/deepReadonly.ts'], forbidden: ['./*', '../*'] },
   { files: ['src/errors.ts'], forbidden: folders.filter((folder) => folder !== 'issues').map((folder) => `./${folder}/*`) },
@@ -40,13 +71,47 @@ const directions = [
   { files: ['src/exports/**'], forbidden: except('config', 'summary', 'report') },
   { files: ['src/evaluation/**'], forbidden: except('issues', 'config', 'input', 'contract', 'records', 'summary', 'report', 'history') },
   // The evidence run is pure: no file access (io/, node:fs), no threads or child processes; what reads and writes lives in workflow/.
-  { files: ['src/run/**'], forbidden: [...except('issues', 'config', 'input', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation'), ...nodeEffects] },
-  { files: ['src/workflow/**'], forbidden: except('issues', 'config', 'input', 'io', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'history', 'exports', 'evaluation', 'helpers', 'run') },
+  {
+    files: ['src/run/**'],
+    forbidden: [
+      ...except('issues', 'config', 'input', 'contract', 'labels', 'readers', 'records', 'summary', 'report', 'evaluation'),
+      ...nodeEffects,
+    ],
+  },
+  {
+    files: ['src/workflow/**'],
+    forbidden: except(
+      'issues',
+      'config',
+      'input',
+      'io',
+      'contract',
+      'labels',
+      'readers',
+      'records',
+      'summary',
+      'report',
+      'history',
+      'exports',
+      'evaluation',
+      'helpers',
+      'run',
+    ),
+  },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 const importRules = directions.map(({ files, forbidden }) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...forbidden, ...outside], message: 'This import breaks the direction of the layers (see .ci/eslint.config.js).' }] }] },
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: [...forbidden, ...outside], message: 'This import breaks the direction of the layers (see .ci/eslint.config.js).' },
+        ],
+      },
+    ],
+  },
 }));
 
 export default tseslint.config(
@@ -66,30 +131,81 @@ export default tseslint.config(
     },
   },
   ...importRules,
-  { files: ['reporter/**', 'scripts/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: benchmarkOnly, message: 'DuckDB is for the benchmark only (see .ci/eslint.config.js).' }] }] } },
+  {
+    files: ['reporter/**', 'scripts/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: benchmarkOnly, message: 'DuckDB is for the benchmark only (see .ci/eslint.config.js).' }] },
+      ],
+    },
+  },
   // The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other
   // only through reporter/shared/ (the attachments between them, the settings), never directly.
   {
     files: ['reporter/worker/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../runner/*', ...benchmarkOnly], message: 'The test workers never import the runner process\'s code (see .ci/eslint.config.js).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../runner/*', ...benchmarkOnly],
+              message: "The test workers never import the runner process's code (see .ci/eslint.config.js).",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['reporter/runner/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../worker/*', ...benchmarkOnly], message: 'The runner process never imports the test workers\' code (see .ci/eslint.config.js).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../worker/*', ...benchmarkOnly],
+              message: "The runner process never imports the test workers' code (see .ci/eslint.config.js).",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['reporter/shared/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../worker/*', '../runner/*', ...benchmarkOnly], message: 'What both processes share imports neither (see .ci/eslint.config.js).' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../worker/*', '../runner/*', ...benchmarkOnly],
+              message: 'What both processes share imports neither (see .ci/eslint.config.js).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // ...nor the process, its environment or the clock: a run is a function of its settings and its records (src/workflow/openRun.ts reads the host once).
     files: ['src/run/**'],
     rules: {
-      'no-restricted-globals': ['error', { name: 'process', message: 'The evidence run is pure: the host (src/workflow/openRun.ts) reads the process.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'The evidence run is pure: the host (src/workflow/openRun.ts) reads the process.' },
+      ],
       'no-restricted-properties': [
         'error',
-        { object: 'Date', property: 'now', message: 'The evidence run is pure: the time is the host clock\'s (src/workflow/openRun.ts).' },
-        { object: 'performance', property: 'now', message: 'The evidence run is pure: the time is the host clock\'s (src/workflow/openRun.ts).' },
+        { object: 'Date', property: 'now', message: "The evidence run is pure: the time is the host clock's (src/workflow/openRun.ts)." },
+        {
+          object: 'performance',
+          property: 'now',
+          message: "The evidence run is pure: the time is the host clock's (src/workflow/openRun.ts).",
+        },
       ],
     },
   },

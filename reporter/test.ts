@@ -1,4 +1,11 @@
-import { request as playwrightRequest, test as base, type APIRequest, type Browser, type PlaywrightWorkerArgs, type TestInfo } from '@playwright/test';
+import {
+  request as playwrightRequest,
+  test as base,
+  type APIRequest,
+  type Browser,
+  type PlaywrightWorkerArgs,
+  type TestInfo,
+} from '@playwright/test';
 import { overriding, recordingApiRequest } from './worker/recordRequests.js';
 import { endBrowserCallsOf, recordingBrowser } from './worker/recordBrowserCalls.js';
 import { settingsIn } from './worker/bodyChecks.js';
@@ -30,7 +37,10 @@ function currentTest(): TestInfo | undefined {
  * `browser.newPage()` (see worker/recordBrowserCalls.ts). Use it in place of the
  * test of `@playwright/test`: `import { test, expect } from 'quality-evidence/test'`.
  */
-export const test = base.extend<{ _qualityEvidenceBrowserCalls: undefined }, { playwright: PlaywrightWorkerArgs['playwright']; browser: Browser }>({
+export const test = base.extend<
+  { _qualityEvidenceBrowserCalls: undefined },
+  { playwright: PlaywrightWorkerArgs['playwright']; browser: Browser }
+>({
   // The built-in `request` fixture makes its context through `playwright.request`
   // too, so this one override records both.
   playwright: [

@@ -25,8 +25,17 @@ const tsc = require.resolve('typescript/bin/tsc');
 
 const builds = [
   // Start from no compiled code, so that no file of a renamed or deleted source lingers in the package.
-  { project: 'tsconfig.build.json', clean: ['.build/src', '.build/reporter', '.build/scripts', '.build/tests'], stamp: '.build/.inputs-es' },
-  { project: 'tsconfig.cjs.json', clean: ['.build/cjs'], stamp: '.build/.inputs-cjs', marker: ['.build/cjs/package.json', '{ "type": "commonjs" }\n'] },
+  {
+    project: 'tsconfig.build.json',
+    clean: ['.build/src', '.build/reporter', '.build/scripts', '.build/tests'],
+    stamp: '.build/.inputs-es',
+  },
+  {
+    project: 'tsconfig.cjs.json',
+    clean: ['.build/cjs'],
+    stamp: '.build/.inputs-cjs',
+    marker: ['.build/cjs/package.json', '{ "type": "commonjs" }\n'],
+  },
 ];
 
 const onlyIfChanged = process.argv.includes('--if-changed');

@@ -25,7 +25,10 @@ await runCli('quality-evidence screenshot', async () => {
       QE_REPORT_FORMATS: 'json,html',
     });
     await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    });
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 600 }, deviceScaleFactor: 1 });
       await page.goto(pathToFileURL(join(folder, 'quality-summary.html')).href);

@@ -22,6 +22,7 @@ await runCli('quality-evidence start:environment', async () => {
     { env: process.env, reads: [settingsFileRead(location)] },
   );
   process.stdout.write(reportText);
-  for (const warning of warnings) process.stderr.write(`quality-evidence start:environment: warning: ${escapeControlCharacters(warning)}\n`);
+  for (const warning of warnings)
+    process.stderr.write(`quality-evidence start:environment: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, 'quality-evidence start:environment', process.stderr);
 });

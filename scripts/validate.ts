@@ -60,8 +60,14 @@ const checks: readonly SelfCheck[] = [
       return config.environment === 'staging' && config.slowResponseThresholdMs === 800 ? undefined : 'not trimmed';
     },
   },
-  { name: 'a whitespace-only QE_ENVIRONMENT counts as missing', run: () => configFailsOn({ ...base, QE_ENVIRONMENT: ' \t ' }, 'QE_ENVIRONMENT') },
-  { name: 'a non-numeric threshold ("slow") is a configuration error', run: () => configFailsOn({ ...base, QE_SLOW_RESPONSE_THRESHOLD_MS: 'slow' }, 'QE_SLOW_RESPONSE_THRESHOLD_MS') },
+  {
+    name: 'a whitespace-only QE_ENVIRONMENT counts as missing',
+    run: () => configFailsOn({ ...base, QE_ENVIRONMENT: ' \t ' }, 'QE_ENVIRONMENT'),
+  },
+  {
+    name: 'a non-numeric threshold ("slow") is a configuration error',
+    run: () => configFailsOn({ ...base, QE_SLOW_RESPONSE_THRESHOLD_MS: 'slow' }, 'QE_SLOW_RESPONSE_THRESHOLD_MS'),
+  },
   {
     name: `QE_OUTPUT_PATH defaults to ${DEFAULT_OUTPUT_PATH} when absent`,
     run: () => (loadQualityToolConfig(base).outputPath === DEFAULT_OUTPUT_PATH ? undefined : 'no default'),

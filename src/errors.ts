@@ -83,7 +83,8 @@ export class InputSyntaxError extends QualityEvidenceError {
     options?: ErrorOptions & { readonly file?: string | undefined; readonly what?: string | undefined },
   ) {
     const where = position === undefined ? '' : ` at line ${position.line}, column ${position.column}`;
-    const subject = options?.file === undefined ? `the ${options?.what ?? 'input file'}` : `the ${options.what ?? 'input'} ${quotePath(options.file)}`;
+    const subject =
+      options?.file === undefined ? `the ${options?.what ?? 'input file'}` : `the ${options.what ?? 'input'} ${quotePath(options.file)}`;
     super(`${subject} is not well-formed JSON${where}: ${detail}`, options);
     this.line = position?.line;
     this.column = position?.column;
@@ -112,7 +113,11 @@ export class RecordValidationError extends QualityEvidenceError {
   /** How many problems a message lists. */
   static readonly listedIssueLimit = 20;
 
-  constructor(summary: string, issues: readonly RecordIssue[], counts: { invalidRecordCount: number; recordCount: number; unlistedRecordCount: number }) {
+  constructor(
+    summary: string,
+    issues: readonly RecordIssue[],
+    counts: { invalidRecordCount: number; recordCount: number; unlistedRecordCount: number },
+  ) {
     const more = counts.unlistedRecordCount === 1 ? 'more invalid record' : 'more invalid records';
     super(formatIssueList(summary, issues.map(describeIssue), issues.length + counts.unlistedRecordCount, more));
     this.issues = issues;

@@ -83,4 +83,9 @@ export { evaluateBudgets } from './evaluation/evaluateBudgets.js';
 export type { BaselineComparison, BudgetResult, BudgetVerdict } from './report/verdictSchemas.js';
 
 // The workflow
-export { buildQualityReport, runQualityWorkflow, type QualityWorkflowDependencies, type QualityWorkflowResult } from './workflow/runQualityWorkflow.js';
+export {
+  buildQualityReport,
+  runQualityWorkflow,
+  type QualityWorkflowDependencies,
+  type QualityWorkflowResult,
+} from './workflow/runQualityWorkflow.js';

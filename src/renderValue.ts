@@ -64,10 +64,15 @@ function renderBare(value: unknown, maxLength: number): string {
   // One level deep, a few entries: enough to recognise the value, never all of it.
   if (Array.isArray(value)) {
     const items: readonly unknown[] = value;
-    return `[${items.slice(0, 3).map((item) => renderNested(item, maxLength)).join(',')}${items.length > 3 ? ',…' : ''}]`;
+    return `[${items
+      .slice(0, 3)
+      .map((item) => renderNested(item, maxLength))
+      .join(',')}${items.length > 3 ? ',…' : ''}]`;
   }
   const keys = Object.keys(value);
-  const entries = keys.slice(0, 3).map((key) => `${JSON.stringify(key.slice(0, maxLength))}:${renderNested((value as Record<string, unknown>)[key], maxLength)}`);
+  const entries = keys
+    .slice(0, 3)
+    .map((key) => `${JSON.stringify(key.slice(0, maxLength))}:${renderNested((value as Record<string, unknown>)[key], maxLength)}`);
   return `{${entries.join(',')}${keys.length > 3 ? ',…' : ''}}`;
 }
 

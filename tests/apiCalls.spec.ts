@@ -10,11 +10,19 @@ import { templateEndpoint } from '../src/index.js';
 function step(title: string, fields: Partial<StepLike> = {}): StepLike {
   return { category: 'pw:api', title, duration: 12, steps: [], ...fields };
 }
-const refused = { message: 'Error: apiRequestContext.get: connect ECONNREFUSED 127.0.0.1:9\nCall log:\n\u001b[2m  - → GET http://127.0.0.1:9/down\u001b[22m\n' };
+const refused = {
+  message:
+    'Error: apiRequestContext.get: connect ECONNREFUSED 127.0.0.1:9\nCall log:\n\u001b[2m  - → GET http://127.0.0.1:9/down\u001b[22m\n',
+};
 
 test.describe('reading API calls from steps', () => {
   test('1.63 and later: the method and the URL as written come from the step params', () => {
-    expect(apiCallsOf([step('GET', { params: { url: '/orders/12?x=1', method: 'GET' } }), step('delete', { params: { url: 'http://h/a', method: 'delete' } })])).toEqual([
+    expect(
+      apiCallsOf([
+        step('GET', { params: { url: '/orders/12?x=1', method: 'GET' } }),
+        step('delete', { params: { url: 'http://h/a', method: 'delete' } }),
+      ]),
+    ).toEqual([
       { method: 'GET', url: '/orders/12?x=1', durationMs: 12, error: undefined, errorMessage: undefined },
       { method: 'DELETE', url: 'http://h/a', durationMs: 12, error: undefined, errorMessage: undefined },
     ]);
@@ -28,7 +36,12 @@ test.describe('reading API calls from steps', () => {
   });
 
   test('up to 1.50: the method comes from the function name, and fetch leaves it open', () => {
-    expect(apiCallsOf([step('apiRequestContext.get(/orders/12?x=1)'), step('apiRequestContext.fetch(/missing/abc)')]).map(({ method, url }) => [method, url])).toEqual([
+    expect(
+      apiCallsOf([step('apiRequestContext.get(/orders/12?x=1)'), step('apiRequestContext.fetch(/missing/abc)')]).map(({ method, url }) => [
+        method,
+        url,
+      ]),
+    ).toEqual([
       ['GET', '/orders/12?x=1'],
       [undefined, '/missing/abc'],
     ]);
@@ -48,7 +61,12 @@ test.describe('reading API calls from steps', () => {
   });
 
   test('calls inside hooks, fixtures and test.step are found, in order', () => {
-    const nested = { category: 'hook', title: 'Before Hooks', duration: 30, steps: [step('GET', { params: { url: '/a', method: 'GET' } })] };
+    const nested = {
+      category: 'hook',
+      title: 'Before Hooks',
+      duration: 30,
+      steps: [step('GET', { params: { url: '/a', method: 'GET' } })],
+    };
     expect(apiCallsOf([nested, step('GET', { params: { url: '/b', method: 'GET' } })]).map((call) => call.url)).toEqual(['/a', '/b']);
   });
 
@@ -78,7 +96,8 @@ test.describe('error codes of calls with no response', () => {
 });
 
 test.describe('accounting for calls', () => {
-  const get = (url: string, error?: { message: string }) => apiCallsOf([step('GET', { params: { url, method: 'GET' }, ...(error === undefined ? {} : { error }) })])[0]!;
+  const get = (url: string, error?: { message: string }) =>
+    apiCallsOf([step('GET', { params: { url, method: 'GET' }, ...(error === undefined ? {} : { error }) })])[0]!;
 
   test('a record made by the fixture accounts for the call it names, even when the path differs (a redirect)', () => {
     const old = get('/old');
@@ -88,7 +107,11 @@ test.describe('accounting for calls', () => {
 
   test('a record made by hand accounts for a call of the same method and path, the query aside', () => {
     const call = get('/orders?page=2');
-    expect(accountForCalls([call], [{ endpoint: 'get /orders' }], undefined)).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [call] });
+    expect(accountForCalls([call], [{ endpoint: 'get /orders' }], undefined)).toEqual({
+      unrecorded: [],
+      noResponse: [],
+      callOfRecord: [call],
+    });
   });
 
   test('a call no record accounts for is named by its path without matrix parameters, as a record made by hand with them accounts for one', () => {
@@ -99,17 +122,28 @@ test.describe('accounting for calls', () => {
 
   test('a relative URL resolves against the base URL, path prefix included', () => {
     const call = get('orders');
-    expect(accountForCalls([call], [{ endpoint: 'GET /api/orders' }], 'http://h/api/')).toEqual({ unrecorded: [], noResponse: [], callOfRecord: [call] });
+    expect(accountForCalls([call], [{ endpoint: 'GET /api/orders' }], 'http://h/api/')).toEqual({
+      unrecorded: [],
+      noResponse: [],
+      callOfRecord: [call],
+    });
   });
 
   test("each record is given the call that accounts for it, with the step's location; a record no call matches has none", () => {
-    const located = apiCallsOf([step('GET', { params: { url: '/orders', method: 'GET' }, location: { file: '/p/tests/orders.spec.ts', line: 12, column: 31 } })])[0]!;
+    const located = apiCallsOf([
+      step('GET', { params: { url: '/orders', method: 'GET' }, location: { file: '/p/tests/orders.spec.ts', line: 12, column: 31 } }),
+    ])[0]!;
     const account = accountForCalls([located], [{ endpoint: 'GET /orders' }, { endpoint: 'GET /orders' }], undefined);
-    expect(account.callOfRecord.map((call) => call?.location)).toEqual([{ file: '/p/tests/orders.spec.ts', line: 12, column: 31 }, undefined]);
+    expect(account.callOfRecord.map((call) => call?.location)).toEqual([
+      { file: '/p/tests/orders.spec.ts', line: 12, column: 31 },
+      undefined,
+    ]);
   });
 
   test('each record accounts for one call: two calls and one record leave one unrecorded, as called (the run labels it)', () => {
-    expect(accountForCalls([get('/booking/42'), get('/booking/42')], [{ endpoint: 'GET /booking/42' }], undefined).unrecorded).toEqual(['GET /booking/42']);
+    expect(accountForCalls([get('/booking/42'), get('/booking/42')], [{ endpoint: 'GET /booking/42' }], undefined).unrecorded).toEqual([
+      'GET /booking/42',
+    ]);
   });
 
   test('an unrecorded call with no response becomes a no-response execution on the URL its call log names', () => {
@@ -143,7 +177,7 @@ test.describe('route templates', () => {
   }
 });
 
-test.describe('the recording fixture\'s stand-ins for Playwright objects', () => {
+test.describe("the recording fixture's stand-ins for Playwright objects", () => {
   test('read the one overridden property, and send every other read and every write to the original', () => {
     const original: Record<string, unknown> = { request: 'original request', timeout: 5 };
     const standIn = overriding(original, 'request', 'recording request');

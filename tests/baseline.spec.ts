@@ -1,5 +1,14 @@
 import { expect, test } from './support/test.js';
-import { buildReport, compareWithBaseline, formatReport, InputSyntaxError, parseReport, ReportFormatError, summariseExecutions, type QualityReport } from '../src/index.js';
+import {
+  buildReport,
+  compareWithBaseline,
+  formatReport,
+  InputSyntaxError,
+  parseReport,
+  ReportFormatError,
+  summariseExecutions,
+  type QualityReport,
+} from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
 import { comparisonHeadline } from '../src/report/renderers/presentation.js';
 import { thrownBy } from './support/failures.js';
@@ -33,12 +42,14 @@ const branch = reportOf('branch', [
 const comparison = compareWithBaseline(branch, main);
 
 test('the totals as before and after pairs', () => {
-  expect([comparison.environment, comparison.executionCount, comparison.failedExecutionCount, comparison.slowExecutionCount]).toStrictEqual([
-    { before: 'main', after: 'branch' },
-    { before: 5, after: 5 },
-    { before: 1, after: 2 },
-    { before: 1, after: 2 },
-  ]);
+  expect([comparison.environment, comparison.executionCount, comparison.failedExecutionCount, comparison.slowExecutionCount]).toStrictEqual(
+    [
+      { before: 'main', after: 'branch' },
+      { before: 5, after: 5 },
+      { before: 1, after: 2 },
+      { before: 1, after: 2 },
+    ],
+  );
 });
 
 test('each list names its endpoints', () => {
@@ -65,7 +76,16 @@ test('each endpoint of the run gets its p95 change in percent, its counts and fa
     failedExecutionCount: { before: 0, after: 0 },
     failureRate: { before: 0, after: 0 },
     latencyVerdict: 'tooFewSamples',
-    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 1, nAfter: 1, p50ChangePercent: 50, p95ChangePercent: 50, pValue: null, runShiftPercent: 0 },
+    latencyTest: {
+      method: 'mannWhitneyU',
+      significanceLevel: 0.01,
+      nBefore: 1,
+      nAfter: 1,
+      p50ChangePercent: 50,
+      p95ChangePercent: 50,
+      pValue: null,
+      runShiftPercent: 0,
+    },
   });
   expect(comparison.endpoints.find((entry) => entry.endpoint === 'GET /new')).toStrictEqual({
     endpoint: 'GET /new',
@@ -74,13 +94,27 @@ test('each endpoint of the run gets its p95 change in percent, its counts and fa
     failedExecutionCount: { before: null, after: 1 },
     failureRate: { before: null, after: 1 },
     latencyVerdict: 'tooFewSamples',
-    latencyTest: { method: 'mannWhitneyU', significanceLevel: 0.01, nBefore: 0, nAfter: 1, p50ChangePercent: null, p95ChangePercent: null, pValue: null, runShiftPercent: 0 },
+    latencyTest: {
+      method: 'mannWhitneyU',
+      significanceLevel: 0.01,
+      nBefore: 0,
+      nAfter: 1,
+      p50ChangePercent: null,
+      p95ChangePercent: null,
+      pValue: null,
+      runShiftPercent: 0,
+    },
   });
 });
 
 test.describe('latency verdicts', () => {
-  const timesOf = (environment: string, times: readonly number[]) => reportOf(environment, times.map((time) => ['GET /orders', 200, time]));
-  const spread = (scale: number, count: number) => Array.from({ length: count }, (_, index) => Math.round(scale * (100 + ((index * 37) % 50))));
+  const timesOf = (environment: string, times: readonly number[]) =>
+    reportOf(
+      environment,
+      times.map((time) => ['GET /orders', 200, time]),
+    );
+  const spread = (scale: number, count: number) =>
+    Array.from({ length: count }, (_, index) => Math.round(scale * (100 + ((index * 37) % 50))));
 
   test('the same times in both runs: no change, p-value 1', () => {
     const entry = compareWithBaseline(timesOf('b', spread(1, 30)), timesOf('a', spread(1, 30))).endpoints[0]!;
@@ -97,7 +131,7 @@ test.describe('latency verdicts', () => {
     expect(compareWithBaseline(timesOf('b', spread(10, 5)), timesOf('a', spread(1, 5))).endpoints[0]!.latencyVerdict).toBe('tooFewSamples');
   });
 
-  test('a change within the histogram\'s resolution (1%) is never judged real, however many samples', () => {
+  test("a change within the histogram's resolution (1%) is never judged real, however many samples", () => {
     const entry = compareWithBaseline(timesOf('b', spread(1.01, 2000)), timesOf('a', spread(1, 2000))).endpoints[0]!;
     expect(entry.latencyVerdict).toBe('noChange');
   });
@@ -117,10 +151,21 @@ test.describe('latency verdicts', () => {
   });
 
   test('the counts by verdict, and the slower endpoints by name', () => {
-    const before = reportOf('a', [...spread(1, 30).map((time): [string, number, number] => ['GET /x', 200, time]), ...spread(1, 30).map((time): [string, number, number] => ['GET /y', 200, time]), ['GET /z', 200, 5]]);
-    const after = reportOf('b', [...spread(2, 30).map((time): [string, number, number] => ['GET /x', 200, time]), ...spread(1, 30).map((time): [string, number, number] => ['GET /y', 200, time]), ['GET /z', 200, 5]]);
+    const before = reportOf('a', [
+      ...spread(1, 30).map((time): [string, number, number] => ['GET /x', 200, time]),
+      ...spread(1, 30).map((time): [string, number, number] => ['GET /y', 200, time]),
+      ['GET /z', 200, 5],
+    ]);
+    const after = reportOf('b', [
+      ...spread(2, 30).map((time): [string, number, number] => ['GET /x', 200, time]),
+      ...spread(1, 30).map((time): [string, number, number] => ['GET /y', 200, time]),
+      ['GET /z', 200, 5],
+    ]);
     const compared = compareWithBaseline(after, before);
-    expect([compared.latencyVerdictCounts, compared.slowerEndpoints]).toStrictEqual([{ slower: 1, faster: 0, noChange: 1, tooFewSamples: 1 }, ['GET /x']]);
+    expect([compared.latencyVerdictCounts, compared.slowerEndpoints]).toStrictEqual([
+      { slower: 1, faster: 0, noChange: 1, tooFewSamples: 1 },
+      ['GET /x'],
+    ]);
   });
 });
 
@@ -129,24 +174,44 @@ test.describe("the run's own shift", () => {
   const runOf = (environment: string, scaleOf: (endpoint: number) => number) =>
     reportOf(
       environment,
-      Array.from({ length: 8 }, (_, endpoint) => Array.from({ length: 30 }, (_, index): [string, number, number] => [`GET /e${endpoint}`, 200, Math.round(scaleOf(endpoint) * (100 + ((index * 37) % 50)))])).flat(),
+      Array.from({ length: 8 }, (_, endpoint) =>
+        Array.from({ length: 30 }, (_, index): [string, number, number] => [
+          `GET /e${endpoint}`,
+          200,
+          Math.round(scaleOf(endpoint) * (100 + ((index * 37) % 50))),
+        ]),
+      ).flat(),
     );
   const base = runOf('main', () => 1);
 
   test('every endpoint 30% slower alike is the machine or the whole service: no endpoint is marked, and the run says its shift', () => {
-    const compared = compareWithBaseline(runOf('branch', () => 1.3), base);
+    const compared = compareWithBaseline(
+      runOf('branch', () => 1.3),
+      base,
+    );
     // 13 buckets of 2%: the nearest whole number of buckets to 30%.
-    expect([compared.latencyVerdictCounts, compared.runShiftPercent]).toStrictEqual([{ slower: 0, faster: 0, noChange: 8, tooFewSamples: 0 }, 29.7]);
-    expect(comparisonHeadline(compared)).toBe('vs baseline: 0 endpoints slower, 0 newly failing, 8 unchanged, 0 too few samples to judge; the whole run +29.7% alike (the machine, or the service as a whole)');
+    expect([compared.latencyVerdictCounts, compared.runShiftPercent]).toStrictEqual([
+      { slower: 0, faster: 0, noChange: 8, tooFewSamples: 0 },
+      29.7,
+    ]);
+    expect(comparisonHeadline(compared)).toBe(
+      'vs baseline: 0 endpoints slower, 0 newly failing, 8 unchanged, 0 too few samples to judge; the whole run +29.7% alike (the machine, or the service as a whole)',
+    );
   });
 
   test('one endpoint 60% slower among seven that did not move stands out', () => {
-    const compared = compareWithBaseline(runOf('branch', (endpoint) => (endpoint === 3 ? 1.6 : 1)), base);
+    const compared = compareWithBaseline(
+      runOf('branch', (endpoint) => (endpoint === 3 ? 1.6 : 1)),
+      base,
+    );
     expect([compared.slowerEndpoints, compared.runShiftPercent]).toStrictEqual([['GET /e3'], 0]);
   });
 
   test('one endpoint 60% slower on a machine 30% slower stands out against the run', () => {
-    const compared = compareWithBaseline(runOf('branch', (endpoint) => (endpoint === 3 ? 1.6 * 1.3 : 1.3)), base);
+    const compared = compareWithBaseline(
+      runOf('branch', (endpoint) => (endpoint === 3 ? 1.6 * 1.3 : 1.3)),
+      base,
+    );
     expect(compared.slowerEndpoints).toStrictEqual(['GET /e3']);
   });
 
@@ -161,24 +226,40 @@ function spreadOf(scale: number): [string, number, number][] {
 }
 
 test('failures compare as rates per execution: a retry that repeats a failing call does not fail more', () => {
-  const before = reportOf('a', [['GET /a', 500, 10], ['GET /a', 200, 10]]);
-  const after = reportOf('b', [['GET /a', 500, 10], ['GET /a', 200, 10], ['GET /a', 500, 10], ['GET /a', 200, 10]]);
+  const before = reportOf('a', [
+    ['GET /a', 500, 10],
+    ['GET /a', 200, 10],
+  ]);
+  const after = reportOf('b', [
+    ['GET /a', 500, 10],
+    ['GET /a', 200, 10],
+    ['GET /a', 500, 10],
+    ['GET /a', 200, 10],
+  ]);
   expect(compareWithBaseline(after, before).endpoints[0]!.failureRate).toStrictEqual({ before: 0.5, after: 0.5 });
 });
 
 test('the percentage is rounded to 2 decimals; from 0 it is 0 or null', () => {
-  expect([changePercent(300, 400), changePercent(400, 300), changePercent(0, 0), changePercent(0, 5), changePercent(null, 5)]).toStrictEqual([33.33, -25, 0, null, null]);
+  expect([
+    changePercent(300, 400),
+    changePercent(400, 300),
+    changePercent(0, 0),
+    changePercent(0, 5),
+    changePercent(null, 5),
+  ]).toStrictEqual([33.33, -25, 0, null, null]);
 });
 
 test.describe('reading a baseline', () => {
-  test("a report of this tool is read back as it was written", () => {
+  test('a report of this tool is read back as it was written', () => {
     expect(parseReport(formatReport(main), 'main.json')).toStrictEqual(main);
   });
 
   test('a file that is not a report of this tool is refused, naming it', () => {
     const error = thrownBy(() => parseReport('{ "stats": { "expected": 3 } }', 'results.json'));
     expect(error).toBeInstanceOf(ReportFormatError);
-    expect((error as Error).message).toBe('the baseline report "results.json" is not a quality-summary.json written by quality-evidence (at schemaVersion: Invalid input: expected 1)');
+    expect((error as Error).message).toBe(
+      'the baseline report "results.json" is not a quality-summary.json written by quality-evidence (at schemaVersion: Invalid input: expected 1)',
+    );
   });
 
   test('a report of another schemaVersion is refused, naming both versions', () => {
@@ -196,8 +277,14 @@ test.describe('reading a baseline', () => {
 
 test('a baseline run whose histograms are of another relative accuracy is not tested against this run (too few samples), never read as if of 1%', () => {
   // 40 calls of 100 ms then: at 5% accuracy their bucket index is that of about 3 ms at 1%, so read as 1% every endpoint would be slower.
-  const after = reportOf('branch', Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]));
-  const before = reportOf('main', Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]));
+  const after = reportOf(
+    'branch',
+    Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]),
+  );
+  const before = reportOf(
+    'main',
+    Array.from({ length: 40 }, () => ['GET /a', 200, 100] as [string, number, number]),
+  );
   const latencyHistogram = { relativeAccuracy: 0.05, zeroCount: 0, bins: [[47, 40]] as [number, number][] };
   const coarse = { ...before, endpoints: before.endpoints.map((entry) => ({ ...entry, latencyHistogram })) };
   expect(compareWithBaseline(after, before).endpoints[0]?.latencyVerdict).toBe('noChange');

@@ -1,7 +1,14 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { browserErrorCode, globToRegExp, observeBrowserCalls, type ApiCallRules, type BrowserCallCounts, type BrowserExecution } from '../reporter/worker/browserCalls.js';
+import {
+  browserErrorCode,
+  globToRegExp,
+  observeBrowserCalls,
+  type ApiCallRules,
+  type BrowserCallCounts,
+  type BrowserExecution,
+} from '../reporter/worker/browserCalls.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 import { startApp, type App } from './support/browserApp.js';
 import { expect, test } from './support/test.js';
@@ -31,7 +38,10 @@ test.afterAll(async () => {
  * Runs `act` on a new page of a new context observed with `rules`: what the
  * observation recorded, and what it counted apart, once it has stopped.
  */
-async function observed(act: (page: Page) => Promise<void>, rules: ApiCallRules = {}): Promise<{ executions: BrowserExecution[]; counts: Readonly<BrowserCallCounts> }> {
+async function observed(
+  act: (page: Page) => Promise<void>,
+  rules: ApiCallRules = {},
+): Promise<{ executions: BrowserExecution[]; counts: Readonly<BrowserCallCounts> }> {
   const context = await browser.newContext();
   const executions: BrowserExecution[] = [];
   const sink = { record: (execution: BrowserExecution) => executions.push(execution), count: () => undefined };
@@ -42,7 +52,8 @@ async function observed(act: (page: Page) => Promise<void>, rules: ApiCallRules 
   return { executions, counts: observation.counts };
 }
 
-const summary = (executions: readonly BrowserExecution[]) => executions.map((execution) => `${execution.endpoint} ${execution.statusCode ?? execution.errorCode ?? ''}`);
+const summary = (executions: readonly BrowserExecution[]) =>
+  executions.map((execution) => `${execution.endpoint} ${execution.statusCode ?? execution.errorCode ?? ''}`);
 
 test("the page's fetch and XMLHttpRequest calls are the executions, each one the server answered, and no asset is", async () => {
   const { executions, counts } = await observed(async (page) => {
@@ -64,10 +75,25 @@ test("the page's fetch and XMLHttpRequest calls are the executions, each one the
     })()`);
   });
   expect(summary(executions).sort()).toEqual(
-    ['GET /api/orders 200', 'GET /api/broken 500', 'GET /api/slow 200', 'GET /api/stream 200', 'GET /api/old-orders 302', 'GET /api/orders 200', 'POST /api/orders 201'].sort(),
+    [
+      'GET /api/orders 200',
+      'GET /api/broken 500',
+      'GET /api/slow 200',
+      'GET /api/stream 200',
+      'GET /api/old-orders 302',
+      'GET /api/orders 200',
+      'POST /api/orders 201',
+    ].sort(),
   );
   expect(summary(executions).sort()).toEqual(app.answered.map((line) => line).sort());
-  expect(counts).toEqual({ seenCount: 7, executionCount: 7, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 });
+  expect(counts).toEqual({
+    seenCount: 7,
+    executionCount: 7,
+    mockedCallCount: 0,
+    cachedCallCount: 0,
+    serviceWorkerCallCount: 0,
+    unfinishedCallCount: 0,
+  });
 });
 
 test("each time is the browser's own: the slow call over 300 ms, the streamed body's until its last byte, with the wait and receive phases", async () => {
@@ -161,7 +187,14 @@ test('a call a route holds and never lets go is counted unfinished when its cont
     })()`);
   });
   expect(summary(executions)).toEqual(['GET /api/orders 200']);
-  expect(counts).toStrictEqual({ seenCount: 2, executionCount: 1, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 1 });
+  expect(counts).toStrictEqual({
+    seenCount: 2,
+    executionCount: 1,
+    mockedCallCount: 0,
+    cachedCallCount: 0,
+    serviceWorkerCallCount: 0,
+    unfinishedCallCount: 1,
+  });
 });
 
 test('a call answered while its page goes elsewhere is an execution with the status the server answered, and nothing waits for its body', async () => {
@@ -196,13 +229,16 @@ test('a response from a service worker is counted apart', async () => {
 });
 
 test('resource types and URL patterns say which requests are API calls; page assets never are', async () => {
-  const { executions } = await observed(async (page) => {
-    await page.goto(`${app.origin}/`);
-    await page.evaluate(async () => {
-      await fetch('/api/orders');
-      await fetch('/api/broken');
-    });
-  }, { resourceTypes: ['fetch', 'xhr', 'image', 'script'], exclude: ['**/api/broken'] });
+  const { executions } = await observed(
+    async (page) => {
+      await page.goto(`${app.origin}/`);
+      await page.evaluate(async () => {
+        await fetch('/api/orders');
+        await fetch('/api/broken');
+      });
+    },
+    { resourceTypes: ['fetch', 'xhr', 'image', 'script'], exclude: ['**/api/broken'] },
+  );
   expect(summary(executions)).toEqual(['GET /api/orders 200']);
 });
 
@@ -223,7 +259,14 @@ test('resource type other records the beacons and pings a page sends, as executi
   );
   expect(app.answered.toSorted()).toEqual(['GET /api/orders 200', 'POST /api/beacon 204', 'POST /api/ping 204']);
   expect(summary(executions).toSorted()).toEqual(['POST /api/beacon 204', 'POST /api/ping 204']);
-  expect(counts).toStrictEqual({ seenCount: 2, executionCount: 2, mockedCallCount: 0, cachedCallCount: 0, serviceWorkerCallCount: 0, unfinishedCallCount: 0 });
+  expect(counts).toStrictEqual({
+    seenCount: 2,
+    executionCount: 2,
+    mockedCallCount: 0,
+    cachedCallCount: 0,
+    serviceWorkerCallCount: 0,
+    unfinishedCallCount: 0,
+  });
 });
 
 test('globs and error codes', () => {
@@ -231,11 +274,13 @@ test('globs and error codes', () => {
   expect(globToRegExp('**/api/*').test('http://app/api/orders/1')).toBe(false);
   expect(globToRegExp('http://app/a?c').test('http://app/abc')).toBe(true);
   expect(globToRegExp('**/a.b').test('http://app/aXb')).toBe(false);
-  expect(['net::ERR_CONNECTION_REFUSED', 'net::ERR_NAME_NOT_RESOLVED', 'net::ERR_ABORTED', 'NS_BINDING_ABORTED', 'Could not connect to server: Connection refused'].map(browserErrorCode)).toEqual([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'ERR_ABORTED',
-    'ERR_ABORTED',
-    'ECONNREFUSED',
-  ]);
+  expect(
+    [
+      'net::ERR_CONNECTION_REFUSED',
+      'net::ERR_NAME_NOT_RESOLVED',
+      'net::ERR_ABORTED',
+      'NS_BINDING_ABORTED',
+      'Could not connect to server: Connection refused',
+    ].map(browserErrorCode),
+  ).toEqual(['ECONNREFUSED', 'ENOTFOUND', 'ERR_ABORTED', 'ERR_ABORTED', 'ECONNREFUSED']);
 });

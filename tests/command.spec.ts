@@ -21,9 +21,18 @@ const files = {
   'session.har': JSON.stringify({
     log: {
       entries: [
-        { time: 40, request: { method: 'GET', url: 'http://127.0.0.1:3000/booking/17?page=2' }, response: { status: 200, content: { mimeType: 'application/json' } } },
+        {
+          time: 40,
+          request: { method: 'GET', url: 'http://127.0.0.1:3000/booking/17?page=2' },
+          response: { status: 200, content: { mimeType: 'application/json' } },
+        },
         { time: 3, request: { method: 'DELETE', url: 'http://127.0.0.1:3000/booking/18' }, response: { status: 0 } },
-        { time: 2, request: { method: 'GET', url: 'http://127.0.0.1:3000/app.js' }, response: { status: 200, content: { mimeType: 'text/javascript' } }, _resourceType: 'script' },
+        {
+          time: 2,
+          request: { method: 'GET', url: 'http://127.0.0.1:3000/app.js' },
+          response: { status: 200, content: { mimeType: 'text/javascript' } },
+          _resourceType: 'script',
+        },
       ],
     },
   }),
@@ -50,7 +59,11 @@ function command(args: readonly string[], env: Record<string, string> = {}, stdi
 }
 
 test('npx quality-evidence over a JSON shard, an NDJSON shard and a HAR file writes one report', async () => {
-  const { stdout } = await promisify(execFile)('npx', ['--no', 'quality-evidence', 'shard-1.json', 'shard-2.ndjson', 'session.har', '--output', 'out/q.json'], { cwd: project });
+  const { stdout } = await promisify(execFile)(
+    'npx',
+    ['--no', 'quality-evidence', 'shard-1.json', 'shard-2.ndjson', 'session.har', '--output', 'out/q.json'],
+    { cwd: project },
+  );
 
   // stdout is not a terminal here: it gets the report itself, byte for byte the file.
   expect(stdout).toBe(await readFile(join(project, 'out/q.json'), 'utf8'));
@@ -78,11 +91,14 @@ test('npx quality-evidence over a JSON shard, an NDJSON shard and a HAR file wri
 });
 
 test('flags win over variables', async () => {
-  const outcome = await command(['shard-1.json', '--environment', 'from-flag', '--slow-response-threshold-ms', '1000', '--json', '-o', 'out/flags.json'], {
-    QE_ENVIRONMENT: 'from-variable',
-    QE_SLOW_RESPONSE_THRESHOLD_MS: '10',
-    QE_OUTPUT_PATH: 'out/variable.json',
-  });
+  const outcome = await command(
+    ['shard-1.json', '--environment', 'from-flag', '--slow-response-threshold-ms', '1000', '--json', '-o', 'out/flags.json'],
+    {
+      QE_ENVIRONMENT: 'from-variable',
+      QE_SLOW_RESPONSE_THRESHOLD_MS: '10',
+      QE_OUTPUT_PATH: 'out/variable.json',
+    },
+  );
 
   expect(outcome.exitCode, outcome.stderr).toBe(0);
   expect(reportFrom(outcome.stdout)).toMatchObject({ environment: 'from-flag', slowResponseThresholdMs: 1000, slowExecutionCount: 0 });
@@ -114,10 +130,34 @@ test('--help prints the usage with examples; --version prints the version', asyn
 });
 
 const failures: readonly (readonly [string, readonly string[], Record<string, string>, number, string])[] = [
-  ['an unknown flag is a usage error naming it', ['shard-1.json', '--bogus'], {}, 64, "quality-evidence: Unknown option '--bogus'; see quality-evidence --help\n"],
-  ['no input at all is a usage error', [], {}, 64, 'quality-evidence: no input: name one or more files (or - for standard input), or set QE_INPUT_PATH; see quality-evidence --help\n'],
-  ['a bad --input-format is a usage error', ['shard-1.json', '--input-format', 'xml'], {}, 64, 'quality-evidence: --input-format must be one of json, ndjson, har; see quality-evidence --help\n'],
-  ['a missing input is exit 66', ['missing.json'], {}, 66, 'quality-evidence: cannot read the input file "missing.json": no such file or directory (ENOENT)\n'],
+  [
+    'an unknown flag is a usage error naming it',
+    ['shard-1.json', '--bogus'],
+    {},
+    64,
+    "quality-evidence: Unknown option '--bogus'; see quality-evidence --help\n",
+  ],
+  [
+    'no input at all is a usage error',
+    [],
+    {},
+    64,
+    'quality-evidence: no input: name one or more files (or - for standard input), or set QE_INPUT_PATH; see quality-evidence --help\n',
+  ],
+  [
+    'a bad --input-format is a usage error',
+    ['shard-1.json', '--input-format', 'xml'],
+    {},
+    64,
+    'quality-evidence: --input-format must be one of json, ndjson, har; see quality-evidence --help\n',
+  ],
+  [
+    'a missing input is exit 66',
+    ['missing.json'],
+    {},
+    66,
+    'quality-evidence: cannot read the input file "missing.json": no such file or directory (ENOENT)\n',
+  ],
   [
     'a bad threshold flag is a configuration error that names the flag and not its value',
     ['shard-1.json', '--slow-response-threshold-ms', 'sk-secret'],
@@ -125,7 +165,13 @@ const failures: readonly (readonly [string, readonly string[], Record<string, st
     78,
     'quality-evidence: invalid configuration:\n  - --slow-response-threshold-ms: must be a whole non-negative number of milliseconds written in digits\n',
   ],
-  ['an unwritable report is exit 73', ['shard-1.json', '-o', 'shard-1.json/q.json'], {}, 73, 'quality-evidence: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n'],
+  [
+    'an unwritable report is exit 73',
+    ['shard-1.json', '-o', 'shard-1.json/q.json'],
+    {},
+    73,
+    'quality-evidence: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n',
+  ],
 ];
 for (const [name, args, env, exitCode, stderr] of failures) {
   test(name, async () => {
@@ -139,7 +185,8 @@ test('invalid records are exit 65, named by input and line, and no report is wri
   expect(outcome).toEqual({
     exitCode: 65,
     stdout: '',
-    stderr: 'quality-evidence: 1 of 3 records is invalid:\n  - line 2 of bad.ndjson, statusCode: must be an integer from 100 to 599; found 99 (a number)\n',
+    stderr:
+      'quality-evidence: 1 of 3 records is invalid:\n  - line 2 of bad.ndjson, statusCode: must be an integer from 100 to 599; found 99 (a number)\n',
   });
   expect(await pathExists(join(project, 'out/bad.json'))).toBe(false);
 });
@@ -149,7 +196,16 @@ test('--config names a settings file; its keys give what no flag or variable giv
   await writeFile(settings, JSON.stringify({ environment: 'from-file', slowResponseThresholdMs: 100, outputFile: 'out/from-file.json' }));
 
   const fromFile = await command(['shard-1.json', '--config', 'ci-settings.json', '--json']);
-  const withFlag = await command(['shard-1.json', '--config', 'ci-settings.json', '--json', '--environment', 'from-flag', '-o', 'out/from-flag.json']);
+  const withFlag = await command([
+    'shard-1.json',
+    '--config',
+    'ci-settings.json',
+    '--json',
+    '--environment',
+    'from-flag',
+    '-o',
+    'out/from-flag.json',
+  ]);
 
   expect(JSON.parse(fromFile.stdout)).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 100, slowExecutionCount: 2 });
   expect(await pathExists(join(project, 'out/from-file.json'))).toBe(true);
@@ -185,7 +241,10 @@ test.describe('budgets, check and the baseline', () => {
   });
 
   test('a breached budget (QE_BUDGETS_PATH): exit 1, the report written all the same, each breach on stderr', async () => {
-    await budgetsFile('breach.json', { maxFailedExecutions: 0, endpoints: { 'GET /orders': { responseTimeMs: { p95: 100 } }, 'GET /health': { minExecutions: 1 } } });
+    await budgetsFile('breach.json', {
+      maxFailedExecutions: 0,
+      endpoints: { 'GET /orders': { responseTimeMs: { p95: 100 } }, 'GET /health': { minExecutions: 1 } },
+    });
     const outcome = await command(['shard-1.json', '-o', 'out/breach.json'], { QE_BUDGETS_PATH: 'breach.json' });
 
     expect(outcome.exitCode).toBe(1);
@@ -211,7 +270,8 @@ test.describe('budgets, check and the baseline', () => {
     });
     expect(await command(['check', 'out/to-check.json', '--budgets', 'check-breach.json'])).toStrictEqual({
       exitCode: 1,
-      stdout: 'pass minExecutions: 2 (limit ≥ 2)\nFAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 2 budgets breached\n',
+      stdout:
+        'pass minExecutions: 2 (limit ≥ 2)\nFAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 2 budgets breached\n',
       stderr: '',
     });
   });
@@ -221,7 +281,10 @@ test.describe('budgets, check and the baseline', () => {
     await command(['shard-1.json', '--budgets', 'recorded.json', '-o', 'out/recorded.json']);
 
     const outcome = await command(['check', 'out/recorded.json']);
-    expect([outcome.exitCode, outcome.stdout]).toStrictEqual([1, 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n']);
+    expect([outcome.exitCode, outcome.stdout]).toStrictEqual([
+      1,
+      'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n',
+    ]);
   });
 
   test('a baseline gives the comparison; a p95 up 50% on one sample each is too few to judge, listed, and holds maxP95IncreasePercent', async () => {
@@ -245,28 +308,90 @@ test.describe('budgets, check and the baseline', () => {
   });
 
   test('a real slowdown (every one of 30 calls 50% slower) breaches maxP95IncreasePercent, exit 1, and the closing line names the comparison', async () => {
-    const calls = (scale: number) => JSON.stringify({ executions: Array.from({ length: 30 }, (_, index) => record('GET /orders', 200, Math.round(scale * (80 + index)))) });
+    const calls = (scale: number) =>
+      JSON.stringify({
+        executions: Array.from({ length: 30 }, (_, index) => record('GET /orders', 200, Math.round(scale * (80 + index)))),
+      });
     await writeFile(join(project, 'main-30.json'), calls(1));
     await writeFile(join(project, 'branch-30.json'), calls(1.5));
     await command(['main-30.json', '-o', 'out/main-30.json']);
     await budgetsFile('increase-30.json', { maxP95IncreasePercent: 10 });
-    const outcome = await command(['branch-30.json', '--baseline', 'out/main-30.json', '--budgets', 'increase-30.json', '-o', 'out/branch-30.json']);
+    const outcome = await command([
+      'branch-30.json',
+      '--baseline',
+      'out/main-30.json',
+      '--budgets',
+      'increase-30.json',
+      '-o',
+      'out/branch-30.json',
+    ]);
 
     expect(outcome.exitCode).toBe(1);
     const report = reportFrom(await readFile(join(project, 'out/branch-30.json'), 'utf8'));
-    expect(report.budgets?.results).toStrictEqual([{ budget: 'maxP95IncreasePercent', endpoint: 'GET /orders', limit: 10, actual: 50, passed: false, latencyVerdict: 'slower' }]);
+    expect(report.budgets?.results).toStrictEqual([
+      { budget: 'maxP95IncreasePercent', endpoint: 'GET /orders', limit: 10, actual: 50, passed: false, latencyVerdict: 'slower' },
+    ]);
     expect(outcome.stderr).toContain('FAIL maxP95IncreasePercent of GET /orders: +50% (limit ≤ +10%)');
     // check compares as the run did, at the level it is given; a level that is no probability is refused.
-    const checked = await command(['check', 'out/branch-30.json', '--budgets', 'increase-30.json', '--baseline', 'out/main-30.json', '--significance-level', '0.001']);
-    expect([checked.exitCode, checked.stdout]).toStrictEqual([1, 'FAIL maxP95IncreasePercent of GET /orders: +50% (limit ≤ +10%)\nquality-evidence check: 1 of 1 budget breached\n']);
-    const refused = await command(['check', 'out/branch-30.json', '--budgets', 'increase-30.json', '--baseline', 'out/main-30.json', '--significance-level', '2']);
-    expect([refused.exitCode, refused.stderr]).toStrictEqual([78, 'quality-evidence: invalid configuration:\n  - --significance-level: must be a probability above 0 and at most 0.5, such as 0.01\n']);
+    const checked = await command([
+      'check',
+      'out/branch-30.json',
+      '--budgets',
+      'increase-30.json',
+      '--baseline',
+      'out/main-30.json',
+      '--significance-level',
+      '0.001',
+    ]);
+    expect([checked.exitCode, checked.stdout]).toStrictEqual([
+      1,
+      'FAIL maxP95IncreasePercent of GET /orders: +50% (limit ≤ +10%)\nquality-evidence check: 1 of 1 budget breached\n',
+    ]);
+    const refused = await command([
+      'check',
+      'out/branch-30.json',
+      '--budgets',
+      'increase-30.json',
+      '--baseline',
+      'out/main-30.json',
+      '--significance-level',
+      '2',
+    ]);
+    expect([refused.exitCode, refused.stderr]).toStrictEqual([
+      78,
+      'quality-evidence: invalid configuration:\n  - --significance-level: must be a probability above 0 and at most 0.5, such as 0.01\n',
+    ]);
   });
 
-  const report = JSON.stringify({ schemaVersion: 1, environment: 'ci', slowResponseThresholdMs: 750, executionCount: 0, failedExecutionCount: 0, slowExecutionCount: 0, failureCountByEndpoint: {}, slowEndpoints: [], noResponseCount: 0, noResponseEndpoints: [] });
+  const report = JSON.stringify({
+    schemaVersion: 1,
+    environment: 'ci',
+    slowResponseThresholdMs: 750,
+    executionCount: 0,
+    failedExecutionCount: 0,
+    slowExecutionCount: 0,
+    failureCountByEndpoint: {},
+    slowEndpoints: [],
+    noResponseCount: 0,
+    noResponseEndpoints: [],
+  });
   for (const [name, args, given, env, exitCode, message] of [
-    ['a missing budgets file is exit 66', ['shard-1.json', '--budgets', 'nope.json'], {}, {}, 66, 'quality-evidence: cannot read the budgets file "nope.json": no such file or directory (ENOENT)\n'],
-    ['a missing baseline is exit 66', ['shard-1.json', '--baseline', 'nope.json'], {}, {}, 66, 'quality-evidence: cannot read the baseline report "nope.json": no such file or directory (ENOENT)\n'],
+    [
+      'a missing budgets file is exit 66',
+      ['shard-1.json', '--budgets', 'nope.json'],
+      {},
+      {},
+      66,
+      'quality-evidence: cannot read the budgets file "nope.json": no such file or directory (ENOENT)\n',
+    ],
+    [
+      'a missing baseline is exit 66',
+      ['shard-1.json', '--baseline', 'nope.json'],
+      {},
+      {},
+      66,
+      'quality-evidence: cannot read the baseline report "nope.json": no such file or directory (ENOENT)\n',
+    ],
     [
       'a baseline that is not JSON is exit 65',
       ['shard-1.json', '--baseline', 'shard-2.ndjson'],
@@ -299,12 +424,54 @@ test.describe('budgets, check and the baseline', () => {
       78,
       'quality-evidence: invalid configuration:\n  - maxP95IncreasePercent in "p95-increase.json": compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option\n',
     ],
-    ['a bad budgets file is exit 78', ['shard-1.json', '--budgets', 'bad-budgets.json'], { 'bad-budgets.json': '{ "maxFailureRate": 2 }' }, {}, 78, 'maxFailureRate in "bad-budgets.json": must be a rate from 0 to 1'],
-    ['check with no report is exit 64', ['check'], {}, {}, 64, 'quality-evidence: check takes one report file (got 0); see quality-evidence check --help\n'],
-    ['check of a missing report is exit 66', ['check', 'out/none.json'], {}, {}, 66, 'quality-evidence: cannot read the report "out/none.json": no such file or directory (ENOENT)\n'],
-    ['check of a file that is not a report is exit 65', ['check', 'shard-1.json'], {}, {}, 65, 'quality-evidence: the report "shard-1.json" is not a quality-summary.json written by quality-evidence'],
-    ['check of a report with no verdict and no --budgets is exit 64', ['check', 'plain-report.json'], { 'plain-report.json': report }, {}, 64, 'the report holds no budget verdict: name a budgets file with --budgets'],
-    ['check with an unknown flag is exit 64', ['check', 'plain-report.json', '--budget', 'x.json'], { 'plain-report.json': report }, {}, 64, "Unknown option '--budget'; see quality-evidence check --help"],
+    [
+      'a bad budgets file is exit 78',
+      ['shard-1.json', '--budgets', 'bad-budgets.json'],
+      { 'bad-budgets.json': '{ "maxFailureRate": 2 }' },
+      {},
+      78,
+      'maxFailureRate in "bad-budgets.json": must be a rate from 0 to 1',
+    ],
+    [
+      'check with no report is exit 64',
+      ['check'],
+      {},
+      {},
+      64,
+      'quality-evidence: check takes one report file (got 0); see quality-evidence check --help\n',
+    ],
+    [
+      'check of a missing report is exit 66',
+      ['check', 'out/none.json'],
+      {},
+      {},
+      66,
+      'quality-evidence: cannot read the report "out/none.json": no such file or directory (ENOENT)\n',
+    ],
+    [
+      'check of a file that is not a report is exit 65',
+      ['check', 'shard-1.json'],
+      {},
+      {},
+      65,
+      'quality-evidence: the report "shard-1.json" is not a quality-summary.json written by quality-evidence',
+    ],
+    [
+      'check of a report with no verdict and no --budgets is exit 64',
+      ['check', 'plain-report.json'],
+      { 'plain-report.json': report },
+      {},
+      64,
+      'the report holds no budget verdict: name a budgets file with --budgets',
+    ],
+    [
+      'check with an unknown flag is exit 64',
+      ['check', 'plain-report.json', '--budget', 'x.json'],
+      { 'plain-report.json': report },
+      {},
+      64,
+      "Unknown option '--budget'; see quality-evidence check --help",
+    ],
   ] as const) {
     test(name, async () => {
       for (const [file, text] of Object.entries(given)) await writeFile(join(project, file), text);

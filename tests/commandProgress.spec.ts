@@ -6,7 +6,9 @@ import { MemoryFileSystem } from './support/memoryFileSystem.js';
 
 // Progress goes to stderr only on a terminal, so CI logs stay clean.
 
-const input = Array.from({ length: 50 }, (_, index) => JSON.stringify({ statusCode: 200, endpoint: `GET /orders/${index}`, responseTimeMs: 5 })).join('\n');
+const input = Array.from({ length: 50 }, (_, index) =>
+  JSON.stringify({ statusCode: 200, endpoint: `GET /orders/${index}`, responseTimeMs: 5 }),
+).join('\n');
 
 async function run(isTTY: boolean): Promise<{ stdout: string; stderr: string }> {
   let stdout = '';
@@ -33,7 +35,11 @@ test('on a terminal, stderr shows records and bytes read and the rate, then clea
   expect(stderr).toContain('\r50 records, 0.0 MB read (');
   expect(stderr.endsWith('\r\u001b[K')).toBe(true);
   // The terminal gets the short summary for people.
-  expect(stdout.split('\n').slice(0, 3)).toStrictEqual(['\u001b[1mquality-evidence\u001b[0m · local', '\u001b[32m✔ no failed executions, no budgets set\u001b[0m', '50 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response']);
+  expect(stdout.split('\n').slice(0, 3)).toStrictEqual([
+    '\u001b[1mquality-evidence\u001b[0m · local',
+    '\u001b[32m✔ no failed executions, no budgets set\u001b[0m',
+    '50 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+  ]);
 });
 
 test('when stderr is not a terminal, nothing but the result is printed', async () => {

@@ -193,7 +193,9 @@ test('the loader reads its argument, not process.env', () => {
 
 test("the config holds the SPEC's four keys, environment, slowResponseThresholdMs, inputPath and outputPath, and every other setting's default from the table", () => {
   const config = loadQualityToolConfig({ ...required, QE_OUTPUT_PATH: 'out.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '5' });
-  expect(Object.keys(config).sort()).toEqual([...new Set(['environment', 'slowResponseThresholdMs', 'inputPath', 'outputPath', ...Object.keys(configDefaults)])].sort());
+  expect(Object.keys(config).sort()).toEqual(
+    [...new Set(['environment', 'slowResponseThresholdMs', 'inputPath', 'outputPath', ...Object.keys(configDefaults)])].sort(),
+  );
 });
 
 test('the error is a ConfigurationError, a QualityEvidenceError and an Error named ConfigurationError', () => {

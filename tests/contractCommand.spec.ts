@@ -20,7 +20,11 @@ const CALLS = JSON.stringify({
 
 async function run(args: readonly string[], files: Readonly<Record<string, string>> = {}, env: Record<string, string> = {}) {
   const folder = await createTemporaryFolder({ 'calls.json': CALLS, ...files }, 'contract');
-  const outcome = await runProgram('src/cli/main.js', { args: ['calls.json', '-o', 'out/q.json', '--formats', 'json', ...args], cwd: folder, env });
+  const outcome = await runProgram('src/cli/main.js', {
+    args: ['calls.json', '-o', 'out/q.json', '--formats', 'json', ...args],
+    cwd: folder,
+    env,
+  });
   return { ...outcome, folder };
 }
 
@@ -31,7 +35,13 @@ test('--openapi labels each call by its operation and adds the contract section'
     endpoints: { endpoint: string }[];
     contract: { operationCount: number; exercisedOperationCount: number; unmatchedEndpoints: unknown[]; documents: unknown[] };
   };
-  expect(report.endpoints.map((entry) => entry.endpoint)).toStrictEqual(['DELETE /pets/{id}', 'GET /api/health', 'GET /api/pets/rex', 'GET /pets', 'GET /pets/{id}']);
+  expect(report.endpoints.map((entry) => entry.endpoint)).toStrictEqual([
+    'DELETE /pets/{id}',
+    'GET /api/health',
+    'GET /api/pets/rex',
+    'GET /pets',
+    'GET /pets/{id}',
+  ]);
   expect(report.contract.documents).toStrictEqual([{ path: petstore, version: '2.0' }]);
   expect([report.contract.operationCount, report.contract.exercisedOperationCount]).toStrictEqual([4, 3]);
   // rex is no integer id: the call matches no operation.
@@ -44,15 +54,31 @@ test('--openapi labels each call by its operation and adds the contract section'
 test('QE_OPENAPI_PATH and the settings file key openapi give the same contract', async () => {
   const byVariable = await run([], {}, { QE_OPENAPI_PATH: petstore });
   const byFile = await run([], { 'quality-evidence.config.json': JSON.stringify({ openapi: [petstore] }) });
-  const contractOf = async (folder: string) => (JSON.parse(await readFile(join(folder, 'out/q.json'), 'utf8')) as { contract: unknown }).contract;
+  const contractOf = async (folder: string) =>
+    (JSON.parse(await readFile(join(folder, 'out/q.json'), 'utf8')) as { contract: unknown }).contract;
   expect([byVariable.exitCode, byFile.exitCode]).toStrictEqual([0, 0]);
   expect(await contractOf(byVariable.folder)).toStrictEqual(await contractOf(byFile.folder));
 });
 
 for (const [name, files, exitCode, message] of [
-  ['a missing document is exit 66, naming it', {}, 66, 'quality-evidence: cannot read the OpenAPI document "missing.yaml": no such file or directory (ENOENT)\n'],
-  ['a document that does not parse is exit 78, with the line and column', { 'missing.yaml': 'openapi: 3.0.3\ninfo: {}\nopenapi: 3.1.0\n' }, 78, 'quality-evidence: invalid OpenAPI document:\n  - "missing.yaml": is not well-formed YAML at line 3, column 1\n'],
-  ['a document that is not OpenAPI is exit 78', { 'missing.yaml': 'asyncapi: 2.6.0\n' }, 78, 'quality-evidence: invalid OpenAPI document:\n  - "missing.yaml": is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; it has neither\n'],
+  [
+    'a missing document is exit 66, naming it',
+    {},
+    66,
+    'quality-evidence: cannot read the OpenAPI document "missing.yaml": no such file or directory (ENOENT)\n',
+  ],
+  [
+    'a document that does not parse is exit 78, with the line and column',
+    { 'missing.yaml': 'openapi: 3.0.3\ninfo: {}\nopenapi: 3.1.0\n' },
+    78,
+    'quality-evidence: invalid OpenAPI document:\n  - "missing.yaml": is not well-formed YAML at line 3, column 1\n',
+  ],
+  [
+    'a document that is not OpenAPI is exit 78',
+    { 'missing.yaml': 'asyncapi: 2.6.0\n' },
+    78,
+    'quality-evidence: invalid OpenAPI document:\n  - "missing.yaml": is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; it has neither\n',
+  ],
 ] as const) {
   test(`${name}, and nothing is written`, async () => {
     const outcome = await run(['--openapi', 'missing.yaml'], files);
@@ -64,7 +90,10 @@ for (const [name, files, exitCode, message] of [
 test('the report may not replace the document: exit 73 before anything is written', async () => {
   const outcome = await run(['--openapi', 'api.json'], { 'api.json': JSON.stringify({ openapi: '3.1.0', paths: {} }) });
   expect(outcome.exitCode).toBe(0);
-  const replacing = await runProgram('src/cli/main.js', { args: ['calls.json', '--openapi', 'api.json', '-o', 'api.json'], cwd: outcome.folder });
+  const replacing = await runProgram('src/cli/main.js', {
+    args: ['calls.json', '--openapi', 'api.json', '-o', 'api.json'],
+    cwd: outcome.folder,
+  });
   expect([replacing.exitCode, replacing.stderr]).toStrictEqual([
     73,
     'quality-evidence: cannot write the report: the output path is the OpenAPI document "api.json", which this run reads: writing the report there would destroy it\n',
@@ -73,11 +102,33 @@ test('the report may not replace the document: exit 73 before anything is writte
 });
 
 test('a HAR file read with a contract has the bodies its recorder kept checked: base64 or text, response and request, never a value in the report', async () => {
-  const entry = (method: string, url: string, status: number, text: string | undefined, extra: Record<string, unknown> = {}, encoding?: string) => ({
+  const entry = (
+    method: string,
+    url: string,
+    status: number,
+    text: string | undefined,
+    extra: Record<string, unknown> = {},
+    encoding?: string,
+  ) => ({
     startedDateTime: '2026-11-24T00:00:00.000Z',
     time: 5,
     request: { method, url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1, ...extra },
-    response: { status, statusText: '', httpVersion: 'HTTP/1.1', headers: [], cookies: [], redirectURL: '', headersSize: -1, bodySize: -1, content: { size: 0, mimeType: 'application/json', ...(text === undefined ? {} : { text }), ...(encoding === undefined ? {} : { encoding }) } },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      cookies: [],
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      content: {
+        size: 0,
+        mimeType: 'application/json',
+        ...(text === undefined ? {} : { text }),
+        ...(encoding === undefined ? {} : { encoding }),
+      },
+    },
     cache: {},
     timings: { send: 0, wait: 5, receive: 0 },
   });
@@ -87,18 +138,39 @@ test('a HAR file read with a contract has the bodies its recorder kept checked: 
       creator: { name: 'spec', version: '1' },
       entries: [
         entry('GET', 'http://petstore.swagger.io/v2/pets', 200, JSON.stringify([{ id: 1, name: 'rex' }])),
-        entry('GET', 'http://petstore.swagger.io/v2/pets/1', 200, Buffer.from(JSON.stringify({ id: 'SECRET-VALUE' })).toString('base64'), {}, 'base64'),
-        entry('POST', 'http://petstore.swagger.io/v2/pets', 200, JSON.stringify({ id: 2, name: 'rex' }), { postData: { mimeType: 'application/json', text: JSON.stringify({ tag: 'SECRET-REQUEST' }) } }),
+        entry(
+          'GET',
+          'http://petstore.swagger.io/v2/pets/1',
+          200,
+          Buffer.from(JSON.stringify({ id: 'SECRET-VALUE' })).toString('base64'),
+          {},
+          'base64',
+        ),
+        entry('POST', 'http://petstore.swagger.io/v2/pets', 200, JSON.stringify({ id: 2, name: 'rex' }), {
+          postData: { mimeType: 'application/json', text: JSON.stringify({ tag: 'SECRET-REQUEST' }) },
+        }),
         entry('DELETE', 'http://petstore.swagger.io/v2/pets/1', 204, undefined),
       ],
     },
   };
   const folder = await createTemporaryFolder({ 'calls.har': JSON.stringify(har) }, 'contract-har');
-  const outcome = await runProgram('src/cli/main.js', { args: ['calls.har', '-o', 'out/q.json', '--openapi', join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml')], cwd: folder });
+  const outcome = await runProgram('src/cli/main.js', {
+    args: ['calls.har', '-o', 'out/q.json', '--openapi', join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml')],
+    cwd: folder,
+  });
   expect([outcome.exitCode, outcome.stderr]).toStrictEqual([0, '']);
   const text = await readFile(join(folder, 'out/q.json'), 'utf8');
-  const report = JSON.parse(text) as { contract: { operations: { endpoint: string; validatedCount: number; schemaViolationCount: number; topViolations: unknown[] }[] } };
-  expect(report.contract.operations.map(({ endpoint, validatedCount, schemaViolationCount, topViolations }) => [endpoint, validatedCount, schemaViolationCount, topViolations])).toStrictEqual([
+  const report = JSON.parse(text) as {
+    contract: { operations: { endpoint: string; validatedCount: number; schemaViolationCount: number; topViolations: unknown[] }[] };
+  };
+  expect(
+    report.contract.operations.map(({ endpoint, validatedCount, schemaViolationCount, topViolations }) => [
+      endpoint,
+      validatedCount,
+      schemaViolationCount,
+      topViolations,
+    ]),
+  ).toStrictEqual([
     ['GET /pets', 1, 0, []],
     ['POST /pets', 2, 1, [{ body: 'request', pointer: '/name', keyword: 'required', count: 1 }]],
     [
@@ -112,6 +184,10 @@ test('a HAR file read with a contract has the bodies its recorder kept checked: 
     ],
     ['DELETE /pets/{id}', 0, 0, []],
   ]);
-  const outputs = [text, outcome.stdout, ...(await Promise.all(['md', 'html'].map((extension) => readFile(join(folder, `out/q.${extension}`), 'utf8'))))];
+  const outputs = [
+    text,
+    outcome.stdout,
+    ...(await Promise.all(['md', 'html'].map((extension) => readFile(join(folder, `out/q.${extension}`), 'utf8')))),
+  ];
   expect(outputs.filter((output) => output.includes('SECRET'))).toStrictEqual([]);
 });

@@ -60,20 +60,73 @@ const report = reportOf([
 
 test('each operation, in document order, with what its calls got against what it declares', () => {
   const coverage = contractCoverage(report, contract);
-  expect(coverage.operations.map(({ endpoint, executionCount, failedExecutionCount, seenStatuses, undeclaredStatuses, unseenDeclaredStatuses }) => ({ endpoint, executionCount, failedExecutionCount, seenStatuses, undeclaredStatuses, unseenDeclaredStatuses }))).toStrictEqual([
+  expect(
+    coverage.operations.map(
+      ({ endpoint, executionCount, failedExecutionCount, seenStatuses, undeclaredStatuses, unseenDeclaredStatuses }) => ({
+        endpoint,
+        executionCount,
+        failedExecutionCount,
+        seenStatuses,
+        undeclaredStatuses,
+        unseenDeclaredStatuses,
+      }),
+    ),
+  ).toStrictEqual([
     // default declares every status: 503 is no undeclared status.
-    { endpoint: 'GET /users', executionCount: 2, failedExecutionCount: 1, seenStatuses: ['200', '503'], undeclaredStatuses: [], unseenDeclaredStatuses: [] },
+    {
+      endpoint: 'GET /users',
+      executionCount: 2,
+      failedExecutionCount: 1,
+      seenStatuses: ['200', '503'],
+      undeclaredStatuses: [],
+      unseenDeclaredStatuses: [],
+    },
     // 422 is within 4XX; 400 itself was never seen, the range was.
-    { endpoint: 'POST /users', executionCount: 2, failedExecutionCount: 1, seenStatuses: ['201', '422'], undeclaredStatuses: [], unseenDeclaredStatuses: ['400'] },
-    { endpoint: 'GET /users/{id}', executionCount: 2, failedExecutionCount: 1, seenStatuses: ['200', '500'], undeclaredStatuses: ['500'], unseenDeclaredStatuses: ['404'] },
-    { endpoint: 'DELETE /users/{id}', executionCount: 0, failedExecutionCount: 0, seenStatuses: [], undeclaredStatuses: [], unseenDeclaredStatuses: ['204'] },
+    {
+      endpoint: 'POST /users',
+      executionCount: 2,
+      failedExecutionCount: 1,
+      seenStatuses: ['201', '422'],
+      undeclaredStatuses: [],
+      unseenDeclaredStatuses: ['400'],
+    },
+    {
+      endpoint: 'GET /users/{id}',
+      executionCount: 2,
+      failedExecutionCount: 1,
+      seenStatuses: ['200', '500'],
+      undeclaredStatuses: ['500'],
+      unseenDeclaredStatuses: ['404'],
+    },
+    {
+      endpoint: 'DELETE /users/{id}',
+      executionCount: 0,
+      failedExecutionCount: 0,
+      seenStatuses: [],
+      undeclaredStatuses: [],
+      unseenDeclaredStatuses: ['204'],
+    },
   ]);
 });
 
 test('the totals: operations and responses (default left out) covered, percentages to 2 decimals', () => {
-  const { operationCount, exercisedOperationCount, operationCoveragePercent, declaredResponseCount, exercisedResponseCount, responseCoveragePercent } = contractCoverage(report, contract);
+  const {
+    operationCount,
+    exercisedOperationCount,
+    operationCoveragePercent,
+    declaredResponseCount,
+    exercisedResponseCount,
+    responseCoveragePercent,
+  } = contractCoverage(report, contract);
   // Responses: 200 | 201 400 4XX | 200 404 | 204 = 7 declared; 200, 201, 4XX, 200 exercised = 4.
-  expect({ operationCount, exercisedOperationCount, operationCoveragePercent, declaredResponseCount, exercisedResponseCount, responseCoveragePercent }).toStrictEqual({
+  expect({
+    operationCount,
+    exercisedOperationCount,
+    operationCoveragePercent,
+    declaredResponseCount,
+    exercisedResponseCount,
+    responseCoveragePercent,
+  }).toStrictEqual({
     operationCount: 4,
     exercisedOperationCount: 3,
     operationCoveragePercent: 75,
@@ -96,12 +149,24 @@ test('an operation never called has every statistic null, and its operationId on
   const [listUsers, createUser, , deleteUser] = contractCoverage(report, contract).operations;
   expect(listUsers?.operationId).toBe('listUsers');
   expect(createUser !== undefined && 'operationId' in createUser).toBe(false);
-  expect(deleteUser?.responseTimeMs).toStrictEqual({ min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, source: 'exact' });
+  expect(deleteUser?.responseTimeMs).toStrictEqual({
+    min: null,
+    mean: null,
+    p50: null,
+    p90: null,
+    p95: null,
+    p99: null,
+    max: null,
+    source: 'exact',
+  });
   expect(listUsers?.responseTimeMs.max).toBe(30);
 });
 
 test('with nothing to cover, the percentages are null, not 100', () => {
-  const coverage = contractCoverage(reportOf([['GET /x', 200, 1]]), { documents: [{ path: 'empty.json', version: '3.1', bundled: {} }], operations: [] });
+  const coverage = contractCoverage(reportOf([['GET /x', 200, 1]]), {
+    documents: [{ path: 'empty.json', version: '3.1', bundled: {} }],
+    operations: [],
+  });
   expect([coverage.operationCoveragePercent, coverage.responseCoveragePercent]).toStrictEqual([null, null]);
 });
 
@@ -113,10 +178,13 @@ test('a judged report carries the contract section before the baseline and the b
 });
 
 test.describe('budgets on the contract', () => {
-  const judged = (budgets: Budgets, withContract = true): BudgetResult[] => judgeReport(report, { budgets, ...(withContract ? { contract } : {}) }).budgets!.results;
+  const judged = (budgets: Budgets, withContract = true): BudgetResult[] =>
+    judgeReport(report, { budgets, ...(withContract ? { contract } : {}) }).budgets!.results;
 
   test('coverage, undeclared statuses and unmatched endpoints of the whole run, each at its inclusive limit', () => {
-    expect(judged({ minOperationCoveragePercent: 80, minResponseCoveragePercent: 57.14, maxUndeclaredStatuses: 0, maxUnmatchedEndpoints: 2 })).toStrictEqual([
+    expect(
+      judged({ minOperationCoveragePercent: 80, minResponseCoveragePercent: 57.14, maxUndeclaredStatuses: 0, maxUnmatchedEndpoints: 2 }),
+    ).toStrictEqual([
       { budget: 'minOperationCoveragePercent', limit: 80, actual: 75, passed: false },
       { budget: 'minResponseCoveragePercent', limit: 57.14, actual: 57.14, passed: true },
       { budget: 'maxUndeclaredStatuses', limit: 0, actual: 1, passed: false },
@@ -132,7 +200,15 @@ test.describe('budgets on the contract', () => {
   });
 
   test("an operation's budgets, by operationId or by label; a name that is no operation is breached", () => {
-    expect(judged({ operations: { getUser: { maxUndeclaredStatuses: 0, minExecutions: 3 }, 'delete  /users/{id}': { minExecutions: 1 }, nope: { maxFailedExecutions: 0 } } })).toStrictEqual([
+    expect(
+      judged({
+        operations: {
+          getUser: { maxUndeclaredStatuses: 0, minExecutions: 3 },
+          'delete  /users/{id}': { minExecutions: 1 },
+          nope: { maxFailedExecutions: 0 },
+        },
+      }),
+    ).toStrictEqual([
       { budget: 'minExecutions', operation: 'getUser', endpoint: 'GET /users/{id}', limit: 3, actual: 2, passed: false },
       { budget: 'maxUndeclaredStatuses', operation: 'getUser', endpoint: 'GET /users/{id}', limit: 0, actual: 1, passed: false },
       { budget: 'minExecutions', operation: 'delete  /users/{id}', endpoint: 'DELETE /users/{id}', limit: 1, actual: 0, passed: false },
@@ -141,20 +217,30 @@ test.describe('budgets on the contract', () => {
   });
 
   test('a verdict on the contract that the report bears out is no contradiction; one edited by hand is', () => {
-    const verdictOf = judgeReport(report, { contract, budgets: { minOperationCoveragePercent: 70, operations: { getUser: { maxUndeclaredStatuses: 1 } } } });
+    const verdictOf = judgeReport(report, {
+      contract,
+      budgets: { minOperationCoveragePercent: 70, operations: { getUser: { maxUndeclaredStatuses: 1 } } },
+    });
     expect(contradictionInVerdict(verdictOf, verdictOf.budgets!)).toBeUndefined();
     const edited = { ...verdictOf.budgets!, results: verdictOf.budgets!.results.map((result) => ({ ...result, actual: 100 })) };
-    expect(contradictionInVerdict(verdictOf, edited)).toBe('budgets.results[0] ("minOperationCoveragePercent") records 100 as measured, where the report\'s own numbers give 75');
+    expect(contradictionInVerdict(verdictOf, edited)).toBe(
+      'budgets.results[0] ("minOperationCoveragePercent") records 100 as measured, where the report\'s own numbers give 75',
+    );
   });
 
   test('each reads in its unit, the operation named with its label', () => {
-    const [coverage, , undeclared] = judged({ minOperationCoveragePercent: 80, operations: { getUser: { minExecutions: 1, maxUndeclaredStatuses: 0 } } });
+    const [coverage, , undeclared] = judged({
+      minOperationCoveragePercent: 80,
+      operations: { getUser: { minExecutions: 1, maxUndeclaredStatuses: 0 } },
+    });
     expect(formatBudgetResult(coverage!)).toBe('FAIL minOperationCoveragePercent: 75% (limit ≥ 80%)');
     expect(formatBudgetResult(undeclared!)).toBe('FAIL maxUndeclaredStatuses of getUser (GET /users/{id}): 1 (limit ≤ 0)');
   });
 
   test('a budgets file refuses a coverage past 100% and an operation named __proto__', () => {
-    expect((thrownBy(() => parseBudgets('{ "minResponseCoveragePercent": 101, "operations": { "__proto__": {} } }', 'b.json')) as Error).message).toBe(
+    expect(
+      (thrownBy(() => parseBudgets('{ "minResponseCoveragePercent": 101, "operations": { "__proto__": {} } }', 'b.json')) as Error).message,
+    ).toBe(
       'invalid budgets:\n  - minResponseCoveragePercent in "b.json": must be a percentage from 0 to 100\n  - operations.__proto__ in "b.json": must be an operationId or an endpoint label of the contract',
     );
   });
@@ -190,14 +276,20 @@ test.describe('the contract in the reports', () => {
   });
 
   test('the terminal summary and the closing line give the coverage', () => {
-    expect(renderTerminal(judged, { files: [] })).toContain('\nContract: 3 of 4 operations called (75%) · 4 of 7 declared responses seen (57.14%) · 1 undeclared status · 2 endpoints matching no operation\n');
-    expect(formatHeadline(judged, ['q.json'])).toBe('quality-evidence: 9 executions, 3 failed, 0 slow, 0 with no response; 3 of 4 operations called (75%); report written to q.json');
+    expect(renderTerminal(judged, { files: [] })).toContain(
+      '\nContract: 3 of 4 operations called (75%) · 4 of 7 declared responses seen (57.14%) · 1 undeclared status · 2 endpoints matching no operation\n',
+    );
+    expect(formatHeadline(judged, ['q.json'])).toBe(
+      'quality-evidence: 9 executions, 3 failed, 0 slow, 0 with no response; 3 of 4 operations called (75%); report written to q.json',
+    );
   });
 
   test('the page: a contract section, and the filter of the operations never called allowed by its own hash', () => {
     const html = renderHtml(judged);
     expect(html).toContain('<section id="contract"><h2>Contract</h2>');
-    expect(html).toContain('<select id="untested-tag"><option value="">every tag</option><option value="admin">admin (1)</option></select>');
+    expect(html).toContain(
+      '<select id="untested-tag"><option value="">every tag</option><option value="admin">admin (1)</option></select>',
+    );
     expect(html).toContain('<div data-tag="admin"><h4>admin</h4><ul><li><code>DELETE /users/{id}</code></li></ul></div>');
     // The sorting and the endpoint filter on every page; the tag filter only beside a contract.
     expect(html.match(/'sha256-[^']+'/g)).toHaveLength(3);
@@ -205,7 +297,10 @@ test.describe('the contract in the reports', () => {
   });
 
   test('names from the document are escaped in every rendering', () => {
-    const hostile: Contract = { ...contract, operations: [operation('GET', '/a|`b`<script>', ['200'], { operationId: 'x\u202Ey', tags: ['t"<i>\n'] })] };
+    const hostile: Contract = {
+      ...contract,
+      operations: [operation('GET', '/a|`b`<script>', ['200'], { operationId: 'x\u202Ey', tags: ['t"<i>\n'] })],
+    };
     const rendered = judgeReport(reportOf([['GET /zzz', 200, 1]]), { contract: hostile });
     const markdown = renderMarkdown(rendered);
     // The newline escaped, the pipe escaped for the table, the backticks fenced by a longer run.
@@ -220,19 +315,43 @@ test.describe('the contract in the reports', () => {
 test.describe('bodies checked against the contract', () => {
   const run = createEvidenceRun(
     { environment: 'ci', slowResponseThresholdMs: 750 },
-    { judgement: { contract, budgets: { maxSchemaViolations: 1, operations: { getUser: { maxSchemaViolations: 0 }, listUsers: { maxSchemaViolations: 0 } } } } },
+    {
+      judgement: {
+        contract,
+        budgets: { maxSchemaViolations: 1, operations: { getUser: { maxSchemaViolations: 0 }, listUsers: { maxSchemaViolations: 0 } } },
+      },
+    },
   );
   const take = (endpoint: string, bodyCheck: BodyCheck) => {
     run.take({ endpoint, statusCode: 200, responseTimeMs: 1, bodyCheck }, () => ({ kind: 'list', listPath: 'executions', index: 0 }));
   };
-  take('GET /users/{id}', { response: { validated: true, violationCount: 2, violations: [{ pointer: '/items/3/price', keyword: 'type' }, { pointer: '/name', keyword: 'required' }] } });
-  take('GET /users/{id}', { response: { validated: true, violationCount: 1, violations: [{ pointer: '/items/0/price', keyword: 'type' }] } });
+  take('GET /users/{id}', {
+    response: {
+      validated: true,
+      violationCount: 2,
+      violations: [
+        { pointer: '/items/3/price', keyword: 'type' },
+        { pointer: '/name', keyword: 'required' },
+      ],
+    },
+  });
+  take('GET /users/{id}', {
+    response: { validated: true, violationCount: 1, violations: [{ pointer: '/items/0/price', keyword: 'type' }] },
+  });
   take('POST /users', { response: { validated: true, violationCount: 0 }, request: { validated: false, reason: 'notJson' } });
   take('GET /users', { response: { validated: false, reason: 'tooLarge' } });
   const judged = run.finish();
 
   test('each operation counts its bodies validated, off their schema and not validated, and the most frequent violations with array indices as *', () => {
-    expect(judged.contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount, topViolations }) => [endpoint, validatedCount, schemaViolationCount, notValidatedCount, topViolations])).toStrictEqual([
+    expect(
+      judged.contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount, topViolations }) => [
+        endpoint,
+        validatedCount,
+        schemaViolationCount,
+        notValidatedCount,
+        topViolations,
+      ]),
+    ).toStrictEqual([
       ['GET /users', 0, 0, 1, []],
       ['POST /users', 1, 0, 1, []],
       [
@@ -247,7 +366,9 @@ test.describe('bodies checked against the contract', () => {
       ],
       ['DELETE /users/{id}', 0, 0, 0, []],
     ]);
-    expect([judged.contract?.validatedCount, judged.contract?.schemaViolationCount, judged.contract?.notValidatedCount]).toStrictEqual([3, 2, 2]);
+    expect([judged.contract?.validatedCount, judged.contract?.schemaViolationCount, judged.contract?.notValidatedCount]).toStrictEqual([
+      3, 2, 2,
+    ]);
     expect(judged.endpoints.find(({ endpoint }) => endpoint === 'POST /users')?.bodies?.notValidatedReasons).toStrictEqual({ notJson: 1 });
   });
 
@@ -263,7 +384,9 @@ test.describe('bodies checked against the contract', () => {
   test('the Markdown, the page and the terminal give the bodies off their schema, worst first, with their most frequent violations', () => {
     const markdown = renderMarkdown(judged, { reportName: 'quality-summary.json' });
     expect(markdown).toContain('2 of 3 bodies off their schema (2 not validated)');
-    expect(markdown).toContain('| `GET /users/{id}` (`getUser`) | 2 of 2 bodies off their schema | `response /items/*/price: type ×2`, `response /name: required ×1` |');
+    expect(markdown).toContain(
+      '| `GET /users/{id}` (`getUser`) | 2 of 2 bodies off their schema | `response /items/*/price: type ×2`, `response /name: required ×1` |',
+    );
     expect(renderTerminal(judged, { files: ['quality-summary.json'] })).toContain('2 of 3 bodies off their schema (2 not validated)');
     expect(renderHtml(judged)).toContain('<h3>Bodies off their schema</h3>');
   });

@@ -27,7 +27,13 @@ function fixtureFileSystem(): MemoryFileSystem {
 
 async function operationsOf(path: string, fileSystem = fixtureFileSystem()) {
   const contract = await loadContract([path], fileSystem);
-  return contract.operations.map(({ label, operationId, basePaths, integerParameters, responses }) => ({ label, operationId, basePaths, integerParameters, statuses: responses.map((response) => response.status) }));
+  return contract.operations.map(({ label, operationId, basePaths, integerParameters, responses }) => ({
+    label,
+    operationId,
+    basePaths,
+    integerParameters,
+    statuses: responses.map((response) => response.status),
+  }));
 }
 
 async function failureOf(paths: readonly string[], fileSystem: MemoryFileSystem): Promise<Error> {
@@ -43,12 +49,18 @@ test('Swagger 2.0 in YAML, with $refs across five files: the operations, their b
   expect(await operationsOf('/api/swagger-2.0-petstore-separate/spec/swagger.yaml')).toStrictEqual([
     { label: 'GET /pets', operationId: 'findPets', basePaths: ['/api'], integerParameters: [], statuses: ['200', 'default'] },
     { label: 'POST /pets', operationId: 'addPet', basePaths: ['/api'], integerParameters: [], statuses: ['200', 'default'] },
-    { label: 'GET /pets/{id}', operationId: 'find pet by id', basePaths: ['/api'], integerParameters: ['id'], statuses: ['200', 'default'] },
+    {
+      label: 'GET /pets/{id}',
+      operationId: 'find pet by id',
+      basePaths: ['/api'],
+      integerParameters: ['id'],
+      statuses: ['200', 'default'],
+    },
     { label: 'DELETE /pets/{id}', operationId: 'deletePet', basePaths: ['/api'], integerParameters: ['id'], statuses: ['204', 'default'] },
   ]);
 });
 
-test('the contract names every file it read, each once: the document, then the files its $refs bring in, spelled from the document\'s path (issue 34)', async () => {
+test("the contract names every file it read, each once: the document, then the files its $refs bring in, spelled from the document's path (issue 34)", async () => {
   const { files } = await loadContract(['/api/swagger-2.0-petstore-separate/spec/swagger.yaml'], fixtureFileSystem());
   expect([...(files ?? [])].sort()).toStrictEqual([
     '/api/swagger-2.0-petstore-separate/common/Error.yaml',
@@ -69,17 +81,17 @@ test('the other files are brought into the document: no $ref leaves it', async (
 
 test('Swagger 2.0 in JSON: a response schema under produces, a body parameter under consumes', async () => {
   const [, addPet] = (await loadContract(['/api/swagger-2.0-petstore-expanded.json'], fixtureFileSystem())).operations;
-  expect(addPet?.responses[0]).toStrictEqual({ status: '200', content: [{ mediaType: 'application/json', schemaPointer: '#/paths/~1pets/post/responses/200/schema' }] });
+  expect(addPet?.responses[0]).toStrictEqual({
+    status: '200',
+    content: [{ mediaType: 'application/json', schemaPointer: '#/paths/~1pets/post/responses/200/schema' }],
+  });
   expect(addPet?.requestBody).toStrictEqual([{ mediaType: 'application/json', schemaPointer: '#/paths/~1pets/post/parameters/0/schema' }]);
 });
 
 test('OpenAPI 3.0: the path of the server URL is the base path, server variables at their defaults', async () => {
-  expect((await operationsOf('/api/openapi-3.0-petstore-expanded.yaml')).map(({ label, basePaths }) => `${label} ${basePaths.join()}`)).toStrictEqual([
-    'GET /pets /v2',
-    'POST /pets /v2',
-    'GET /pets/{id} /v2',
-    'DELETE /pets/{id} /v2',
-  ]);
+  expect(
+    (await operationsOf('/api/openapi-3.0-petstore-expanded.yaml')).map(({ label, basePaths }) => `${label} ${basePaths.join()}`),
+  ).toStrictEqual(['GET /pets /v2', 'POST /pets /v2', 'GET /pets/{id} /v2', 'DELETE /pets/{id} /v2']);
   // uspto: servers: [{ url: "{scheme}://developer.uspto.gov/ds-api" }].
   expect((await operationsOf('/api/openapi-3.0-uspto.json')).map(({ label, basePaths }) => `${label} ${basePaths.join()}`)).toStrictEqual([
     'GET / /ds-api',
@@ -89,21 +101,22 @@ test('OpenAPI 3.0: the path of the server URL is the base path, server variables
 });
 
 test('OpenAPI 3.1: integer path parameters; a document of webhooks only has no operations', async () => {
-  expect((await operationsOf('/api/openapi-3.1-tictactoe.yaml')).map(({ label, integerParameters }) => `${label} ${integerParameters.join()}`)).toStrictEqual([
-    'GET /board ',
-    'GET /board/{row}/{column} row,column',
-    'PUT /board/{row}/{column} row,column',
-  ]);
+  expect(
+    (await operationsOf('/api/openapi-3.1-tictactoe.yaml')).map(({ label, integerParameters }) => `${label} ${integerParameters.join()}`),
+  ).toStrictEqual(['GET /board ', 'GET /board/{row}/{column} row,column', 'PUT /board/{row}/{column} row,column']);
   expect(await operationsOf('/api/openapi-3.1-webhook-example.yaml')).toStrictEqual([]);
 });
 
 test('several documents make one contract, document by document', async () => {
   const contract = await loadContract(['/api/openapi-3.1-tictactoe.yaml', '/api/swagger-2.0-petstore-expanded.json'], fixtureFileSystem());
-  expect(contract.documents.map(({ path, version }) => `${path} ${version}`)).toStrictEqual(['/api/openapi-3.1-tictactoe.yaml 3.1', '/api/swagger-2.0-petstore-expanded.json 2.0']);
+  expect(contract.documents.map(({ path, version }) => `${path} ${version}`)).toStrictEqual([
+    '/api/openapi-3.1-tictactoe.yaml 3.1',
+    '/api/swagger-2.0-petstore-expanded.json 2.0',
+  ]);
   expect(contract.operations.map((operation) => operation.documentIndex)).toStrictEqual([0, 0, 0, 1, 1, 1, 1]);
 });
 
-test('a $ref inside an example, a default or an enum is data, never followed (GitHub\'s description has three)', async () => {
+test("a $ref inside an example, a default or an enum is data, never followed (GitHub's description has three)", async () => {
   const document = [
     'openapi: 3.0.3',
     'paths:',
@@ -117,10 +130,15 @@ test('a $ref inside an example, a default or an enum is data, never followed (Gi
     '    Odd: { type: object, default: { $ref: "nowhere.yaml" }, example: { $ref: "https://example.com/x" } }',
     '',
   ].join('\n');
-  const fileSystem = new MemoryFileSystem({ '/api/openapi.yaml': document, '/api/paths/stats.yaml': 'get:\n  responses:\n    "200": { description: ok }\n' });
+  const fileSystem = new MemoryFileSystem({
+    '/api/openapi.yaml': document,
+    '/api/paths/stats.yaml': 'get:\n  responses:\n    "200": { description: ok }\n',
+  });
   const contract = await loadContract(['/api/openapi.yaml'], fileSystem);
   expect(contract.operations.map((operation) => operation.label)).toStrictEqual(['GET /stats']);
-  expect((contract.documents[0]?.bundled as { components: { examples: unknown } }).components.examples).toStrictEqual({ stats: { value: [{ actions: { $ref: 'server-statistics-actions.yaml' } }] } });
+  expect((contract.documents[0]?.bundled as { components: { examples: unknown } }).components.examples).toStrictEqual({
+    stats: { value: [{ actions: { $ref: 'server-statistics-actions.yaml' } }] },
+  });
 });
 
 test.describe('documents that cannot be a contract', () => {
@@ -133,7 +151,10 @@ test.describe('documents that cannot be a contract', () => {
   });
 
   test('JSON that does not parse names the file, the line and the column', async () => {
-    const error = await failureOf(['/api/openapi.json'], new MemoryFileSystem({ '/api/openapi.json': '{\n  "openapi": "3.1.0",\n  "paths": {,}\n}' }));
+    const error = await failureOf(
+      ['/api/openapi.json'],
+      new MemoryFileSystem({ '/api/openapi.json': '{\n  "openapi": "3.1.0",\n  "paths": {,}\n}' }),
+    );
     expect(error.message).toBe('invalid OpenAPI document:\n  - "/api/openapi.json": is not well-formed JSON at line 3, column 13');
   });
 
@@ -145,7 +166,8 @@ test.describe('documents that cannot be a contract', () => {
   });
 
   test('a remote $ref is refused where it is, and nothing is fetched', async () => {
-    const text = 'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "https://example.com/responses.yaml#/Ok"\n';
+    const text =
+      'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "https://example.com/responses.yaml#/Ok"\n';
     expect((await failureOf(['/api/openapi.yaml'], one(text))).message).toBe(
       'invalid OpenAPI document:\n  - paths["/a"].get.responses["200"].$ref in "/api/openapi.yaml": refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path',
     );
@@ -208,8 +230,13 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
 
   test('a 3.0 document with an enum of 130,000 values loads, as does a 2.0 one', async () => {
     const values = Array.from({ length: 130_000 }, (_, index) => index);
-    const contract30 = await loadContract(['/api/a.json'], one('a.json', openapi30({ components: { schemas: { E: { enum: values, nullable: true } } } })));
-    expect((contract30.documents[0]?.bundled as { components: { schemas: { E: { enum: unknown[] } } } }).components.schemas.E.enum.length).toBe(130_001);
+    const contract30 = await loadContract(
+      ['/api/a.json'],
+      one('a.json', openapi30({ components: { schemas: { E: { enum: values, nullable: true } } } })),
+    );
+    expect(
+      (contract30.documents[0]?.bundled as { components: { schemas: { E: { enum: unknown[] } } } }).components.schemas.E.enum.length,
+    ).toBe(130_001);
     const swagger = JSON.stringify({ swagger: '2.0', info: { title: 't', version: '1' }, paths: {}, definitions: { E: { enum: values } } });
     expect((await loadContract(['/api/b.json'], one('b.json', swagger))).documents[0]?.version).toBe('2.0');
   });
@@ -217,11 +244,14 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
   test('a 3.0 document with 130,000 schemas loads', async () => {
     const schemas = Object.fromEntries(Array.from({ length: 130_000 }, (_, index) => [`S${index}`, { type: 'string', nullable: true }]));
     const contract = await loadContract(['/api/a.json'], one('a.json', openapi30({ components: { schemas } })));
-    expect((contract.documents[0]?.bundled as { components: { schemas: Record<string, unknown> } }).components.schemas['S129999']).toStrictEqual({ type: ['string', 'null'] });
+    expect(
+      (contract.documents[0]?.bundled as { components: { schemas: Record<string, unknown> } }).components.schemas['S129999'],
+    ).toStrictEqual({ type: ['string', 'null'] });
   });
 
   test('a $ref whose percent-encoding is malformed is refused at its place', async () => {
-    const text = 'openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/%E0%A4%A"\n';
+    const text =
+      'openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/%E0%A4%A"\n';
     expect(await refusal('openapi.yaml', text)).toBe(
       'invalid OpenAPI document:\n  - paths["/a"].get.responses["200"].$ref in "/api/openapi.yaml": is "#/components/responses/%E0%A4%A", whose percent-encoding is malformed (each % starts two hexadecimal digits of UTF-8)',
     );
@@ -236,7 +266,12 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
   test('YAML aliases that would expand the document a billionfold are refused before they expand', async () => {
     const lines = ['openapi: 3.0.3', 'x-a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]'];
     const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
-    for (let level = 1; level < names.length; level++) lines.push(`x-${names[level]!}: &${names[level]!} [${Array(9).fill(`*${names[level - 1]!}`).join(', ')}]`);
+    for (let level = 1; level < names.length; level++)
+      lines.push(
+        `x-${names[level]!}: &${names[level]!} [${Array(9)
+          .fill(`*${names[level - 1]!}`)
+          .join(', ')}]`,
+      );
     expect(await refusal('openapi.yaml', `${lines.join('\n')}\npaths: {}\n`)).toBe(
       'invalid OpenAPI document:\n  - "/api/openapi.yaml": has YAML aliases that would expand it past what is read (yaml\'s maxAliasCount, 1000): an alias bomb',
     );
@@ -244,7 +279,9 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
 
   test('JSON nested 100,000 deep is refused, naming where it goes too deep', async () => {
     const text = `{"openapi":"3.0.3","paths":{},"x-deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    expect(await refusal('openapi.json', text)).toBe('invalid OpenAPI document:\n  - ["x-deep"][0][0][0]… in "/api/openapi.json": nests values deeper than 256 levels, past any real description');
+    expect(await refusal('openapi.json', text)).toBe(
+      'invalid OpenAPI document:\n  - ["x-deep"][0][0][0]… in "/api/openapi.json": nests values deeper than 256 levels, past any real description',
+    );
   });
 
   test('YAML nested 100,000 deep is refused as too deep to read, at its line and column', async () => {
@@ -277,16 +314,33 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
   });
 
   test('a schema that is its own $ref is refused', async () => {
-    expect(await refusal('openapi.json', withSchemas({ A: { $ref: '#/components/schemas/A' } }))).toContain('components.schemas.A in "/api/openapi.json": comes back to itself');
+    expect(await refusal('openapi.json', withSchemas({ A: { $ref: '#/components/schemas/A' } }))).toContain(
+      'components.schemas.A in "/api/openapi.json": comes back to itself',
+    );
   });
 
   test('a schema that recurses through a property or an item loads: a tree is a fine schema', async () => {
     const schemas = {
-      A: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/A' } }, parent: { anyOf: [{ $ref: '#/components/schemas/A' }, { type: 'null' }] } } },
+      A: {
+        type: 'object',
+        properties: {
+          children: { type: 'array', items: { $ref: '#/components/schemas/A' } },
+          parent: { anyOf: [{ $ref: '#/components/schemas/A' }, { type: 'null' }] },
+        },
+      },
       // Properties named like keywords are names, not keywords.
-      B: { type: 'object', properties: { allOf: { $ref: '#/components/schemas/B' }, not: { $ref: '#/components/schemas/B' }, properties: { $ref: '#/components/schemas/B' } } },
+      B: {
+        type: 'object',
+        properties: {
+          allOf: { $ref: '#/components/schemas/B' },
+          not: { $ref: '#/components/schemas/B' },
+          properties: { $ref: '#/components/schemas/B' },
+        },
+      },
     };
-    expect((await loadContract(['/api/a.json'], one('a.json', withSchemas(schemas)))).operations.map(({ label }) => label)).toStrictEqual(['GET /a']);
+    expect((await loadContract(['/api/a.json'], one('a.json', withSchemas(schemas)))).operations.map(({ label }) => label)).toStrictEqual([
+      'GET /a',
+    ]);
   });
 
   test('a $dynamicRef that names no $dynamicAnchor of the document is refused at its place', async () => {
@@ -302,7 +356,12 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
   });
 
   test('two schemas with one $id are refused once, naming both', async () => {
-    const schemas = { A: { $id: 'https://example.com/pet', type: 'object' }, B: { $id: 'https://example.com/pet', type: 'string' }, C: { $anchor: 'here' }, D: { $anchor: 'here' } };
+    const schemas = {
+      A: { $id: 'https://example.com/pet', type: 'object' },
+      B: { $id: 'https://example.com/pet', type: 'string' },
+      C: { $anchor: 'here' },
+      D: { $anchor: 'here' },
+    };
     expect(await refusal('openapi.json', withSchemas(schemas))).toBe(
       'invalid OpenAPI document:\n' +
         '  - components.schemas.B.$id in "/api/openapi.json": "https://example.com/pet" names another schema already, at components.schemas.A: an identifier names one schema\n' +
@@ -327,7 +386,10 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
       'invalid OpenAPI document:\n  - paths["/b"].post.operationId in "/api/api.json": "listThings" is already the operationId of paths["/a"].get in "/api/api.json": ' +
         'an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it',
     );
-    const two = new MemoryFileSystem({ '/api/a.json': document({ '/a': { get: operation('listThings') } }), '/api/b.json': document({ '/b': { get: operation('listThings') } }) });
+    const two = new MemoryFileSystem({
+      '/api/a.json': document({ '/a': { get: operation('listThings') } }),
+      '/api/b.json': document({ '/b': { get: operation('listThings') } }),
+    });
     expect((await failureOf(['/api/a.json', '/api/b.json'], two)).message).toBe(
       'invalid OpenAPI document:\n  - paths["/b"].get.operationId in "/api/b.json": "listThings" is already the operationId of paths["/a"].get in "/api/a.json": ' +
         'an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it',
@@ -335,10 +397,10 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
   });
 
   test('one file named twice, however spelled, is read once', async () => {
-    const fileSystem = new MemoryFileSystem({ '/api/openapi.yaml': 'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      operationId: getA\n      responses: { "200": { description: ok } }\n' }).link(
-      '/api/again.yaml',
-      '/api/openapi.yaml',
-    );
+    const fileSystem = new MemoryFileSystem({
+      '/api/openapi.yaml':
+        'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      operationId: getA\n      responses: { "200": { description: ok } }\n',
+    }).link('/api/again.yaml', '/api/openapi.yaml');
     const contract = await loadContract(['/api/openapi.yaml', '/api/again.yaml', '/api/openapi.yaml'], fileSystem);
     expect(contract.documents.map(({ path }) => path)).toStrictEqual(['/api/openapi.yaml']);
     expect(contract.operations.map(({ label }) => label)).toStrictEqual(['GET /a']);

@@ -15,12 +15,17 @@ import { expect, test } from './support/test.js';
 
 test.describe.configure({ timeout: 300_000 });
 
-
 /** An NDJSON input of `count` records over 200 endpoints, with `environment`'s run telling reports apart. */
 function records(count: number, salt: number): string {
   const lines: string[] = [];
   for (let index = 0; index < count; index++) {
-    lines.push(JSON.stringify({ statusCode: index % 23 === 0 ? 503 : 200, endpoint: `GET /service-${index % 200}/items`, responseTimeMs: ((index * 37 + salt * 101) % 2000) / 4 }));
+    lines.push(
+      JSON.stringify({
+        statusCode: index % 23 === 0 ? 503 : 200,
+        endpoint: `GET /service-${index % 200}/items`,
+        responseTimeMs: ((index * 37 + salt * 101) % 2000) / 4,
+      }),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -115,12 +120,20 @@ for (const writers of [2, 4]) {
     const folder = await createTemporaryFolder(inputs, 'concurrent');
     const expected: string[] = [];
     for (let index = 0; index < writers; index++) {
-      expect((await run(folder, [`in-${index}.ndjson`, '--output', `alone-${index}.json`, '--environment', `writer-${index}`])).exitCode).toBe(0);
-      expected.push((await readFile(join(folder, `alone-${index}.json`), 'utf8')).replace(new RegExp(`alone-${index}\\.json`, 'g'), 'q.json'));
+      expect(
+        (await run(folder, [`in-${index}.ndjson`, '--output', `alone-${index}.json`, '--environment', `writer-${index}`])).exitCode,
+      ).toBe(0);
+      expected.push(
+        (await readFile(join(folder, `alone-${index}.json`), 'utf8')).replace(new RegExp(`alone-${index}\\.json`, 'g'), 'q.json'),
+      );
     }
 
     for (let round = 0; round < 10; round++) {
-      const runs = await Promise.all(Array.from({ length: writers }, (_, index) => run(folder, [`in-${index}.ndjson`, '--output', 'q.json', '--environment', `writer-${index}`])));
+      const runs = await Promise.all(
+        Array.from({ length: writers }, (_, index) =>
+          run(folder, [`in-${index}.ndjson`, '--output', 'q.json', '--environment', `writer-${index}`]),
+        ),
+      );
 
       expect(runs.map(({ exitCode }) => exitCode)).toEqual(Array.from({ length: writers }, () => 0));
       const text = await readFile(join(folder, 'q.json'), 'utf8');

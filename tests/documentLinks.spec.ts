@@ -17,7 +17,11 @@ test('every link between the README, CONTRIBUTING.md and docs/ leads to a file t
       const file = path === '' ? document.path : normalize(join(dirname(document.path), path));
       const where = `${document.path}:${line}: ${target}`;
       if (file.startsWith('..') || !existsSync(join(repositoryRoot, file))) broken.push(`${where}: no file ${file}`);
-      else if (anchor !== undefined && !(file.endsWith('.md') && headingAnchors(readFileSync(join(repositoryRoot, file), 'utf8')).has(anchor))) broken.push(`${where}: no heading #${anchor} in ${file}`);
+      else if (
+        anchor !== undefined &&
+        !(file.endsWith('.md') && headingAnchors(readFileSync(join(repositoryRoot, file), 'utf8')).has(anchor))
+      )
+        broken.push(`${where}: no heading #${anchor} in ${file}`);
     }
   }
   expect(broken).toEqual([]);
@@ -30,7 +34,7 @@ test('every page of docs/ is linked from the README', () => {
   expect(pages.filter((page) => !linked.has(page))).toEqual([]);
 });
 
-test('the README\'s first 90 lines hold what a user came for: the install, the three Playwright steps, the workflow and the links into docs/; the whole stays under 400 lines', () => {
+test("the README's first 90 lines hold what a user came for: the install, the three Playwright steps, the workflow and the links into docs/; the whole stays under 400 lines", () => {
   const readme = documents[0]?.text ?? '';
   const firstScreen = readme.split('\n').slice(0, 90).join('\n');
   expect(readme.split('\n').length).toBeLessThan(400);

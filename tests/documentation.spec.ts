@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { budgetsSchema, createDeterministicClock, pollUntil, retryBounded, settingsFileSchema } from '../src/index.js';
 import { codeBlocksOf, readDocuments, type CodeBlock } from './support/documents.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
-import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import {
+  childEnvironment,
+  createTemporaryFolder,
+  pathExists,
+  repositoryRoot,
+  runProgram,
+  type ProgramOutcome,
+} from './support/runProgram.js';
 
 const documents = readDocuments();
 
@@ -36,7 +43,8 @@ test('every code block says how it is checked, with a known kind, and a block th
   const problems = blocks.flatMap((block) => {
     if (block.check === undefined) return [`${where(block)}: no <!-- check: ... --> comment before the block`];
     if (!kinds.includes(block.check.kind)) return [`${where(block)}: unknown kind ${block.check.kind}`];
-    if (['illustrative', 'not-run'].includes(block.check.kind) && block.check.reason === undefined) return [`${where(block)}: ${block.check.kind} without a reason`];
+    if (['illustrative', 'not-run'].includes(block.check.kind) && block.check.reason === undefined)
+      return [`${where(block)}: ${block.check.kind} without a reason`];
     return [];
   });
   expect(problems).toEqual([]);
@@ -102,7 +110,10 @@ test('every TypeScript snippet in the documents type-checks against the packed p
   snippets.forEach((block, index) => (files[`block-${index}/${snippetFileName(block)}`] = block.code));
   const project = await createPlaywrightProject(files);
   const outcome = await runNode(project, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
-  const errors = outcome.stdout.replace(/block-(\d+)\//g, (_, index: string) => `${snippets[Number(index)] === undefined ? '?' : where(snippets[Number(index)] as CodeBlock)} `);
+  const errors = outcome.stdout.replace(
+    /block-(\d+)\//g,
+    (_, index: string) => `${snippets[Number(index)] === undefined ? '?' : where(snippets[Number(index)] as CodeBlock)} `,
+  );
   expect(errors).toBe('');
   expect(outcome.exitCode).toBe(0);
 });
@@ -131,7 +142,7 @@ test('every block of output in the documents is what the program prints, or says
   }
 });
 
-test('the README\'s Playwright steps, pasted into a new project, end with the closing line it shows and write the files where it says', async () => {
+test("the README's Playwright steps, pasted into a new project, end with the closing line it shows and write the files where it says", async () => {
   const config = namedBlock('readme-config');
   const spec = namedBlock('readme-spec');
   const server = createServer((request, response) => {
@@ -150,7 +161,8 @@ test('the README\'s Playwright steps, pasted into a new project, end with the cl
     const closingLine = outcome.stdout.split('\n').find((line) => line.startsWith('quality-evidence: '));
     const block = blocks.find((candidate) => candidate.check?.options.get('of') === README_RUN);
     expect(closingLine).toBe(block?.code.trimEnd());
-    for (const file of ['out/quality-summary.json', 'out/quality-summary.md', 'out/quality-summary.html']) expect(await pathExists(join(project, file)), file).toBe(true);
+    for (const file of ['out/quality-summary.json', 'out/quality-summary.md', 'out/quality-summary.html'])
+      expect(await pathExists(join(project, file)), file).toBe(true);
   } finally {
     await new Promise((closed) => server.close(closed));
   }
@@ -179,7 +191,11 @@ const producers: Readonly<Record<string, (block: CodeBlock) => Promise<string>>>
   'invalid-records': async () => {
     const folder = await createTemporaryFolder({}, 'docs');
     const outcome = await runProgram('scripts/startEnvironment.js', {
-      env: { QE_ENVIRONMENT: 'docs', QE_INPUT_PATH: join(repositoryRoot, 'tests/documentation/invalid-records.json'), QE_OUTPUT_PATH: join(folder, 'quality-summary.json') },
+      env: {
+        QE_ENVIRONMENT: 'docs',
+        QE_INPUT_PATH: join(repositoryRoot, 'tests/documentation/invalid-records.json'),
+        QE_OUTPUT_PATH: join(folder, 'quality-summary.json'),
+      },
     });
     expect(outcome.exitCode).toBe(65);
     return outcome.stderr;
@@ -188,7 +204,14 @@ const producers: Readonly<Record<string, (block: CodeBlock) => Promise<string>>>
   'budget-breach': async () => {
     const folder = await createTemporaryFolder({}, 'docs');
     const inputs = join(repositoryRoot, 'tests/documentation');
-    const outcome = await runCommand(folder, [join(inputs, 'breach.json'), '--route', '/orders/:orderId', '--budgets', join(inputs, 'breach-budgets.json'), '--quiet']);
+    const outcome = await runCommand(folder, [
+      join(inputs, 'breach.json'),
+      '--route',
+      '/orders/:orderId',
+      '--budgets',
+      join(inputs, 'breach-budgets.json'),
+      '--quiet',
+    ]);
     expect(outcome.exitCode).toBe(1);
     return outcome.stderr;
   },
@@ -221,23 +244,27 @@ const producers: Readonly<Record<string, (block: CodeBlock) => Promise<string>>>
   },
 };
 
-const workflowSchema = z.object({
-  on: z.unknown(),
-  jobs: z.record(
-    z.string(),
-    z.object({
-      'runs-on': z.string(),
-      steps: z
-        .array(
-          z
-            .object({ uses: z.string().optional(), run: z.string().optional() })
-            .loose()
-            .refine((step) => step.uses !== undefined || step.run !== undefined, 'a step uses an action or runs a command'),
-        )
-        .min(1),
-    }).loose(),
-  ),
-}).loose();
+const workflowSchema = z
+  .object({
+    on: z.unknown(),
+    jobs: z.record(
+      z.string(),
+      z
+        .object({
+          'runs-on': z.string(),
+          steps: z
+            .array(
+              z
+                .object({ uses: z.string().optional(), run: z.string().optional() })
+                .loose()
+                .refine((step) => step.uses !== undefined || step.run !== undefined, 'a step uses an action or runs a command'),
+            )
+            .min(1),
+        })
+        .loose(),
+    ),
+  })
+  .loose();
 
 /** Names a snippet uses without defining them: the fictional API of the helpers' examples. */
 const AMBIENT_DECLARATIONS = `interface ExportJob { readonly state: 'pending' | 'complete' | 'failed' }
@@ -248,7 +275,15 @@ declare class ServiceUnavailable extends Error {}
 `;
 
 const CONSUMER_TSCONFIG = JSON.stringify({
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
   include: ['**/*.ts'],
 });
 
@@ -302,7 +337,10 @@ async function runCommandLines(block: CodeBlock, lines: readonly string[]): Prom
   const report = options.get('report');
   // `report-args=--history|h.jsonl`: more arguments for the run that makes the report, |-separated.
   const reportArgs = options.get('report-args')?.split('|') ?? [];
-  if (report !== undefined) expect((await runCommand(folder, [bundledFixture, '--output', report, '--environment', 'docs', ...reportArgs, '--quiet'])).exitCode).toBe(0);
+  if (report !== undefined)
+    expect(
+      (await runCommand(folder, [bundledFixture, '--output', report, '--environment', 'docs', ...reportArgs, '--quiet'])).exitCode,
+    ).toBe(0);
   const expectedExit = Number(options.get('exit') ?? '0');
   for (const line of lines) {
     const outcome = await runIn(folder, 'bash', ['-o', 'pipefail', '-c', line], {}, `${bin}:${process.env['PATH'] ?? ''}`);
@@ -319,7 +357,13 @@ function runNode(cwd: string, args: readonly string[]): Promise<ProgramOutcome> 
 }
 
 /** Runs a program in a folder with exactly the given environment plus PATH (and the run's TMPDIR). */
-function runIn(cwd: string, program: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, path = process.env['PATH'] ?? ''): Promise<ProgramOutcome> {
+function runIn(
+  cwd: string,
+  program: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+  path = process.env['PATH'] ?? '',
+): Promise<ProgramOutcome> {
   return new Promise((done) => {
     execFile(program, args, { cwd, env: childEnvironment({ PATH: path, ...env }) }, (error, stdout, stderr) => {
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;

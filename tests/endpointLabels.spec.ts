@@ -43,7 +43,10 @@ test.describe('the default grouping', () => {
 test.describe('route templates', () => {
   test('a label that matches segment by segment is reported as the template', () => {
     const label = createEndpointLabeler({ routes: ['/orders/:orderId', '/users/:userId/orders'] });
-    expect([label('GET /orders/A-17', false), label('POST /users/ann/orders', false)]).toStrictEqual(['GET /orders/:orderId', 'POST /users/:userId/orders']);
+    expect([label('GET /orders/A-17', false), label('POST /users/ann/orders', false)]).toStrictEqual([
+      'GET /orders/:orderId',
+      'POST /users/:userId/orders',
+    ]);
   });
 
   test('a parameter matches one segment only, never none or two', () => {
@@ -57,7 +60,10 @@ test.describe('route templates', () => {
 
   test('the first matching template wins', () => {
     const label = createEndpointLabeler({ routes: ['/orders/latest', '/orders/:orderId'] });
-    expect([label('GET /orders/latest', false), label('GET /orders/9', false)]).toStrictEqual(['GET /orders/latest', 'GET /orders/:orderId']);
+    expect([label('GET /orders/latest', false), label('GET /orders/9', false)]).toStrictEqual([
+      'GET /orders/latest',
+      'GET /orders/:orderId',
+    ]);
   });
 
   test('a template with a method applies to that method only', () => {
@@ -88,8 +94,15 @@ test.describe('route templates', () => {
 test.describe('through the intake', () => {
   test('a HAR batch is grouped and a JSON record is not, under the same rules', () => {
     const intake = new RecordIntake({ slowResponseThresholdMs: 750 });
-    intake.takeBatch({ records: [{ statusCode: 200, endpoint: 'GET /booking/17', responseTimeMs: 1 }], location: () => ({ kind: 'harEntry', index: 0, file: 'a.har' }), derivedEndpoints: true });
-    intake.takeBatch({ records: [{ statusCode: 200, endpoint: 'GET /booking/17', responseTimeMs: 1 }], location: (index) => ({ kind: 'list', listPath: 'executions', index }) });
+    intake.takeBatch({
+      records: [{ statusCode: 200, endpoint: 'GET /booking/17', responseTimeMs: 1 }],
+      location: () => ({ kind: 'harEntry', index: 0, file: 'a.har' }),
+      derivedEndpoints: true,
+    });
+    intake.takeBatch({
+      records: [{ statusCode: 200, endpoint: 'GET /booking/17', responseTimeMs: 1 }],
+      location: (index) => ({ kind: 'list', listPath: 'executions', index }),
+    });
     expect(intake.accumulator.result().endpoints.map((entry) => entry.endpoint)).toStrictEqual(['GET /booking/17', 'GET /booking/:id']);
   });
 });

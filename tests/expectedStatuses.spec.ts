@@ -1,6 +1,12 @@
 import { expect, test } from './support/test.js';
 import { Readable } from 'node:stream';
-import { ConfigurationError, RecordValidationError, loadQualityToolConfig, runQualityWorkflow, type QualityToolConfig } from '../src/index.js';
+import {
+  ConfigurationError,
+  RecordValidationError,
+  loadQualityToolConfig,
+  runQualityWorkflow,
+  type QualityToolConfig,
+} from '../src/index.js';
 import { exitCodeFor } from '../src/cli/exitCodes.js';
 import { runCommand } from '../src/cli/runCommand.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
@@ -60,7 +66,10 @@ test.describe('the settings', () => {
   });
 
   test('expectedStatusesByEndpoint in the settings file names the bad endpoint key and the file', () => {
-    const settingsFile = { path: '/ci/quality-evidence.config.json', text: JSON.stringify({ expectedStatusesByEndpoint: { 'DELETE /booking/:id': '200-299,700' } }) };
+    const settingsFile = {
+      path: '/ci/quality-evidence.config.json',
+      text: JSON.stringify({ expectedStatusesByEndpoint: { 'DELETE /booking/:id': '200-299,700' } }),
+    };
     expect((thrownBy(() => loadQualityToolConfig(env, { settingsFile })) as Error).message).toBe(
       'invalid configuration:\n  - expectedStatusesByEndpoint["DELETE /booking/:id"] in /ci/quality-evidence.config.json: item 2 of 2 is outside the status codes 100 to 599; got "200-299,700" (a string)',
     );
@@ -78,7 +87,9 @@ test.describe('expectedStatusesByEndpoint keys that are not one endpoint label e
   for (const key of ['__proto__', 'constructor', 'toString']) {
     // zod passes over a "__proto__" key without a word: its statuses would have been dropped.
     test(`"${key}" in the settings file`, () => {
-      expect(refusal(`{ "GET /a": "200-299", "${key}": "404" }`)).toBe(`invalid configuration:\n  - ${notALabel(`expectedStatusesByEndpoint.${key} in /ci/quality-evidence.config.json`)}`);
+      expect(refusal(`{ "GET /a": "200-299", "${key}": "404" }`)).toBe(
+        `invalid configuration:\n  - ${notALabel(`expectedStatusesByEndpoint.${key} in /ci/quality-evidence.config.json`)}`,
+      );
     });
   }
 
@@ -90,7 +101,10 @@ test.describe('expectedStatusesByEndpoint keys that are not one endpoint label e
   });
 
   test('the reporter option (an object) is refused the same way', () => {
-    const source = optionSettings({ expectedStatusesByEndpoint: JSON.parse('{ "__proto__": "404" }') as unknown }, { owner: 'quality-evidence/reporter', base: '.' });
+    const source = optionSettings(
+      { expectedStatusesByEndpoint: JSON.parse('{ "__proto__": "404" }') as unknown },
+      { owner: 'quality-evidence/reporter', base: '.' },
+    );
     expect((thrownBy(() => resolveSettings([source], { defaults: { environment: 'local' } })) as Error).message).toBe(
       'invalid configuration:\n  - option expectedStatusesByEndpoint.__proto__: must be an endpoint label of the form "<METHOD> <path>"; got "404" (a string)',
     );
@@ -135,7 +149,12 @@ test.describe('in a run', () => {
 
   test('declared expected, they are no failures and still show in statusCodes and expectedErrorCount', async () => {
     const { report } = await runQualityWorkflow({ ...config, expectedStatuses: '100-399,403,404' }, { fileSystem: input(calls) });
-    expect([report.failedExecutionCount, report.expectedErrorCount, report.statusCodes, report.failureCountByEndpoint]).toStrictEqual([0, 2, { '200': 1, '403': 1, '404': 1 }, {}]);
+    expect([report.failedExecutionCount, report.expectedErrorCount, report.statusCodes, report.failureCountByEndpoint]).toStrictEqual([
+      0,
+      2,
+      { '200': 1, '403': 1, '404': 1 },
+      {},
+    ]);
   });
 
   test('a per-endpoint list applies to the label after grouping', async () => {
@@ -147,7 +166,12 @@ test.describe('in a run', () => {
   });
 
   test("a record's own expectedStatuses makes its status expected", async () => {
-    const { report } = await runQualityWorkflow(config, { fileSystem: input([{ ...calls[2], expectedStatuses: '404' }, { ...calls[2], expectedStatuses: [200, '400-403'] }]) });
+    const { report } = await runQualityWorkflow(config, {
+      fileSystem: input([
+        { ...calls[2], expectedStatuses: '404' },
+        { ...calls[2], expectedStatuses: [200, '400-403'] },
+      ]),
+    });
     expect([report.failedExecutionCount, report.expectedErrorCount]).toStrictEqual([1, 1]);
   });
 
@@ -164,7 +188,10 @@ test.describe("a test's expected statuses (the reporter's annotation)", () => {
   test('add to the rules: a 404 becomes expected, a 201 stays fine and a 500 still fails', () => {
     const intake = new RecordIntake({ slowResponseThresholdMs: 750 });
     const alsoExpected = statusSet('404');
-    for (const statusCode of [201, 404, 500]) intake.take({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 }, () => ({ kind: 'test', title: 't', attempt: 1 }), { alsoExpected });
+    for (const statusCode of [201, 404, 500])
+      intake.take({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 }, () => ({ kind: 'test', title: 't', attempt: 1 }), {
+        alsoExpected,
+      });
     const summary = intake.accumulator.result();
     expect([summary.failedExecutionCount, summary.expectedErrorCount]).toStrictEqual([1, 1]);
   });

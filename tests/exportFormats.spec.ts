@@ -37,7 +37,11 @@ test.describe('exponential buckets of a report histogram', () => {
   });
 
   test('times of 0 only: no bucket', () => {
-    expect(exponentialBucketsOf({ relativeAccuracy: 0.01, zeroCount: 4, bins: [] })).toEqual({ scale: MAX_SCALE, offset: 0, bucketCounts: [] });
+    expect(exponentialBucketsOf({ relativeAccuracy: 0.01, zeroCount: 4, bins: [] })).toEqual({
+      scale: MAX_SCALE,
+      offset: 0,
+      bucketCounts: [],
+    });
   });
 });
 
@@ -54,7 +58,16 @@ test.describe('XML text', () => {
 
 test.describe("CI's names for the run", () => {
   test('GitHub Actions: commit, branch, repository, workflow, run and its page', () => {
-    expect(ciRunOf({ GITHUB_SHA: 'abc', GITHUB_REF_NAME: 'main', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '9', GITHUB_WORKFLOW: 'ci', GITHUB_SERVER_URL: 'https://ghe.example' })).toEqual({
+    expect(
+      ciRunOf({
+        GITHUB_SHA: 'abc',
+        GITHUB_REF_NAME: 'main',
+        GITHUB_REPOSITORY: 'o/r',
+        GITHUB_RUN_ID: '9',
+        GITHUB_WORKFLOW: 'ci',
+        GITHUB_SERVER_URL: 'https://ghe.example',
+      }),
+    ).toEqual({
       commit: 'abc',
       branch: 'main',
       repositoryUrl: 'https://ghe.example/o/r',
@@ -65,7 +78,16 @@ test.describe("CI's names for the run", () => {
   });
 
   test('GitLab CI: its own variables; nothing set gives nothing', () => {
-    expect(ciRunOf({ CI_COMMIT_SHA: 'abc', CI_COMMIT_REF_NAME: 'dev', CI_PROJECT_URL: 'https://gitlab.example/g/p', CI_PROJECT_PATH: 'g/p', CI_PIPELINE_ID: '5', CI_PIPELINE_URL: 'https://gitlab.example/g/p/-/pipelines/5' })).toEqual({
+    expect(
+      ciRunOf({
+        CI_COMMIT_SHA: 'abc',
+        CI_COMMIT_REF_NAME: 'dev',
+        CI_PROJECT_URL: 'https://gitlab.example/g/p',
+        CI_PROJECT_PATH: 'g/p',
+        CI_PIPELINE_ID: '5',
+        CI_PIPELINE_URL: 'https://gitlab.example/g/p/-/pipelines/5',
+      }),
+    ).toEqual({
       commit: 'abc',
       branch: 'dev',
       repositoryUrl: 'https://gitlab.example/g/p',

@@ -9,14 +9,22 @@ import { expect, test } from './support/test.js';
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 test('a JSON body has every value under a secret-looking key replaced, at any depth, in arrays too', () => {
-  const body = JSON.stringify({ error: 'invalid', user: { email: 'a@b.c', Password: 'hunter2', tokens: [{ access_token: 'x1' }] }, 'X-Api-Key': 'k', sessionId: 's', list: [{ client_secret: 'cs' }] });
+  const body = JSON.stringify({
+    error: 'invalid',
+    user: { email: 'a@b.c', Password: 'hunter2', tokens: [{ access_token: 'x1' }] },
+    'X-Api-Key': 'k',
+    sessionId: 's',
+    list: [{ client_secret: 'cs' }],
+  });
   expect(failureExcerpt(bytes(body), 4096)).toBe(
     '{"error":"invalid","user":{"email":"a@b.c","Password":"[redacted]","tokens":"[redacted]"},"X-Api-Key":"[redacted]","sessionId":"[redacted]","list":[{"client_secret":"[redacted]"}]}',
   );
 });
 
 test('keys the user names are replaced too, matched within a key with case, - and _ aside', () => {
-  expect(failureExcerpt(bytes('{"SSN":"123","customer_iban":"DE00","name":"Ann"}'), 4096, ['ssn', 'IBAN'])).toBe('{"SSN":"[redacted]","customer_iban":"[redacted]","name":"Ann"}');
+  expect(failureExcerpt(bytes('{"SSN":"123","customer_iban":"DE00","name":"Ann"}'), 4096, ['ssn', 'IBAN'])).toBe(
+    '{"SSN":"[redacted]","customer_iban":"[redacted]","name":"Ann"}',
+  );
 });
 
 test('a form has the values of its secret-looking keys replaced, its values taken as JSON string values are, and the others kept as sent', () => {
@@ -26,14 +34,18 @@ test('a form has the values of its secret-looking keys replaced, its values take
 });
 
 test('a JSON string value that is not JSON and names a secret key word is replaced whole', () => {
-  expect(failureExcerpt(bytes('{"message":"Authorization: Bearer SECRET","detail":"not found"}'), 4096)).toBe('{"message":"[redacted]","detail":"not found"}');
+  expect(failureExcerpt(bytes('{"message":"Authorization: Bearer SECRET","detail":"not found"}'), 4096)).toBe(
+    '{"message":"[redacted]","detail":"not found"}',
+  );
 });
 
 // The shapes the third hostile probe leaked a secret from (issue 34): each is redacted by key or withheld, saying why.
 
 test('JSON inside a JSON string is redacted by key as JSON, and stays a string', () => {
   const body = JSON.stringify({ error: 'upstream failed', upstream: JSON.stringify({ access_token: 'SECRET', scope: 'read' }) });
-  expect(failureExcerpt(bytes(body), 4096)).toBe('{"error":"upstream failed","upstream":"{\\"access_token\\":\\"[redacted]\\",\\"scope\\":\\"read\\"}"}');
+  expect(failureExcerpt(bytes(body), 4096)).toBe(
+    '{"error":"upstream failed","upstream":"{\\"access_token\\":\\"[redacted]\\",\\"scope\\":\\"read\\"}"}',
+  );
 });
 
 test('JSON inside a form value is redacted by key as JSON, and encoded back', () => {
@@ -50,11 +62,15 @@ test('single-quoted pseudo-JSON is withheld', () => {
 });
 
 test('an XML body is withheld', () => {
-  expect(failureExcerpt(bytes('<?xml version="1.0"?><error><code>401</code><apiKey>SECRET</apiKey></error>'), 4096)).toBe(WITHHELD.notParsed);
+  expect(failureExcerpt(bytes('<?xml version="1.0"?><error><code>401</code><apiKey>SECRET</apiKey></error>'), 4096)).toBe(
+    WITHHELD.notParsed,
+  );
 });
 
 test('an HTML body is withheld', () => {
-  expect(failureExcerpt(bytes('<html><body><form><input type="hidden" name="csrf" value="SECRET"></form></body></html>'), 4096)).toBe(WITHHELD.notParsed);
+  expect(failureExcerpt(bytes('<html><body><form><input type="hidden" name="csrf" value="SECRET"></form></body></html>'), 4096)).toBe(
+    WITHHELD.notParsed,
+  );
 });
 
 test('JSON that does not parse is withheld', () => {
@@ -105,7 +121,11 @@ test('a "__proto__" key of a body stays a key', () => {
 });
 
 test('which keys look secret', () => {
-  expect(['password', 'userPassword', 'refresh-token', 'AUTHORIZATION', 'Set-Cookie', 'apiKey', 'api_key', 'clientSecret', 'private_key'].filter((key) => !looksSecret(key))).toEqual([]);
+  expect(
+    ['password', 'userPassword', 'refresh-token', 'AUTHORIZATION', 'Set-Cookie', 'apiKey', 'api_key', 'clientSecret', 'private_key'].filter(
+      (key) => !looksSecret(key),
+    ),
+  ).toEqual([]);
   expect(['name', 'email', 'status', 'id', 'message', ''].filter((key) => looksSecret(key))).toEqual([]);
 });
 
@@ -121,7 +141,12 @@ test('a body is read for an excerpt only for the failed calls the report keeps: 
     },
   };
   const records = Array.from({ length: 100 }, () => ({ statusCode: 500, endpoint: 'POST /orders', responseTimeMs: 5 }));
-  run.takeBatch({ records, bodies: records.map(() => body), derivedEndpoints: true, location: (index) => ({ kind: 'harEntry', file: 'calls.har', index }) });
+  run.takeBatch({
+    records,
+    bodies: records.map(() => body),
+    derivedEndpoints: true,
+    location: (index) => ({ kind: 'harEntry', file: 'calls.har', index }),
+  });
 
   const failed = run.finish().endpoints[0]?.failedExecutions ?? [];
   expect([reads, failed.map(({ excerpt }) => excerpt)]).toEqual([5, Array.from({ length: 5 }, () => '{"error":"out of stock"}')]);

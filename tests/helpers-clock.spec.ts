@@ -44,7 +44,9 @@ for (const ms of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
 
 test('a deterministic clock cannot start at a non-finite time', () => {
   expect(() => createDeterministicClock(Number.NaN)).toThrow(RangeError);
-  expect(() => createDeterministicClock(Number.NaN)).toThrow('createDeterministicClock: startMs must be a finite number of milliseconds; got NaN');
+  expect(() => createDeterministicClock(Number.NaN)).toThrow(
+    'createDeterministicClock: startMs must be a finite number of milliseconds; got NaN',
+  );
 });
 
 test('the system clock reads Date.now()', () => {

@@ -1,5 +1,12 @@
 import { expect, test } from './support/test.js';
-import { createDeterministicClock, PollTimeoutError, pollUntil, QualityEvidenceError, type Clock, type PollUntilOptions } from '../src/index.js';
+import {
+  createDeterministicClock,
+  PollTimeoutError,
+  pollUntil,
+  QualityEvidenceError,
+  type Clock,
+  type PollUntilOptions,
+} from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 
 type JobState = 'pending' | 'complete' | 'failed';
@@ -15,7 +22,11 @@ function scriptedJob(clock: Clock, states: readonly JobState[], durationMs = 0) 
   return { operation, startedAtMs };
 }
 
-function jobPolling(clock: Clock, operation: () => Promise<JobState>, timing = { timeoutMs: 1000, intervalMs: 100 }): PollUntilOptions<JobState> {
+function jobPolling(
+  clock: Clock,
+  operation: () => Promise<JobState>,
+  timing = { timeoutMs: 1000, intervalMs: 100 },
+): PollUntilOptions<JobState> {
   return {
     operationName: 'export job status',
     operation,
@@ -75,7 +86,8 @@ test('polling that never completes times out after 11 attempts over exactly 1000
   expect(error).toBeInstanceOf(PollTimeoutError);
   expect(error).toMatchObject({
     name: 'PollTimeoutError',
-    message: 'pollUntil: "export job status" did not complete within 1000 ms (11 attempts, 1000 ms elapsed); last observation: state pending',
+    message:
+      'pollUntil: "export job status" did not complete within 1000 ms (11 attempts, 1000 ms elapsed); last observation: state pending',
     operationName: 'export job status',
     attempts: 11,
     elapsedMs: 1000,
@@ -171,28 +183,118 @@ test('an hour of simulated polling finishes without real waiting', async () => {
 
 test.describe('refused options: the operation is never called', () => {
   const cases: readonly { option: string; value: unknown; error: typeof TypeError | typeof RangeError; message: string }[] = [
-    { option: 'operationName', value: undefined, error: TypeError, message: 'pollUntil: option "operationName" must be a non-empty string; got undefined' },
-    { option: 'operationName', value: '', error: TypeError, message: 'pollUntil: option "operationName" must be a non-empty string; got ""' },
-    { option: 'operationName', value: '  ', error: TypeError, message: 'pollUntil: option "operationName" must be a non-empty string; got "  "' },
+    {
+      option: 'operationName',
+      value: undefined,
+      error: TypeError,
+      message: 'pollUntil: option "operationName" must be a non-empty string; got undefined',
+    },
+    {
+      option: 'operationName',
+      value: '',
+      error: TypeError,
+      message: 'pollUntil: option "operationName" must be a non-empty string; got ""',
+    },
+    {
+      option: 'operationName',
+      value: '  ',
+      error: TypeError,
+      message: 'pollUntil: option "operationName" must be a non-empty string; got "  "',
+    },
     { option: 'operationName', value: 7, error: TypeError, message: 'pollUntil: option "operationName" must be a non-empty string; got 7' },
     { option: 'operation', value: undefined, error: TypeError, message: 'pollUntil: option "operation" must be a function; got undefined' },
-    { option: 'operation', value: 'GET /exports/export-7', error: TypeError, message: 'pollUntil: option "operation" must be a function; got "GET /exports/export-7"' },
-    { option: 'isComplete', value: undefined, error: TypeError, message: 'pollUntil: option "isComplete" must be a function; got undefined' },
-    { option: 'isComplete', value: 'complete', error: TypeError, message: 'pollUntil: option "isComplete" must be a function; got "complete"' },
+    {
+      option: 'operation',
+      value: 'GET /exports/export-7',
+      error: TypeError,
+      message: 'pollUntil: option "operation" must be a function; got "GET /exports/export-7"',
+    },
+    {
+      option: 'isComplete',
+      value: undefined,
+      error: TypeError,
+      message: 'pollUntil: option "isComplete" must be a function; got undefined',
+    },
+    {
+      option: 'isComplete',
+      value: 'complete',
+      error: TypeError,
+      message: 'pollUntil: option "isComplete" must be a function; got "complete"',
+    },
     { option: 'describe', value: undefined, error: TypeError, message: 'pollUntil: option "describe" must be a function; got undefined' },
     { option: 'describe', value: {}, error: TypeError, message: 'pollUntil: option "describe" must be a function; got an object' },
-    { option: 'timeoutMs', value: undefined, error: TypeError, message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got undefined' },
-    { option: 'timeoutMs', value: '1000', error: TypeError, message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got "1000"' },
-    { option: 'timeoutMs', value: -1, error: RangeError, message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got -1' },
-    { option: 'timeoutMs', value: Number.NaN, error: RangeError, message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got NaN' },
-    { option: 'timeoutMs', value: Number.POSITIVE_INFINITY, error: RangeError, message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got Infinity' },
-    { option: 'intervalMs', value: undefined, error: TypeError, message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got undefined' },
-    { option: 'intervalMs', value: 0, error: RangeError, message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got 0' },
-    { option: 'intervalMs', value: -100, error: RangeError, message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got -100' },
-    { option: 'intervalMs', value: Number.NaN, error: RangeError, message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got NaN' },
-    { option: 'intervalMs', value: Number.POSITIVE_INFINITY, error: RangeError, message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got Infinity' },
-    { option: 'clock', value: undefined, error: TypeError, message: 'pollUntil: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got undefined' },
-    { option: 'clock', value: { now: () => 0 }, error: TypeError, message: 'pollUntil: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got an object' },
+    {
+      option: 'timeoutMs',
+      value: undefined,
+      error: TypeError,
+      message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got undefined',
+    },
+    {
+      option: 'timeoutMs',
+      value: '1000',
+      error: TypeError,
+      message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got "1000"',
+    },
+    {
+      option: 'timeoutMs',
+      value: -1,
+      error: RangeError,
+      message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got -1',
+    },
+    {
+      option: 'timeoutMs',
+      value: Number.NaN,
+      error: RangeError,
+      message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got NaN',
+    },
+    {
+      option: 'timeoutMs',
+      value: Number.POSITIVE_INFINITY,
+      error: RangeError,
+      message: 'pollUntil: option "timeoutMs" must be a finite number of milliseconds, 0 or more; got Infinity',
+    },
+    {
+      option: 'intervalMs',
+      value: undefined,
+      error: TypeError,
+      message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got undefined',
+    },
+    {
+      option: 'intervalMs',
+      value: 0,
+      error: RangeError,
+      message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got 0',
+    },
+    {
+      option: 'intervalMs',
+      value: -100,
+      error: RangeError,
+      message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got -100',
+    },
+    {
+      option: 'intervalMs',
+      value: Number.NaN,
+      error: RangeError,
+      message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got NaN',
+    },
+    {
+      option: 'intervalMs',
+      value: Number.POSITIVE_INFINITY,
+      error: RangeError,
+      message: 'pollUntil: option "intervalMs" must be a finite number of milliseconds above 0; got Infinity',
+    },
+    {
+      option: 'clock',
+      value: undefined,
+      error: TypeError,
+      message: 'pollUntil: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got undefined',
+    },
+    {
+      option: 'clock',
+      value: { now: () => 0 },
+      error: TypeError,
+      message: 'pollUntil: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got an object',
+    },
   ];
 
   for (const { option, value, error: errorClass, message } of cases) {
@@ -219,10 +321,20 @@ test('a clock whose sleep does not advance time is reported instead of polling f
   let calls = 0;
 
   const error = await rejectionOf(
-    pollUntil({ operationName: 'export job status', operation: () => ++calls, isComplete: () => false, describe: String, timeoutMs: 1000, intervalMs: 100, clock: stuckClock }),
+    pollUntil({
+      operationName: 'export job status',
+      operation: () => ++calls,
+      isComplete: () => false,
+      describe: String,
+      timeoutMs: 1000,
+      intervalMs: 100,
+      clock: stuckClock,
+    }),
   );
 
   expect(error).toBeInstanceOf(Error);
-  expect((error as Error).message).toBe('pollUntil: the clock did not advance during sleep(100); polling "export job status" cannot time out');
+  expect((error as Error).message).toBe(
+    'pollUntil: the clock did not advance during sleep(100); polling "export job status" cannot time out',
+  );
   expect(calls).toBe(1);
 });

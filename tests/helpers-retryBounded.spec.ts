@@ -1,5 +1,12 @@
 import { expect, test } from './support/test.js';
-import { createDeterministicClock, QualityEvidenceError, RetryExhaustedError, retryBounded, type Clock, type RetryBoundedOptions } from '../src/index.js';
+import {
+  createDeterministicClock,
+  QualityEvidenceError,
+  RetryExhaustedError,
+  retryBounded,
+  type Clock,
+  type RetryBoundedOptions,
+} from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 
 class TransientFailure extends Error {
@@ -29,7 +36,11 @@ function scriptedCall(clock: Clock, script: readonly (Error | undefined)[]) {
   return { operation, calledAtMs };
 }
 
-function orderCreation(clock: Clock, operation: () => Promise<Order>, limits = { maxAttempts: 3, delayMs: 50 }): RetryBoundedOptions<Order> {
+function orderCreation(
+  clock: Clock,
+  operation: () => Promise<Order>,
+  limits = { maxAttempts: 3, delayMs: 50 },
+): RetryBoundedOptions<Order> {
   return {
     operationName: 'create order',
     operation,
@@ -65,13 +76,20 @@ test('attempts after transient failures are exactly delayMs apart', async () => 
 test('a delayMs of 0 retries without waiting', async () => {
   const clock = createDeterministicClock();
   const call = scriptedCall(clock, [new TransientFailure('503')]);
-  expect(await retryBounded(orderCreation(clock, call.operation, { maxAttempts: 2, delayMs: 0 }))).toEqual({ attempts: 2, value: { orderId: 'order-2' } });
+  expect(await retryBounded(orderCreation(clock, call.operation, { maxAttempts: 2, delayMs: 0 }))).toEqual({
+    attempts: 2,
+    value: { orderId: 'order-2' },
+  });
   expect(call.calledAtMs).toEqual([0, 0]);
 });
 
 test('when every attempt fails transiently it rejects with RetryExhaustedError, the last failure as cause', async () => {
   const clock = createDeterministicClock();
-  const failures = [new TransientFailure('503 on attempt 1'), new TransientFailure('503 on attempt 2'), new TransientFailure('503 on attempt 3')];
+  const failures = [
+    new TransientFailure('503 on attempt 1'),
+    new TransientFailure('503 on attempt 2'),
+    new TransientFailure('503 on attempt 3'),
+  ];
   const call = scriptedCall(clock, failures);
   const error = await rejectionOf(retryBounded(orderCreation(clock, call.operation)));
   expect(error).toBeInstanceOf(RetryExhaustedError);
@@ -96,7 +114,10 @@ test('maxAttempts 1 makes one call and reports 1 attempt', async () => {
   const clock = createDeterministicClock();
   const call = scriptedCall(clock, [new TransientFailure('503')]);
   const error = await rejectionOf(retryBounded(orderCreation(clock, call.operation, { maxAttempts: 1, delayMs: 50 })));
-  expect(error).toMatchObject({ message: 'retryBounded: "create order" failed after 1 attempt; last failure: TransientFailure: 503', attempts: 1 });
+  expect(error).toMatchObject({
+    message: 'retryBounded: "create order" failed after 1 attempt; last failure: TransientFailure: 503',
+    attempts: 1,
+  });
   expect(call.calledAtMs).toEqual([0]);
 });
 
@@ -162,30 +183,117 @@ test('an operation that throws synchronously counts as a failed attempt', async 
     if (++calls === 1) throw new TransientFailure('503');
     return 'created';
   };
-  const result = await retryBounded({ operationName: 'create order', operation, shouldRetry: () => true, maxAttempts: 2, delayMs: 50, clock });
+  const result = await retryBounded({
+    operationName: 'create order',
+    operation,
+    shouldRetry: () => true,
+    maxAttempts: 2,
+    delayMs: 50,
+    clock,
+  });
   expect(result).toEqual({ attempts: 2, value: 'created' });
 });
 
 test.describe('refused options: the operation is never called', () => {
   const cases: readonly { option: string; value: unknown; error: typeof TypeError | typeof RangeError; message: string }[] = [
-    { option: 'operationName', value: undefined, error: TypeError, message: 'retryBounded: option "operationName" must be a non-empty string; got undefined' },
-    { option: 'operationName', value: '', error: TypeError, message: 'retryBounded: option "operationName" must be a non-empty string; got ""' },
-    { option: 'operation', value: undefined, error: TypeError, message: 'retryBounded: option "operation" must be a function; got undefined' },
+    {
+      option: 'operationName',
+      value: undefined,
+      error: TypeError,
+      message: 'retryBounded: option "operationName" must be a non-empty string; got undefined',
+    },
+    {
+      option: 'operationName',
+      value: '',
+      error: TypeError,
+      message: 'retryBounded: option "operationName" must be a non-empty string; got ""',
+    },
+    {
+      option: 'operation',
+      value: undefined,
+      error: TypeError,
+      message: 'retryBounded: option "operation" must be a function; got undefined',
+    },
     { option: 'operation', value: null, error: TypeError, message: 'retryBounded: option "operation" must be a function; got null' },
-    { option: 'shouldRetry', value: undefined, error: TypeError, message: 'retryBounded: option "shouldRetry" must be a function; got undefined' },
+    {
+      option: 'shouldRetry',
+      value: undefined,
+      error: TypeError,
+      message: 'retryBounded: option "shouldRetry" must be a function; got undefined',
+    },
     { option: 'shouldRetry', value: true, error: TypeError, message: 'retryBounded: option "shouldRetry" must be a function; got true' },
-    { option: 'maxAttempts', value: undefined, error: TypeError, message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got undefined' },
-    { option: 'maxAttempts', value: 0, error: RangeError, message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got 0' },
-    { option: 'maxAttempts', value: -1, error: RangeError, message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got -1' },
-    { option: 'maxAttempts', value: 2.5, error: RangeError, message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got 2.5' },
-    { option: 'maxAttempts', value: Number.NaN, error: RangeError, message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got NaN' },
-    { option: 'maxAttempts', value: Number.POSITIVE_INFINITY, error: RangeError, message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got Infinity' },
-    { option: 'delayMs', value: undefined, error: TypeError, message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got undefined' },
-    { option: 'delayMs', value: -1, error: RangeError, message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got -1' },
-    { option: 'delayMs', value: Number.NaN, error: RangeError, message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got NaN' },
-    { option: 'delayMs', value: Number.POSITIVE_INFINITY, error: RangeError, message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got Infinity' },
-    { option: 'clock', value: undefined, error: TypeError, message: 'retryBounded: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got undefined' },
-    { option: 'clock', value: 'system', error: TypeError, message: 'retryBounded: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got "system"' },
+    {
+      option: 'maxAttempts',
+      value: undefined,
+      error: TypeError,
+      message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got undefined',
+    },
+    {
+      option: 'maxAttempts',
+      value: 0,
+      error: RangeError,
+      message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got 0',
+    },
+    {
+      option: 'maxAttempts',
+      value: -1,
+      error: RangeError,
+      message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got -1',
+    },
+    {
+      option: 'maxAttempts',
+      value: 2.5,
+      error: RangeError,
+      message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got 2.5',
+    },
+    {
+      option: 'maxAttempts',
+      value: Number.NaN,
+      error: RangeError,
+      message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got NaN',
+    },
+    {
+      option: 'maxAttempts',
+      value: Number.POSITIVE_INFINITY,
+      error: RangeError,
+      message: 'retryBounded: option "maxAttempts" must be an integer, 1 or more; got Infinity',
+    },
+    {
+      option: 'delayMs',
+      value: undefined,
+      error: TypeError,
+      message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got undefined',
+    },
+    {
+      option: 'delayMs',
+      value: -1,
+      error: RangeError,
+      message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got -1',
+    },
+    {
+      option: 'delayMs',
+      value: Number.NaN,
+      error: RangeError,
+      message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got NaN',
+    },
+    {
+      option: 'delayMs',
+      value: Number.POSITIVE_INFINITY,
+      error: RangeError,
+      message: 'retryBounded: option "delayMs" must be a finite number of milliseconds, 0 or more; got Infinity',
+    },
+    {
+      option: 'clock',
+      value: undefined,
+      error: TypeError,
+      message: 'retryBounded: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got undefined',
+    },
+    {
+      option: 'clock',
+      value: 'system',
+      error: TypeError,
+      message: 'retryBounded: option "clock" must be a clock with now() and sleep(ms), such as systemClock; got "system"',
+    },
   ];
 
   for (const { option, value, error: errorClass, message } of cases) {
@@ -208,14 +316,29 @@ test.describe('refused options: the operation is never called', () => {
 });
 
 for (const [label, failure, shown] of [
-  ['a circular object', (() => { const circular: Record<string, unknown> = { status: 503 }; circular['self'] = circular; return circular; })(), '{"status":503,"self":{…}} (an object)'],
+  [
+    'a circular object',
+    (() => {
+      const circular: Record<string, unknown> = { status: 503 };
+      circular['self'] = circular;
+      return circular;
+    })(),
+    '{"status":503,"self":{…}} (an object)',
+  ],
   ['a bigint', 503n, '503n (a bigint)'],
 ] as const) {
   test(`exhaustion on ${label} that is not an Error still rejects with RetryExhaustedError and keeps it as the cause`, async () => {
     const clock = createDeterministicClock();
 
     const error = await rejectionOf(
-      retryBounded({ operationName: 'create order', operation: () => Promise.reject(failure as unknown as Error), shouldRetry: () => true, maxAttempts: 2, delayMs: 50, clock }),
+      retryBounded({
+        operationName: 'create order',
+        operation: () => Promise.reject(failure as unknown as Error),
+        shouldRetry: () => true,
+        maxAttempts: 2,
+        delayMs: 50,
+        clock,
+      }),
     );
 
     expect(error).toBeInstanceOf(RetryExhaustedError);

@@ -8,7 +8,6 @@ function untrusted(value: unknown): readonly CheckObservation[] {
   return value as readonly CheckObservation[];
 }
 
-
 test('an empty list summarises to zeros', () => {
   expect(summariseChecks([], 750)).toEqual({
     executionCount: 0,
@@ -76,7 +75,11 @@ test('endpoint lists are sorted by code unit, like the execution summary', () =>
     failureCountByEndpoint: { 'DELETE /orders/1': 1, 'GET /Reports': 1, 'GET /reports': 1 },
     slowEndpoints: ['DELETE /orders/1', 'GET /Reports', 'GET /reports'],
   });
-  expect(Object.keys(summariseChecks(observations, 750).failureCountByEndpoint)).toEqual(['DELETE /orders/1', 'GET /Reports', 'GET /reports']);
+  expect(Object.keys(summariseChecks(observations, 750).failureCountByEndpoint)).toEqual([
+    'DELETE /orders/1',
+    'GET /Reports',
+    'GET /reports',
+  ]);
 });
 
 test('checks summarise exactly as execution records with failing status codes do', () => {
@@ -85,10 +88,21 @@ test('checks summarise exactly as execution records with failing status codes do
     { endpoint: 'POST /orders', state: 'failed', responseTimeMs: 980 },
     { endpoint: 'GET /invoices', state: 'complete', responseTimeMs: 1210 },
   ];
-  const records = observations.map(({ endpoint, state, responseTimeMs }) => ({ endpoint, responseTimeMs, statusCode: state === 'failed' ? 503 : 200 }));
-  const { executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints, noResponseCount } = summariseExecutions(records, 750);
+  const records = observations.map(({ endpoint, state, responseTimeMs }) => ({
+    endpoint,
+    responseTimeMs,
+    statusCode: state === 'failed' ? 503 : 200,
+  }));
+  const { executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints, noResponseCount } =
+    summariseExecutions(records, 750);
   expect(noResponseCount).toBe(0);
-  expect(summariseChecks(observations, 750)).toStrictEqual({ executionCount, failedExecutionCount, slowExecutionCount, failureCountByEndpoint, slowEndpoints });
+  expect(summariseChecks(observations, 750)).toStrictEqual({
+    executionCount,
+    failedExecutionCount,
+    slowExecutionCount,
+    failureCountByEndpoint,
+    slowEndpoints,
+  });
 });
 
 test('fields other than endpoint, state and responseTimeMs are ignored', () => {
@@ -104,8 +118,16 @@ test('an invalid state is a RecordValidationError naming observations[1].state',
   const error = thrownBy(() => summariseChecks(untrusted(observations), 750));
   expect(error).toBeInstanceOf(RecordValidationError);
   expect(error).toMatchObject({
-    message: '1 of 2 observations is invalid:\n  - observations[1].state: must be one of "pending", "complete", "failed"; found "done" (a string)',
-    issues: [{ location: { kind: 'list', listPath: 'observations', index: 1 }, path: ['state'], expected: 'must be one of "pending", "complete", "failed"', found: 'found "done" (a string)' }],
+    message:
+      '1 of 2 observations is invalid:\n  - observations[1].state: must be one of "pending", "complete", "failed"; found "done" (a string)',
+    issues: [
+      {
+        location: { kind: 'list', listPath: 'observations', index: 1 },
+        path: ['state'],
+        expected: 'must be one of "pending", "complete", "failed"',
+        found: 'found "done" (a string)',
+      },
+    ],
     invalidRecordCount: 1,
     recordCount: 2,
   });
@@ -137,7 +159,10 @@ for (const threshold of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
   test(`a threshold of ${threshold} is a RangeError`, () => {
     const error = thrownBy(() => summariseChecks([], threshold));
     expect(error).toBeInstanceOf(RangeError);
-    expect(error).toHaveProperty('message', `the slow-response threshold must be a finite number of milliseconds, zero or more; got ${threshold}`);
+    expect(error).toHaveProperty(
+      'message',
+      `the slow-response threshold must be a finite number of milliseconds, zero or more; got ${threshold}`,
+    );
   });
 }
 

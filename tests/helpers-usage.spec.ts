@@ -26,7 +26,11 @@ function createFictionalExportService(clock: Clock) {
     observations,
     async readExportStatus(exportId: string): Promise<CheckObservation> {
       await clock.sleep(40); // the simulated response time
-      const observation: CheckObservation = { endpoint: `GET /exports/${exportId}`, state: ++statusReads < 3 ? 'pending' : 'complete', responseTimeMs: 40 };
+      const observation: CheckObservation = {
+        endpoint: `GET /exports/${exportId}`,
+        state: ++statusReads < 3 ? 'pending' : 'complete',
+        responseTimeMs: 40,
+      };
       observations.push(observation);
       return observation;
     },
@@ -53,9 +57,12 @@ test('an export completes, its report upload survives one 503, and the checks ar
       timeoutMs: 1000,
       intervalMs: 100,
       clock,
-    }),
-  );
-  expect(exportJob).toEqual({ attempts: 3, elapsedMs: 320, value: { endpoint: 'GET /exports/export-7', state: 'complete', responseTimeMs: 40 } });
+    }));
+  expect(exportJob).toEqual({
+    attempts: 3,
+    elapsedMs: 320,
+    value: { endpoint: 'GET /exports/export-7', state: 'complete', responseTimeMs: 40 },
+  });
 
   const upload = await test.step('upload the report, retrying a 503 once', () =>
     retryBounded({
@@ -65,8 +72,7 @@ test('an export completes, its report upload survives one 503, and the checks ar
       maxAttempts: 2,
       delayMs: 50,
       clock,
-    }),
-  );
+    }));
   expect(upload).toEqual({ attempts: 2, value: { reportUrl: '/reports/export-7.json' } });
 
   expect(summariseChecks(service.observations, 750)).toEqual({

@@ -19,7 +19,11 @@ const COMMAND = 'src/cli/main.js';
 function records(count: number, factor = 1): string {
   const lines: string[] = [];
   for (let index = 0; index < count; index++) {
-    for (const [endpoint, base] of [['GET /orders', 40], ['GET /users/:id', 80], ['POST /orders', 120]] as const) {
+    for (const [endpoint, base] of [
+      ['GET /orders', 40],
+      ['GET /users/:id', 80],
+      ['POST /orders', 120],
+    ] as const) {
       lines.push(JSON.stringify({ endpoint, statusCode: index % 17 === 0 ? 503 : 200, responseTimeMs: base * factor + (index % 10) }));
     }
   }
@@ -27,19 +31,34 @@ function records(count: number, factor = 1): string {
 }
 
 function historyLines(text: string): unknown[] {
-  return text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 async function runIn(folder: string, args: string[], env: Record<string, string> = {}) {
   return runProgram(COMMAND, { cwd: folder, args: [...args, '--quiet'], env });
 }
 
-test('a run appends one line after the header: its time, the commit, branch and run id CI gives, and each endpoint\'s counts, percentiles and histogram', async () => {
+test("a run appends one line after the header: its time, the commit, branch and run id CI gives, and each endpoint's counts, percentiles and histogram", async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': records(20) }, 'history');
-  const stdout = { text: '', write(text: string) { this.text += text; } };
-  const stderr = { text: '', write(text: string) { this.text += text; } };
+  const stdout = {
+    text: '',
+    write(text: string) {
+      this.text += text;
+    },
+  };
+  const stderr = {
+    text: '',
+    write(text: string) {
+      this.text += text;
+    },
+  };
   const exitCode = await runCommand({
-    args: ['in.ndjson', '--history', join(folder, 'history.jsonl'), '--output', join(folder, 'q.json'), '--quiet'].map((arg) => (arg === 'in.ndjson' ? join(folder, arg) : arg)),
+    args: ['in.ndjson', '--history', join(folder, 'history.jsonl'), '--output', join(folder, 'q.json'), '--quiet'].map((arg) =>
+      arg === 'in.ndjson' ? join(folder, arg) : arg,
+    ),
     env: { GITHUB_SHA: '4f2a9c1e0b7d', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '9981', QE_ENVIRONMENT: 'ci' },
     fileSystem: nodeFileSystem,
     stdin: (async function* () {})(),
@@ -80,13 +99,28 @@ test('a run appends one line after the header: its time, the commit, branch and 
 
 test('GitLab CI names the run by CI_COMMIT_SHA, CI_COMMIT_REF_NAME and CI_PIPELINE_ID', async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
-  expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'], { CI_COMMIT_SHA: 'abc1234def', CI_COMMIT_REF_NAME: 'develop', CI_PIPELINE_ID: '77' })).exitCode).toBe(0);
-  expect(historyLines(await readFile(join(folder, 'h.jsonl'), 'utf8'))[1]).toMatchObject({ commit: 'abc1234def', branch: 'develop', runId: '77' });
+  expect(
+    (
+      await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'], {
+        CI_COMMIT_SHA: 'abc1234def',
+        CI_COMMIT_REF_NAME: 'develop',
+        CI_PIPELINE_ID: '77',
+      })
+    ).exitCode,
+  ).toBe(0);
+  expect(historyLines(await readFile(join(folder, 'h.jsonl'), 'utf8'))[1]).toMatchObject({
+    commit: 'abc1234def',
+    branch: 'develop',
+    runId: '77',
+  });
 });
 
 test('the file keeps the last historyLimit runs: the oldest go', async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
-  for (let run = 1; run <= 5; run++) expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl', '--history-limit', '3'], { GITHUB_RUN_ID: String(run) })).exitCode).toBe(0);
+  for (let run = 1; run <= 5; run++)
+    expect(
+      (await runIn(folder, ['in.ndjson', '--history', 'h.jsonl', '--history-limit', '3'], { GITHUB_RUN_ID: String(run) })).exitCode,
+    ).toBe(0);
   const lines = historyLines(await readFile(join(folder, 'h.jsonl'), 'utf8'));
   expect(lines.slice(1).map((line) => (line as { runId: string }).runId)).toEqual(['3', '4', '5']);
 });
@@ -108,7 +142,10 @@ test('a line that does not parse is left out with its line number, on stderr and
   expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).exitCode).toBe(0);
   const text = await readFile(join(folder, 'h.jsonl'), 'utf8');
   const [header, first, second] = text.trimEnd().split('\n');
-  await writeFile(join(folder, 'h.jsonl'), [header, first, '{"time": "2026-11-25T12:00:00.000Z", "endpo', second, '{"time": 12}', ''].join('\n'));
+  await writeFile(
+    join(folder, 'h.jsonl'),
+    [header, first, '{"time": "2026-11-25T12:00:00.000Z", "endpo', second, '{"time": 12}', ''].join('\n'),
+  );
   const outcome = await runIn(folder, ['in.ndjson', '--history', 'h.jsonl']);
   expect(outcome.exitCode).toBe(0);
   expect(outcome.stderr).toBe(
@@ -123,10 +160,15 @@ test('a line that does not parse is left out with its line number, on stderr and
 });
 
 test('a history of a newer schema version is refused (65) and nothing is written', async () => {
-  const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'h.jsonl': '{"schemaVersion":2,"kind":"quality-evidence history"}\n' }, 'history');
+  const folder = await createTemporaryFolder(
+    { 'in.ndjson': records(5), 'h.jsonl': '{"schemaVersion":2,"kind":"quality-evidence history"}\n' },
+    'history',
+  );
   const outcome = await runIn(folder, ['in.ndjson', '--history', 'h.jsonl']);
   expect(outcome.exitCode).toBe(65);
-  expect(outcome.stderr).toBe('quality-evidence: the history file "h.jsonl" is a history of schemaVersion 2; this version of quality-evidence reads schemaVersion 1\n');
+  expect(outcome.stderr).toBe(
+    'quality-evidence: the history file "h.jsonl" is a history of schemaVersion 2; this version of quality-evidence reads schemaVersion 1\n',
+  );
   expect(await readFile(join(folder, 'h.jsonl'), 'utf8')).toBe('{"schemaVersion":2,"kind":"quality-evidence history"}\n');
   expect(await readdir(folder)).toEqual(['h.jsonl', 'in.ndjson']);
 });
@@ -138,15 +180,23 @@ test('a history file that is a device, or the report itself, is refused before a
   expect(device.stderr).toContain('the history file is in /dev or /proc');
   const same = await runIn(folder, ['in.ndjson', '--history', 'q.json', '--output', 'q.json']);
   expect(same.exitCode).toBe(73);
-  expect(same.stderr).toBe('quality-evidence: cannot write the report: the output path is the history file "q.json", which this run reads: the next run would read the report as its history file\n');
+  expect(same.stderr).toBe(
+    'quality-evidence: cannot write the report: the output path is the history file "q.json", which this run reads: the next run would read the report as its history file\n',
+  );
   expect(await readdir(folder)).toEqual(['in.ndjson']);
 });
 
 test('eight runs appending at once: every run is a whole line, none lost', async () => {
   test.setTimeout(120_000);
   const folder = await createTemporaryFolder({ 'in.ndjson': records(200) }, 'history');
-  const outcomes = await Promise.all(Array.from({ length: 8 }, (_, run) => runIn(folder, ['in.ndjson', '--history', 'h.jsonl', '--output', `q-${run}.json`], { GITHUB_RUN_ID: String(run) })));
-  expect(outcomes.map(({ exitCode, stderr }) => ({ exitCode, stderr }))).toEqual(Array.from({ length: 8 }, () => ({ exitCode: 0, stderr: '' })));
+  const outcomes = await Promise.all(
+    Array.from({ length: 8 }, (_, run) =>
+      runIn(folder, ['in.ndjson', '--history', 'h.jsonl', '--output', `q-${run}.json`], { GITHUB_RUN_ID: String(run) }),
+    ),
+  );
+  expect(outcomes.map(({ exitCode, stderr }) => ({ exitCode, stderr }))).toEqual(
+    Array.from({ length: 8 }, () => ({ exitCode: 0, stderr: '' })),
+  );
   const text = await readFile(join(folder, 'h.jsonl'), 'utf8');
   const history = parseHistory(text, 'h.jsonl');
   expect(history.skippedLines).toEqual([]);
@@ -181,13 +231,18 @@ test('a run killed at any step of its append leaves the earlier history whole, a
       await writeFile(join(folder, 'h.jsonl'), earlier);
     }
   }
-  expect(heldSteps.some((step) => step.startsWith('create') && step.endsWith('h.jsonl.lock')), heldSteps.join('\n')).toBe(true);
+  expect(
+    heldSteps.some((step) => step.startsWith('create') && step.endsWith('h.jsonl.lock')),
+    heldSteps.join('\n'),
+  ).toBe(true);
   const renameStep = heldSteps.findIndex((step) => step.startsWith('rename') && step.endsWith(' h.jsonl'));
   expect(renameStep, heldSteps.join('\n')).toBeGreaterThan(0);
   // The last run was held nowhere: it appended. Back to the earlier file; then a run killed while it holds the lock, just before the history's rename.
   await writeFile(join(folder, 'h.jsonl'), earlier);
   await rm(join(folder, 'h.jsonl.lock'), { force: true });
-  expect(await runKilledBefore(folder, ['slow.ndjson', '--history', 'h.jsonl'], renameStep + 1)).toMatch(/^rename \.quality-evidence-[\w-]+\.tmp to h\.jsonl$/);
+  expect(await runKilledBefore(folder, ['slow.ndjson', '--history', 'h.jsonl'], renameStep + 1)).toMatch(
+    /^rename \.quality-evidence-[\w-]+\.tmp to h\.jsonl$/,
+  );
   expect(await readdir(folder)).toContain('h.jsonl.lock');
   expect(await readFile(join(folder, 'h.jsonl'), 'utf8')).toBe(earlier);
   // Its lock is taken over (its process is gone): the next run appends, and tidies up.
@@ -210,7 +265,9 @@ test.describe('the baseline from the history', () => {
 
   test('--baseline-from-history main compares with the last run of main, and names it', async () => {
     const folder = await historyOfThreeRuns();
-    expect((await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'main'])).exitCode).toBe(0);
+    expect(
+      (await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'main'])).exitCode,
+    ).toBe(0);
     const report = reportFrom(await readFile(join(folder, '.build/quality-summary.json'), 'utf8'));
     expect(report.baseline?.run).toMatchObject({ commit: 'ccccccc3333', branch: 'main', runId: '3' });
     expect(report.baseline?.slowerEndpoints).toEqual(['GET /orders', 'GET /users/:id', 'POST /orders']);
@@ -218,7 +275,9 @@ test.describe('the baseline from the history', () => {
 
   test('a commit, by a prefix of 7 or more digits, picks its run', async () => {
     const folder = await historyOfThreeRuns();
-    expect((await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'bbbbbbb'])).exitCode).toBe(0);
+    expect(
+      (await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'bbbbbbb'])).exitCode,
+    ).toBe(0);
     const report = reportFrom(await readFile(join(folder, '.build/quality-summary.json'), 'utf8'));
     expect(report.baseline?.run?.runId).toBe('2');
     expect(report.baseline?.latencyVerdictCounts.slower).toBe(0);
@@ -226,20 +285,40 @@ test.describe('the baseline from the history', () => {
 
   test("a merge request's base commit is its run where the history has it (GitLab's CI_MERGE_REQUEST_DIFF_BASE_SHA)", async () => {
     const folder = await historyOfThreeRuns();
-    expect((await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'main'], { CI_MERGE_REQUEST_DIFF_BASE_SHA: 'aaaaaaa1111' })).exitCode).toBe(0);
+    expect(
+      (
+        await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'main'], {
+          CI_MERGE_REQUEST_DIFF_BASE_SHA: 'aaaaaaa1111',
+        })
+      ).exitCode,
+    ).toBe(0);
     expect(reportFrom(await readFile(join(folder, '.build/quality-summary.json'), 'utf8')).baseline?.run?.runId).toBe('1');
   });
 
   test("a GitHub pull request's base commit is read from the event payload", async () => {
     const folder = await historyOfThreeRuns();
     await writeFile(join(folder, 'event.json'), JSON.stringify({ pull_request: { base: { sha: 'aaaaaaa1111' } } }));
-    expect((await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'main'], { GITHUB_EVENT_PATH: join(folder, 'event.json') })).exitCode).toBe(0);
+    expect(
+      (
+        await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--history-read-only', '--baseline-from-history', 'main'], {
+          GITHUB_EVENT_PATH: join(folder, 'event.json'),
+        })
+      ).exitCode,
+    ).toBe(0);
     expect(reportFrom(await readFile(join(folder, '.build/quality-summary.json'), 'utf8')).baseline?.run?.runId).toBe('1');
   });
 
   test('a branch the history has no run of yet (the first run of a history) is said, its name not echoed, and the run goes on without a comparison', async () => {
     const folder = await historyOfThreeRuns();
-    const outcome = await runIn(folder, ['slow.ndjson', '--history', 'h.jsonl', '--baseline-from-history', 'release', '--output', 'new.json']);
+    const outcome = await runIn(folder, [
+      'slow.ndjson',
+      '--history',
+      'h.jsonl',
+      '--baseline-from-history',
+      'release',
+      '--output',
+      'new.json',
+    ]);
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stderr).toBe(
       'quality-evidence: warning: no baseline: the history file "h.jsonl" holds no run of the branch or commit that baselineFromHistory names, in this run\'s environment (3 runs read; their branches: "feature", "main"); this run is compared with none, and a budget that compares with a baseline breaches\n',
@@ -249,27 +328,41 @@ test.describe('the baseline from the history', () => {
     expect(parseHistory(await readFile(join(folder, 'h.jsonl'), 'utf8'), 'h.jsonl').runs).toHaveLength(4);
   });
 
-  test('the CI recipe starts from nothing: main\'s first run, with a baseline from a history that does not exist yet, writes the history', async () => {
+  test("the CI recipe starts from nothing: main's first run, with a baseline from a history that does not exist yet, writes the history", async () => {
     const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
-    const outcome = await runIn(folder, ['in.ndjson', '--output', 'out/q.json'], { QE_HISTORY_PATH: 'history/h.jsonl', QE_BASELINE_FROM_HISTORY: 'main', GITHUB_REF_NAME: 'main', GITHUB_SHA: 'abcdef1' });
+    const outcome = await runIn(folder, ['in.ndjson', '--output', 'out/q.json'], {
+      QE_HISTORY_PATH: 'history/h.jsonl',
+      QE_BASELINE_FROM_HISTORY: 'main',
+      GITHUB_REF_NAME: 'main',
+      GITHUB_SHA: 'abcdef1',
+    });
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stderr).toContain('warning: no baseline');
-    expect(parseHistory(await readFile(join(folder, 'history/h.jsonl'), 'utf8'), 'h.jsonl').runs.map((run) => run.branch)).toEqual(['main']);
+    expect(parseHistory(await readFile(join(folder, 'history/h.jsonl'), 'utf8'), 'h.jsonl').runs.map((run) => run.branch)).toEqual([
+      'main',
+    ]);
   });
 
   test('without a history file it is a configuration error (78)', async () => {
     const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
     const outcome = await runIn(folder, ['in.ndjson', '--baseline-from-history', 'main']);
     expect(outcome.exitCode).toBe(78);
-    expect(outcome.stderr).toContain('baselineFromHistory: takes the baseline from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option');
+    expect(outcome.stderr).toContain(
+      'baselineFromHistory: takes the baseline from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option',
+    );
   });
 });
 
 test('maxEndpointsAboveHistoricalRange without a history file is a configuration error (78)', async () => {
-  const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'budgets.json': '{ "maxEndpointsAboveHistoricalRange": 0 }' }, 'history');
+  const folder = await createTemporaryFolder(
+    { 'in.ndjson': records(5), 'budgets.json': '{ "maxEndpointsAboveHistoricalRange": 0 }' },
+    'history',
+  );
   const outcome = await runIn(folder, ['in.ndjson', '--budgets', 'budgets.json']);
   expect(outcome.exitCode).toBe(78);
-  expect(outcome.stderr).toContain('maxEndpointsAboveHistoricalRange in "budgets.json": judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option');
+  expect(outcome.stderr).toContain(
+    'maxEndpointsAboveHistoricalRange in "budgets.json": judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option',
+  );
 });
 
 test('merge writes one report from several, its percentiles from the histograms, and exports them for github-action-benchmark', async () => {
@@ -277,16 +370,39 @@ test('merge writes one report from several, its percentiles from the histograms,
   expect((await runIn(folder, ['a.ndjson', '--output', 'a/q.json'])).exitCode).toBe(0);
   expect((await runIn(folder, ['b.ndjson', '--output', 'b/q.json'])).exitCode).toBe(0);
   expect((await runIn(folder, ['a.ndjson', 'b.ndjson', '--output', 'exact/q.json'])).exitCode).toBe(0);
-  const merge = await runProgram(COMMAND, { cwd: folder, args: ['merge', 'a/q.json', 'b/q.json', '--output', 'all/q.json', '--export', 'benchmark-action=all/benchmark.json', '--quiet'] });
+  const merge = await runProgram(COMMAND, {
+    cwd: folder,
+    args: ['merge', 'a/q.json', 'b/q.json', '--output', 'all/q.json', '--export', 'benchmark-action=all/benchmark.json', '--quiet'],
+  });
   expect(merge).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   const merged = reportFrom(await readFile(join(folder, 'all/q.json'), 'utf8'));
   const exact = reportFrom(await readFile(join(folder, 'exact/q.json'), 'utf8'));
   expect(merged.executionCount).toBe(exact.executionCount);
   expect(merged.failureCountByEndpoint).toEqual(exact.failureCountByEndpoint);
   expect(merged.responseTimeMs.source).toBe('histogram');
-  const benchmark = JSON.parse(await readFile(join(folder, 'all/benchmark.json'), 'utf8')) as { name: string; unit: string; value: number; extra: string }[];
-  expect(benchmark.map(({ name }) => name)).toEqual(['GET /orders p50', 'GET /orders p95', 'GET /orders p99', 'GET /users/:id p50', 'GET /users/:id p95', 'GET /users/:id p99', 'POST /orders p50', 'POST /orders p95', 'POST /orders p99']);
-  expect(benchmark[1]).toEqual({ name: 'GET /orders p95', unit: 'ms', value: merged.endpoints[0]!.responseTimeMs.p95, extra: '60 executions, 4 failed, from merged histograms' });
+  const benchmark = JSON.parse(await readFile(join(folder, 'all/benchmark.json'), 'utf8')) as {
+    name: string;
+    unit: string;
+    value: number;
+    extra: string;
+  }[];
+  expect(benchmark.map(({ name }) => name)).toEqual([
+    'GET /orders p50',
+    'GET /orders p95',
+    'GET /orders p99',
+    'GET /users/:id p50',
+    'GET /users/:id p95',
+    'GET /users/:id p99',
+    'POST /orders p50',
+    'POST /orders p95',
+    'POST /orders p99',
+  ]);
+  expect(benchmark[1]).toEqual({
+    name: 'GET /orders p95',
+    unit: 'ms',
+    value: merged.endpoints[0]!.responseTimeMs.p95,
+    extra: '60 executions, 4 failed, from merged histograms',
+  });
   expect((await readdir(join(folder, 'all'))).sort()).toEqual(['benchmark.json', 'q.html', 'q.json', 'q.md']);
 });
 
@@ -296,7 +412,9 @@ test('merge refuses reports with different thresholds (65), naming the differenc
   expect((await runIn(folder, ['a.ndjson', '--output', 'b.json', '--slow-response-threshold-ms', '100'])).exitCode).toBe(0);
   const outcome = await runProgram(COMMAND, { cwd: folder, args: ['merge', 'a.json', 'b.json', '--output', 'all.json'] });
   expect(outcome.exitCode).toBe(65);
-  expect(outcome.stderr).toBe('quality-evidence: the report "b.json" has slowResponseThresholdMs 100, where "a.json" has 750: reports whose numbers mean different things cannot be merged\n');
+  expect(outcome.stderr).toBe(
+    'quality-evidence: the report "b.json" has slowResponseThresholdMs 100, where "a.json" has 750: reports whose numbers mean different things cannot be merged\n',
+  );
   expect(await readdir(folder)).not.toContain('all.json');
 });
 
@@ -306,14 +424,26 @@ test('twenty seeded runs appended by the command: a trend line per endpoint on t
   const files: Record<string, string> = {};
   for (let run = 1; run <= 21; run++) {
     const lines: string[] = [];
-    for (const [endpoint, base] of [['GET /steady', 100], ['GET /shifted', 80], ['GET /noisy', 60]] as const) {
+    for (const [endpoint, base] of [
+      ['GET /steady', 100],
+      ['GET /shifted', 80],
+      ['GET /noisy', 60],
+    ] as const) {
       const factor = (endpoint === 'GET /shifted' && run === 21 ? 1.6 : 1) * (endpoint === 'GET /noisy' && run === 10 ? 3 : 1);
-      for (let call = 0; call < 30; call++) lines.push(JSON.stringify({ endpoint, statusCode: 200, responseTimeMs: Math.round(base * factor * Math.exp(0.15 * normal(random)) * 10) / 10 }));
+      for (let call = 0; call < 30; call++)
+        lines.push(
+          JSON.stringify({
+            endpoint,
+            statusCode: 200,
+            responseTimeMs: Math.round(base * factor * Math.exp(0.15 * normal(random)) * 10) / 10,
+          }),
+        );
     }
     files[`run-${run}.ndjson`] = `${lines.join('\n')}\n`;
   }
   const folder = await createTemporaryFolder(files, 'history');
-  for (let run = 1; run <= 21; run++) expect((await runIn(folder, [`run-${run}.ndjson`, '--history', 'h.jsonl', '--output', 'out/q.json'])).exitCode).toBe(0);
+  for (let run = 1; run <= 21; run++)
+    expect((await runIn(folder, [`run-${run}.ndjson`, '--history', 'h.jsonl', '--output', 'out/q.json'])).exitCode).toBe(0);
   const report = reportFrom(await readFile(join(folder, 'out/q.json'), 'utf8'));
   expect(report.endpoints.map((entry) => [entry.endpoint, entry.history?.trend])).toEqual([
     ['GET /noisy', 'withinRange'],
@@ -384,9 +514,19 @@ test('runs that name the history through a link and by its real path lock the sa
   await mkdir(join(folder, 'real'));
   await writeFile(join(folder, 'real/h.jsonl'), '');
   await symlink('real/h.jsonl', join(folder, 'link.jsonl'));
-  const outcomes = await Promise.all(Array.from({ length: 8 }, (_, run) => runIn(folder, ['in.ndjson', '--history', run % 2 === 0 ? 'link.jsonl' : 'real/h.jsonl', '--output', `q-${run}.json`], { GITHUB_RUN_ID: String(run) })));
+  const outcomes = await Promise.all(
+    Array.from({ length: 8 }, (_, run) =>
+      runIn(folder, ['in.ndjson', '--history', run % 2 === 0 ? 'link.jsonl' : 'real/h.jsonl', '--output', `q-${run}.json`], {
+        GITHUB_RUN_ID: String(run),
+      }),
+    ),
+  );
   expect(outcomes.map(({ exitCode }) => exitCode)).toEqual(Array.from({ length: 8 }, () => 0));
-  expect(parseHistory(await readFile(join(folder, 'real/h.jsonl'), 'utf8'), 'h.jsonl').runs.map((run) => run.runId).sort()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+  expect(
+    parseHistory(await readFile(join(folder, 'real/h.jsonl'), 'utf8'), 'h.jsonl')
+      .runs.map((run) => run.runId)
+      .sort(),
+  ).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
 });
 
 test("a lock this machine's live process holds is never taken over, however old: the run gives up after a minute of waiting (73)", async () => {
@@ -396,11 +536,18 @@ test("a lock this machine's live process holds is never taken over, however old:
   await writeFile(lock, `${THIS_HOST} ${process.pid} another-run\n`);
   await utimes(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
   let waited = 0;
-  const outcome = await withHistoryLock(nodeFileSystem, join(folder, 'h.jsonl'), () => Promise.resolve('appended'), (ms) => {
-    waited += ms;
-    return Promise.resolve();
-  }).catch((error: unknown) => error);
-  expect((outcome as Error).message).toBe(`cannot write the report: the history file is locked by another run ("${lock}") and stayed locked for a minute; if no run is appending, remove the lock`);
+  const outcome = await withHistoryLock(
+    nodeFileSystem,
+    join(folder, 'h.jsonl'),
+    () => Promise.resolve('appended'),
+    (ms) => {
+      waited += ms;
+      return Promise.resolve();
+    },
+  ).catch((error: unknown) => error);
+  expect((outcome as Error).message).toBe(
+    `cannot write the report: the history file is locked by another run ("${lock}") and stayed locked for a minute; if no run is appending, remove the lock`,
+  );
   expect(waited).toBeGreaterThanOrEqual(60_000);
   expect(await readFile(lock, 'utf8')).toBe(`${THIS_HOST} ${process.pid} another-run\n`);
 });
@@ -409,7 +556,9 @@ test("a lock this machine's live process holds is never taken over, however old:
 async function filesUnder(folder: string): Promise<Record<string, string>> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
   const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
-  const contents = await Promise.all(files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const));
+  const contents = await Promise.all(
+    files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const),
+  );
   return Object.fromEntries(contents.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
@@ -421,7 +570,11 @@ test.describe('a file that is not a history is refused (65), never rewritten, an
     const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'notes.md': '# Notes\n\nsecret: hunter2\n' }, 'history');
     const before = await filesUnder(folder);
 
-    expect(await runIn(folder, ['in.ndjson', '--history', 'notes.md'])).toEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: the history file "notes.md" ${NOT_A_HISTORY}\n` });
+    expect(await runIn(folder, ['in.ndjson', '--history', 'notes.md'])).toEqual({
+      exitCode: 65,
+      stdout: '',
+      stderr: `quality-evidence: the history file "notes.md" ${NOT_A_HISTORY}\n`,
+    });
     expect(await filesUnder(folder)).toEqual(before);
   });
 
@@ -430,7 +583,11 @@ test.describe('a file that is not a history is refused (65), never rewritten, an
     expect((await runIn(folder, ['in.ndjson', '--output', 'other.json'])).exitCode).toBe(0);
     const before = await filesUnder(folder);
 
-    expect(await runIn(folder, ['in.ndjson', '--output', 'q.json', '--history', 'other.json'])).toEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: the history file "other.json" ${NOT_A_HISTORY}\n` });
+    expect(await runIn(folder, ['in.ndjson', '--output', 'q.json', '--history', 'other.json'])).toEqual({
+      exitCode: 65,
+      stdout: '',
+      stderr: `quality-evidence: the history file "other.json" ${NOT_A_HISTORY}\n`,
+    });
     expect(await filesUnder(folder)).toEqual(before);
   });
 
@@ -439,7 +596,11 @@ test.describe('a file that is not a history is refused (65), never rewritten, an
     expect((await runIn(folder, ['in.ndjson', '--output', 'a.json'])).exitCode).toBe(0);
     const before = await filesUnder(folder);
 
-    expect(await runIn(folder, ['merge', 'a.json', '--output', 'all.json', '--history', 'notes.md'])).toEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: the history file "notes.md" ${NOT_A_HISTORY}\n` });
+    expect(await runIn(folder, ['merge', 'a.json', '--output', 'all.json', '--history', 'notes.md'])).toEqual({
+      exitCode: 65,
+      stdout: '',
+      stderr: `quality-evidence: the history file "notes.md" ${NOT_A_HISTORY}\n`,
+    });
     expect(await filesUnder(folder)).toEqual(before);
   });
 
@@ -469,7 +630,10 @@ test.describe('a history header whose schemaVersion is not the integer 1 is refu
 
   test('a long one is shortened', async () => {
     const stated = `"${'9'.repeat(500)}"`;
-    const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'h.jsonl': `{"schemaVersion":${stated},"kind":"quality-evidence history"}\n` }, 'history');
+    const folder = await createTemporaryFolder(
+      { 'in.ndjson': records(5), 'h.jsonl': `{"schemaVersion":${stated},"kind":"quality-evidence history"}\n` },
+      'history',
+    );
 
     expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).stderr).toBe(
       `quality-evidence: the history file "h.jsonl" states schemaVersion "${'9'.repeat(38)}… at line 1; this version of quality-evidence reads schemaVersion 1 (a whole number) only, and rewriting the file would lose its lines\n`,
@@ -483,12 +647,19 @@ test.describe("a folder at the history's lock path is refused at once (73): no r
     await mkdir(join(folder, 'h.jsonl.lock'));
     let paused = 0;
 
-    const outcome = await withHistoryLock(nodeFileSystem, join(folder, 'h.jsonl'), () => Promise.resolve('appended'), () => {
-      paused++;
-      return Promise.resolve();
-    }).catch((error: unknown) => error);
+    const outcome = await withHistoryLock(
+      nodeFileSystem,
+      join(folder, 'h.jsonl'),
+      () => Promise.resolve('appended'),
+      () => {
+        paused++;
+        return Promise.resolve();
+      },
+    ).catch((error: unknown) => error);
 
-    expect((outcome as Error).message).toBe(`cannot write the report: the history file's lock ("${join(folder, 'h.jsonl.lock')}") is a folder, not a lock file, so no run can take it: remove it`);
+    expect((outcome as Error).message).toBe(
+      `cannot write the report: the history file's lock ("${join(folder, 'h.jsonl.lock')}") is a folder, not a lock file, so no run can take it: remove it`,
+    );
     expect(paused).toBe(0);
   });
 

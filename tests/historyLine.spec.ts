@@ -19,7 +19,24 @@ const validRun = {
   slowExecutionCount: 0,
   noResponseCount: 0,
   endpoints: [
-    { endpoint: 'GET /orders', executionCount: 3, failedExecutionCount: 1, slowExecutionCount: 0, noResponseCount: 0, p50: 12.5, p95: 20, p99: 20, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[127, 2], [151, 1]] } },
+    {
+      endpoint: 'GET /orders',
+      executionCount: 3,
+      failedExecutionCount: 1,
+      slowExecutionCount: 0,
+      noResponseCount: 0,
+      p50: 12.5,
+      p95: 20,
+      p99: 20,
+      latencyHistogram: {
+        relativeAccuracy: 0.01,
+        zeroCount: 0,
+        bins: [
+          [127, 2],
+          [151, 1],
+        ],
+      },
+    },
   ],
 };
 

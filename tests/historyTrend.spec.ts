@@ -27,7 +27,11 @@ const BASE_MS: Readonly<Record<string, number>> = { 'GET /steady': 100, 'GET /sh
 
 function reportOfRun(run: number, random: () => number, { factor, endpoints = ENDPOINTS }: Scenario): QualityReport {
   const executions = endpoints.flatMap((endpoint) =>
-    Array.from({ length: 30 }, () => ({ endpoint, statusCode: 200, responseTimeMs: Math.round((BASE_MS[endpoint] ?? 40) * factor(endpoint, run) * Math.exp(0.15 * normal(random)) * 10) / 10 })),
+    Array.from({ length: 30 }, () => ({
+      endpoint,
+      statusCode: 200,
+      responseTimeMs: Math.round((BASE_MS[endpoint] ?? 40) * factor(endpoint, run) * Math.exp(0.15 * normal(random)) * 10) / 10,
+    })),
   );
   return buildQualityReport({ executions }, { environment: 'ci', slowResponseThresholdMs: 750 }).report;
 }
@@ -35,7 +39,12 @@ function reportOfRun(run: number, random: () => number, { factor, endpoints = EN
 /** The 20 earlier runs as history lines, and the 21st run's report judged against them. */
 function judgedRun(scenario: Scenario, seed = 7): { report: QualityReport; runs: HistoryRun[] } {
   const random = mulberry32(seed);
-  const runs = Array.from({ length: 20 }, (_, index) => historyRunOf(reportOfRun(index + 1, random, scenario), runIdentityOf(Date.UTC(2026, 10, 1 + index), { GITHUB_SHA: `c${index}`, GITHUB_REF_NAME: 'main' })));
+  const runs = Array.from({ length: 20 }, (_, index) =>
+    historyRunOf(
+      reportOfRun(index + 1, random, scenario),
+      runIdentityOf(Date.UTC(2026, 10, 1 + index), { GITHUB_SHA: `c${index}`, GITHUB_REF_NAME: 'main' }),
+    ),
+  );
   return { report: judgeReport(reportOfRun(21, random, scenario), { history: { runs } }), runs };
 }
 
@@ -103,23 +112,39 @@ test('a shift past the swings the history shows is a change of the service: it i
 test('times in whole milliseconds (a MAD of 0) judge by their resolution: a value the runs often had is within its range, a far one is not', () => {
   const runs = Array.from({ length: 20 }, (_, index) => {
     const p95 = index % 20 < 11 ? 3 : 4;
-    const report = buildQualityReport({ executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: p95 }] }, { environment: 'ci', slowResponseThresholdMs: 750 }).report;
+    const report = buildQualityReport(
+      { executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: p95 }] },
+      { environment: 'ci', slowResponseThresholdMs: 750 },
+    ).report;
     return historyRunOf(report, runIdentityOf(0, {}));
   });
-  const now = buildQualityReport({ executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 4 }] }, { environment: 'ci', slowResponseThresholdMs: 750 }).report;
+  const now = buildQualityReport(
+    { executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 4 }] },
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+  ).report;
   const judged = judgeAgainstHistory(now, { runs });
   expect(judged.endpoints.get('GET /health')?.trend).toBe('withinRange');
-  const slower = buildQualityReport({ executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 9 }] }, { environment: 'ci', slowResponseThresholdMs: 750 }).report;
+  const slower = buildQualityReport(
+    { executions: [{ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 9 }] },
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+  ).report;
   expect(judgeAgainstHistory(slower, { runs }).endpoints.get('GET /health')?.trend).toBe('aboveRange');
 });
 
 test(`an endpoint in no earlier run is new; one in fewer than ${MINIMUM_HISTORY_RUNS} earlier runs has too few runs`, () => {
   const random = mulberry32(3);
-  const early = (run: number) => reportOfRun(run, random, { factor: () => 1, endpoints: run > 17 ? ['GET /steady', 'GET /late'] : ['GET /steady'] });
+  const early = (run: number) =>
+    reportOfRun(run, random, { factor: () => 1, endpoints: run > 17 ? ['GET /steady', 'GET /late'] : ['GET /steady'] });
   const runs = Array.from({ length: 20 }, (_, index) => historyRunOf(early(index + 1), runIdentityOf(0, {})));
-  const report = judgeReport(reportOfRun(21, random, { factor: () => 1, endpoints: ['GET /steady', 'GET /late', 'GET /brand-new'] }), { history: { runs } });
+  const report = judgeReport(reportOfRun(21, random, { factor: () => 1, endpoints: ['GET /steady', 'GET /late', 'GET /brand-new'] }), {
+    history: { runs },
+  });
   expect(trendOf(report, 'GET /brand-new')).toBe('new');
-  expect(report.endpoints.find((entry) => entry.endpoint === 'GET /brand-new')?.history).toMatchObject({ runCount: 0, p95Median: null, p95Range: null });
+  expect(report.endpoints.find((entry) => entry.endpoint === 'GET /brand-new')?.history).toMatchObject({
+    runCount: 0,
+    p95Median: null,
+    p95Range: null,
+  });
   expect(trendOf(report, 'GET /late')).toBe('tooFewRuns');
   expect(report.endpoints.find((entry) => entry.endpoint === 'GET /late')?.history?.runCount).toBe(3);
   expect(trendOf(report, 'GET /steady')).toBe('withinRange');
@@ -127,7 +152,10 @@ test(`an endpoint in no earlier run is new; one in fewer than ${MINIMUM_HISTORY_
 
 test("runs of another environment are not this run's history", () => {
   const random = mulberry32(5);
-  const runs = Array.from({ length: 10 }, (_, index) => ({ ...historyRunOf(reportOfRun(index + 1, random, { factor: () => 1 }), runIdentityOf(0, {})), environment: 'staging' }));
+  const runs = Array.from({ length: 10 }, (_, index) => ({
+    ...historyRunOf(reportOfRun(index + 1, random, { factor: () => 1 }), runIdentityOf(0, {})),
+    environment: 'staging',
+  }));
   const judged = judgeAgainstHistory(reportOfRun(11, random, { factor: () => 1 }), { runs });
   expect(judged.history.runCount).toBe(0);
   expect(judged.history.trendCounts.new).toBe(ENDPOINTS.length);
@@ -135,7 +163,10 @@ test("runs of another environment are not this run's history", () => {
 
 test('maxEndpointsAboveHistoricalRange counts the endpoints above their range; per endpoint it measures 1 or 0', () => {
   const { report } = judgedRun(shiftedLast);
-  const verdict = evaluateBudgets(report, { maxEndpointsAboveHistoricalRange: 0, endpoints: { 'GET /steady': { maxEndpointsAboveHistoricalRange: 0 }, 'GET /shifted': { maxEndpointsAboveHistoricalRange: 0 } } });
+  const verdict = evaluateBudgets(report, {
+    maxEndpointsAboveHistoricalRange: 0,
+    endpoints: { 'GET /steady': { maxEndpointsAboveHistoricalRange: 0 }, 'GET /shifted': { maxEndpointsAboveHistoricalRange: 0 } },
+  });
   expect(verdict.results).toEqual([
     { budget: 'maxEndpointsAboveHistoricalRange', limit: 0, actual: 1, passed: false },
     { budget: 'maxEndpointsAboveHistoricalRange', endpoint: 'GET /shifted', limit: 0, actual: 1, passed: false },
@@ -151,7 +182,9 @@ test('the renderings show the trend: arrows in the terminal, words and the last 
   const markdown = renderMarkdown(report);
   expect(markdown).toContain('### Against the history');
   const shiftedRow = markdown.split('\n').find((line) => line.includes('`GET /shifted`'))!;
-  expect(shiftedRow).toMatch(/^\| ↑ above its range \([\d.,]+–[\d.,]+ ms\) \| `GET \/shifted` \| [\d.,]+ ms \| [\d.,]+ ms \| ([\d.,]+ · ){4}[\d.,]+ ms \|$/);
+  expect(shiftedRow).toMatch(
+    /^\| ↑ above its range \([\d.,]+–[\d.,]+ ms\) \| `GET \/shifted` \| [\d.,]+ ms \| [\d.,]+ ms \| ([\d.,]+ · ){4}[\d.,]+ ms \|$/,
+  );
   const html = renderHtml(report);
   expect(html.match(/<svg class="spark"/g)).toHaveLength(ENDPOINTS.length);
   expect(html).toContain('<td data-label="Trend" data-field="history.trend" data-value="aboveRange">');

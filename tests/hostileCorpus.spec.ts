@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { InputSyntaxError, InputUnreadableError, ReportWriteError, runQualityWorkflow, type FileSystem, type QualityToolConfig } from '../src/index.js';
+import {
+  InputSyntaxError,
+  InputUnreadableError,
+  ReportWriteError,
+  runQualityWorkflow,
+  type FileSystem,
+  type QualityToolConfig,
+} from '../src/index.js';
 import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { mountTmpfsOrSkip } from './support/tmpfs.js';
@@ -37,13 +44,33 @@ const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
 /** The inputs generated at test time: too large to keep in the repository. */
 const generators: Readonly<Record<string, () => { name: string; content: string }>> = {
-  'deep-nesting-ignored': () => ({ name: 'generated.json', content: `{"executions":[{"statusCode":200,"endpoint":"GET /a","responseTimeMs":1,"extra":${deep(100_000)}}]}` }),
-  'deep-nesting-outside': () => ({ name: 'generated.json', content: `{"meta":${deep(100_000)},"executions":[${JSON.stringify(record('GET /a'))}]}` }),
-  'deep-nesting-invalid': () => ({ name: 'generated.json', content: `{"executions":[{"statusCode":${deep(100_000)},"endpoint":"GET /a","responseTimeMs":1}]}` }),
-  'extra-fields': () => ({ name: 'generated.json', content: JSON.stringify({ executions: [record('GET /a', Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`field${index}`, index])))] }) }),
+  'deep-nesting-ignored': () => ({
+    name: 'generated.json',
+    content: `{"executions":[{"statusCode":200,"endpoint":"GET /a","responseTimeMs":1,"extra":${deep(100_000)}}]}`,
+  }),
+  'deep-nesting-outside': () => ({
+    name: 'generated.json',
+    content: `{"meta":${deep(100_000)},"executions":[${JSON.stringify(record('GET /a'))}]}`,
+  }),
+  'deep-nesting-invalid': () => ({
+    name: 'generated.json',
+    content: `{"executions":[{"statusCode":${deep(100_000)},"endpoint":"GET /a","responseTimeMs":1}]}`,
+  }),
+  'extra-fields': () => ({
+    name: 'generated.json',
+    content: JSON.stringify({
+      executions: [record('GET /a', Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`field${index}`, index])))],
+    }),
+  }),
   'long-label': () => ({ name: 'generated.json', content: JSON.stringify({ executions: [record(`GET /${'x'.repeat(2995)}`)] }) }),
-  'many-endpoints': () => ({ name: 'generated.ndjson', content: `${Array.from({ length: 20_000 }, (_, index) => JSON.stringify(record(`GET /items/${index}`))).join('\n')}\n` }),
-  'too-many-endpoints': () => ({ name: 'generated.ndjson', content: `${Array.from({ length: 50_001 }, (_, index) => JSON.stringify(record(`GET /items/${index}`))).join('\n')}\n` }),
+  'many-endpoints': () => ({
+    name: 'generated.ndjson',
+    content: `${Array.from({ length: 20_000 }, (_, index) => JSON.stringify(record(`GET /items/${index}`))).join('\n')}\n`,
+  }),
+  'too-many-endpoints': () => ({
+    name: 'generated.ndjson',
+    content: `${Array.from({ length: 50_001 }, (_, index) => JSON.stringify(record(`GET /items/${index}`))).join('\n')}\n`,
+  }),
 };
 
 test('every generated case of the table has its generator, and every file of the corpus its case', async () => {
@@ -132,7 +159,9 @@ test.describe('what the file system does while a run reads and writes', () => {
     // Under 16 MiB, so one reader holds it open (worker threads would each open it again by its name, and find it gone: exit 66).
     const lines = Array.from({ length: 200_000 }, (_, index) => JSON.stringify(record(`GET /items/${index % 50}`))).join('\n');
     await writeFile(join(folder, 'in.ndjson'), `${lines}\n`);
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), 'in.ndjson', '--output', 'q.json', '--json'], { cwd: folder });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), 'in.ndjson', '--output', 'q.json', '--json'], {
+      cwd: folder,
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     // Deleted once the run has opened it: the first bytes of progress are not printed with --json, so wait for the file to be open.
@@ -152,7 +181,12 @@ test.describe('what the file system does while a run reads and writes', () => {
     const outcome = await runProgram('src/cli/main.js', { cwd: folder, args: ['in.json', '--output', 'reports/q.json', '--quiet'] });
 
     if (process.getuid?.() === 0) expect(outcome).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    else expect(outcome).toEqual({ exitCode: 73, stdout: '', stderr: 'quality-evidence: cannot write the report: permission denied (EACCES)\n' });
+    else
+      expect(outcome).toEqual({
+        exitCode: 73,
+        stdout: '',
+        stderr: 'quality-evidence: cannot write the report: permission denied (EACCES)\n',
+      });
   });
 
   test('a full disk (injected): exit 73 with "no space left on device", no temporary file, the earlier report untouched', async () => {
@@ -178,7 +212,11 @@ test.describe('what the file system does while a run reads and writes', () => {
 
       const outcome = await runProgram('src/cli/main.js', { cwd: folder, args: ['in.ndjson', '--output', 'disk/q.json', '--quiet'] });
 
-      expect(outcome).toEqual({ exitCode: 73, stdout: '', stderr: 'quality-evidence: cannot write the report: no space left on device (ENOSPC)\n' });
+      expect(outcome).toEqual({
+        exitCode: 73,
+        stdout: '',
+        stderr: 'quality-evidence: cannot write the report: no space left on device (ENOSPC)\n',
+      });
       expect(await readFile(join(disk, 'q.json'), 'utf8')).toBe('earlier');
       expect(await readdir(disk)).toEqual(['q.json']);
     } finally {

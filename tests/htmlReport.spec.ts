@@ -6,7 +6,15 @@ import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import type { ContractOperation } from '../src/contract/contract.js';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { buildReport, loadQualityToolConfig, nodeFileSystem, renderHtml, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
+import {
+  buildReport,
+  loadQualityToolConfig,
+  nodeFileSystem,
+  renderHtml,
+  runQualityWorkflow,
+  summariseExecutions,
+  type QualityReport,
+} from '../src/index.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 import { writeGeneratedRun } from './support/generatedRun.js';
 import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
@@ -35,9 +43,16 @@ async function launched(): Promise<Browser> {
 async function fixtureRun(): Promise<{ htmlPath: string; report: QualityReport }> {
   const folder = await createTemporaryFolder();
   const jsonPath = join(folder, 'quality-summary.json');
-  const { report } = await runQualityWorkflow(loadQualityToolConfig({ QE_ENVIRONMENT: 'local-example', QE_INPUT_PATH: join(repositoryRoot, 'fixtures/quality-executions.json'), QE_OUTPUT_PATH: jsonPath }), {
-    fileSystem: nodeFileSystem,
-  });
+  const { report } = await runQualityWorkflow(
+    loadQualityToolConfig({
+      QE_ENVIRONMENT: 'local-example',
+      QE_INPUT_PATH: join(repositoryRoot, 'fixtures/quality-executions.json'),
+      QE_OUTPUT_PATH: jsonPath,
+    }),
+    {
+      fileSystem: nodeFileSystem,
+    },
+  );
   return { htmlPath: join(folder, 'quality-summary.html'), report };
 }
 
@@ -75,8 +90,13 @@ const CONTRAST_FAILURES = `(() => {
 })()`;
 
 /** Opens the page from disk and records every request it makes. */
-async function open(htmlPath: string, options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
-  const context = await (await launched()).newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
+async function open(
+  htmlPath: string,
+  options: { width?: number; javaScriptEnabled?: boolean } = {},
+): Promise<{ page: Page; requests: string[]; dialogs: string[] }> {
+  const context = await (
+    await launched()
+  ).newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
   const page = await context.newPage();
   const requests: string[] = [];
   const dialogs: string[] = [];
@@ -101,7 +121,12 @@ async function expectEndpointsAsInJson(page: Page, report: QualityReport): Promi
       cells: Object.fromEntries(Array.from(row.querySelectorAll('td[data-field]')).map((cell) => [cell.getAttribute('data-field'), { value: cell.getAttribute('data-value'), text: cell.textContent }])),
     }))`,
   );
-  const titles = new Map(await inPage<[string, string][]>(page, `Array.from(document.querySelectorAll('svg g[data-endpoint]')).map((group) => [group.getAttribute('data-endpoint'), group.querySelector('title')?.textContent])`));
+  const titles = new Map(
+    await inPage<[string, string][]>(
+      page,
+      `Array.from(document.querySelectorAll('svg g[data-endpoint]')).map((group) => [group.getAttribute('data-endpoint'), group.querySelector('title')?.textContent])`,
+    ),
+  );
   for (const endpoint of report.endpoints) {
     const row = rows.find((candidate) => candidate.endpoint === endpoint.endpoint);
     expect(row, endpoint.endpoint).toBeDefined();
@@ -130,14 +155,21 @@ async function expectEndpointsAsInJson(page: Page, report: QualityReport): Promi
 }
 
 async function expectHeadlineAsInJson(page: Page, report: QualityReport): Promise<void> {
-  const shown = await inPage<string[][]>(page, `Array.from(document.querySelectorAll('header [data-field]')).map((element) => [element.getAttribute('data-field'), element.getAttribute('data-value'), element.textContent])`);
+  const shown = await inPage<string[][]>(
+    page,
+    `Array.from(document.querySelectorAll('header [data-field]')).map((element) => [element.getAttribute('data-field'), element.getAttribute('data-value'), element.textContent])`,
+  );
   const expected = [
     ['executionCount', String(report.executionCount), count(report.executionCount)],
     ['failedExecutionCount', String(report.failedExecutionCount), count(report.failedExecutionCount)],
     ['slowExecutionCount', String(report.slowExecutionCount), count(report.slowExecutionCount)],
     ['noResponseCount', String(report.noResponseCount), count(report.noResponseCount)],
     ...(report.expectedErrorCount > 0 ? [['expectedErrorCount', String(report.expectedErrorCount), count(report.expectedErrorCount)]] : []),
-    ...(['p50', 'p95', 'p99'] as const).map((name) => [`responseTimeMs.${name}`, String(report.responseTimeMs[name]), `${name} ${ms(report.responseTimeMs[name])} (n=${count(report.executionCount)})`]),
+    ...(['p50', 'p95', 'p99'] as const).map((name) => [
+      `responseTimeMs.${name}`,
+      String(report.responseTimeMs[name]),
+      `${name} ${ms(report.responseTimeMs[name])} (n=${count(report.executionCount)})`,
+    ]),
     ['responseTimeMs.max', String(report.responseTimeMs.max), ms(report.responseTimeMs.max)],
     ...(report.baseline === undefined ? [] : [['baseline', null, comparisonLineOf(report.baseline)]]),
   ];
@@ -151,7 +183,10 @@ function comparisonLineOf(comparison: NonNullable<QualityReport['baseline']>): s
   const withVerdict = (verdict: string) => rest.filter((entry) => entry.latencyVerdict === verdict).length;
   const slower = withVerdict('slower');
   const faster = withVerdict('faster');
-  const shift = comparison.runShiftPercent === 0 ? '' : `; the whole run ${comparison.runShiftPercent > 0 ? '+' : ''}${comparison.runShiftPercent}% alike (the machine, or the service as a whole)`;
+  const shift =
+    comparison.runShiftPercent === 0
+      ? ''
+      : `; the whole run ${comparison.runShiftPercent > 0 ? '+' : ''}${comparison.runShiftPercent}% alike (the machine, or the service as a whole)`;
   return `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too few samples to judge${shift}`;
 }
 
@@ -194,7 +229,9 @@ test.describe('quality-summary.html in Chromium', () => {
     await expectEndpointsAsInJson(page, run.report);
     // The breached budget's endpoint is marked in words beside its symbol, in the chart and in the table.
     await expect(page.locator('tr[data-endpoint="POST /service-01/items"] .state')).toHaveText('✖ budget breached');
-    await expect(page.locator('.verdict')).toHaveText(`✖ ${run.report.budgets!.results.filter((result) => !result.passed).length} of 3 budgets breached`);
+    await expect(page.locator('.verdict')).toHaveText(
+      `✖ ${run.report.budgets!.results.filter((result) => !result.passed).length} of 3 budgets breached`,
+    );
     await expect(page.locator('#baseline tbody tr')).not.toHaveCount(0);
     // Every endpoint row opens, its details open inside the table: still no column cut.
     await inPage<unknown>(page, `document.querySelectorAll('#endpoints details').forEach((details) => details.setAttribute('open', ''))`);
@@ -232,7 +269,10 @@ test.describe('quality-summary.html in Chromium', () => {
   });
 
   test('labels from input show as text and run nothing: no dialog, no script, no attribute escapes', async () => {
-    const run = await writeGeneratedRun(3, XSS_LABELS.map((endpoint) => ({ statusCode: 500, endpoint, responseTimeMs: 12 })));
+    const run = await writeGeneratedRun(
+      3,
+      XSS_LABELS.map((endpoint) => ({ statusCode: 500, endpoint, responseTimeMs: 12 })),
+    );
     const { page, dialogs, requests } = await open(run.htmlPath);
     await page.locator('tr[data-endpoint] button, th button').first().hover();
     for (const label of XSS_LABELS) {
@@ -253,16 +293,28 @@ test.describe('quality-summary.html in Chromium', () => {
     const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
     const reads = { title: 'orders.spec.ts › reads an order', file: 'orders.spec.ts', line: 12, column: 5, testId: 'abc-123' };
     for (const [index, statusCode] of [200, 404, 200, 500].entries()) {
-      run.take({ endpoint: 'GET /orders/7', statusCode, responseTimeMs: 10 + index * 10 }, () => ({ kind: 'test', title: reads.title, attempt: 1 }), {
-        test: reads,
-        attempt: 1,
-        testPassed: false,
-        retriedAway: false,
-        callLocation: { file: 'orders.spec.ts', line: 14 + index, column: 9 },
-      });
+      run.take(
+        { endpoint: 'GET /orders/7', statusCode, responseTimeMs: 10 + index * 10 },
+        () => ({ kind: 'test', title: reads.title, attempt: 1 }),
+        {
+          test: reads,
+          attempt: 1,
+          testPassed: false,
+          retriedAway: false,
+          callLocation: { file: 'orders.spec.ts', line: 14 + index, column: 9 },
+        },
+      );
     }
-    run.take({ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 2 }, () => ({ kind: 'test', title: reads.title, attempt: 1 }), { test: reads, attempt: 1, testPassed: false, retriedAway: false });
-    const report = run.finish({ tests: { total: 1, passed: 0, failed: 1, flaky: 0, skipped: 0 }, playwrightHtmlReport: '../playwright-report/index.html' });
+    run.take({ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 2 }, () => ({ kind: 'test', title: reads.title, attempt: 1 }), {
+      test: reads,
+      attempt: 1,
+      testPassed: false,
+      retriedAway: false,
+    });
+    const report = run.finish({
+      tests: { total: 1, passed: 0, failed: 1, flaky: 0, skipped: 0 },
+      playwrightHtmlReport: '../playwright-report/index.html',
+    });
     const folder = await createTemporaryFolder({}, 'failed-calls-page');
     const htmlPath = join(folder, 'quality-summary.html');
     await writeFile(htmlPath, renderHtml(report));
@@ -292,7 +344,11 @@ test.describe('quality-summary.html in Chromium', () => {
   test('clicking a column header sorts the endpoint table by its exact values; without scripts the table reads worst first', async () => {
     const run = await writeGeneratedRun(12);
     const { page } = await open(run.htmlPath);
-    const p95s = () => inPage<number[]>(page, `Array.from(document.querySelectorAll('tr[data-endpoint] td[data-field="responseTimeMs.p95"]')).map((cell) => Number(cell.getAttribute('data-value')))`);
+    const p95s = () =>
+      inPage<number[]>(
+        page,
+        `Array.from(document.querySelectorAll('tr[data-endpoint] td[data-field="responseTimeMs.p95"]')).map((cell) => Number(cell.getAttribute('data-value')))`,
+      );
     await page.locator('#endpoints th', { hasText: 'p95' }).locator('button').click();
     await expect(page.locator('#endpoints th', { hasText: 'p95' })).toHaveAttribute('aria-sort', 'ascending');
     const ascending = await p95s();
@@ -303,26 +359,58 @@ test.describe('quality-summary.html in Chromium', () => {
     await page.context().close();
 
     const withoutScripts = await open(run.htmlPath, { javaScriptEnabled: false });
-    const order = await Promise.all((await withoutScripts.page.locator('tr[data-endpoint]').all()).map((row) => row.getAttribute('data-endpoint')));
+    const order = await Promise.all(
+      (await withoutScripts.page.locator('tr[data-endpoint]').all()).map((row) => row.getAttribute('data-endpoint')),
+    );
     const worstFirst = [...run.report.endpoints]
-      .sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || (b.responseTimeMs.p95 ?? 0) - (a.responseTimeMs.p95 ?? 0) || (a.endpoint < b.endpoint ? -1 : 1))
+      .sort(
+        (a, b) =>
+          b.failedExecutionCount - a.failedExecutionCount ||
+          (b.responseTimeMs.p95 ?? 0) - (a.responseTimeMs.p95 ?? 0) ||
+          (a.endpoint < b.endpoint ? -1 : 1),
+      )
       .map((endpoint) => endpoint.endpoint);
     expect(order).toStrictEqual(worstFirst);
     expect(await withoutScripts.page.locator('th button').count()).toBe(0);
     await withoutScripts.page.context().close();
   });
 
-  test('the operations never called can be filtered by tag, the filter running under the page\'s policy', async () => {
-    const operation = (method: string, path: string, tags: string[]): ContractOperation => ({ method, path, label: `${method} ${path}`, basePaths: [''], integerParameters: [], tags, deprecated: false, responses: [{ status: '200', content: [] }], documentIndex: 0 });
-    const operations = [operation('GET', '/pets', ['pets']), operation('POST', '/pets', ['pets']), operation('GET', '/stores', ['stores']), operation('GET', '/health', [])];
-    const report = judgeReport(buildReport(summariseExecutions([{ endpoint: 'GET /pets', statusCode: 200, responseTimeMs: 5 }], 750), { environment: 'ci', slowResponseThresholdMs: 750 }), {
-      contract: { documents: [{ path: 'openapi.yaml', version: '3.1', bundled: {} }], operations },
+  test("the operations never called can be filtered by tag, the filter running under the page's policy", async () => {
+    const operation = (method: string, path: string, tags: string[]): ContractOperation => ({
+      method,
+      path,
+      label: `${method} ${path}`,
+      basePaths: [''],
+      integerParameters: [],
+      tags,
+      deprecated: false,
+      responses: [{ status: '200', content: [] }],
+      documentIndex: 0,
     });
+    const operations = [
+      operation('GET', '/pets', ['pets']),
+      operation('POST', '/pets', ['pets']),
+      operation('GET', '/stores', ['stores']),
+      operation('GET', '/health', []),
+    ];
+    const report = judgeReport(
+      buildReport(summariseExecutions([{ endpoint: 'GET /pets', statusCode: 200, responseTimeMs: 5 }], 750), {
+        environment: 'ci',
+        slowResponseThresholdMs: 750,
+      }),
+      {
+        contract: { documents: [{ path: 'openapi.yaml', version: '3.1', bundled: {} }], operations },
+      },
+    );
     const folder = await createTemporaryFolder({}, 'contract-page');
     const htmlPath = join(folder, 'quality-summary.html');
     await writeFile(htmlPath, renderHtml(report));
     const { page } = await open(htmlPath);
-    const visible = () => inPage<string[]>(page, `Array.from(document.querySelectorAll('#contract [data-tag]')).filter((group) => group.checkVisibility()).map((group) => group.getAttribute('data-tag'))`);
+    const visible = () =>
+      inPage<string[]>(
+        page,
+        `Array.from(document.querySelectorAll('#contract [data-tag]')).filter((group) => group.checkVisibility()).map((group) => group.getAttribute('data-tag'))`,
+      );
     expect(await visible()).toStrictEqual(['pets', 'stores', '(no tag)']);
     await page.getByLabel('Tag').selectOption('stores');
     expect(await visible()).toStrictEqual(['stores']);
@@ -346,7 +434,9 @@ test('the page declares a Content-Security-Policy that allows only inline styles
   const { htmlPath } = await fixtureRun();
   const html = await readFile(htmlPath, 'utf8');
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
-  expect(policy).toMatch(/^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/);
+  expect(policy).toMatch(
+    /^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/,
+  );
   expect(html.match(/<script/g)).toHaveLength(2);
   // A report from files links nowhere: only a reporter run beside Playwright's HTML report links its tests into it.
   expect(html).not.toMatch(/\b(src|href)=/);

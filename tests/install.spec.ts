@@ -84,7 +84,9 @@ function sourcesOnce(): Promise<Sources> {
  */
 function environment(folder: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const kept = Object.entries(process.env).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined && /^(PATH|HOME|NPM_CONFIG_\w+|npm_config_registry|(HTTPS?|NO)_PROXY|(https?|no)_proxy|NODE_EXTRA_CA_CERTS)$/.test(entry[0]),
+    (entry): entry is [string, string] =>
+      entry[1] !== undefined &&
+      /^(PATH|HOME|NPM_CONFIG_\w+|npm_config_registry|(HTTPS?|NO)_PROXY|(https?|no)_proxy|NODE_EXTRA_CA_CERTS)$/.test(entry[0]),
   );
   return { ...Object.fromEntries(kept), ...GIT_ENVIRONMENT, TMPDIR: join(folder, 'tmp'), ...extra };
 }
@@ -158,7 +160,12 @@ test('lists orders and misses an invoice', async ({ api }) => {
 `,
   };
   for (const [path, content] of Object.entries(files)) await writeFile(join(project, path), content);
-  await npmAsUser(['install', '--save-dev', locked('@playwright/test'), locked('typescript'), locked('@types/node')], project, folder, cache);
+  await npmAsUser(
+    ['install', '--save-dev', locked('@playwright/test'), locked('typescript'), locked('@types/node')],
+    project,
+    folder,
+    cache,
+  );
   return project;
 }
 
@@ -166,7 +173,9 @@ test('lists orders and misses an invoice', async ({ api }) => {
 async function npmAsUser(args: readonly string[], cwd: string, folder: string, cache: string): Promise<void> {
   const started = performance.now();
   await command('npm', [...args, ...npmFlags(cache)], cwd, environment(folder));
-  test.info().annotations.push({ type: 'npm', description: `npm ${args.join(' ')}: ${((performance.now() - started) / 1000).toFixed(1)} s` });
+  test
+    .info()
+    .annotations.push({ type: 'npm', description: `npm ${args.join(' ')}: ${((performance.now() - started) / 1000).toFixed(1)} s` });
 }
 
 /** What a user checks after installing: the command, a Playwright run with the reporter, the types. */
@@ -226,6 +235,10 @@ test("npm reads the README's github: shorthand as a git dependency on the same r
     return { type: parsed.type, repository: parsed.hosted?.https({ noCommittish: true }), committish: parsed.gitCommittish };
   };
 
-  expect(describe('github:owner/quality-evidence#v0.1.0')).toEqual({ type: 'git', repository: 'https://github.com/owner/quality-evidence.git', committish: 'v0.1.0' });
+  expect(describe('github:owner/quality-evidence#v0.1.0')).toEqual({
+    type: 'git',
+    repository: 'https://github.com/owner/quality-evidence.git',
+    committish: 'v0.1.0',
+  });
   expect(describe('git+https://github.com/owner/quality-evidence.git#v0.1.0')).toEqual(describe('github:owner/quality-evidence#v0.1.0'));
 });

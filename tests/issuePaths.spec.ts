@@ -35,7 +35,12 @@ test.describe('the path grammar', () => {
 });
 
 test.describe("zod's issues in the package's words", () => {
-  const schema = z.strictObject({ endpoints: z.record(z.string().regex(/^GET /, { error: 'must be a label' }), z.strictObject({ max: z.int().min(0, { error: 'must be 0 or more' }) })) });
+  const schema = z.strictObject({
+    endpoints: z.record(
+      z.string().regex(/^GET /, { error: 'must be a label' }),
+      z.strictObject({ max: z.int().min(0, { error: 'must be 0 or more' }) }),
+    ),
+  });
 
   test('each unknown key is one issue at that key, worded by the reader', () => {
     const error = schema.safeParse({ endpoints: {}, extra: 1, other: 2 }).error!;
@@ -51,10 +56,14 @@ test.describe("zod's issues in the package's words", () => {
   });
 
   test('a place is named once, by its first issue', () => {
-    const refined = z.union([z.string({ error: 'must be text' }), z.number({ error: 'must be text' })], { error: 'must be text' }).superRefine((_, context) => {
-      context.addIssue({ code: 'custom', message: 'a later word' });
-    });
-    expect(validationIssuesOf(z.object({ a: refined }).safeParse({ a: true }).error!)).toStrictEqual([{ path: ['a'], message: 'must be text' }]);
+    const refined = z
+      .union([z.string({ error: 'must be text' }), z.number({ error: 'must be text' })], { error: 'must be text' })
+      .superRefine((_, context) => {
+        context.addIssue({ code: 'custom', message: 'a later word' });
+      });
+    expect(validationIssuesOf(z.object({ a: refined }).safeParse({ a: true }).error!)).toStrictEqual([
+      { path: ['a'], message: 'must be text' },
+    ]);
   });
 });
 
@@ -90,13 +99,22 @@ test.describe('every surface names the same place alike', () => {
   });
 
   test('a baseline report', () => {
-    expect((thrownBy(() => parseReport(JSON.stringify({ schemaVersion: 1, endpoints: [{ label: 7 }] }), 'base.json')) as Error).message).toMatch(
+    expect(
+      (thrownBy(() => parseReport(JSON.stringify({ schemaVersion: 1, endpoints: [{ label: 7 }] }), 'base.json')) as Error).message,
+    ).toMatch(
       /^the baseline report "base\.json" is not a quality-summary\.json written by quality-evidence \(at [a-zA-Z]+(\[\d+\])?(\.[a-zA-Z]+)*: /,
     );
   });
 
   test('a record', () => {
-    const error = thrownBy(() => validateRecordList([{ endpoint: 'GET /a', statusCode: 200, responseTimeMs: 5, timingMs: { wait: -1 } }], executionRecordSchema, 'executions', 'record'));
+    const error = thrownBy(() =>
+      validateRecordList(
+        [{ endpoint: 'GET /a', statusCode: 200, responseTimeMs: 5, timingMs: { wait: -1 } }],
+        executionRecordSchema,
+        'executions',
+        'record',
+      ),
+    );
     expect(error).toBeInstanceOf(RecordValidationError);
     expect((error as Error).message).toContain('  - executions[0].timingMs.wait: ');
   });

@@ -15,18 +15,29 @@ test('a job summary that is a FIFO nothing reads is a warning, and the run goes 
   execFileSync('mkfifo', [join(folder, 'summary')]);
 
   // Every case must end: a run that waits for a reader is killed at 20 s and fails.
-  const outcome = await runProgram('src/cli/main.js', { cwd: folder, args: ['in.json', '--output', 'q.json', '--quiet'], env: { GITHUB_STEP_SUMMARY: 'summary' }, timeoutMs: 20_000 });
+  const outcome = await runProgram('src/cli/main.js', {
+    cwd: folder,
+    args: ['in.json', '--output', 'q.json', '--quiet'],
+    env: { GITHUB_STEP_SUMMARY: 'summary' },
+    timeoutMs: 20_000,
+  });
 
   expect(outcome).toEqual({
     exitCode: 0,
     stdout: '',
-    stderr: 'quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: nothing reads the FIFO (or the device is not there) (ENXIO)\n',
+    stderr:
+      'quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: nothing reads the FIFO (or the device is not there) (ENXIO)\n',
   });
   expect(await pathExists(join(folder, 'q.json'))).toBe(true);
 });
 
 /** Runs the command in `folder` with standard input from `stdinFile`, or from /dev/null (as CI gives a step): its exit code and what it printed. */
-async function commandWithStandardInput(folder: string, args: readonly string[], env: Readonly<Record<string, string>>, stdinFile?: string) {
+async function commandWithStandardInput(
+  folder: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  stdinFile?: string,
+) {
   const input = stdinFile === undefined ? undefined : await open(join(folder, stdinFile), 'r');
   try {
     const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], {
@@ -56,7 +67,9 @@ test.describe('/dev/null as the job summary', () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'summary');
     const before = await devNull();
 
-    const outcome = await commandWithStandardInput(folder, ['in.json', '--output', 'q.json', '--quiet'], { GITHUB_STEP_SUMMARY: '/dev/null' });
+    const outcome = await commandWithStandardInput(folder, ['in.json', '--output', 'q.json', '--quiet'], {
+      GITHUB_STEP_SUMMARY: '/dev/null',
+    });
 
     expect(outcome).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(await pathExists(join(folder, 'q.md'))).toBe(true);
@@ -69,7 +82,9 @@ test.describe('/dev/null as the job summary', () => {
     await symlink('/dev/null', join(folder, 'q.json'));
     const before = await devNull();
 
-    const outcome = await commandWithStandardInput(folder, ['in.json', '--output', 'q.json', '--quiet'], { GITHUB_STEP_SUMMARY: '/dev/null' });
+    const outcome = await commandWithStandardInput(folder, ['in.json', '--output', 'q.json', '--quiet'], {
+      GITHUB_STEP_SUMMARY: '/dev/null',
+    });
 
     expect(outcome).toEqual({
       exitCode: 73,
@@ -102,11 +117,42 @@ test.describe('/dev/null as the job summary', () => {
 
 test.describe('a summary larger than GitHub takes (1 MiB a step)', () => {
   const rows = Array.from({ length: 200 }, (_, index) => `| GET /orders/${index} | 12 ms |`);
-  const markdown = ['', '## API quality evidence: `ci`', '', '✅ **All good**', '', '### Budgets', '', '| Budget | Actual |', '|---|---:|', ...rows, '', '### Endpoints', '', '- `GET /a`', '', '### Slowest executions', '', 'x', ''].join('\n');
+  const markdown = [
+    '',
+    '## API quality evidence: `ci`',
+    '',
+    '✅ **All good**',
+    '',
+    '### Budgets',
+    '',
+    '| Budget | Actual |',
+    '|---|---:|',
+    ...rows,
+    '',
+    '### Endpoints',
+    '',
+    '- `GET /a`',
+    '',
+    '### Slowest executions',
+    '',
+    'x',
+    '',
+  ].join('\n');
 
   test('is cut after the last whole row that fits, saying what it left out and where all of it is', () => {
     // 400 bytes for the text (2,048 are kept for the note): the lines above the table's rows and 11 rows fit.
-    const kept = ['', '## API quality evidence: `ci`', '', '✅ **All good**', '', '### Budgets', '', '| Budget | Actual |', '|---|---:|', ...rows.slice(0, 11)].join('\n');
+    const kept = [
+      '',
+      '## API quality evidence: `ci`',
+      '',
+      '✅ **All good**',
+      '',
+      '### Budgets',
+      '',
+      '| Budget | Actual |',
+      '|---|---:|',
+      ...rows.slice(0, 11),
+    ].join('\n');
     expect(fitJobSummary(markdown, 'q.md', 2048 + 400)).toBe(
       `${kept}\n\n> ✂️ **Cut to fit GitHub's 1 MiB job summary**: 189 more rows of “Budgets” and the sections “Endpoints”, “Slowest executions” left out; q.md holds the whole report.\n`,
     );
@@ -119,7 +165,7 @@ test.describe('a summary larger than GitHub takes (1 MiB a step)', () => {
     );
   });
 
-  test('one that fits is left whole; the limit is GitHub\'s 1 MiB', () => {
+  test("one that fits is left whole; the limit is GitHub's 1 MiB", () => {
     expect(fitJobSummary(markdown, 'q.md')).toBe(markdown);
     expect(JOB_SUMMARY_LIMIT_BYTES).toBe(1024 * 1024);
   });
@@ -155,6 +201,9 @@ for (let i = 0; i < ${appends}; i++) await nodeFileSystem.appendFile(path, block
   const text = await readFile(join(folder, 'summary.md'), 'latin1');
   const blocks = Array.from({ length: text.length / blockBytes }, (_, index) => text.slice(index * blockBytes, (index + 1) * blockBytes));
   const whole = blocks.filter((block) => /^([a-d])\1*\n$/.test(block)).map((block) => block[0]);
-  expect({ bytes: text.length, whole: whole.length }).toEqual({ bytes: letters.length * appends * blockBytes, whole: letters.length * appends });
+  expect({ bytes: text.length, whole: whole.length }).toEqual({
+    bytes: letters.length * appends * blockBytes,
+    whole: letters.length * appends,
+  });
   expect(letters.map((letter) => whole.filter((found) => found === letter).length)).toEqual([appends, appends, appends, appends]);
 });

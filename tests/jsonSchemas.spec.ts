@@ -20,7 +20,12 @@ test('the input schema accepts an object with an executions array or a bare arra
     type: 'object',
     title: 'ExecutionRecord',
     properties: {
-      statusCode: { type: 'integer', minimum: 100, maximum: 599, description: 'HTTP status code, 100 to 599 inclusive; absent when the call got no response' },
+      statusCode: {
+        type: 'integer',
+        minimum: 100,
+        maximum: 599,
+        description: 'HTTP status code, 100 to 599 inclusive; absent when the call got no response',
+      },
       errorCode: {
         type: 'string',
         pattern: String.raw`^\S{1,64}$`,
@@ -34,7 +39,12 @@ test('the input schema accepts an object with an executions array or a bare arra
         description: 'Endpoint label `<METHOD> <path>`, e.g. `GET /orders`',
         examples: ['GET /orders'],
       },
-      responseTimeMs: { type: 'number', minimum: 0, maximum: 86_400_000, description: 'Response time in milliseconds; for a call that got no response, the time until it failed' },
+      responseTimeMs: {
+        type: 'number',
+        minimum: 0,
+        maximum: 86_400_000,
+        description: 'Response time in milliseconds; for a call that got no response, the time until it failed',
+      },
       id: { type: 'string', maxLength: 1024, description: 'Optional identifier of the execution' },
       timingMs: {
         type: 'object',
@@ -44,7 +54,12 @@ test('the input schema accepts an object with an executions array or a bare arra
           dns: { type: 'number', minimum: 0, maximum: 86_400_000, description: 'DNS lookup' },
           connect: { type: 'number', minimum: 0, maximum: 86_400_000, description: 'TCP connect (a reused connection has none)' },
           tls: { type: 'number', minimum: 0, maximum: 86_400_000, description: 'TLS handshake' },
-          wait: { type: 'number', minimum: 0, maximum: 86_400_000, description: 'From the request sent to the first byte of the response (time to first byte)' },
+          wait: {
+            type: 'number',
+            minimum: 0,
+            maximum: 86_400_000,
+            description: 'From the request sent to the first byte of the response (time to first byte)',
+          },
           receive: { type: 'number', minimum: 0, maximum: 86_400_000, description: 'From the first to the last byte of the response' },
         },
       },
@@ -95,14 +110,21 @@ test("a record's bodyCheck holds, per body, a count and at most 5 places and key
         violations: {
           type: 'array',
           maxItems: 5,
-          items: expect.objectContaining({ type: 'object', properties: { pointer: expect.objectContaining({ maxLength: 1024 }), keyword: { type: 'string', minLength: 1, maxLength: 64 } }, required: ['pointer', 'keyword'] }),
+          items: expect.objectContaining({
+            type: 'object',
+            properties: { pointer: expect.objectContaining({ maxLength: 1024 }), keyword: { type: 'string', minLength: 1, maxLength: 64 } },
+            required: ['pointer', 'keyword'],
+          }),
         },
       },
       required: ['validated', 'violationCount'],
     },
     {
       type: 'object',
-      properties: { validated: { type: 'boolean', const: false }, reason: { type: 'string', enum: ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable', 'tooDeep'] } },
+      properties: {
+        validated: { type: 'boolean', const: false },
+        reason: { type: 'string', enum: ['noSchema', 'notJson', 'tooLarge', 'emptyBody', 'schemaUnusable', 'tooDeep'] },
+      },
       required: ['validated', 'reason'],
     },
   ]);

@@ -3,7 +3,17 @@ import { Readable } from 'node:stream';
 import { runCommand } from '../src/cli/runCommand.js';
 import { exitCodeFor } from '../src/cli/exitCodes.js';
 import type { CommandContext } from '../src/cli/summariseCommand.js';
-import { buildReport, compareWithBaseline, evaluateBudgets, parseReport, renderHtml, renderMarkdown, renderTerminal, summariseExecutions, type QualityReport } from '../src/index.js';
+import {
+  buildReport,
+  compareWithBaseline,
+  evaluateBudgets,
+  parseReport,
+  renderHtml,
+  renderMarkdown,
+  renderTerminal,
+  summariseExecutions,
+  type QualityReport,
+} from '../src/index.js';
 import { formatHeadline } from '../src/report/renderers/terminal.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { optionSettings } from '../src/config/settingsSources.js';
@@ -16,7 +26,10 @@ import { MemoryFileSystem } from './support/memoryFileSystem.js';
 // data; and `check` gates on a recorded verdict only when it agrees with its report.
 
 /** Runs the command in this process on files in memory: its exit code and what it printed. */
-async function command(args: readonly string[], files: Readonly<Record<string, string>>): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+async function command(
+  args: readonly string[],
+  files: Readonly<Record<string, string>>,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const context: CommandContext = {
@@ -46,13 +59,25 @@ function reportOf(records: readonly { endpoint: string; statusCode: number; resp
 test.describe('budget keys that are not endpoint labels are refused, with the file and the key', () => {
   for (const [text, message] of [
     // zod passes over a "__proto__" key without a word: it would have held, judging nothing.
-    ['{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }', '  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
-    ['{ "endpoints": { "GET /a": {}, "__proto__": {} } }', '  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
-    ['{ "endpoints": { "constructor": {} } }', '  - endpoints.constructor in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
+    [
+      '{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }',
+      '  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"',
+    ],
+    [
+      '{ "endpoints": { "GET /a": {}, "__proto__": {} } }',
+      '  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"',
+    ],
+    [
+      '{ "endpoints": { "constructor": {} } }',
+      '  - endpoints.constructor in "b.json": must be an endpoint label of the form "<METHOD> <path>"',
+    ],
     ['{ "__proto__": { "maxFailedExecutions": 0 } }', '  - __proto__ in "b.json": is not a budget'],
     ['{ "responseTimeMs": { "__proto__": 5 } }', '  - responseTimeMs.__proto__ in "b.json": is not a budget'],
     // Two keys that are one endpoint once normalised, as records' labels are.
-    ['{ "endpoints": { "get /a": { "maxFailedExecutions": 0 }, "GET  /a": { "maxFailedExecutions": 3 } } }', '  - endpoints["GET  /a"] in "b.json": is the endpoint "GET /a", as "get /a" is: give each endpoint its budgets once'],
+    [
+      '{ "endpoints": { "get /a": { "maxFailedExecutions": 0 }, "GET  /a": { "maxFailedExecutions": 3 } } }',
+      '  - endpoints["GET  /a"] in "b.json": is the endpoint "GET /a", as "get /a" is: give each endpoint its budgets once',
+    ],
   ] as const) {
     test(text, () => {
       expect((thrownBy(() => parseBudgets(text, 'b.json')) as Error).message).toBe(`invalid budgets:\n${message}`);
@@ -60,8 +85,15 @@ test.describe('budget keys that are not endpoint labels are refused, with the fi
   }
 
   test('the command exits 78 before anything is written', async () => {
-    const outcome = await command(['in.json', '--budgets', 'b.json', '-o', 'out/q.json'], { 'in.json': RECORDS, 'b.json': '{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }' });
-    expect([outcome.exitCode, outcome.stdout, outcome.stderr]).toStrictEqual([78, '', 'invalid budgets:\n  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"\n']);
+    const outcome = await command(['in.json', '--budgets', 'b.json', '-o', 'out/q.json'], {
+      'in.json': RECORDS,
+      'b.json': '{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }',
+    });
+    expect([outcome.exitCode, outcome.stdout, outcome.stderr]).toStrictEqual([
+      78,
+      '',
+      'invalid budgets:\n  - endpoints.__proto__ in "b.json": must be an endpoint label of the form "<METHOD> <path>"\n',
+    ]);
   });
 
   test('the reporter option budgets (an object) is refused the same way', () => {
@@ -82,7 +114,10 @@ test('budget endpoint keys are normalised as records\u2019 labels are: "get  /or
 
 test.describe('zero budgets ({}) judge nothing: no rendering shows a pass mark for them', () => {
   // One failed execution of two, judged by budgets that set no limit.
-  const report: QualityReport = { ...reportOf([record('GET /orders', 200, 120), record('POST /orders', 500, 900)]), budgets: evaluateBudgets(reportOf([]), {}) };
+  const report: QualityReport = {
+    ...reportOf([record('GET /orders', 200, 120), record('POST /orders', 500, 900)]),
+    budgets: evaluateBudgets(reportOf([]), {}),
+  };
   const clean: QualityReport = { ...reportOf([record('GET /orders', 200, 120)]), budgets: { passed: true, results: [] } };
 
   test('the verdict is passed, with no results: no limit is breached', () => {
@@ -90,25 +125,39 @@ test.describe('zero budgets ({}) judge nothing: no rendering shows a pass mark f
   });
 
   test('Markdown', () => {
-    expect(renderMarkdown(report).split('\n')[2]).toBe('❌ **1 failed execution, and the budgets set no limit** · 2 executions · 1 failed · 1 slow (over 750 ms) · 0 with no response');
-    expect(renderMarkdown(clean).split('\n')[2]).toBe('⚠️ **No failed executions, but the budgets set no limit** · 1 execution · 0 failed · 0 slow (over 750 ms) · 0 with no response');
+    expect(renderMarkdown(report).split('\n')[2]).toBe(
+      '❌ **1 failed execution, and the budgets set no limit** · 2 executions · 1 failed · 1 slow (over 750 ms) · 0 with no response',
+    );
+    expect(renderMarkdown(clean).split('\n')[2]).toBe(
+      '⚠️ **No failed executions, but the budgets set no limit** · 1 execution · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+    );
     expect(renderMarkdown(clean)).toContain('### Budgets\n\nThe budgets set no limit.\n');
   });
 
   test('HTML', () => {
-    expect(renderHtml(report)).toContain('<p class="verdict bad" data-verdict="failed"><span aria-hidden="true">✖</span> 1 failed execution, and the budgets set no limit</p>');
-    expect(renderHtml(clean)).toContain('<p class="verdict warn" data-verdict="no-budgets"><span aria-hidden="true">⚠</span> No failed executions, but the budgets set no limit</p>');
+    expect(renderHtml(report)).toContain(
+      '<p class="verdict bad" data-verdict="failed"><span aria-hidden="true">✖</span> 1 failed execution, and the budgets set no limit</p>',
+    );
+    expect(renderHtml(clean)).toContain(
+      '<p class="verdict warn" data-verdict="no-budgets"><span aria-hidden="true">⚠</span> No failed executions, but the budgets set no limit</p>',
+    );
   });
 
   test('the terminal and the closing line', () => {
     expect(renderTerminal(clean, { files: [] }).split('\n')[1]).toBe('! no failed executions, but the budgets set no limit');
     expect(renderTerminal(report, { files: [] }).split('\n')[1]).toBe('✖ 1 failed execution, and the budgets set no limit');
-    expect(formatHeadline(clean, ['q.json'])).toBe('quality-evidence: 1 execution, 0 failed, 0 slow, 0 with no response; budgets: none, as the budgets set no limit; report written to q.json');
+    expect(formatHeadline(clean, ['q.json'])).toBe(
+      'quality-evidence: 1 execution, 0 failed, 0 slow, 0 with no response; budgets: none, as the budgets set no limit; report written to q.json',
+    );
   });
 
   test("check's output", async () => {
     const outcome = await command(['check', 'q.json', '--budgets', 'b.json'], { 'q.json': JSON.stringify(report), 'b.json': '{}' });
-    expect(outcome).toStrictEqual({ exitCode: 0, stdout: 'quality-evidence check: the budgets set no limit: nothing was judged\n', stderr: '' });
+    expect(outcome).toStrictEqual({
+      exitCode: 0,
+      stdout: 'quality-evidence check: the budgets set no limit: nothing was judged\n',
+      stderr: '',
+    });
   });
 });
 
@@ -132,7 +181,10 @@ test.describe('a baseline whose endpoints are named like Object.prototype\u2019s
   const passing = () => parseReport(reportText(0), 'passing.json');
 
   test('a failure count under "__proto__" is read', () => {
-    expect(Object.entries(failing().failureCountByEndpoint)).toStrictEqual([['toString', 1], ['__proto__', 1]]);
+    expect(Object.entries(failing().failureCountByEndpoint)).toStrictEqual([
+      ['toString', 1],
+      ['__proto__', 1],
+    ]);
   });
 
   test('both recover', () => {
@@ -148,43 +200,67 @@ test.describe('check refuses a recorded verdict that contradicts its report (65)
   // GET /orders 200 in 120 ms, POST /orders 500 in 900 ms, judged by { maxFailedExecutions: 0, endpoints: { "GET /orders": { responseTimeMs: { p95: 200 } } } }.
   const judged = (): QualityReport => {
     const report = reportOf([record('GET /orders', 200, 120), record('POST /orders', 500, 900)]);
-    return { ...report, budgets: evaluateBudgets(report, { maxFailedExecutions: 0, endpoints: { 'GET /orders': { responseTimeMs: { p95: 200 } } } }) };
+    return {
+      ...report,
+      budgets: evaluateBudgets(report, { maxFailedExecutions: 0, endpoints: { 'GET /orders': { responseTimeMs: { p95: 200 } } } }),
+    };
   };
   const checked = (report: QualityReport) => command(['check', 'q.json'], { 'q.json': JSON.stringify(report) });
 
   test('a verdict that agrees is used as recorded', async () => {
     expect(await checked(judged())).toStrictEqual({
       exitCode: 1,
-      stdout: 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\npass responseTimeMs.p95 of GET /orders: 120 ms (limit ≤ 200 ms)\nquality-evidence check: 1 of 2 budgets breached\n',
+      stdout:
+        'FAIL maxFailedExecutions: 1 (limit ≤ 0)\npass responseTimeMs.p95 of GET /orders: 120 ms (limit ≤ 200 ms)\nquality-evidence check: 1 of 2 budgets breached\n',
       stderr: '',
     });
   });
 
   for (const [name, edit, reason] of [
-    ['passed: true beside a failed result', (report: QualityReport) => ({ ...report, budgets: { ...report.budgets!, passed: true } }), 'budgets.passed is true, but 1 of its 2 results failed'],
+    [
+      'passed: true beside a failed result',
+      (report: QualityReport) => ({ ...report, budgets: { ...report.budgets!, passed: true } }),
+      'budgets.passed is true, but 1 of its 2 results failed',
+    ],
     [
       'a result marked passed whose value breaches its limit',
-      (report: QualityReport) => ({ ...report, budgets: { passed: true, results: report.budgets!.results.map((result) => ({ ...result, passed: true })) } }),
+      (report: QualityReport) => ({
+        ...report,
+        budgets: { passed: true, results: report.budgets!.results.map((result) => ({ ...result, passed: true })) },
+      }),
       'budgets.results[0] ("maxFailedExecutions") records passed: true, but 1 does not hold its limit 0',
     ],
     [
       'a measured value that is not the report\u2019s',
-      (report: QualityReport) => ({ ...report, budgets: { passed: true, results: [{ ...report.budgets!.results[0]!, actual: 0, passed: true }, report.budgets!.results[1]!] } }),
+      (report: QualityReport) => ({
+        ...report,
+        budgets: { passed: true, results: [{ ...report.budgets!.results[0]!, actual: 0, passed: true }, report.budgets!.results[1]!] },
+      }),
       'budgets.results[0] ("maxFailedExecutions") records 0 as measured, where the report\'s own numbers give 1',
     ],
     [
       'an endpoint budget measured on an endpoint the report does not have',
-      (report: QualityReport) => ({ ...report, budgets: { passed: true, results: [{ budget: 'minExecutions', endpoint: 'GET /health', limit: 1, actual: 1, passed: true }] } }),
+      (report: QualityReport) => ({
+        ...report,
+        budgets: { passed: true, results: [{ budget: 'minExecutions', endpoint: 'GET /health', limit: 1, actual: 1, passed: true }] },
+      }),
       'budgets.results[0] ("minExecutions" of "GET /health") records 1 as measured, where the report\'s own numbers give null',
     ],
     [
       'a result that is no budget',
-      (report: QualityReport) => ({ ...report, budgets: { passed: true, results: [{ budget: 'maxHappiness', limit: 1, actual: 1, passed: true }] } }),
+      (report: QualityReport) => ({
+        ...report,
+        budgets: { passed: true, results: [{ budget: 'maxHappiness', limit: 1, actual: 1, passed: true }] },
+      }),
       'budgets.results[0] ("maxHappiness") is not a budget',
     ],
   ] as const) {
     test(name, async () => {
-      expect(await checked(edit(judged()))).toStrictEqual({ exitCode: 65, stdout: '', stderr: `the report "q.json" holds a budget verdict that contradicts it: ${reason}\n` });
+      expect(await checked(edit(judged()))).toStrictEqual({
+        exitCode: 65,
+        stdout: '',
+        stderr: `the report "q.json" holds a budget verdict that contradicts it: ${reason}\n`,
+      });
     });
   }
 
@@ -199,7 +275,14 @@ test.describe('check refuses a recorded verdict that contradicts its report (65)
 
   test('with --budgets the report is judged afresh, whatever it recorded', async () => {
     const report = judged();
-    const outcome = await command(['check', 'q.json', '--budgets', 'b.json'], { 'q.json': JSON.stringify({ ...report, budgets: { ...report.budgets!, passed: true } }), 'b.json': '{ "maxFailedExecutions": 1 }' });
-    expect(outcome).toStrictEqual({ exitCode: 0, stdout: 'pass maxFailedExecutions: 1 (limit ≤ 1)\nquality-evidence check: the budget holds\n', stderr: '' });
+    const outcome = await command(['check', 'q.json', '--budgets', 'b.json'], {
+      'q.json': JSON.stringify({ ...report, budgets: { ...report.budgets!, passed: true } }),
+      'b.json': '{ "maxFailedExecutions": 1 }',
+    });
+    expect(outcome).toStrictEqual({
+      exitCode: 0,
+      stdout: 'pass maxFailedExecutions: 1 (limit ≤ 1)\nquality-evidence check: the budget holds\n',
+      stderr: '',
+    });
   });
 });

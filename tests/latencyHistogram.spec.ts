@@ -1,14 +1,23 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describeSorted } from '../src/summary/latencySamples.js';
-import { HISTOGRAM_RELATIVE_ACCURACY, HistogramCounts, histogramCount, histogramOfRuns, histogramPercentile } from '../src/summary/latencyHistogram.js';
+import {
+  HISTOGRAM_RELATIVE_ACCURACY,
+  HistogramCounts,
+  histogramCount,
+  histogramOfRuns,
+  histogramPercentile,
+} from '../src/summary/latencyHistogram.js';
 import { propertyParameters } from './support/properties.js';
 import { expect, test } from './support/test.js';
 
 // The mergeable latency histogram: DDSketch's logarithmic buckets, read by
 // the report's nearest-rank rule, each quantile within 1% of the exact one.
 
-const times = fc.array(fc.oneof(fc.double({ min: 0, max: 86_400_000, noNaN: true }), fc.integer({ min: 0, max: 5000 }), fc.constant(0)), { minLength: 1, maxLength: 300 });
+const times = fc.array(fc.oneof(fc.double({ min: 0, max: 86_400_000, noNaN: true }), fc.integer({ min: 0, max: 5000 }), fc.constant(0)), {
+  minLength: 1,
+  maxLength: 300,
+});
 const PERCENTILES = [50, 90, 95, 99] as const;
 // The bound itself, and the floating-point rounding of the bucket's value.
 const BOUND = HISTOGRAM_RELATIVE_ACCURACY * (1 + 1e-9);
@@ -34,7 +43,10 @@ test('property: histograms merge exactly: the histogram of two runs is the merge
   fc.assert(
     fc.property(times, times, (first, second) => {
       const whole = histogramOfRuns([Float64Array.from([...first, ...second]).sort()]);
-      for (const [a, b] of [[first, second], [second, first]] as const) {
+      for (const [a, b] of [
+        [first, second],
+        [second, first],
+      ] as const) {
         const merged = new HistogramCounts();
         merged.merge(histogramOfRuns([Float64Array.from(a).sort()]));
         merged.merge(histogramOfRuns([Float64Array.from(b).sort()]));
@@ -47,7 +59,14 @@ test('property: histograms merge exactly: the histogram of two runs is the merge
 
 test('buckets are stored sparsely, ascending, each holding at least one time; zeros apart', () => {
   const histogram = histogramOfRuns([Float64Array.from([0, 0, 10, 10.1, 500]).sort()]);
-  expect(histogram).toStrictEqual({ relativeAccuracy: 0.01, zeroCount: 2, bins: [[116, 2], [311, 1]] });
+  expect(histogram).toStrictEqual({
+    relativeAccuracy: 0.01,
+    zeroCount: 2,
+    bins: [
+      [116, 2],
+      [311, 1],
+    ],
+  });
   expect(histogramCount(histogram)).toBe(5);
 });
 

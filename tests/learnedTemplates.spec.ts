@@ -14,8 +14,29 @@ import { expect, test } from './support/test.js';
 // order, files, shards and threads the records come in.
 
 test('values that look opaque, and words and short values that do not', () => {
-  const opaque = ['8P0BlkWfpjRO60K1', 'ayrsDqOPNRzETaaX', 'V1StGXR8_Z5jdHi6B-myT', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'iphone15', 'product-1732400000123', 'jdoe1985'];
-  const words = ['cancelar-compra', 'concluir-compra', 'getUserById', 'ProjectsList', 'users-28-day', 'openapi.json', 'EXPORT', 'me', 'v2', 'pt-BR', 'a1b2c', ':id'];
+  const opaque = [
+    '8P0BlkWfpjRO60K1',
+    'ayrsDqOPNRzETaaX',
+    'V1StGXR8_Z5jdHi6B-myT',
+    '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    'iphone15',
+    'product-1732400000123',
+    'jdoe1985',
+  ];
+  const words = [
+    'cancelar-compra',
+    'concluir-compra',
+    'getUserById',
+    'ProjectsList',
+    'users-28-day',
+    'openapi.json',
+    'EXPORT',
+    'me',
+    'v2',
+    'pt-BR',
+    'a1b2c',
+    ':id',
+  ];
   expect(opaque.filter((segment) => !looksOpaque(segment))).toEqual([]);
   expect(words.filter((segment) => looksOpaque(segment))).toEqual([]);
 });
@@ -39,34 +60,64 @@ test('on a real ServeRest run, 53 labels become the 8 endpoints the suite called
 
 test('a position is a parameter when it holds two opaque values, whatever the methods; a word beside them stays', () => {
   const learned = learnTemplates(['GET /usuarios/8P0BlkWfpjRO60K1', 'DELETE /usuarios/x8vuEdxD5TSaJHKW', 'GET /usuarios/me']);
-  expect(Object.fromEntries(learned)).toEqual({ 'GET /usuarios/8P0BlkWfpjRO60K1': 'GET /usuarios/:id', 'DELETE /usuarios/x8vuEdxD5TSaJHKW': 'DELETE /usuarios/:id' });
+  expect(Object.fromEntries(learned)).toEqual({
+    'GET /usuarios/8P0BlkWfpjRO60K1': 'GET /usuarios/:id',
+    'DELETE /usuarios/x8vuEdxD5TSaJHKW': 'DELETE /usuarios/:id',
+  });
 });
 
 test('one opaque value is a parameter beside an id the shape rules made, and stays one alone', () => {
-  expect(Object.fromEntries(learnTemplates(['GET /users/:id', 'GET /users/jdoe1985']))).toEqual({ 'GET /users/jdoe1985': 'GET /users/:id' });
+  expect(Object.fromEntries(learnTemplates(['GET /users/:id', 'GET /users/jdoe1985']))).toEqual({
+    'GET /users/jdoe1985': 'GET /users/:id',
+  });
   expect(learnTemplates(['GET /users/jdoe1985', 'GET /orders/8P0BlkWfpjRO60K1']).size).toBe(0);
 });
 
 test('a value of letters alone beside ids of its length and alphabet is an id, however much it reads as camelCase', () => {
-  const labels = ['GET /produtos/0XR0CZY5Lyc7fOqj', 'DELETE /produtos/44XGbyWpacpaErkm', 'GET /produtos/uZowkAzjcVmDovZj', 'DELETE /usuarios/5RX86F056bUpyhQj'];
+  const labels = [
+    'GET /produtos/0XR0CZY5Lyc7fOqj',
+    'DELETE /produtos/44XGbyWpacpaErkm',
+    'GET /produtos/uZowkAzjcVmDovZj',
+    'DELETE /usuarios/5RX86F056bUpyhQj',
+  ];
   const learned = learnTemplates([...labels, 'GET /usuarios/8P0BlkWfpjRO60K1', 'GET /usuarios/ZnbnMgnxaBrgsaAe']);
-  expect([...new Set(learned.values())].sort()).toEqual(['DELETE /produtos/:id', 'DELETE /usuarios/:id', 'GET /produtos/:id', 'GET /usuarios/:id']);
+  expect([...new Set(learned.values())].sort()).toEqual([
+    'DELETE /produtos/:id',
+    'DELETE /usuarios/:id',
+    'GET /produtos/:id',
+    'GET /usuarios/:id',
+  ]);
   expect(learned.size).toBe(6);
 });
 
 test('beside ids of letters and digits, a word of another length, of one case or with a separator stays a word', () => {
   const words = ['search', 'administradores', 'PRODUTOSPOPULARE', 'produtospopulare', 'cancelar-compras', 'ProdutosPopulares'];
-  const learned = learnTemplates(['GET /produtos/0XR0CZY5Lyc7fOqj', 'GET /produtos/44XGbyWpacpaErkm', ...words.map((word) => `GET /produtos/${word}`)]);
+  const learned = learnTemplates([
+    'GET /produtos/0XR0CZY5Lyc7fOqj',
+    'GET /produtos/44XGbyWpacpaErkm',
+    ...words.map((word) => `GET /produtos/${word}`),
+  ]);
   expect([...learned.keys()]).toEqual(['GET /produtos/0XR0CZY5Lyc7fOqj', 'GET /produtos/44XGbyWpacpaErkm']);
 });
 
 test('positions are learned from the left, the next under the template learned so far', () => {
-  const learned = learnTemplates(['GET /orders/AbC123xyz9/items/Zz9Yy8Xx7W', 'GET /orders/Qw3Er4Ty5U/items/Mn8Bv7Cx6Z', 'GET /orders/Qw3Er4Ty5U/items']);
+  const learned = learnTemplates([
+    'GET /orders/AbC123xyz9/items/Zz9Yy8Xx7W',
+    'GET /orders/Qw3Er4Ty5U/items/Mn8Bv7Cx6Z',
+    'GET /orders/Qw3Er4Ty5U/items',
+  ]);
   expect([...learned.values()]).toEqual(['GET /orders/:id/items/:id', 'GET /orders/:id/items/:id', 'GET /orders/:id/items']);
 });
 
 test('short values and words never become ids, however many there are', () => {
-  const labels = ['GET /api/v1/users', 'GET /api/v2/users', 'GET /api/v3/users', 'GET /reports/users-1-day', 'GET /reports/users-28-day', 'GET /reports/repos-1-day'];
+  const labels = [
+    'GET /api/v1/users',
+    'GET /api/v2/users',
+    'GET /api/v3/users',
+    'GET /reports/users-1-day',
+    'GET /reports/users-28-day',
+    'GET /reports/repos-1-day',
+  ];
   expect(learnTemplates(labels).size).toBe(0);
 });
 
@@ -80,12 +131,17 @@ const chars = (alphabet: string, minLength: number, maxLength: number) =>
   fc.array(fc.constantFrom(...charsOf(alphabet)), { minLength, maxLength }).map((list) => list.join(''));
 /** An opaque id: a letter and a digit side by side somewhere, so it is never a word. */
 const opaqueId = fc.oneof(
-  fc.tuple(chars(BASE62, 2, 7), fc.constantFrom(...charsOf('0123456789')), fc.constantFrom(...charsOf('abcXYZ')), chars(BASE62, 6, 6)).map((parts) => parts.join('')), // ServeRest
+  fc
+    .tuple(chars(BASE62, 2, 7), fc.constantFrom(...charsOf('0123456789')), fc.constantFrom(...charsOf('abcXYZ')), chars(BASE62, 6, 6))
+    .map((parts) => parts.join('')), // ServeRest
   fc.tuple(chars(`${BASE62}_-`, 10, 10), fc.constantFrom('a1', 'Z9', 'q4'), chars(`${BASE62}_-`, 9, 9)).map((parts) => parts.join('')), // nanoid
   fc.tuple(fc.constant('01'), chars(CROCKFORD, 24, 24)).map((parts) => `${parts[0]}H${parts[1].slice(1)}`), // ULID
   fc.tuple(fc.constantFrom(...WORDS), fc.integer({ min: 1000, max: 9_999_999 })).map(([word, number]) => `${word}-${number}`), // slug with digits
 );
-const template = fc.tuple(fc.constantFrom('GET', 'POST', 'DELETE'), fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constant(':id')), { minLength: 1, maxLength: 4 }));
+const template = fc.tuple(
+  fc.constantFrom('GET', 'POST', 'DELETE'),
+  fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constant(':id')), { minLength: 1, maxLength: 4 }),
+);
 
 /** Labels of templates, each instantiated `copies` times with fresh ids; with the template each stands for. */
 const instantiated = fc
@@ -94,14 +150,21 @@ const instantiated = fc
     fc.tuple(
       ...templates.map(([method, segments]) =>
         fc
-          .array(fc.tuple(...segments.map((segment) => (segment === ':id' ? opaqueId : fc.constant(segment)))), { minLength: 2, maxLength: 4 })
-          .map((instances) => instances.map((values) => ({ label: `${method} /${values.join('/')}`, template: `${method} /${segments.join('/')}` }))),
+          .array(fc.tuple(...segments.map((segment) => (segment === ':id' ? opaqueId : fc.constant(segment)))), {
+            minLength: 2,
+            maxLength: 4,
+          })
+          .map((instances) =>
+            instances.map((values) => ({ label: `${method} /${values.join('/')}`, template: `${method} /${segments.join('/')}` })),
+          ),
       ),
     ),
   )
   .map((groups) => groups.flat())
   // Two fresh ids make two distinct values: drop the rare draw that repeats one.
-  .filter((labels) => labels.every(({ label, template }, index) => !template.includes(':id') || labels.findIndex((other) => other.label === label) === index));
+  .filter((labels) =>
+    labels.every(({ label, template }, index) => !template.includes(':id') || labels.findIndex((other) => other.label === label) === index),
+  );
 
 test('property: labels made from known templates with opaque ids are learned back to those templates', () => {
   fc.assert(
@@ -123,7 +186,15 @@ const camelCaseLooking = fc
   .map(([head, humps]) => `${head}${humps.flat().join('')}`.slice(0, 16))
   .filter((id) => id.length === 16 && mixedCase(id));
 const letterId = fc.oneof(chars(`${LOWER}${UPPER}`, 16, 16).filter(mixedCase), camelCaseLooking);
-const wordsBesideIds = [...WORDS, 'administradores', 'PRODUTOSPOPULARE', 'produtospopulare', 'cancelar-compras', 'ProdutosPopulares', 'getUserById'];
+const wordsBesideIds = [
+  ...WORDS,
+  'administradores',
+  'PRODUTOSPOPULARE',
+  'produtospopulare',
+  'cancelar-compras',
+  'ProdutosPopulares',
+  'getUserById',
+];
 
 test('property: beside ids of letters and digits, every id of their length and alphabet is learned, digits or none, and every word stays', () => {
   fc.assert(
@@ -150,7 +221,9 @@ test('property: a run learns the same templates and gives the same report whatev
       instantiated.chain((labels) =>
         fc.tuple(
           fc.shuffledSubarray(
-            labels.flatMap(({ label }, index) => [0, 1].map((copy) => ({ endpoint: label, statusCode: copy === 0 ? 200 : 404, responseTimeMs: index * 2 + copy + 0.5 }))),
+            labels.flatMap(({ label }, index) =>
+              [0, 1].map((copy) => ({ endpoint: label, statusCode: copy === 0 ? 200 : 404, responseTimeMs: index * 2 + copy + 0.5 })),
+            ),
             { minLength: labels.length * 2, maxLength: labels.length * 2 },
           ),
           fc.integer({ min: 1, max: 4 }),
@@ -189,10 +262,14 @@ function partOf(intake: RecordIntake): EvidencePart {
 test('expected statuses written for a learned template apply to its calls; a word beside it keeps the run-wide rule', () => {
   const run = createEvidenceRun({ ...RULES, environment: 'test', expectedStatusesByEndpoint: { 'GET /usuarios/:id': '200,404' } });
   for (const endpoint of ['GET /usuarios/8P0BlkWfpjRO60K1', 'GET /usuarios/x8vuEdxD5TSaJHKW', 'GET /usuarios/me']) {
-    run.take({ endpoint, statusCode: 404, responseTimeMs: 5 }, () => ({ kind: 'list', listPath: 'executions', index: 0 }), { derivedFromUrl: true });
+    run.take({ endpoint, statusCode: 404, responseTimeMs: 5 }, () => ({ kind: 'list', listPath: 'executions', index: 0 }), {
+      derivedFromUrl: true,
+    });
   }
   const report = run.finish();
-  expect(report.endpoints.map(({ endpoint, failedExecutionCount, expectedErrorCount }) => [endpoint, failedExecutionCount, expectedErrorCount])).toEqual([
+  expect(
+    report.endpoints.map(({ endpoint, failedExecutionCount, expectedErrorCount }) => [endpoint, failedExecutionCount, expectedErrorCount]),
+  ).toEqual([
     ['GET /usuarios/:id', 0, 2],
     ['GET /usuarios/me', 1, 0],
   ]);
@@ -200,8 +277,17 @@ test('expected statuses written for a learned template apply to its calls; a wor
 
 test('the labels of calls no record accounts for are learned with the rest, and named once', () => {
   const run = createEvidenceRun({ ...RULES, environment: 'test' });
-  run.take({ endpoint: 'DELETE /produtos/8P0BlkWfpjRO60K1', statusCode: 200, responseTimeMs: 5 }, () => ({ kind: 'list', listPath: 'executions', index: 0 }), { derivedFromUrl: true });
-  const unrecorded = ['DELETE /produtos/x8vuEdxD5TSaJHKW', 'DELETE /produtos/F9JnGndtow0cXMPp', 'GET /produtos'].map((endpoint) => run.labelOf(endpoint));
+  run.take(
+    { endpoint: 'DELETE /produtos/8P0BlkWfpjRO60K1', statusCode: 200, responseTimeMs: 5 },
+    () => ({ kind: 'list', listPath: 'executions', index: 0 }),
+    { derivedFromUrl: true },
+  );
+  const unrecorded = ['DELETE /produtos/x8vuEdxD5TSaJHKW', 'DELETE /produtos/F9JnGndtow0cXMPp', 'GET /produtos'].map((endpoint) =>
+    run.labelOf(endpoint),
+  );
   const report = run.finish({ unrecordedCalls: { count: 3, endpoints: unrecorded } });
-  expect([report.endpoints.map(({ endpoint }) => endpoint), report.unrecordedEndpoints]).toEqual([['DELETE /produtos/:id'], ['DELETE /produtos/:id', 'GET /produtos']]);
+  expect([report.endpoints.map(({ endpoint }) => endpoint), report.unrecordedEndpoints]).toEqual([
+    ['DELETE /produtos/:id'],
+    ['DELETE /produtos/:id', 'GET /produtos'],
+  ]);
 });

@@ -1,7 +1,15 @@
 import { expect, test } from './support/test.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildReport, compareWithBaseline, loadQualityToolConfig, renderMarkdown, runQualityWorkflow, summariseExecutions, type QualityReport } from '../src/index.js';
+import {
+  buildReport,
+  compareWithBaseline,
+  loadQualityToolConfig,
+  renderMarkdown,
+  runQualityWorkflow,
+  summariseExecutions,
+  type QualityReport,
+} from '../src/index.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { MARKDOWN_BYTE_LIMIT } from '../src/report/renderers/markdown.js';
 import { failedWhere } from '../src/report/renderers/presentation.js';
@@ -14,8 +22,17 @@ import { createTemporaryFolder, pathExists, repositoryRoot, runProgram } from '.
 // shows on the run's page when GITHUB_STEP_SUMMARY is set.
 
 async function fixtureMarkdown(): Promise<string> {
-  const fileSystem = new MemoryFileSystem({ 'fixtures/quality-executions.json': await readFile(join(repositoryRoot, 'fixtures/quality-executions.json'), 'utf8') });
-  await runQualityWorkflow(loadQualityToolConfig({ QE_ENVIRONMENT: 'local-example', QE_INPUT_PATH: 'fixtures/quality-executions.json', QE_OUTPUT_PATH: 'out/quality-summary.json' }), { fileSystem });
+  const fileSystem = new MemoryFileSystem({
+    'fixtures/quality-executions.json': await readFile(join(repositoryRoot, 'fixtures/quality-executions.json'), 'utf8'),
+  });
+  await runQualityWorkflow(
+    loadQualityToolConfig({
+      QE_ENVIRONMENT: 'local-example',
+      QE_INPUT_PATH: 'fixtures/quality-executions.json',
+      QE_OUTPUT_PATH: 'out/quality-summary.json',
+    }),
+    { fileSystem },
+  );
   return fileSystem.files.get('out/quality-summary.md') ?? '';
 }
 
@@ -71,15 +88,29 @@ test('labels with a pipe, backticks, markup or bidirectional controls stay insid
   const labels = ['GET /a|b', 'GET /`tick`', 'GET /``double``x', 'GET /<b>bold</b>', 'GET /*not*_emphasis_[link](x)', 'GET /\u202eevil'];
   const markdown = renderMarkdown(reportOf(labels.map((endpoint) => ({ statusCode: 200, endpoint, responseTimeMs: 5 }))));
   const cells = tableRows(markdown, 'Endpoints').map((cells) => cells[1]);
-  expect(cells.sort()).toStrictEqual(['`GET /*not*_emphasis_[link](x)`', '`GET /<b>bold</b>`', '`GET /\\u202eevil`', '`GET /a\\|b`', '```GET /``double``x```', '`` GET /`tick` ``'].sort());
+  expect(cells.sort()).toStrictEqual(
+    [
+      '`GET /*not*_emphasis_[link](x)`',
+      '`GET /<b>bold</b>`',
+      '`GET /\\u202eevil`',
+      '`GET /a\\|b`',
+      '```GET /``double``x```',
+      '`` GET /`tick` ``',
+    ].sort(),
+  );
   // Every table row keeps its eleven pipes: ten cells.
   for (const line of markdown.split('\n').filter((line) => line.startsWith('| ✅'))) expect(line.split(/(?<!\\)\|/)).toHaveLength(12);
 });
 
 test('a run that recorded no executions says so in words and shows no passing mark, even when its budgets hold', () => {
-  const report = { ...reportOf([]), budgets: { passed: true, results: [{ budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true }] } };
+  const report = {
+    ...reportOf([]),
+    budgets: { passed: true, results: [{ budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true }] },
+  };
   const markdown = renderMarkdown(report);
-  expect(markdown.split('\n')[2]).toBe('⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response');
+  expect(markdown.split('\n')[2]).toBe(
+    '⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+  );
   expect(markdown).not.toContain('✅');
   expect(markdown).toContain('No endpoint ran.');
 });
@@ -88,9 +119,18 @@ test('a large run lists the 50 worst endpoints, failed first then by p95, and sa
   const report = reportOf(generatedRecords(64));
   const rows = tableRows(renderMarkdown(report), 'Endpoints');
   expect(rows).toHaveLength(50);
-  const worst = [...report.endpoints].sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || b.responseTimeMs.p95! - a.responseTimeMs.p95! || (a.endpoint < b.endpoint ? -1 : 1)).slice(0, 50);
+  const worst = [...report.endpoints]
+    .sort(
+      (a, b) =>
+        b.failedExecutionCount - a.failedExecutionCount ||
+        b.responseTimeMs.p95! - a.responseTimeMs.p95! ||
+        (a.endpoint < b.endpoint ? -1 : 1),
+    )
+    .slice(0, 50);
   expect(rows.map((cells) => cells[1])).toStrictEqual(worst.map((endpoint) => `\`${endpoint.endpoint}\``));
-  expect(renderMarkdown(report)).toContain('The 50 worst endpoints (failed first, then by p95) of 64: 14 more endpoints in `quality-summary.json`.');
+  expect(renderMarkdown(report)).toContain(
+    'The 50 worst endpoints (failed first, then by p95) of 64: 14 more endpoints in `quality-summary.json`.',
+  );
 });
 
 test('for a 50-endpoint run with budgets and a baseline, the Markdown agrees with the JSON', async () => {
@@ -119,53 +159,98 @@ test('for a 50-endpoint run with budgets and a baseline, the Markdown agrees wit
   }
   const budgetRows = tableRows(markdown, 'Budgets');
   expect(budgetRows).toHaveLength(run.report.budgets!.results.length);
-  expect(budgetRows[0]).toStrictEqual(['❌ fail', '`responseTimeMs.p95`', '`POST /service-01/items`', '≤ 100 ms', ms(run.report.endpoints.find((entry) => entry.endpoint === 'POST /service-01/items')!.responseTimeMs.p95)]);
+  expect(budgetRows[0]).toStrictEqual([
+    '❌ fail',
+    '`responseTimeMs.p95`',
+    '`POST /service-01/items`',
+    '≤ 100 ms',
+    ms(run.report.endpoints.find((entry) => entry.endpoint === 'POST /service-01/items')!.responseTimeMs.p95),
+  ]);
   const changes = tableRows(markdown, 'Changes against the baseline');
   expect(changes.length).toBeGreaterThan(0);
   // Regressions first.
   const kinds = changes.map((cells) => cells[0]!.replace(/^\S+ /, ''));
   const firstNonRegression = kinds.findIndex((kind) => !['newly failing', 'failing more', 'slower'].includes(kind));
-  expect(kinds.slice(firstNonRegression === -1 ? kinds.length : firstNonRegression).filter((kind) => ['newly failing', 'failing more', 'slower'].includes(kind))).toStrictEqual([]);
-  expect(markdown).toContain(`executions ${run.report.baseline!.executionCount.before!.toLocaleString('en-US')} → ${run.report.executionCount.toLocaleString('en-US')}`);
+  expect(
+    kinds
+      .slice(firstNonRegression === -1 ? kinds.length : firstNonRegression)
+      .filter((kind) => ['newly failing', 'failing more', 'slower'].includes(kind)),
+  ).toStrictEqual([]);
+  expect(markdown).toContain(
+    `executions ${run.report.baseline!.executionCount.before!.toLocaleString('en-US')} → ${run.report.executionCount.toLocaleString('en-US')}`,
+  );
 });
 
 test('the failed calls name, for each failing endpoint, the status, the call and the test and line behind each; a flaky endpoint says so', () => {
   const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
   const login = { title: 'auth.spec.ts › logs in', file: 'auth.spec.ts', line: 3, column: 1 };
-  run.take({ endpoint: 'POST /login', statusCode: 503, responseTimeMs: 12 }, () => ({ kind: 'test', title: login.title, attempt: 1 }), { test: login, attempt: 1, retriedAway: true, testPassed: false, callLocation: { file: 'auth.spec.ts', line: 4, column: 20 } });
-  run.take({ endpoint: 'POST /login', statusCode: 200, responseTimeMs: 9 }, () => ({ kind: 'test', title: login.title, attempt: 2 }), { test: login, attempt: 2, retriedAway: false, testPassed: true, callLocation: { file: 'auth.spec.ts', line: 4, column: 20 } });
+  run.take({ endpoint: 'POST /login', statusCode: 503, responseTimeMs: 12 }, () => ({ kind: 'test', title: login.title, attempt: 1 }), {
+    test: login,
+    attempt: 1,
+    retriedAway: true,
+    testPassed: false,
+    callLocation: { file: 'auth.spec.ts', line: 4, column: 20 },
+  });
+  run.take({ endpoint: 'POST /login', statusCode: 200, responseTimeMs: 9 }, () => ({ kind: 'test', title: login.title, attempt: 2 }), {
+    test: login,
+    attempt: 2,
+    retriedAway: false,
+    testPassed: true,
+    callLocation: { file: 'auth.spec.ts', line: 4, column: 20 },
+  });
   const markdown = renderMarkdown(run.finish({ tests: { total: 1, passed: 0, failed: 0, flaky: 1, skipped: 0 } }));
-  expect(tableRows(markdown, 'Failed calls')).toStrictEqual([['`POST /login` (flaky)', '503', '`POST /login`', '12 ms', '`auth.spec.ts:4 · auth.spec.ts › logs in (attempt 1)`']]);
+  expect(tableRows(markdown, 'Failed calls')).toStrictEqual([
+    ['`POST /login` (flaky)', '503', '`POST /login`', '12 ms', '`auth.spec.ts:4 · auth.spec.ts › logs in (attempt 1)`'],
+  ]);
   expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
 });
 
 test('each endpoint too small to judge against the baseline says so, with its samples, however far its p95 moved', () => {
-  const run = (scale: number) => reportOf([5, 6, 7, 8, 9].map((time) => ({ statusCode: 200, endpoint: 'GET /health', responseTimeMs: time * scale })).concat([{ statusCode: 200, endpoint: 'DELETE /users/:id', responseTimeMs: 30 * scale }]));
+  const run = (scale: number) =>
+    reportOf(
+      [5, 6, 7, 8, 9]
+        .map((time) => ({ statusCode: 200, endpoint: 'GET /health', responseTimeMs: time * scale }))
+        .concat([{ statusCode: 200, endpoint: 'DELETE /users/:id', responseTimeMs: 30 * scale }]),
+    );
   const after = run(1.8);
   const markdown = renderMarkdown({ ...after, baseline: compareWithBaseline(after, run(1)) });
   expect(markdown).toContain('**vs baseline: 0 endpoints slower, 0 newly failing, 0 unchanged, 2 too few samples to judge**');
-  expect(markdown).toContain('No endpoint changed.\n\n**Too few samples to judge** (n before → after): `DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.');
+  expect(markdown).toContain(
+    'No endpoint changed.\n\n**Too few samples to judge** (n before → after): `DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.',
+  );
 });
 
-test('a failed call made in a client wrapper names the test\'s line and where the call was made; one made in the test names its own line', () => {
+test("a failed call made in a client wrapper names the test's line and where the call was made; one made in the test names its own line", () => {
   const test_ = { title: 'booking.spec.ts › deletes a booking', file: 'tests/booking.spec.ts', line: 4, column: 1 };
   const base = { method: 'GET', path: '/booking/9', statusCode: 404, responseTimeMs: 3, test: test_, attempt: 1 };
-  expect(failedWhere({ ...base, callLocation: { file: 'src/api/client.ts', line: 12, column: 27 } })).toBe('tests/booking.spec.ts:4, call at src/api/client.ts:12 · booking.spec.ts › deletes a booking (attempt 1)');
-  expect(failedWhere({ ...base, callLocation: { file: 'tests/booking.spec.ts', line: 9, column: 5 } })).toBe('tests/booking.spec.ts:9 · booking.spec.ts › deletes a booking (attempt 1)');
-  expect(failedWhere({ method: 'GET', path: '/a', errorCode: 'ECONNREFUSED', responseTimeMs: 1, id: 'x1', location: 'line 4 of b.ndjson' })).toBe('line 4 of b.ndjson, id x1');
+  expect(failedWhere({ ...base, callLocation: { file: 'src/api/client.ts', line: 12, column: 27 } })).toBe(
+    'tests/booking.spec.ts:4, call at src/api/client.ts:12 · booking.spec.ts › deletes a booking (attempt 1)',
+  );
+  expect(failedWhere({ ...base, callLocation: { file: 'tests/booking.spec.ts', line: 9, column: 5 } })).toBe(
+    'tests/booking.spec.ts:9 · booking.spec.ts › deletes a booking (attempt 1)',
+  );
+  expect(
+    failedWhere({ method: 'GET', path: '/a', errorCode: 'ECONNREFUSED', responseTimeMs: 1, id: 'x1', location: 'line 4 of b.ndjson' }),
+  ).toBe('line 4 of b.ndjson, id x1');
 });
 
 test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut to the headline, the comparison, budgets and the worst endpoints, and says what it left out and where the rest is', () => {
   expect(MARKDOWN_BYTE_LIMIT).toBe(256 * 1024);
   // Labels of 200 characters: the full Markdown of 64 endpoints is over 12 KiB, so a 12 KiB limit cuts it.
   const long = 'x'.repeat(180);
-  const report = reportOf(Array.from({ length: 64 }, (_, index) => ({ statusCode: index % 7 === 0 ? 500 : 200, endpoint: `GET /${long}/${index}`, responseTimeMs: index })));
+  const report = reportOf(
+    Array.from({ length: 64 }, (_, index) => ({
+      statusCode: index % 7 === 0 ? 500 : 200,
+      endpoint: `GET /${long}/${index}`,
+      responseTimeMs: index,
+    })),
+  );
   expect(Buffer.byteLength(renderMarkdown(report))).toBeGreaterThan(12 * 1024);
   const markdown = renderMarkdown(report, { byteLimit: 12 * 1024 });
   expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(12 * 1024);
   expect(tableRows(markdown, 'Endpoints')).toHaveLength(20);
   expect(markdown).toContain(
-    '✂️ This summary is cut to fit GitHub\'s job summary (over 12 KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. The whole summary is in `quality-summary.md`, every number in `quality-summary.json` and `quality-summary.html`.',
+    "✂️ This summary is cut to fit GitHub's job summary (over 12 KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. The whole summary is in `quality-summary.md`, every number in `quality-summary.json` and `quality-summary.html`.",
   );
   expect(markdown).not.toContain('### Slowest executions');
   expect(renderMarkdown(report)).not.toContain('✂️');
@@ -179,7 +264,12 @@ test.describe('the GitHub job summary', () => {
   test('the runner appends the Markdown to GITHUB_STEP_SUMMARY, keeping what other steps wrote', async () => {
     const folder = await createTemporaryFolder({ 'summary.md': '# Earlier step\n' });
     const outcome = await runProgram('scripts/startEnvironment.js', {
-      env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: join(repositoryRoot, 'fixtures/quality-executions.json'), QE_OUTPUT_PATH: join(folder, 'out/quality-summary.json'), GITHUB_STEP_SUMMARY: join(folder, 'summary.md') },
+      env: {
+        QE_ENVIRONMENT: 'ci',
+        QE_INPUT_PATH: join(repositoryRoot, 'fixtures/quality-executions.json'),
+        QE_OUTPUT_PATH: join(folder, 'out/quality-summary.json'),
+        GITHUB_STEP_SUMMARY: join(folder, 'summary.md'),
+      },
     });
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     const markdown = await readFile(join(folder, 'out/quality-summary.md'), 'utf8');
@@ -189,16 +279,27 @@ test.describe('the GitHub job summary', () => {
   test('the command appends the Markdown, once per run, and --formats json writes neither the Markdown nor the summary', async () => {
     const folder = await createTemporaryFolder({ 'summary.md': 'before\n' });
     const summary = join(folder, 'summary.md');
-    const run = (...args: string[]) => runProgram('src/cli/main.js', { args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(folder, 'q.json'), ...args], env: { GITHUB_STEP_SUMMARY: summary } });
+    const run = (...args: string[]) =>
+      runProgram('src/cli/main.js', {
+        args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(folder, 'q.json'), ...args],
+        env: { GITHUB_STEP_SUMMARY: summary },
+      });
     expect((await run()).exitCode).toBe(0);
     expect((await run()).exitCode).toBe(0);
     const markdown = await readFile(join(folder, 'q.md'), 'utf8');
     expect(await readFile(summary, 'utf8')).toBe(`before\n\n${markdown}\n${markdown}`);
     await writeFile(summary, 'before\n');
     const jsonOnly = await createTemporaryFolder();
-    const outcome = await runProgram('src/cli/main.js', { args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(jsonOnly, 'q.json'), '--formats', 'json'], env: { GITHUB_STEP_SUMMARY: summary } });
+    const outcome = await runProgram('src/cli/main.js', {
+      args: [join(repositoryRoot, 'fixtures/quality-executions.json'), '-o', join(jsonOnly, 'q.json'), '--formats', 'json'],
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
     expect(outcome.exitCode).toBe(0);
-    expect([await pathExists(join(jsonOnly, 'q.json')), await pathExists(join(jsonOnly, 'q.md')), await pathExists(join(jsonOnly, 'q.html'))]).toStrictEqual([true, false, false]);
+    expect([
+      await pathExists(join(jsonOnly, 'q.json')),
+      await pathExists(join(jsonOnly, 'q.md')),
+      await pathExists(join(jsonOnly, 'q.html')),
+    ]).toStrictEqual([true, false, false]);
     expect(await readFile(summary, 'utf8')).toBe('before\n');
   });
 
@@ -209,13 +310,18 @@ test.describe('the GitHub job summary', () => {
       env: { GITHUB_STEP_SUMMARY: join(folder, 'no-such-folder/summary.md') },
     });
     expect(outcome.exitCode).toBe(0);
-    expect(outcome.stderr).toBe('quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: no such file or directory (ENOENT)\n');
+    expect(outcome.stderr).toBe(
+      'quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: no such file or directory (ENOENT)\n',
+    );
     expect(await pathExists(join(folder, 'q.html'))).toBe(true);
   });
 
   test('a failed run writes no report file and appends nothing', async () => {
     const folder = await createTemporaryFolder({ 'bad.json': '{"executions":[{"statusCode":99}]}', 'summary.md': 'before\n' });
-    const outcome = await runProgram('src/cli/main.js', { args: [join(folder, 'bad.json'), '-o', join(folder, 'out/q.json')], env: { GITHUB_STEP_SUMMARY: join(folder, 'summary.md') } });
+    const outcome = await runProgram('src/cli/main.js', {
+      args: [join(folder, 'bad.json'), '-o', join(folder, 'out/q.json')],
+      env: { GITHUB_STEP_SUMMARY: join(folder, 'summary.md') },
+    });
     expect(outcome.exitCode).toBe(65);
     expect(await pathExists(join(folder, 'out'))).toBe(false);
     expect(await readFile(join(folder, 'summary.md'), 'utf8')).toBe('before\n');
@@ -242,7 +348,9 @@ test('orders', async () => {
     expect(await readFile(join(project, 'summary.md'), 'utf8')).toBe(`## Tests\n\n${markdown}`);
     expect(await pathExists(join(project, 'out/quality-summary.html'))).toBe(true);
     // The one line at the end of the run names the three files.
-    expect(outcome.stdout).toContain('quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n');
+    expect(outcome.stdout).toContain(
+      'quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n',
+    );
   });
 });
 

@@ -24,15 +24,23 @@ function records(count: number): string {
 async function twoReports(): Promise<string> {
   const folder = await createTemporaryFolder({ 'a.ndjson': records(20), 'b.ndjson': records(30) }, 'merge');
   for (const name of ['a', 'b']) {
-    const outcome = await runProgram(COMMAND, { cwd: folder, args: [`${name}.ndjson`, '--output', `${name}.json`, '--formats', 'json', '--quiet'] });
+    const outcome = await runProgram(COMMAND, {
+      cwd: folder,
+      args: [`${name}.ndjson`, '--output', `${name}.json`, '--formats', 'json', '--quiet'],
+    });
     expect(outcome.exitCode).toBe(0);
   }
   return folder;
 }
 
 /** Writes `b.json` changed by `edit` as `bad.json`. */
-async function edited(folder: string, edit: (report: Record<string, unknown> & { endpoints: Record<string, unknown>[] }) => void): Promise<void> {
-  const report = JSON.parse(await readFile(join(folder, 'b.json'), 'utf8')) as Record<string, unknown> & { endpoints: Record<string, unknown>[] };
+async function edited(
+  folder: string,
+  edit: (report: Record<string, unknown> & { endpoints: Record<string, unknown>[] }) => void,
+): Promise<void> {
+  const report = JSON.parse(await readFile(join(folder, 'b.json'), 'utf8')) as Record<string, unknown> & {
+    endpoints: Record<string, unknown>[];
+  };
   edit(report);
   await writeFile(join(folder, 'bad.json'), JSON.stringify(report));
 }
@@ -72,7 +80,8 @@ test('two files alike byte for byte are merged with a warning that they may be o
   expect(outcome).toEqual({
     exitCode: 0,
     stdout: '',
-    stderr: 'quality-evidence: warning: the report "copy.json" is "a.json" byte for byte: if it is a copy of the same run, the merged counts are doubled\n',
+    stderr:
+      'quality-evidence: warning: the report "copy.json" is "a.json" byte for byte: if it is a copy of the same run, the merged counts are doubled\n',
   });
 });
 
@@ -134,7 +143,10 @@ test.describe('latency histograms whose buckets are out of order are refused (65
     const folder = await twoReports();
     await edited(folder, descending);
 
-    const outcome = await runProgram(COMMAND, { cwd: folder, args: ['a.ndjson', '--baseline', 'bad.json', '--output', 'all.json', '--quiet'] });
+    const outcome = await runProgram(COMMAND, {
+      cwd: folder,
+      args: ['a.ndjson', '--baseline', 'bad.json', '--output', 'all.json', '--quiet'],
+    });
 
     expect(outcome.exitCode).toBe(65);
     expect(outcome.stderr).toMatch(new RegExp(`^quality-evidence: the baseline report "bad.json" ${escaped(where)} ${ASCENDING}`));
@@ -148,7 +160,10 @@ test('a baseline whose histograms are of another relative accuracy is refused (6
     (report.endpoints[1]!['latencyHistogram'] as { relativeAccuracy: number }).relativeAccuracy = 0.05;
   });
 
-  const outcome = await runProgram(COMMAND, { cwd: folder, args: ['a.ndjson', '--baseline', 'bad.json', '--output', 'all.json', '--quiet'] });
+  const outcome = await runProgram(COMMAND, {
+    cwd: folder,
+    args: ['a.ndjson', '--baseline', 'bad.json', '--output', 'all.json', '--quiet'],
+  });
 
   expect(outcome).toEqual({
     exitCode: 65,

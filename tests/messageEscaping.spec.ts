@@ -18,17 +18,25 @@ function messageOf(action: () => unknown): string {
 }
 
 test('a settings-file key with a newline is named escaped, on one line', () => {
-  const message = messageOf(() => resolveSettings([settingsFileSettings('quality-evidence.config.json', JSON.stringify({ [forged]: 'x' }))], {}));
+  const message = messageOf(() =>
+    resolveSettings([settingsFileSettings('quality-evidence.config.json', JSON.stringify({ [forged]: 'x' }))], {}),
+  );
   expect(message.split('\n')).toHaveLength(2);
-  expect(message.split('\n')[1]).toMatch(/^ {2}- \["outputFlie\\n {2}- option \\"environment\\": all fine"\] in quality-evidence\.config\.json: is not a setting of /);
+  expect(message.split('\n')[1]).toMatch(
+    /^ {2}- \["outputFlie\\n {2}- option \\"environment\\": all fine"\] in quality-evidence\.config\.json: is not a setting of /,
+  );
 });
 
 test('an option name with a newline is named escaped, in an error and in a warning', () => {
   const source = optionSettings({ 'outputfile\n': 'x', [forged]: 'y' }, { owner: 'quality-evidence/reporter', base: '/project' });
   expect(source.issues.map((issue) => issue.variable)).toEqual(['option ["outputfile\\n"]']);
-  expect(source.ignored).toEqual(['option ["outputFlie\\n  - option \\"environment\\": all fine"] is not an option of quality-evidence/reporter; it is ignored']);
+  expect(source.ignored).toEqual([
+    'option ["outputFlie\\n  - option \\"environment\\": all fine"] is not an option of quality-evidence/reporter; it is ignored',
+  ]);
 });
 
 test("a test's title with a newline is named escaped where a record is placed", () => {
-  expect(describeLocation({ kind: 'test', title: 'orders.spec.ts › lists\n  - test "x" (attempt 1)', attempt: 2 })).toBe('test "orders.spec.ts › lists\\u000a  - test "x" (attempt 1)" (attempt 2)');
+  expect(describeLocation({ kind: 'test', title: 'orders.spec.ts › lists\n  - test "x" (attempt 1)', attempt: 2 })).toBe(
+    'test "orders.spec.ts › lists\\u000a  - test "x" (attempt 1)" (attempt 2)',
+  );
 });

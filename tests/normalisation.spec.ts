@@ -23,7 +23,7 @@ test.describe('normaliseEndpoint', () => {
     expect(normaliseEndpoint('get /orders?b=2&A=1&sort=DESC')).toBe('GET /orders?b=2&A=1&sort=DESC');
   });
 
-  test("matrix parameters are removed from every segment of the path, and the query after it kept as given", () => {
+  test('matrix parameters are removed from every segment of the path, and the query after it kept as given', () => {
     expect(normaliseEndpoint('GET /cart;jsessionid=SECRET/items;v=2/;x?a=1;b=2')).toBe('GET /cart/items/?a=1;b=2');
   });
 
@@ -101,7 +101,9 @@ test.describe('normaliseExecutionRecords', () => {
     const validated = validateExecutionRecords({
       executions: [{ statusCode: 200, endpoint: 'get /a', responseTimeMs: 1, note: 'ignored', id: 'x' }],
     });
-    expect(Array.from(normaliseExecutionRecords(validated))).toStrictEqual([{ statusCode: 200, endpoint: 'GET /a', responseTimeMs: 1, id: 'x' }]);
+    expect(Array.from(normaliseExecutionRecords(validated))).toStrictEqual([
+      { statusCode: 200, endpoint: 'GET /a', responseTimeMs: 1, id: 'x' },
+    ]);
   });
 
   test('no records give no records', () => {

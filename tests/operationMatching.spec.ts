@@ -6,7 +6,13 @@ import { propertyParameters } from './support/properties.js';
 
 // Matching a call to an operation of the contract, rule by rule.
 
-const op = (method: string, path: string, extra: Partial<OperationTemplate> = {}): OperationTemplate => ({ method, path, basePaths: [''], integerParameters: [], ...extra });
+const op = (method: string, path: string, extra: Partial<OperationTemplate> = {}): OperationTemplate => ({
+  method,
+  path,
+  basePaths: [''],
+  integerParameters: [],
+  ...extra,
+});
 
 function matched(operations: readonly OperationTemplate[], method: string, path: string): string | undefined {
   const position = createOperationMatcher(operations)(method, path);
@@ -66,7 +72,10 @@ test('the method must be the operation’s', () => {
 });
 
 test('labels: routes the user wrote win, then the contract, then grouping', () => {
-  const label = createEndpointLabeler({ routes: ['/pets/:petName'], operations: [op('GET', '/pets/{id}'), op('GET', '/owners/{ownerId}')] });
+  const label = createEndpointLabeler({
+    routes: ['/pets/:petName'],
+    operations: [op('GET', '/pets/{id}'), op('GET', '/owners/{ownerId}')],
+  });
   expect(label('GET /pets/rex', true)).toBe('GET /pets/:petName');
   expect(label('GET /owners/8P0BlkWfpjRO60K1', true)).toBe('GET /owners/{ownerId}');
   expect(label('GET /vets/42', true)).toBe('GET /vets/:id');
@@ -75,10 +84,18 @@ test('labels: routes the user wrote win, then the contract, then grouping', () =
 test('the index answers as a scan of every operation does', () => {
   const segment = fc.constantFrom('a', 'b', 'me', '{id}', '{n}', '7');
   const operations = fc.array(
-    fc.record({ method: fc.constantFrom('GET', 'POST'), path: fc.array(segment, { maxLength: 4 }).map((parts) => `/${parts.join('/')}`), basePaths: fc.constant(['']), integerParameters: fc.constant(['n']) }),
+    fc.record({
+      method: fc.constantFrom('GET', 'POST'),
+      path: fc.array(segment, { maxLength: 4 }).map((parts) => `/${parts.join('/')}`),
+      basePaths: fc.constant(['']),
+      integerParameters: fc.constant(['n']),
+    }),
     { maxLength: 12 },
   );
-  const call = fc.tuple(fc.constantFrom('GET', 'POST'), fc.array(fc.constantFrom('a', 'b', 'me', '7', 'x'), { maxLength: 4 }).map((parts) => `/${parts.join('/')}`));
+  const call = fc.tuple(
+    fc.constantFrom('GET', 'POST'),
+    fc.array(fc.constantFrom('a', 'b', 'me', '7', 'x'), { maxLength: 4 }).map((parts) => `/${parts.join('/')}`),
+  );
   fc.assert(
     fc.property(operations, call, (list, [method, path]) => {
       expect(createOperationMatcher(list)(method, path)).toBe(scan(list, method, path));
@@ -104,7 +121,8 @@ function scan(operations: readonly OperationTemplate[], method: string, path: st
     });
     if (!fits) return;
     const templated = kinds.replaceAll('l', '').length;
-    if (best === undefined || templated < best.templated || (templated === best.templated && kinds < best.kinds)) best = { position, templated, kinds };
+    if (best === undefined || templated < best.templated || (templated === best.templated && kinds < best.kinds))
+      best = { position, templated, kinds };
   });
   return best?.position;
 }

@@ -8,7 +8,14 @@ import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { mountTmpfsOrSkip } from './support/tmpfs.js';
 import { readReport } from './support/reports.js';
-import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import {
+  childEnvironment,
+  createTemporaryFolder,
+  pathExists,
+  repositoryRoot,
+  runProgram,
+  type ProgramOutcome,
+} from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // Where a report may be written, and how: the defects a hostile probe found
@@ -28,7 +35,11 @@ function command(folder: string, args: readonly string[]): Promise<ProgramOutcom
   return runProgram('src/cli/main.js', { cwd: folder, args: [...args, '--quiet'], timeoutMs: 20_000 });
 }
 
-const refused = (reason: string): ProgramOutcome => ({ exitCode: 73, stdout: '', stderr: `quality-evidence: cannot write the report: ${reason}\n` });
+const refused = (reason: string): ProgramOutcome => ({
+  exitCode: 73,
+  stdout: '',
+  stderr: `quality-evidence: cannot write the report: ${reason}\n`,
+});
 
 test.describe('an output path that is not a regular file is refused, never replaced', () => {
   test('a character device (a copy of /dev/null, made as root) stays a device', async () => {
@@ -36,7 +47,9 @@ test.describe('an output path that is not a regular file is refused, never repla
     const folder = await folderWith();
     execFileSync('mknod', [join(folder, 'null'), 'c', '1', '3']);
 
-    expect(await command(folder, ['in.json', '--output', 'null'])).toEqual(refused('the output path is a character device, not a regular file; the report is only ever written to a regular file'));
+    expect(await command(folder, ['in.json', '--output', 'null'])).toEqual(
+      refused('the output path is a character device, not a regular file; the report is only ever written to a regular file'),
+    );
     expect((await stat(join(folder, 'null'))).isCharacterDevice()).toBe(true);
   });
 
@@ -44,26 +57,34 @@ test.describe('an output path that is not a regular file is refused, never repla
     const folder = await folderWith();
     execFileSync('mkfifo', [join(folder, 'pipe')]);
 
-    expect(await command(folder, ['in.json', '--output', 'pipe'])).toEqual(refused('the output path is a FIFO, not a regular file; the report is only ever written to a regular file'));
+    expect(await command(folder, ['in.json', '--output', 'pipe'])).toEqual(
+      refused('the output path is a FIFO, not a regular file; the report is only ever written to a regular file'),
+    );
     expect((await stat(join(folder, 'pipe'))).isFIFO()).toBe(true);
   });
 
-  test('a link to this process\'s stdout, as /dev/stdout is, reaches what stdout is (here a socket, as Node makes pipes): refused', async () => {
+  test("a link to this process's stdout, as /dev/stdout is, reaches what stdout is (here a socket, as Node makes pipes): refused", async () => {
     const folder = await folderWith();
     await symlink('/proc/self/fd/1', join(folder, 'stdout'));
 
-    expect(await command(folder, ['in.json', '--output', 'stdout'])).toEqual(refused('the output path is a socket, not a regular file; the report is only ever written to a regular file'));
+    expect(await command(folder, ['in.json', '--output', 'stdout'])).toEqual(
+      refused('the output path is a socket, not a regular file; the report is only ever written to a regular file'),
+    );
     expect(await readlink(join(folder, 'stdout'))).toBe('/proc/self/fd/1');
   });
 
   test('nothing in /dev or /proc is a place for a report', async () => {
     // Never the real /dev/null or /dev/stdout as root: a regression would replace them on this machine.
-    const paths = isRoot ? [`/dev/quality-evidence-${process.pid}.json`, '/proc/self/quality-evidence/q.json'] : ['/dev/null', '/dev/stdout', '/proc/self/quality-evidence/q.json'];
+    const paths = isRoot
+      ? [`/dev/quality-evidence-${process.pid}.json`, '/proc/self/quality-evidence/q.json']
+      : ['/dev/null', '/dev/stdout', '/proc/self/quality-evidence/q.json'];
     const folder = await folderWith();
     try {
       for (const path of paths) {
         expect(await command(folder, ['in.json', '--output', path])).toEqual(
-          refused('the output path is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json'),
+          refused(
+            'the output path is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json',
+          ),
         );
       }
       expect(await pathExists(`/dev/quality-evidence-${process.pid}.json`)).toBe(false);
@@ -76,7 +97,9 @@ test.describe('an output path that is not a regular file is refused, never repla
     const folder = await folderWith();
     await mkdir(join(folder, 'reports'));
 
-    expect(await command(folder, ['in.json', '--output', 'reports'])).toEqual(refused('the output path is a folder, not a regular file; the report is only ever written to a regular file'));
+    expect(await command(folder, ['in.json', '--output', 'reports'])).toEqual(
+      refused('the output path is a folder, not a regular file; the report is only ever written to a regular file'),
+    );
   });
 
   test('a Markdown rendering whose path is a FIFO stops the run before any file is written', async () => {
@@ -95,7 +118,11 @@ test.describe('a symbolic link at the output path is followed: the file it point
     const folder = await folderWith({ 'target.json': earlier });
     await symlink('target.json', join(folder, 'link.json'));
 
-    expect(await command(folder, ['in.json', '--output', 'link.json', '--formats', 'json'])).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await command(folder, ['in.json', '--output', 'link.json', '--formats', 'json'])).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect((await lstat(join(folder, 'link.json'))).isSymbolicLink()).toBe(true);
     expect(await readlink(join(folder, 'link.json'))).toBe('target.json');
     expect((await readReport(join(folder, 'target.json'))).executionCount).toBe(1);
@@ -114,7 +141,11 @@ test.describe('a symbolic link at the output path is followed: the file it point
 
 test.describe('an output path that names a file the run reads is refused before anything is read', () => {
   const cases: { name: string; setUp?: (folder: string) => Promise<void>; args: string[]; reason: string }[] = [
-    { name: 'the input itself', args: ['in.json', '--output', 'in.json'], reason: 'the output path is the input file "in.json", which this run reads: writing the report there would destroy it' },
+    {
+      name: 'the input itself',
+      args: ['in.json', '--output', 'in.json'],
+      reason: 'the output path is the input file "in.json", which this run reads: writing the report there would destroy it',
+    },
     {
       name: 'the input spelled another way',
       setUp: (folder) => mkdir(join(folder, 'sub')),
@@ -135,7 +166,8 @@ test.describe('an output path that names a file the run reads is refused before 
     },
     {
       name: 'the second input of several',
-      setUp: (folder) => writeFile(join(folder, 'more.ndjson'), `${JSON.stringify({ statusCode: 201, endpoint: 'POST /orders', responseTimeMs: 3 })}\n`),
+      setUp: (folder) =>
+        writeFile(join(folder, 'more.ndjson'), `${JSON.stringify({ statusCode: 201, endpoint: 'POST /orders', responseTimeMs: 3 })}\n`),
       args: ['in.json', 'more.ndjson', '--output', 'more.ndjson'],
       reason: 'the output path is the input file "more.ndjson", which this run reads: writing the report there would destroy it',
     },
@@ -172,7 +204,11 @@ test.describe('an output path that names a file the run reads is refused before 
 
 test.describe('an output path that is the file behind a standard stream is refused', () => {
   /** Runs the command with stdin from `stdinFile` or stdout to `stdoutFile` (opened for appending), in `folder`. */
-  async function withStreams(folder: string, args: readonly string[], { stdinFile, stdoutFile }: { stdinFile?: string; stdoutFile?: string }): Promise<{ exitCode: number | null; stderr: string }> {
+  async function withStreams(
+    folder: string,
+    args: readonly string[],
+    { stdinFile, stdoutFile }: { stdinFile?: string; stdoutFile?: string },
+  ): Promise<{ exitCode: number | null; stderr: string }> {
     const input = stdinFile === undefined ? undefined : await open(join(folder, stdinFile), 'r');
     const output = stdoutFile === undefined ? undefined : await open(join(folder, stdoutFile), 'a');
     try {
@@ -196,7 +232,11 @@ test.describe('an output path that is the file behind a standard stream is refus
 
     const outcome = await withStreams(folder, ['-', '--input-format', 'ndjson', '--output', 'in.ndjson'], { stdinFile: 'in.ndjson' });
 
-    expect(outcome).toEqual({ exitCode: 73, stderr: 'quality-evidence: cannot write the report: the output path is the standard input, which this run reads: writing the report there would destroy it\n' });
+    expect(outcome).toEqual({
+      exitCode: 73,
+      stderr:
+        'quality-evidence: cannot write the report: the output path is the standard input, which this run reads: writing the report there would destroy it\n',
+    });
     expect(await readFile(join(folder, 'in.ndjson'), 'utf8')).toContain('GET /a');
   });
 
@@ -205,12 +245,16 @@ test.describe('an output path that is the file behind a standard stream is refus
 
     const outcome = await withStreams(folder, ['in.json', '--output', 'log.json', '--json'], { stdoutFile: 'log.json' });
 
-    expect(outcome).toEqual({ exitCode: 73, stderr: 'quality-evidence: cannot write the report: the output path is the standard output, which this run writes to: writing the report there would destroy it\n' });
+    expect(outcome).toEqual({
+      exitCode: 73,
+      stderr:
+        'quality-evidence: cannot write the report: the output path is the standard output, which this run writes to: writing the report there would destroy it\n',
+    });
     expect(await readFile(join(folder, 'log.json'), 'utf8')).toBe('the log so far\n');
   });
 });
 
-test('a missing folder under /proc ends at once with a write error (Node\'s recursive mkdir loops there forever)', async () => {
+test("a missing folder under /proc ends at once with a write error (Node's recursive mkdir loops there forever)", async () => {
   const folder = await folderWith();
 
   const outcome = await command(folder, ['in.json', '--output', '/proc/self/missing/deeper/q.json']);
@@ -248,7 +292,9 @@ test('on a real read-only mount (a tmpfs, where mount is permitted), a new folde
   await mkdir(mountPoint);
   const unmount = mountTmpfsOrSkip(mountPoint, 'ro,size=1m', 'the in-memory case above covers the message');
   try {
-    expect(await command(folder, ['in.json', '--output', 'readonly/new/q.json'])).toEqual(refused('cannot create a folder on the path: read-only file system (EROFS)'));
+    expect(await command(folder, ['in.json', '--output', 'readonly/new/q.json'])).toEqual(
+      refused('cannot create a folder on the path: read-only file system (EROFS)'),
+    );
   } finally {
     unmount();
   }
@@ -266,7 +312,7 @@ test.describe('temporary files', () => {
     expect(await readFile(join(folder, 'victim.txt'), 'utf8')).toBe('keep me');
   });
 
-  test('that a killed run left are removed by the next successful run: its process is gone from this machine, or, from another machine, the file is over five minutes old; a live run\'s stay', async () => {
+  test("that a killed run left are removed by the next successful run: its process is gone from this machine, or, from another machine, the file is over five minutes old; a live run's stay", async () => {
     const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
     // 4194305 is past Linux's largest process id: no process here has it.
     const dead = `.quality-evidence-${host}-4194305-deadbeef.tmp`;
@@ -309,7 +355,13 @@ test.describe('temporary files', () => {
 
     await runQualityWorkflow({ ...config('out/q.json'), formats: ['json', 'markdown'] }, { fileSystem: recording });
 
-    expect(steps).toEqual(['create out/.quality-evidence-*.tmp', 'create out/.quality-evidence-*.tmp', 'rename to out/q.md', 'rename to out/q.json', 'sync out']);
+    expect(steps).toEqual([
+      'create out/.quality-evidence-*.tmp',
+      'create out/.quality-evidence-*.tmp',
+      'rename to out/q.md',
+      'rename to out/q.json',
+      'sync out',
+    ]);
   });
 });
 

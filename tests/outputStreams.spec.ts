@@ -20,7 +20,11 @@ async function withFull(
   const full = await open('/dev/full', 'w');
   try {
     const stdio = stream === 'stdout' ? (['ignore', full.fd, 'pipe'] as const) : (['ignore', 'pipe', full.fd] as const);
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], { cwd: folder, env: childEnvironment(env), stdio: [...stdio] });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], {
+      cwd: folder,
+      env: childEnvironment(env),
+      stdio: [...stdio],
+    });
     let captured = '';
     (stream === 'stdout' ? child.stderr : child.stdout)?.on('data', (chunk: Buffer) => (captured += chunk.toString()));
     const exitCode = await new Promise<number | null>((done) => child.on('close', done));
@@ -43,7 +47,9 @@ test('a missing input with stderr full still exits 66', async () => {
 });
 
 test('a breached budget with stderr full still exits 1, the report on stdout', async () => {
-  const { exitCode, captured } = await withFull('stderr', ['in.json', '--json', '--output', 'q.json', '--budgets', 'budgets.json'], { files: { 'budgets.json': '{ "responseTimeMs": { "p95": 1 } }' } });
+  const { exitCode, captured } = await withFull('stderr', ['in.json', '--json', '--output', 'q.json', '--budgets', 'budgets.json'], {
+    files: { 'budgets.json': '{ "responseTimeMs": { "p95": 1 } }' },
+  });
 
   expect(exitCode).toBe(1);
   expect(JSON.parse(captured)).toMatchObject({ budgets: { passed: false } });

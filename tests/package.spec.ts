@@ -52,9 +52,21 @@ test('a consumer imports the helpers, their error types and the loader by the pa
     pollTimeout: { isPollTimeoutError: true, isError: true, attempts: 3601, elapsedMs: 3_600_000 },
     retry: { isRetryExhaustedError: true, attempts: 3, causeKept: true },
     clockNow: 3_600_100,
-    summary: { executionCount: 1, failedExecutionCount: 1, slowExecutionCount: 1, failureCountByEndpoint: { 'GET /a': 1 }, slowEndpoints: ['GET /a'] },
+    summary: {
+      executionCount: 1,
+      failedExecutionCount: 1,
+      slowExecutionCount: 1,
+      failureCountByEndpoint: { 'GET /a': 1 },
+      slowEndpoints: ['GET /a'],
+    },
     // Every setting's effective value: the four given or defaulted, and each other default of the settings table.
-    config: { ...configDefaults, environment: 'ci', slowResponseThresholdMs: 750, inputPath: 'in.json', outputPath: '.build/quality-summary.json' },
+    config: {
+      ...configDefaults,
+      environment: 'ci',
+      slowResponseThresholdMs: 750,
+      inputPath: 'in.json',
+      outputPath: '.build/quality-summary.json',
+    },
   });
 });
 
@@ -90,7 +102,13 @@ test('the tarball holds both builds, the JSON Schemas, the README with the docum
     'schemas/report.schema.json',
     'schemas/settings.schema.json',
   ]);
-  for (const entry of ['.build/src/index.js', '.build/reporter/test.d.ts', '.build/cjs/package.json', '.build/cjs/src/index.js', '.build/cjs/reporter/index.d.ts']) {
+  for (const entry of [
+    '.build/src/index.js',
+    '.build/reporter/test.d.ts',
+    '.build/cjs/package.json',
+    '.build/cjs/src/index.js',
+    '.build/cjs/reporter/index.d.ts',
+  ]) {
     expect(files, entry).toContain(entry);
   }
   expect(files.filter((path) => /\.map$|^\.build\/(tests|scripts)\//.test(path))).toEqual([]);
@@ -127,10 +145,21 @@ for (const [module, moduleResolution, moduleType] of resolvers) {
   test(`a ${moduleType} consumer type-checks with "module": "${module}", "moduleResolution": "${moduleResolution}"`, async () => {
     const tsconfig = {
       // TypeScript 6 deprecates the classic resolver; TypeScript 5, which most projects on it use, does not.
-      compilerOptions: { module, moduleResolution, strict: true, noEmit: true, skipLibCheck: false, types: ['node'], ignoreDeprecations: '6.0' },
+      compilerOptions: {
+        module,
+        moduleResolution,
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+        ignoreDeprecations: '6.0',
+      },
       files: ['consumer.ts'],
     };
-    const project = await createPlaywrightProject({ 'consumer.ts': typedConsumer, 'tsconfig.json': JSON.stringify(tsconfig) }, { moduleType });
+    const project = await createPlaywrightProject(
+      { 'consumer.ts': typedConsumer, 'tsconfig.json': JSON.stringify(tsconfig) },
+      { moduleType },
+    );
 
     const tsc = join(project, 'node_modules/typescript/bin/tsc');
     const outcome = await promisify(execFile)(process.execPath, [tsc, '-p', project], { cwd: project }).then(
@@ -161,7 +190,15 @@ console.log(JSON.stringify({
   );
 
   // Node before 20.19 cannot require() an ES module; this flag makes today's Node behave the same.
-  const { stdout } = await promisify(execFile)(process.execPath, ['--no-experimental-require-module', join(project, 'consumer.js')], { cwd: project });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--no-experimental-require-module', join(project, 'consumer.js')], {
+    cwd: project,
+  });
 
-  expect(JSON.parse(stdout)).toEqual({ core: 'function', reporter: 'function', recordExecution: 'function', test: 'function', resolvedTo: '.build/cjs/src/index.js' });
+  expect(JSON.parse(stdout)).toEqual({
+    core: 'function',
+    reporter: 'function',
+    recordExecution: 'function',
+    test: 'function',
+    resolvedTo: '.build/cjs/src/index.js',
+  });
 });

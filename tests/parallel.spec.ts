@@ -13,14 +13,32 @@ import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
 // to the single-thread read: the same report, byte for byte, and the same
 // messages.
 
-const parallel = createParallelRanges({ minimumBytes: 1, threads: 3, workerUrl: pathToFileURL(join(repositoryRoot, '.build/src/cli/summariseWorker.js')) });
+const parallel = createParallelRanges({
+  minimumBytes: 1,
+  threads: 3,
+  workerUrl: pathToFileURL(join(repositoryRoot, '.build/src/cli/summariseWorker.js')),
+});
 
-async function both(files: Record<string, string>, inputs: string[], settings: Partial<QualityToolConfig> = {}): Promise<[unknown, unknown]> {
+async function both(
+  files: Record<string, string>,
+  inputs: string[],
+  settings: Partial<QualityToolConfig> = {},
+): Promise<[unknown, unknown]> {
   const folder = await createTemporaryFolder({}, 'parallel');
   for (const [name, content] of Object.entries(files)) await writeFile(join(folder, name), content);
-  const config = (output: string): QualityToolConfig => ({ environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, output), ...settings });
+  const config = (output: string): QualityToolConfig => ({
+    environment: 'ci',
+    slowResponseThresholdMs: 100,
+    inputPath: '',
+    outputPath: join(folder, output),
+    ...settings,
+  });
   const run = (output: string, summariseRanges?: typeof parallel) =>
-    runQualityWorkflow(config(output), { fileSystem: nodeFileSystem, summariseRanges }, { inputs: inputs.map((name) => ({ path: join(folder, name) })) }).then(
+    runQualityWorkflow(
+      config(output),
+      { fileSystem: nodeFileSystem, summariseRanges },
+      { inputs: inputs.map((name) => ({ path: join(folder, name) })) },
+    ).then(
       (result) => result.reportText,
       (error: unknown) => error,
     );
@@ -46,7 +64,10 @@ test('a second "executions" key after a list read in ranges is refused as a read
 });
 
 test('a JSON document read in ranges gives the single-thread report, byte for byte', async () => {
-  const [oneThread, threads] = await both({ 'a.json': JSON.stringify({ meta: { note: '},{' }, executions: records, tail: [{ a: 1 }, { b: 2 }] }, null, 2) }, ['a.json']);
+  const [oneThread, threads] = await both(
+    { 'a.json': JSON.stringify({ meta: { note: '},{' }, executions: records, tail: [{ a: 1 }, { b: 2 }] }, null, 2) },
+    ['a.json'],
+  );
   expect(typeof oneThread).toBe('string');
   expect(threads).toBe(oneThread);
 });
@@ -59,8 +80,13 @@ test('an NDJSON file and a bare-array document read in ranges, as several inputs
 
 test('ids learned from the labels are learned from the whole input when it is read in ranges on threads', async () => {
   const ids = ['8P0BlkWfpjRO60K1', 'x8vuEdxD5TSaJHKW', 'ayrsDqOPNRzETaaX', 'F9JnGndtow0cXMPp'];
-  const withIds = records.map((item, index) => ({ ...item, endpoint: index % 2 === 0 ? `DELETE /usuarios/${ids[index % 4]}` : 'DELETE /carrinhos/cancelar-compra' }));
-  const [oneThread, threads] = await both({ 'a.ndjson': withIds.map((item) => JSON.stringify(item)).join('\n') }, ['a.ndjson'], { endpointGrouping: 'auto' });
+  const withIds = records.map((item, index) => ({
+    ...item,
+    endpoint: index % 2 === 0 ? `DELETE /usuarios/${ids[index % 4]}` : 'DELETE /carrinhos/cancelar-compra',
+  }));
+  const [oneThread, threads] = await both({ 'a.ndjson': withIds.map((item) => JSON.stringify(item)).join('\n') }, ['a.ndjson'], {
+    endpointGrouping: 'auto',
+  });
   expect(threads).toBe(oneThread);
   expect((JSON.parse(oneThread as string) as { endpoints: { endpoint: string }[] }).endpoints.map(({ endpoint }) => endpoint)).toEqual([
     'DELETE /carrinhos/cancelar-compra',
@@ -97,7 +123,11 @@ test('strings that look like record boundaries do not split a document wrongly',
 
 test('a missing input is still reported as missing', async () => {
   const error = await rejectionOf(
-    runQualityWorkflow({ environment: 'ci', slowResponseThresholdMs: 1, inputPath: '', outputPath: '/tmp/unused.json' }, { fileSystem: nodeFileSystem, summariseRanges: parallel }, { inputs: [{ path: '/no/such/file.json' }] }),
+    runQualityWorkflow(
+      { environment: 'ci', slowResponseThresholdMs: 1, inputPath: '', outputPath: '/tmp/unused.json' },
+      { fileSystem: nodeFileSystem, summariseRanges: parallel },
+      { inputs: [{ path: '/no/such/file.json' }] },
+    ),
   );
   expect((error as Error).message).toBe('cannot read the input file "/no/such/file.json": no such file or directory (ENOENT)');
 });
@@ -105,9 +135,15 @@ test('a missing input is still reported as missing', async () => {
 test('the report is byte-identical whatever the order of the input files and the number of threads (no tied slowest executions)', async () => {
   const folder = await createTemporaryFolder({}, 'parallel');
   // Distinct times, so no two slowest executions tie: only ties keep their input order.
-  const part = (offset: number) => Array.from({ length: 300 }, (_, index) => ({ ...record(index), responseTimeMs: offset + index * 3 + (index % 11) / 16 }));
+  const part = (offset: number) =>
+    Array.from({ length: 300 }, (_, index) => ({ ...record(index), responseTimeMs: offset + index * 3 + (index % 11) / 16 }));
   await writeFile(join(folder, 'a.json'), JSON.stringify({ executions: part(0) }));
-  await writeFile(join(folder, 'b.ndjson'), part(1).map((item) => JSON.stringify(item)).join('\n'));
+  await writeFile(
+    join(folder, 'b.ndjson'),
+    part(1)
+      .map((item) => JSON.stringify(item))
+      .join('\n'),
+  );
   await writeFile(join(folder, 'c.json'), JSON.stringify(part(2)));
   const run = (order: readonly string[], summariseRanges?: ReturnType<typeof createParallelRanges>) =>
     runQualityWorkflow(

@@ -36,22 +36,38 @@ function meaningOf(symbol: ts.Symbol): string {
  * sees it through every `export *` and alias.
  */
 function exportedNames(files: readonly string[]): Array<Record<string, string>> {
-  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, skipLibCheck: true, types: ['node'] });
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  });
   const checker = program.getTypeChecker();
   return files.map((file) => {
     const source = program.getSourceFile(file);
     const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
     if (module === undefined) throw new Error(`${file} is not a module the compiler can read`);
     return Object.fromEntries(
-      checker.getExportsOfModule(module).map((symbol) => [symbol.name, meaningOf((symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol)] as const),
+      checker
+        .getExportsOfModule(module)
+        .map(
+          (symbol) =>
+            [symbol.name, meaningOf((symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol)] as const,
+        ),
     );
   });
 }
 
 test('both builds declare every value and type @playwright/test exports, and recordRequests and TestInfoSource besides', () => {
-  const [playwright, ...ours] = exportedNames([playwrightDeclarations, ...Object.values(builds).map((build) => join(repositoryRoot, `${build}.d.ts`))]);
+  const [playwright, ...ours] = exportedNames([
+    playwrightDeclarations,
+    ...Object.values(builds).map((build) => join(repositoryRoot, `${build}.d.ts`)),
+  ]);
 
-  expect(Object.keys(playwright ?? {})).toEqual(expect.arrayContaining(['APIRequestContext', 'Page', 'PlaywrightTestConfig', 'defineConfig', 'devices', 'expect', 'test', 'default']));
+  expect(Object.keys(playwright ?? {})).toEqual(
+    expect.arrayContaining(['APIRequestContext', 'Page', 'PlaywrightTestConfig', 'defineConfig', 'devices', 'expect', 'test', 'default']),
+  );
   for (const [index, build] of Object.keys(builds).entries()) {
     expect.soft(ours[index], build).toEqual({ ...playwright, recordRequests: 'value', TestInfoSource: 'type' });
   }

@@ -44,16 +44,40 @@ const THRESHOLD = 750;
 // object internals, percent-encoding, ids, non-ASCII, repeated slashes.
 const method = fc.constantFrom('GET', 'get', 'POST', 'Delete', 'PATCH', 'M-SEARCH', 'x!#$');
 const segment = fc.oneof(
-  fc.constantFrom('', 'orders', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '42', '7', 'caf%C3%A9', 'café', '0123456789abcdef0123', '9f1c2b1e-4c3d-4a5b-8c7d-6e5f4a3b2c1d', ':id', '%20'),
+  fc.constantFrom(
+    '',
+    'orders',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    '42',
+    '7',
+    'caf%C3%A9',
+    'café',
+    '0123456789abcdef0123',
+    '9f1c2b1e-4c3d-4a5b-8c7d-6e5f4a3b2c1d',
+    ':id',
+    '%20',
+  ),
   fc.stringMatching(/^[^\s/]{0,6}$/),
 );
 const path = fc.array(segment, { maxLength: 4 }).map((segments) => `/${segments.join('/')}`);
-const label = fc.tuple(fc.constantFrom('', ' ', '\t'), method, fc.constantFrom(' ', '  ', '\t', ' \t '), path, fc.constantFrom('', ' ', '\n')).map(([before, verb, gap, route, after]) => `${before}${verb}${gap}${route}${after}`);
+const label = fc
+  .tuple(fc.constantFrom('', ' ', '\t'), method, fc.constantFrom(' ', '  ', '\t', ' \t '), path, fc.constantFrom('', ' ', '\n'))
+  .map(([before, verb, gap, route, after]) => `${before}${verb}${gap}${route}${after}`);
 
-const time = fc.oneof(fc.constantFrom(0, -0, 750, 750.0001, 751, 1e-300, 5e-324), fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }));
+const time = fc.oneof(
+  fc.constantFrom(0, -0, 750, 750.0001, 751, 1e-300, 5e-324),
+  fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }),
+);
 const record: fc.Arbitrary<CanonicalExecutionRecord> = fc.oneof(
   fc.record({ statusCode: fc.integer({ min: 100, max: 599 }), endpoint: label.map(normaliseEndpoint), responseTimeMs: time }),
-  fc.record({ errorCode: fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT', 'net::ERR_FAILED'), endpoint: label.map(normaliseEndpoint), responseTimeMs: time }),
+  fc.record({
+    errorCode: fc.constantFrom('ECONNREFUSED', 'ETIMEDOUT', 'net::ERR_FAILED'),
+    endpoint: label.map(normaliseEndpoint),
+    responseTimeMs: time,
+  }),
 );
 const records = fc.array(record, { maxLength: 40 });
 
@@ -69,7 +93,14 @@ const bodyOutcome = fc.constantFrom(
   { validated: false, reason: 'notJson' },
   { validated: true, violationCount: 0 },
   { validated: true, violationCount: 1, violations: [{ pointer: '/items/3/price', keyword: 'type' }] },
-  { validated: true, violationCount: 2, violations: [{ pointer: '', keyword: 'required' }, { pointer: '/id', keyword: 'type' }] },
+  {
+    validated: true,
+    violationCount: 2,
+    violations: [
+      { pointer: '', keyword: 'required' },
+      { pointer: '/id', keyword: 'type' },
+    ],
+  },
 );
 const shardedRecord = fc.record({
   shard: fc.nat(),
@@ -85,9 +116,17 @@ const shardedRecord = fc.record({
     },
     { requiredKeys: ['endpoint', 'outcome', 'responseTimeMs'] },
   ),
-  origin: fc.option(fc.record({ test: fc.constantFrom(...tests), attempt: fc.integer({ min: 1, max: 2 }), testPassed: fc.boolean(), retriedAway: fc.boolean() }), {
-    nil: undefined,
-  }),
+  origin: fc.option(
+    fc.record({
+      test: fc.constantFrom(...tests),
+      attempt: fc.integer({ min: 1, max: 2 }),
+      testPassed: fc.boolean(),
+      retriedAway: fc.boolean(),
+    }),
+    {
+      nil: undefined,
+    },
+  ),
 });
 type ShardedRecord = typeof shardedRecord extends fc.Arbitrary<infer Item> ? Item : never;
 
@@ -119,7 +158,12 @@ function exactFieldsOf(report: QualityReport): unknown {
     })),
     ...(sources === undefined
       ? {}
-      : { sources: { api: { ...sources.api, responseTimeMs: bounds(sources.api.responseTimeMs) }, browser: { ...sources.browser, responseTimeMs: bounds(sources.browser.responseTimeMs) } } }),
+      : {
+          sources: {
+            api: { ...sources.api, responseTimeMs: bounds(sources.api.responseTimeMs) },
+            browser: { ...sources.browser, responseTimeMs: bounds(sources.browser.responseTimeMs) },
+          },
+        }),
   };
 }
 
@@ -138,7 +182,10 @@ function assertNear(merged: QualityReport, whole: QualityReport, shardCount: num
     const exact = whole.endpoints[index]!;
     near(entry.responseTimeMs, exact.responseTimeMs, entry.endpoint);
     entry.latencyByStatus?.forEach((part, at) => {
-      assert.ok(Math.abs(part.totalMs - exact.latencyByStatus![at]!.totalMs) <= (shardCount + 1) * 0.0005 + 1e-6, `${entry.endpoint} totalMs`);
+      assert.ok(
+        Math.abs(part.totalMs - exact.latencyByStatus![at]!.totalMs) <= (shardCount + 1) * 0.0005 + 1e-6,
+        `${entry.endpoint} totalMs`,
+      );
     });
   });
 }
@@ -151,8 +198,10 @@ test.describe('summary invariants over arbitrary valid records', () => {
         const { executionCount } = report;
         assert.equal(executionCount, input.length);
         const counts = [report.failedExecutionCount, report.slowExecutionCount, report.noResponseCount, report.expectedErrorCount];
-        for (const entry of report.endpoints) counts.push(entry.failedExecutionCount, entry.slowExecutionCount, entry.noResponseCount, entry.expectedErrorCount);
-        for (const count of counts) assert.ok(Number.isInteger(count) && count >= 0 && count <= executionCount, `count ${count} of ${executionCount}`);
+        for (const entry of report.endpoints)
+          counts.push(entry.failedExecutionCount, entry.slowExecutionCount, entry.noResponseCount, entry.expectedErrorCount);
+        for (const count of counts)
+          assert.ok(Number.isInteger(count) && count >= 0 && count <= executionCount, `count ${count} of ${executionCount}`);
         assert.equal(
           Object.values(report.failureCountByEndpoint).reduce((sum, count) => sum + count, 0),
           report.failedExecutionCount,
@@ -162,7 +211,12 @@ test.describe('summary invariants over arbitrary valid records', () => {
           executionCount,
         );
         const written = new Set(input.map(({ endpoint }) => endpoint));
-        const named = [...Object.keys(report.failureCountByEndpoint), ...report.slowEndpoints, ...report.noResponseEndpoints, ...report.endpoints.map(({ endpoint }) => endpoint)];
+        const named = [
+          ...Object.keys(report.failureCountByEndpoint),
+          ...report.slowEndpoints,
+          ...report.noResponseEndpoints,
+          ...report.endpoints.map(({ endpoint }) => endpoint),
+        ];
         for (const endpoint of named) assert.ok(written.has(endpoint), `${endpoint} was not in the input`);
       }),
       propertyParameters(),
@@ -174,7 +228,10 @@ test.describe('summary invariants over arbitrary valid records', () => {
       fc.property(records, (input) => {
         const { slowEndpoints } = summariseExecutions(input, THRESHOLD);
         assert.deepEqual(slowEndpoints, [...new Set(slowEndpoints)].sort(compareCodeUnits));
-        assert.deepEqual(new Set(slowEndpoints), new Set(input.filter((item) => item.responseTimeMs > THRESHOLD).map(({ endpoint }) => endpoint)));
+        assert.deepEqual(
+          new Set(slowEndpoints),
+          new Set(input.filter((item) => item.responseTimeMs > THRESHOLD).map(({ endpoint }) => endpoint)),
+        );
       }),
       propertyParameters(),
     );
@@ -183,7 +240,10 @@ test.describe('summary invariants over arbitrary valid records', () => {
   test('order does not matter: every statistic is the same for the records reversed and shuffled (ties among the slowest aside)', () => {
     fc.assert(
       fc.property(records, fc.integer(), (input, salt) => {
-        const shuffled = input.map((item, index) => ({ item, key: Math.imul(index + 1, salt | 1) >>> 0 })).sort((a, b) => a.key - b.key).map(({ item }) => item);
+        const shuffled = input
+          .map((item, index) => ({ item, key: Math.imul(index + 1, salt | 1) >>> 0 }))
+          .sort((a, b) => a.key - b.key)
+          .map(({ item }) => item);
         const { slowestExecutions: forwardSlowest, ...forward } = summariseExecutions(input, THRESHOLD);
         for (const order of [[...input].reverse(), shuffled]) {
           const { slowestExecutions, ...other } = summariseExecutions(order, THRESHOLD);
@@ -218,7 +278,9 @@ test.describe('summary invariants over arbitrary valid records', () => {
       fc.property(fc.array(shardedRecord, { maxLength: 40 }), fc.integer({ min: 1, max: 4 }), (input, shardCount) => {
         const shards = Array.from({ length: shardCount }, (_, shard) => input.filter((item) => item.shard % shardCount === shard));
         const whole = reportOfShards(shards);
-        const merged = mergeReports(shards.map((shard, index) => ({ report: reportOfShards([shard], index), path: `shard-${index}.json` })));
+        const merged = mergeReports(
+          shards.map((shard, index) => ({ report: reportOfShards([shard], index), path: `shard-${index}.json` })),
+        );
         assert.deepStrictEqual(exactFieldsOf(merged), exactFieldsOf(whole));
         assertNear(merged, whole, shardCount);
       }),
@@ -239,8 +301,15 @@ test.describe('summary invariants over arbitrary valid records', () => {
           for (let index = 1; index < order.length; index++) assert.ok(order[index]! >= order[index - 1]!, order.join(' <= '));
           for (const value of order) assert.ok(values.includes(value), `${value} was not recorded`);
         };
-        check(summary.responseTimeMs, input.map(({ responseTimeMs }) => responseTimeMs));
-        for (const entry of summary.endpoints) check(entry.responseTimeMs, input.filter(({ endpoint }) => endpoint === entry.endpoint).map(({ responseTimeMs }) => responseTimeMs));
+        check(
+          summary.responseTimeMs,
+          input.map(({ responseTimeMs }) => responseTimeMs),
+        );
+        for (const entry of summary.endpoints)
+          check(
+            entry.responseTimeMs,
+            input.filter(({ endpoint }) => endpoint === entry.endpoint).map(({ responseTimeMs }) => responseTimeMs),
+          );
       }),
       propertyParameters(),
     );
@@ -263,8 +332,14 @@ test.describe('labels', () => {
   test('route templates indexed by segment match exactly as a scan of the list does: the first template that matches wins', () => {
     // Few segment texts, so that templates overlap, share prefixes and tie: literal against parameter, one method against all.
     const templateSegment = fc.constantFrom('a', 'b', 'orders', '__proto__', ':x', ':y');
-    const template = fc.record({ method: fc.constantFrom(undefined, 'GET', 'POST'), segments: fc.array(templateSegment, { maxLength: 4 }) });
-    const labelOf = fc.record({ method: fc.constantFrom('GET', 'POST', 'PUT'), segments: fc.array(fc.constantFrom('a', 'b', 'orders', '__proto__', '7', ''), { maxLength: 5 }) });
+    const template = fc.record({
+      method: fc.constantFrom(undefined, 'GET', 'POST'),
+      segments: fc.array(templateSegment, { maxLength: 4 }),
+    });
+    const labelOf = fc.record({
+      method: fc.constantFrom('GET', 'POST', 'PUT'),
+      segments: fc.array(fc.constantFrom('a', 'b', 'orders', '__proto__', '7', ''), { maxLength: 5 }),
+    });
     fc.assert(
       fc.property(fc.array(template, { maxLength: 12 }), labelOf, (templates, written) => {
         const routes = templates.map(({ method: verb, segments }) => `${verb === undefined ? '' : `${verb} `}/${segments.join('/')}`);
@@ -274,7 +349,9 @@ test.describe('labels', () => {
         const segments = collapsed === '/' ? [] : collapsed.slice(1).split('/');
         const first = templates.find(
           ({ method: verb, segments: parts }) =>
-            (verb === undefined || verb === written.method) && parts.length === segments.length && parts.every((part, at) => (part.startsWith(':') ? segments[at] !== '' : part === segments[at])),
+            (verb === undefined || verb === written.method) &&
+            parts.length === segments.length &&
+            parts.every((part, at) => (part.startsWith(':') ? segments[at] !== '' : part === segments[at])),
         );
         const expected = first === undefined ? label : `${written.method} /${first.segments.join('/')}`;
         assert.equal(createEndpointLabeler({ routes, endpointGrouping: 'none' })(label, false), expected);
@@ -284,14 +361,22 @@ test.describe('labels', () => {
   });
 
   test('templating and grouping are idempotent: a label made once is made again unchanged', () => {
-    const routes = fc.array(fc.constantFrom('/orders/:orderId', 'GET /orders/:orderId/items', '/constructor/:x', '/', '//a//:b/'), { maxLength: 3 });
+    const routes = fc.array(fc.constantFrom('/orders/:orderId', 'GET /orders/:orderId/items', '/constructor/:x', '/', '//a//:b/'), {
+      maxLength: 3,
+    });
     fc.assert(
-      fc.property(label, routes, fc.constantFrom('auto', 'none', undefined), fc.boolean(), (written, templates, endpointGrouping, derivedFromUrl) => {
-        const make = createEndpointLabeler({ routes: templates, endpointGrouping });
-        const once = make(normaliseEndpoint(written), derivedFromUrl);
-        assert.equal(make(once, derivedFromUrl), once);
-        assert.match(once, ENDPOINT_LABEL_PATTERN);
-      }),
+      fc.property(
+        label,
+        routes,
+        fc.constantFrom('auto', 'none', undefined),
+        fc.boolean(),
+        (written, templates, endpointGrouping, derivedFromUrl) => {
+          const make = createEndpointLabeler({ routes: templates, endpointGrouping });
+          const once = make(normaliseEndpoint(written), derivedFromUrl);
+          assert.equal(make(once, derivedFromUrl), once);
+          assert.match(once, ENDPOINT_LABEL_PATTERN);
+        },
+      ),
       propertyParameters(),
     );
   });
@@ -299,10 +384,43 @@ test.describe('labels', () => {
 
 test('the config loader gives a finite whole threshold or a ConfigurationError that shows no value it was given', () => {
   const SENTINEL = 'zq7Sentinel';
-  const variables = ['QE_ENVIRONMENT', 'QE_SLOW_RESPONSE_THRESHOLD_MS', 'QE_INPUT_PATH', 'QE_OUTPUT_PATH', 'QE_EXPECTED_STATUSES', 'QE_ROUTES', 'QE_ENDPOINT_GROUPING', 'QE_BUDGETS_PATH', 'QE_BASELINE_PATH', 'QE_REPORT_FORMATS', 'QE_QUIET', 'QE_CONFIG_PATH', 'PATH', 'API_TOKEN'];
+  const variables = [
+    'QE_ENVIRONMENT',
+    'QE_SLOW_RESPONSE_THRESHOLD_MS',
+    'QE_INPUT_PATH',
+    'QE_OUTPUT_PATH',
+    'QE_EXPECTED_STATUSES',
+    'QE_ROUTES',
+    'QE_ENDPOINT_GROUPING',
+    'QE_BUDGETS_PATH',
+    'QE_BASELINE_PATH',
+    'QE_REPORT_FORMATS',
+    'QE_QUIET',
+    'QE_CONFIG_PATH',
+    'PATH',
+    'API_TOKEN',
+  ];
   // Plausible values, and values that carry the sentinel, which no message may show.
   const value = fc.oneof(
-    fc.constantFrom('', ' ', '750', '0', '007', '1e3', '-1', '12.5', '9007199254740993', 'staging', 'in.json', '200-299,404', 'auto', 'none', 'json,html', '/orders/:id', 'true'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '750',
+      '0',
+      '007',
+      '1e3',
+      '-1',
+      '12.5',
+      '9007199254740993',
+      'staging',
+      'in.json',
+      '200-299,404',
+      'auto',
+      'none',
+      'json,html',
+      '/orders/:id',
+      'true',
+    ),
     fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([before, after]) => `${before}${SENTINEL}${after}`),
     fc.string({ maxLength: 12 }),
   );
@@ -316,21 +434,34 @@ test('the config loader gives a finite whole threshold or a ConfigurationError t
         assert.ok(!error.message.includes(SENTINEL), error.message);
         return;
       }
-      assert.ok(Number.isSafeInteger(config.slowResponseThresholdMs) && config.slowResponseThresholdMs >= 0, String(config.slowResponseThresholdMs));
+      assert.ok(
+        Number.isSafeInteger(config.slowResponseThresholdMs) && config.slowResponseThresholdMs >= 0,
+        String(config.slowResponseThresholdMs),
+      );
     }),
     propertyParameters(),
   );
 });
 
 test.describe('the workflow on arbitrary bytes', () => {
-  const validateShipped = addFormats.default(new Ajv2020({ allErrors: true, strict: false })).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+  const validateShipped = addFormats
+    .default(new Ajv2020({ allErrors: true, strict: false }))
+    .compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
   const validRecord = fc.oneof(
     fc.record({ statusCode: fc.integer({ min: 100, max: 599 }), endpoint: label, responseTimeMs: time }),
     fc.record({ errorCode: fc.constantFrom('ECONNREFUSED'), endpoint: label, responseTimeMs: time }),
   );
-  const anyRecord = fc.oneof(validRecord, fc.anything(), fc.record({ statusCode: fc.anything(), endpoint: fc.anything(), responseTimeMs: fc.anything() }, { requiredKeys: [] }));
+  const anyRecord = fc.oneof(
+    validRecord,
+    fc.anything(),
+    fc.record({ statusCode: fc.anything(), endpoint: fc.anything(), responseTimeMs: fc.anything() }, { requiredKeys: [] }),
+  );
   const harEntry = fc.oneof(
-    fc.record({ time: time, request: fc.record({ method: method, url: path.map((route) => `http://127.0.0.1:3000${route}`) }), response: fc.record({ status: fc.constantFrom(0, -1, 200, 404, 503, 99, 600) }) }),
+    fc.record({
+      time: time,
+      request: fc.record({ method: method, url: path.map((route) => `http://127.0.0.1:3000${route}`) }),
+      response: fc.record({ status: fc.constantFrom(0, -1, 200, 404, 503, 99, 600) }),
+    }),
     fc.anything(),
   );
   const utf8 = (text: string): Buffer => Buffer.from(text);
@@ -338,29 +469,61 @@ test.describe('the workflow on arbitrary bytes', () => {
     // Valid documents, so that the success path is explored as much as the failures.
     fc.array(validRecord, { maxLength: 8 }).map((list) => ({ bytes: utf8(JSON.stringify({ executions: list })), format: undefined })),
     // Valid JSON of every shape.
-    fc.tuple(
-      fc.oneof(fc.json(), fc.array(anyRecord, { maxLength: 6 }).map((list) => JSON.stringify(list)), fc.array(anyRecord, { maxLength: 6 }).map((list) => JSON.stringify({ executions: list }))),
-      fc.constantFrom(undefined, 'json' as const),
-    ).map(([text, format]) => ({ bytes: utf8(text), format })),
+    fc
+      .tuple(
+        fc.oneof(
+          fc.json(),
+          fc.array(anyRecord, { maxLength: 6 }).map((list) => JSON.stringify(list)),
+          fc.array(anyRecord, { maxLength: 6 }).map((list) => JSON.stringify({ executions: list })),
+        ),
+        fc.constantFrom(undefined, 'json' as const),
+      )
+      .map(([text, format]) => ({ bytes: utf8(text), format })),
     // Broken JSON: a valid document cut short or with a byte changed.
     fc.tuple(fc.array(validRecord, { minLength: 1, maxLength: 4 }), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([list, at, byte]) => {
       const bytes = utf8(JSON.stringify({ executions: list }));
       const cut = at % bytes.length;
-      return { bytes: at % 2 === 0 ? bytes.subarray(0, cut) : Buffer.concat([bytes.subarray(0, cut), Buffer.from([byte]), bytes.subarray(cut + 1)]), format: undefined };
+      return {
+        bytes:
+          at % 2 === 0 ? bytes.subarray(0, cut) : Buffer.concat([bytes.subarray(0, cut), Buffer.from([byte]), bytes.subarray(cut + 1)]),
+        format: undefined,
+      };
     }),
     // Random bytes.
-    fc.tuple(fc.uint8Array({ maxLength: 64 }), fc.constantFrom(undefined, 'json' as const, 'ndjson' as const, 'har' as const)).map(([array, format]) => ({ bytes: Buffer.from(array), format })),
+    fc
+      .tuple(fc.uint8Array({ maxLength: 64 }), fc.constantFrom(undefined, 'json' as const, 'ndjson' as const, 'har' as const))
+      .map(([array, format]) => ({ bytes: Buffer.from(array), format })),
     // NDJSON with bad lines and odd line ends.
-    fc.tuple(fc.array(fc.oneof(validRecord.map((item) => JSON.stringify(item)), fc.json(), fc.string({ maxLength: 8 })), { maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r')).map(([lines, end]) => ({ bytes: utf8(lines.join(end)), format: 'ndjson' as const })),
+    fc
+      .tuple(
+        fc.array(
+          fc.oneof(
+            validRecord.map((item) => JSON.stringify(item)),
+            fc.json(),
+            fc.string({ maxLength: 8 }),
+          ),
+          { maxLength: 6 },
+        ),
+        fc.constantFrom('\n', '\r\n', '\r'),
+      )
+      .map(([lines, end]) => ({ bytes: utf8(lines.join(end)), format: 'ndjson' as const })),
     // HAR files with odd entries.
-    fc.array(harEntry, { maxLength: 5 }).map((entries) => ({ bytes: utf8(JSON.stringify({ log: { version: '1.2', entries } })), format: 'har' as const })),
+    fc
+      .array(harEntry, { maxLength: 5 })
+      .map((entries) => ({ bytes: utf8(JSON.stringify({ log: { version: '1.2', entries } })), format: 'har' as const })),
   );
 
   test('either writes a report that the shipped JSON Schema accepts, or throws a typed error and writes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(input, async ({ bytes, format }) => {
         const fileSystem = new MemoryFileSystem().putBytes('in', bytes);
-        const config: QualityToolConfig = { environment: 'p', slowResponseThresholdMs: THRESHOLD, inputPath: 'in', outputPath: 'out/q.json', formats: ['json'] };
+        const config: QualityToolConfig = {
+          environment: 'p',
+          slowResponseThresholdMs: THRESHOLD,
+          inputPath: 'in',
+          outputPath: 'out/q.json',
+          formats: ['json'],
+        };
         try {
           await runQualityWorkflow(config, { fileSystem }, { inputs: [{ path: 'in', format }] });
         } catch (error) {
@@ -381,14 +544,26 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
   // line ends, a byte-order mark, and the list at the top or under "executions".
   const gap = fc.constantFrom('', ' ', '\n', '\r\n', '\r', '\t ');
   const element = fc.oneof(
-    fc.record({ endpoint: fc.string({ unit: 'binary', maxLength: 8 }), statusCode: fc.integer({ min: 100, max: 599 }), note: fc.constantFrom('a"b\\c', 'café 😀', 'line\r\nend', '\u2028') }),
+    fc.record({
+      endpoint: fc.string({ unit: 'binary', maxLength: 8 }),
+      statusCode: fc.integer({ min: 100, max: 599 }),
+      note: fc.constantFrom('a"b\\c', 'café 😀', 'line\r\nend', '\u2028'),
+    }),
     fc.jsonValue({ maxDepth: 3 }),
   );
   const document = fc
-    .tuple(fc.array(fc.tuple(gap, element, fc.constantFrom(0, 2)), { maxLength: 8 }), gap, fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), fc.boolean())
+    .tuple(
+      fc.array(fc.tuple(gap, element, fc.constantFrom(0, 2)), { maxLength: 8 }),
+      gap,
+      fc.constantFrom('\n', '\r\n', '\r'),
+      fc.boolean(),
+      fc.boolean(),
+    )
     .map(([items, around, lineEnd, wrapped, byteOrderMark]) => {
       const list = `[${around}${items.map(([before, value, indent]) => before + JSON.stringify(value, null, indent).replaceAll('\n', lineEnd)).join(`,${around}`)}${around}]`;
-      const text = wrapped ? `{${lineEnd}"environment": "caf\\u00e9 😀",${around}"executions":${around}${list},${lineEnd}"after": [{"x": "\\""}]${lineEnd}}${lineEnd}` : `${around}${list}${around}`;
+      const text = wrapped
+        ? `{${lineEnd}"environment": "caf\\u00e9 😀",${around}"executions":${around}${list},${lineEnd}"after": [{"x": "\\""}]${lineEnd}}${lineEnd}`
+        : `${around}${list}${around}`;
       return { text, bytes: Buffer.from(`${byteOrderMark ? '\uFEFF' : ''}${text}`) };
     });
   // Cuts anywhere, and where they matter most: between a CR and its LF, inside a character, after a backslash or a quote; two at one place make an empty chunk.
@@ -399,7 +574,10 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
       const previous = bytes[at - 1]!;
       if (previous === 0x0d || previous === 0x5c || previous === 0x22 || (bytes[at]! & 0xc0) === 0x80) places.push(at);
     }
-    const points = [...anywhere.map((point) => point % (bytes.length + 1)), ...(places.length === 0 ? [] : telling.map((pick) => places[pick % places.length]!))].sort((a, b) => a - b);
+    const points = [
+      ...anywhere.map((point) => point % (bytes.length + 1)),
+      ...(places.length === 0 ? [] : telling.map((pick) => places[pick % places.length]!)),
+    ].sort((a, b) => a - b);
     const chunks: Buffer[] = [];
     let last = 0;
     for (const point of points) {
@@ -409,7 +587,11 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
     chunks.push(bytes.subarray(last));
     return chunks;
   }
-  function scan(chunks: readonly Buffer[]): { elements: unknown[]; skeleton: unknown; listPath: readonly string[] | undefined } | { message: string; line: number | undefined; column: number | undefined } {
+  function scan(
+    chunks: readonly Buffer[],
+  ):
+    | { elements: unknown[]; skeleton: unknown; listPath: readonly string[] | undefined }
+    | { message: string; line: number | undefined; column: number | undefined } {
     const scanner = new JsonListScanner([[], ['executions']]);
     const elements: unknown[] = [];
     const take = ({ elements: batch, firstIndex }: ElementBatch): void => {
@@ -434,7 +616,11 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
         const parsed = JSON.parse(text) as unknown;
         const expected = Array.isArray(parsed)
           ? { elements: parsed, skeleton: [], listPath: [] }
-          : { elements: (parsed as { executions: unknown[] }).executions, skeleton: { ...(parsed as object), executions: [] }, listPath: ['executions'] };
+          : {
+              elements: (parsed as { executions: unknown[] }).executions,
+              skeleton: { ...(parsed as object), executions: [] },
+              listPath: ['executions'],
+            };
         assert.deepEqual(whole, expected);
       }),
       propertyParameters(),
@@ -445,14 +631,20 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
   /** The valid document with one defect at `place` (modulo its length): the document whole and in chunks give one error, or none. */
   function expectOneOutcome(valid: Buffer, [place, kind]: Defect, points: [number[], number[]]): void {
     const at = place % (valid.length + 1);
-    const bytes = kind === 'cut short' ? valid.subarray(0, at) : Buffer.concat([valid.subarray(0, at), Buffer.from(kind, 'latin1'), valid.subarray(at)]);
+    const bytes =
+      kind === 'cut short'
+        ? valid.subarray(0, at)
+        : Buffer.concat([valid.subarray(0, at), Buffer.from(kind, 'latin1'), valid.subarray(at)]);
     const whole = scan([bytes]);
     const chunked = scan(inChunks(bytes, points));
     // Columns count characters where a line starts in the chunk, bytes where it started in an earlier one: alike only for ASCII.
     const ascii = bytes.every((byte) => byte < 0x80);
     if ('message' in whole && !ascii) {
       assert.ok('message' in chunked, JSON.stringify(chunked));
-      assert.deepEqual({ ...chunked, column: 0, message: chunked.message.replace(/column \d+/, '') }, { ...whole, column: 0, message: whole.message.replace(/column \d+/, '') });
+      assert.deepEqual(
+        { ...chunked, column: 0, message: chunked.message.replace(/column \d+/, '') },
+        { ...whole, column: 0, message: whole.message.replace(/column \d+/, '') },
+      );
     } else {
       assert.deepEqual(chunked, whole);
     }

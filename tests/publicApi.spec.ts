@@ -66,7 +66,13 @@ test('quality-evidence exports exactly its public API', () => {
 });
 
 test('quality-evidence/reporter exports the reporter and recordExecution', () => {
-  expect(Object.keys(reporter).sort()).toEqual(['DEFAULT_REPORTER_ENVIRONMENT', 'EXECUTION_ATTACHMENT_NAME', 'EXECUTION_CONTENT_TYPE', 'default', 'recordExecution']);
+  expect(Object.keys(reporter).sort()).toEqual([
+    'DEFAULT_REPORTER_ENVIRONMENT',
+    'EXECUTION_ATTACHMENT_NAME',
+    'EXECUTION_CONTENT_TYPE',
+    'default',
+    'recordExecution',
+  ]);
 });
 
 test('quality-evidence/test exports what @playwright/test exports (tests/playwrightDropIn.spec.ts) and recordRequests', () => {

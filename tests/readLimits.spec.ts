@@ -13,28 +13,39 @@ import { expect, test } from './support/test.js';
 // in the command, the runner script and the reporter alike (issue 18).
 
 const input = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 }] });
-const report = (folder: string): Promise<ProgramOutcome> => runProgram('src/cli/main.js', { cwd: folder, args: ['in.json', '--output', 'q.json', '--quiet'], timeoutMs: 60_000 });
+const report = (folder: string): Promise<ProgramOutcome> =>
+  runProgram('src/cli/main.js', { cwd: folder, args: ['in.json', '--output', 'q.json', '--quiet'], timeoutMs: 60_000 });
 
 // Random bytes are never valid UTF-8 for long: the first invalid byte and its place differ from run to run.
 const invalidUtf8 = (what: string, path: string): RegExp =>
-  new RegExp(`^the ${what} "${path}" is not well-formed JSON at line \\d+, column \\d+: invalid UTF-8 \\(byte 0x[0-9A-F]{2}\\); the file must be UTF-8 text$`);
+  new RegExp(
+    `^the ${what} "${path}" is not well-formed JSON at line \\d+, column \\d+: invalid UTF-8 \\(byte 0x[0-9A-F]{2}\\); the file must be UTF-8 text$`,
+  );
 
 function command(folder: string, args: readonly string[]): Promise<ProgramOutcome> {
   // Every case must end: one that reads without a bound is killed at 60 s (or for memory) and fails.
   return runProgram('src/cli/main.js', { cwd: folder, args: [...args], timeoutMs: 60_000 });
 }
 
-const stopped = (text: string, program = 'quality-evidence'): ProgramOutcome => ({ exitCode: 65, stdout: '', stderr: `${program}: ${text}\n` });
+const stopped = (text: string, program = 'quality-evidence'): ProgramOutcome => ({
+  exitCode: 65,
+  stdout: '',
+  stderr: `${program}: ${text}\n`,
+});
 
 test.describe('the command', () => {
   test('a settings file that never ends (/dev/zero) stops at 16 MiB, exit 65', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'limits');
-    expect(await command(folder, ['in.json', '--config', '/dev/zero'])).toEqual(stopped('the settings file "/dev/zero" is larger than 16 MiB, the most it may hold'));
+    expect(await command(folder, ['in.json', '--config', '/dev/zero'])).toEqual(
+      stopped('the settings file "/dev/zero" is larger than 16 MiB, the most it may hold'),
+    );
   });
 
   test('a budgets file that never ends (/dev/zero) stops at 16 MiB, exit 65', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'limits');
-    expect(await command(folder, ['in.json', '--budgets', '/dev/zero'])).toEqual(stopped('the budgets file "/dev/zero" is larger than 16 MiB, the most it may hold'));
+    expect(await command(folder, ['in.json', '--budgets', '/dev/zero'])).toEqual(
+      stopped('the budgets file "/dev/zero" is larger than 16 MiB, the most it may hold'),
+    );
   });
 
   test('a baseline of random bytes (/dev/urandom) stops at its first byte that is not UTF-8, exit 65', async () => {
@@ -47,7 +58,9 @@ test.describe('the command', () => {
   test('check: a report that never ends (/dev/zero) stops at the longest string Node.js can make, exit 65', async () => {
     const folder = await createTemporaryFolder({}, 'limits');
     expect(await command(folder, ['check', '/dev/zero'])).toEqual(
-      stopped(`the report "/dev/zero" is larger than ${REPORT_FILE_LIMIT_BYTES.toLocaleString('en-US')} bytes (about 512 MiB), the most it may hold`),
+      stopped(
+        `the report "/dev/zero" is larger than ${REPORT_FILE_LIMIT_BYTES.toLocaleString('en-US')} bytes (about 512 MiB), the most it may hold`,
+      ),
     );
   });
 
@@ -65,14 +78,26 @@ test.describe('the runner script (npm run start:environment)', () => {
 
   test('QE_CONFIG_PATH=/dev/zero stops at 16 MiB, exit 65', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'limits');
-    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { ...environment, QE_CONFIG_PATH: '/dev/zero' }, timeoutMs: 60_000 });
-    expect(outcome).toEqual(stopped('the settings file "/dev/zero" is larger than 16 MiB, the most it may hold', 'quality-evidence start:environment'));
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      cwd: folder,
+      env: { ...environment, QE_CONFIG_PATH: '/dev/zero' },
+      timeoutMs: 60_000,
+    });
+    expect(outcome).toEqual(
+      stopped('the settings file "/dev/zero" is larger than 16 MiB, the most it may hold', 'quality-evidence start:environment'),
+    );
   });
 
   test('QE_BUDGETS_PATH=/dev/zero stops at 16 MiB, exit 65', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'limits');
-    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { ...environment, QE_BUDGETS_PATH: '/dev/zero' }, timeoutMs: 60_000 });
-    expect(outcome).toEqual(stopped('the budgets file "/dev/zero" is larger than 16 MiB, the most it may hold', 'quality-evidence start:environment'));
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      cwd: folder,
+      env: { ...environment, QE_BUDGETS_PATH: '/dev/zero' },
+      timeoutMs: 60_000,
+    });
+    expect(outcome).toEqual(
+      stopped('the budgets file "/dev/zero" is larger than 16 MiB, the most it may hold', 'quality-evidence start:environment'),
+    );
   });
 });
 
@@ -87,7 +112,9 @@ test('the reporter: QE_CONFIG_PATH=/dev/zero stops the run before any test, nami
   const outcome = await runPlaywright(project, ['test', '--reporter=quality-evidence/reporter'], { QE_CONFIG_PATH: '/dev/zero' });
 
   expect(outcome.exitCode).not.toBe(0);
-  expect(outcome.stdout + outcome.stderr).toContain('InputLimitError: the settings file "/dev/zero" is larger than 16 MiB, the most it may hold');
+  expect(outcome.stdout + outcome.stderr).toContain(
+    'InputLimitError: the settings file "/dev/zero" is larger than 16 MiB, the most it may hold',
+  );
 });
 
 test.describe('the reader', () => {
@@ -101,10 +128,15 @@ test.describe('the reader', () => {
 
   test('a byte that is not UTF-8 is an InputSyntaxError at its line and column, however the chunks cut its sequence', async () => {
     // The memory file system hands files over in chunks of 7 bytes: "é" (C3 A9) straddles the first cut, the bad byte follows it.
-    const fileSystem = new MemoryFileSystem().putBytes('settings.json', Buffer.concat([Buffer.from('{\n   "é'), Buffer.from([0xff]), Buffer.from('": 1 }')]));
+    const fileSystem = new MemoryFileSystem().putBytes(
+      'settings.json',
+      Buffer.concat([Buffer.from('{\n   "é'), Buffer.from([0xff]), Buffer.from('": 1 }')]),
+    );
     const error = await rejectionOf(readInputFile(fileSystem, 'settings.json', 'settings file', CONFIGURATION_FILE_LIMIT_BYTES));
     expect(error).toBeInstanceOf(InputSyntaxError);
-    expect((error as Error).message).toBe('the settings file "settings.json" is not well-formed JSON at line 2, column 6: invalid UTF-8 (byte 0xFF); the file must be UTF-8 text');
+    expect((error as Error).message).toBe(
+      'the settings file "settings.json" is not well-formed JSON at line 2, column 6: invalid UTF-8 (byte 0xFF); the file must be UTF-8 text',
+    );
   });
 
   test('a multi-byte sequence cut short by the end of the file is not UTF-8', async () => {

@@ -12,11 +12,24 @@ import { reportFrom } from './support/reports.js';
 // The readers through the workflow, on an in-memory file system that hands
 // files over in 7-byte chunks, so every record is split across chunks.
 
-const config: QualityToolConfig = { environment: 'test', slowResponseThresholdMs: 100, inputPath: 'unused.json', outputPath: 'out/report.json' };
+const config: QualityToolConfig = {
+  environment: 'test',
+  slowResponseThresholdMs: 100,
+  inputPath: 'unused.json',
+  outputPath: 'out/report.json',
+};
 
-async function reportOf(files: Record<string, string>, inputs: readonly WorkflowInput[], options: { includeAssets?: boolean; stdin?: string } = {}): Promise<QualityReport> {
+async function reportOf(
+  files: Record<string, string>,
+  inputs: readonly WorkflowInput[],
+  options: { includeAssets?: boolean; stdin?: string } = {},
+): Promise<QualityReport> {
   const stdin = options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]);
-  const { reportText } = await runQualityWorkflow(config, { fileSystem: new MemoryFileSystem(files), stdin }, { inputs, includeAssets: options.includeAssets });
+  const { reportText } = await runQualityWorkflow(
+    config,
+    { fileSystem: new MemoryFileSystem(files), stdin },
+    { inputs, includeAssets: options.includeAssets },
+  );
   return reportFrom(reportText);
 }
 
@@ -44,7 +57,9 @@ const summaryOfRecords = {
 
 test.describe('JSON documents, streamed', () => {
   test('an object with an executions list, pretty-printed, split in 7-byte chunks', async () => {
-    expect(await reportOf({ 'a.json': JSON.stringify({ executions: records }, null, 2) }, [{ path: 'a.json' }])).toMatchObject(summaryOfRecords);
+    expect(await reportOf({ 'a.json': JSON.stringify({ executions: records }, null, 2) }, [{ path: 'a.json' }])).toMatchObject(
+      summaryOfRecords,
+    );
   });
 
   test('a bare array, with a byte-order mark', async () => {
@@ -65,7 +80,9 @@ test.describe('JSON documents, streamed', () => {
   });
 
   test('a syntax error inside a record is located by line and column', async () => {
-    const error = await failureOf({ 'a.json': '{\n  "executions": [\n    {"statusCode": 200},\n    {"statusCode": 2x0}\n  ]\n}' }, [{ path: 'a.json' }]);
+    const error = await failureOf({ 'a.json': '{\n  "executions": [\n    {"statusCode": 200},\n    {"statusCode": 2x0}\n  ]\n}' }, [
+      { path: 'a.json' },
+    ]);
     expect(error).toBeInstanceOf(InputSyntaxError);
     expect([(error as InputSyntaxError).line, (error as InputSyntaxError).column]).toEqual([4, 21]);
   });
@@ -101,7 +118,9 @@ test.describe('NDJSON', () => {
   });
 
   test('.jsonl is NDJSON too, and a byte-order mark is ignored', async () => {
-    expect(await reportOf({ 'a.jsonl': `\ufeff${records.map((record) => JSON.stringify(record)).join('\n')}\n` }, [{ path: 'a.jsonl' }])).toMatchObject(summaryOfRecords);
+    expect(
+      await reportOf({ 'a.jsonl': `\ufeff${records.map((record) => JSON.stringify(record)).join('\n')}\n` }, [{ path: 'a.jsonl' }]),
+    ).toMatchObject(summaryOfRecords);
   });
 
   test('every bad record is named by its line, all at once', async () => {
@@ -125,25 +144,51 @@ test.describe('NDJSON', () => {
 });
 
 function harEntry(method: string, url: string, status: number, time: number, extra: Record<string, unknown> = {}) {
-  return { startedDateTime: '2026-11-23T08:00:00.000Z', time, request: { method, url }, response: { status, content: { mimeType: 'application/json' } }, ...extra };
+  return {
+    startedDateTime: '2026-11-23T08:00:00.000Z',
+    time,
+    request: { method, url },
+    response: { status, content: { mimeType: 'application/json' } },
+    ...extra,
+  };
 }
 const har = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
 
 test.describe('HAR', () => {
   test('entries become records: method, path without the query with ids templated, status and time', async () => {
     const report = await reportOf(
-      { 's.har': har([harEntry('GET', 'http://127.0.0.1:3000/booking/17?x=1', 200, 12), harEntry('GET', 'http://127.0.0.1:3000/booking/18', 404, 150)]) },
+      {
+        's.har': har([
+          harEntry('GET', 'http://127.0.0.1:3000/booking/17?x=1', 200, 12),
+          harEntry('GET', 'http://127.0.0.1:3000/booking/18', 404, 150),
+        ]),
+      },
       [{ path: 's.har' }],
     );
-    expect(report).toMatchObject({ executionCount: 2, failureCountByEndpoint: { 'GET /booking/:id': 1 }, slowEndpoints: ['GET /booking/:id'], skippedAssetCount: 0 });
+    expect(report).toMatchObject({
+      executionCount: 2,
+      failureCountByEndpoint: { 'GET /booking/:id': 1 },
+      slowEndpoints: ['GET /booking/:id'],
+      skippedAssetCount: 0,
+    });
   });
 
   test('status 0 (devtools) and -1 (Playwright) are calls with no response, not invalid entries', async () => {
     const report = await reportOf(
-      { 's.har': har([harEntry('GET', 'http://h/a', 0, 3), harEntry('POST', 'http://h/b', -1, 4, { response: { status: -1, _failureText: 'net::ERR_CONNECTION_REFUSED' } })]) },
+      {
+        's.har': har([
+          harEntry('GET', 'http://h/a', 0, 3),
+          harEntry('POST', 'http://h/b', -1, 4, { response: { status: -1, _failureText: 'net::ERR_CONNECTION_REFUSED' } }),
+        ]),
+      },
       [{ path: 's.har' }],
     );
-    expect(report).toMatchObject({ executionCount: 2, failedExecutionCount: 2, noResponseCount: 2, noResponseEndpoints: ['GET /a', 'POST /b'] });
+    expect(report).toMatchObject({
+      executionCount: 2,
+      failedExecutionCount: 2,
+      noResponseCount: 2,
+      noResponseEndpoints: ['GET /a', 'POST /b'],
+    });
   });
 
   test('page assets are left out and counted, by resource type or by MIME type; --include-assets keeps them', async () => {
@@ -154,7 +199,10 @@ test.describe('HAR', () => {
       harEntry('GET', 'http://h/', 200, 5, { response: { status: 200, content: { mimeType: 'text/html; charset=utf-8' } } }),
     ];
     expect(await reportOf({ 's.har': har(entries) }, [{ path: 's.har' }])).toMatchObject({ executionCount: 1, skippedAssetCount: 3 });
-    expect(await reportOf({ 's.har': har(entries) }, [{ path: 's.har' }], { includeAssets: true })).toMatchObject({ executionCount: 4, skippedAssetCount: 0 });
+    expect(await reportOf({ 's.har': har(entries) }, [{ path: 's.har' }], { includeAssets: true })).toMatchObject({
+      executionCount: 4,
+      skippedAssetCount: 0,
+    });
   });
 
   test('entries that are no HTTP call (data:, blob:, about: URLs, WebSockets) are left out and counted with the assets, --include-assets or not', async () => {
@@ -178,7 +226,11 @@ test.describe('HAR', () => {
   });
 
   test('an entry that cannot become a record is named by its index', async () => {
-    const entries = [harEntry('GET', 'http://h/a', 200, 5), { request: { method: 'GET' }, response: { status: 200 } }, harEntry('GET', 'not a url', 200, 5)];
+    const entries = [
+      harEntry('GET', 'http://h/a', 200, 5),
+      { request: { method: 'GET' }, response: { status: 200 } },
+      harEntry('GET', 'not a url', 200, 5),
+    ];
     expect(await issuesOf({ 'c.har': har(entries) }, [{ path: 'c.har' }])).toEqual([
       'HAR entry 1 of c.har, request.url: must be a string; it is missing',
       'HAR entry 2 of c.har, request.url: must be an absolute URL; found "not a url" (a string)',
@@ -204,24 +256,37 @@ test.describe('several inputs, standard input, detection', () => {
     const withoutLocations = (report: QualityReport): QualityReport => ({
       ...report,
       slowestExecutions: report.slowestExecutions.map(({ location: _, ...execution }) => execution),
-      endpoints: report.endpoints.map(({ failedExecutions, ...entry }) => ({ ...entry, ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(({ location: _, ...execution }) => execution) }) })),
+      endpoints: report.endpoints.map(({ failedExecutions, ...entry }) => ({
+        ...entry,
+        ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(({ location: _, ...execution }) => execution) }),
+      })),
     });
     const several = await reportOf(files, [{ path: 'a.json' }, { path: 'b.ndjson' }, { path: 'c.json' }]);
     expect(withoutLocations(several)).toEqual(withoutLocations(await reportOf(files, [{ path: 'all.json' }])));
-    expect(several.slowestExecutions.map((execution) => execution.location)).toStrictEqual(['line 1 of b.ndjson', '[0] of c.json', 'executions[0] of a.json']);
+    expect(several.slowestExecutions.map((execution) => execution.location)).toStrictEqual([
+      'line 1 of b.ndjson',
+      '[0] of c.json',
+      'executions[0] of a.json',
+    ]);
   });
 
   test('messages name the input when a run has several', async () => {
     const files = { 'a.json': JSON.stringify([records[0]]), 'b.json': JSON.stringify([{ ...records[0], statusCode: 99 }]) };
-    expect(await issuesOf(files, [{ path: 'a.json' }, { path: 'b.json' }])).toEqual(['[0].statusCode of b.json: must be an integer from 100 to 599; found 99 (a number)']);
+    expect(await issuesOf(files, [{ path: 'a.json' }, { path: 'b.json' }])).toEqual([
+      '[0].statusCode of b.json: must be an integer from 100 to 599; found 99 (a number)',
+    ]);
   });
 
   test('- reads standard input, its format told from its content', async () => {
-    expect(await reportOf({}, [{ path: '-' }], { stdin: records.map((record) => JSON.stringify(record)).join('\n') })).toMatchObject(summaryOfRecords);
+    expect(await reportOf({}, [{ path: '-' }], { stdin: records.map((record) => JSON.stringify(record)).join('\n') })).toMatchObject(
+      summaryOfRecords,
+    );
   });
 
   test('a forced format wins over the extension', async () => {
-    expect(await reportOf({ 'data.txt': records.map((record) => JSON.stringify(record)).join('\n') }, [{ path: 'data.txt', format: 'ndjson' }])).toMatchObject(summaryOfRecords);
+    expect(
+      await reportOf({ 'data.txt': records.map((record) => JSON.stringify(record)).join('\n') }, [{ path: 'data.txt', format: 'ndjson' }]),
+    ).toMatchObject(summaryOfRecords);
   });
 
   for (const [label, text, format] of [

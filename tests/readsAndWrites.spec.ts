@@ -15,7 +15,11 @@ const input = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /o
 const settings = '{ "environment": "staging" }\n';
 const earlier = '{ "earlier": true }\n';
 
-const refused = (reason: string, program = 'quality-evidence'): ProgramOutcome => ({ exitCode: 73, stdout: '', stderr: `${program}: cannot write the report: ${reason}\n` });
+const refused = (reason: string, program = 'quality-evidence'): ProgramOutcome => ({
+  exitCode: 73,
+  stdout: '',
+  stderr: `${program}: cannot write the report: ${reason}\n`,
+});
 
 function command(folder: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProgramOutcome> {
   return runProgram('src/cli/main.js', { cwd: folder, args: [...args, '--quiet'], env, timeoutMs: 30_000 });
@@ -45,7 +49,9 @@ test.describe('the job summary', () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
 
     expect(await command(folder, ['in.json', '--output', 'q.json'], { GITHUB_STEP_SUMMARY: 'q.md' })).toEqual(
-      refused('the job summary ($GITHUB_STEP_SUMMARY) is the path of the Markdown report: appending the summary there would break the report'),
+      refused(
+        'the job summary ($GITHUB_STEP_SUMMARY) is the path of the Markdown report: appending the summary there would break the report',
+      ),
     );
   });
 
@@ -54,7 +60,9 @@ test.describe('the job summary', () => {
     await mkdir(join(folder, 'sub'));
 
     expect(await command(folder, ['in.json', '--output', 'q.json'], { GITHUB_STEP_SUMMARY: 'sub/../in.json' })).toEqual(
-      refused('the job summary ($GITHUB_STEP_SUMMARY) is the input file "in.json", which this run reads: appending the summary there would change it'),
+      refused(
+        'the job summary ($GITHUB_STEP_SUMMARY) is the input file "in.json", which this run reads: appending the summary there would change it',
+      ),
     );
     expect(await readFile(join(folder, 'in.json'), 'utf8')).toBe(input);
     expect(await pathExists(join(folder, 'q.json'))).toBe(false);
@@ -63,8 +71,12 @@ test.describe('the job summary', () => {
   test('naming the settings file is refused', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input, 'settings.json': settings }, 'disjoint');
 
-    expect(await command(folder, ['in.json', '--config', 'settings.json', '--output', 'q.json'], { GITHUB_STEP_SUMMARY: 'settings.json' })).toEqual(
-      refused('the job summary ($GITHUB_STEP_SUMMARY) is the settings file "settings.json", which this run reads: appending the summary there would change it'),
+    expect(
+      await command(folder, ['in.json', '--config', 'settings.json', '--output', 'q.json'], { GITHUB_STEP_SUMMARY: 'settings.json' }),
+    ).toEqual(
+      refused(
+        'the job summary ($GITHUB_STEP_SUMMARY) is the settings file "settings.json", which this run reads: appending the summary there would change it',
+      ),
     );
     expect(await readFile(join(folder, 'settings.json'), 'utf8')).toBe(settings);
   });
@@ -72,7 +84,11 @@ test.describe('the job summary', () => {
   test('a file of its own is appended to, as before', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
 
-    expect(await command(folder, ['in.json', '--output', 'q.json'], { GITHUB_STEP_SUMMARY: 'summary.md' })).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await command(folder, ['in.json', '--output', 'q.json'], { GITHUB_STEP_SUMMARY: 'summary.md' })).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect(await readFile(join(folder, 'summary.md'), 'utf8')).toBe(`\n${await readFile(join(folder, 'q.md'), 'utf8')}`);
   });
 });
@@ -91,7 +107,9 @@ test.describe('the output path', () => {
     const folder = await createTemporaryFolder({ 'in.json': input, 'quality-evidence.config.json': settings }, 'disjoint');
 
     expect(await command(folder, ['in.json', '--output', './quality-evidence.config.json'])).toEqual(
-      refused('the output path is the settings file "quality-evidence.config.json", which this run reads: writing the report there would destroy it'),
+      refused(
+        'the output path is the settings file "quality-evidence.config.json", which this run reads: writing the report there would destroy it',
+      ),
     );
     expect(await readFile(join(folder, 'quality-evidence.config.json'), 'utf8')).toBe(settings);
   });
@@ -100,7 +118,9 @@ test.describe('the output path', () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
 
     expect(await command(folder, ['in.json', '--output', 'quality-evidence.config.json'])).toEqual(
-      refused('the output path is the settings file "quality-evidence.config.json", which this run reads: the next run would read the report as its settings file'),
+      refused(
+        'the output path is the settings file "quality-evidence.config.json", which this run reads: the next run would read the report as its settings file',
+      ),
     );
     expect(await pathExists(join(folder, 'quality-evidence.config.json'))).toBe(false);
   });
@@ -108,10 +128,16 @@ test.describe('the output path', () => {
   test('the runner script: QE_OUTPUT_PATH naming the file QE_CONFIG_PATH names is refused', async () => {
     const folder = await createTemporaryFolder({ 'in.json': input, 'settings.json': settings }, 'disjoint');
 
-    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_INPUT_PATH: 'in.json', QE_CONFIG_PATH: 'settings.json', QE_OUTPUT_PATH: 'settings.json' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      cwd: folder,
+      env: { QE_INPUT_PATH: 'in.json', QE_CONFIG_PATH: 'settings.json', QE_OUTPUT_PATH: 'settings.json' },
+    });
 
     expect(outcome).toEqual(
-      refused('the output path is the settings file "settings.json", which this run reads: writing the report there would destroy it', 'quality-evidence start:environment'),
+      refused(
+        'the output path is the settings file "settings.json", which this run reads: writing the report there would destroy it',
+        'quality-evidence start:environment',
+      ),
     );
     expect(await readFile(join(folder, 'settings.json'), 'utf8')).toBe(settings);
   });
@@ -144,12 +170,15 @@ export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/
 async function filesUnder(folder: string): Promise<Record<string, string>> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
   const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
-  const contents = await Promise.all(files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const));
+  const contents = await Promise.all(
+    files.map(async (file) => [relative(folder, file), (await readFile(file)).toString('base64')] as const),
+  );
   return Object.fromEntries(contents.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 test.describe('a file an OpenAPI document brings in through $ref is a file the run reads: no file of the run may be it (issue 34)', () => {
-  const api = 'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n';
+  const api =
+    'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n';
   const order = 'type: object\nproperties:\n  id: { type: integer }\n';
   const ordersInput = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 }] });
 
@@ -164,18 +193,21 @@ test.describe('a file an OpenAPI document brings in through $ref is a file the r
     {
       name: 'the output path',
       args: ['in.json', '--openapi', 'api.yaml', '--output', 'schemas/order.yaml'],
-      reason: 'the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+      reason:
+        'the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
     },
     {
       name: 'an export, spelled another way',
       args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json', '--export', 'junit=./schemas/../schemas/order.yaml'],
-      reason: 'the junit export is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+      reason:
+        'the junit export is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
     },
     {
       name: 'the job summary',
       args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json'],
       env: { GITHUB_STEP_SUMMARY: 'schemas/order.yaml' },
-      reason: 'the job summary ($GITHUB_STEP_SUMMARY) is the OpenAPI document "schemas/order.yaml", which this run reads: appending the summary there would change it',
+      reason:
+        'the job summary ($GITHUB_STEP_SUMMARY) is the OpenAPI document "schemas/order.yaml", which this run reads: appending the summary there would change it',
     },
   ];
   for (const { name, args, env, reason } of cases) {
@@ -194,7 +226,9 @@ test.describe('a file an OpenAPI document brings in through $ref is a file the r
     const before = await filesUnder(folder);
 
     expect(await command(folder, ['merge', 'a.json', '--openapi', 'api.yaml', '-o', 'schemas/order.yaml'])).toEqual(
-      refused('the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it'),
+      refused(
+        'the output path is the OpenAPI document "schemas/order.yaml", which this run reads: writing the report there would destroy it',
+      ),
     );
     expect(await filesUnder(folder)).toEqual(before);
   });
@@ -214,15 +248,20 @@ test.describe('a file an OpenAPI document brings in through $ref is a file the r
 });
 
 test.describe('the job summary naming an export file is refused (73), however spelled, and every file stays as it was (issue 34)', () => {
-  const files: Readonly<Record<string, string>> = { junit: 'junit.xml', ctrf: 'ctrf.json', prometheus: 'metrics.prom', 'benchmark-action': 'benchmark.json' };
+  const files: Readonly<Record<string, string>> = {
+    junit: 'junit.xml',
+    ctrf: 'ctrf.json',
+    prometheus: 'metrics.prom',
+    'benchmark-action': 'benchmark.json',
+  };
   for (const [kind, file] of Object.entries(files)) {
     test(`the ${kind} export, there from an earlier run`, async () => {
       const folder = await createTemporaryFolder({ 'in.json': input, [file]: earlier }, 'disjoint');
       const before = await filesUnder(folder);
 
-      expect(await command(folder, ['in.json', '--output', 'q.json', '--export', `${kind}=${file}`], { GITHUB_STEP_SUMMARY: `./${file}` })).toEqual(
-        refused(`the job summary ($GITHUB_STEP_SUMMARY) is the ${kind} export: appending the summary there would break it`),
-      );
+      expect(
+        await command(folder, ['in.json', '--output', 'q.json', '--export', `${kind}=${file}`], { GITHUB_STEP_SUMMARY: `./${file}` }),
+      ).toEqual(refused(`the job summary ($GITHUB_STEP_SUMMARY) is the ${kind} export: appending the summary there would break it`));
       expect(await filesUnder(folder)).toEqual(before);
     });
   }
@@ -232,9 +271,11 @@ test.describe('the job summary naming an export file is refused (73), however sp
     await symlink('metrics.prom', join(folder, 'summary.md'));
     const before = await filesUnder(folder);
 
-    expect(await command(folder, ['in.json', '--output', 'q.json', '--export', 'prometheus=metrics.prom'], { GITHUB_STEP_SUMMARY: 'summary.md' })).toEqual(
-      refused('the job summary ($GITHUB_STEP_SUMMARY) is the prometheus export: appending the summary there would break it'),
-    );
+    expect(
+      await command(folder, ['in.json', '--output', 'q.json', '--export', 'prometheus=metrics.prom'], {
+        GITHUB_STEP_SUMMARY: 'summary.md',
+      }),
+    ).toEqual(refused('the job summary ($GITHUB_STEP_SUMMARY) is the prometheus export: appending the summary there would break it'));
     expect(await filesUnder(folder)).toEqual(before);
   });
 
@@ -242,9 +283,11 @@ test.describe('the job summary naming an export file is refused (73), however sp
     const folder = await createTemporaryFolder({ 'in.json': input }, 'disjoint');
     await mkdir(join(folder, 'out'));
 
-    expect(await command(folder, ['in.json', '--output', 'q.json', '--export', 'ctrf=out/ctrf.json'], { GITHUB_STEP_SUMMARY: 'out/../out/ctrf.json' })).toEqual(
-      refused('the job summary ($GITHUB_STEP_SUMMARY) is the ctrf export: appending the summary there would break it'),
-    );
+    expect(
+      await command(folder, ['in.json', '--output', 'q.json', '--export', 'ctrf=out/ctrf.json'], {
+        GITHUB_STEP_SUMMARY: 'out/../out/ctrf.json',
+      }),
+    ).toEqual(refused('the job summary ($GITHUB_STEP_SUMMARY) is the ctrf export: appending the summary there would break it'));
     expect(await filesUnder(folder)).toEqual({ 'in.json': Buffer.from(input).toString('base64') });
   });
 
@@ -254,9 +297,11 @@ test.describe('the job summary naming an export file is refused (73), however sp
     await writeFile(join(folder, 'junit.xml'), earlier);
     const before = await filesUnder(folder);
 
-    expect(await command(folder, ['merge', 'a.json', '--output', 'all.json', '--export', 'junit=junit.xml'], { GITHUB_STEP_SUMMARY: join(folder, 'junit.xml') })).toEqual(
-      refused('the job summary ($GITHUB_STEP_SUMMARY) is the junit export: appending the summary there would break it'),
-    );
+    expect(
+      await command(folder, ['merge', 'a.json', '--output', 'all.json', '--export', 'junit=junit.xml'], {
+        GITHUB_STEP_SUMMARY: join(folder, 'junit.xml'),
+      }),
+    ).toEqual(refused('the job summary ($GITHUB_STEP_SUMMARY) is the junit export: appending the summary there would break it'));
     expect(await filesUnder(folder)).toEqual(before);
   });
 });
@@ -279,7 +324,9 @@ test.describe('a path that goes up (..) out of a folder not there yet names what
     expect((await command(folder, ['in.json', '--output', 'q.json'])).exitCode).toBe(0);
     const before = await filesUnder(folder);
 
-    expect(await command(folder, ['check', 'q.json', '--budgets', 'budgets.json', '--export', 'prometheus=new/../q.json'])).toEqual(refused(goesUp('prometheus export')));
+    expect(await command(folder, ['check', 'q.json', '--budgets', 'budgets.json', '--export', 'prometheus=new/../q.json'])).toEqual(
+      refused(goesUp('prometheus export')),
+    );
     expect(await filesUnder(folder)).toEqual(before);
   });
 
@@ -288,7 +335,9 @@ test.describe('a path that goes up (..) out of a folder not there yet names what
     expect((await command(folder, ['in.json', '--output', 'q.json', '--history', 'h.jsonl'])).exitCode).toBe(0);
     const before = await filesUnder(folder);
 
-    expect(await command(folder, ['in.json', '--output', 'q.json', '--history', 'new/../h.jsonl'])).toEqual(refused(goesUp('history file')));
+    expect(await command(folder, ['in.json', '--output', 'q.json', '--history', 'new/../h.jsonl'])).toEqual(
+      refused(goesUp('history file')),
+    );
     expect(await filesUnder(folder)).toEqual(before);
   });
 });

@@ -7,7 +7,10 @@ import { MemoryFileSystem } from './support/memoryFileSystem.js';
 
 // Records whose values no real call has are refused where they are, before they can bend a statistic.
 
-async function command(args: readonly string[], files: Readonly<Record<string, string>>): Promise<{ exitCode: number; message: string; fileSystem: MemoryFileSystem }> {
+async function command(
+  args: readonly string[],
+  files: Readonly<Record<string, string>>,
+): Promise<{ exitCode: number; message: string; fileSystem: MemoryFileSystem }> {
   const fileSystem = new MemoryFileSystem(files);
   const context: CommandContext = {
     args,

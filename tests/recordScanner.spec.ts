@@ -16,7 +16,12 @@ import { expect, test } from './support/test.js';
 // report, and the same message at the same place, whatever the input.
 
 /** The whole run over `bytes`, cut into chunks of the sizes given (cycled): the report's bytes, or the error's class, message and place. */
-async function outcome(bytes: Buffer, scanRecords: boolean, chunkSizes: readonly number[] = [bytes.length], name = 'input.ndjson'): Promise<string> {
+async function outcome(
+  bytes: Buffer,
+  scanRecords: boolean,
+  chunkSizes: readonly number[] = [bytes.length],
+  name = 'input.ndjson',
+): Promise<string> {
   const run = createEvidenceRun({ environment: 'test', slowResponseThresholdMs: 500 });
   const pieces: Buffer[] = [];
   for (let at = 0, index = 0; at < bytes.length; index++) {
@@ -28,7 +33,13 @@ async function outcome(bytes: Buffer, scanRecords: boolean, chunkSizes: readonly
     for (const piece of pieces) yield await Promise.resolve(piece);
   }
   try {
-    const options = { includeAssets: false, nameInput: false, tally: createReadTally(), reportInvalid: run.takeInvalid.bind(run), scanRecords };
+    const options = {
+      includeAssets: false,
+      nameInput: false,
+      tally: createReadTally(),
+      reportInvalid: run.takeInvalid.bind(run),
+      scanRecords,
+    };
     for await (const batch of readRecords({ name, chunks: chunks() }, options)) run.takeBatch(batch);
     return formatReport(run.finish());
   } catch (error) {
@@ -168,7 +179,10 @@ test('the hostile corpus reads alike on either path: every file as it is, cut in
 // Records of the usual shape, as a suite's recorder writes them: what the scanner reads.
 const usualLine = fc
   .record({
-    id: fc.option(fc.integer({ min: 0, max: 9999 }).map((index) => `exec-${index}`), { nil: undefined }),
+    id: fc.option(
+      fc.integer({ min: 0, max: 9999 }).map((index) => `exec-${index}`),
+      { nil: undefined },
+    ),
     statusCode: fc.constantFrom(200, 201, 204, 404, 500, 503),
     endpoint: fc.constantFrom('GET /a', 'POST /orders/7', 'get /a', 'GET /a?page=2', 'DELETE /x'),
     responseTimeMs: fc.integer({ min: 0, max: 120_000 }).map((hundredths) => hundredths / 100),
@@ -180,7 +194,10 @@ const generatedLine = fc.oneof(
     .record({
       id: fc.option(fc.oneof(fc.string({ maxLength: 12 }), fc.constant('exec-1')), { nil: undefined }),
       statusCode: fc.oneof(fc.constantFrom(200, 201, 204, 301, 404, 500, 503), fc.integer({ min: 0, max: 700 })),
-      endpoint: fc.oneof(fc.constantFrom('GET /a', 'POST /orders/7', 'get /a', 'GET /a?page=2', 'DELETE  /x '), fc.string({ maxLength: 10 }).map((path) => `GET /${path}`)),
+      endpoint: fc.oneof(
+        fc.constantFrom('GET /a', 'POST /orders/7', 'get /a', 'GET /a?page=2', 'DELETE  /x '),
+        fc.string({ maxLength: 10 }).map((path) => `GET /${path}`),
+      ),
       responseTimeMs: fc.oneof(
         fc.integer({ min: 0, max: 120_000 }).map((hundredths) => hundredths / 100),
         fc.double({ min: 0, max: 90_000_000, noNaN: true }),
@@ -188,7 +205,12 @@ const generatedLine = fc.oneof(
       ),
     })
     .map((record) => JSON.stringify(record)),
-  fc.constantFrom(...LEFT_TO_JSON_PARSE.slice(0, 22), '', '   ', '{"statusCode":200,"endpoint":"GET /a","responseTimeMs":5,"timingMs":{"wait":2}}'),
+  fc.constantFrom(
+    ...LEFT_TO_JSON_PARSE.slice(0, 22),
+    '',
+    '   ',
+    '{"statusCode":200,"endpoint":"GET /a","responseTimeMs":5,"timingMs":{"wait":2}}',
+  ),
 );
 
 test('generated inputs, cut into chunks anywhere, give the same report or message on either path', async () => {
@@ -208,7 +230,10 @@ test('generated inputs, cut into chunks anywhere, give the same report or messag
 test('generated JSON documents, one record to a line or indented, cut into chunks anywhere, give the same report or message on either path', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.oneof({ weight: 19, arbitrary: usualLine }, { weight: 1, arbitrary: generatedLine.filter((line) => line.trim() !== '') }), { maxLength: 40 }),
+      fc.array(
+        fc.oneof({ weight: 19, arbitrary: usualLine }, { weight: 1, arbitrary: generatedLine.filter((line) => line.trim() !== '') }),
+        { maxLength: 40 },
+      ),
       fc.constantFrom(',\n', ',', ' ,\r\n  '),
       fc.boolean(),
       fc.integer({ min: 1, max: 20 }),

@@ -4,7 +4,10 @@ import type { BudgetResult } from '../src/report/verdictSchemas.js';
 
 // What the renderings take from a report is bounded and escaped, whatever the report holds.
 
-const report = buildReport(summariseExecutions([{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 10 }], 750), { environment: 'ci', slowResponseThresholdMs: 750 });
+const report = buildReport(summariseExecutions([{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 10 }], 750), {
+  environment: 'ci',
+  slowResponseThresholdMs: 750,
+});
 
 test.describe('the HTML <title> shows the environment as labels are shown', () => {
   const titleOf = (environment: string) => /<title>(.*?)<\/title>/s.exec(renderHtml({ ...report, environment }))![1];
@@ -40,7 +43,9 @@ test.describe('budget tables are capped as endpoint tables are, breached budgets
     expect(rows).toHaveLength(50);
     expect(rows.every((row) => row.startsWith('| ❌ fail'))).toBe(true);
     expect(rows[0]).toBe('| ❌ fail | `maxFailedExecutions` | `GET /e/0000` | ≤ 0 | 1 |');
-    expect(markdown).toContain('\n\nThe 50 budgets shown (breached first) of 1,000: 950 more budgets in `quality-summary.json`, 284 of them breached.\n');
+    expect(markdown).toContain(
+      '\n\nThe 50 budgets shown (breached first) of 1,000: 950 more budgets in `quality-summary.json`, 284 of them breached.\n',
+    );
   });
 
   test('HTML: 500 rows, the 334 breached first, then a line on the rest', () => {
@@ -49,7 +54,9 @@ test.describe('budget tables are capped as endpoint tables are, breached budgets
     expect(rows).toHaveLength(500);
     expect(rows.filter((row) => row.endsWith('"state bad" data-label="Result">'))).toHaveLength(334);
     expect(rows.slice(0, 334).every((row) => row.endsWith('"state bad" data-label="Result">'))).toBe(true);
-    expect(html).toContain('<p>The 500 budgets shown (breached first) of 1,000: 500 more budgets in <code>quality-summary.json</code>.</p>');
+    expect(html).toContain(
+      '<p>The 500 budgets shown (breached first) of 1,000: 500 more budgets in <code>quality-summary.json</code>.</p>',
+    );
   });
 
   test('a table within the cap has no such line', () => {

@@ -49,7 +49,6 @@ async function startCountingServer(): Promise<CountingServer> {
   };
 }
 
-
 const config = (extraReporters = '') => `import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './tests',
@@ -114,7 +113,12 @@ test.describe('every call the server answered is recorded or counted as unrecord
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(server.answered).toHaveLength(6);
     expect(report.executionCount + (report.unrecordedCallCount ?? 0)).toBe(server.answered.length);
-    expect(report).toMatchObject({ executionCount: 4, unrecordedCallCount: 2, unrecordedEndpoints: ['DELETE /booking/:id', 'GET /booking/:id'], noResponseCount: 0 });
+    expect(report).toMatchObject({
+      executionCount: 4,
+      unrecordedCallCount: 2,
+      unrecordedEndpoints: ['DELETE /booking/:id', 'GET /booking/:id'],
+      noResponseCount: 0,
+    });
   });
 
   test('a context made with playwright.request.newContext() is recorded', async () => {
@@ -123,7 +127,10 @@ test.describe('every call the server answered is recorded or counted as unrecord
   });
 
   test('a context made with the request that quality-evidence/test exports is recorded', async () => {
-    const attachments = await recordsAttachedTo(join(project, 'out/playwright.json'), 'a context made with request.newContext(), request imported from quality-evidence/test');
+    const attachments = await recordsAttachedTo(
+      join(project, 'out/playwright.json'),
+      'a context made with request.newContext(), request imported from quality-evidence/test',
+    );
     expect(attachments.map((record) => [record['statusCode'], record['endpoint']])).toEqual([[200, 'GET /booking/43']]);
   });
 
@@ -136,7 +143,9 @@ test.describe('every call the server answered is recorded or counted as unrecord
   });
 
   test('the run ends with one line giving the headline numbers and where the report is', () => {
-    expect(outcome.stdout).toContain('quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n');
+    expect(outcome.stdout).toContain(
+      'quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n',
+    );
   });
 
   test('each recorded call carries the response time and phases Playwright measured (APIResponse.timing(), Playwright 1.62 and later)', async () => {
@@ -169,7 +178,8 @@ async function recordsAttachedTo(jsonReport: string, title: string): Promise<Rec
     specs?: { title: string; tests: { results: { attachments: { contentType: string; body?: string }[] }[] }[] }[];
   }
   const report = JSON.parse(await readFile(jsonReport, 'utf8')) as { suites: JsonSuite[] };
-  const specs = (suites: readonly JsonSuite[]): NonNullable<JsonSuite['specs']> => suites.flatMap((suite) => [...(suite.specs ?? []), ...specs(suite.suites ?? [])]);
+  const specs = (suites: readonly JsonSuite[]): NonNullable<JsonSuite['specs']> =>
+    suites.flatMap((suite) => [...(suite.specs ?? []), ...specs(suite.suites ?? [])]);
   const spec = specs(report.suites).find((candidate) => candidate.title === title);
   return (spec?.tests ?? [])
     .flatMap((testEntry) => testEntry.results)
@@ -221,17 +231,22 @@ test('plain, after the stop', async ({ request }) => {
     noResponseEndpoints: ['DELETE /booking/:id', 'GET /orders/:id'],
     unrecordedCallCount: 0,
   });
-  expect(outcome.stderr).toContain('quality-evidence reporter: 2 API calls got no response (2 endpoints); is the server under test running?\n');
+  expect(outcome.stderr).toContain(
+    'quality-evidence reporter: 2 API calls got no response (2 endpoints); is the server under test running?\n',
+  );
   expect(outcome.stdout, 'the call still throws to the test').toContain('Error: apiRequestContext.get: connect ECONNREFUSED');
   expect(outcome.stdout).toContain(`at ${join(project, 'tests/a-recorded.spec.ts')}:12:17`);
   expect(outcome.stdout, 'no frame of the recording wrapper').not.toMatch(/quality-evidence[/\\]\.build|recorded-call/);
 });
 
-test('calls no record accounts for are labelled by the run\'s routes, as recorded calls are', async () => {
+test("calls no record accounts for are labelled by the run's routes, as recorded calls are", async () => {
   const server = await startCountingServer();
   const project = await createPlaywrightProject(
     {
-      'playwright.config.ts': config().replace("{ outputFile: 'out/quality-summary.json' }", "{ outputFile: 'out/quality-summary.json', routes: ['/usuarios/:userId'] }"),
+      'playwright.config.ts': config().replace(
+        "{ outputFile: 'out/quality-summary.json' }",
+        "{ outputFile: 'out/quality-summary.json', routes: ['/usuarios/:userId'] }",
+      ),
       'tests/plain.spec.ts': `import { test, expect } from '@playwright/test';
 
 test('opaque ids', async ({ request }) => {
@@ -246,7 +261,11 @@ test('opaque ids', async ({ request }) => {
   await server.close();
   expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
   const report = await readReport(join(project, 'out/quality-summary.json'));
-  expect(report).toMatchObject({ executionCount: 0, unrecordedCallCount: 2, unrecordedEndpoints: ['DELETE /usuarios/:userId', 'GET /usuarios/:userId'] });
+  expect(report).toMatchObject({
+    executionCount: 0,
+    unrecordedCallCount: 2,
+    unrecordedEndpoints: ['DELETE /usuarios/:userId', 'GET /usuarios/:userId'],
+  });
 });
 
 test('a run whose tests record nothing says so in one line', async () => {
@@ -280,17 +299,30 @@ test('records', async () => {
   const configWithoutReporter = `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests' });\n`;
 
   test('the reporter named only on the command line honours it, and quiet silences the closing line', async () => {
-    const project = await createPlaywrightProject({ 'playwright.config.ts': configWithoutReporter, 'quality-evidence.config.json': settingsFile, 'tests/one.spec.ts': recordingSpec });
+    const project = await createPlaywrightProject({
+      'playwright.config.ts': configWithoutReporter,
+      'quality-evidence.config.json': settingsFile,
+      'tests/one.spec.ts': recordingSpec,
+    });
 
     const outcome = await runPlaywright(project, ['test', '--reporter=quality-evidence/reporter']);
 
     expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(await readReport(join(project, 'reports/quality.json'))).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 5, executionCount: 1, slowExecutionCount: 1 });
+    expect(await readReport(join(project, 'reports/quality.json'))).toMatchObject({
+      environment: 'from-file',
+      slowResponseThresholdMs: 5,
+      executionCount: 1,
+      slowExecutionCount: 1,
+    });
     expect(outcome.stdout).not.toContain('quality-evidence:');
   });
 
   test('merge-reports --reporter honours it too', async () => {
-    const project = await createPlaywrightProject({ 'playwright.config.ts': configWithoutReporter, 'quality-evidence.config.json': settingsFile, 'tests/one.spec.ts': recordingSpec });
+    const project = await createPlaywrightProject({
+      'playwright.config.ts': configWithoutReporter,
+      'quality-evidence.config.json': settingsFile,
+      'tests/one.spec.ts': recordingSpec,
+    });
 
     await runPlaywright(project, ['test', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: 'all-blob-reports/report-1.zip' });
     const outcome = await runPlaywright(project, ['merge-reports', '--reporter', 'quality-evidence/reporter', './all-blob-reports']);
@@ -309,7 +341,11 @@ test('records', async () => {
     const outcome = await runPlaywright(project, ['test'], { QE_ENVIRONMENT: 'from-variable', QE_SLOW_RESPONSE_THRESHOLD_MS: '10' });
 
     expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(await readReport(join(project, 'reports/quality.json'))).toMatchObject({ environment: 'from-option', slowResponseThresholdMs: 10, slowExecutionCount: 0 });
+    expect(await readReport(join(project, 'reports/quality.json'))).toMatchObject({
+      environment: 'from-option',
+      slowResponseThresholdMs: 10,
+      slowExecutionCount: 0,
+    });
   });
 
   test('a bad file stops the run before any test, naming each key and the file', async () => {
@@ -334,10 +370,14 @@ test('records', async () => {
   test('a QE_CONFIG_PATH that names a missing file stops the run', async () => {
     const project = await createPlaywrightProject({ 'playwright.config.ts': configWithoutReporter, 'tests/one.spec.ts': recordingSpec });
 
-    const outcome = await runPlaywright(project, ['test', '--reporter=quality-evidence/reporter'], { QE_CONFIG_PATH: 'ci/quality-evidence.json' });
+    const outcome = await runPlaywright(project, ['test', '--reporter=quality-evidence/reporter'], {
+      QE_CONFIG_PATH: 'ci/quality-evidence.json',
+    });
 
     expect(outcome.exitCode).not.toBe(0);
-    expect(outcome.stdout + outcome.stderr).toContain(`cannot read the settings file ${JSON.stringify(join(project, 'ci/quality-evidence.json'))}: no such file or directory (ENOENT)`);
+    expect(outcome.stdout + outcome.stderr).toContain(
+      `cannot read the settings file ${JSON.stringify(join(project, 'ci/quality-evidence.json'))}: no such file or directory (ENOENT)`,
+    );
   });
 });
 
@@ -368,13 +408,23 @@ test('plain, refused', async ({ request }) => {
   const single = await runPlaywright(project, ['test'], env);
   const singleReport = await readFile(join(project, 'out/quality-summary.json'), 'utf8');
   for (const shard of [1, 2]) {
-    await runPlaywright(project, ['test', `--shard=${shard}/2`, '--reporter=blob'], { ...env, PLAYWRIGHT_BLOB_OUTPUT_FILE: `all-blob-reports/report-${shard}.zip` });
+    await runPlaywright(project, ['test', `--shard=${shard}/2`, '--reporter=blob'], {
+      ...env,
+      PLAYWRIGHT_BLOB_OUTPUT_FILE: `all-blob-reports/report-${shard}.zip`,
+    });
   }
-  const merged = await runPlaywright(project, ['merge-reports', '--reporter', 'quality-evidence/reporter', './all-blob-reports'], { QE_OUTPUT_PATH: 'out/merged.json' });
+  const merged = await runPlaywright(project, ['merge-reports', '--reporter', 'quality-evidence/reporter', './all-blob-reports'], {
+    QE_OUTPUT_PATH: 'out/merged.json',
+  });
   await server.close();
 
   expect([single.exitCode, merged.exitCode]).toEqual([0, 0]);
-  expect(JSON.parse(singleReport)).toMatchObject({ executionCount: 6, noResponseCount: 2, noResponseEndpoints: ['GET /down', 'GET /plain-down'], unrecordedCallCount: 2 });
+  expect(JSON.parse(singleReport)).toMatchObject({
+    executionCount: 6,
+    noResponseCount: 2,
+    noResponseEndpoints: ['GET /down', 'GET /plain-down'],
+    unrecordedCallCount: 2,
+  });
   // The shards are a second run of real calls: every count and label is the same, the times are not.
   expect(withoutTimes(reportFrom(await readFile(join(project, 'out/merged.json'), 'utf8')))).toEqual(
     withoutTimes(reportFrom(singleReport)),

@@ -35,7 +35,9 @@ test('a budgets file with a bad budget stops the run before any test file is loa
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stdout + outcome.stderr).toContain(`ConfigurationError: invalid budgets:\n  - maxFailedExecutions in "${join(project, 'budgets.json')}": `);
+  expect(outcome.stdout + outcome.stderr).toContain(
+    `ConfigurationError: invalid budgets:\n  - maxFailedExecutions in "${join(project, 'budgets.json')}": `,
+  );
   expect(await pathExists(join(project, 'spec-loaded.txt')), 'the spec file was loaded').toBe(false);
   expect(await pathExists(join(project, 'out/q.json'))).toBe(false);
 });
@@ -49,11 +51,13 @@ test('a budgets file that cannot be read stops the run before any test file is l
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stdout + outcome.stderr).toContain(`InputUnreadableError: cannot read the budgets file "${join(project, 'missing-budgets.json')}": no such file or directory (ENOENT)`);
+  expect(outcome.stdout + outcome.stderr).toContain(
+    `InputUnreadableError: cannot read the budgets file "${join(project, 'missing-budgets.json')}": no such file or directory (ENOENT)`,
+  );
   expect(await pathExists(join(project, 'spec-loaded.txt'))).toBe(false);
 });
 
-test("an OpenAPI document that is not one stops the run before any test file is loaded, naming the file and the line", async () => {
+test('an OpenAPI document that is not one stops the run before any test file is loaded, naming the file and the line', async () => {
   const project = await createPlaywrightProject({
     'playwright.config.ts': config(`{ outputFile: 'out/q.json', openapi: 'openapi.yaml' }`),
     'openapi.yaml': 'openapi: 3.0.3\ninfo: {}\nopenapi: 3.1.0\n',
@@ -63,12 +67,17 @@ test("an OpenAPI document that is not one stops the run before any test file is 
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stdout + outcome.stderr).toContain(`ConfigurationError: invalid OpenAPI document:\n  - "${join(project, 'openapi.yaml')}": is not well-formed YAML at line 3, column 1`);
+  expect(outcome.stdout + outcome.stderr).toContain(
+    `ConfigurationError: invalid OpenAPI document:\n  - "${join(project, 'openapi.yaml')}": is not well-formed YAML at line 3, column 1`,
+  );
   expect(await pathExists(join(project, 'spec-loaded.txt'))).toBe(false);
 });
 
 test('a baseline that is the output file stops the run before any test file is loaded, and the baseline stays', async () => {
-  const project = await createPlaywrightProject({ 'playwright.config.ts': config(`{ outputFile: 'out/q.json', baselinePath: 'out/q.json' }`), 'tests/a.spec.ts': markingSpec });
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': config(`{ outputFile: 'out/q.json', baselinePath: 'out/q.json' }`),
+    'tests/a.spec.ts': markingSpec,
+  });
   // A report of this tool to compare with: the one a first run writes.
   await writeFile(join(project, 'playwright.config.ts'), config(`{ outputFile: 'out/q.json' }`));
   expect((await runPlaywright(project, ['test'])).exitCode).toBe(0);
@@ -91,7 +100,8 @@ test('an export naming a file the OpenAPI document brings in through $ref stops 
   const order = 'type: object\nproperties:\n  id: { type: integer }\n';
   const project = await createPlaywrightProject({
     'playwright.config.ts': config(`{ outputFile: 'out/q.json', openapi: 'api.yaml', exports: { junit: 'schemas/order.yaml' } }`),
-    'api.yaml': 'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n',
+    'api.yaml':
+      'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n',
     'tests/a.spec.ts': markingSpec,
   });
   await mkdir(join(project, 'schemas'));

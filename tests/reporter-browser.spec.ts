@@ -107,7 +107,10 @@ test('the API answers the client too', async ({ request }) => {
 `;
 
 test('a browser suite reports the API calls its server answered, by source, with the calls no server answered counted apart', async () => {
-  const project = await createPlaywrightProject({ 'playwright.config.ts': configWith(`{ outputFile: 'out/q.json' }`), 'tests/shop.spec.ts': shopSpec });
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': configWith(`{ outputFile: 'out/q.json' }`),
+    'tests/shop.spec.ts': shopSpec,
+  });
   app.answered.length = 0;
 
   // Chromium keeps its profile under HOME: the project's own folder, removed with it.
@@ -117,7 +120,21 @@ test('a browser suite reports the API calls its server answered, by source, with
   const report = await readReport(join(project, 'out/q.json'));
   // What the server answered: the page's calls, then the API client's one; the aborted call it never answered.
   const answered = app.answered.map((line) => line.replace(/ \d+$/, '')).sort();
-  expect(answered).toEqual(['GET /api/broken', 'GET /api/old-orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/orders', 'GET /api/profile', 'GET /api/profile', 'GET /api/settings', 'GET /api/slow', 'POST /api/orders'].sort());
+  expect(answered).toEqual(
+    [
+      'GET /api/broken',
+      'GET /api/old-orders',
+      'GET /api/orders',
+      'GET /api/orders',
+      'GET /api/orders',
+      'GET /api/orders',
+      'GET /api/profile',
+      'GET /api/profile',
+      'GET /api/settings',
+      'GET /api/slow',
+      'POST /api/orders',
+    ].sort(),
+  );
   expect(app.answered.filter((line) => line.startsWith('GET /api/profile'))).toEqual(['GET /api/profile 200', 'GET /api/profile 304']);
   expect(report.statusCodes).toStrictEqual({ '200': 7, '201': 1, '302': 1, '304': 1, '500': 1 });
   expect(report.executionCount).toBe(12);
@@ -133,21 +150,33 @@ test('a browser suite reports the API calls its server answered, by source, with
     unfinishedCallCount: report.unfinishedCallCount,
   }).toStrictEqual({ browserCallCount: 14, mockedCallCount: 1, cachedCallCount: 1, serviceWorkerCallCount: 1, unfinishedCallCount: 0 });
   const orders = report.endpoints.find((entry) => entry.endpoint === 'GET /api/orders');
-  expect(orders?.sources).toStrictEqual({ api: { executionCount: 1, failedExecutionCount: 0 }, browser: { executionCount: 3, failedExecutionCount: 0 } });
+  expect(orders?.sources).toStrictEqual({
+    api: { executionCount: 1, failedExecutionCount: 0 },
+    browser: { executionCount: 3, failedExecutionCount: 0 },
+  });
   const broken = report.endpoints.find((entry) => entry.endpoint === 'GET /api/broken');
-  expect(broken?.failedExecutions?.map(({ statusCode, source, test: { title } = { title: '' } }) => ({ statusCode, source, title }))).toStrictEqual([
-    { statusCode: 500, source: 'browser', title: 'shop.spec.ts › the orders page lists, adds and fails' },
-  ]);
+  expect(
+    broken?.failedExecutions?.map(({ statusCode, source, test: { title } = { title: '' } }) => ({ statusCode, source, title })),
+  ).toStrictEqual([{ statusCode: 500, source: 'browser', title: 'shop.spec.ts › the orders page lists, adds and fails' }]);
   // The page's own assets are never executions.
   expect(report.endpoints.map((entry) => entry.endpoint).filter((endpoint) => !endpoint.includes('/api/'))).toEqual([]);
   expect(report.unrecordedCallCount).toBe(0);
   // The closing line says what the browsers' calls came to; every rendering reads the two sources apart.
-  expect(outcome.stdout).toContain('quality-evidence: 12 executions, 2 failed, 0 slow, 1 with no response; browser: 11 of 14 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to');
+  expect(outcome.stdout).toContain(
+    'quality-evidence: 12 executions, 2 failed, 0 slow, 1 with no response; browser: 11 of 14 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to',
+  );
   const markdown = await readFile(join(project, 'out/q.md'), 'utf8');
-  expect(markdown).toContain('### By source\n\n| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n| API clients | 1 | 0 | 0 | 0 | 1 |');
+  expect(markdown).toContain(
+    '### By source\n\n| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n| API clients | 1 | 0 | 0 | 0 | 1 |',
+  );
   expect(markdown).toMatch(/\| browser \| 11 \| 2 \| 1 \| 0 \| 8 \|/);
   expect(markdown).toMatch(/\| `GET \/api\/orders` \| API ×1, browser ×3 \| 4 \|/);
-  expect(markdown.split('\n').find((line) => line.startsWith('| `GET /api/broken` | 500 |'))?.replace(/\| [\d.]+ ms \|/, '| … ms |')).toBe(
+  expect(
+    markdown
+      .split('\n')
+      .find((line) => line.startsWith('| `GET /api/broken` | 500 |'))
+      ?.replace(/\| [\d.]+ ms \|/, '| … ms |'),
+  ).toBe(
     '| `GET /api/broken` | 500 | `GET /api/broken` | … ms | `shop.spec.ts:5 · shop.spec.ts › the orders page lists, adds and fails (attempt 1) · in the browser` |',
   );
   const html = await readFile(join(project, 'out/q.html'), 'utf8');

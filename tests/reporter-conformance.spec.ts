@@ -20,7 +20,8 @@ test.describe.configure({ timeout: 120_000 });
 async function startPetstore(): Promise<{ baseURL: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const route = `${request.method ?? ''} ${(request.url ?? '').split('?')[0] ?? ''}`;
-    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (route === 'GET /v2/pets') json(200, [{ id: 1, name: 'rex' }]);
     else if (route === 'GET /v2/pets/1') json(200, { id: 'SECRET-RESPONSE-VALUE', tag: 5 });
     else if (route === 'POST /v2/pets') json(200, { id: 2, name: 'rex' });
@@ -128,7 +129,14 @@ test.describe('a run with a contract checks every body it can', () => {
 
   test('the contract section gives the same counts per operation, and in all', async () => {
     const { contract } = await readReport(join(project, 'out/quality-summary.json'));
-    expect(contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount }) => [endpoint, validatedCount, schemaViolationCount, notValidatedCount])).toEqual([
+    expect(
+      contract?.operations.map(({ endpoint, validatedCount, schemaViolationCount, notValidatedCount }) => [
+        endpoint,
+        validatedCount,
+        schemaViolationCount,
+        notValidatedCount,
+      ]),
+    ).toEqual([
       ['GET /pets', 2, 0, 0],
       ['POST /pets', 6, 1, 2],
       ['GET /pets/{id}', 1, 1, 0],
@@ -137,13 +145,19 @@ test.describe('a run with a contract checks every body it can', () => {
     expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([9, 2, 2]);
   });
 
-  test('the response a checked call returns reads as Playwright\'s own: body, text, json, toBeOK, and it refuses once disposed', async () => {
+  test("the response a checked call returns reads as Playwright's own: body, text, json, toBeOK, and it refuses once disposed", async () => {
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(report.tests).toEqual({ total: 6, passed: 6, failed: 0, flaky: 0, skipped: 0 });
   });
 
   test('no value from a body reaches the report, the Markdown, the page or the terminal', async () => {
-    const outputs = [outcome.stdout, outcome.stderr, ...(await Promise.all(['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8'))))];
+    const outputs = [
+      outcome.stdout,
+      outcome.stderr,
+      ...(await Promise.all(
+        ['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8')),
+      )),
+    ];
     expect(outputs.filter((output) => output.includes('SECRET'))).toEqual([]);
   });
 });
@@ -176,7 +190,11 @@ test('lists pets, then asks for a route there is not', async ({ request }) => {
     expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     const excerpts = (failed: readonly { readonly excerpt?: string | undefined }[] | undefined) => failed?.map(({ excerpt }) => excerpt);
-    const seen = report.endpoints.map(({ endpoint, bodies, failedExecutions }) => [endpoint, bodies?.validatedCount, excerpts(failedExecutions)]);
+    const seen = report.endpoints.map(({ endpoint, bodies, failedExecutions }) => [
+      endpoint,
+      bodies?.validatedCount,
+      excerpts(failedExecutions),
+    ]);
     expect(seen).toEqual([
       ['GET /pets', 1, undefined],
       ['GET /v2/owners', undefined, ['{"code":404,"message":"no such route"}']],
@@ -194,8 +212,16 @@ test.describe('a body the validator could not finish with is counted, and no pat
     openapi: '3.1.0',
     info: { title: 't', version: '1' },
     paths: {
-      '/deep': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/N' } } } } } } },
-      '/word': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string', pattern: '^(a+)+$' } } } } } } },
+      '/deep': {
+        get: {
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/N' } } } } },
+        },
+      },
+      '/word': {
+        get: {
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string', pattern: '^(a+)+$' } } } } },
+        },
+      },
     },
     components: { schemas: { N: { type: 'array', items: { $ref: '#/components/schemas/N' } } } },
   });
@@ -229,8 +255,20 @@ test('reads a deep body, then a word in a moment', async ({ request }) => {
     expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({
-      'GET /deep': { validatedCount: 0, schemaViolationCount: 0, notValidatedCount: 1, notValidatedReasons: { tooDeep: 1 }, topViolations: [] },
-      'GET /word': { validatedCount: 1, schemaViolationCount: 1, notValidatedCount: 0, notValidatedReasons: {}, topViolations: [{ body: 'response', pointer: '', keyword: 'pattern', count: 1 }] },
+      'GET /deep': {
+        validatedCount: 0,
+        schemaViolationCount: 0,
+        notValidatedCount: 1,
+        notValidatedReasons: { tooDeep: 1 },
+        topViolations: [],
+      },
+      'GET /word': {
+        validatedCount: 1,
+        schemaViolationCount: 1,
+        notValidatedCount: 0,
+        notValidatedReasons: {},
+        topViolations: [{ body: 'response', pointer: '', keyword: 'pattern', count: 1 }],
+      },
     });
   });
 });

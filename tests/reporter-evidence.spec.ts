@@ -23,12 +23,16 @@ export default defineConfig({
 `;
 }
 
-
 function runCommand(project: string, args: readonly string[]): Promise<ProgramOutcome> {
   return new Promise((done) => {
-    execFile(join(project, 'node_modules/.bin/quality-evidence'), args, { cwd: project, env: childEnvironment() }, (error, stdout, stderr) => {
-      done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      join(project, 'node_modules/.bin/quality-evidence'),
+      args,
+      { cwd: project, env: childEnvironment() },
+      (error, stdout, stderr) => {
+        done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -56,7 +60,10 @@ test('an unexpected 404 still fails', async () => {
 `;
 
 test('negative tests declared expected are no failures, their other calls keep the usual rule, and their statuses still show', async () => {
-  const project = await createPlaywrightProject({ 'playwright.config.ts': configWith(`{ outputFile: 'out/q.json' }`), 'tests/negative.spec.ts': negativeSpec });
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': configWith(`{ outputFile: 'out/q.json' }`),
+    'tests/negative.spec.ts': negativeSpec,
+  });
 
   const outcome = await runPlaywright(project, ['test']);
 
@@ -121,7 +128,9 @@ test('always fails', async () => {
 
 test('a breached budget fails a run whose tests pass, says why on stderr, and the report is written', async () => {
   const project = await createPlaywrightProject({
-    'playwright.config.ts': configWith(`{ outputFile: 'out/q.json', budgets: { maxFailedExecutions: 0, endpoints: { 'GET /orders': { responseTimeMs: { p95: 100 } } } } }`),
+    'playwright.config.ts': configWith(
+      `{ outputFile: 'out/q.json', budgets: { maxFailedExecutions: 0, endpoints: { 'GET /orders': { responseTimeMs: { p95: 100 } } } } }`,
+    ),
     'tests/orders.spec.ts': `import { test } from '@playwright/test';
 import { recordExecution } from 'quality-evidence/reporter';
 test('orders', async () => {
@@ -157,7 +166,10 @@ test('orders', async () => {
   const outcome = await runPlaywright(project, ['test']);
 
   expect([outcome.exitCode, outcome.stderr]).toStrictEqual([0, '']);
-  expect((await readReport(join(project, 'out/q.json'))).budgets).toStrictEqual({ passed: true, results: [{ budget: 'minExecutions', limit: 1, actual: 1, passed: true }] });
+  expect((await readReport(join(project, 'out/q.json'))).budgets).toStrictEqual({
+    passed: true,
+    results: [{ budget: 'minExecutions', limit: 1, actual: 1, passed: true }],
+  });
 });
 
 test('check gates a report merged from shards, whose merge-reports exit status ignores reporters', async () => {
@@ -176,14 +188,22 @@ test('b', async () => { await recordExecution({ statusCode: 502, endpoint: 'GET 
 `,
   });
   for (const shard of [1, 2]) {
-    await runPlaywright(project, ['test', `--shard=${shard}/2`, '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: `blobs/report-${shard}.zip` });
+    await runPlaywright(project, ['test', `--shard=${shard}/2`, '--reporter=blob'], {
+      PLAYWRIGHT_BLOB_OUTPUT_FILE: `blobs/report-${shard}.zip`,
+    });
   }
 
-  const merged = await runPlaywright(project, ['merge-reports', '--reporter', 'quality-evidence/reporter', './blobs'], { QE_OUTPUT_PATH: 'out/merged.json' });
+  const merged = await runPlaywright(project, ['merge-reports', '--reporter', 'quality-evidence/reporter', './blobs'], {
+    QE_OUTPUT_PATH: 'out/merged.json',
+  });
   const check = await runCommand(project, ['check', 'out/merged.json', '--budgets', 'budgets.json']);
 
   expect(merged.exitCode).toBe(0);
-  expect(check).toStrictEqual({ exitCode: 1, stdout: 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n', stderr: '' });
+  expect(check).toStrictEqual({
+    exitCode: 1,
+    stdout: 'FAIL maxFailedExecutions: 1 (limit ≤ 0)\nquality-evidence check: 1 of 1 budget breached\n',
+    stderr: '',
+  });
 });
 
 const steadySpec = `import { test } from '@playwright/test';
@@ -194,21 +214,44 @@ test('orders', async () => {
 });
 `;
 
-test('with historyPath, each run is appended to the history with CI\'s names for it, and judged against the runs before it; the closing line names the file', async () => {
+test("with historyPath, each run is appended to the history with CI's names for it, and judged against the runs before it; the closing line names the file", async () => {
   // Eight Playwright runs: about 18 s of CPU, over 90 s on a loaded machine.
   test.setTimeout(360_000);
-  const project = await createPlaywrightProject({ 'playwright.config.ts': configWith(`{ outputFile: 'out/q.json', historyPath: 'out/history.jsonl' }`), 'tests/orders.spec.ts': steadySpec });
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': configWith(`{ outputFile: 'out/q.json', historyPath: 'out/history.jsonl' }`),
+    'tests/orders.spec.ts': steadySpec,
+  });
   for (let run = 1; run <= 6; run++) {
-    const outcome = await runPlaywright(project, ['test'], { GITHUB_SHA: `c0ffee${run}`, GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: String(run) });
+    const outcome = await runPlaywright(project, ['test'], {
+      GITHUB_SHA: `c0ffee${run}`,
+      GITHUB_REF_NAME: 'main',
+      GITHUB_RUN_ID: String(run),
+    });
     expect(outcome.exitCode, outcome.stdout).toBe(0);
     expect(outcome.stdout).toContain('out/history.jsonl');
   }
-  const slower = await runPlaywright(project, ['test'], { FACTOR: '20', GITHUB_SHA: 'c0ffee7', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '7' });
+  const slower = await runPlaywright(project, ['test'], {
+    FACTOR: '20',
+    GITHUB_SHA: 'c0ffee7',
+    GITHUB_REF_NAME: 'main',
+    GITHUB_RUN_ID: '7',
+  });
   expect(slower.exitCode, slower.stdout).toBe(0);
   const report = await readReport(join(project, 'out/q.json'));
   expect(report.history).toMatchObject({ runCount: 6, aboveRangeEndpoints: ['GET /orders'] });
   expect(report.endpoints[0]?.history?.trend).toBe('aboveRange');
   const runs = (await readFile(join(project, 'out/history.jsonl'), 'utf8'))
-    .trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as { runId: string; commit: string; branch: string });
-  expect(runs.map(({ runId, commit, branch }) => `${runId} ${commit} ${branch}`)).toEqual(['1 c0ffee1 main', '2 c0ffee2 main', '3 c0ffee3 main', '4 c0ffee4 main', '5 c0ffee5 main', '6 c0ffee6 main', '7 c0ffee7 main']);
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((line) => JSON.parse(line) as { runId: string; commit: string; branch: string });
+  expect(runs.map(({ runId, commit, branch }) => `${runId} ${commit} ${branch}`)).toEqual([
+    '1 c0ffee1 main',
+    '2 c0ffee2 main',
+    '3 c0ffee3 main',
+    '4 c0ffee4 main',
+    '5 c0ffee5 main',
+    '6 c0ffee6 main',
+    '7 c0ffee7 main',
+  ]);
 });

@@ -34,14 +34,26 @@ test('the request fixture records each call without any code in the test', async
   expect(JSON.parse(recorded[0]?.body?.toString() ?? '{}')).toMatchObject({ statusCode: 200, endpoint: 'GET /orders' });
 });
 
-test('recordExecution attaches a record measured by the test itself', { annotation: { type: 'expected-status', description: '404' } }, async ({ request }) => {
-  const started = performance.now();
-  const response = await request.get(`${baseURL()}/missing`);
-  await recordExecution({ id: 'manual-missing', statusCode: response.status(), endpoint: 'GET /missing', responseTimeMs: performance.now() - started });
+test(
+  'recordExecution attaches a record measured by the test itself',
+  { annotation: { type: 'expected-status', description: '404' } },
+  async ({ request }) => {
+    const started = performance.now();
+    const response = await request.get(`${baseURL()}/missing`);
+    await recordExecution({
+      id: 'manual-missing',
+      statusCode: response.status(),
+      endpoint: 'GET /missing',
+      responseTimeMs: performance.now() - started,
+    });
 
-  const recorded = test.info().attachments.filter((attachment) => attachment.name === 'quality-evidence-execution');
-  expect(recorded.map((attachment) => (JSON.parse(attachment.body?.toString() ?? '{}') as { id?: string }).id)).toEqual([undefined, 'manual-missing']);
-});
+    const recorded = test.info().attachments.filter((attachment) => attachment.name === 'quality-evidence-execution');
+    expect(recorded.map((attachment) => (JSON.parse(attachment.body?.toString() ?? '{}') as { id?: string }).id)).toEqual([
+      undefined,
+      'manual-missing',
+    ]);
+  },
+);
 
 test('recordExecution attaches only the record fields and the attempt, whatever else the object carries', async () => {
   const record = { statusCode: 201, endpoint: 'POST /orders', responseTimeMs: 12, headers: { authorization: 'Bearer not-for-reports' } };

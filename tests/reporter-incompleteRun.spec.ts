@@ -69,9 +69,14 @@ function runUntilSecondTest(project: string): Promise<ProgramOutcome> {
 function check(project: string, args: readonly string[]): Promise<ProgramOutcome> {
   const command = join(project, 'node_modules/quality-evidence/.build/src/cli/main.js');
   return new Promise((done) => {
-    execFile(process.execPath, [command, 'check', 'out/quality-summary.json', ...args], { cwd: project, env: childEnvironment() }, (error, stdout, stderr) => {
-      done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [command, 'check', 'out/quality-summary.json', ...args],
+      { cwd: project, env: childEnvironment() },
+      (error, stdout, stderr) => {
+        done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -95,18 +100,28 @@ test('Ctrl-C after 2 of 6 tests (during the third): the report says the run was 
       { budget: 'maxFailedExecutions', limit: 0, actual: 0, passed: true },
     ],
   });
-  expect(outcome.stderr).toContain('quality-evidence reporter: the run was interrupted before its tests were done: the report holds only what ran, and gets no passing verdict\n');
-  expect(outcome.stdout).toContain('quality-evidence: 2 executions, 0 failed, 0 slow, 0 with no response; the run was interrupted before its tests were done: the evidence is incomplete; report written to');
+  expect(outcome.stderr).toContain(
+    'quality-evidence reporter: the run was interrupted before its tests were done: the report holds only what ran, and gets no passing verdict\n',
+  );
+  expect(outcome.stdout).toContain(
+    'quality-evidence: 2 executions, 0 failed, 0 slow, 0 with no response; the run was interrupted before its tests were done: the evidence is incomplete; report written to',
+  );
   const markdown = await readFile(join(project, 'out/quality-summary.md'), 'utf8');
-  expect(markdown.split('\n')[2]).toBe('⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 2 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response');
+  expect(markdown.split('\n')[2]).toBe(
+    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 2 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+  );
   expect(markdown).not.toContain('✅ pass');
   const html = await readFile(join(project, 'out/quality-summary.html'), 'utf8');
-  expect(html).toContain('<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run was interrupted before its tests were done: the evidence is incomplete</p>');
+  expect(html).toContain(
+    '<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run was interrupted before its tests were done: the evidence is incomplete</p>',
+  );
   expect(html).not.toContain('✔ pass');
 
   const recorded = await check(project, []);
   expect(recorded.exitCode, 'check of the recorded verdict').toBe(1);
-  expect(recorded.stdout).toContain('quality-evidence check: the run was interrupted before its tests were done: the evidence is incomplete, so it passes no budget\n');
+  expect(recorded.stdout).toContain(
+    'quality-evidence check: the run was interrupted before its tests were done: the evidence is incomplete, so it passes no budget\n',
+  );
   expect((await check(project, ['--budgets', 'budgets.json'])).exitCode, 'check with the budgets judged afresh').toBe(1);
 });
 

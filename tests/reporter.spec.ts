@@ -27,7 +27,6 @@ export default defineConfig({
 
 const stagingConfig = configWith(`{ outputFile: 'out/quality-summary.json', slowResponseThresholdMs: 300, environment: 'staging' }`);
 
-
 const ordersSpec = `import { test, expect } from '@playwright/test';
 import { recordExecution } from 'quality-evidence/reporter';
 
@@ -65,8 +64,24 @@ function declared(line: number, title: string) {
 }
 
 /** A failed call of ordersSpec: recordExecution makes no pw:api step, so it has no line of its own. */
-function failedCall(method: string, path: string, statusCode: number, responseTimeMs: number, line: number, title: string, attempt: number) {
-  return { method, path, statusCode, responseTimeMs, test: declared(line, title), attempt, location: `test "orders.spec.ts › ${title}" (attempt ${attempt})` };
+function failedCall(
+  method: string,
+  path: string,
+  statusCode: number,
+  responseTimeMs: number,
+  line: number,
+  title: string,
+  attempt: number,
+) {
+  return {
+    method,
+    path,
+    statusCode,
+    responseTimeMs,
+    test: declared(line, title),
+    attempt,
+    location: `test "orders.spec.ts › ${title}" (attempt ${attempt})`,
+  };
 }
 
 // Worked by hand from ordersSpec with retries 1 and threshold 300: every
@@ -88,19 +103,88 @@ const expectedOrdersReport: QualityReport = {
   statusCodes: { '200': 5, '404': 1, '500': 2, '503': 1 },
   responseTimeMs: { min: 40, mean: 300.111, p50: 120, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
   endpoints: [
-    { endpoint: 'GET /flaky', executionCount: 2, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1, '503': 1 }, responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40, source: 'exact' }, latencyHistogram: histogramOf(40, 40), latencyByStatus: timesByStatus([200, 40], [503, 40]),
-      tests: [{ ...declared(13, 'retries a flaky call'), calls: 2, failedCalls: 1 }], testCount: 1, flakyFailedExecutionCount: 1,
-      failedExecutions: [failedCall('GET', '/flaky', 503, 40, 13, 'retries a flaky call', 1)] },
-    { endpoint: 'GET /invoices/7', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' }, latencyHistogram: histogramOf(300), latencyByStatus: timesByStatus([404, 300]),
-      tests: [{ ...declared(9, 'reads an invoice'), calls: 1, failedCalls: 1 }], testCount: 1, flakyFailedExecutionCount: 0,
-      failedExecutions: [failedCall('GET', '/invoices/7', 404, 300, 9, 'reads an invoice', 1)], passingTestFailures: { '404': 1 } },
-    { endpoint: 'GET /orders', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301, source: 'exact' }, latencyHistogram: histogramOf(120, 301), latencyByStatus: timesByStatus([200, 120, 301]),
-      tests: [{ ...declared(4, 'lists orders'), calls: 2, failedCalls: 0 }], testCount: 1, flakyFailedExecutionCount: 0 },
-    { endpoint: 'GET /reports', executionCount: 2, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 2 }, responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50, source: 'exact' }, latencyHistogram: histogramOf(50, 50), latencyByStatus: timesByStatus([200, 50, 50]),
-      tests: [{ ...declared(23, 'times out'), calls: 2, failedCalls: 0 }], testCount: 1, flakyFailedExecutionCount: 0 },
-    { endpoint: 'POST /orders', executionCount: 2, failedExecutionCount: 2, expectedErrorCount: 0, slowExecutionCount: 2, noResponseCount: 0, statusCodes: { '500': 2 }, responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' }, latencyHistogram: histogramOf(900, 900), latencyByStatus: timesByStatus([500, 900, 900]),
-      tests: [{ ...declared(18, 'always fails'), calls: 2, failedCalls: 2 }], testCount: 1, flakyFailedExecutionCount: 0,
-      failedExecutions: [failedCall('POST', '/orders', 500, 900, 18, 'always fails', 1), failedCall('POST', '/orders', 500, 900, 18, 'always fails', 2)] },
+    {
+      endpoint: 'GET /flaky',
+      executionCount: 2,
+      failedExecutionCount: 1,
+      expectedErrorCount: 0,
+      slowExecutionCount: 0,
+      noResponseCount: 0,
+      statusCodes: { '200': 1, '503': 1 },
+      responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40, source: 'exact' },
+      latencyHistogram: histogramOf(40, 40),
+      latencyByStatus: timesByStatus([200, 40], [503, 40]),
+      tests: [{ ...declared(13, 'retries a flaky call'), calls: 2, failedCalls: 1 }],
+      testCount: 1,
+      flakyFailedExecutionCount: 1,
+      failedExecutions: [failedCall('GET', '/flaky', 503, 40, 13, 'retries a flaky call', 1)],
+    },
+    {
+      endpoint: 'GET /invoices/7',
+      executionCount: 1,
+      failedExecutionCount: 1,
+      expectedErrorCount: 0,
+      slowExecutionCount: 0,
+      noResponseCount: 0,
+      statusCodes: { '404': 1 },
+      responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' },
+      latencyHistogram: histogramOf(300),
+      latencyByStatus: timesByStatus([404, 300]),
+      tests: [{ ...declared(9, 'reads an invoice'), calls: 1, failedCalls: 1 }],
+      testCount: 1,
+      flakyFailedExecutionCount: 0,
+      failedExecutions: [failedCall('GET', '/invoices/7', 404, 300, 9, 'reads an invoice', 1)],
+      passingTestFailures: { '404': 1 },
+    },
+    {
+      endpoint: 'GET /orders',
+      executionCount: 2,
+      failedExecutionCount: 0,
+      expectedErrorCount: 0,
+      slowExecutionCount: 1,
+      noResponseCount: 0,
+      statusCodes: { '200': 2 },
+      responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301, source: 'exact' },
+      latencyHistogram: histogramOf(120, 301),
+      latencyByStatus: timesByStatus([200, 120, 301]),
+      tests: [{ ...declared(4, 'lists orders'), calls: 2, failedCalls: 0 }],
+      testCount: 1,
+      flakyFailedExecutionCount: 0,
+    },
+    {
+      endpoint: 'GET /reports',
+      executionCount: 2,
+      failedExecutionCount: 0,
+      expectedErrorCount: 0,
+      slowExecutionCount: 0,
+      noResponseCount: 0,
+      statusCodes: { '200': 2 },
+      responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50, source: 'exact' },
+      latencyHistogram: histogramOf(50, 50),
+      latencyByStatus: timesByStatus([200, 50, 50]),
+      tests: [{ ...declared(23, 'times out'), calls: 2, failedCalls: 0 }],
+      testCount: 1,
+      flakyFailedExecutionCount: 0,
+    },
+    {
+      endpoint: 'POST /orders',
+      executionCount: 2,
+      failedExecutionCount: 2,
+      expectedErrorCount: 0,
+      slowExecutionCount: 2,
+      noResponseCount: 0,
+      statusCodes: { '500': 2 },
+      responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
+      latencyHistogram: histogramOf(900, 900),
+      latencyByStatus: timesByStatus([500, 900, 900]),
+      tests: [{ ...declared(18, 'always fails'), calls: 2, failedCalls: 2 }],
+      testCount: 1,
+      flakyFailedExecutionCount: 0,
+      failedExecutions: [
+        failedCall('POST', '/orders', 500, 900, 18, 'always fails', 1),
+        failedCall('POST', '/orders', 500, 900, 18, 'always fails', 2),
+      ],
+    },
   ],
   slowestExecutions: [
     { endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 900, location: 'test "orders.spec.ts › always fails" (attempt 1)' },
@@ -139,8 +223,18 @@ test.describe('automatic recording through quality-evidence/test', () => {
       };
       if (route === 'GET /orders') answer(200);
       else if (route === 'POST /orders') answer(201);
-      else if (route === 'GET /slow') setTimeout(() => { answer(200); }, 600);
-      else if (route === 'POST /login') response.writeHead(401, { 'content-type': 'application/json', 'set-cookie': 'sid=SECRET-COOKIE' }).end(JSON.stringify({ error: 'bad credentials', user: { email: 'ann@example.com', password: 'SECRET-PASSWORD' }, token: 'SECRET-TOKEN' }));
+      else if (route === 'GET /slow')
+        setTimeout(() => {
+          answer(200);
+        }, 600);
+      else if (route === 'POST /login')
+        response.writeHead(401, { 'content-type': 'application/json', 'set-cookie': 'sid=SECRET-COOKIE' }).end(
+          JSON.stringify({
+            error: 'bad credentials',
+            user: { email: 'ann@example.com', password: 'SECRET-PASSWORD' },
+            token: 'SECRET-TOKEN',
+          }),
+        );
       else answer(404);
     });
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
@@ -153,7 +247,9 @@ test.describe('automatic recording through quality-evidence/test', () => {
 
   test('every call of the request fixture is recorded with its status, method and path without the query', async () => {
     const project = await createPlaywrightProject({
-      'playwright.config.ts': configWith(`{ outputFile: 'out/quality-summary.json', slowResponseThresholdMs: 400, environment: 'local-api' }`),
+      'playwright.config.ts': configWith(
+        `{ outputFile: 'out/quality-summary.json', slowResponseThresholdMs: 400, environment: 'local-api' }`,
+      ),
       'tests/api.spec.ts': `import { test, expect } from 'quality-evidence/test';
 
 test.use({ baseURL: process.env.BASE_URL });
@@ -172,8 +268,18 @@ test('orders api', async ({ request }) => {
     expect(outcome.exitCode, outcome.stdout).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     // Times are real: everything else is exact. The fixture's labels are grouped: /orders/9 is /orders/:id.
-    const ordersApi = { title: 'api.spec.ts › orders api', file: 'api.spec.ts', line: 5, column: 1, testId: expect.any(String) as unknown as string };
-    const calledOnce = (failedCalls: number) => ({ tests: [{ ...ordersApi, calls: 1, failedCalls }], testCount: 1, flakyFailedExecutionCount: 0 });
+    const ordersApi = {
+      title: 'api.spec.ts › orders api',
+      file: 'api.spec.ts',
+      line: 5,
+      column: 1,
+      testId: expect.any(String) as unknown as string,
+    };
+    const calledOnce = (failedCalls: number) => ({
+      tests: [{ ...ordersApi, calls: 1, failedCalls }],
+      testCount: 1,
+      flakyFailedExecutionCount: 0,
+    });
     expect(withoutTimes(report)).toEqual({
       schemaVersion: 1,
       environment: 'local-api',
@@ -190,16 +296,62 @@ test('orders api', async ({ request }) => {
       statusCodes: { '200': 2, '201': 1, '404': 1 },
       endpoints: [
         {
-          endpoint: 'DELETE /orders/:id', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '404': 1 }, latencyByStatus: [{ statusCode: 404, executionCount: 1 }], ...calledOnce(1),
+          endpoint: 'DELETE /orders/:id',
+          executionCount: 1,
+          failedExecutionCount: 1,
+          expectedErrorCount: 0,
+          slowExecutionCount: 0,
+          noResponseCount: 0,
+          statusCodes: { '404': 1 },
+          latencyByStatus: [{ statusCode: 404, executionCount: 1 }],
+          ...calledOnce(1),
           // The call's own line and column (request.fetch on line 8), beside the test's (line 5); the path as called.
           failedExecutions: [
-            { method: 'DELETE', path: '/orders/9', statusCode: 404, test: ordersApi, attempt: 1, callLocation: { file: 'api.spec.ts', line: 8, column: 25 }, location: 'test "api.spec.ts › orders api" (attempt 1)' },
+            {
+              method: 'DELETE',
+              path: '/orders/9',
+              statusCode: 404,
+              test: ordersApi,
+              attempt: 1,
+              callLocation: { file: 'api.spec.ts', line: 8, column: 25 },
+              location: 'test "api.spec.ts › orders api" (attempt 1)',
+            },
           ],
           passingTestFailures: { '404': 1 },
         },
-        { endpoint: 'GET /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, latencyByStatus: [{ statusCode: 200, executionCount: 1 }], ...calledOnce(0) },
-        { endpoint: 'GET /slow', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, latencyByStatus: [{ statusCode: 200, executionCount: 1 }], ...calledOnce(0) },
-        { endpoint: 'POST /orders', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '201': 1 }, latencyByStatus: [{ statusCode: 201, executionCount: 1 }], ...calledOnce(0) },
+        {
+          endpoint: 'GET /orders',
+          executionCount: 1,
+          failedExecutionCount: 0,
+          expectedErrorCount: 0,
+          slowExecutionCount: 0,
+          noResponseCount: 0,
+          statusCodes: { '200': 1 },
+          latencyByStatus: [{ statusCode: 200, executionCount: 1 }],
+          ...calledOnce(0),
+        },
+        {
+          endpoint: 'GET /slow',
+          executionCount: 1,
+          failedExecutionCount: 0,
+          expectedErrorCount: 0,
+          slowExecutionCount: 1,
+          noResponseCount: 0,
+          statusCodes: { '200': 1 },
+          latencyByStatus: [{ statusCode: 200, executionCount: 1 }],
+          ...calledOnce(0),
+        },
+        {
+          endpoint: 'POST /orders',
+          executionCount: 1,
+          failedExecutionCount: 0,
+          expectedErrorCount: 0,
+          slowExecutionCount: 0,
+          noResponseCount: 0,
+          statusCodes: { '201': 1 },
+          latencyByStatus: [{ statusCode: 201, executionCount: 1 }],
+          ...calledOnce(0),
+        },
       ],
       unrecordedCallCount: 0,
       unrecordedEndpoints: [],
@@ -209,10 +361,14 @@ test('orders api', async ({ request }) => {
       passingTestFailureCount: 1,
       flakyEndpoints: [],
     });
-    expect(report.slowestExecutions[0]).toMatchObject({ endpoint: 'GET /slow', statusCode: 200, location: 'test "api.spec.ts › orders api" (attempt 1)' });
+    expect(report.slowestExecutions[0]).toMatchObject({
+      endpoint: 'GET /slow',
+      statusCode: 200,
+      location: 'test "api.spec.ts › orders api" (attempt 1)',
+    });
     expect(report.responseTimeMs.max).toBe(report.slowestExecutions[0]?.responseTimeMs);
   });
-  test('failureExcerptBytes keeps the first bytes of each failed call\'s body with its secrets replaced, and no header', async () => {
+  test("failureExcerptBytes keeps the first bytes of each failed call's body with its secrets replaced, and no header", async () => {
     const project = await createPlaywrightProject({
       'playwright.config.ts': configWith(`{ outputFile: 'out/quality-summary.json', failureExcerptBytes: 80, redactKeys: ['email'] }`),
       'tests/login.spec.ts': `import { test, expect } from 'quality-evidence/test';
@@ -232,8 +388,16 @@ test('refuses a bad password', async ({ request }) => {
     expect(outcome.exitCode, outcome.stdout).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     // 80 bytes of the redacted body, cut and marked (a message that names a secret key word is replaced whole); the test still reads the body itself.
-    expect(report.endpoints[0]?.failedExecutions?.[0]?.excerpt).toBe('{"error":"[redacted]","user":{"email":"[redacted]","password":"[redacted]"},"tok…');
-    const outputs = [outcome.stdout, outcome.stderr, ...(await Promise.all(['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8'))))];
+    expect(report.endpoints[0]?.failedExecutions?.[0]?.excerpt).toBe(
+      '{"error":"[redacted]","user":{"email":"[redacted]","password":"[redacted]"},"tok…',
+    );
+    const outputs = [
+      outcome.stdout,
+      outcome.stderr,
+      ...(await Promise.all(
+        ['json', 'md', 'html'].map((extension) => readFile(join(project, `out/quality-summary.${extension}`), 'utf8')),
+      )),
+    ];
     expect(outputs.filter((output) => /SECRET|ann@example/.test(output))).toEqual([]);
   });
 });
@@ -296,12 +460,16 @@ test('an unwritable output file fails a green run and says why on stderr', async
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode).toBe(1);
-  expect(outcome.stderr).toContain('quality-evidence reporter: no report was written: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n');
+  expect(outcome.stderr).toContain(
+    'quality-evidence reporter: no report was written: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n',
+  );
 });
 
 test('bad options stop the run with an error that names each option', async () => {
   const project = await createPlaywrightProject({
-    'playwright.config.ts': configWith(`{ slowResponseThresholdMs: 7.5, environment: 42, outputfile: 'x.json', toString: 'x', outputFile: 'reports/' }`),
+    'playwright.config.ts': configWith(
+      `{ slowResponseThresholdMs: 7.5, environment: 42, outputfile: 'x.json', toString: 'x', outputFile: 'reports/' }`,
+    ),
     'tests/ok.spec.ts': `import { test } from '@playwright/test';\ntest('passes', () => {});\n`,
   });
 
@@ -330,7 +498,9 @@ test('an option a newer Playwright might add to every reporter is a warning, not
   const outcome = await runPlaywright(project, ['test']);
 
   expect(outcome.exitCode, outcome.stderr).toBe(0);
-  expect(outcome.stderr).toContain('quality-evidence reporter: warning: option shardWeights is not an option of quality-evidence/reporter; it is ignored\n');
+  expect(outcome.stderr).toContain(
+    'quality-evidence reporter: warning: option shardWeights is not an option of quality-evidence/reporter; it is ignored\n',
+  );
   expect(outcome.stderr).not.toContain('_futureInternal');
   expect(await pathExists(join(project, 'out/quality-summary.json'))).toBe(true);
 });
@@ -362,7 +532,10 @@ test('one', async () => {
 `,
   });
 
-  const outcome = await runPlaywright(project, ['test', '--config', 'config/playwright.config.ts'], { QE_ENVIRONMENT: 'from-env', QE_SLOW_RESPONSE_THRESHOLD_MS: '100' });
+  const outcome = await runPlaywright(project, ['test', '--config', 'config/playwright.config.ts'], {
+    QE_ENVIRONMENT: 'from-env',
+    QE_SLOW_RESPONSE_THRESHOLD_MS: '100',
+  });
 
   expect(outcome.exitCode).toBe(0);
   expect(await readReport(join(project, 'config/reports/quality.json'))).toMatchObject({
@@ -403,7 +576,9 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
 
   const single = await runPlaywright(project, ['test']);
   for (const shard of [1, 2, 3]) {
-    await runPlaywright(project, ['test', `--shard=${shard}/3`, '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: `all-blob-reports/report-${shard}.zip` });
+    await runPlaywright(project, ['test', `--shard=${shard}/3`, '--reporter=blob'], {
+      PLAYWRIGHT_BLOB_OUTPUT_FILE: `all-blob-reports/report-${shard}.zip`,
+    });
   }
   const merged = await runPlaywright(project, ['merge-reports', '--config', 'merge.config.ts', './all-blob-reports']);
   // merge-reports --reporter passes no options: the QE_* variables carry the run.
@@ -418,9 +593,28 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
   const singleReport = await readFile(join(project, 'out/quality-summary.json'), 'utf8');
   // Each "order" test is declared by one line of the loop (line 4, column 3) and named by its title.
   const orderTest = (id: number, failing: boolean) => {
-    const test = { title: `more.spec.ts › order ${id}`, file: 'more.spec.ts', line: 4, column: 3, testId: expect.any(String) as unknown as string };
-    const failed = { method: 'GET', path: `/orders/${id}`, statusCode: 502, responseTimeMs: id * 100, test, attempt: 1, location: `test "more.spec.ts › order ${id}" (attempt 1)` };
-    return { tests: [{ ...test, calls: 1, failedCalls: failing ? 1 : 0 }], testCount: 1, flakyFailedExecutionCount: 0, ...(failing ? { failedExecutions: [failed], passingTestFailures: { '502': 1 } } : {}) };
+    const test = {
+      title: `more.spec.ts › order ${id}`,
+      file: 'more.spec.ts',
+      line: 4,
+      column: 3,
+      testId: expect.any(String) as unknown as string,
+    };
+    const failed = {
+      method: 'GET',
+      path: `/orders/${id}`,
+      statusCode: 502,
+      responseTimeMs: id * 100,
+      test,
+      attempt: 1,
+      location: `test "more.spec.ts › order ${id}" (attempt 1)`,
+    };
+    return {
+      tests: [{ ...test, calls: 1, failedCalls: failing ? 1 : 0 }],
+      testCount: 1,
+      flakyFailedExecutionCount: 0,
+      ...(failing ? { failedExecutions: [failed], passingTestFailures: { '502': 1 } } : {}),
+    };
   };
   expect(await readReport(join(project, 'out/quality-summary.json'))).toEqual({
     ...expectedOrdersReport,
@@ -433,12 +627,84 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
     responseTimeMs: { min: 40, mean: 320.067, p50: 300, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
     endpoints: [
       ...expectedOrdersReport.endpoints.slice(0, 3),
-      { endpoint: 'GET /orders/1', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100, source: 'exact' }, latencyHistogram: histogramOf(100), latencyByStatus: timesByStatus([200, 100]), ...orderTest(1, false) },
-      { endpoint: 'GET /orders/2', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200, source: 'exact' }, latencyHistogram: histogramOf(200), latencyByStatus: timesByStatus([200, 200]), ...orderTest(2, false) },
-      { endpoint: 'GET /orders/3', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 0, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' }, latencyHistogram: histogramOf(300), latencyByStatus: timesByStatus([502, 300]), ...orderTest(3, true) },
-      { endpoint: 'GET /orders/4', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400, source: 'exact' }, latencyHistogram: histogramOf(400), latencyByStatus: timesByStatus([200, 400]), ...orderTest(4, false) },
-      { endpoint: 'GET /orders/5', executionCount: 1, failedExecutionCount: 0, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '200': 1 }, responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500, source: 'exact' }, latencyHistogram: histogramOf(500), latencyByStatus: timesByStatus([200, 500]), ...orderTest(5, false) },
-      { endpoint: 'GET /orders/6', executionCount: 1, failedExecutionCount: 1, expectedErrorCount: 0, slowExecutionCount: 1, noResponseCount: 0, statusCodes: { '502': 1 }, responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600, source: 'exact' }, latencyHistogram: histogramOf(600), latencyByStatus: timesByStatus([502, 600]), ...orderTest(6, true) },
+      {
+        endpoint: 'GET /orders/1',
+        executionCount: 1,
+        failedExecutionCount: 0,
+        expectedErrorCount: 0,
+        slowExecutionCount: 0,
+        noResponseCount: 0,
+        statusCodes: { '200': 1 },
+        responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100, source: 'exact' },
+        latencyHistogram: histogramOf(100),
+        latencyByStatus: timesByStatus([200, 100]),
+        ...orderTest(1, false),
+      },
+      {
+        endpoint: 'GET /orders/2',
+        executionCount: 1,
+        failedExecutionCount: 0,
+        expectedErrorCount: 0,
+        slowExecutionCount: 0,
+        noResponseCount: 0,
+        statusCodes: { '200': 1 },
+        responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200, source: 'exact' },
+        latencyHistogram: histogramOf(200),
+        latencyByStatus: timesByStatus([200, 200]),
+        ...orderTest(2, false),
+      },
+      {
+        endpoint: 'GET /orders/3',
+        executionCount: 1,
+        failedExecutionCount: 1,
+        expectedErrorCount: 0,
+        slowExecutionCount: 0,
+        noResponseCount: 0,
+        statusCodes: { '502': 1 },
+        responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' },
+        latencyHistogram: histogramOf(300),
+        latencyByStatus: timesByStatus([502, 300]),
+        ...orderTest(3, true),
+      },
+      {
+        endpoint: 'GET /orders/4',
+        executionCount: 1,
+        failedExecutionCount: 0,
+        expectedErrorCount: 0,
+        slowExecutionCount: 1,
+        noResponseCount: 0,
+        statusCodes: { '200': 1 },
+        responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400, source: 'exact' },
+        latencyHistogram: histogramOf(400),
+        latencyByStatus: timesByStatus([200, 400]),
+        ...orderTest(4, false),
+      },
+      {
+        endpoint: 'GET /orders/5',
+        executionCount: 1,
+        failedExecutionCount: 0,
+        expectedErrorCount: 0,
+        slowExecutionCount: 1,
+        noResponseCount: 0,
+        statusCodes: { '200': 1 },
+        responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500, source: 'exact' },
+        latencyHistogram: histogramOf(500),
+        latencyByStatus: timesByStatus([200, 500]),
+        ...orderTest(5, false),
+      },
+      {
+        endpoint: 'GET /orders/6',
+        executionCount: 1,
+        failedExecutionCount: 1,
+        expectedErrorCount: 0,
+        slowExecutionCount: 1,
+        noResponseCount: 0,
+        statusCodes: { '502': 1 },
+        responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600, source: 'exact' },
+        latencyHistogram: histogramOf(600),
+        latencyByStatus: timesByStatus([502, 600]),
+        ...orderTest(6, true),
+      },
       ...expectedOrdersReport.endpoints.slice(3),
     ],
     slowestExecutions: [

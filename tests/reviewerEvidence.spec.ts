@@ -91,7 +91,17 @@ test.describe('a real run, read as a reviewer reads it', () => {
     const byLabel = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
     // "creates an order" failed on both attempts: a failing endpoint, two failed calls, each with its line (12) and attempt.
     expect(byLabel.get('POST /orders')?.statusCodes).toStrictEqual({ '500': 2 });
-    expect(byLabel.get('POST /orders')?.failedExecutions?.map(({ statusCode, test: called, attempt, callLocation }) => [statusCode, called?.title, called?.line, attempt, callLocation?.line])).toStrictEqual([
+    expect(
+      byLabel
+        .get('POST /orders')
+        ?.failedExecutions?.map(({ statusCode, test: called, attempt, callLocation }) => [
+          statusCode,
+          called?.title,
+          called?.line,
+          attempt,
+          callLocation?.line,
+        ]),
+    ).toStrictEqual([
       [500, 'orders.spec.ts › creates an order', 11, 1, 12],
       [500, 'orders.spec.ts › creates an order', 11, 2, 12],
     ]);
@@ -105,7 +115,11 @@ test.describe('a real run, read as a reviewer reads it', () => {
 
   test('the Markdown lists the same failed calls, the flaky endpoint as flaky, and the hint for the negative case', async () => {
     const markdown = await readFile(join(project, 'out/quality-summary.md'), 'utf8');
-    const failedRows = markdown.split('### Failed calls')[1]!.split('\n### ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Endpoint'));
+    const failedRows = markdown
+      .split('### Failed calls')[1]!
+      .split('\n### ')[0]!
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| Endpoint'));
     const expected = report.endpoints
       .filter((entry) => entry.failedExecutions !== undefined)
       .sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || (a.endpoint < b.endpoint ? -1 : 1))
@@ -115,7 +129,7 @@ test.describe('a real run, read as a reviewer reads it', () => {
     expect(markdown).toContain('ℹ️ 1 failed call (1 endpoint) came from tests that passed');
   });
 
-  test('the page shows the same at 1280 and 390 px: each failing row opens to its calls, linked into Playwright\'s report; nothing is cut', async () => {
+  test("the page shows the same at 1280 and 390 px: each failing row opens to its calls, linked into Playwright's report; nothing is cut", async () => {
     requireChromium();
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: QUIET_CHROMIUM_ARGS });
     try {
@@ -125,10 +139,17 @@ test.describe('a real run, read as a reviewer reads it', () => {
         const row = page.locator('tr[data-endpoint="POST /orders"]');
         await row.locator('summary').click();
         await expect(row.locator('[data-failed-call]')).toHaveCount(2);
-        await expect(row.locator('[data-failed-call] a').first()).toHaveAttribute('href', /^\.\.\/playwright-report\/index\.html#\?testId=[\w-]+$/);
+        await expect(row.locator('[data-failed-call] a').first()).toHaveAttribute(
+          'href',
+          /^\.\.\/playwright-report\/index\.html#\?testId=[\w-]+$/,
+        );
         await expect(row.locator('td[data-field="statusCodes"]')).toHaveText('500 ×2');
         await expect(page.locator('tr[data-endpoint="POST /payments"] .state')).toHaveText('~ flaky');
-        expect(await page.evaluate('Array.from(document.querySelectorAll(".scroll")).map((box) => box.scrollWidth - box.clientWidth).filter((cut) => cut > 0)')).toStrictEqual([]);
+        expect(
+          await page.evaluate(
+            'Array.from(document.querySelectorAll(".scroll")).map((box) => box.scrollWidth - box.clientWidth).filter((cut) => cut > 0)',
+          ),
+        ).toStrictEqual([]);
         expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
         await test.info().attach(`reviewer-${width}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
         await page.close();

@@ -58,7 +58,13 @@ test.describe('npm run start:environment', () => {
     const outputPath = join(folder, 'nested/out/summary.json');
 
     const outcome = await runProgram('scripts/startEnvironment.js', {
-      env: { QE_ENVIRONMENT: ' staging ', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: outputPath, QE_SLOW_RESPONSE_THRESHOLD_MS: '800', API_TOKEN: fakeToken },
+      env: {
+        QE_ENVIRONMENT: ' staging ',
+        QE_INPUT_PATH: join(folder, 'executions.json'),
+        QE_OUTPUT_PATH: outputPath,
+        QE_SLOW_RESPONSE_THRESHOLD_MS: '800',
+        API_TOKEN: fakeToken,
+      },
     });
 
     expect(outcome).toEqual({
@@ -214,7 +220,13 @@ test.describe('npm run start:environment', () => {
     expect(await readFile(join(folder, '.build/quality-summary.json'), 'utf8')).toBe(outcome.stdout);
   });
 
-  const failures: readonly { name: string; files: Record<string, string>; env: (folder: string) => Record<string, string>; exitCode: number; stderr: string }[] = [
+  const failures: readonly {
+    name: string;
+    files: Record<string, string>;
+    env: (folder: string) => Record<string, string>;
+    exitCode: number;
+    stderr: string;
+  }[] = [
     {
       name: 'QE_ENVIRONMENT and QE_INPUT_PATH missing',
       files: {},
@@ -228,7 +240,11 @@ test.describe('npm run start:environment', () => {
     {
       name: 'a non-numeric threshold holding a secret',
       files: { 'executions.json': validInput },
-      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_SLOW_RESPONSE_THRESHOLD_MS: fakeToken }),
+      env: (folder) => ({
+        QE_ENVIRONMENT: 'staging',
+        QE_INPUT_PATH: join(folder, 'executions.json'),
+        QE_SLOW_RESPONSE_THRESHOLD_MS: fakeToken,
+      }),
       exitCode: 78,
       stderr:
         'quality-evidence start:environment: invalid configuration:\n' +
@@ -246,14 +262,16 @@ test.describe('npm run start:environment', () => {
       files: { 'executions.json': '{ "executions": [\n  { "statusCode": 200 ' },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
       exitCode: 65,
-      stderr: "quality-evidence start:environment: the input file is not well-formed JSON at line 2, column 23: Unexpected end of JSON input\n",
+      stderr:
+        'quality-evidence start:environment: the input file is not well-formed JSON at line 2, column 23: Unexpected end of JSON input\n',
     },
     {
       name: 'a status code out of range',
       files: { 'executions.json': '{ "executions": [{ "statusCode": 600, "endpoint": "GET /orders", "responseTimeMs": 5 }] }' },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
       exitCode: 65,
-      stderr: 'quality-evidence start:environment: 1 of 1 record is invalid:\n  - executions[0].statusCode: must be an integer from 100 to 599; found 600 (a number)\n',
+      stderr:
+        'quality-evidence start:environment: 1 of 1 record is invalid:\n  - executions[0].statusCode: must be an integer from 100 to 599; found 600 (a number)\n',
     },
     {
       name: 'a malformed record',
@@ -268,16 +286,22 @@ test.describe('npm run start:environment', () => {
     {
       name: 'an output path that cannot be created and holds a secret',
       files: { 'executions.json': validInput, blocker: 'a file where a folder should be' },
-      env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'blocker', fakeToken, 'summary.json') }),
+      env: (folder) => ({
+        QE_ENVIRONMENT: 'staging',
+        QE_INPUT_PATH: join(folder, 'executions.json'),
+        QE_OUTPUT_PATH: join(folder, 'blocker', fakeToken, 'summary.json'),
+      }),
       exitCode: 73,
-      stderr: 'quality-evidence start:environment: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n',
+      stderr:
+        'quality-evidence start:environment: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n',
     },
     {
       name: 'an output path that is an existing folder',
       files: { 'executions.json': validInput },
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: folder }),
       exitCode: 73,
-      stderr: 'quality-evidence start:environment: cannot write the report: the output path is a folder, not a regular file; the report is only ever written to a regular file\n',
+      stderr:
+        'quality-evidence start:environment: cannot write the report: the output path is a folder, not a regular file; the report is only ever written to a regular file\n',
     },
   ];
 
@@ -286,7 +310,10 @@ test.describe('npm run start:environment', () => {
       const folder = await createTemporaryFolder(failure.files);
       const defaultReport = join(folder, '.build/quality-summary.json');
 
-      const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { ...failure.env(folder), API_TOKEN: fakeToken } });
+      const outcome = await runProgram('scripts/startEnvironment.js', {
+        cwd: folder,
+        env: { ...failure.env(folder), API_TOKEN: fakeToken },
+      });
 
       expect(outcome).toEqual({ exitCode: failure.exitCode, stdout: '', stderr: failure.stderr });
       expect(await pathExists(defaultReport)).toBe(false);
@@ -299,16 +326,26 @@ test.describe('npm run start:environment', () => {
       'quality-evidence.config.json': '{ "environment": "from-file", "slowResponseThresholdMs": 50, "outputFile": "reports/q.json" }',
     });
 
-    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_INPUT_PATH: 'executions.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '1000' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      cwd: folder,
+      env: { QE_INPUT_PATH: 'executions.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '1000' },
+    });
 
     expect(outcome.exitCode, outcome.stderr).toBe(0);
-    expect(reportFrom(await readFile(join(folder, 'reports/q.json'), 'utf8'))).toMatchObject({ environment: 'from-file', slowResponseThresholdMs: 1000, slowExecutionCount: 0 });
+    expect(reportFrom(await readFile(join(folder, 'reports/q.json'), 'utf8'))).toMatchObject({
+      environment: 'from-file',
+      slowResponseThresholdMs: 1000,
+      slowExecutionCount: 0,
+    });
   });
 
   test('a settings file that QE_CONFIG_PATH names and that is missing is exit 66', async () => {
     const folder = await createTemporaryFolder({ 'executions.json': validInput });
 
-    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json', QE_CONFIG_PATH: 'ci/settings.json' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      cwd: folder,
+      env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json', QE_CONFIG_PATH: 'ci/settings.json' },
+    });
 
     expect(outcome).toEqual({
       exitCode: 66,
@@ -318,9 +355,15 @@ test.describe('npm run start:environment', () => {
   });
 
   test('an unknown key in the settings file is exit 78, naming the key and the file', async () => {
-    const folder = await createTemporaryFolder({ 'executions.json': validInput, 'quality-evidence.config.json': '{ "environmnet": "typo" }' });
+    const folder = await createTemporaryFolder({
+      'executions.json': validInput,
+      'quality-evidence.config.json': '{ "environmnet": "typo" }',
+    });
 
-    const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json' } });
+    const outcome = await runProgram('scripts/startEnvironment.js', {
+      cwd: folder,
+      env: { QE_ENVIRONMENT: 'ci', QE_INPUT_PATH: 'executions.json' },
+    });
 
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
@@ -330,7 +373,10 @@ test.describe('npm run start:environment', () => {
   });
 
   test('a failing run leaves an existing report untouched', async () => {
-    const folder = await createTemporaryFolder({ 'executions.json': '[{ "statusCode": 99, "endpoint": "GET /x", "responseTimeMs": 1 }]', 'summary.json': 'previous\n' });
+    const folder = await createTemporaryFolder({
+      'executions.json': '[{ "statusCode": 99, "endpoint": "GET /x", "responseTimeMs": 1 }]',
+      'summary.json': 'previous\n',
+    });
 
     const outcome = await runProgram('scripts/startEnvironment.js', {
       env: { QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: join(folder, 'summary.json') },
@@ -384,7 +430,10 @@ test('two runs over the same input write byte-identical reports', async () => {
 
 test('a reader that closes the pipe early is not a failure', async () => {
   const outcome = await new Promise<{ code: number | null; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build/scripts/start.js')], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/scripts/start.js')], {
+      cwd: repositoryRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.destroy();

@@ -61,7 +61,17 @@ test('a generated run of 200 endpoints, with budgets and a baseline, gives the s
   await cp(join(SAVED, 'generated/budgets.json'), join(folder, 'budgets.json'));
   expect(await command(folder, ['baseline-input.json', '--environment', 'main', '--output', 'baseline.json', '--formats', 'json'])).toBe(0);
 
-  const exitCode = await command(folder, ['input.json', '--environment', 'pull-request', '--budgets', 'budgets.json', '--baseline', 'baseline.json', '--output', 'quality-summary.json']);
+  const exitCode = await command(folder, [
+    'input.json',
+    '--environment',
+    'pull-request',
+    '--budgets',
+    'budgets.json',
+    '--baseline',
+    'baseline.json',
+    '--output',
+    'quality-summary.json',
+  ]);
 
   await expectSavedReports('generated', folder, exitCode);
 });

@@ -17,7 +17,8 @@ import { expect, test } from './support/test.js';
 const TOKEN = 'qe-planted-token-7c41e9';
 const unrelated = { API_TOKEN: TOKEN, GITHUB_TOKEN: TOKEN, DATABASE_URL: `postgres://user:${TOKEN}@db/app` };
 
-const record = (extra: object = {}) => JSON.stringify({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12, apiKey: TOKEN, ...extra });
+const record = (extra: object = {}) =>
+  JSON.stringify({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12, apiKey: TOKEN, ...extra });
 const files = {
   'in.ndjson': `${record()}\n${record({ statusCode: 503, headers: { authorization: `Bearer ${TOKEN}` } })}\n`,
   'bad.ndjson': `${record()}\n${record({ statusCode: 99 })}\n`,
@@ -47,22 +48,70 @@ const modes: readonly FailureMode[] = [
   { name: 'a bad route', env: { ...base, QE_ROUTES: TOKEN }, exitCode: 78 },
   { name: 'a bad grouping', env: { ...base, QE_ENDPOINT_GROUPING: TOKEN }, exitCode: 78 },
   { name: 'bad formats', env: { ...base, QE_REPORT_FORMATS: TOKEN }, exitCode: 78 },
-  { name: 'a missing environment, the token in the output path', env: { QE_INPUT_PATH: 'in.ndjson', QE_OUTPUT_PATH: `out/${TOKEN}.json` }, exitCode: 78 },
+  {
+    name: 'a missing environment, the token in the output path',
+    env: { QE_INPUT_PATH: 'in.ndjson', QE_OUTPUT_PATH: `out/${TOKEN}.json` },
+    exitCode: 78,
+  },
   { name: 'a settings file with a bad value', env: { ...base, QE_CONFIG_PATH: 'settings.json' }, exitCode: 78 },
-  { name: 'a missing input', env: { ...base, QE_INPUT_PATH: `missing/${TOKEN}.ndjson` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.ndjson`] },
-  { name: 'a missing settings file', env: { ...base, QE_CONFIG_PATH: `missing/${TOKEN}.json` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.json`] },
-  { name: 'a missing budgets file', env: { ...base, QE_BUDGETS_PATH: `missing/${TOKEN}.json` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.json`] },
-  { name: 'a missing baseline', env: { ...base, QE_BASELINE_PATH: `missing/${TOKEN}.json` }, exitCode: 66, namedPaths: [`missing/${TOKEN}.json`] },
+  {
+    name: 'a missing input',
+    env: { ...base, QE_INPUT_PATH: `missing/${TOKEN}.ndjson` },
+    exitCode: 66,
+    namedPaths: [`missing/${TOKEN}.ndjson`],
+  },
+  {
+    name: 'a missing settings file',
+    env: { ...base, QE_CONFIG_PATH: `missing/${TOKEN}.json` },
+    exitCode: 66,
+    namedPaths: [`missing/${TOKEN}.json`],
+  },
+  {
+    name: 'a missing budgets file',
+    env: { ...base, QE_BUDGETS_PATH: `missing/${TOKEN}.json` },
+    exitCode: 66,
+    namedPaths: [`missing/${TOKEN}.json`],
+  },
+  {
+    name: 'a missing baseline',
+    env: { ...base, QE_BASELINE_PATH: `missing/${TOKEN}.json` },
+    exitCode: 66,
+    namedPaths: [`missing/${TOKEN}.json`],
+  },
   // A budgets file or a baseline whose path holds the token, with something wrong inside: named, quoted and shortened, as any path a user gives.
-  { name: 'a budgets file with a bad key', env: { ...base, QE_BUDGETS_PATH: `budgets-${TOKEN}.json` }, exitCode: 78, namedPaths: [`budgets-${TOKEN}.json`] },
-  { name: 'a budgets file that is not JSON', env: { ...base, QE_BUDGETS_PATH: `broken-${TOKEN}.json` }, exitCode: 78, namedPaths: [`broken-${TOKEN}.json`] },
-  { name: 'budgets comparing with no baseline', env: { ...base, QE_BUDGETS_PATH: `p95-${TOKEN}.json` }, exitCode: 78, namedPaths: [`p95-${TOKEN}.json`] },
-  { name: 'a baseline that is not a report', env: { ...base, QE_BASELINE_PATH: `budgets-${TOKEN}.json` }, exitCode: 65, namedPaths: [`budgets-${TOKEN}.json`] },
+  {
+    name: 'a budgets file with a bad key',
+    env: { ...base, QE_BUDGETS_PATH: `budgets-${TOKEN}.json` },
+    exitCode: 78,
+    namedPaths: [`budgets-${TOKEN}.json`],
+  },
+  {
+    name: 'a budgets file that is not JSON',
+    env: { ...base, QE_BUDGETS_PATH: `broken-${TOKEN}.json` },
+    exitCode: 78,
+    namedPaths: [`broken-${TOKEN}.json`],
+  },
+  {
+    name: 'budgets comparing with no baseline',
+    env: { ...base, QE_BUDGETS_PATH: `p95-${TOKEN}.json` },
+    exitCode: 78,
+    namedPaths: [`p95-${TOKEN}.json`],
+  },
+  {
+    name: 'a baseline that is not a report',
+    env: { ...base, QE_BASELINE_PATH: `budgets-${TOKEN}.json` },
+    exitCode: 65,
+    namedPaths: [`budgets-${TOKEN}.json`],
+  },
   { name: 'invalid records', env: { ...base, QE_INPUT_PATH: 'bad.ndjson' }, exitCode: 65 },
   { name: 'broken JSON', env: { ...base, QE_INPUT_PATH: 'broken.json' }, exitCode: 65 },
   { name: 'an output path that cannot be made', env: { ...base, QE_OUTPUT_PATH: `in.ndjson/${TOKEN}/q.json` }, exitCode: 73 },
   { name: 'an output path that is the input', env: { ...base, QE_OUTPUT_PATH: 'in.ndjson' }, exitCode: 73, namedPaths: ['in.ndjson'] },
-  { name: 'a breached budget (the report is written)', env: { ...base, QE_BUDGETS_PATH: 'budgets.json', QE_OUTPUT_PATH: 'out/q.json', QE_ENVIRONMENT: 'staging' }, exitCode: 1 },
+  {
+    name: 'a breached budget (the report is written)',
+    env: { ...base, QE_BUDGETS_PATH: 'budgets.json', QE_OUTPUT_PATH: 'out/q.json', QE_ENVIRONMENT: 'staging' },
+    exitCode: 1,
+  },
 ];
 
 async function everythingWritten(folder: string): Promise<string> {
@@ -101,8 +150,16 @@ test('the command, given the token in flags and unrelated variables, prints it n
 
   const outcomes = [
     await runProgram('src/cli/main.js', { cwd: folder, env: unrelated, args: ['in.ndjson', '--slow-response-threshold-ms', TOKEN] }),
-    await runProgram('src/cli/main.js', { cwd: folder, env: unrelated, args: ['in.ndjson', '--environment', TOKEN, '--expected-statuses', TOKEN] }),
-    await runProgram('src/cli/main.js', { cwd: folder, env: unrelated, args: ['bad.ndjson', '--environment', TOKEN, '-o', `out/${TOKEN}.json`] }),
+    await runProgram('src/cli/main.js', {
+      cwd: folder,
+      env: unrelated,
+      args: ['in.ndjson', '--environment', TOKEN, '--expected-statuses', TOKEN],
+    }),
+    await runProgram('src/cli/main.js', {
+      cwd: folder,
+      env: unrelated,
+      args: ['bad.ndjson', '--environment', TOKEN, '-o', `out/${TOKEN}.json`],
+    }),
     await runProgram('src/cli/main.js', { cwd: folder, env: { ...unrelated, QE_QUIET: TOKEN }, args: ['in.ndjson'] }),
   ];
 
@@ -137,7 +194,9 @@ test('a session id in matrix parameters reaches no report, history line or Prome
 test('the tracked files hold nothing that looks like a real credential, and .gitignore keeps out .env files, builds and reports', async () => {
   // git with none of the machine's configuration: a global ignore file must not hide what .gitignore misses.
   const git = { cwd: repositoryRoot, env: childEnvironment(GIT_ENVIRONMENT) };
-  const tracked = execFileSync('git', ['ls-files', '-z'], { ...git, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const tracked = execFileSync('git', ['ls-files', '-z'], { ...git, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   const patterns: readonly [string, RegExp][] = [
     ['a GitHub token', /\bgh[pousr]_[A-Za-z0-9]{36}\b/],
     ['a fine-grained GitHub token', /\bgithub_pat_[A-Za-z0-9_]{60,}\b/],
@@ -165,13 +224,28 @@ test('the tracked files hold nothing that looks like a real credential, and .git
       return false;
     }
   };
-  expect(['.env', '.env.local', '.build/quality-summary.json', 'quality-summary.json', 'reports/quality-summary.html', 'test-results/x', 'node_modules/x', 'package.tgz', '.quality-evidence-1-deadbeef.tmp'].filter((path) => !ignored(path))).toEqual([]);
+  expect(
+    [
+      '.env',
+      '.env.local',
+      '.build/quality-summary.json',
+      'quality-summary.json',
+      'reports/quality-summary.html',
+      'test-results/x',
+      'node_modules/x',
+      'package.tgz',
+      '.quality-evidence-1-deadbeef.tmp',
+    ].filter((path) => !ignored(path)),
+  ).toEqual([]);
 });
 
 test('the scan is not blind: a successful run reports the environment it was given, token and all, and the scan finds it', async () => {
   const folder = await createTemporaryFolder(files, 'secrets');
 
-  const outcome = await runProgram('scripts/startEnvironment.js', { cwd: folder, env: { ...unrelated, ...base, QE_OUTPUT_PATH: 'q.json' } });
+  const outcome = await runProgram('scripts/startEnvironment.js', {
+    cwd: folder,
+    env: { ...unrelated, ...base, QE_OUTPUT_PATH: 'q.json' },
+  });
 
   expect(outcome.exitCode).toBe(0);
   expect(scanned({ ...outcome, stdout: '' }, await everythingWritten(folder), [])).toContain(`"environment": "staging-${TOKEN}"`);

@@ -1,6 +1,12 @@
 import { expect, test } from './support/test.js';
 import { join } from 'node:path';
-import { ConfigurationError, InputUnreadableError, loadQualityToolConfig, readSettingsFile, type ConfigurationIssue } from '../src/index.js';
+import {
+  ConfigurationError,
+  InputUnreadableError,
+  loadQualityToolConfig,
+  readSettingsFile,
+  type ConfigurationIssue,
+} from '../src/index.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
 import { resolveReporterSettings } from '../reporter/shared/reporterSettings.js';
@@ -30,8 +36,17 @@ const { outputFile: _outputFile, quiet: _quiet, ...configDefaults } = SETTING_DE
 
 test.describe('the settings file', () => {
   test('gives each key: environment, threshold, quiet, and an output path relative to its own folder', () => {
-    const settings = resolveSettings([file({ environment: 'staging', slowResponseThresholdMs: 300, outputFile: 'out/q.json', quiet: true })], everySetting);
-    expect(settings).toEqual({ ...SETTING_DEFAULTS, environment: 'staging', slowResponseThresholdMs: 300, outputFile: join('config', 'out/q.json'), quiet: true });
+    const settings = resolveSettings(
+      [file({ environment: 'staging', slowResponseThresholdMs: 300, outputFile: 'out/q.json', quiet: true })],
+      everySetting,
+    );
+    expect(settings).toEqual({
+      ...SETTING_DEFAULTS,
+      environment: 'staging',
+      slowResponseThresholdMs: 300,
+      outputFile: join('config', 'out/q.json'),
+      quiet: true,
+    });
   });
 
   test('an absolute output path is kept as it is', () => {
@@ -39,7 +54,10 @@ test.describe('the settings file', () => {
   });
 
   test('apiCalls says which browser requests are API calls, and a page-making resource type is refused by name', () => {
-    expect(resolveSettings([file({ apiCalls: { resourceTypes: ['fetch'], include: ['**/api/**'], exclude: ['**/api/health'] } })], everySetting).apiCalls).toEqual({
+    expect(
+      resolveSettings([file({ apiCalls: { resourceTypes: ['fetch'], include: ['**/api/**'], exclude: ['**/api/health'] } })], everySetting)
+        .apiCalls,
+    ).toEqual({
       resourceTypes: ['fetch'],
       include: ['**/api/**'],
       exclude: ['**/api/health'],
@@ -47,27 +65,40 @@ test.describe('the settings file', () => {
     expect(issuesOf(() => resolveSettings([file({ apiCalls: { resourceTypes: ['fetch', 'document'] } })], everySetting))).toEqual([
       {
         variable: `apiCalls.resourceTypes[1] in ${filePath}`,
-        message: 'must each be one of fetch, xhr, other: documents, scripts, styles, images, fonts, media and WebSockets are never API calls; got "document" (a string)',
+        message:
+          'must each be one of fetch, xhr, other: documents, scripts, styles, images, fonts, media and WebSockets are never API calls; got "document" (a string)',
       },
     ]);
     expect(issuesOf(() => resolveSettings([file({ apiCalls: { include: '**/api/**' } })], everySetting))).toEqual([
-      { variable: `apiCalls.include in ${filePath}`, message: 'must be an array of URL globs, such as ["**/api/**"]; got "**/api/**" (a string)' },
+      {
+        variable: `apiCalls.include in ${filePath}`,
+        message: 'must be an array of URL globs, such as ["**/api/**"]; got "**/api/**" (a string)',
+      },
     ]);
   });
 
   test('"$schema" is allowed and ignored', () => {
-    expect(resolveSettings([file({ $schema: './node_modules/quality-evidence/schemas/settings.schema.json' })], everySetting).environment).toBe('local');
+    expect(
+      resolveSettings([file({ $schema: './node_modules/quality-evidence/schemas/settings.schema.json' })], everySetting).environment,
+    ).toBe('local');
   });
 
   test('an unknown key is an issue naming the key and the file', () => {
     expect(issuesOf(() => resolveSettings([file({ outputfile: 'x.json' })], everySetting))).toEqual([
-      { variable: `outputfile in ${filePath}`, message: 'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)' },
+      {
+        variable: `outputfile in ${filePath}`,
+        message:
+          'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
+      },
     ]);
   });
 
   test('a bad value is an issue naming the key and the file, with the value shown', () => {
     expect(issuesOf(() => resolveSettings([file({ slowResponseThresholdMs: '300', quiet: 'yes' })], everySetting))).toEqual([
-      { variable: `slowResponseThresholdMs in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got "300" (a string)' },
+      {
+        variable: `slowResponseThresholdMs in ${filePath}`,
+        message: 'must be a whole number of milliseconds, 0 or more; got "300" (a string)',
+      },
       { variable: `quiet in ${filePath}`, message: 'must be true or false; got "yes" (a string)' },
     ]);
   });
@@ -79,7 +110,9 @@ test.describe('the settings file', () => {
   });
 
   test('JSON that is not an object is an issue naming the file', () => {
-    expect(issuesOf(() => resolveSettings([file([])], everySetting))).toEqual([{ variable: filePath, message: 'must hold a JSON object of settings; found an array' }]);
+    expect(issuesOf(() => resolveSettings([file([])], everySetting))).toEqual([
+      { variable: filePath, message: 'must hold a JSON object of settings; found an array' },
+    ]);
   });
 });
 
@@ -90,19 +123,30 @@ test.describe('precedence', () => {
       environmentSettings({ QE_ENVIRONMENT: 'from-variable', QE_SLOW_RESPONSE_THRESHOLD_MS: '100' }),
       file({ environment: 'from-file', slowResponseThresholdMs: 200, quiet: true }),
     ];
-    expect(resolveSettings(sources, everySetting)).toEqual({ ...SETTING_DEFAULTS, environment: 'from-option', slowResponseThresholdMs: 100, outputFile: 'default.json', quiet: true });
+    expect(resolveSettings(sources, everySetting)).toEqual({
+      ...SETTING_DEFAULTS,
+      environment: 'from-option',
+      slowResponseThresholdMs: 100,
+      outputFile: 'default.json',
+      quiet: true,
+    });
   });
 
   test('a bad value is reported even where a source of higher precedence gives a good one', () => {
     const sources = [environmentSettings({ QE_SLOW_RESPONSE_THRESHOLD_MS: '100' }), file({ slowResponseThresholdMs: -1 })];
     expect(issuesOf(() => resolveSettings(sources, everySetting))).toEqual([
-      { variable: `slowResponseThresholdMs in ${filePath}`, message: 'must be a whole number of milliseconds, 0 or more; got -1 (a number)' },
+      {
+        variable: `slowResponseThresholdMs in ${filePath}`,
+        message: 'must be a whole number of milliseconds, 0 or more; got -1 (a number)',
+      },
     ]);
   });
 
   test('a variable is never shown in a message, whatever its value', () => {
     const secret = 'sk-live-do-not-print';
-    const error = thrownBy(() => resolveSettings([environmentSettings({ QE_QUIET: secret, QE_SLOW_RESPONSE_THRESHOLD_MS: secret })], everySetting));
+    const error = thrownBy(() =>
+      resolveSettings([environmentSettings({ QE_QUIET: secret, QE_SLOW_RESPONSE_THRESHOLD_MS: secret })], everySetting),
+    );
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toBe(
       'invalid configuration:\n' +
@@ -111,18 +155,37 @@ test.describe('precedence', () => {
     );
   });
 
-  for (const [text, quiet] of [['true', true], ['TRUE', true], ['1', true], ['false', false], ['0', false]] as const) {
+  for (const [text, quiet] of [
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+  ] as const) {
     test(`QE_QUIET=${text} is ${String(quiet)}`, () => {
-      expect(resolveSettings([environmentSettings({ QE_QUIET: text })], { defaults: { environment: 'local', quiet: !quiet } }).quiet).toBe(quiet);
+      expect(resolveSettings([environmentSettings({ QE_QUIET: text })], { defaults: { environment: 'local', quiet: !quiet } }).quiet).toBe(
+        quiet,
+      );
     });
   }
 
   test('the runner takes what the variables leave out from the settings file', () => {
     const config = loadQualityToolConfig(
       { QE_INPUT_PATH: 'in.json', QE_OUTPUT_PATH: 'from-variable.json' },
-      { settingsFile: { path: 'quality-evidence.config.json', text: '{ "environment": "staging", "slowResponseThresholdMs": 300, "outputFile": "from-file.json" }' } },
+      {
+        settingsFile: {
+          path: 'quality-evidence.config.json',
+          text: '{ "environment": "staging", "slowResponseThresholdMs": 300, "outputFile": "from-file.json" }',
+        },
+      },
     );
-    expect(config).toEqual({ ...configDefaults, environment: 'staging', slowResponseThresholdMs: 300, inputPath: 'in.json', outputPath: 'from-variable.json' });
+    expect(config).toEqual({
+      ...configDefaults,
+      environment: 'staging',
+      slowResponseThresholdMs: 300,
+      inputPath: 'in.json',
+      outputPath: 'from-variable.json',
+    });
   });
 });
 
@@ -139,7 +202,10 @@ test.describe('reading the settings file', () => {
 
   test('the default file is quality-evidence.config.json in the default folder', async () => {
     const fileSystem = new MemoryFileSystem({ 'project/quality-evidence.config.json': '{}' });
-    expect(await readSettingsFile(fileSystem, { defaultFolder: 'project' })).toEqual({ path: join('project', 'quality-evidence.config.json'), text: '{}' });
+    expect(await readSettingsFile(fileSystem, { defaultFolder: 'project' })).toEqual({
+      path: join('project', 'quality-evidence.config.json'),
+      text: '{}',
+    });
   });
 
   test('a default file that cannot be read is an error, not silently skipped', async () => {
@@ -150,9 +216,22 @@ test.describe('reading the settings file', () => {
 
 test.describe('the reporter', () => {
   test('reads quality-evidence.config.json beside the Playwright config; an option and a variable win over it', async () => {
-    const folder = await createTemporaryFolder({ 'quality-evidence.config.json': '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }' });
-    const settings = resolveReporterSettings({ configDir: folder, environment: 'from-option' }, { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' }, '/elsewhere');
-    expect(settings).toEqual({ ...SETTING_DEFAULTS, environment: 'from-option', slowResponseThresholdMs: 7, outputFile: join(folder, 'reports/q.json'), quiet: true, ignoredOptions: [],
+    const folder = await createTemporaryFolder({
+      'quality-evidence.config.json':
+        '{ "environment": "from-file", "outputFile": "reports/q.json", "slowResponseThresholdMs": 5, "quiet": true }',
+    });
+    const settings = resolveReporterSettings(
+      { configDir: folder, environment: 'from-option' },
+      { QE_SLOW_RESPONSE_THRESHOLD_MS: '7' },
+      '/elsewhere',
+    );
+    expect(settings).toEqual({
+      ...SETTING_DEFAULTS,
+      environment: 'from-option',
+      slowResponseThresholdMs: 7,
+      outputFile: join(folder, 'reports/q.json'),
+      quiet: true,
+      ignoredOptions: [],
       // The file read, which no report file may replace.
       settingsFile: { path: join(folder, 'quality-evidence.config.json'), what: 'settings file', evenIfMissing: true },
     });
@@ -168,7 +247,9 @@ test.describe('the reporter', () => {
     const folder = await createTemporaryFolder();
     const error = thrownBy(() => resolveReporterSettings({ configDir: folder }, { QE_CONFIG_PATH: 'missing.json' }, folder));
     expect(error).toBeInstanceOf(InputUnreadableError);
-    expect((error as Error).message).toBe(`cannot read the settings file ${JSON.stringify(join(folder, 'missing.json'))}: no such file or directory (ENOENT)`);
+    expect((error as Error).message).toBe(
+      `cannot read the settings file ${JSON.stringify(join(folder, 'missing.json'))}: no such file or directory (ENOENT)`,
+    );
   });
 
   test('with no option, variable or file: environment local, 750 ms, .build/quality-summary.json beside the config, not quiet', async () => {
@@ -200,6 +281,26 @@ test.describe('the settings table', () => {
   });
 
   test('the command takes a flag for every setting that has one', () => {
-    expect(Object.keys(SETTING_FLAG_OPTIONS)).toEqual(['environment', 'slow-response-threshold-ms', 'output', 'quiet', 'expected-statuses', 'route', 'endpoint-grouping', 'budgets', 'baseline', 'history', 'history-limit', 'history-read-only', 'baseline-from-history', 'significance-level', 'failure-excerpt-bytes', 'openapi', 'export', 'service-name', 'formats']);
+    expect(Object.keys(SETTING_FLAG_OPTIONS)).toEqual([
+      'environment',
+      'slow-response-threshold-ms',
+      'output',
+      'quiet',
+      'expected-statuses',
+      'route',
+      'endpoint-grouping',
+      'budgets',
+      'baseline',
+      'history',
+      'history-limit',
+      'history-read-only',
+      'baseline-from-history',
+      'significance-level',
+      'failure-excerpt-bytes',
+      'openapi',
+      'export',
+      'service-name',
+      'formats',
+    ]);
   });
 });

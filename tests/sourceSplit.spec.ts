@@ -21,7 +21,9 @@ interface Execution {
 function executionsOf(seed: number, count: number): Execution[] {
   const random = mulberry32(seed);
   return Array.from({ length: count }, () => {
-    const endpoint = ['GET /orders', 'POST /orders', 'GET /orders/:id', 'GET /settings', 'DELETE /orders/:id', 'GET /health'][Math.floor(random() * 6)]!;
+    const endpoint = ['GET /orders', 'POST /orders', 'GET /orders/:id', 'GET /settings', 'DELETE /orders/:id', 'GET /health'][
+      Math.floor(random() * 6)
+    ]!;
     const roll = random();
     const outcome = roll < 0.05 ? { errorCode: 'ECONNREFUSED' } : { statusCode: roll < 0.2 ? 500 : 200 };
     const from = random();
@@ -93,7 +95,8 @@ test('counted in parts and merged, as a worker thread hands its part over, the s
     for (const accumulator of [whole, parts[index % 3]!]) {
       const slot = accumulator.slot(execution.endpoint);
       const failed = accumulator.addToSlot(slot, execution.statusCode ?? execution.errorCode!, execution.responseTimeMs);
-      if (execution.source === 'browser') accumulator.addBrowserExecution(slot, failed, execution.statusCode === undefined, execution.responseTimeMs);
+      if (execution.source === 'browser')
+        accumulator.addBrowserExecution(slot, failed, execution.statusCode === undefined, execution.responseTimeMs);
     }
   });
   const merged = new ExecutionAccumulator(600);
@@ -119,6 +122,8 @@ test('merged reports add each source exactly, and a report without sources adds 
     expect(responseTimeMs.source).toBe('histogram');
     expect(Math.abs(responseTimeMs.p95! - exact.p95!)).toBeLessThanOrEqual(exact.p95! * 0.01 + 0.001);
   }
-  expect(merged.endpoints.map((entry) => [entry.endpoint, entry.sources])).toStrictEqual(whole.endpoints.map((entry) => [entry.endpoint, entry.sources]));
+  expect(merged.endpoints.map((entry) => [entry.endpoint, entry.sources])).toStrictEqual(
+    whole.endpoints.map((entry) => [entry.endpoint, entry.sources]),
+  );
   expect(qualityReportSchema.safeParse(merged).success).toBe(true);
 });

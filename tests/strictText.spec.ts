@@ -15,20 +15,29 @@ const input = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /o
 function commandInShell(folder: string, line: string): Promise<ProgramOutcome> {
   const program = join(repositoryRoot, '.build/src/cli/main.js');
   return new Promise((done) => {
-    execFile('sh', ['-c', line.replace('$QE', `'${process.execPath}' '${program}'`)], { cwd: folder, env: childEnvironment(), timeout: 30_000 }, (error, stdout, stderr) => {
-      done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      'sh',
+      ['-c', line.replace('$QE', `'${process.execPath}' '${program}'`)],
+      { cwd: folder, env: childEnvironment(), timeout: 30_000 },
+      (error, stdout, stderr) => {
+        done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
 test('a settings file with a byte that is not UTF-8 stops the run at its line and column, exit 65', async () => {
   const folder = await createTemporaryFolder({ 'in.json': input }, 'strict');
-  await writeFile(join(folder, 'quality-evidence.config.json'), Buffer.concat([Buffer.from('{\n  "environment": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]));
+  await writeFile(
+    join(folder, 'quality-evidence.config.json'),
+    Buffer.concat([Buffer.from('{\n  "environment": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]),
+  );
 
   expect(await commandInShell(folder, '$QE in.json --output q.json --quiet')).toEqual({
     exitCode: 65,
     stdout: '',
-    stderr: 'quality-evidence: the settings file "quality-evidence.config.json" is not well-formed JSON at line 2, column 22: invalid UTF-8 (byte 0xE9); the file must be UTF-8 text\n',
+    stderr:
+      'quality-evidence: the settings file "quality-evidence.config.json" is not well-formed JSON at line 2, column 22: invalid UTF-8 (byte 0xE9); the file must be UTF-8 text\n',
   });
   expect(await pathExists(join(folder, 'q.json'))).toBe(false);
 });
@@ -36,20 +45,22 @@ test('a settings file with a byte that is not UTF-8 stops the run at its line an
 test('a QE_* variable holding bytes that are not UTF-8 is a configuration error naming the variable, not its value', async () => {
   const folder = await createTemporaryFolder({ 'in.json': input }, 'strict');
 
-  expect(await commandInShell(folder, "QE_ENVIRONMENT=\"$(printf 'caf\\351')\" $QE in.json --output q.json --quiet")).toEqual({
+  expect(await commandInShell(folder, 'QE_ENVIRONMENT="$(printf \'caf\\351\')" $QE in.json --output q.json --quiet')).toEqual({
     exitCode: 78,
     stdout: '',
-    stderr: 'quality-evidence: invalid configuration:\n  - QE_ENVIRONMENT: is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
+    stderr:
+      'quality-evidence: invalid configuration:\n  - QE_ENVIRONMENT: is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
   });
 });
 
 test('a flag holding bytes that are not UTF-8 is a configuration error naming the flag', async () => {
   const folder = await createTemporaryFolder({ 'in.json': input }, 'strict');
 
-  expect(await commandInShell(folder, "$QE in.json --output q.json --quiet --environment \"$(printf 'caf\\351')\"")).toEqual({
+  expect(await commandInShell(folder, '$QE in.json --output q.json --quiet --environment "$(printf \'caf\\351\')"')).toEqual({
     exitCode: 78,
     stdout: '',
-    stderr: 'quality-evidence: invalid configuration:\n  - --environment: is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
+    stderr:
+      'quality-evidence: invalid configuration:\n  - --environment: is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
   });
 });
 
@@ -82,7 +93,7 @@ test('latin-1', async ({}, testInfo) => {
     expect(await pathExists(join(project, 'out/quality-summary.json'))).toBe(false);
   });
 
-  test('an attachment whose file cannot be read fails the run, naming the test and the reason, not with Node.js\'s own text', async () => {
+  test("an attachment whose file cannot be read fails the run, naming the test and the reason, not with Node.js's own text", async () => {
     const project = await createPlaywrightProject({
       'playwright.config.ts': config,
       'tests/gone.spec.ts': `import { test } from '@playwright/test';

@@ -71,7 +71,9 @@ test.describe('the run\u2019s temporary folder', () => {
   test('one holding anything fails the run, naming what is left, and is kept for a look', async () => {
     const run = createRunFolder(await createTemporaryFolder({}, 'suite'));
     writeFileSync(join(run.folder, 'quality-evidence-left-behind'), '');
-    expect((thrownBy(run.finish) as Error).message).toBe(`the suite left 1 entries in its temporary folder ${run.folder} (kept for a look): quality-evidence-left-behind`);
+    expect((thrownBy(run.finish) as Error).message).toBe(
+      `the suite left 1 entries in its temporary folder ${run.folder} (kept for a look): quality-evidence-left-behind`,
+    );
     expect(readdirSync(run.folder)).toEqual(['quality-evidence-left-behind']);
   });
 });
@@ -95,7 +97,9 @@ test.describe('the seed of the property specs', () => {
 
   test('a QE_PROPERTY_SEED that is not a whole number is refused', () => {
     for (const seed of ['', 'abc', '1.5', '1e3', '12345678901']) {
-      expect((thrownBy(() => choosePropertySeed({ QE_PROPERTY_SEED: seed }, draw)) as Error).message).toBe('QE_PROPERTY_SEED must be a whole number, the seed a failing property printed');
+      expect((thrownBy(() => choosePropertySeed({ QE_PROPERTY_SEED: seed }, draw)) as Error).message).toBe(
+        'QE_PROPERTY_SEED must be a whole number, the seed a failing property printed',
+      );
     }
   });
 

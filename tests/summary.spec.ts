@@ -106,7 +106,12 @@ test.describe('calls that got no response', () => {
 
   test('each counts as an execution, as failed and as no response, listed once per endpoint', () => {
     const summary = summariseExecutions(
-      [noResponse('GET /orders', 'ECONNREFUSED', 2), noResponse('GET /orders', 'ECONNREFUSED', 1), execution('GET /orders', 200, fast), noResponse('POST /auth', 'ENOTFOUND', 3)],
+      [
+        noResponse('GET /orders', 'ECONNREFUSED', 2),
+        noResponse('GET /orders', 'ECONNREFUSED', 1),
+        execution('GET /orders', 200, fast),
+        noResponse('POST /auth', 'ENOTFOUND', 3),
+      ],
       threshold,
     );
     expect(summary).toMatchObject({
@@ -121,7 +126,10 @@ test.describe('calls that got no response', () => {
   });
 
   test('one that failed after longer than the threshold (a timeout) is slow too', () => {
-    const summary = summariseExecutions([noResponse('GET /reports', 'ETIMEDOUT', threshold + 1), noResponse('GET /orders', 'ETIMEDOUT', threshold)], threshold);
+    const summary = summariseExecutions(
+      [noResponse('GET /reports', 'ETIMEDOUT', threshold + 1), noResponse('GET /orders', 'ETIMEDOUT', threshold)],
+      threshold,
+    );
     expect([summary.slowExecutionCount, summary.slowEndpoints]).toEqual([1, ['GET /reports']]);
   });
 });

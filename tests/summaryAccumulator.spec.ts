@@ -63,7 +63,9 @@ test.describe('the merge law', () => {
         const { slowestExecutions: forwardSlowest, ...forward } = summariseExecutions(records, 750);
         const { slowestExecutions: backwardSlowest, ...backward } = summariseExecutions([...records].reverse(), 750);
         expect(JSON.stringify(backward)).toBe(JSON.stringify(forward));
-        expect(backwardSlowest.map((execution) => execution.responseTimeMs)).toStrictEqual(forwardSlowest.map((execution) => execution.responseTimeMs));
+        expect(backwardSlowest.map((execution) => execution.responseTimeMs)).toStrictEqual(
+          forwardSlowest.map((execution) => execution.responseTimeMs),
+        );
       }),
       propertyParameters(200),
     );
@@ -115,28 +117,55 @@ test.describe('percentiles against a naive reference', () => {
 
   test('one endpoint: the statistics equal the reference, with ties and equal values', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom(1, 2, 2, 3), fc.integer({ min: 0, max: 100_000 }).map((n) => n / 8)), { minLength: 1, maxLength: 300 }), (values) => {
-        expect(summariseExecutions(values.map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })), 750).responseTimeMs).toStrictEqual(
-          reference(values),
-        );
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(1, 2, 2, 3),
+            fc.integer({ min: 0, max: 100_000 }).map((n) => n / 8),
+          ),
+          { minLength: 1, maxLength: 300 },
+        ),
+        (values) => {
+          expect(
+            summariseExecutions(
+              values.map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })),
+              750,
+            ).responseTimeMs,
+          ).toStrictEqual(reference(values));
+        },
+      ),
       propertyParameters(300),
     );
   });
 
   test('200 endpoints: each endpoint and the whole run equal the reference', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 199 }), fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / 1024)), { maxLength: 2000 }), (pairs) => {
-        const summary = summariseExecutions(
-          pairs.map(([endpoint, responseTimeMs]) => ({ statusCode: 200, endpoint: `GET /e${String(endpoint).padStart(3, '0')}`, responseTimeMs })),
-          750,
-        );
-        expect(summary.responseTimeMs).toStrictEqual(reference(pairs.map(([, value]) => value)));
-        for (const entry of summary.endpoints) {
-          const index = Number(entry.endpoint.slice(-3));
-          expect(entry.responseTimeMs).toStrictEqual(reference(pairs.filter(([endpoint]) => endpoint === index).map(([, value]) => value)));
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 199 }),
+            fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / 1024),
+          ),
+          { maxLength: 2000 },
+        ),
+        (pairs) => {
+          const summary = summariseExecutions(
+            pairs.map(([endpoint, responseTimeMs]) => ({
+              statusCode: 200,
+              endpoint: `GET /e${String(endpoint).padStart(3, '0')}`,
+              responseTimeMs,
+            })),
+            750,
+          );
+          expect(summary.responseTimeMs).toStrictEqual(reference(pairs.map(([, value]) => value)));
+          for (const entry of summary.endpoints) {
+            const index = Number(entry.endpoint.slice(-3));
+            expect(entry.responseTimeMs).toStrictEqual(
+              reference(pairs.filter(([endpoint]) => endpoint === index).map(([, value]) => value)),
+            );
+          }
+        },
+      ),
       propertyParameters(40),
     );
   });
@@ -165,11 +194,22 @@ test.describe('percentiles against a naive reference', () => {
   });
 
   test('no executions give null statistics, never 0', () => {
-    expect(summariseExecutions([], 750).responseTimeMs).toStrictEqual({ min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null });
+    expect(summariseExecutions([], 750).responseTimeMs).toStrictEqual({
+      min: null,
+      mean: null,
+      p50: null,
+      p90: null,
+      p95: null,
+      p99: null,
+      max: null,
+    });
   });
 
   test('the mean is rounded to 3 decimals', () => {
-    const summary = summariseExecutions([1, 2, 2].map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })), 750);
+    const summary = summariseExecutions(
+      [1, 2, 2].map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })),
+      750,
+    );
     expect(summary.responseTimeMs.mean).toBe(1.667);
   });
 });
@@ -196,12 +236,38 @@ test.describe('per endpoint', () => {
         statusCodes: { '201': 2, '500': 1 },
         responseTimeMs: { min: 5, mean: 208.75, p50: 10, p90: 800, p95: 800, p99: 800, max: 800 },
         // Bucket ⌈ln t / ln γ⌉, γ = 1.01 / 0.99: ln 5 / ln γ = 80.5, ln 10 / ln γ = 115.1, ln 20 / ln γ = 149.8, ln 800 / ln γ = 334.2.
-        latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[81, 1], [116, 1], [150, 1], [335, 1]] },
+        latencyHistogram: {
+          relativeAccuracy: 0.01,
+          zeroCount: 0,
+          bins: [
+            [81, 1],
+            [116, 1],
+            [150, 1],
+            [335, 1],
+          ],
+        },
         // By status code, then by error code: each its own count, sum and histogram, together the endpoint's.
         latencyByStatus: [
-          { outcome: 201, executionCount: 2, totalMs: 30, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[116, 1], [150, 1]] } },
+          {
+            outcome: 201,
+            executionCount: 2,
+            totalMs: 30,
+            latencyHistogram: {
+              relativeAccuracy: 0.01,
+              zeroCount: 0,
+              bins: [
+                [116, 1],
+                [150, 1],
+              ],
+            },
+          },
           { outcome: 500, executionCount: 1, totalMs: 800, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[335, 1]] } },
-          { outcome: 'ECONNRESET', executionCount: 1, totalMs: 5, latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[81, 1]] } },
+          {
+            outcome: 'ECONNRESET',
+            executionCount: 1,
+            totalMs: 5,
+            latencyHistogram: { relativeAccuracy: 0.01, zeroCount: 0, bins: [[81, 1]] },
+          },
         ],
       },
     ]);
@@ -213,12 +279,17 @@ test.describe('per endpoint', () => {
       [0.1, 0.2, 0, 0.0004].map((responseTimeMs) => ({ statusCode: 200, endpoint: 'GET /a', responseTimeMs })),
       750,
     );
-    expect(summary.endpoints[0]!.latencyByStatus).toStrictEqual([{ outcome: 200, executionCount: 4, totalMs: 0.3, latencyHistogram: summary.endpoints[0]!.latencyHistogram }]);
+    expect(summary.endpoints[0]!.latencyByStatus).toStrictEqual([
+      { outcome: 200, executionCount: 4, totalMs: 0.3, latencyHistogram: summary.endpoints[0]!.latencyHistogram },
+    ]);
     expect(summary.endpoints[0]!.latencyHistogram.zeroCount).toBe(1);
   });
 
   test('status code keys come out ascending', () => {
-    const summary = summariseExecutions([503, 200, 404, 200].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })), 750);
+    const summary = summariseExecutions(
+      [503, 200, 404, 200].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })),
+      750,
+    );
     expect(JSON.stringify(summary.statusCodes)).toBe('{"200":2,"404":1,"503":1}');
   });
 
@@ -232,7 +303,10 @@ test.describe('per endpoint', () => {
       ],
       750,
     );
-    expect(summary.endpoints[0]).toMatchObject({ timeToFirstByteMs: { min: 9, mean: 13, p50: 10, p90: 20, p95: 20, p99: 20, max: 20 }, newConnectionCount: 1 });
+    expect(summary.endpoints[0]).toMatchObject({
+      timeToFirstByteMs: { min: 9, mean: 13, p50: 10, p90: 20, p95: 20, p99: 20, max: 20 },
+      newConnectionCount: 1,
+    });
     expect(Object.keys(summary.endpoints[1]!)).not.toContain('timeToFirstByteMs');
     expect(Object.keys(summary.endpoints[1]!)).not.toContain('newConnectionCount');
   });
@@ -256,19 +330,32 @@ test.describe('the slowest executions', () => {
 
 test.describe('expected statuses', () => {
   test('by default a status of 400 or above fails and none is an expected error', () => {
-    const summary = summariseExecutions([399, 400, 404].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })), 750);
+    const summary = summariseExecutions(
+      [399, 400, 404].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })),
+      750,
+    );
     expect([summary.failedExecutionCount, summary.expectedErrorCount]).toStrictEqual([2, 0]);
   });
 
   test('an expected 404 is an expected error, not a failure, and stays in statusCodes', () => {
-    const summary = summariseExecutions([200, 404, 500].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })), 750, {
-      expectedStatuses: statusSet('100-399,404'),
-    });
-    expect([summary.failedExecutionCount, summary.expectedErrorCount, summary.statusCodes]).toStrictEqual([1, 1, { '200': 1, '404': 1, '500': 1 }]);
+    const summary = summariseExecutions(
+      [200, 404, 500].map((statusCode) => ({ statusCode, endpoint: 'GET /a', responseTimeMs: 1 })),
+      750,
+      {
+        expectedStatuses: statusSet('100-399,404'),
+      },
+    );
+    expect([summary.failedExecutionCount, summary.expectedErrorCount, summary.statusCodes]).toStrictEqual([
+      1,
+      1,
+      { '200': 1, '404': 1, '500': 1 },
+    ]);
   });
 
   test('a status outside the run-wide list fails even below 400', () => {
-    const summary = summariseExecutions([{ statusCode: 301, endpoint: 'GET /a', responseTimeMs: 1 }], 750, { expectedStatuses: statusSet('200-299') });
+    const summary = summariseExecutions([{ statusCode: 301, endpoint: 'GET /a', responseTimeMs: 1 }], 750, {
+      expectedStatuses: statusSet('200-299'),
+    });
     expect(summary.failureCountByEndpoint).toStrictEqual({ 'GET /a': 1 });
   });
 
@@ -289,7 +376,9 @@ test.describe('expected statuses', () => {
   });
 
   test('a call with no response fails whatever is expected', () => {
-    const summary = summariseExecutions([{ errorCode: 'ECONNREFUSED', endpoint: 'GET /a', responseTimeMs: 1 }], 750, { expectedStatuses: statusSet('100-599') });
+    const summary = summariseExecutions([{ errorCode: 'ECONNREFUSED', endpoint: 'GET /a', responseTimeMs: 1 }], 750, {
+      expectedStatuses: statusSet('100-599'),
+    });
     expect(summary.failedExecutionCount).toBe(1);
   });
 });

@@ -11,10 +11,15 @@ const fixture = [
   { id: 'exec-003', statusCode: 201, endpoint: 'GET /invoices', responseTimeMs: 1210 },
 ];
 
-const reportOf = (records: readonly object[]) => buildReport(summariseExecutions(records as never, 750), { environment: 'local-example', slowResponseThresholdMs: 750 });
+const reportOf = (records: readonly object[]) =>
+  buildReport(summariseExecutions(records as never, 750), { environment: 'local-example', slowResponseThresholdMs: 750 });
 
 test('the terminal summary of the fixture: verdict, numbers, percentiles with their count, worst endpoints, files', () => {
-  expect(renderTerminal(reportOf(fixture), { files: ['.build/quality-summary.json', '.build/quality-summary.md', '.build/quality-summary.html'] })).toBe(
+  expect(
+    renderTerminal(reportOf(fixture), {
+      files: ['.build/quality-summary.json', '.build/quality-summary.md', '.build/quality-summary.html'],
+    }),
+  ).toBe(
     [
       'quality-evidence · local-example',
       '✖ 1 failed execution, no budgets set',
@@ -40,16 +45,29 @@ test('the terminal lists the 10 worst endpoints and says how many more there are
 });
 
 test('labels reach the terminal with control and bidirectional characters escaped, never raw', () => {
-  const output = renderTerminal(reportOf([{ statusCode: 200, endpoint: 'GET /\u202eabc\u0085\u001b[31m', responseTimeMs: 1 }]), { files: ['q.json'] });
+  const output = renderTerminal(reportOf([{ statusCode: 200, endpoint: 'GET /\u202eabc\u0085\u001b[31m', responseTimeMs: 1 }]), {
+    files: ['q.json'],
+  });
   expect(output).toContain('GET /\\u202eabc\\u0085\\u001b[31m');
   // eslint-disable-next-line no-control-regex -- the point: no raw control or bidi character
   expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
 });
 
 test('the line a run ends with gives the budget verdict when there are budgets, and the other files by extension', () => {
-  const report = { ...reportOf(fixture), budgets: { passed: false, results: [{ budget: 'maxFailedExecutions', limit: 0, actual: 1, passed: false }, { budget: 'minExecutions', limit: 1, actual: 3, passed: true }] } };
+  const report = {
+    ...reportOf(fixture),
+    budgets: {
+      passed: false,
+      results: [
+        { budget: 'maxFailedExecutions', limit: 0, actual: 1, passed: false },
+        { budget: 'minExecutions', limit: 1, actual: 3, passed: true },
+      ],
+    },
+  };
   expect(formatHeadline(report, ['out/q.json', 'out/q.md', 'out/q.html'])).toBe(
     'quality-evidence: 3 executions, 1 failed, 2 slow, 0 with no response; budgets: 1 of 2 budgets breached; report written to out/q.json (also .md, .html)',
   );
-  expect(formatHeadline(reportOf(fixture), ['out/q.json'])).toBe('quality-evidence: 3 executions, 1 failed, 2 slow, 0 with no response; report written to out/q.json');
+  expect(formatHeadline(reportOf(fixture), ['out/q.json'])).toBe(
+    'quality-evidence: 3 executions, 1 failed, 2 slow, 0 with no response; report written to out/q.json',
+  );
 });

@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import { aliasTargetsOf, withoutJsonComments, mergesTests, takesRecordingTest, testModuleOf, testSourceOf, testSourceOfFile } from '../reporter/runner/testSource.js';
+import {
+  aliasTargetsOf,
+  withoutJsonComments,
+  mergesTests,
+  takesRecordingTest,
+  testModuleOf,
+  testSourceOf,
+  testSourceOfFile,
+} from '../reporter/runner/testSource.js';
 import { unrecordedCallHints } from '../reporter/runner/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -14,23 +22,43 @@ test('the module of the test binding, from an import or a require, renamed or no
   expect(testModuleOf(`import base, { type Page, test } from 'quality-evidence/test';`)).toBe('quality-evidence/test');
   expect(testModuleOf(`const { test, expect } = require('./fixtures');`)).toBe('./fixtures');
   expect(testModuleOf(`const { base: test } = require("@fixtures/api");`)).toBe('@fixtures/api');
-  expect(testModuleOf(`// import { test } from '@playwright/test';\n/* import { test } from './x'; */\nimport { test as base } from './y';`)).toBeUndefined();
+  expect(
+    testModuleOf(`// import { test } from '@playwright/test';\n/* import { test } from './x'; */\nimport { test as base } from './y';`),
+  ).toBeUndefined();
 });
 
 test('a relative import resolves to the fixture file, through a .js specifier, a missing extension or a folder index', async () => {
   const files = new Set(['/p/tests/fixtures.ts', '/p/support/test.ts', '/p/tests/api/index.ts']);
   const isFile = (path: string) => files.has(path);
-  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './fixtures';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
-  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '../support/test.js';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/support/test.ts' });
-  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './api';`, isFile)).toEqual({ kind: 'fixture file', path: '/p/tests/api/index.ts' });
-  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './nowhere';`, isFile)).toEqual({ kind: 'module', specifier: './nowhere' });
-  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '@fixtures';`, isFile)).toEqual({ kind: 'module', specifier: '@fixtures' });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './fixtures';`, isFile)).toEqual({
+    kind: 'fixture file',
+    path: '/p/tests/fixtures.ts',
+  });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '../support/test.js';`, isFile)).toEqual({
+    kind: 'fixture file',
+    path: '/p/support/test.ts',
+  });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './api';`, isFile)).toEqual({
+    kind: 'fixture file',
+    path: '/p/tests/api/index.ts',
+  });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from './nowhere';`, isFile)).toEqual({
+    kind: 'module',
+    specifier: './nowhere',
+  });
+  expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '@fixtures';`, isFile)).toEqual({
+    kind: 'module',
+    specifier: '@fixtures',
+  });
   expect(await testSourceOf('/p/tests/a.spec.ts', `import { test } from '@playwright/test';`, isFile)).toEqual({ kind: 'playwright' });
   expect(await testSourceOf('/p/tests/a.spec.ts', `test('global', () => {});`, isFile)).toEqual({ kind: 'unknown' });
 });
 
 test("a spec file is read, and its fixture file found, through the reporter's file system; a spec that cannot be read tells nothing", async () => {
-  const fileSystem = new MemoryFileSystem({ '/p/tests/a.spec.ts': `import { test } from './fixtures';`, '/p/tests/fixtures.ts': '' }).place('/p/tests/fixtures', 'folder');
+  const fileSystem = new MemoryFileSystem({ '/p/tests/a.spec.ts': `import { test } from './fixtures';`, '/p/tests/fixtures.ts': '' }).place(
+    '/p/tests/fixtures',
+    'folder',
+  );
   expect(await testSourceOfFile('/p/tests/a.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/tests/fixtures.ts' });
   expect(await testSourceOfFile('/p/tests/gone.spec.ts', fileSystem)).toEqual({ kind: 'unknown' });
 });
@@ -46,15 +74,24 @@ test("a path alias of the nearest tsconfig (paths, baseUrl; comments and trailin
     '/p/tests/booking/other.spec.ts': `import { test } from "@unknown/thing";`,
     '/p/src/fixtures/api.fixture.ts': `import { test as base } from "@playwright/test";`,
   });
-  expect(await testSourceOfFile('/p/tests/booking/get.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/src/fixtures/api.fixture.ts' });
+  expect(await testSourceOfFile('/p/tests/booking/get.spec.ts', fileSystem)).toEqual({
+    kind: 'fixture file',
+    path: '/p/src/fixtures/api.fixture.ts',
+  });
   expect(await testSourceOfFile('/p/tests/booking/other.spec.ts', fileSystem)).toEqual({ kind: 'module', specifier: '@unknown/thing' });
   expect(aliasTargetsOf('@api', { baseDir: '/p/src', paths: { '@api': ['api/index.ts'] } })).toEqual(['/p/src/api/index.ts']);
   expect(aliasTargetsOf('@apis/x', { baseDir: '/p/src', paths: { '@api/*': ['api/*'] } })).toEqual([]);
-  expect(JSON.parse(withoutJsonComments('{ "a": "/* not a comment */", "b": ["**/*.ts", "x//y"], // gone\n "c": 1, /* gone */ }'))).toEqual({ a: '/* not a comment */', b: ['**/*.ts', 'x//y'], c: 1 });
+  expect(JSON.parse(withoutJsonComments('{ "a": "/* not a comment */", "b": ["**/*.ts", "x//y"], // gone\n "c": 1, /* gone */ }'))).toEqual(
+    { a: '/* not a comment */', b: ['**/*.ts', 'x//y'], c: 1 },
+  );
 });
 
 test("a fixture file that builds test with Playwright's mergeTests is told apart, under any local name", () => {
-  expect(mergesTests(`import { mergeTests as mergeMultipleFixtures } from "@playwright/test";\nexport const test = mergeMultipleFixtures(a, b);`)).toBe(true);
+  expect(
+    mergesTests(
+      `import { mergeTests as mergeMultipleFixtures } from "@playwright/test";\nexport const test = mergeMultipleFixtures(a, b);`,
+    ),
+  ).toBe(true);
   expect(mergesTests(`import { expect, mergeTests } from 'playwright/test';`)).toBe(true);
   expect(mergesTests(`import { mergeTests } from 'quality-evidence/test';`)).toBe(false);
   expect(mergesTests(`import { test as base } from '@playwright/test';\nexport const test = base.extend({});`)).toBe(false);
@@ -66,8 +103,15 @@ test('a spec whose fixture file merges tests is told so, the fixture file read t
     '/p/api/a.spec.ts': `import { test } from '../fixtures/merged';`,
     '/p/fixtures/merged.ts': `import { mergeTests } from '@playwright/test';\nimport { auth } from './auth';\nexport const test = mergeTests(auth);`,
   });
-  expect(await testSourceOfFile('/p/api/a.spec.ts', fileSystem)).toEqual({ kind: 'fixture file', path: '/p/fixtures/merged.ts', merges: true });
-  const [hint] = unrecordedCallHints([{ spec: '/p/api/a.spec.ts', count: 2, source: { kind: 'fixture file', path: '/p/fixtures/merged.ts', merges: true } }], '/p');
+  expect(await testSourceOfFile('/p/api/a.spec.ts', fileSystem)).toEqual({
+    kind: 'fixture file',
+    path: '/p/fixtures/merged.ts',
+    merges: true,
+  });
+  const [hint] = unrecordedCallHints(
+    [{ spec: '/p/api/a.spec.ts', count: 2, source: { kind: 'fixture file', path: '/p/fixtures/merged.ts', merges: true } }],
+    '/p',
+  );
   expect(hint).toBe(
     "  - fixtures/merged.ts: 2 calls from api/a.spec.ts, which take test from this file; record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)",
   );
@@ -84,7 +128,9 @@ test('a spec whose fixture file takes test from quality-evidence/test already is
     "  - support/baseTest.js: 3 calls from tests/a.spec.js, which take test from this file; this file takes test from 'quality-evidence/test' already, so they were sent some other way (a context from @playwright/test's request, or another HTTP client); make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution",
   ]);
   expect(takesRecordingTest(`const { test: base } = require('quality-evidence/test');`)).toBe(true);
-  expect(takesRecordingTest(`import { test as base } from '@playwright/test';\nimport { expect } from 'quality-evidence/test';`)).toBe(false);
+  expect(takesRecordingTest(`import { test as base } from '@playwright/test';\nimport { expect } from 'quality-evidence/test';`)).toBe(
+    false,
+  );
 });
 
 test('the hint names each file to change: the spec, the fixture file for its specs, or what could not be told', () => {
@@ -107,7 +153,7 @@ test('the hint names each file to change: the spec, the fixture file for its spe
   ]);
 });
 
-test('a spec that takes test from quality-evidence/test already is told where such calls come from: a context of @playwright/test\'s request, often in a helper', () => {
+test("a spec that takes test from quality-evidence/test already is told where such calls come from: a context of @playwright/test's request, often in a helper", () => {
   // Seen adopting a suite whose API client classes made their contexts with request from @playwright/test.
   expect(unrecordedCallHints([{ spec: '/p/tests/users.spec.ts', count: 2, source: { kind: 'quality-evidence' } }], '/p')).toEqual([
     "  - tests/users.spec.ts: 2 calls; its test already comes from quality-evidence/test, so they were sent some other way: most often a context made with the request of '@playwright/test', in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or record them with recordExecution",

@@ -1,7 +1,14 @@
 import { execFile } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import {
+  childEnvironment,
+  createTemporaryFolder,
+  pathExists,
+  repositoryRoot,
+  runProgram,
+  type ProgramOutcome,
+} from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // A file the run reads that cannot even be looked at is the read's failure,
@@ -31,7 +38,19 @@ async function folderWithLocked(locked: Readonly<Record<string, string>>): Promi
 /** The compiled command, run as the user nobody. */
 function commandAsNobody(folder: string, args: readonly string[]): Promise<ProgramOutcome> {
   const program = join(repositoryRoot, '.build/src/cli/main.js');
-  const setpriv = ['--reuid', NOBODY, '--regid', NOBODY, '--clear-groups', process.execPath, program, ...args, '--output', 'out/q.json', '--quiet'];
+  const setpriv = [
+    '--reuid',
+    NOBODY,
+    '--regid',
+    NOBODY,
+    '--clear-groups',
+    process.execPath,
+    program,
+    ...args,
+    '--output',
+    'out/q.json',
+    '--quiet',
+  ];
   return new Promise((done) => {
     execFile('setpriv', setpriv, { cwd: folder, env: childEnvironment(), timeout: 30_000 }, (error, stdout, stderr) => {
       done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
@@ -39,7 +58,11 @@ function commandAsNobody(folder: string, args: readonly string[]): Promise<Progr
   });
 }
 
-const unreadable = (what: string, path: string): ProgramOutcome => ({ exitCode: 66, stdout: '', stderr: `quality-evidence: cannot read the ${what} "${path}": permission denied (EACCES)\n` });
+const unreadable = (what: string, path: string): ProgramOutcome => ({
+  exitCode: 66,
+  stdout: '',
+  stderr: `quality-evidence: cannot read the ${what} "${path}": permission denied (EACCES)\n`,
+});
 
 test.describe('a file under a folder the user cannot search is named as unreadable, exit 66', () => {
   test.skip(!isRoot, 'dropping to the user nobody takes root (CI runs as root)');
@@ -57,24 +80,35 @@ test.describe('a file under a folder the user cannot search is named as unreadab
 
   test('a budgets file', async () => {
     const folder = await folderWithLocked({ 'budgets.json': '{ "minExecutions": 1 }' });
-    expect(await commandAsNobody(folder, ['in.json', '--budgets', 'locked/budgets.json'])).toEqual(unreadable('budgets file', 'locked/budgets.json'));
+    expect(await commandAsNobody(folder, ['in.json', '--budgets', 'locked/budgets.json'])).toEqual(
+      unreadable('budgets file', 'locked/budgets.json'),
+    );
   });
 
   test('a baseline', async () => {
     const folder = await folderWithLocked({ 'main.json': '{}' });
-    expect(await commandAsNobody(folder, ['in.json', '--baseline', 'locked/main.json'])).toEqual(unreadable('baseline report', 'locked/main.json'));
+    expect(await commandAsNobody(folder, ['in.json', '--baseline', 'locked/main.json'])).toEqual(
+      unreadable('baseline report', 'locked/main.json'),
+    );
     expect(await pathExists(join(folder, 'out/q.json'))).toBe(false);
   });
 });
 
 test('a baseline path holding a NUL byte (from a settings file) is named, escaped, as unreadable, exit 66', async () => {
-  const folder = await createTemporaryFolder({ 'in.json': input, 'settings.json': JSON.stringify({ baselinePath: 'main\u0000.json' }) }, 'unsearchable');
+  const folder = await createTemporaryFolder(
+    { 'in.json': input, 'settings.json': JSON.stringify({ baselinePath: 'main\u0000.json' }) },
+    'unsearchable',
+  );
 
-  const outcome = await runProgram('src/cli/main.js', { cwd: folder, args: ['in.json', '--config', 'settings.json', '--output', 'q.json', '--quiet'] });
+  const outcome = await runProgram('src/cli/main.js', {
+    cwd: folder,
+    args: ['in.json', '--config', 'settings.json', '--output', 'q.json', '--quiet'],
+  });
 
   expect(outcome).toEqual({
     exitCode: 66,
     stdout: '',
-    stderr: 'quality-evidence: cannot read the baseline report "main\\u0000.json": the path holds a NUL byte, which no file name can hold (ERR_INVALID_ARG_VALUE)\n',
+    stderr:
+      'quality-evidence: cannot read the baseline report "main\\u0000.json": the path holds a NUL byte, which no file name can hold (ERR_INVALID_ARG_VALUE)\n',
   });
 });

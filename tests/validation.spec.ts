@@ -1,5 +1,12 @@
 import { expect, test } from './support/test.js';
-import { InputSyntaxError, QualityEvidenceError, RecordValidationError, executionRecordSchema, parseInputJson, validateExecutionRecords } from '../src/index.js';
+import {
+  InputSyntaxError,
+  QualityEvidenceError,
+  RecordValidationError,
+  executionRecordSchema,
+  parseInputJson,
+  validateExecutionRecords,
+} from '../src/index.js';
 import { describeIssue } from '../src/issues/recordIssue.js';
 import { isExecutionRecord } from '../src/records/executionRecord.js';
 
@@ -96,10 +103,17 @@ test.describe('calls that got no response', () => {
   });
 
   test('a record with both statusCode and errorCode is refused at errorCode', () => {
-    expect(onlyIssueFor({ errorCode: 'ECONNREFUSED' })).toEqual(`executions[1].errorCode: must be absent when statusCode is given (errorCode marks a call that got no response); found "ECONNREFUSED" (a string)`);
+    expect(onlyIssueFor({ errorCode: 'ECONNREFUSED' })).toEqual(
+      `executions[1].errorCode: must be absent when statusCode is given (errorCode marks a call that got no response); found "ECONNREFUSED" (a string)`,
+    );
   });
 
-  for (const [label, errorCode] of [['empty', ''], ['with a space', 'E CONN'], ['65 characters long', 'E'.repeat(65)], ['a number', 7]] as const) {
+  for (const [label, errorCode] of [
+    ['empty', ''],
+    ['with a space', 'E CONN'],
+    ['65 characters long', 'E'.repeat(65)],
+    ['a number', 7],
+  ] as const) {
     test(`an errorCode that is ${label} is refused`, () => {
       const error = validationErrorFrom([{ ...noResponse, errorCode }]);
       expect(error.issues.map((issue) => [issue.path.join('.'), issue.expected])).toEqual([
@@ -116,11 +130,15 @@ test.describe('timing phases', () => {
   });
 
   test('a negative phase is refused with its path', () => {
-    expect(onlyIssueFor({ timingMs: { wait: -1 } })).toEqual(`executions[1].timingMs.wait: must be a finite number of milliseconds, zero or more, when present; found -1 (a number)`);
+    expect(onlyIssueFor({ timingMs: { wait: -1 } })).toEqual(
+      `executions[1].timingMs.wait: must be a finite number of milliseconds, zero or more, when present; found -1 (a number)`,
+    );
   });
 
   test('timingMs that is not an object is refused', () => {
-    expect(onlyIssueFor({ timingMs: 12 })).toEqual(`executions[1].timingMs: must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present; found 12 (a number)`);
+    expect(onlyIssueFor({ timingMs: 12 })).toEqual(
+      `executions[1].timingMs: must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present; found 12 (a number)`,
+    );
   });
 });
 
@@ -132,19 +150,47 @@ test.describe('invalid fields', () => {
     ['statusCode "200"', { statusCode: '200' }, `executions[1].statusCode: ${statusCodeRule}; found "200" (a string)`],
     ['statusCode null', { statusCode: null }, `executions[1].statusCode: ${statusCodeRule}; found null (null)`],
     ['endpoint that is not a string', { endpoint: 42 }, `executions[1].endpoint: ${endpointTypeRule}; found 42 (a number)`],
-    ['endpoint "orders" without a method', { endpoint: 'orders' }, `executions[1].endpoint: ${endpointFormRule}; found "orders" (a string)`],
-    ['endpoint "GET orders" with a path that does not start with /', { endpoint: 'GET orders' }, `executions[1].endpoint: ${endpointFormRule}; found "GET orders" (a string)`],
+    [
+      'endpoint "orders" without a method',
+      { endpoint: 'orders' },
+      `executions[1].endpoint: ${endpointFormRule}; found "orders" (a string)`,
+    ],
+    [
+      'endpoint "GET orders" with a path that does not start with /',
+      { endpoint: 'GET orders' },
+      `executions[1].endpoint: ${endpointFormRule}; found "GET orders" (a string)`,
+    ],
     ['endpoint "GET" alone', { endpoint: 'GET' }, `executions[1].endpoint: ${endpointFormRule}; found "GET" (a string)`],
     ['endpoint ""', { endpoint: '' }, `executions[1].endpoint: ${endpointFormRule}; found "" (a string)`],
-    ['endpoint with whitespace inside the path', { endpoint: 'GET /a b' }, `executions[1].endpoint: ${endpointFormRule}; found "GET /a b" (a string)`],
+    [
+      'endpoint with whitespace inside the path',
+      { endpoint: 'GET /a b' },
+      `executions[1].endpoint: ${endpointFormRule}; found "GET /a b" (a string)`,
+    ],
     ['responseTimeMs -1', { responseTimeMs: -1 }, `executions[1].responseTimeMs: ${responseTimeRule}; found -1 (a number)`],
     ['responseTimeMs "12"', { responseTimeMs: '12' }, `executions[1].responseTimeMs: ${responseTimeRule}; found "12" (a string)`],
     ['responseTimeMs null', { responseTimeMs: null }, `executions[1].responseTimeMs: ${responseTimeRule}; found null (null)`],
-    ['responseTimeMs Infinity', { responseTimeMs: Infinity }, `executions[1].responseTimeMs: ${responseTimeRule}; found Infinity (a number)`],
+    [
+      'responseTimeMs Infinity',
+      { responseTimeMs: Infinity },
+      `executions[1].responseTimeMs: ${responseTimeRule}; found Infinity (a number)`,
+    ],
     // Past a day a time is in another unit (µs, ns, an epoch timestamp), and 1e306 would overflow the sum behind the mean.
-    ['responseTimeMs past a day', { responseTimeMs: 86_400_000.001 }, `executions[1].responseTimeMs: must be at most 86,400,000 (a day): a longer time is in another unit; found 86400000.001 (a number)`],
-    ['responseTimeMs 1e306', { responseTimeMs: 1e306 }, `executions[1].responseTimeMs: must be at most 86,400,000 (a day): a longer time is in another unit; found 1e+306 (a number)`],
-    ['a timing phase of 1e306', { timingMs: { wait: 1e306 } }, `executions[1].timingMs.wait: must be at most 86,400,000 (a day) when present: a longer time is in another unit; found 1e+306 (a number)`],
+    [
+      'responseTimeMs past a day',
+      { responseTimeMs: 86_400_000.001 },
+      `executions[1].responseTimeMs: must be at most 86,400,000 (a day): a longer time is in another unit; found 86400000.001 (a number)`,
+    ],
+    [
+      'responseTimeMs 1e306',
+      { responseTimeMs: 1e306 },
+      `executions[1].responseTimeMs: must be at most 86,400,000 (a day): a longer time is in another unit; found 1e+306 (a number)`,
+    ],
+    [
+      'a timing phase of 1e306',
+      { timingMs: { wait: 1e306 } },
+      `executions[1].timingMs.wait: must be at most 86,400,000 (a day) when present: a longer time is in another unit; found 1e+306 (a number)`,
+    ],
     ['id that is not a string', { id: 7 }, `executions[1].id: ${idRule}; found 7 (a number)`],
     ['id null', { id: null }, `executions[1].id: ${idRule}; found null (null)`],
   ];
@@ -235,10 +281,12 @@ test.describe('RecordValidationError', () => {
       ...Array.from({ length: 25 }, () => ({ ...validRecord, statusCode: 99 })),
     ];
     const error = validationErrorFrom({ executions });
-    const listed = Array.from({ length: 20 }, (_, index) => (`executions[${index + 5}].statusCode: ${statusCodeRule}; found 99 (a number)`));
+    const listed = Array.from({ length: 20 }, (_, index) => `executions[${index + 5}].statusCode: ${statusCodeRule}; found 99 (a number)`);
     expect(error.issues.map(describeIssue)).toEqual(listed);
     expect([error.invalidRecordCount, error.unlistedRecordCount, error.recordCount]).toEqual([25, 5, 30]);
-    expect(error.message).toBe(['25 of 30 records are invalid:', ...listed.map((line) => `  - ${line}`), '  ... and 5 more invalid records'].join('\n'));
+    expect(error.message).toBe(
+      ['25 of 30 records are invalid:', ...listed.map((line) => `  - ${line}`), '  ... and 5 more invalid records'].join('\n'),
+    );
   });
 
   test('the cap counts problems listed; past it, invalid records are only counted', () => {
@@ -367,9 +415,17 @@ test.describe('the hot-path check and the zod schema', () => {
     { ...base, id: 7 },
     { ...base, id: null },
     { ...base, extra: { nested: true } },
-    ...[99, 100, 101, 399, 400, 599, 600, 200.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '200', null, true].map((statusCode) => ({ ...base, statusCode })),
-    ...['GET /', ' get\t/orders ', 'GET\n/orders', 'GET  /a b', 'GET orders', 'G@T /x', '/orders', 'GET', '', 42, null].map((endpoint) => ({ ...base, endpoint })),
-    ...[0, -0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_VALUE, 86_400_000, 86_400_000.001, 1e306, '12', null].map((responseTimeMs) => ({ ...base, responseTimeMs })),
+    ...[99, 100, 101, 399, 400, 599, 600, 200.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '200', null, true].map((statusCode) => ({
+      ...base,
+      statusCode,
+    })),
+    ...['GET /', ' get\t/orders ', 'GET\n/orders', 'GET  /a b', 'GET orders', 'G@T /x', '/orders', 'GET', '', 42, null].map((endpoint) => ({
+      ...base,
+      endpoint,
+    })),
+    ...[0, -0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_VALUE, 86_400_000, 86_400_000.001, 1e306, '12', null].map(
+      (responseTimeMs) => ({ ...base, responseTimeMs }),
+    ),
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'ECONNREFUSED' },
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: '' },
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: 'E CONN' },
@@ -379,12 +435,38 @@ test.describe('the hot-path check and the zod schema', () => {
     { endpoint: 'GET /orders', responseTimeMs: 3, errorCode: null },
     { ...base, errorCode: 'ECONNREFUSED' },
     { ...base, errorCode: undefined },
-    ...[{}, { dns: 1, connect: 2, tls: 3, wait: 4, receive: 5 }, { wait: 0 }, { wait: 86_400_000 }, { wait: 86_400_000.001 }, { receive: 1e306 }, { dns: -1 }, { wait: Number.NaN }, { wait: '4' }, { other: 'ignored' }, 5, null, []].map((timingMs) => ({ ...base, timingMs })),
+    ...[
+      {},
+      { dns: 1, connect: 2, tls: 3, wait: 4, receive: 5 },
+      { wait: 0 },
+      { wait: 86_400_000 },
+      { wait: 86_400_000.001 },
+      { receive: 1e306 },
+      { dns: -1 },
+      { wait: Number.NaN },
+      { wait: '4' },
+      { other: 'ignored' },
+      5,
+      null,
+      [],
+    ].map((timingMs) => ({ ...base, timingMs })),
     ...[
       {},
       { response: { validated: true, violationCount: 0 } },
-      { response: { validated: true, violationCount: 2, violations: [{ pointer: '/items/3/price', keyword: 'type' }, { pointer: '', keyword: 'json' }] }, request: { validated: false, reason: 'notJson' } },
-      { response: { validated: true, violationCount: 6, violations: Array.from({ length: 6 }, () => ({ pointer: '/a', keyword: 'type' })) } },
+      {
+        response: {
+          validated: true,
+          violationCount: 2,
+          violations: [
+            { pointer: '/items/3/price', keyword: 'type' },
+            { pointer: '', keyword: 'json' },
+          ],
+        },
+        request: { validated: false, reason: 'notJson' },
+      },
+      {
+        response: { validated: true, violationCount: 6, violations: Array.from({ length: 6 }, () => ({ pointer: '/a', keyword: 'type' })) },
+      },
       { response: { validated: true, violationCount: 1, violations: [{ pointer: 'a', keyword: 'type' }] } },
       { response: { validated: true, violationCount: 1, violations: [{ pointer: '/a', keyword: '' }] } },
       { response: { validated: true, violationCount: 1, violations: [{ pointer: `/${'a'.repeat(1023)}`, keyword: 'k'.repeat(64) }] } },
@@ -432,7 +514,9 @@ test.describe('values in messages', () => {
     const circular: Record<string, unknown> = { code: 200 };
     circular['self'] = circular;
 
-    expect(onlyIssueFor({ statusCode: circular })).toBe(`executions[1].statusCode: ${statusCodeRule}; found {"code":200,"self":{…}} (an object)`);
+    expect(onlyIssueFor({ statusCode: circular })).toBe(
+      `executions[1].statusCode: ${statusCodeRule}; found {"code":200,"self":{…}} (an object)`,
+    );
   });
 
   test('a bigint is shown with its suffix', () => {
@@ -440,6 +524,8 @@ test.describe('values in messages', () => {
   });
 
   test('control characters in a string value are escaped', () => {
-    expect(onlyIssueFor({ endpoint: 'GET\u001b[2J' })).toBe(`executions[1].endpoint: ${endpointFormRule}; found "GET\\u001b[2J" (a string)`);
+    expect(onlyIssueFor({ endpoint: 'GET\u001b[2J' })).toBe(
+      `executions[1].endpoint: ${endpointFormRule}; found "GET\\u001b[2J" (a string)`,
+    );
   });
 });

@@ -222,7 +222,12 @@ test('writes each report file through a temporary file in the target folder and 
   expect(fileSystem.writes).toHaveLength(3);
   for (const written of fileSystem.writes) expect(written).toMatch(/^out\/reports\/\.quality-evidence-[0-9a-f]{6}-\d+-[0-9a-f]{8}\.tmp$/);
   expect(files).toStrictEqual(['out/reports/quality-summary.json', 'out/reports/quality-summary.md', 'out/reports/quality-summary.html']);
-  expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.html', 'out/reports/quality-summary.json', 'out/reports/quality-summary.md']);
+  expect([...fileSystem.files.keys()].sort()).toEqual([
+    'input/executions.json',
+    'out/reports/quality-summary.html',
+    'out/reports/quality-summary.json',
+    'out/reports/quality-summary.md',
+  ]);
 });
 
 test('formats choose the renderings; the JSON report is always written, and a name without .json gets the extensions added', async () => {
@@ -233,15 +238,29 @@ test('formats choose the renderings; the JSON report is always written, and a na
 
   expect(htmlOnly.files).toStrictEqual(['out/reports/quality-summary.json', 'out/reports/quality-summary.html']);
   expect(noExtension.files).toStrictEqual(['out/summary', 'out/summary.md']);
-  expect([...fileSystem.files.keys()].sort()).toEqual(['input/executions.json', 'out/reports/quality-summary.html', 'out/reports/quality-summary.json', 'out/summary', 'out/summary.md']);
+  expect([...fileSystem.files.keys()].sort()).toEqual([
+    'input/executions.json',
+    'out/reports/quality-summary.html',
+    'out/reports/quality-summary.json',
+    'out/summary',
+    'out/summary.md',
+  ]);
 });
 
 test('when one report file cannot be renamed into place, the temporary files are removed and earlier reports stay as they were', async () => {
-  const fileSystem = new MemoryFileSystem({ 'input/executions.json': sampleInput, 'out/reports/quality-summary.json': 'earlier', 'out/reports/quality-summary.md': 'earlier md' }).failOn('rename', 'EACCES');
+  const fileSystem = new MemoryFileSystem({
+    'input/executions.json': sampleInput,
+    'out/reports/quality-summary.json': 'earlier',
+    'out/reports/quality-summary.md': 'earlier md',
+  }).failOn('rename', 'EACCES');
 
   await expect(runQualityWorkflow(config, { fileSystem })).rejects.toThrow('permission denied (EACCES)');
 
-  expect(Object.fromEntries(fileSystem.files)).toStrictEqual({ 'input/executions.json': sampleInput, 'out/reports/quality-summary.json': 'earlier', 'out/reports/quality-summary.md': 'earlier md' });
+  expect(Object.fromEntries(fileSystem.files)).toStrictEqual({
+    'input/executions.json': sampleInput,
+    'out/reports/quality-summary.json': 'earlier',
+    'out/reports/quality-summary.md': 'earlier md',
+  });
 });
 
 test('gives byte-identical reports for the same input and configuration', async () => {
@@ -301,7 +320,8 @@ const failures: readonly { name: string; files: Record<string, string>; error: n
     name: 'a malformed record',
     files: { 'input/executions.json': '{ "executions": [{ "statusCode": 200, "endpoint": "orders", "responseTimeMs": 1 }] }' },
     error: RecordValidationError,
-    message: '1 of 1 record is invalid:\n  - executions[0].endpoint: must be of the form "<METHOD> <path>", with a path that starts with "/"; found "orders" (a string)',
+    message:
+      '1 of 1 record is invalid:\n  - executions[0].endpoint: must be of the form "<METHOD> <path>", with a path that starts with "/"; found "orders" (a string)',
   },
 ];
 

@@ -85,7 +85,10 @@ export default class QualityEvidenceReporter implements Reporter {
   /** The budgets and baseline, loaded before the run; undefined when they could not be checked early (the run's end loads them). */
   private readonly judgement: Judgement | undefined;
 
-  constructor(options: QualityEvidenceReporterOptions = {}, private readonly host: ReporterHost = processHost()) {
+  constructor(
+    options: QualityEvidenceReporterOptions = {},
+    private readonly host: ReporterHost = processHost(),
+  ) {
     const rawOptions = options as Readonly<Record<string, unknown>>;
     this.settings = resolveReporterSettings(rawOptions, host.env, host.cwd);
     this.quiet = this.settings.quiet;
@@ -96,8 +99,11 @@ export default class QualityEvidenceReporter implements Reporter {
     const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : host.cwd;
     // The test workers start after this: they check bodies and excerpt failed ones by these options, however the project named the reporter.
     host.setWorkerVariable?.(REPORTER_OPTIONS_VARIABLE, sharedReporterOptions(rawOptions, configDir));
-    this.judgement = this.listing ? undefined : host.checkBeforeRun?.(runSettingsOf(this.settings), [this.settings.settingsFile], { ...host.env }, configDir, host.cwd);
-    for (const warning of this.settings.ignoredOptions) host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
+    this.judgement = this.listing
+      ? undefined
+      : host.checkBeforeRun?.(runSettingsOf(this.settings), [this.settings.settingsFile], { ...host.env }, configDir, host.cwd);
+    for (const warning of this.settings.ignoredOptions)
+      host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
   }
 
   printsToStdio(): boolean {
@@ -134,17 +140,41 @@ export default class QualityEvidenceReporter implements Reporter {
     try {
       const runHost = { fileSystem: host.fileSystem, env: host.env, clock: host.clock ?? systemClock };
       // A bad record is named by the test that attached it.
-      const opened = await openRun(runSettingsOf(settings), runHost, { reads: [settings.settingsFile], judgement: this.judgement, noun: 'recorded execution' });
-      const { unrecordedCalls, unrecordedByFile, browserCalls } = await feedAttempts(opened.run, this.attempts, { fileSystem: host.fileSystem, rootDir: this.rootDir });
-      const htmlReport = this.htmlReportFolder === undefined ? {} : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
-      const finished = opened.run.finish({ unrecordedCalls, ...(browserCalls === undefined ? {} : { browserCalls }), tests: countTests(this.rootSuite), runStatus: result.status, ...htmlReport });
+      const opened = await openRun(runSettingsOf(settings), runHost, {
+        reads: [settings.settingsFile],
+        judgement: this.judgement,
+        noun: 'recorded execution',
+      });
+      const { unrecordedCalls, unrecordedByFile, browserCalls } = await feedAttempts(opened.run, this.attempts, {
+        fileSystem: host.fileSystem,
+        rootDir: this.rootDir,
+      });
+      const htmlReport =
+        this.htmlReportFolder === undefined
+          ? {}
+          : { playwrightHtmlReport: relativeLink(dirname(settings.outputFile), join(this.htmlReportFolder, 'index.html')) };
+      const finished = opened.run.finish({
+        unrecordedCalls,
+        ...(browserCalls === undefined ? {} : { browserCalls }),
+        tests: countTests(this.rootSuite),
+        runStatus: result.status,
+        ...htmlReport,
+      });
       // The exports' time is the run's: from Playwright's start to its end.
       const startedAtMs = Math.min(runHost.clock.now(), result.startTime.getTime());
       const { report, files, warnings } = await opened.publish(finished, { startedAtMs, tests: runTestsOf(this.rootSuite, this.rootDir) });
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
-      const unrecordedSpecs = await Promise.all([...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })));
+      const unrecordedSpecs = await Promise.all(
+        [...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })),
+      );
       this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), warnings);
-      if (!this.quiet) host.stdout.write(`${formatHeadline(report, files.map((file) => displayPath(file, host.cwd)))}\n`);
+      if (!this.quiet)
+        host.stdout.write(
+          `${formatHeadline(
+            report,
+            files.map((file) => displayPath(file, host.cwd)),
+          )}\n`,
+        );
       if (report.budgets === undefined || report.budgets.passed) return undefined;
       // A breached budget fails the run, as a failing test does; the report is written all the same.
       const breaches = describeBreaches(report.budgets);
@@ -163,7 +193,9 @@ export default class QualityEvidenceReporter implements Reporter {
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
       const sent = report.executionCount + unrecorded;
-      lines.push(`quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`);
+      lines.push(
+        `quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`,
+      );
       lines.push(...unrecordedHints);
     }
     if (report.noResponseCount > 0) {
@@ -175,11 +207,15 @@ export default class QualityEvidenceReporter implements Reporter {
     if (hint !== undefined) lines.push(`quality-evidence reporter: ${hint}`);
     for (const warning of runWarnings) lines.push(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}`);
     if (isIncompleteRun(report.runStatus)) {
-      lines.push(`quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`);
+      lines.push(
+        `quality-evidence reporter: ${describeIncompleteRun(report)}: the report holds only what ran, and gets no passing verdict`,
+      );
     }
     const ran = report.tests === undefined ? 0 : report.tests.total - report.tests.skipped;
     if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
-      lines.push(`quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`);
+      lines.push(
+        `quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`,
+      );
     }
     if (lines.length > 0) this.host.stderr.write(`${lines.join('\n')}\n`);
   }
@@ -188,7 +224,9 @@ export default class QualityEvidenceReporter implements Reporter {
 // Annotations given in the test's details are on the test; those added while it ran, on the result (Playwright 1.52 and later).
 function expectedStatusAnnotations(test: TestCase, result: TestResult): string[] {
   const annotations = [...test.annotations, ...((result as { annotations?: TestCase['annotations'] }).annotations ?? [])];
-  const lists = annotations.filter((annotation) => annotation.type === EXPECTED_STATUS_ANNOTATION).map((annotation) => annotation.description ?? '');
+  const lists = annotations
+    .filter((annotation) => annotation.type === EXPECTED_STATUS_ANNOTATION)
+    .map((annotation) => annotation.description ?? '');
   return [...new Set(lists)];
 }
 
@@ -207,7 +245,8 @@ function htmlReportFolderOf(config: FullConfig, env: EnvironmentRecord): string 
   if (entry === undefined) return undefined;
   const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
   const options = entry[1] as { outputFolder?: unknown } | undefined;
-  const folder = typeof options?.outputFolder === 'string' ? options.outputFolder : (env['PLAYWRIGHT_HTML_OUTPUT_DIR'] ?? 'playwright-report');
+  const folder =
+    typeof options?.outputFolder === 'string' ? options.outputFolder : (env['PLAYWRIGHT_HTML_OUTPUT_DIR'] ?? 'playwright-report');
   return resolve(configDir, folder);
 }
 

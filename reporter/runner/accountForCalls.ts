@@ -57,7 +57,10 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
   records.forEach((record, index) => {
     if (record.browser === true) return;
     const written = record.call;
-    const matched = written === undefined ? undefined : takeFirst((call) => call.url === written.url && (call.method === undefined || call.method === written.method.toUpperCase()));
+    const matched =
+      written === undefined
+        ? undefined
+        : takeFirst((call) => call.url === written.url && (call.method === undefined || call.method === written.method.toUpperCase()));
     if (matched === undefined) byPath.push(index);
     else callOfRecord[index] = matched;
   });
@@ -66,7 +69,9 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
     if (label === null) continue;
     const method = label[1]!.toUpperCase();
     const path = withoutMatrixParameters(label[2]!.split(/[?#]/, 1)[0]!);
-    callOfRecord[index] = takeFirst((call) => (call.method === undefined || call.method === method) && pathOfUrl(call.url, baseURL) === path);
+    callOfRecord[index] = takeFirst(
+      (call) => (call.method === undefined || call.method === method) && pathOfUrl(call.url, baseURL) === path,
+    );
   }
 
   const unrecorded: string[] = [];
@@ -81,7 +86,13 @@ export function accountForCalls(calls: readonly ApiCall[], records: readonly Rec
     }
     const calledUrl = call.errorMessage === undefined ? undefined : calledUrlOf(call.errorMessage);
     const path = pathOfUrl(calledUrl ?? call.url, baseURL);
-    if (path !== undefined) noResponse.push({ endpoint: `${method} ${path}`, errorCode: errorCodeOf(call.error), responseTimeMs: call.durationMs, location: call.location });
+    if (path !== undefined)
+      noResponse.push({
+        endpoint: `${method} ${path}`,
+        errorCode: errorCodeOf(call.error),
+        responseTimeMs: call.durationMs,
+        location: call.location,
+      });
   }
   return { unrecorded, noResponse, callOfRecord };
 }

@@ -28,7 +28,13 @@ const CHECK_TIMEOUT_MS = 60_000;
  * `configDir` is where Playwright resolved the reporter from: the package's
  * compiled worker is found from there (or from `cwd`).
  */
-export function checkBeforeRun(settings: RunSettings, reads: readonly ReadFile[], env: EnvironmentRecord, configDir: string, cwd: string): Judgement | undefined {
+export function checkBeforeRun(
+  settings: RunSettings,
+  reads: readonly ReadFile[],
+  env: EnvironmentRecord,
+  configDir: string,
+  cwd: string,
+): Judgement | undefined {
   const workerFile = findWorkerFile([configDir, cwd]);
   if (workerFile === undefined) return undefined;
   const signal = new Int32Array(new SharedArrayBuffer(4));
@@ -37,7 +43,8 @@ export function checkBeforeRun(settings: RunSettings, reads: readonly ReadFile[]
   const worker = new Worker(workerFile, { workerData, transferList: [port2] });
   try {
     Atomics.wait(signal, 0, 0, CHECK_TIMEOUT_MS);
-    const answer = receiveMessageOnPort(port1)?.message as { judgement: Judgement } | { error: { name: string; message: string } } | undefined;
+    const answer = receiveMessageOnPort(port1)?.message as
+      { judgement: Judgement } | { error: { name: string; message: string } } | undefined;
     if (answer === undefined) return undefined;
     if ('error' in answer) throw rebuiltError(answer.error);
     return answer.judgement;

@@ -33,7 +33,9 @@ void (async () => {
     const judgement = await prepareRun(settings, { fileSystem: nodeFileSystem, env, clock: systemClock }, { reads });
     port.postMessage({ judgement });
   } catch (error) {
-    port.postMessage({ error: error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) } });
+    port.postMessage({
+      error: error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) },
+    });
   } finally {
     Atomics.store(signal, 0, 1);
     Atomics.notify(signal, 0);

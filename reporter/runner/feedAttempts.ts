@@ -46,7 +46,11 @@ export interface AttemptsRead {
  * attempt), not the order workers finished in, so ties stay the same on
  * every run, sharded or not.
  */
-export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[], { fileSystem, rootDir }: { readonly fileSystem: FileSystem; readonly rootDir: string }): Promise<AttemptsRead> {
+export async function feedAttempts(
+  run: EvidenceRun,
+  attempts: readonly Attempt[],
+  { fileSystem, rootDir }: { readonly fileSystem: FileSystem; readonly rootDir: string },
+): Promise<AttemptsRead> {
   const lastPassingRetry = new Map<TestCase, number>();
   for (const { test, retry, status } of attempts) {
     if (status === test.expectedStatus) lastPassingRetry.set(test, Math.max(retry, lastPassingRetry.get(test) ?? -1));
@@ -56,7 +60,8 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
   let browserCalls: BrowserCallCounts | undefined;
   for (const attempt of [...attempts].sort(compareAttempts)) {
     const location = { kind: 'test', title: titleOf(attempt.test), attempt: attempt.retry + 1 } as const;
-    if (attempt.browserCalls !== undefined) browserCalls = addBrowserCalls(browserCalls, await readBrowserCallCounts(attempt.browserCalls, location, fileSystem));
+    if (attempt.browserCalls !== undefined)
+      browserCalls = addBrowserCalls(browserCalls, await readBrowserCallCounts(attempt.browserCalls, location, fileSystem));
     const records = await Promise.all(attempt.attachments.map((attachment) => readAttachedRecord(attachment, location, fileSystem)));
     const account = accountForCalls(attempt.calls, records.map(recordedCallOf), attempt.test.parent.project()?.use.baseURL);
     const origin = {
@@ -67,13 +72,19 @@ export async function feedAttempts(run: EvidenceRun, attempts: readonly Attempt[
       // A later attempt of the same test ended as the test expects: this attempt is one the test retried away.
       retriedAway: (lastPassingRetry.get(attempt.test) ?? -1) > attempt.retry,
     };
-    const at = (location: StepLocation | undefined) => (location === undefined ? {} : { callLocation: sourceLocationOf(location, rootDir) });
+    const at = (location: StepLocation | undefined) =>
+      location === undefined ? {} : { callLocation: sourceLocationOf(location, rootDir) };
     // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
     records.forEach((record, index) => {
       const { call, browser } = recordedCallOf(record);
-      run.take(record, () => location, { ...origin, ...at(account.callOfRecord[index]?.location), derivedFromUrl: call !== undefined || browser === true });
+      run.take(record, () => location, {
+        ...origin,
+        ...at(account.callOfRecord[index]?.location),
+        derivedFromUrl: call !== undefined || browser === true,
+      });
     });
-    for (const call of account.noResponse) run.take(noResponseRecord(call), () => location, { ...origin, ...at(call.location), derivedFromUrl: true });
+    for (const call of account.noResponse)
+      run.take(noResponseRecord(call), () => location, { ...origin, ...at(call.location), derivedFromUrl: true });
     if (account.unrecorded.length > 0) {
       const file = attempt.test.location.file;
       unrecordedByFile.set(file, (unrecordedByFile.get(file) ?? 0) + account.unrecorded.length);
@@ -99,7 +110,10 @@ function recordedCallOf(record: unknown): RecordedCall {
   if (typeof record !== 'object' || record === null) return { endpoint: '' };
   const { endpoint, call, source } = record as { endpoint?: unknown; call?: unknown; source?: unknown };
   const written =
-    typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string' && typeof (call as { url?: unknown }).url === 'string'
+    typeof call === 'object' &&
+    call !== null &&
+    typeof (call as { method?: unknown }).method === 'string' &&
+    typeof (call as { url?: unknown }).url === 'string'
       ? (call as { method: string; url: string })
       : undefined;
   return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written, browser: source === 'browser' };
@@ -129,7 +143,10 @@ function expectedSetOf(attempt: Attempt): StatusSet | undefined {
   const parsed = parseStatusList(attempt.expectedStatuses.join(','));
   if ('problem' in parsed) {
     throw new ConfigurationError([
-      { variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${escapeControlCharacters(titleOf(attempt.test))}"`, message: parsed.problem },
+      {
+        variable: `the "${EXPECTED_STATUS_ANNOTATION}" annotation of test "${escapeControlCharacters(titleOf(attempt.test))}"`,
+        message: parsed.problem,
+      },
     ]);
   }
   return parsed.set;

@@ -20,7 +20,8 @@ function runTestOf(test: TestCase, rootDir: string): RunTest {
   const project = test.parent.project()?.name;
   // The describe blocks between the file and the test, the file first.
   const path = test.titlePath().slice(2, -1).filter(Boolean);
-  const status = last?.status === 'interrupted' ? 'other' : outcome === 'unexpected' ? 'failed' : outcome === 'skipped' ? 'skipped' : 'passed';
+  const status =
+    last?.status === 'interrupted' ? 'other' : outcome === 'unexpected' ? 'failed' : outcome === 'skipped' ? 'skipped' : 'passed';
   const message = status === 'failed' ? firstLineOf(last?.errors[0]?.message) : undefined;
   return {
     name: title,
@@ -38,7 +39,10 @@ function runTestOf(test: TestCase, rootDir: string): RunTest {
 
 // An error's first line, without the terminal's colour codes.
 function firstLineOf(message: string | undefined): string | undefined {
-  // eslint-disable-next-line no-control-regex -- the escape character starts each colour code
-  const line = message?.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]?.trim();
+  const line = message
+    // eslint-disable-next-line no-control-regex -- the escape character starts each colour code
+    ?.replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')[0]
+    ?.trim();
   return line === undefined || line === '' ? undefined : line;
 }

@@ -52,7 +52,12 @@ export function testModuleOf(source: string): string | undefined {
 
 // What a relative specifier may name on disk: as written, a TypeScript source behind a `.js` specifier, an extension left out, a folder's index.
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = {
+  '.js': ['.ts', '.tsx'],
+  '.jsx': ['.tsx'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+};
 
 /**
  * Where the spec at `specPath`, whose text is `source`, takes `test` from.
@@ -60,7 +65,12 @@ const SOURCE_OF_OUTPUT: Readonly<Record<string, readonly string[]>> = { '.js': [
  * Playwright's loader do for the common cases; `isFile` says whether a path
  * is a file.
  */
-export async function testSourceOf(specPath: string, source: string, isFile: (path: string) => boolean | Promise<boolean>, aliases?: PathAliases): Promise<TestSource> {
+export async function testSourceOf(
+  specPath: string,
+  source: string,
+  isFile: (path: string) => boolean | Promise<boolean>,
+  aliases?: PathAliases,
+): Promise<TestSource> {
   const specifier = testModuleOf(source);
   if (specifier === undefined) return { kind: 'unknown' };
   if (PLAYWRIGHT_MODULES.has(specifier)) return { kind: 'playwright' };
@@ -90,7 +100,11 @@ export function aliasTargetsOf(specifier: string, aliases: PathAliases | undefin
     const star = pattern.indexOf('*');
     let captured: string | undefined;
     if (star === -1) captured = pattern === specifier ? '' : undefined;
-    else if (specifier.startsWith(pattern.slice(0, star)) && specifier.endsWith(pattern.slice(star + 1)) && specifier.length >= pattern.length - 1) {
+    else if (
+      specifier.startsWith(pattern.slice(0, star)) &&
+      specifier.endsWith(pattern.slice(star + 1)) &&
+      specifier.length >= pattern.length - 1
+    ) {
       captured = specifier.slice(star, specifier.length - (pattern.length - star - 1));
     }
     if (captured !== undefined) return targets.map((target) => resolve(aliases.baseDir, target.replace('*', captured)));
@@ -114,7 +128,9 @@ export async function pathAliasesOf(specPath: string, fileSystem: FileSystem): P
         const paths = compilerOptions?.paths;
         if (typeof paths !== 'object' || paths === null) return undefined;
         const baseDir = typeof compilerOptions?.baseUrl === 'string' ? resolve(folder, compilerOptions.baseUrl) : folder;
-        const entries = Object.entries(paths).filter((entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].every((target) => typeof target === 'string'));
+        const entries = Object.entries(paths).filter(
+          (entry): entry is [string, string[]] => Array.isArray(entry[1]) && entry[1].every((target) => typeof target === 'string'),
+        );
         return { baseDir, paths: Object.fromEntries(entries) };
       } catch {
         return undefined;

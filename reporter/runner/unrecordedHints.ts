@@ -53,7 +53,10 @@ export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: strin
       : merges
         ? `record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)`
         : `record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)`;
-    lines.push({ file: shown(fixture), line: `${shown(fixture)}: ${countOf(total, 'call')} from ${from.join(', ')}, which take test from this file; ${advice}` });
+    lines.push({
+      file: shown(fixture),
+      line: `${shown(fixture)}: ${countOf(total, 'call')} from ${from.join(', ')}, which take test from this file; ${advice}`,
+    });
   }
   return lines.sort((a, b) => compareCodeUnits(a.file, b.file)).map(({ line }) => `  - ${line}`);
 }

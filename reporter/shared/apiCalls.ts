@@ -75,7 +75,8 @@ function apiCallOf(step: StepLike): ApiCall | undefined {
     durationMs: Math.max(0, step.duration),
     error: message === undefined ? undefined : firstLine(message),
     errorMessage: message,
-    location: step.location === undefined ? undefined : { file: step.location.file, line: step.location.line, column: step.location.column },
+    location:
+      step.location === undefined ? undefined : { file: step.location.file, line: step.location.line, column: step.location.column },
   };
 }
 

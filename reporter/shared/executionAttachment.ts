@@ -34,8 +34,36 @@ export type AttachedRecord = ExecutionRecordInput & {
 };
 
 /** The attachment body of one record: its own fields only, in a fixed order, absent ones left out. */
-export function encodeAttachedRecord({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt, source, call, retry }: AttachedRecord): Buffer {
-  return Buffer.from(JSON.stringify({ statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt, source, call, retry }));
+export function encodeAttachedRecord({
+  statusCode,
+  errorCode,
+  endpoint,
+  responseTimeMs,
+  id,
+  timingMs,
+  expectedStatuses,
+  bodyCheck,
+  excerpt,
+  source,
+  call,
+  retry,
+}: AttachedRecord): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      statusCode,
+      errorCode,
+      endpoint,
+      responseTimeMs,
+      id,
+      timingMs,
+      expectedStatuses,
+      bodyCheck,
+      excerpt,
+      source,
+      call,
+      retry,
+    }),
+  );
 }
 
 /** An attachment's content as Playwright hands it over: inline (`body`) or, after a merge, maybe as a file (`path`). */
@@ -44,20 +72,42 @@ export interface AttachmentContent {
   readonly path: string | undefined;
 }
 
-const BROWSER_COUNT_KEYS = ['seenCount', 'executionCount', 'mockedCallCount', 'cachedCallCount', 'serviceWorkerCallCount', 'unfinishedCallCount'] as const;
+const BROWSER_COUNT_KEYS = [
+  'seenCount',
+  'executionCount',
+  'mockedCallCount',
+  'cachedCallCount',
+  'serviceWorkerCallCount',
+  'unfinishedCallCount',
+] as const;
 
 /**
  * What one attempt's browser calls came to, from its attachment (read as a
  * record's is); an attachment that is not the counts fails the report, naming the test.
  */
-export async function readBrowserCallCounts(attachment: AttachmentContent, location: RecordLocation, fileSystem: FileSystem): Promise<BrowserCallCounts> {
+export async function readBrowserCallCounts(
+  attachment: AttachmentContent,
+  location: RecordLocation,
+  fileSystem: FileSystem,
+): Promise<BrowserCallCounts> {
   const counts = await readAttachedRecord(attachment, location, fileSystem);
   const valid =
-    typeof counts === 'object' && counts !== null && BROWSER_COUNT_KEYS.every((key) => Number.isSafeInteger((counts as Record<string, unknown>)[key]) && ((counts as Record<string, number>)[key] ?? -1) >= 0);
+    typeof counts === 'object' &&
+    counts !== null &&
+    BROWSER_COUNT_KEYS.every(
+      (key) => Number.isSafeInteger((counts as Record<string, unknown>)[key]) && ((counts as Record<string, number>)[key] ?? -1) >= 0,
+    );
   if (!valid) {
-    throw new Error(escapeControlCharacters(`the browser-call attachment of ${describeLocation(location)} must be an object of the counts ${BROWSER_COUNT_KEYS.join(', ')}, each a whole number, 0 or more`));
+    throw new Error(
+      escapeControlCharacters(
+        `the browser-call attachment of ${describeLocation(location)} must be an object of the counts ${BROWSER_COUNT_KEYS.join(', ')}, each a whole number, 0 or more`,
+      ),
+    );
   }
-  const { seenCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount } = counts as Record<(typeof BROWSER_COUNT_KEYS)[number], number>;
+  const { seenCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount } = counts as Record<
+    (typeof BROWSER_COUNT_KEYS)[number],
+    number
+  >;
   return { browserCallCount: seenCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount };
 }
 
@@ -75,7 +125,12 @@ export async function readAttachedRecord(
   fileSystem: FileSystem,
 ): Promise<unknown> {
   const what = `execution attachment of ${describeLocation(location)}`;
-  const text = body !== undefined ? decodeInputBytes(body, what, MAX_LINE_BYTES) : path === undefined ? '' : await readInputFile(fileSystem, path, what, MAX_LINE_BYTES);
+  const text =
+    body !== undefined
+      ? decodeInputBytes(body, what, MAX_LINE_BYTES)
+      : path === undefined
+        ? ''
+        : await readInputFile(fileSystem, path, what, MAX_LINE_BYTES);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -36,7 +36,11 @@ const PLAYWRIGHT_OPTION_KEYS = new Set(['configDir', 'onlyFailures']);
  * naming every bad option, variable or file key, or an InputUnreadableError
  * when the file QE_CONFIG_PATH names cannot be read.
  */
-export function resolveReporterSettings(rawOptions: Readonly<Record<string, unknown>>, env: EnvironmentRecord, cwd: string): ReporterSettings {
+export function resolveReporterSettings(
+  rawOptions: Readonly<Record<string, unknown>>,
+  env: EnvironmentRecord,
+  cwd: string,
+): ReporterSettings {
   const configDir = typeof rawOptions['configDir'] === 'string' ? rawOptions['configDir'] : cwd;
   const options = optionSettings(rawOptions, { owner: 'quality-evidence/reporter', base: configDir, ignoredKeys: PLAYWRIGHT_OPTION_KEYS });
   const sources: SettingsSource[] = [options, environmentSettings(env)];
@@ -50,5 +54,10 @@ export function resolveReporterSettings(rawOptions: Readonly<Record<string, unkn
     ignored: ['inputPath'],
     subject: 'quality-evidence/reporter settings',
   });
-  return { ...settings, outputFile: resolve(cwd, settings.outputFile), ignoredOptions: options.ignored ?? [], settingsFile: settingsFileRead(location) };
+  return {
+    ...settings,
+    outputFile: resolve(cwd, settings.outputFile),
+    ignoredOptions: options.ignored ?? [],
+    settingsFile: settingsFileRead(location),
+  };
 }

@@ -22,7 +22,10 @@ export function sharedReporterOptions(options: Readonly<Record<string, unknown>>
 }
 
 /** The reporter's options as a worker of the config in `configDir` reads them from its environment; undefined when none were handed over for it. */
-export function reporterOptionsFor(configDir: string, env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, unknown>> | undefined {
+export function reporterOptionsFor(
+  configDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, unknown>> | undefined {
   const text = env[REPORTER_OPTIONS_VARIABLE];
   if (text === undefined) return undefined;
   let shared: unknown;

@@ -135,7 +135,11 @@ async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefi
   const contract = await loadContract(settings.openapi, nodeFileSystem);
   const checker = await createBodyChecker(contract);
   // The labels the run gives calls (routes first, then the contract): a call is checked against the operation whose label it takes.
-  const label = createEndpointLabelling({ routes: settings.routes, endpointGrouping: settings.endpointGrouping, operations: contract.operations });
+  const label = createEndpointLabelling({
+    routes: settings.routes,
+    endpointGrouping: settings.endpointGrouping,
+    operations: contract.operations,
+  });
   const byLabel = new Map<string, ContractOperation>();
   for (const operation of contract.operations) if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation);
   const operationOf = (endpoint: string) => byLabel.get(label(normaliseEndpoint(endpoint), true).label);
@@ -150,7 +154,8 @@ async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefi
 
 function checkCall(checker: BodyChecker, operation: ContractOperation, call: CheckedCall): BodyCheck | undefined {
   const body = call.responseBody;
-  const response = body === undefined ? undefined : checker.checkResponse(operation, call.statusCode, call.responseContentType, { text: body });
+  const response =
+    body === undefined ? undefined : checker.checkResponse(operation, call.statusCode, call.responseContentType, { text: body });
   const request = checker.checkRequest(operation, call.requestContentType, call.requestBody);
   if (response === undefined && request === undefined) return undefined;
   return { ...(response === undefined ? {} : { response }), ...(request === undefined ? {} : { request }) };

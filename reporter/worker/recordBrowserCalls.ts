@@ -1,5 +1,13 @@
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
-import { noBrowserCalls, observeBrowserCalls, type ApiCallRules, type BrowserCallCount, type BrowserCallObservation, type BrowserCallSink, type BrowserExecution } from './browserCalls.js';
+import {
+  noBrowserCalls,
+  observeBrowserCalls,
+  type ApiCallRules,
+  type BrowserCallCount,
+  type BrowserCallObservation,
+  type BrowserCallSink,
+  type BrowserExecution,
+} from './browserCalls.js';
 import { BROWSER_CALLS_ATTACHMENT_NAME, BROWSER_CALLS_CONTENT_TYPE } from '../shared/executionAttachment.js';
 import { attachRecord } from './recordExecution.js';
 import { withMethods } from './recordRequests.js';
@@ -98,5 +106,9 @@ export async function endBrowserCallsOf(test: TestInfo): Promise<void> {
   }
   if (!testsWithContexts.has(test) && !testCalls.has(test)) return;
   const { counts } = callsOf(test);
-  test.attachments.push({ name: BROWSER_CALLS_ATTACHMENT_NAME, contentType: BROWSER_CALLS_CONTENT_TYPE, body: Buffer.from(JSON.stringify(counts)) });
+  test.attachments.push({
+    name: BROWSER_CALLS_ATTACHMENT_NAME,
+    contentType: BROWSER_CALLS_CONTENT_TYPE,
+    body: Buffer.from(JSON.stringify(counts)),
+  });
 }

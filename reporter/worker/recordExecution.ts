@@ -2,7 +2,12 @@ import { test, type TestInfo } from '@playwright/test';
 import { executionRecordSchema } from '../../src/index.js';
 import { isExecutionRecord, type ExecutionRecordInput } from '../../src/records/executionRecord.js';
 import { validateRecordList } from '../../src/records/validateRecordList.js';
-import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE, encodeAttachedRecord, type AttachedRecord } from '../shared/executionAttachment.js';
+import {
+  EXECUTION_ATTACHMENT_NAME,
+  EXECUTION_CONTENT_TYPE,
+  encodeAttachedRecord,
+  type AttachedRecord,
+} from '../shared/executionAttachment.js';
 
 /** One execution, as a test reports it: the execution record's input shape (see schemas/input.schema.json). */
 export type { ExecutionRecordInput } from '../../src/records/executionRecord.js';
@@ -31,5 +36,9 @@ export async function recordExecution(record: ExecutionRecordInput, testInfo: Te
  */
 export function attachRecord(record: AttachedRecord, testInfo: TestInfo): void {
   validateRecordList([record], executionRecordSchema, 'record', 'record', isExecutionRecord);
-  testInfo.attachments.push({ name: EXECUTION_ATTACHMENT_NAME, contentType: EXECUTION_CONTENT_TYPE, body: encodeAttachedRecord({ ...record, retry: testInfo.retry }) });
+  testInfo.attachments.push({
+    name: EXECUTION_ATTACHMENT_NAME,
+    contentType: EXECUTION_CONTENT_TYPE,
+    body: encodeAttachedRecord({ ...record, retry: testInfo.retry }),
+  });
 }

@@ -77,7 +77,10 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
             const bodyCheck = checks ? checkedBodies(checker, record, response, body, args[1]) : undefined;
             // Decided as the record is attached: the order in which the report lists a test's calls.
             const excerpt = excerpts && body !== undefined ? excerptOf(body, test, record.endpoint, record.statusCode) : undefined;
-            attachRecord({ ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) }, test);
+            attachRecord(
+              { ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) },
+              test,
+            );
             return body === undefined ? response : servingBody(response, body);
           });
         }
@@ -91,7 +94,13 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
 }
 
 /** The check of a call's bodies against the contract; undefined when nothing was checked, or the check failed (it never fails the test). */
-function checkedBodies(checker: CallChecker, record: { readonly endpoint: string; readonly statusCode: number }, response: APIResponse, body: Buffer | undefined, options: unknown): BodyCheck | undefined {
+function checkedBodies(
+  checker: CallChecker,
+  record: { readonly endpoint: string; readonly statusCode: number },
+  response: APIResponse,
+  body: Buffer | undefined,
+  options: unknown,
+): BodyCheck | undefined {
   const sent = sentBody(options);
   try {
     return checker.check({
@@ -196,7 +205,8 @@ function sentBody(options: unknown): { readonly contentType: string | undefined;
   const contentType = headerOf(headers, 'content-type');
   if (form !== undefined) return { contentType: contentType ?? 'application/x-www-form-urlencoded', body: { value: form } };
   if (multipart !== undefined) return { contentType: contentType ?? 'multipart/form-data', body: { value: multipart } };
-  if (typeof data === 'string' || data instanceof Uint8Array) return { contentType: contentType ?? 'application/octet-stream', body: { text: data } };
+  if (typeof data === 'string' || data instanceof Uint8Array)
+    return { contentType: contentType ?? 'application/octet-stream', body: { text: data } };
   return { contentType, body: data === undefined ? undefined : { value: data } };
 }
 

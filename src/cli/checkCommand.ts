@@ -35,7 +35,10 @@ const OPTIONS = {
  * With no `--budgets`, the verdict recorded in the report is used.
  */
 export async function checkCommand(context: CommandContext): Promise<number> {
-  const { values: flags, positionals } = parseCommandLine({ args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true }, `${context.programName} check --help`);
+  const { values: flags, positionals } = parseCommandLine(
+    { args: [...context.args], options: OPTIONS, strict: true, allowPositionals: true },
+    `${context.programName} check --help`,
+  );
   if (flags.help === true) {
     context.stdout.write(CHECK_HELP);
     return EXIT_CODES.success;
@@ -44,20 +47,38 @@ export async function checkCommand(context: CommandContext): Promise<number> {
     throw new UsageError(`check takes one report file (got ${positionals.length}); see ${context.programName} check --help`);
   }
   const reportPath = positionals[0]!;
-  const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report', REPORT_FILE_LIMIT_BYTES), reportPath, 'report') as QualityReport;
+  const report = parseReport(
+    await readInputFile(context.fileSystem, reportPath, 'report', REPORT_FILE_LIMIT_BYTES),
+    reportPath,
+    'report',
+  ) as QualityReport;
   const baselinePath = flags.baseline?.trim();
   const significanceLevel = significanceLevelOf(flags['significance-level']);
   const compared =
     baselinePath === undefined || baselinePath === ''
       ? report
-      : { ...report, baseline: compareWithBaseline(report, parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath), { significanceLevel }) };
+      : {
+          ...report,
+          baseline: compareWithBaseline(
+            report,
+            parseReport(await readInputFile(context.fileSystem, baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), baselinePath),
+            { significanceLevel },
+          ),
+        };
   const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   // The exports carry this check's verdict; they are written before anything is printed, and a failed write fails the check.
   const { exports, serviceName } = resolveSettings(
-    [flagSettings({ export: flags.export, 'service-name': flags['service-name'] }), environmentSettings(pickVariables(context.env, ['QE_EXPORTS', 'QE_SERVICE_NAME']))],
+    [
+      flagSettings({ export: flags.export, 'service-name': flags['service-name'] }),
+      environmentSettings(pickVariables(context.env, ['QE_EXPORTS', 'QE_SERVICE_NAME'])),
+    ],
     { ignored: SETTING_KEYS.filter((key) => key !== 'exports' && key !== 'serviceName') },
   );
-  const reads = [{ path: reportPath, what: 'report' }, ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]), ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }])];
+  const reads = [
+    { path: reportPath, what: 'report' },
+    ...(baselinePath === undefined || baselinePath === '' ? [] : [{ path: baselinePath, what: 'baseline report' }]),
+    ...(flags.budgets === undefined ? [] : [{ path: flags.budgets.trim(), what: 'budgets file' }]),
+  ];
   const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
   // A run that writes no report: only the exports, of the report it read, with this check's verdict.
   const { environment, slowResponseThresholdMs } = report;
@@ -75,8 +96,10 @@ export async function checkCommand(context: CommandContext): Promise<number> {
           : `quality-evidence check: ${breached} of ${total} ${total === 1 ? 'budget' : 'budgets'} breached`,
     );
     // Budgets that hold on part of the evidence are no pass: the verdict, recorded or judged here, is refused.
-    if (isIncompleteRun(report.runStatus)) lines.push(`quality-evidence check: ${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`);
-    if (exported.length > 0) lines.push(`quality-evidence check: exports written to ${exported.map((path) => displayPath(path, process.cwd())).join(', ')}`);
+    if (isIncompleteRun(report.runStatus))
+      lines.push(`quality-evidence check: ${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`);
+    if (exported.length > 0)
+      lines.push(`quality-evidence check: exports written to ${exported.map((path) => displayPath(path, process.cwd())).join(', ')}`);
     context.stdout.write(`${lines.join('\n')}\n`);
   }
   return verdict.passed && !isIncompleteRun(report.runStatus) ? EXIT_CODES.success : EXIT_CODES.budgetBreached;
@@ -87,28 +110,50 @@ function significanceLevelOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const setting = SETTINGS.significanceLevel;
   const parsed = setting.text.pipe(setting.value).safeParse(text.trim());
-  if (!parsed.success) throw new ConfigurationError([{ variable: '--significance-level', message: parsed.error.issues[0]?.message ?? 'must be a probability above 0 and at most 0.5' }]);
+  if (!parsed.success)
+    throw new ConfigurationError([
+      { variable: '--significance-level', message: parsed.error.issues[0]?.message ?? 'must be a probability above 0 and at most 0.5' },
+    ]);
   return parsed.data;
 }
 
 // `recorded` is the report as read, before any comparison with --baseline: what its recorded verdict was judged on.
-async function verdictOf(report: QualityReport, recorded: { report: QualityReport; path: string }, budgetsPath: string | undefined, context: CommandContext): Promise<BudgetVerdict> {
+async function verdictOf(
+  report: QualityReport,
+  recorded: { report: QualityReport; path: string },
+  budgetsPath: string | undefined,
+  context: CommandContext,
+): Promise<BudgetVerdict> {
   if (budgetsPath === undefined || budgetsPath === '') {
-    if (report.budgets === undefined) throw new UsageError(`the report holds no budget verdict: name a budgets file with --budgets; see ${context.programName} check --help`);
+    if (report.budgets === undefined)
+      throw new UsageError(
+        `the report holds no budget verdict: name a budgets file with --budgets; see ${context.programName} check --help`,
+      );
     // The recorded verdict is what is gated on: one that contradicts the report's own numbers is refused, not trusted nor silently redone.
     const contradiction = contradictionInVerdict(recorded.report, report.budgets);
-    if (contradiction !== undefined) throw new ReportFormatError(recorded.path, `holds a budget verdict that contradicts it: ${contradiction}`, 'report');
+    if (contradiction !== undefined)
+      throw new ReportFormatError(recorded.path, `holds a budget verdict that contradicts it: ${contradiction}`, 'report');
     return report.budgets;
   }
-  const budgets = parseBudgets(await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES), budgetsPath);
+  const budgets = parseBudgets(
+    await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES),
+    budgetsPath,
+  );
   if (needsBaseline(budgets) && report.baseline === undefined) {
     throw new ConfigurationError([
-      { variable: `maxP95IncreasePercent in ${quotePath(budgetsPath)}`, message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)' },
+      {
+        variable: `maxP95IncreasePercent in ${quotePath(budgetsPath)}`,
+        message: 'compares with a baseline report: name one with --baseline (the report holds no comparison)',
+      },
     ]);
   }
   if (needsHistory(budgets) && report.history === undefined) {
     throw new ConfigurationError([
-      { variable: `maxEndpointsAboveHistoricalRange in ${quotePath(budgetsPath)}`, message: 'judges endpoints against their history: the report holds none (make it with --history, QE_HISTORY_PATH or the historyPath option)' },
+      {
+        variable: `maxEndpointsAboveHistoricalRange in ${quotePath(budgetsPath)}`,
+        message:
+          'judges endpoints against their history: the report holds none (make it with --history, QE_HISTORY_PATH or the historyPath option)',
+      },
     ]);
   }
   return evaluateBudgets(report, budgets);

@@ -45,7 +45,14 @@ export class UsageError extends QualityEvidenceError {}
 export function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigurationError) return EXIT_CODES.configuration;
   if (error instanceof InputUnreadableError) return EXIT_CODES.inputUnreadable;
-  if (error instanceof InputSyntaxError || error instanceof RecordValidationError || error instanceof ReportFormatError || error instanceof InputLimitError || error instanceof ExportError) return EXIT_CODES.invalidData;
+  if (
+    error instanceof InputSyntaxError ||
+    error instanceof RecordValidationError ||
+    error instanceof ReportFormatError ||
+    error instanceof InputLimitError ||
+    error instanceof ExportError
+  )
+    return EXIT_CODES.invalidData;
   if (error instanceof ReportWriteError) return EXIT_CODES.outputUnwritable;
   if (error instanceof UsageError) return EXIT_CODES.usage;
   return EXIT_CODES.internal;

@@ -39,7 +39,9 @@ const RECORD_SETTINGS: readonly SettingKey[] = [
 
 /** The flags of the settings a merge takes: where the report goes, and what it is judged by. */
 const MERGE_FLAG_OPTIONS = Object.fromEntries(
-  Object.entries(SETTING_FLAG_OPTIONS).filter(([flag]) => !RECORD_SETTINGS.some((key) => (SETTINGS[key] as { flag?: { name: string } }).flag?.name === flag)),
+  Object.entries(SETTING_FLAG_OPTIONS).filter(
+    ([flag]) => !RECORD_SETTINGS.some((key) => (SETTINGS[key] as { flag?: { name: string } }).flag?.name === flag),
+  ),
 );
 
 const OPTIONS = {
@@ -88,7 +90,8 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
   }
-  for (const warning of [...copies, ...warnings]) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
+  for (const warning of [...copies, ...warnings])
+    context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
 
@@ -107,7 +110,9 @@ async function refuseRepeatedReports(fileSystem: FileSystem, paths: readonly str
     const first = seen.get(identity);
     if (first !== undefined) {
       const again = first === path ? 'twice' : `again, as ${quotePath(path)}`;
-      throw new UsageError(`the report ${quotePath(first)} is named ${again}: merged with itself, every count would double; name each report once`);
+      throw new UsageError(
+        `the report ${quotePath(first)} is named ${again}: merged with itself, every count would double; name each report once`,
+      );
     }
     seen.set(identity, path);
   }
@@ -129,7 +134,10 @@ async function readReports(fileSystem: FileSystem, paths: readonly string[]): Pr
     const digest = createHash('sha256').update(text).digest('hex');
     const first = digests.get(digest);
     if (first === undefined) digests.set(digest, path);
-    else copies.push(`the report ${quotePath(path)} is ${quotePath(first)} byte for byte: if it is a copy of the same run, the merged counts are doubled`);
+    else
+      copies.push(
+        `the report ${quotePath(path)} is ${quotePath(first)} byte for byte: if it is a copy of the same run, the merged counts are doubled`,
+      );
   }
   return { reports, copies };
 }
@@ -144,7 +152,11 @@ function completeReport(parsed: unknown, path: string): QualityReport {
   const checked = qualityReportSchema.safeParse(parsed, { reportInput: false });
   if (checked.success) return checked.data;
   const where = firstIssueWhere(checked.error);
-  throw new ReportFormatError(path, `is not a complete report of this version of quality-evidence${where}: merge takes reports written by this version; summarise its records again`, 'report');
+  throw new ReportFormatError(
+    path,
+    `is not a complete report of this version of quality-evidence${where}: merge takes reports written by this version; summarise its records again`,
+    'report',
+  );
 }
 
 const MERGE_HELP = `Usage: quality-evidence merge <report.json...> [options]

@@ -48,13 +48,23 @@ export function createParallelRanges({
     if (plan === undefined) return undefined;
     const { starts, size, list } = plan;
     const ranges = starts.map((start, index) => {
-      const range: InputRange = { format, first: index === 0, last: index === starts.length - 1, list: index === 0 ? undefined : list, rules };
+      const range: InputRange = {
+        format,
+        first: index === 0,
+        last: index === starts.length - 1,
+        list: index === 0 ? undefined : list,
+        rules,
+      };
       return { start, end: starts[index + 1] ?? size, range };
     });
     // The workers are started first; this thread reads the first range meanwhile, rather than wait idle: one thread fewer to start and to hold.
     const [own, ...others] = ranges;
     const jobs = others.map(({ start, end, range }) => runWorker(workerUrl, path, start, end, range));
-    const first = summariseRange(createReadStream(path, { start: own!.start, end: own!.end - 1, highWaterMark: READ_CHUNK_BYTES }), own!.range, { inThisThread: true });
+    const first = summariseRange(
+      createReadStream(path, { start: own!.start, end: own!.end - 1, highWaterMark: READ_CHUNK_BYTES }),
+      own!.range,
+      { inThisThread: true },
+    );
     return Promise.all([first, ...jobs]);
   };
 }

@@ -1,7 +1,14 @@
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS } from '../config/settings.js';
-import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type EnvironmentRecord, type SettingsSource } from '../config/settingsSources.js';
+import {
+  environmentSettings,
+  flagSettings,
+  presentValue,
+  settingsFileSettings,
+  type EnvironmentRecord,
+  type SettingsSource,
+} from '../config/settingsSources.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
@@ -57,9 +64,12 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   if (inputFormat !== undefined && !(INPUT_FORMATS as readonly string[]).includes(inputFormat)) {
     throw new UsageError(`--input-format must be one of ${INPUT_FORMATS.join(', ')}; see ${context.programName} --help`);
   }
-  const inputPaths = positionals.length > 0 ? positionals : [presentValue(context.env['QE_INPUT_PATH'])].filter((path) => path !== undefined);
+  const inputPaths =
+    positionals.length > 0 ? positionals : [presentValue(context.env['QE_INPUT_PATH'])].filter((path) => path !== undefined);
   if (inputPaths.length === 0) {
-    throw new UsageError(`no input: name one or more files (or - for standard input), or set QE_INPUT_PATH; see ${context.programName} --help`);
+    throw new UsageError(
+      `no input: name one or more files (or - for standard input), or set QE_INPUT_PATH; see ${context.programName} --help`,
+    );
   }
 
   const sources: SettingsSource[] = [flagSettings(flags), environmentSettings(context.env)];
@@ -94,7 +104,10 @@ export async function summariseCommand(context: CommandContext): Promise<number>
 }
 
 // Progress on a terminal only: CI logs stay clean.
-function createProgress(stderr: CommandContext['stderr'], intervalMs: number): { update: (records: number, bytes: number) => void; clear: () => void } {
+function createProgress(
+  stderr: CommandContext['stderr'],
+  intervalMs: number,
+): { update: (records: number, bytes: number) => void; clear: () => void } {
   const started = performance.now();
   let lastPrinted = started - intervalMs;
   let shown = false;

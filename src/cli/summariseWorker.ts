@@ -10,4 +10,7 @@ const { path, start, end, range } = workerData as { path: string; start: number;
 const chunks = createReadStream(path, { start, end: end - 1, highWaterMark: READ_CHUNK_BYTES });
 const result = await summariseRange(chunks, range);
 // The response-time samples are moved to the main thread, not copied.
-parentPort?.postMessage(result, result.ok && !(result.summary instanceof ExecutionAccumulator) ? ExecutionAccumulator.transferables(result.summary) : []);
+parentPort?.postMessage(
+  result,
+  result.ok && !(result.summary instanceof ExecutionAccumulator) ? ExecutionAccumulator.transferables(result.summary) : [],
+);

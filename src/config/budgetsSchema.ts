@@ -10,8 +10,16 @@ import { endpointKeyedObject } from './endpointKeys.js';
 /** The statistics a `responseTimeMs` budget may limit. */
 export const LIMITED_STATISTICS = ['mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
 
-const count = (what: string) => z.int({ error: 'must be a whole number, 0 or more' }).min(0, { error: 'must be a whole number, 0 or more' }).optional().meta({ description: what });
-const milliseconds = z.number({ error: 'must be a number of milliseconds, 0 or more' }).min(0, { error: 'must be a number of milliseconds, 0 or more' }).optional();
+const count = (what: string) =>
+  z
+    .int({ error: 'must be a whole number, 0 or more' })
+    .min(0, { error: 'must be a whole number, 0 or more' })
+    .optional()
+    .meta({ description: what });
+const milliseconds = z
+  .number({ error: 'must be a number of milliseconds, 0 or more' })
+  .min(0, { error: 'must be a number of milliseconds, 0 or more' })
+  .optional();
 
 const limits = {
   minExecutions: count('At least this many executions: a run that recorded nothing cannot pass'),
@@ -25,13 +33,19 @@ const limits = {
   maxSlowExecutions: count('At most this many slow executions'),
   maxNoResponseCount: count('At most this many executions with no response'),
   responseTimeMs: z
-    .strictObject(Object.fromEntries(LIMITED_STATISTICS.map((statistic) => [statistic, milliseconds])) as Record<(typeof LIMITED_STATISTICS)[number], typeof milliseconds>, {
-      error: `must be an object of response-time limits (${LIMITED_STATISTICS.join(', ')})`,
-    })
+    .strictObject(
+      Object.fromEntries(LIMITED_STATISTICS.map((statistic) => [statistic, milliseconds])) as Record<
+        (typeof LIMITED_STATISTICS)[number],
+        typeof milliseconds
+      >,
+      {
+        error: `must be an object of response-time limits (${LIMITED_STATISTICS.join(', ')})`,
+      },
+    )
     .optional()
     .meta({ description: 'Upper limits, in milliseconds, on response-time statistics (nearest-rank percentiles)' }),
   maxEndpointsAboveHistoricalRange: count(
-    "At most this many endpoints whose p95 is above the range of their own history (trend aboveRange; needs a history file, historyPath); for one endpoint (under endpoints or operations), 0 means it must not be",
+    'At most this many endpoints whose p95 is above the range of their own history (trend aboveRange; needs a history file, historyPath); for one endpoint (under endpoints or operations), 0 means it must not be',
   ),
   maxP95IncreasePercent: z
     .number({ error: 'must be a percentage, 0 or more' })
@@ -54,7 +68,9 @@ const percentage = (what: string) =>
 /** Limits on how the calls cover the API's contract (an OpenAPI document: the openapi setting); without one they are breached. */
 const contractLimits = {
   minOperationCoveragePercent: percentage("At least this share of the contract's operations called, in percent"),
-  minResponseCoveragePercent: percentage('At least this share of the pairs of an operation and a status it declares (default left out) seen, in percent'),
+  minResponseCoveragePercent: percentage(
+    'At least this share of the pairs of an operation and a status it declares (default left out) seen, in percent',
+  ),
   maxUndeclaredStatuses: count('At most this many statuses seen that an operation does not declare, counted once per operation and status'),
   maxUnmatchedEndpoints: count('At most this many endpoints whose calls match no operation of the contract'),
   maxSchemaViolations: count("At most this many bodies (responses and requests) that broke their operation's schema"),
@@ -62,13 +78,19 @@ const contractLimits = {
 
 /** The limits of one operation: those of an endpoint, the statuses it may answer undeclared, and the bodies that may break its schemas. */
 const operationBudgetsSchema = z
-  .strictObject({ ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses, maxSchemaViolations: contractLimits.maxSchemaViolations }, { error: 'must be an object of budgets' })
+  .strictObject(
+    { ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses, maxSchemaViolations: contractLimits.maxSchemaViolations },
+    { error: 'must be an object of budgets' },
+  )
   .meta({ title: 'OperationBudgets' });
 
 /** The budgets of one endpoint. */
 const endpointBudgetsSchema = z.strictObject(limits, { error: 'must be an object of budgets' }).meta({ title: 'EndpointBudgets' });
 
-const operationBudgetsRecord = z.record(z.string().min(1, { error: 'must be an operationId or an endpoint label' }), operationBudgetsSchema);
+const operationBudgetsRecord = z.record(
+  z.string().min(1, { error: 'must be an operationId or an endpoint label' }),
+  operationBudgetsSchema,
+);
 
 // zod skips a "__proto__" key without a word (see endpointKeyedObject): refused, so that no budget holds unjudged.
 function checkOperationKeys(value: unknown, context: z.RefinementCtx): unknown {
@@ -83,25 +105,32 @@ const endpointBudgetsRecord = endpointKeyedObject<typeof endpointBudgetsSchema, 
 
 /** A budgets file (`QE_BUDGETS_PATH`, `--budgets`), or the reporter option `budgets`. */
 export const budgetsSchema = z
-  .strictObject({
-    $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
-    countFlakyFailures: z
-      .boolean({ error: 'must be true or false' })
-      .optional()
-      .meta({
+  .strictObject(
+    {
+      $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
+      countFlakyFailures: z.boolean({ error: 'must be true or false' }).optional().meta({
         description:
           'Whether failed executions from attempts that a retry made good (flaky) count in maxFailedExecutions and maxFailureRate, run-wide, per endpoint and per operation; default true. Only a Playwright run knows which failures are flaky',
       }),
-    ...limits,
-    ...contractLimits,
-    endpoints: endpointBudgetsRecord
-      .optional()
-      .meta({ description: 'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached' }),
-    operations: z
-      .preprocess<unknown, typeof operationBudgetsRecord, Readonly<Record<string, OperationBudgetsInput>>>(checkOperationKeys, operationBudgetsRecord)
-      .optional()
-      .meta({ description: "Budgets per operation of the contract, by its operationId or its endpoint label (GET /users/{id}); a key that names no operation is breached" }),
-  }, { error: 'must be a JSON object of budgets' })
+      ...limits,
+      ...contractLimits,
+      endpoints: endpointBudgetsRecord.optional().meta({
+        description:
+          'Budgets per endpoint label (after route templates and grouping); a budget for an endpoint that did not run is breached',
+      }),
+      operations: z
+        .preprocess<unknown, typeof operationBudgetsRecord, Readonly<Record<string, OperationBudgetsInput>>>(
+          checkOperationKeys,
+          operationBudgetsRecord,
+        )
+        .optional()
+        .meta({
+          description:
+            'Budgets per operation of the contract, by its operationId or its endpoint label (GET /users/{id}); a key that names no operation is breached',
+        }),
+    },
+    { error: 'must be a JSON object of budgets' },
+  )
   .meta({ title: 'QualityEvidenceBudgets', description: 'Quality budgets: every key is optional; limits are inclusive' });
 
 export type Budgets = z.infer<typeof budgetsSchema>;

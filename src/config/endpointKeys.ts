@@ -16,7 +16,11 @@ export const NOT_AN_ENDPOINT_LABEL = 'must be an endpoint label of the form "<ME
  * once (`budgets`). Any other key that is not a label the record refuses.
  * `Input` is the type the object's values are given in, for the types inferred from the schema.
  */
-export function endpointKeyedObject<Value extends z.ZodType, Input>(valueSchema: Value, each: string, options: { readonly error?: string } = {}) {
+export function endpointKeyedObject<Value extends z.ZodType, Input>(
+  valueSchema: Value,
+  each: string,
+  options: { readonly error?: string } = {},
+) {
   const label = z.string().regex(ENDPOINT_LABEL_PATTERN, { error: NOT_AN_ENDPOINT_LABEL });
   const record = z.record(label, valueSchema, options.error === undefined ? undefined : { error: options.error });
   const checkKeys = (value: unknown, context: z.RefinementCtx): unknown => {

@@ -13,13 +13,17 @@ type AlwaysSet = { [Key in SettingKey]: (typeof SETTINGS)[Key] extends { readonl
  * with once every source is resolved. Types come from the settings table;
  * a setting no source gave (and that has no default) has no key.
  */
-export type Settings = { readonly [Key in AlwaysSet]: SettingValues[Key] } & { readonly [Key in Exclude<SettingKey, AlwaysSet>]?: SettingValues[Key] };
+export type Settings = { readonly [Key in AlwaysSet]: SettingValues[Key] } & {
+  readonly [Key in Exclude<SettingKey, AlwaysSet>]?: SettingValues[Key];
+};
 
 /**
  * Settings as a library caller or a program may give them: the environment
  * and the slow threshold, and any others; {@link withDefaults} completes them.
  */
-export type GivenSettings = Pick<Settings, 'environment' | 'slowResponseThresholdMs'> & { readonly [Key in Exclude<SettingKey, 'environment' | 'slowResponseThresholdMs'>]?: Settings[Key] | undefined };
+export type GivenSettings = Pick<Settings, 'environment' | 'slowResponseThresholdMs'> & {
+  readonly [Key in Exclude<SettingKey, 'environment' | 'slowResponseThresholdMs'>]?: Settings[Key] | undefined;
+};
 
 /**
  * Given settings completed by the table's defaults, once, where a run opens:
@@ -53,7 +57,10 @@ export interface ProgramSettings {
  * Relative paths come back joined to the folder their source names (the
  * working directory for variables and flags, so those stay relative).
  */
-export function resolveSettings(sources: readonly SettingsSource[], { defaults = {}, required = [], ignored = [], subject }: ProgramSettings = {}): Settings {
+export function resolveSettings(
+  sources: readonly SettingsSource[],
+  { defaults = {}, required = [], ignored = [], subject }: ProgramSettings = {},
+): Settings {
   const issues: ConfigurationIssue[] = sources.flatMap((source) => source.issues);
   const resolved: Partial<Record<SettingKey, unknown>> = {};
   for (const key of SETTING_KEYS) {
@@ -73,18 +80,29 @@ export function resolveSettings(sources: readonly SettingsSource[], { defaults =
     const fallback = required.includes(key) ? undefined : key in defaults ? defaults[key] : definition.default;
     if (winner !== undefined) resolved[key] = winner.value;
     else if (fallback !== undefined) resolved[key] = fallback;
-    else if (!anyGiven && required.includes(key)) issues.push({ variable: definition.variable ?? key, message: `is required (${definition.purpose})` });
+    else if (!anyGiven && required.includes(key))
+      issues.push({ variable: definition.variable ?? key, message: `is required (${definition.purpose})` });
   }
   if (issues.length > 0) throw new ConfigurationError(issues, subject);
   return resolved as Settings;
 }
 
-function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: unknown } | { readonly problems: readonly ConfigurationIssue[] } {
+function checkSetting(
+  key: SettingKey,
+  given: GivenSetting,
+): { readonly value: unknown } | { readonly problems: readonly ConfigurationIssue[] } {
   const definition: SettingDefinition = SETTINGS[key];
   // Node.js decodes the environment and the command line as UTF-8 and puts U+FFFD where bytes are not: the
   // bytes are lost, so a value holding it is refused, as an input's bytes that are not UTF-8 are.
   if (given.isText && typeof given.value === 'string' && given.value.includes('\uFFFD')) {
-    return { problems: [{ variable: describeSettingPlace(given.place), message: 'is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)' }] };
+    return {
+      problems: [
+        {
+          variable: describeSettingPlace(given.place),
+          message: 'is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)',
+        },
+      ],
+    };
   }
   const result = given.isText
     ? definition.text.pipe(definition.value).safeParse(given.value, { reportInput: false })
@@ -103,7 +121,9 @@ function checkSetting(key: SettingKey, given: GivenSetting): { readonly value: u
   if ((definition.isPath !== true && definition.pathValues !== true) || base === undefined) return { value };
   const resolve = (path: string): string => (isAbsolute(path) ? path : join(base, path));
   if (definition.pathValues === true && typeof value === 'object' && value !== null) {
-    return { value: Object.fromEntries(Object.entries(value).map(([key, path]) => [key, typeof path === 'string' ? resolve(path) : path])) };
+    return {
+      value: Object.fromEntries(Object.entries(value).map(([key, path]) => [key, typeof path === 'string' ? resolve(path) : path])),
+    };
   }
   if (typeof value === 'string') return { value: resolve(value) };
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return { value: value.map(resolve) };

@@ -20,11 +20,15 @@ const millisecondsText = z
   .transform(Number)
   .refine(Number.isSafeInteger, { error: 'is too large to be a number of milliseconds' });
 
-const wholeMilliseconds = z.int({ error: 'must be a whole number of milliseconds, 0 or more' }).min(0, { error: 'must be a whole number of milliseconds, 0 or more' });
+const wholeMilliseconds = z
+  .int({ error: 'must be a whole number of milliseconds, 0 or more' })
+  .min(0, { error: 'must be a whole number of milliseconds, 0 or more' });
 
 const nonEmptyText = z.string({ error: 'must be a non-empty string' }).trim().min(1, { error: 'must be a non-empty string' });
 
-const filePath = nonEmptyText.refine((path) => !/[\\/]$/.test(path), { error: 'must name a file, not a folder (it ends with a path separator)' });
+const filePath = nonEmptyText.refine((path) => !/[\\/]$/.test(path), {
+  error: 'must name a file, not a folder (it ends with a path separator)',
+});
 
 const booleanText = z
   .string()
@@ -87,7 +91,9 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const formatsRule = `must be a list out of ${REPORT_FORMATS.join(', ')}, such as "json,markdown" (or an array such as ["json", "html"])`;
 const formatList = z
-  .union([z.string().transform((text) => text.split(',').map((item) => item.trim())), z.array(z.string(), { error: formatsRule })], { error: formatsRule })
+  .union([z.string().transform((text) => text.split(',').map((item) => item.trim())), z.array(z.string(), { error: formatsRule })], {
+    error: formatsRule,
+  })
   .pipe(z.array(z.enum(REPORT_FORMATS, { error: formatsRule })).min(1, { error: formatsRule }))
   .transform((formats) => REPORT_FORMATS.filter((format) => formats.includes(format)));
 
@@ -101,9 +107,14 @@ const urlGlobs = z.array(nonEmptyText, { error: 'must be an array of URL globs, 
 const apiCallRules = z.strictObject(
   {
     resourceTypes: z
-      .array(z.enum(API_CALL_RESOURCE_TYPES, { error: `must each be one of ${API_CALL_RESOURCE_TYPES.join(', ')}: documents, scripts, styles, images, fonts, media and WebSockets are never API calls` }), {
-        error: `must be an array of resource types out of ${API_CALL_RESOURCE_TYPES.join(', ')}`,
-      })
+      .array(
+        z.enum(API_CALL_RESOURCE_TYPES, {
+          error: `must each be one of ${API_CALL_RESOURCE_TYPES.join(', ')}: documents, scripts, styles, images, fonts, media and WebSockets are never API calls`,
+        }),
+        {
+          error: `must be an array of resource types out of ${API_CALL_RESOURCE_TYPES.join(', ')}`,
+        },
+      )
       .optional(),
     include: urlGlobs.optional(),
     exclude: urlGlobs.optional(),
@@ -119,10 +130,13 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const exportsRule = `must name each export as kind=path, the kind one of ${EXPORT_KINDS.join(', ')} (such as benchmark-action=out/benchmark.json)`;
 const exportMap = z
-  .record(z.string(), filePath, { error: `must be an object of export kinds and paths, such as { "benchmark-action": "out/benchmark.json" }` })
+  .record(z.string(), filePath, {
+    error: `must be an object of export kinds and paths, such as { "benchmark-action": "out/benchmark.json" }`,
+  })
   .superRefine((value, context) => {
     for (const key of Object.keys(value)) {
-      if (!(EXPORT_KINDS as readonly string[]).includes(key)) context.addIssue({ code: 'custom', message: `is not an export: the kinds are ${EXPORT_KINDS.join(', ')}`, path: [key] });
+      if (!(EXPORT_KINDS as readonly string[]).includes(key))
+        context.addIssue({ code: 'custom', message: `is not an export: the kinds are ${EXPORT_KINDS.join(', ')}`, path: [key] });
     }
   })
   .transform((value) => value as Partial<Record<ExportKind, string>>);
@@ -274,7 +288,8 @@ export const SETTINGS = {
     }),
     text: z.string(),
     purpose: 'the expected statuses per endpoint',
-    description: 'Expected statuses per endpoint label (after route templates and grouping), overriding the run-wide rule: { "DELETE /booking/:id": "200-299,403" }',
+    description:
+      'Expected statuses per endpoint label (after route templates and grouping), overriding the run-wide rule: { "DELETE /booking/:id": "200-299,403" }',
   },
   apiCalls: {
     inFile: true,
@@ -313,11 +328,13 @@ export const SETTINGS = {
       .superRefine((value, context) => {
         if (typeof value === 'string') {
           const checked = filePath.safeParse(value);
-          if (!checked.success) context.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'must name a budgets file' });
+          if (!checked.success)
+            context.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'must name a budgets file' });
           return;
         }
         const checked = budgetsSchema.safeParse(value, { reportInput: false });
-        if (!checked.success) for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        if (!checked.success)
+          for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
       })
       // Checked above, with a message per budget rather than a union's.
       .pipe(z.custom<string | Budgets>()),
@@ -325,7 +342,8 @@ export const SETTINGS = {
     text: z.string(),
     isPath: true,
     purpose: 'the quality budgets',
-    description: 'Quality budgets: the path of a budgets file (QE_BUDGETS_PATH), or the budgets themselves as an object (schemas/budgets.schema.json)',
+    description:
+      'Quality budgets: the path of a budgets file (QE_BUDGETS_PATH), or the budgets themselves as an object (schemas/budgets.schema.json)',
   },
   baselinePath: {
     variable: 'QE_BASELINE_PATH',
@@ -354,7 +372,10 @@ export const SETTINGS = {
     inFile: true,
     default: DEFAULT_HISTORY_LIMIT,
     value: z.int({ error: historyLimitRule }).min(1, { error: historyLimitRule }).max(MAX_HISTORY_LIMIT, { error: historyLimitRule }),
-    text: z.string().regex(/^\d{1,6}$/, { error: historyLimitRule }).transform(Number),
+    text: z
+      .string()
+      .regex(/^\d{1,6}$/, { error: historyLimitRule })
+      .transform(Number),
     purpose: 'the number of runs the history file keeps',
     description: `The runs the history file keeps; the oldest go (QE_HISTORY_LIMIT); default ${DEFAULT_HISTORY_LIMIT}`,
   },
@@ -366,7 +387,8 @@ export const SETTINGS = {
     value: z.boolean({ error: 'must be true or false' }),
     text: booleanText,
     purpose: 'whether the history file is only read',
-    description: "When true, the history file is read and not appended to: a pull request's run judged against main's history (QE_HISTORY_READ_ONLY); default false",
+    description:
+      "When true, the history file is read and not appended to: a pull request's run judged against main's history (QE_HISTORY_READ_ONLY); default false",
   },
   baselineFromHistory: {
     variable: 'QE_BASELINE_FROM_HISTORY',
@@ -376,7 +398,7 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the branch or commit whose run in the history is the baseline',
     description:
-      "A branch or a commit (7 or more hexadecimal digits) whose last run in the history file is the baseline (QE_BASELINE_FROM_HISTORY); for a pull request or merge request, the run of its base commit when the history has it. Needs historyPath; instead of baselinePath",
+      'A branch or a commit (7 or more hexadecimal digits) whose last run in the history file is the baseline (QE_BASELINE_FROM_HISTORY); for a pull request or merge request, the run of its base commit when the history has it. Needs historyPath; instead of baselinePath',
   },
   significanceLevel: {
     variable: 'QE_SIGNIFICANCE_LEVEL',
@@ -384,10 +406,12 @@ export const SETTINGS = {
     inFile: true,
     default: DEFAULT_SIGNIFICANCE_LEVEL,
     value: z.number({ error: significanceRule }).gt(0, { error: significanceRule }).max(0.5, { error: significanceRule }),
-    text: z.string().regex(/^(?:0(?:\.\d+)?|\.\d+)$/, { error: significanceRule }).transform(Number),
+    text: z
+      .string()
+      .regex(/^(?:0(?:\.\d+)?|\.\d+)$/, { error: significanceRule })
+      .transform(Number),
     purpose: 'the significance level of the baseline comparison',
-    description:
-      `The significance level of the baseline comparison's latency test (QE_SIGNIFICANCE_LEVEL): an endpoint is judged slower or faster only when the test's p-value is below it; default ${DEFAULT_SIGNIFICANCE_LEVEL}`,
+    description: `The significance level of the baseline comparison's latency test (QE_SIGNIFICANCE_LEVEL): an endpoint is judged slower or faster only when the test's p-value is below it; default ${DEFAULT_SIGNIFICANCE_LEVEL}`,
   },
   failureExcerptBytes: {
     variable: 'QE_FAILURE_EXCERPT_BYTES',
@@ -395,8 +419,11 @@ export const SETTINGS = {
     inFile: true,
     default: 0,
     value: z.int({ error: excerptRule }).min(0, { error: excerptRule }).max(MAX_FAILURE_EXCERPT_BYTES, { error: excerptRule }),
-    text: z.string().regex(/^\d{1,5}$/, { error: excerptRule }).transform(Number),
-    purpose: 'the bytes of a failed call\'s response body to show',
+    text: z
+      .string()
+      .regex(/^\d{1,5}$/, { error: excerptRule })
+      .transform(Number),
+    purpose: "the bytes of a failed call's response body to show",
     description: `Off (0) by default, because bodies may hold personal data: the first this many bytes (at most ${MAX_FAILURE_EXCERPT_BYTES}) of the response body of each failed call listed in the report, values under keys that look secret (password, token, secret, authorization, cookie, apiKey, and redactKeys) replaced; never a header (QE_FAILURE_EXCERPT_BYTES)`,
   },
   redactKeys: {
@@ -406,13 +433,16 @@ export const SETTINGS = {
     value: z.array(nonEmptyText, { error: 'must be an array of key names, such as ["ssn", "iban"]' }),
     text: commaList,
     purpose: 'the keys whose values excerpts replace',
-    description: 'More keys whose values a failure excerpt replaces, besides those that look secret (QE_REDACT_KEYS, comma-separated): ["ssn", "iban"]; matched within a key, case, - and _ aside',
+    description:
+      'More keys whose values a failure excerpt replaces, besides those that look secret (QE_REDACT_KEYS, comma-separated): ["ssn", "iban"]; matched within a key, case, - and _ aside',
   },
   openapi: {
     variable: 'QE_OPENAPI_PATH',
     flag: { name: 'openapi', kind: 'repeatable' },
     inFile: true,
-    value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], { error: openapiRule }),
+    value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], {
+      error: openapiRule,
+    }),
     schema: z.union([z.string(), z.array(z.string()).min(1)]),
     text: commaList,
     isPath: true,
@@ -440,7 +470,8 @@ export const SETTINGS = {
     value: nonEmptyText,
     text: z.string(),
     purpose: 'the service name of the exports',
-    description: "The name the OpenTelemetry export gives the run's service (service.name on its Resource) and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service",
+    description:
+      "The name the OpenTelemetry export gives the run's service (service.name on its Resource) and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service",
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',
@@ -480,12 +511,23 @@ export type OptionKey = { [Key in SettingKey]: (typeof SETTINGS)[Key] extends { 
 export const OPTION_KEYS = SETTING_KEYS.filter((key): key is OptionKey => SETTINGS[key].inFile);
 
 /** The options `util.parseArgs` takes for every setting that has a flag. */
-export const SETTING_FLAG_OPTIONS: Readonly<Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>> = Object.fromEntries(
+export const SETTING_FLAG_OPTIONS: Readonly<
+  Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>
+> = Object.fromEntries(
   SETTING_KEYS.flatMap((key) => {
     const { flag } = SETTINGS[key] as SettingDefinition;
     if (flag === undefined) return [];
     const kind = flag.kind ?? 'text';
-    return [[flag.name, { type: kind === 'switch' ? 'boolean' : 'string', ...(flag.short === undefined ? {} : { short: flag.short }), ...(kind === 'repeatable' ? { multiple: true } : {}) }]];
+    return [
+      [
+        flag.name,
+        {
+          type: kind === 'switch' ? 'boolean' : 'string',
+          ...(flag.short === undefined ? {} : { short: flag.short }),
+          ...(kind === 'repeatable' ? { multiple: true } : {}),
+        },
+      ],
+    ];
   }),
 );
 
@@ -503,17 +545,27 @@ export const SETTINGS_FILE_VARIABLE = 'QE_CONFIG_PATH';
 export const settingsFileSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
-    ...(Object.fromEntries(OPTION_KEYS.map((key) => [key, ((SETTINGS[key] as SettingDefinition).schema ?? SETTINGS[key].value).optional().meta({ description: SETTINGS[key].description })])) as {
+    ...(Object.fromEntries(
+      OPTION_KEYS.map((key) => [
+        key,
+        ((SETTINGS[key] as SettingDefinition).schema ?? SETTINGS[key].value).optional().meta({ description: SETTINGS[key].description }),
+      ]),
+    ) as {
       readonly [Key in OptionKey]: z.ZodOptional<PublishedShape<Key>>;
     }),
   })
-  .meta({ title: 'QualityEvidenceSettings', description: 'Settings of quality-evidence: the same keys as the options of quality-evidence/reporter' });
+  .meta({
+    title: 'QualityEvidenceSettings',
+    description: 'Settings of quality-evidence: the same keys as the options of quality-evidence/reporter',
+  });
 
 /** The content of a settings file. */
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
 
 // The shape a settings-file key is published with: its `schema` where it has one, else its `value`.
-type PublishedShape<Key extends OptionKey> = (typeof SETTINGS)[Key] extends { readonly schema: infer Schema extends z.ZodType } ? Schema : (typeof SETTINGS)[Key]['value'];
+type PublishedShape<Key extends OptionKey> = (typeof SETTINGS)[Key] extends { readonly schema: infer Schema extends z.ZodType }
+  ? Schema
+  : (typeof SETTINGS)[Key]['value'];
 
 /** What a settings file, or the reporter's options, may hold, as written: the input side of {@link settingsFileSchema}. */
 export type SettingsFileInput = DeepReadonly<Omit<z.input<typeof settingsFileSchema>, '$schema'>>;

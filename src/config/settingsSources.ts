@@ -98,7 +98,10 @@ export interface OptionSourceContext {
 }
 
 /** Typed options, as a host such as Playwright hands them to the reporter. */
-export function optionSettings(options: Readonly<Record<string, unknown>>, { owner, base, ignoredKeys = new Set() }: OptionSourceContext): SettingsSource {
+export function optionSettings(
+  options: Readonly<Record<string, unknown>>,
+  { owner, base, ignoredKeys = new Set() }: OptionSourceContext,
+): SettingsSource {
   const values: Partial<Record<SettingKey, GivenSetting>> = {};
   const issues: ConfigurationIssue[] = [];
   const ignored: string[] = [];
@@ -110,7 +113,11 @@ export function optionSettings(options: Readonly<Record<string, unknown>>, { own
       // update cannot stop every user's run.
       const meant = nearMissOf(name);
       if (meant === undefined) ignored.push(`option ${formatIssuePath([name])} is not an option of ${owner}; it is ignored`);
-      else issues.push({ variable: `option ${formatIssuePath([name])}`, message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})` });
+      else
+        issues.push({
+          variable: `option ${formatIssuePath([name])}`,
+          message: `is not an option of ${owner}; did you mean "${meant}"? (known: ${OPTION_KEYS.join(', ')})`,
+        });
       continue;
     }
     if (value !== undefined) values[name] = { value, place: { prefix: 'option ', root: formatIssuePath([name]) }, isText: false, base };
@@ -137,7 +144,10 @@ export function settingsFileSettings(path: string, text: string): SettingsSource
   for (const [name, value] of Object.entries(document)) {
     if (name === '$schema') continue;
     if (!isOptionKey(name)) {
-      issues.push({ variable: `${formatIssuePath([name])}${where}`, message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})` });
+      issues.push({
+        variable: `${formatIssuePath([name])}${where}`,
+        message: `is not a setting of ${SETTINGS_FILE_NAME} (known: ${OPTION_KEYS.join(', ')})`,
+      });
       continue;
     }
     values[name] = { value, place: { root: formatIssuePath([name]), suffix: where }, isText: false, base: dirname(path) };
@@ -149,7 +159,10 @@ export function settingsFileSettings(path: string, text: string): SettingsSource
  * Parses a configuration file's text (settings, budgets): the document, or
  * the issue that it is not JSON, naming the file with the line and column.
  */
-export function parseConfigurationJson(path: string, text: string): { readonly document: unknown } | { readonly issue: ConfigurationIssue } {
+export function parseConfigurationJson(
+  path: string,
+  text: string,
+): { readonly document: unknown } | { readonly issue: ConfigurationIssue } {
   try {
     return { document: parseInputJson(text) };
   } catch (error) {
@@ -172,7 +185,9 @@ function nearMissOf(name: string): string | undefined {
 // Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps.
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2) return 3;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

@@ -36,7 +36,12 @@ export type CheckedBody = { readonly text: string | Uint8Array } | { readonly va
 
 export interface BodyChecker {
   /** The outcome for a response, or undefined when there was nothing to check (no body, and none declared). */
-  checkResponse(operation: ContractOperation, statusCode: number, contentType: string | undefined, body: CheckedBody): BodyOutcome | undefined;
+  checkResponse(
+    operation: ContractOperation,
+    statusCode: number,
+    contentType: string | undefined,
+    body: CheckedBody,
+  ): BodyOutcome | undefined;
   /** The outcome for a request body, or undefined when the call sent none. */
   checkRequest(operation: ContractOperation, contentType: string | undefined, body: CheckedBody): BodyOutcome | undefined;
 }
@@ -97,8 +102,15 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
     return validate;
   };
 
-  const check = (operation: ContractOperation, declared: readonly MediaTypeSchema[], contentType: string | undefined, body: CheckedBody, direction: 'response' | 'request'): BodyOutcome | undefined => {
-    if (isEmpty(body)) return declared.some((media) => media.schemaPointer !== undefined) ? { validated: false, reason: 'emptyBody' } : undefined;
+  const check = (
+    operation: ContractOperation,
+    declared: readonly MediaTypeSchema[],
+    contentType: string | undefined,
+    body: CheckedBody,
+    direction: 'response' | 'request',
+  ): BodyOutcome | undefined => {
+    if (isEmpty(body))
+      return declared.some((media) => media.schemaPointer !== undefined) ? { validated: false, reason: 'emptyBody' } : undefined;
     if (declared.length === 0) return { validated: false, reason: 'noSchema' };
     const essence = 'value' in body! && contentType === undefined ? 'application/json' : mediaEssence(contentType);
     if (!isJsonMediaType(essence)) return { validated: false, reason: 'notJson' };
@@ -108,7 +120,8 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
     if ('value' in body!) value = body.value;
     else {
       const { text } = body!;
-      if ((typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength) > BODY_VALIDATION_LIMIT_BYTES) return { validated: false, reason: 'tooLarge' };
+      if ((typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength) > BODY_VALIDATION_LIMIT_BYTES)
+        return { validated: false, reason: 'tooLarge' };
       try {
         value = JSON.parse(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8'));
       } catch {
@@ -125,7 +138,9 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
       return { validated: false, reason: 'schemaUnusable' };
     }
     const violations = (validate.errors ?? []).filter((error) => !ignoredFor(direction, error)).map(violationOf);
-    return violations.length === 0 ? { validated: true, violationCount: 0 } : { validated: true, violationCount: violations.length, violations: violations.slice(0, MAX_RECORDED_VIOLATIONS) };
+    return violations.length === 0
+      ? { validated: true, violationCount: 0 }
+      : { validated: true, violationCount: violations.length, violations: violations.slice(0, MAX_RECORDED_VIOLATIONS) };
   };
 
   return {
@@ -171,7 +186,9 @@ function withoutLiterals(value: unknown, parent?: PropertyKey, grandparent?: Pro
 }
 
 // OpenAPI's formats that JSON Schema's do not name: numbers by their width, base64 bytes; binary and password constrain nothing.
-const OPENAPI_FORMATS: Readonly<Record<string, { type: 'number'; validate: (value: number) => boolean } | { type: 'string'; validate: (value: string) => boolean }>> = {
+const OPENAPI_FORMATS: Readonly<
+  Record<string, { type: 'number'; validate: (value: number) => boolean } | { type: 'string'; validate: (value: string) => boolean }>
+> = {
   int32: { type: 'number', validate: (value) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 },
   int64: { type: 'number', validate: (value) => Number.isInteger(value) },
   float: { type: 'number', validate: () => true },
@@ -221,7 +238,8 @@ function ignoredFor(direction: 'response' | 'request', error: ErrorObject): bool
   if (error.keyword !== 'required') return false;
   const missing = (error.params as { missingProperty?: unknown }).missingProperty;
   const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
-  const property = typeof missing === 'string' ? (properties?.[missing] as { readOnly?: unknown; writeOnly?: unknown } | undefined) : undefined;
+  const property =
+    typeof missing === 'string' ? (properties?.[missing] as { readOnly?: unknown; writeOnly?: unknown } | undefined) : undefined;
   return direction === 'request' ? property?.readOnly === true : property?.writeOnly === true;
 }
 
@@ -230,7 +248,16 @@ const MAX_POINTER_LENGTH = 1024;
 /** An error as the place in the body and the keyword; for `required` and `additionalProperties` the place is the property's. */
 function violationOf(error: ErrorObject): { pointer: string; keyword: string } {
   const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
-  const property = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
-  const pointer = typeof property === 'string' ? `${error.instancePath}/${property.replaceAll('~', '~0').replaceAll('/', '~1')}` : error.instancePath;
-  return { pointer: pointer.length > MAX_POINTER_LENGTH ? pointer.slice(0, MAX_POINTER_LENGTH) : pointer, keyword: error.keyword.slice(0, 64) };
+  const property =
+    error.keyword === 'required'
+      ? params.missingProperty
+      : error.keyword === 'additionalProperties'
+        ? params.additionalProperty
+        : undefined;
+  const pointer =
+    typeof property === 'string' ? `${error.instancePath}/${property.replaceAll('~', '~0').replaceAll('/', '~1')}` : error.instancePath;
+  return {
+    pointer: pointer.length > MAX_POINTER_LENGTH ? pointer.slice(0, MAX_POINTER_LENGTH) : pointer,
+    keyword: error.keyword.slice(0, 64),
+  };
 }

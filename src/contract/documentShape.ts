@@ -54,11 +54,19 @@ export function refuseEndlessDocument(document: unknown, path: string): void {
     const again = way.findIndex((candidate, index) => way.indexOf(candidate) < index);
     if (again >= 0) {
       const place = formatIssuePath(keys.slice(0, again));
-      return new ConfigurationError([{ variable: `${place} in ${quotePath(path)}`, message: 'is a YAML alias of a node that holds it: the document would never end' }], 'OpenAPI document');
+      return new ConfigurationError(
+        [{ variable: `${place} in ${quotePath(path)}`, message: 'is a YAML alias of a node that holds it: the document would never end' }],
+        'OpenAPI document',
+      );
     }
     const shown = formatIssuePath(keys.slice(0, SHOWN_KEYS));
     return new ConfigurationError(
-      [{ variable: `${keys.length > SHOWN_KEYS ? `${shown}…` : shown} in ${quotePath(path)}`, message: `nests values deeper than ${DOCUMENT_NESTING_LIMIT} levels, past any real description` }],
+      [
+        {
+          variable: `${keys.length > SHOWN_KEYS ? `${shown}…` : shown} in ${quotePath(path)}`,
+          message: `nests values deeper than ${DOCUMENT_NESTING_LIMIT} levels, past any real description`,
+        },
+      ],
       'OpenAPI document',
     );
   };

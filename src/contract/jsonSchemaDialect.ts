@@ -39,7 +39,11 @@ export function toJsonSchema2020(document: unknown, version: OpenApiVersion): vo
   }
 }
 
-function rewriteBound(schema: Record<string, unknown>, exclusive: 'exclusiveMinimum' | 'exclusiveMaximum', bound: 'minimum' | 'maximum'): void {
+function rewriteBound(
+  schema: Record<string, unknown>,
+  exclusive: 'exclusiveMinimum' | 'exclusiveMaximum',
+  bound: 'minimum' | 'maximum',
+): void {
   const isExclusive = schema[exclusive];
   if (typeof isExclusive !== 'boolean') return;
   if (isExclusive && typeof schema[bound] === 'number') {

@@ -66,7 +66,8 @@ export async function loadContract(paths: readonly string[], fileSystem: FileSys
  * an API, and a budget that names one must judge one operation.
  */
 function refuseSharedOperationIds(operations: readonly ContractOperation[], documents: readonly ContractDocument[]): void {
-  const placeOf = (operation: ContractOperation) => `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase()])} in ${quotePath(documents[operation.documentIndex]!.path)}`;
+  const placeOf = (operation: ContractOperation) =>
+    `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase()])} in ${quotePath(documents[operation.documentIndex]!.path)}`;
   const first = new Map<string, ContractOperation>();
   const issues: ConfigurationIssue[] = [];
   for (const operation of operations) {
@@ -106,7 +107,10 @@ async function parseDocumentText(text: string, path: string): Promise<Json> {
     const parsed = parseDocument(text, { uniqueKeys: true });
     const [error] = parsed.errors;
     // yaml reads nested collections by recursion, and reports the stack it ran out of as a parse error.
-    const what = error?.message.startsWith('Maximum call stack size exceeded') === true ? 'nests values too deeply to read as YAML' : 'is not well-formed YAML';
+    const what =
+      error?.message.startsWith('Maximum call stack size exceeded') === true
+        ? 'nests values too deeply to read as YAML'
+        : 'is not well-formed YAML';
     if (error !== undefined) throw notParsed(path, what, error.linePos?.[0].line, error.linePos?.[0].col);
     try {
       document = parsed.toJS({ maxAliasCount: YAML_ALIAS_LIMIT });
@@ -120,7 +124,10 @@ async function parseDocumentText(text: string, path: string): Promise<Json> {
     }
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new ConfigurationError([{ variable: quotePath(path), message: 'is not an OpenAPI document: it must hold an object' }], 'OpenAPI document');
+    throw new ConfigurationError(
+      [{ variable: quotePath(path), message: 'is not an OpenAPI document: it must hold an object' }],
+      'OpenAPI document',
+    );
   }
   refuseEndlessDocument(document, path);
   return document as Json;
@@ -141,7 +148,12 @@ function versionOf(document: Json, path: string): OpenApiVersion {
   if (swagger === '2.0') return '2.0';
   const found = typeof openapi === 'string' ? `it says openapi ${JSON.stringify(openapi.slice(0, 20))}` : 'it has neither';
   throw new ConfigurationError(
-    [{ variable: quotePath(path), message: `is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; ${found}` }],
+    [
+      {
+        variable: quotePath(path),
+        message: `is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; ${found}`,
+      },
+    ],
     'OpenAPI document',
   );
 }
@@ -195,7 +207,8 @@ function hideLiteralRefs(value: unknown, hide: boolean, path: PropertyKey[] = []
     object[to] = object[from];
     Reflect.deleteProperty(object, from);
   }
-  for (const [key, item] of Object.entries(object)) hideLiteralRefs(item, hide, [...path, key], inLiteral || isLiteral(path[path.length - 1], key, path[path.length - 2]));
+  for (const [key, item] of Object.entries(object))
+    hideLiteralRefs(item, hide, [...path, key], inLiteral || isLiteral(path[path.length - 1], key, path[path.length - 2]));
 }
 
 const HIDDEN_REF = '\u0000quality-evidence:$ref';
@@ -207,9 +220,16 @@ function refuseUnreadableRefs(document: Json, path: string): readonly { readonly
   for (const { ref, path: place } of refs) {
     const variable = `${formatIssuePath(place)} in ${quotePath(path)}`;
     if (/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(ref) && !ref.startsWith('file:')) {
-      issues.push({ variable, message: 'refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path' });
+      issues.push({
+        variable,
+        message:
+          'refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path',
+      });
     } else if (!isDecodable(ref)) {
-      issues.push({ variable, message: `is ${quoteText(ref, 120)}, whose percent-encoding is malformed (each % starts two hexadecimal digits of UTF-8)` });
+      issues.push({
+        variable,
+        message: `is ${quoteText(ref, 120)}, whose percent-encoding is malformed (each % starts two hexadecimal digits of UTF-8)`,
+      });
     }
   }
   if (issues.length > 0) throw new ConfigurationError(issues, 'OpenAPI document');
@@ -256,7 +276,8 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
           parse: (file: { url: string; data: unknown }) =>
             keep(async () => {
               const filePath = fileSystemPath(file.url);
-              const text = typeof file.data === 'string' ? file.data : Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data);
+              const text =
+                typeof file.data === 'string' ? file.data : Buffer.isBuffer(file.data) ? file.data.toString('utf8') : String(file.data);
               const part = await parseDocumentText(text, filePath);
               refuseUnreadableRefs(part, filePath);
               hideLiteralRefs(part, true);
@@ -286,7 +307,10 @@ async function bundleExternalRefs(path: string, document: Json, fileSystem: File
     if (ours !== undefined) throw ours;
     if (error instanceof QualityEvidenceError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new ConfigurationError([{ variable: quotePath(path), message: `has a $ref that cannot be resolved: ${message.split('\n')[0]?.slice(0, 200) ?? ''}` }], 'OpenAPI document');
+    throw new ConfigurationError(
+      [{ variable: quotePath(path), message: `has a $ref that cannot be resolved: ${message.split('\n')[0]?.slice(0, 200) ?? ''}` }],
+      'OpenAPI document',
+    );
   }
 }
 
@@ -303,7 +327,11 @@ function fileSystemPath(url: string): string {
 function followRef(document: Json, value: unknown, pointer: string): { readonly value: unknown; readonly pointer: string } {
   let current = value;
   let at = pointer;
-  for (let hops = 0; hops < 32 && typeof current === 'object' && current !== null && typeof (current as Json)['$ref'] === 'string'; hops++) {
+  for (
+    let hops = 0;
+    hops < 32 && typeof current === 'object' && current !== null && typeof (current as Json)['$ref'] === 'string';
+    hops++
+  ) {
     const ref = (current as Json)['$ref'] as string;
     if (!ref.startsWith('#')) break;
     at = ref;
@@ -315,7 +343,11 @@ function followRef(document: Json, value: unknown, pointer: string): { readonly 
 function valueAtPointer(document: Json, ref: string): unknown {
   let parts: string[];
   try {
-    parts = ref.slice(1).split('/').slice(1).map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
+    parts = ref
+      .slice(1)
+      .split('/')
+      .slice(1)
+      .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
   } catch {
     return undefined;
   }
@@ -356,7 +388,9 @@ function operationsOf(document: Json, version: OpenApiVersion, documentIndex: nu
         method: method.toUpperCase(),
         path: template,
         basePaths: version === '2.0' ? itemBasePaths : serverPathsOf(op['servers'], itemBasePaths),
-        integerParameters: parameters.filter(({ value }) => value['in'] === 'path' && isIntegerParameter(document, value, version)).map(({ value }) => String(value['name'])),
+        integerParameters: parameters
+          .filter(({ value }) => value['in'] === 'path' && isIntegerParameter(document, value, version))
+          .map(({ value }) => String(value['name'])),
         label: `${method.toUpperCase()} ${template}`,
         ...(operationId === undefined ? {} : { operationId }),
         tags: stringList(op['tags']) ?? [],
@@ -383,10 +417,18 @@ function isIntegerParameter(document: Json, parameter: Json, version: OpenApiVer
   const schema = followRef(document, parameter['schema'], '').value;
   if (typeof schema !== 'object' || schema === null) return false;
   const type = (schema as Json)['type'];
-  return type === 'integer' || (Array.isArray(type) && type.includes('integer') && type.every((item) => item === 'integer' || item === 'null'));
+  return (
+    type === 'integer' || (Array.isArray(type) && type.includes('integer') && type.every((item) => item === 'integer' || item === 'null'))
+  );
 }
 
-function responsesOf(document: Json, value: unknown, pointer: string, version: OpenApiVersion, produces: readonly string[]): DeclaredResponse[] {
+function responsesOf(
+  document: Json,
+  value: unknown,
+  pointer: string,
+  version: OpenApiVersion,
+  produces: readonly string[],
+): DeclaredResponse[] {
   if (typeof value !== 'object' || value === null) return [];
   const responses: DeclaredResponse[] = [];
   for (const [status, raw] of Object.entries(value as Json)) {
@@ -396,7 +438,9 @@ function responsesOf(document: Json, value: unknown, pointer: string, version: O
     if (typeof response === 'object' && response !== null) {
       const body = response as Json;
       if (version === '2.0') {
-        if (body['schema'] !== undefined) for (const mediaType of produces) content.push({ mediaType: mediaType.toLowerCase(), schemaPointer: `${responsePointer}/schema` });
+        if (body['schema'] !== undefined)
+          for (const mediaType of produces)
+            content.push({ mediaType: mediaType.toLowerCase(), schemaPointer: `${responsePointer}/schema` });
       } else for (const media of mediaTypesOf(body['content'], `${responsePointer}/content`)) content.push(media);
     }
     responses.push({ status, content });
@@ -408,7 +452,10 @@ function mediaTypesOf(value: unknown, pointer: string): MediaTypeSchema[] {
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value as Json).map(([mediaType, media]) => {
     const hasSchema = typeof media === 'object' && media !== null && (media as Json)['schema'] !== undefined;
-    return { mediaType: mediaType.toLowerCase(), ...(hasSchema ? { schemaPointer: `${pointer}/${pointerOf(mediaType).slice(2)}/schema` } : {}) };
+    return {
+      mediaType: mediaType.toLowerCase(),
+      ...(hasSchema ? { schemaPointer: `${pointer}/${pointerOf(mediaType).slice(2)}/schema` } : {}),
+    };
   });
 }
 
@@ -421,9 +468,21 @@ function requestBodyOf(
   consumes: readonly string[],
 ): { readonly requestBody?: MediaTypeSchema[] } {
   if (version === '2.0') {
-    const body = Array.isArray(operation['parameters']) ? (operation['parameters'] as unknown[]).findIndex((parameter) => typeof parameter === 'object' && parameter !== null && (parameter as Json)['in'] === 'body') : -1;
-    if (body >= 0) return { requestBody: consumes.map((mediaType) => ({ mediaType: mediaType.toLowerCase(), schemaPointer: `${pointer}/parameters/${body}/schema` })) };
-    return parameters.some(({ value }) => value['in'] === 'body') ? { requestBody: consumes.map((mediaType) => ({ mediaType: mediaType.toLowerCase() })) } : {};
+    const body = Array.isArray(operation['parameters'])
+      ? (operation['parameters'] as unknown[]).findIndex(
+          (parameter) => typeof parameter === 'object' && parameter !== null && (parameter as Json)['in'] === 'body',
+        )
+      : -1;
+    if (body >= 0)
+      return {
+        requestBody: consumes.map((mediaType) => ({
+          mediaType: mediaType.toLowerCase(),
+          schemaPointer: `${pointer}/parameters/${body}/schema`,
+        })),
+      };
+    return parameters.some(({ value }) => value['in'] === 'body')
+      ? { requestBody: consumes.map((mediaType) => ({ mediaType: mediaType.toLowerCase() })) }
+      : {};
   }
   const { value: requestBody, pointer: bodyPointer } = followRef(document, operation['requestBody'], `${pointer}/requestBody`);
   if (typeof requestBody !== 'object' || requestBody === null) return {};

@@ -30,11 +30,18 @@ type Json = Record<string, unknown>;
 export function refuseUnusableSchemas(document: Json, path: string): void {
   const found = findSchemaReferences(document);
   const issues: ConfigurationIssue[] = [];
-  const places = placesOf(document, [...found.duplicates.flatMap(({ first, second }) => [first, second]), ...found.badAnchors.map(({ schema }) => schema), ...found.dynamicRefs.keys()]);
+  const places = placesOf(document, [
+    ...found.duplicates.flatMap(({ first, second }) => [first, second]),
+    ...found.badAnchors.map(({ schema }) => schema),
+    ...found.dynamicRefs.keys(),
+  ]);
   const at = (schema: Json, key: string) => `${formatIssuePath([...(places.get(schema) ?? []), key])} in ${quotePath(path)}`;
   for (const { first, second, key } of found.duplicates) {
     const written = second[key] as string;
-    issues.push({ variable: at(second, key), message: `${quoteText(written, 120)} names another schema already, at ${formatIssuePath([...(places.get(first) ?? [])])}: an identifier names one schema` });
+    issues.push({
+      variable: at(second, key),
+      message: `${quoteText(written, 120)} names another schema already, at ${formatIssuePath([...(places.get(first) ?? [])])}: an identifier names one schema`,
+    });
   }
   for (const { schema, key } of found.badAnchors) {
     issues.push({ variable: at(schema, key), message: 'must be a plain name: a letter or _, then letters, digits, -, . or _' });
@@ -116,7 +123,13 @@ function findSchemaReferences(document: Json): FoundReferences {
     else if (first !== schema) duplicates.push({ first, second: schema, key });
   };
   /** `named`: the value is held by a map of names, so it is a schema even where its key is `properties`. */
-  const visit = (value: unknown, parent: PropertyKey | undefined, grandparent: PropertyKey | undefined, base: string, named: boolean): void => {
+  const visit = (
+    value: unknown,
+    parent: PropertyKey | undefined,
+    grandparent: PropertyKey | undefined,
+    base: string,
+    named: boolean,
+  ): void => {
     if (typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
       if (parent === 'examples') return;
@@ -290,7 +303,8 @@ function placesOf(document: Json, wanted: readonly object[]): Map<object, Proper
       places.set(value, place);
     }
     const keys: PropertyKey[] = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
-    for (let index = keys.length - 1; index >= 0; index--) stack.push({ value: (value as Record<PropertyKey, unknown>)[keys[index]!], key: keys[index], up: step });
+    for (let index = keys.length - 1; index >= 0; index--)
+      stack.push({ value: (value as Record<PropertyKey, unknown>)[keys[index]!], key: keys[index], up: step });
   }
   return places;
 }

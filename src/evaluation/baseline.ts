@@ -41,16 +41,28 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     if (error instanceof InputSyntaxError) throw error.inFile(path, what);
     throw error;
   }
-  const version = typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>)['schemaVersion'] : undefined;
+  const version =
+    typeof document === 'object' && document !== null && !Array.isArray(document)
+      ? (document as Record<string, unknown>)['schemaVersion']
+      : undefined;
   if (typeof version === 'number' && version !== REPORT_SCHEMA_VERSION) {
-    throw new ReportFormatError(path, `is a report of schemaVersion ${version}; this version of quality-evidence reads schemaVersion ${REPORT_SCHEMA_VERSION}`, what);
+    throw new ReportFormatError(
+      path,
+      `is a report of schemaVersion ${version}; this version of quality-evidence reads schemaVersion ${REPORT_SCHEMA_VERSION}`,
+      what,
+    );
   }
   const parsed = baselineReportSchema.safeParse(document, { reportInput: false });
   if (!parsed.success) {
     const where = firstIssueWhere(parsed.error);
     throw new ReportFormatError(path, `is not a quality-summary.json written by quality-evidence${where}`, what);
   }
-  keepProtoFailures((document as { failureCountByEndpoint: Record<string, unknown> }).failureCountByEndpoint, parsed.data.failureCountByEndpoint, path, what);
+  keepProtoFailures(
+    (document as { failureCountByEndpoint: Record<string, unknown> }).failureCountByEndpoint,
+    parsed.data.failureCountByEndpoint,
+    path,
+    what,
+  );
   const other = histogramsOf(parsed.data).find(({ histogram }) => histogram.relativeAccuracy !== HISTOGRAM_RELATIVE_ACCURACY);
   if (other !== undefined) {
     const where = formatIssuePath([...other.path, 'relativeAccuracy']);
@@ -67,11 +79,22 @@ export function parseReport(text: string, path: string, what = 'baseline report'
 /** Every latency histogram of a report, with its place: each endpoint's, each of its statuses', each source's. */
 function histogramsOf(report: BaselineReport): { readonly path: readonly PropertyKey[]; readonly histogram: LatencyHistogram }[] {
   const endpoints = (report.endpoints ?? []).flatMap((entry, index) => [
-    ...(entry.latencyHistogram === undefined ? [] : [{ path: ['endpoints', index, 'latencyHistogram'], histogram: entry.latencyHistogram }]),
-    ...(entry.latencyByStatus ?? []).map(({ latencyHistogram: histogram }, at) => ({ path: ['endpoints', index, 'latencyByStatus', at, 'latencyHistogram'], histogram })),
+    ...(entry.latencyHistogram === undefined
+      ? []
+      : [{ path: ['endpoints', index, 'latencyHistogram'], histogram: entry.latencyHistogram }]),
+    ...(entry.latencyByStatus ?? []).map(({ latencyHistogram: histogram }, at) => ({
+      path: ['endpoints', index, 'latencyByStatus', at, 'latencyHistogram'],
+      histogram,
+    })),
   ]);
   const { sources: split } = report;
-  const sources = split === undefined ? [] : (['api', 'browser'] as const).map((source) => ({ path: ['sources', source, 'latencyHistogram'], histogram: split[source].latencyHistogram }));
+  const sources =
+    split === undefined
+      ? []
+      : (['api', 'browser'] as const).map((source) => ({
+          path: ['sources', source, 'latencyHistogram'],
+          histogram: split[source].latencyHistogram,
+        }));
   return [...endpoints, ...sources];
 }
 
@@ -81,7 +104,11 @@ function keepProtoFailures(written: Record<string, unknown>, parsed: Record<stri
   if (!Object.hasOwn(written, '__proto__')) return;
   const count = written['__proto__'];
   if (!Number.isSafeInteger(count) || (count as number) < 1) {
-    throw new ReportFormatError(path, 'is not a quality-summary.json written by quality-evidence (at failureCountByEndpoint.__proto__: must be a whole number, 1 or more)', what);
+    throw new ReportFormatError(
+      path,
+      'is not a quality-summary.json written by quality-evidence (at failureCountByEndpoint.__proto__: must be a whole number, 1 or more)',
+      what,
+    );
   }
   Object.defineProperty(parsed, '__proto__', { value: count, enumerable: true, writable: true, configurable: true });
 }
@@ -100,7 +127,11 @@ export interface ComparisonOptions {
  * compare as rates per execution, so that a retry, which repeats calls,
  * does not read as failing more.
  */
-export function compareWithBaseline(report: QualityReport, baseline: ComparedRun, { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL }: ComparisonOptions = {}): BaselineComparison {
+export function compareWithBaseline(
+  report: QualityReport,
+  baseline: ComparedRun,
+  { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL }: ComparisonOptions = {},
+): BaselineComparison {
   const beforeEndpoints = new Map((baseline.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
   const afterEndpoints = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
   // Sets and Maps, never a property lookup: an endpoint may be named "toString" or "__proto__".
@@ -113,7 +144,9 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
     report.endpoints.map((entry) => {
       const before = beforeEndpoints.get(entry.endpoint);
       const histogram = before?.latencyHistogram;
-      const testable = comparable(histogram, entry.latencyHistogram) && smallestPValue(histogramCount(histogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
+      const testable =
+        comparable(histogram, entry.latencyHistogram) &&
+        smallestPValue(histogramCount(histogram), histogramCount(entry.latencyHistogram)) < significanceLevel;
       return { p50Before: before?.responseTimeMs.p50 ?? null, p50After: entry.responseTimeMs.p50, testable };
     }),
   );
@@ -123,7 +156,9 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
     const p95After = entry.responseTimeMs.p95;
     const p95Change = changePercent(p95Before, p95After);
     const histogram = before?.latencyHistogram;
-    const test = comparable(histogram, entry.latencyHistogram) ? testLatencyChange(histogram, entry.latencyHistogram, significanceLevel, runShift) : undefined;
+    const test = comparable(histogram, entry.latencyHistogram)
+      ? testLatencyChange(histogram, entry.latencyHistogram, significanceLevel, runShift)
+      : undefined;
     return {
       endpoint: entry.endpoint,
       executionCount: { before: before?.executionCount ?? null, after: entry.executionCount },
@@ -159,7 +194,8 @@ export function compareWithBaseline(report: QualityReport, baseline: ComparedRun
     newlyFailingEndpoints: sorted([...failedAfter].filter((endpoint) => !failedBefore.has(endpoint))),
     recoveredEndpoints: sorted([...failedBefore].filter((endpoint) => !failedAfter.has(endpoint))),
     newlySlowEndpoints: sorted(report.slowEndpoints.filter((endpoint) => !slowBefore.has(endpoint))),
-    newEndpoints: baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
+    newEndpoints:
+      baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
     missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),
   };
 }
@@ -175,7 +211,13 @@ function comparable(before: LatencyHistogram | undefined, after: LatencyHistogra
 }
 
 /** Failed executions per execution, to 6 decimals; null without executions. */
-export function rateOf({ executionCount, failedExecutionCount }: { readonly executionCount: number; readonly failedExecutionCount: number }): number | null {
+export function rateOf({
+  executionCount,
+  failedExecutionCount,
+}: {
+  readonly executionCount: number;
+  readonly failedExecutionCount: number;
+}): number | null {
   return executionCount === 0 ? null : Math.round((failedExecutionCount / executionCount) * 1e6) / 1e6;
 }
 

@@ -5,7 +5,16 @@ import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
 type EndpointEntry = QualityReport['endpoints'][number];
 
-const NEVER_CALLED: EndpointEntry['responseTimeMs'] = { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, source: 'exact' };
+const NEVER_CALLED: EndpointEntry['responseTimeMs'] = {
+  min: null,
+  mean: null,
+  p50: null,
+  p90: null,
+  p95: null,
+  p99: null,
+  max: null,
+  source: 'exact',
+};
 
 /**
  * How a report's calls cover a contract. A call counts for an operation when
@@ -41,7 +50,11 @@ export function contractCoverage(report: QualityReport, contract: Contract): Con
       .filter((entry) => !labels.has(entry.endpoint))
       .map((entry) => ({ endpoint: entry.endpoint, executionCount: entry.executionCount }))
       .sort((a, b) => compareCodeUnits(a.endpoint, b.endpoint)),
-    deprecatedOperationsCalled: [...new Set(operations.filter((operation) => operation.deprecated && operation.executionCount > 0).map((operation) => operation.endpoint))],
+    deprecatedOperationsCalled: [
+      ...new Set(
+        operations.filter((operation) => operation.deprecated && operation.executionCount > 0).map((operation) => operation.endpoint),
+      ),
+    ],
     validatedCount: sumOf(operations, 'validatedCount'),
     schemaViolationCount: sumOf(operations, 'schemaViolationCount'),
     notValidatedCount: sumOf(operations, 'notValidatedCount'),
@@ -64,7 +77,9 @@ function operationCoverage(operation: ContractOperation, entry: EndpointEntry | 
     declaredStatuses,
     seenStatuses,
     undeclaredStatuses: declaresDefault ? [] : seenStatuses.filter((seen) => !declaredStatuses.some((declared) => covers(declared, seen))),
-    unseenDeclaredStatuses: declaredStatuses.filter((declared) => declared !== 'default' && !seenStatuses.some((seen) => covers(declared, seen))),
+    unseenDeclaredStatuses: declaredStatuses.filter(
+      (declared) => declared !== 'default' && !seenStatuses.some((seen) => covers(declared, seen)),
+    ),
     responseTimeMs: { ...(entry?.responseTimeMs ?? NEVER_CALLED) },
     validatedCount: entry?.bodies?.validatedCount ?? 0,
     schemaViolationCount: entry?.bodies?.schemaViolationCount ?? 0,
@@ -74,7 +89,10 @@ function operationCoverage(operation: ContractOperation, entry: EndpointEntry | 
 }
 
 // Operations that share a label (the same method and path in two documents) share its endpoint: counted once.
-function sumOf(operations: readonly ContractOperationCoverage[], key: 'validatedCount' | 'schemaViolationCount' | 'notValidatedCount'): number {
+function sumOf(
+  operations: readonly ContractOperationCoverage[],
+  key: 'validatedCount' | 'schemaViolationCount' | 'notValidatedCount',
+): number {
   const byEndpoint = new Map(operations.map((operation) => [operation.endpoint, operation[key]]));
   return [...byEndpoint.values()].reduce((sum, count) => sum + count, 0);
 }

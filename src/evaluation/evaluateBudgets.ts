@@ -30,17 +30,38 @@ function failedOf(measured: QualityReport | Endpoint, { countFlakyFailures }: Co
 }
 
 /** Every limit but maxP95IncreasePercent, in the order results come: what it limits, and how it is measured. */
-const LIMITS: readonly { readonly budget: string; readonly limitOf: (limits: Limits) => number | undefined; readonly measure: (measured: Measured, counting: Counting) => number | null }[] = [
+const LIMITS: readonly {
+  readonly budget: string;
+  readonly limitOf: (limits: Limits) => number | undefined;
+  readonly measure: (measured: Measured, counting: Counting) => number | null;
+}[] = [
   { budget: 'minExecutions', limitOf: (limits) => limits.minExecutions, measure: (measured) => measured?.executionCount ?? null },
-  { budget: 'maxFailedExecutions', limitOf: (limits) => limits.maxFailedExecutions, measure: (measured, counting) => (measured === undefined ? null : failedOf(measured, counting)) },
+  {
+    budget: 'maxFailedExecutions',
+    limitOf: (limits) => limits.maxFailedExecutions,
+    measure: (measured, counting) => (measured === undefined ? null : failedOf(measured, counting)),
+  },
   {
     budget: 'maxFailureRate',
     limitOf: (limits) => limits.maxFailureRate,
-    measure: (measured, counting) => (measured === undefined || measured.executionCount === 0 ? null : failedOf(measured, counting) / measured.executionCount),
+    measure: (measured, counting) =>
+      measured === undefined || measured.executionCount === 0 ? null : failedOf(measured, counting) / measured.executionCount,
   },
-  { budget: 'maxSlowExecutions', limitOf: (limits) => limits.maxSlowExecutions, measure: (measured) => measured?.slowExecutionCount ?? null },
-  { budget: 'maxNoResponseCount', limitOf: (limits) => limits.maxNoResponseCount, measure: (measured) => measured?.noResponseCount ?? null },
-  { budget: 'maxEndpointsAboveHistoricalRange', limitOf: (limits) => limits.maxEndpointsAboveHistoricalRange, measure: aboveHistoricalRange },
+  {
+    budget: 'maxSlowExecutions',
+    limitOf: (limits) => limits.maxSlowExecutions,
+    measure: (measured) => measured?.slowExecutionCount ?? null,
+  },
+  {
+    budget: 'maxNoResponseCount',
+    limitOf: (limits) => limits.maxNoResponseCount,
+    measure: (measured) => measured?.noResponseCount ?? null,
+  },
+  {
+    budget: 'maxEndpointsAboveHistoricalRange',
+    limitOf: (limits) => limits.maxEndpointsAboveHistoricalRange,
+    measure: aboveHistoricalRange,
+  },
   ...LIMITED_STATISTICS.map((statistic) => ({
     budget: `responseTimeMs.${statistic}`,
     limitOf: (limits: Limits) => limits.responseTimeMs?.[statistic],
@@ -52,7 +73,12 @@ type Contract = NonNullable<QualityReport['contract']>;
 
 /** The limits on the contract's coverage, measured on the report's contract section (none: no data, breached). */
 const CONTRACT_LIMITS: readonly {
-  readonly budget: 'minOperationCoveragePercent' | 'minResponseCoveragePercent' | 'maxUndeclaredStatuses' | 'maxUnmatchedEndpoints' | 'maxSchemaViolations';
+  readonly budget:
+    | 'minOperationCoveragePercent'
+    | 'minResponseCoveragePercent'
+    | 'maxUndeclaredStatuses'
+    | 'maxUnmatchedEndpoints'
+    | 'maxSchemaViolations';
   readonly measure: (contract: Contract | undefined) => number | null;
 }[] = [
   { budget: 'minOperationCoveragePercent', measure: (contract) => contract?.operationCoveragePercent ?? null },
@@ -63,7 +89,10 @@ const CONTRACT_LIMITS: readonly {
 ];
 
 /** The contract limits an operation has besides an endpoint's, measured on its entry of the contract section. */
-const OPERATION_CONTRACT_LIMITS: readonly { readonly budget: 'maxUndeclaredStatuses' | 'maxSchemaViolations'; readonly measure: (operation: ContractOperationCoverage) => number }[] = [
+const OPERATION_CONTRACT_LIMITS: readonly {
+  readonly budget: 'maxUndeclaredStatuses' | 'maxSchemaViolations';
+  readonly measure: (operation: ContractOperationCoverage) => number;
+}[] = [
   { budget: 'maxUndeclaredStatuses', measure: (operation) => operation.undeclaredStatuses.length },
   { budget: 'maxSchemaViolations', measure: (operation) => operation.schemaViolationCount },
 ];
@@ -95,9 +124,11 @@ export function evaluateBudgets(report: QualityReport, budgets: Budgets): Budget
   }
   for (const [endpoint, endpointBudgets] of byEndpoint) {
     judgeLimits(endpointBudgets, endpoint, measuredByEndpoint.get(endpoint), results, counting);
-    if (endpointBudgets.maxP95IncreasePercent !== undefined) judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, endpoint, results);
+    if (endpointBudgets.maxP95IncreasePercent !== undefined)
+      judgeIncrease(endpointBudgets.maxP95IncreasePercent, report, endpoint, results);
   }
-  for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {})) judgeOperation(name, operationBudgets, report, measuredByEndpoint, results, counting);
+  for (const [name, operationBudgets] of Object.entries(budgets.operations ?? {}))
+    judgeOperation(name, operationBudgets, report, measuredByEndpoint, results, counting);
   const passed = results.every((result) => result.passed) && !isIncompleteRun(report.runStatus);
   return counting.countFlakyFailures ? { passed, results } : { passed, countFlakyFailures: false, results };
 }
@@ -115,13 +146,17 @@ function aboveHistoricalRange(measured: Measured): number | null {
 
 /** Whether budgets judge endpoints against a history file. */
 export function needsHistory(budgets: Budgets): boolean {
-  const limited = (limits: { readonly maxEndpointsAboveHistoricalRange?: number | undefined }) => limits.maxEndpointsAboveHistoricalRange !== undefined;
+  const limited = (limits: { readonly maxEndpointsAboveHistoricalRange?: number | undefined }) =>
+    limits.maxEndpointsAboveHistoricalRange !== undefined;
   return limited(budgets) || Object.values(budgets.endpoints ?? {}).some(limited) || Object.values(budgets.operations ?? {}).some(limited);
 }
 
 /** Whether budgets ask for a comparison with a baseline. */
 export function needsBaseline(budgets: Budgets): boolean {
-  return budgets.maxP95IncreasePercent !== undefined || Object.values(budgets.endpoints ?? {}).some((endpoint) => endpoint.maxP95IncreasePercent !== undefined);
+  return (
+    budgets.maxP95IncreasePercent !== undefined ||
+    Object.values(budgets.endpoints ?? {}).some((endpoint) => endpoint.maxP95IncreasePercent !== undefined)
+  );
 }
 
 /** Whether a measured value holds a budget's limit: at least the limit for a `min…` budget, at most it for the others; no value never holds. */
@@ -135,7 +170,14 @@ function holdsLimit(budget: string, limit: number, actual: number | null): boole
  * undeclared statuses. A name that is no operation of the contract (or a
  * report without one) measures nothing: each limit is breached.
  */
-function judgeOperation(name: string, limits: OperationBudgets, report: QualityReport, measuredByEndpoint: ReadonlyMap<string, Endpoint>, results: BudgetResult[], counting: Counting): void {
+function judgeOperation(
+  name: string,
+  limits: OperationBudgets,
+  report: QualityReport,
+  measuredByEndpoint: ReadonlyMap<string, Endpoint>,
+  results: BudgetResult[],
+  counting: Counting,
+): void {
   const operation = operationNamed(report.contract, name);
   const named = { operation: name, ...(operation === undefined ? {} : { endpoint: operation.endpoint }) };
   for (const { budget, limitOf, measure } of LIMITS) {
@@ -153,7 +195,12 @@ function judgeOperation(name: string, limits: OperationBudgets, report: QualityR
 }
 
 // An operation's limit, measured on its endpoint's entry; one never called has 0 executions, and no other value.
-function measureOperation(operation: ContractOperationCoverage | undefined, budget: string, measure: (measured: Measured) => number | null, measuredByEndpoint: ReadonlyMap<string, Endpoint>): number | null {
+function measureOperation(
+  operation: ContractOperationCoverage | undefined,
+  budget: string,
+  measure: (measured: Measured) => number | null,
+  measuredByEndpoint: ReadonlyMap<string, Endpoint>,
+): number | null {
   if (operation === undefined) return null;
   if (budget === 'minExecutions') return operation.executionCount;
   return measure(measuredByEndpoint.get(operation.endpoint));
@@ -208,14 +255,24 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
         return `${where} records the latency verdict ${String(result.latencyVerdict)}, where the report's baseline comparison gives ${String(compared?.latencyVerdict)}`;
       }
     } else return `${where} is not a budget`;
-    if (remeasurable && actual !== measured) return `${where} records ${actual} as measured, where the report's own numbers give ${measured}`;
-    const holds = budget === 'maxP95IncreasePercent' && result.latencyVerdict !== undefined ? holdsIncrease(limit, actual, result.latencyVerdict) : holdsLimit(budget, limit, actual);
-    if (passed !== holds) return `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ${passed ? 'does not hold' : 'holds'} its limit ${limit}`;
+    if (remeasurable && actual !== measured)
+      return `${where} records ${actual} as measured, where the report's own numbers give ${measured}`;
+    const holds =
+      budget === 'maxP95IncreasePercent' && result.latencyVerdict !== undefined
+        ? holdsIncrease(limit, actual, result.latencyVerdict)
+        : holdsLimit(budget, limit, actual);
+    if (passed !== holds)
+      return `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ${passed ? 'does not hold' : 'holds'} its limit ${limit}`;
   }
   const breached = verdict.results.filter((result) => !result.passed).length;
   const incomplete = isIncompleteRun(report.runStatus);
   if (verdict.passed !== (breached === 0 && !incomplete)) {
-    const why = breached > 0 ? `${breached} of its ${verdict.results.length} results failed` : incomplete ? `the run was ${report.runStatus}` : 'every result passed';
+    const why =
+      breached > 0
+        ? `${breached} of its ${verdict.results.length} results failed`
+        : incomplete
+          ? `the run was ${report.runStatus}`
+          : 'every result passed';
     return `budgets.passed is ${verdict.passed}, but ${why}`;
   }
   return undefined;
@@ -229,10 +286,12 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
  */
 function endpointBudgetsOf(budgets: Budgets): Map<string, EndpointBudgets> {
   const endpoints = budgets.endpoints ?? {};
-  const labelled = Object.keys(endpoints).map((key): [string, EndpointBudgets] => [ENDPOINT_LABEL_PATTERN.test(key) ? normaliseEndpoint(key) : key, endpoints[key]!]);
+  const labelled = Object.keys(endpoints).map((key): [string, EndpointBudgets] => [
+    ENDPOINT_LABEL_PATTERN.test(key) ? normaliseEndpoint(key) : key,
+    endpoints[key]!,
+  ]);
   return new Map(labelled.sort(([a], [b]) => compareCodeUnits(a, b)));
 }
-
 
 // The report's endpoints by label; the first entry of a label, should a report hold one twice.
 function endpointsByLabel(report: QualityReport): Map<string, Endpoint> {
@@ -262,13 +321,26 @@ function judgeIncrease(limit: number, report: QualityReport, only: string | unde
   const comparison = report.baseline;
   // No baseline, or a named endpoint that did not run: the evidence is missing.
   if (comparison === undefined || (only !== undefined && !comparison.endpoints.some((entry) => entry.endpoint === only))) {
-    results.push({ budget: 'maxP95IncreasePercent', ...(only === undefined ? {} : { endpoint: only }), limit, actual: null, passed: false });
+    results.push({
+      budget: 'maxP95IncreasePercent',
+      ...(only === undefined ? {} : { endpoint: only }),
+      limit,
+      actual: null,
+      passed: false,
+    });
     return;
   }
   for (const entry of comparison.endpoints) {
     if (only !== undefined && entry.endpoint !== only) continue;
     const actual = entry.p95.changePercent;
-    results.push({ budget: 'maxP95IncreasePercent', endpoint: entry.endpoint, limit, actual, passed: holdsIncrease(limit, actual, entry.latencyVerdict), latencyVerdict: entry.latencyVerdict });
+    results.push({
+      budget: 'maxP95IncreasePercent',
+      endpoint: entry.endpoint,
+      limit,
+      actual,
+      passed: holdsIncrease(limit, actual, entry.latencyVerdict),
+      latencyVerdict: entry.latencyVerdict,
+    });
   }
 }
 

@@ -116,13 +116,20 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
   for (const { trend } of entries.values()) trendCounts[trend]++;
   const history: ReportHistory = {
     runCount: runs.length,
-    runs: runs.map(({ time, commit, branch, runId }) => ({ time, ...(commit === undefined ? {} : { commit }), ...(branch === undefined ? {} : { branch }), ...(runId === undefined ? {} : { runId }) })),
+    runs: runs.map(({ time, commit, branch, runId }) => ({
+      time,
+      ...(commit === undefined ? {} : { commit }),
+      ...(branch === undefined ? {} : { branch }),
+      ...(runId === undefined ? {} : { runId }),
+    })),
     minimumRuns: MINIMUM_HISTORY_RUNS,
     windowRuns: HISTORY_WINDOW_RUNS,
     runShiftPercent: measuredShift === undefined ? null : round(Math.expm1(measuredShift) * 100, 2),
     runShiftTakenOut: takenOut,
     trendCounts,
-    aboveRangeEndpoints: report.endpoints.filter(({ endpoint }) => entries.get(endpoint)?.trend === 'aboveRange').map(({ endpoint }) => endpoint),
+    aboveRangeEndpoints: report.endpoints
+      .filter(({ endpoint }) => entries.get(endpoint)?.trend === 'aboveRange')
+      .map(({ endpoint }) => endpoint),
     ...(skippedLines.length === 0 ? {} : { skippedLines: skippedLines.map((skipped) => ({ ...skipped })) }),
   };
   return { endpoints: entries, history };
@@ -145,7 +152,10 @@ function halfStep(values: readonly number[], centreMs: number): number {
  * endpoints judged now that it called, of its p95's distance from their
  * centres; only runs that called enough of them.
  */
-function earlierShifts(runs: readonly ReadonlyMap<string, HistoryRun['endpoints'][number]>[], centred: readonly { endpoint: string; centre: number }[]): number[] {
+function earlierShifts(
+  runs: readonly ReadonlyMap<string, HistoryRun['endpoints'][number]>[],
+  centred: readonly { endpoint: string; centre: number }[],
+): number[] {
   return runs.flatMap((endpoints) => {
     const deviations = centred.flatMap(({ endpoint, centre }) => {
       const p95 = endpoints.get(endpoint)?.p95;

@@ -31,7 +31,11 @@ export function judgeReport(report: QualityReport, { budgets, baseline, contract
   if (contract !== undefined) judged = { ...judged, contract: contractCoverage(judged, contract) };
   if (history !== undefined) {
     const trends = judgeAgainstHistory(judged, history);
-    judged = { ...judged, endpoints: judged.endpoints.map((entry) => ({ ...entry, history: trends.endpoints.get(entry.endpoint)! })), history: trends.history };
+    judged = {
+      ...judged,
+      endpoints: judged.endpoints.map((entry) => ({ ...entry, history: trends.endpoints.get(entry.endpoint)! })),
+      history: trends.history,
+    };
   }
   if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline, { significanceLevel }) };
   return budgets === undefined ? judged : { ...judged, budgets: evaluateBudgets(judged, budgets) };

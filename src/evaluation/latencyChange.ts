@@ -26,7 +26,6 @@ const LOG_GAMMA = Math.log((1 + HISTOGRAM_RELATIVE_ACCURACY) / (1 - HISTOGRAM_RE
 
 export { DEFAULT_SIGNIFICANCE_LEVEL };
 
-
 /** The numbers a latency verdict was decided by. */
 export interface LatencyTest {
   readonly verdict: LatencyVerdict;
@@ -42,7 +41,12 @@ export interface LatencyTest {
  * is moved by it first, so an endpoint is judged against the run it is
  * part of.
  */
-export function testLatencyChange(before: LatencyHistogram, after: LatencyHistogram, significanceLevel: number = DEFAULT_SIGNIFICANCE_LEVEL, runShift = 0): LatencyTest {
+export function testLatencyChange(
+  before: LatencyHistogram,
+  after: LatencyHistogram,
+  significanceLevel: number = DEFAULT_SIGNIFICANCE_LEVEL,
+  runShift = 0,
+): LatencyTest {
   const samplesBefore = histogramCount(before);
   const samplesAfter = histogramCount(after);
   const tooFew = { verdict: 'tooFewSamples', samplesBefore, samplesAfter, pValue: null } as const;
@@ -81,7 +85,9 @@ export const RUN_SHIFT_MIN_ENDPOINTS = 5;
  * that slowed among others that did not still stands out; a change of the
  * whole service shows as the run's shift, reported on its own.
  */
-export function runShiftOf(pairs: readonly { readonly p50Before: number | null; readonly p50After: number | null; readonly testable: boolean }[]): number {
+export function runShiftOf(
+  pairs: readonly { readonly p50Before: number | null; readonly p50After: number | null; readonly testable: boolean }[],
+): number {
   const logRatios = pairs
     .filter(({ p50Before, p50After, testable }) => testable && p50Before !== null && p50After !== null && p50Before > 0 && p50After > 0)
     .map(({ p50Before, p50After }) => Math.log(p50After! / p50Before!))
@@ -159,7 +165,13 @@ function erfc(x: number): number {
     Math.exp(
       -z * z -
         1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }

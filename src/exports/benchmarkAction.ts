@@ -26,7 +26,14 @@ export function benchmarkActionEntries(report: QualityReport): BenchmarkEntry[] 
       const value = entry.responseTimeMs[percentile];
       if (value === null) return [];
       const source = entry.responseTimeMs.source === 'histogram' ? ', from merged histograms' : '';
-      return [{ name: `${entry.endpoint} ${percentile}`, unit: 'ms' as const, value, extra: `${entry.executionCount} ${entry.executionCount === 1 ? 'execution' : 'executions'}, ${entry.failedExecutionCount} failed${source}` }];
+      return [
+        {
+          name: `${entry.endpoint} ${percentile}`,
+          unit: 'ms' as const,
+          value,
+          extra: `${entry.executionCount} ${entry.executionCount === 1 ? 'execution' : 'executions'}, ${entry.failedExecutionCount} failed${source}`,
+        },
+      ];
     }),
   );
 }

@@ -104,11 +104,25 @@ function budgetTests(report: QualityReport): CtrfTest[] {
       message: formatBudgetResult(result),
       suite: [CTRF_BUDGET_SUITE],
       type: 'quality budget',
-      extra: { qualityEvidence: { budget: result.budget, ...(result.endpoint === undefined ? {} : { endpoint: result.endpoint }), limit: result.limit, actual: result.actual } },
+      extra: {
+        qualityEvidence: {
+          budget: result.budget,
+          ...(result.endpoint === undefined ? {} : { endpoint: result.endpoint }),
+          limit: result.limit,
+          actual: result.actual,
+        },
+      },
     };
   });
   if (isIncompleteRun(report.runStatus)) {
-    tests.push({ name: 'the run completed, so its evidence is whole', status: 'failed', duration: 0, message: `${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`, suite: [CTRF_BUDGET_SUITE], type: 'quality budget' });
+    tests.push({
+      name: 'the run completed, so its evidence is whole',
+      status: 'failed',
+      duration: 0,
+      message: `${describeIncompleteRun(report)}: the evidence is incomplete, so it passes no budget`,
+      suite: [CTRF_BUDGET_SUITE],
+      type: 'quality budget',
+    });
   }
   return tests;
 }
@@ -124,7 +138,9 @@ function evidenceOf(report: QualityReport): Record<string, unknown> {
     slowResponseThresholdMs: report.slowResponseThresholdMs,
     responseTimeMs: report.responseTimeMs,
     ...(report.runStatus === undefined ? {} : { runStatus: report.runStatus }),
-    ...(report.budgets === undefined ? {} : { budgetsPassed: report.budgets.passed, budgetsBreached: report.budgets.results.filter((result) => !result.passed).length }),
+    ...(report.budgets === undefined
+      ? {}
+      : { budgetsPassed: report.budgets.passed, budgetsBreached: report.budgets.results.filter((result) => !result.passed).length }),
     endpoints: report.endpoints.map((entry) => ({
       endpoint: entry.endpoint,
       executionCount: entry.executionCount,

@@ -1,5 +1,14 @@
 import type { QualityReport } from '../report/qualityReport.js';
-import { budgetSubject, describeIncompleteRun, failedStatus, failedWhere, formatBudgetLimit, formatCount, formatMeasured, statusesText } from '../report/renderers/presentation.js';
+import {
+  budgetSubject,
+  describeIncompleteRun,
+  failedStatus,
+  failedWhere,
+  formatBudgetLimit,
+  formatCount,
+  formatMeasured,
+  statusesText,
+} from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import { isIncompleteRun } from '../report/qualityReport.js';
 import type { ExportContext } from './exportContext.js';
@@ -25,7 +34,10 @@ interface TestCase {
 export function renderJunit(report: QualityReport, context: ExportContext): string {
   const suites: { name: string; cases: TestCase[] }[] = [];
   if (report.budgets !== undefined) suites.push({ name: JUNIT_SUITES.budgets, cases: report.budgets.results.map(budgetCase) });
-  suites.push({ name: JUNIT_SUITES.endpoints, cases: report.endpoints.filter((entry) => entry.failedExecutionCount > 0).map((entry) => endpointCase(entry, report)) });
+  suites.push({
+    name: JUNIT_SUITES.endpoints,
+    cases: report.endpoints.filter((entry) => entry.failedExecutionCount > 0).map((entry) => endpointCase(entry, report)),
+  });
   if (report.runStatus !== undefined) suites.push({ name: JUNIT_SUITES.run, cases: [runCase(report)] });
   const timestamp = new Date(context.endedAtMs).toISOString().replace(/\.\d{3}Z$/, '');
   const time = context.startedAtMs === undefined ? 0 : Math.max(0, context.endedAtMs - context.startedAtMs) / 1000;
@@ -36,7 +48,9 @@ export function renderJunit(report: QualityReport, context: ExportContext): stri
     `<testsuites name="quality-evidence" tests="${all.length}" failures="${failures(all)}" errors="0" time="${time}">`,
   ];
   suites.forEach((suite, index) => {
-    lines.push(`  <testsuite name="${xml(suite.name)}" id="${index}" tests="${suite.cases.length}" failures="${failures(suite.cases)}" errors="0" skipped="0" time="${index === 0 ? time : 0}" timestamp="${timestamp}">`);
+    lines.push(
+      `  <testsuite name="${xml(suite.name)}" id="${index}" tests="${suite.cases.length}" failures="${failures(suite.cases)}" errors="0" skipped="0" time="${index === 0 ? time : 0}" timestamp="${timestamp}">`,
+    );
     if (index === 0) {
       lines.push('    <properties>');
       for (const [name, value] of propertiesOf(report)) lines.push(`      <property name="${xml(name)}" value="${xml(value)}"/>`);
@@ -46,7 +60,11 @@ export function renderJunit(report: QualityReport, context: ExportContext): stri
       const open = `    <testcase classname="${xml(`quality-evidence.${suite.name}`)}" name="${xml(entry.name)}" time="0"`;
       if (entry.failure === undefined) lines.push(`${open}/>`);
       else {
-        lines.push(`${open}>`, `      <failure type="${xml(entry.failure.type)}" message="${xml(entry.failure.message)}">${xmlText(entry.failure.text)}</failure>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <failure type="${xml(entry.failure.type)}" message="${xml(entry.failure.message)}">${xmlText(entry.failure.text)}</failure>`,
+          '    </testcase>',
+        );
       }
     }
     lines.push('  </testsuite>');
@@ -64,7 +82,9 @@ function budgetCase(result: NonNullable<QualityReport['budgets']>['results'][num
     failure: {
       type: 'budget breached',
       message: formatBudgetResult(result),
-      text: [`measured: ${formatMeasured(result)}`, `limit: ${formatBudgetLimit(result)} (a measured value equal to the limit holds)`].join('\n'),
+      text: [`measured: ${formatMeasured(result)}`, `limit: ${formatBudgetLimit(result)} (a measured value equal to the limit holds)`].join(
+        '\n',
+      ),
     },
   };
 }
@@ -80,7 +100,12 @@ function endpointCase(entry: QualityReport['endpoints'][number], report: Quality
       text: [
         `measured: ${formatCount(entry.failedExecutionCount)} failed calls; statuses ${statusesText(entry)}`,
         `limit: 0 failed calls (expected statuses ${expected})`,
-        ...(listed.length === 0 ? [] : [`first failed calls:`, ...listed.map((execution) => `  ${failedStatus(execution)} in ${execution.responseTimeMs} ms · ${failedWhere(execution)}`)]),
+        ...(listed.length === 0
+          ? []
+          : [
+              `first failed calls:`,
+              ...listed.map((execution) => `  ${failedStatus(execution)} in ${execution.responseTimeMs} ms · ${failedWhere(execution)}`),
+            ]),
       ].join('\n'),
     },
   };
@@ -90,7 +115,14 @@ function runCase(report: QualityReport): TestCase {
   const name = 'the run completed, so its evidence is whole';
   if (!isIncompleteRun(report.runStatus)) return { name };
   const stopped = describeIncompleteRun(report);
-  return { name, failure: { type: 'incomplete run', message: `${stopped}: the evidence is incomplete, so it passes no budget`, text: `measured: run status ${report.runStatus}\nlimit: passed or failed (a run that ended)` } };
+  return {
+    name,
+    failure: {
+      type: 'incomplete run',
+      message: `${stopped}: the evidence is incomplete, so it passes no budget`,
+      text: `measured: run status ${report.runStatus}\nlimit: passed or failed (a run that ended)`,
+    },
+  };
 }
 
 /** The run's facts as properties of the first suite. */
@@ -108,8 +140,9 @@ function propertiesOf(report: QualityReport): [string, string][] {
 
 /** Text for an element: `&`, `<` and `>` as entities, and what XML 1.0 cannot hold at all (control characters, lone surrogates, U+FFFE and U+FFFF) written out as `\u{…}`. */
 export function xmlText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are what it finds
-  const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  const forbidden =
+    // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are what it finds
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
   return text
     .replace(forbidden, (character) => `\\u{${character.charCodeAt(0).toString(16)}}`)
     .replace(/&/g, '&amp;')

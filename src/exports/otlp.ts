@@ -69,11 +69,20 @@ export function exponentialBucketsOf(histogram: LatencyHistogram): ExponentialBu
 /** The SDK modules, loaded once; a ConfigurationError (78) naming the install command when they are not installed. */
 export async function loadOtlpSdk(): Promise<OtlpSdk> {
   try {
-    const [transformer, metrics, resources] = await Promise.all([import('@opentelemetry/otlp-transformer'), import('@opentelemetry/sdk-metrics'), import('@opentelemetry/resources')]);
+    const [transformer, metrics, resources] = await Promise.all([
+      import('@opentelemetry/otlp-transformer'),
+      import('@opentelemetry/sdk-metrics'),
+      import('@opentelemetry/resources'),
+    ]);
     return { transformer, metrics, resources };
   } catch {
     // The packages are optional: a missing one is a setting asking for what is not installed.
-    throw new ConfigurationError([{ variable: 'exports', message: `otlp needs the OpenTelemetry SDK, which is not installed: npm install --save-dev ${OTLP_PACKAGES.join(' ')}` }]);
+    throw new ConfigurationError([
+      {
+        variable: 'exports',
+        message: `otlp needs the OpenTelemetry SDK, which is not installed: npm install --save-dev ${OTLP_PACKAGES.join(' ')}`,
+      },
+    ]);
   }
 }
 
@@ -99,7 +108,11 @@ export async function renderOtlp(report: QualityReport, context: ExportContext):
           'url.template': template,
           ...(times.statusCode === undefined ? {} : { 'http.response.status_code': times.statusCode }),
           // The HTTP conventions: a client's error is the status code, as text, from 400 up; a call with no response names its error.
-          ...(times.statusCode === undefined ? { 'error.type': times.errorCode! } : times.statusCode >= 400 ? { 'error.type': String(times.statusCode) } : {}),
+          ...(times.statusCode === undefined
+            ? { 'error.type': times.errorCode! }
+            : times.statusCode >= 400
+              ? { 'error.type': String(times.statusCode) }
+              : {}),
         },
         startTime,
         endTime,
@@ -121,7 +134,12 @@ export async function renderOtlp(report: QualityReport, context: ExportContext):
         scope: { name: 'quality-evidence', version: PACKAGE_VERSION },
         metrics: [
           {
-            descriptor: { name: 'http.client.request.duration', description: 'Duration of HTTP client requests.', unit: 's', valueType: DOUBLE },
+            descriptor: {
+              name: 'http.client.request.duration',
+              description: 'Duration of HTTP client requests.',
+              unit: 's',
+              valueType: DOUBLE,
+            },
             aggregationTemporality: metrics.AggregationTemporality.DELTA,
             dataPointType: metrics.DataPointType.EXPONENTIAL_HISTOGRAM,
             dataPoints,

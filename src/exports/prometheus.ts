@@ -38,7 +38,9 @@ export function renderPrometheus(report: QualityReport, context: ExportContext):
     const endpoint = { ...run, http_request_method: method, url_template: template };
     for (const [statusClass, times] of byStatusClass(timesByStatusOf(entry, 'prometheus'))) {
       const labels = { ...endpoint, status_class: statusClass };
-      const bins = times.flatMap(({ latencyHistogram }) => latencyHistogram.bins.map(([bin, count]) => ({ seconds: bucketValue(bin) / 1000, count })));
+      const bins = times.flatMap(({ latencyHistogram }) =>
+        latencyHistogram.bins.map(([bin, count]) => ({ seconds: bucketValue(bin) / 1000, count })),
+      );
       const zeros = times.reduce((total, { latencyHistogram }) => total + latencyHistogram.zeroCount, 0);
       const count = times.reduce((total, { executionCount }) => total + executionCount, 0);
       for (const le of PROMETHEUS_BUCKETS_SECONDS) {

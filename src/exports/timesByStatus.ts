@@ -13,7 +13,10 @@ export type TimesByStatus = NonNullable<Endpoint['latencyByStatus']>[number];
  */
 export function timesByStatusOf(entry: Endpoint, kind: string): readonly TimesByStatus[] {
   if (entry.latencyByStatus === undefined) {
-    throw new ExportError(kind, 'the report has no times by status (latencyByStatus: a report of a version before 0.2, or merged with one): summarise its records again with this version');
+    throw new ExportError(
+      kind,
+      'the report has no times by status (latencyByStatus: a report of a version before 0.2, or merged with one): summarise its records again with this version',
+    );
   }
   return entry.latencyByStatus;
 }

@@ -16,8 +16,8 @@ export class PollTimeoutError extends QualityEvidenceError {
 
   constructor(details: { operationName: string; attempts: number; elapsedMs: number; timeoutMs: number; lastObservation: string }) {
     super(
-      `pollUntil: ${JSON.stringify(details.operationName)} did not complete within ${details.timeoutMs} ms `
-        + `(${countAttempts(details.attempts)}, ${details.elapsedMs} ms elapsed); last observation: ${details.lastObservation}`,
+      `pollUntil: ${JSON.stringify(details.operationName)} did not complete within ${details.timeoutMs} ms ` +
+        `(${countAttempts(details.attempts)}, ${details.elapsedMs} ms elapsed); last observation: ${details.lastObservation}`,
     );
     this.operationName = details.operationName;
     this.attempts = details.attempts;
@@ -36,8 +36,8 @@ export class RetryExhaustedError extends QualityEvidenceError {
 
   constructor(details: { operationName: string; attempts: number; lastFailure: unknown }) {
     super(
-      `retryBounded: ${JSON.stringify(details.operationName)} failed after ${countAttempts(details.attempts)}; `
-        + `last failure: ${describeFailure(details.lastFailure)}`,
+      `retryBounded: ${JSON.stringify(details.operationName)} failed after ${countAttempts(details.attempts)}; ` +
+        `last failure: ${describeFailure(details.lastFailure)}`,
       { cause: details.lastFailure },
     );
     this.operationName = details.operationName;

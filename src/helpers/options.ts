@@ -26,10 +26,17 @@ export function checkFunction(helper: HelperName, option: string, value: unknown
 }
 
 export function checkClock(helper: HelperName, value: unknown): void {
-  const isClock = typeof value === 'object' && value !== null && 'now' in value && 'sleep' in value
-    && typeof value.now === 'function' && typeof value.sleep === 'function';
+  const isClock =
+    typeof value === 'object' &&
+    value !== null &&
+    'now' in value &&
+    'sleep' in value &&
+    typeof value.now === 'function' &&
+    typeof value.sleep === 'function';
   if (!isClock) {
-    throw new TypeError(`${optionLabel(helper, 'clock')} must be a clock with now() and sleep(ms), such as systemClock; got ${describeOptionValue(value)}`);
+    throw new TypeError(
+      `${optionLabel(helper, 'clock')} must be a clock with now() and sleep(ms), such as systemClock; got ${describeOptionValue(value)}`,
+    );
   }
 }
 

@@ -66,10 +66,19 @@ export async function pollUntil<Observation>(options: PollUntilOptions<Observati
     if (isComplete(observation)) return { attempts, elapsedMs: nowMs - startedAtMs, value: observation };
     const remainingMs = deadlineMs - nowMs;
     if (remainingMs <= 0) {
-      throw new PollTimeoutError({ operationName, attempts, elapsedMs: nowMs - startedAtMs, timeoutMs, lastObservation: describe(observation) });
+      throw new PollTimeoutError({
+        operationName,
+        attempts,
+        elapsedMs: nowMs - startedAtMs,
+        timeoutMs,
+        lastObservation: describe(observation),
+      });
     }
     await clock.sleep(Math.min(intervalMs, remainingMs));
     // A clock whose sleep does not move time would poll forever.
-    if (clock.now() <= nowMs) throw new Error(`pollUntil: the clock did not advance during sleep(${Math.min(intervalMs, remainingMs)}); polling "${operationName}" cannot time out`);
+    if (clock.now() <= nowMs)
+      throw new Error(
+        `pollUntil: the clock did not advance during sleep(${Math.min(intervalMs, remainingMs)}); polling "${operationName}" cannot time out`,
+      );
   }
 }

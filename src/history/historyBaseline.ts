@@ -34,7 +34,9 @@ export async function pullRequestBaseOf(variables: CiVariables, fileSystem: File
   if (variables.CI_MERGE_REQUEST_DIFF_BASE_SHA !== undefined) return variables.CI_MERGE_REQUEST_DIFF_BASE_SHA;
   if (variables.GITHUB_EVENT_PATH === undefined) return undefined;
   try {
-    const event = JSON.parse(await readInputFile(fileSystem, variables.GITHUB_EVENT_PATH, 'event payload', CONFIGURATION_FILE_LIMIT_BYTES)) as { pull_request?: { base?: { sha?: unknown } } };
+    const event = JSON.parse(
+      await readInputFile(fileSystem, variables.GITHUB_EVENT_PATH, 'event payload', CONFIGURATION_FILE_LIMIT_BYTES),
+    ) as { pull_request?: { base?: { sha?: unknown } } };
     const sha = event.pull_request?.base?.sha;
     return typeof sha === 'string' && /^[0-9a-f]{7,64}$/i.test(sha) ? sha : undefined;
   } catch {
@@ -53,10 +55,16 @@ const COMMIT = /^[0-9a-f]{7,64}$/i;
  * (the first run of a history, a branch that never ran) is said in words:
  * the run goes on without a comparison, so a history can start.
  */
-export function baselineRunOf(runs: readonly HistoryRun[], reference: string, environment: string | undefined, baseCommit: string | undefined): { readonly run: HistoryRun } | { readonly missing: string } {
+export function baselineRunOf(
+  runs: readonly HistoryRun[],
+  reference: string,
+  environment: string | undefined,
+  baseCommit: string | undefined,
+): { readonly run: HistoryRun } | { readonly missing: string } {
   const candidates = environment === undefined ? runs : runs.filter((run) => run.environment === environment);
   const lastWhere = (test: (run: HistoryRun) => boolean): HistoryRun | undefined => candidates.findLast(test);
-  const commitMatch = (commit: string) => (run: HistoryRun) => run.commit !== undefined && run.commit.toLowerCase().startsWith(commit.toLowerCase());
+  const commitMatch = (commit: string) => (run: HistoryRun) =>
+    run.commit !== undefined && run.commit.toLowerCase().startsWith(commit.toLowerCase());
   const found =
     (COMMIT.test(reference) ? lastWhere(commitMatch(reference)) : undefined) ??
     (baseCommit === undefined ? undefined : lastWhere(commitMatch(baseCommit))) ??
@@ -64,10 +72,17 @@ export function baselineRunOf(runs: readonly HistoryRun[], reference: string, en
   if (found !== undefined) return { run: found };
   // The reference and the environment come from a flag or a variable, whose values are never shown: the history's own branches are.
   const branches = [...new Set(candidates.flatMap((run) => (run.branch === undefined ? [] : [run.branch])))].sort();
-  const known = branches.length === 0 ? '' : `; their branches: ${branches.slice(0, 10).map((name) => quoteText(name)).join(', ')}${branches.length > 10 ? ', …' : ''}`;
-  return { missing: `holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})` };
+  const known =
+    branches.length === 0
+      ? ''
+      : `; their branches: ${branches
+          .slice(0, 10)
+          .map((name) => quoteText(name))
+          .join(', ')}${branches.length > 10 ? ', …' : ''}`;
+  return {
+    missing: `holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})`,
+  };
 }
-
 
 /** A run as the baseline comparison reads it: its totals, and each endpoint's counts, p50, p95 and histogram. */
 export interface ComparedRun {
@@ -99,7 +114,9 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
     failedExecutionCount: run.failedExecutionCount,
     slowExecutionCount: run.slowExecutionCount,
     // fromEntries makes own properties: an endpoint named "__proto__" stays an endpoint.
-    failureCountByEndpoint: Object.fromEntries(run.endpoints.filter((entry) => entry.failedExecutionCount > 0).map((entry) => [entry.endpoint, entry.failedExecutionCount])),
+    failureCountByEndpoint: Object.fromEntries(
+      run.endpoints.filter((entry) => entry.failedExecutionCount > 0).map((entry) => [entry.endpoint, entry.failedExecutionCount]),
+    ),
     slowEndpoints: run.endpoints.filter((entry) => entry.slowExecutionCount > 0).map((entry) => entry.endpoint),
     endpoints: run.endpoints.map((entry) => ({
       endpoint: entry.endpoint,
@@ -108,6 +125,11 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
       responseTimeMs: { p50: entry.p50, p95: entry.p95 },
       latencyHistogram: entry.latencyHistogram,
     })),
-    run: { time, ...(commit === undefined ? {} : { commit }), ...(branch === undefined ? {} : { branch }), ...(runId === undefined ? {} : { runId }) },
+    run: {
+      time,
+      ...(commit === undefined ? {} : { commit }),
+      ...(branch === undefined ? {} : { branch }),
+      ...(runId === undefined ? {} : { runId }),
+    },
   };
 }

@@ -56,7 +56,11 @@ export async function readHistoryLines(fileSystem: FileSystem, path: string, kno
 
 // The file's text, read as strictly as every file a run reads; undefined when nothing is there.
 async function historyFileText(fileSystem: FileSystem, path: string): Promise<string | undefined> {
-  if ((await fileSystem.stat(path).catch(() => undefined)) === undefined && (await fileSystem.lstat(path).catch(() => undefined)) === undefined) return undefined;
+  if (
+    (await fileSystem.stat(path).catch(() => undefined)) === undefined &&
+    (await fileSystem.lstat(path).catch(() => undefined)) === undefined
+  )
+    return undefined;
   return readInputFile(fileSystem, path, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES);
 }
 
@@ -147,7 +151,11 @@ function checkHeader(content: string, line: number, path: string): void {
     const version = Object.hasOwn(document, 'schemaVersion') ? shorten(statedValueOf(content, document.schemaVersion), 40) : undefined;
     const stated = version === undefined ? 'no schemaVersion' : `schemaVersion ${version}`;
     const reads = `this version of quality-evidence reads schemaVersion ${HISTORY_SCHEMA_VERSION} (a whole number) only`;
-    throw new ReportFormatError(path, `states ${stated} at line ${line}; ${reads}, and rewriting the file would lose its lines`, HISTORY_FILE);
+    throw new ReportFormatError(
+      path,
+      `states ${stated} at line ${line}; ${reads}, and rewriting the file would lose its lines`,
+      HISTORY_FILE,
+    );
   }
   const expected = JSON.stringify({ schemaVersion: HISTORY_SCHEMA_VERSION, kind: HISTORY_KIND });
   const notHeader = `its first line is not the header a history starts with (${expected})`;
@@ -157,7 +165,9 @@ function checkHeader(content: string, line: number, path: string): void {
 
 /** What the header of a history of any version is: an object of its kind, whatever its schemaVersion says. */
 function isHeaderOfAnyVersion(document: unknown): document is { readonly schemaVersion?: unknown } {
-  return typeof document === 'object' && document !== null && !Array.isArray(document) && (document as { kind?: unknown }).kind === HISTORY_KIND;
+  return (
+    typeof document === 'object' && document !== null && !Array.isArray(document) && (document as { kind?: unknown }).kind === HISTORY_KIND
+  );
 }
 
 // A schemaVersion as the line writes it (`1e400`, not the Infinity it parses to); rendered from the value where the line cannot be read so.
@@ -206,7 +216,12 @@ const realPause: Pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms
  * run removes the lock only while it holds its own token. A lock held
  * longer than a minute by a live run is a ReportWriteError (73).
  */
-export async function withHistoryLock<Result>(fileSystem: FileSystem, path: string, work: () => Promise<Result>, pause: Pause = realPause): Promise<Result> {
+export async function withHistoryLock<Result>(
+  fileSystem: FileSystem,
+  path: string,
+  work: () => Promise<Result>,
+  pause: Pause = realPause,
+): Promise<Result> {
   const lockPath = `${await realPathOfFile(fileSystem, path)}.lock`;
   const token = `${THIS_HOST} ${process.pid} ${randomUUID()}\n`;
   let waitedMs = 0;
@@ -216,14 +231,18 @@ export async function withHistoryLock<Result>(fileSystem: FileSystem, path: stri
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ReportWriteError(`cannot lock the history file (${quotePath(lockPath)}): ${describeFileSystemFailure(error)}`, { cause: error });
+        throw new ReportWriteError(`cannot lock the history file (${quotePath(lockPath)}): ${describeFileSystemFailure(error)}`, {
+          cause: error,
+        });
       }
     }
     await refuseOtherThanLockFile(fileSystem, lockPath);
     const stale = await staleLockOwner(fileSystem, lockPath);
     if (stale !== undefined && (await removeStaleLock(fileSystem, lockPath, stale, token))) continue;
     if (waitedMs >= LOCK_WAIT_MS) {
-      throw new ReportWriteError(`the history file is locked by another run (${quotePath(lockPath)}) and stayed locked for a minute; if no run is appending, remove the lock`);
+      throw new ReportWriteError(
+        `the history file is locked by another run (${quotePath(lockPath)}) and stayed locked for a minute; if no run is appending, remove the lock`,
+      );
     }
     const step = 10 + Math.floor(Math.random() * 40);
     await pause(step);
@@ -248,7 +267,9 @@ async function refuseOtherThanLockFile(fileSystem: FileSystem, lockPath: string)
   const facts = await fileSystem.lstat(lockPath).catch(() => undefined);
   if (facts === undefined || facts.kind === 'file') return;
   const what = `${articleOf(facts.kind)} ${facts.kind}`;
-  throw new ReportWriteError(`the history file's lock (${quotePath(lockPath)}) is ${what}, not a lock file, so no run can take it: remove it`);
+  throw new ReportWriteError(
+    `the history file's lock (${quotePath(lockPath)}) is ${what}, not a lock file, so no run can take it: remove it`,
+  );
 }
 
 function articleOf(kind: string): string {

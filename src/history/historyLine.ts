@@ -52,7 +52,6 @@ export const historyRunSchema = z.strictObject({
 export type HistoryRun = z.infer<typeof historyRunSchema>;
 export type HistoryEndpoint = z.infer<typeof historyEndpointSchema>;
 
-
 /** The line a run appends: its identity, its totals and each endpoint's counts, percentiles and histogram. */
 export function historyRunOf(report: QualityReport, identity: RunIdentity): HistoryRun {
   return {
@@ -153,7 +152,13 @@ function isHistogram(value: unknown): boolean {
   const keys = Object.keys(value);
   if (keys.length !== HISTOGRAM_KEYS.size || !keys.every((key) => HISTOGRAM_KEYS.has(key))) return false;
   const { relativeAccuracy, zeroCount, bins } = value;
-  if (typeof relativeAccuracy !== 'number' || !(relativeAccuracy > 0 && relativeAccuracy < 1) || !isCount(zeroCount, 0) || !Array.isArray(bins)) return false;
+  if (
+    typeof relativeAccuracy !== 'number' ||
+    !(relativeAccuracy > 0 && relativeAccuracy < 1) ||
+    !isCount(zeroCount, 0) ||
+    !Array.isArray(bins)
+  )
+    return false;
   // Buckets strictly ascending, each one a time can fall in, as the schema has them.
   const { lowest, highest } = bucketRange(relativeAccuracy);
   let previous = Number.NEGATIVE_INFINITY;

@@ -32,4 +32,3 @@ export function describeJsonParseFailure(error: unknown, text: string): { readon
   const what = message.replace(/ (?:in JSON )?at position \d+.*$/s, '').replace(/, (?:"|\.\.\.").*$/s, '');
   return { detail: shorten(escapeControlCharacters(what), 160), offset: match === null ? locateJsonSyntaxError(text) : Number(match[1]) };
 }
-

@@ -25,7 +25,22 @@ export function firstInvalidUtf8(bytes: Buffer, start = 0, end = bytes.length): 
       at++;
       continue;
     }
-    const [length, low, high] = lead >= 0xc2 && lead <= 0xdf ? [2, 0x80, 0xbf] : lead === 0xe0 ? [3, 0xa0, 0xbf] : lead === 0xed ? [3, 0x80, 0x9f] : lead >= 0xe1 && lead <= 0xef ? [3, 0x80, 0xbf] : lead === 0xf0 ? [4, 0x90, 0xbf] : lead === 0xf4 ? [4, 0x80, 0x8f] : lead >= 0xf1 && lead <= 0xf3 ? [4, 0x80, 0xbf] : [0, 0, 0];
+    const [length, low, high] =
+      lead >= 0xc2 && lead <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : lead === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : lead === 0xed
+            ? [3, 0x80, 0x9f]
+            : lead >= 0xe1 && lead <= 0xef
+              ? [3, 0x80, 0xbf]
+              : lead === 0xf0
+                ? [4, 0x90, 0xbf]
+                : lead === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : lead >= 0xf1 && lead <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : [0, 0, 0];
     if (length === 0) return at;
     // The second byte has a narrower range for some leads; the others are 0x80 to 0xbf.
     for (let index = 1; index < length; index++) {

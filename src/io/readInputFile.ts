@@ -34,7 +34,12 @@ export const REPORT_FILE_LIMIT_BYTES = constants.MAX_STRING_LENGTH;
  *   (`/dev/urandom` fails at once).
  * A leading byte-order mark stays in the text (the JSON parser skips it).
  */
-export async function readInputFile(fileSystem: FileSystem, inputPath: string, what = 'input file', limitBytes = REPORT_FILE_LIMIT_BYTES): Promise<string> {
+export async function readInputFile(
+  fileSystem: FileSystem,
+  inputPath: string,
+  what = 'input file',
+  limitBytes = REPORT_FILE_LIMIT_BYTES,
+): Promise<string> {
   const text = new BoundedText(inputPath, what, limitBytes);
   try {
     for await (const chunk of await fileSystem.openChunks(inputPath)) text.push(chunk);
@@ -133,7 +138,10 @@ class BoundedText {
     const all = Buffer.concat(this.chunks);
     const offset = this.checked + invalid;
     const before = all.toString('utf8', 0, offset);
-    throw new InputSyntaxError(describeInvalidUtf8(all, offset, 'file'), lineAndColumnInText(before, before.length), { file: this.path, what: this.what });
+    throw new InputSyntaxError(describeInvalidUtf8(all, offset, 'file'), lineAndColumnInText(before, before.length), {
+      file: this.path,
+      what: this.what,
+    });
   }
 }
 
@@ -154,5 +162,7 @@ function completeUtf8Length(bytes: Buffer): number {
 function describeBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   if (Number.isInteger(mebibytes)) return `${mebibytes} MiB`;
-  return mebibytes < 1 ? `${bytes.toLocaleString('en-US')} bytes` : `${bytes.toLocaleString('en-US')} bytes (about ${Math.round(mebibytes)} MiB)`;
+  return mebibytes < 1
+    ? `${bytes.toLocaleString('en-US')} bytes`
+    : `${bytes.toLocaleString('en-US')} bytes (about ${Math.round(mebibytes)} MiB)`;
 }

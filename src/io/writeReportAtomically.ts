@@ -88,7 +88,11 @@ export async function writeReportAtomically(fileSystem: FileSystem, outputPath: 
  *   however the path is spelled, through links or hard links).
  * Returns the real path of each existing file, and each new one as given.
  */
-export async function resolveReportTargets(fileSystem: FileSystem, files: readonly Omit<ReportFile, 'content'>[], reads: readonly ReadFile[] = []): Promise<string[]> {
+export async function resolveReportTargets(
+  fileSystem: FileSystem,
+  files: readonly Omit<ReportFile, 'content'>[],
+  reads: readonly ReadFile[] = [],
+): Promise<string[]> {
   const readFacts: { facts: FileFacts; read: ReadFile }[] = [];
   const missingReads: { resolved: string; read: ReadFile }[] = [];
   for (const read of reads) {
@@ -99,23 +103,32 @@ export async function resolveReportTargets(fileSystem: FileSystem, files: readon
   const targets: string[] = [];
   for (const { path, role = 'output path' } of files) {
     if (isSystemPath(await realFolderOf(fileSystem, path))) {
-      throw refusal(role, 'is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json');
+      throw refusal(
+        role,
+        'is in /dev or /proc, among devices and the streams of processes, where a report is never written; to print the report, use --json',
+      );
     }
     const facts = await inspect(fileSystem, path, 'stat');
     if (facts === undefined) {
       const link = await inspect(fileSystem, path, 'lstat');
-      if (link?.kind === 'symbolic link') throw refusal(role, 'is a symbolic link to a file that does not exist (or a loop of links); name the file itself');
+      if (link?.kind === 'symbolic link')
+        throw refusal(role, 'is a symbolic link to a file that does not exist (or a loop of links); name the file itself');
       // `new/../in.json` names nothing now, and the input once the write has made `new`: what it names cannot be checked before.
       if ((await partToCreate(fileSystem, path)).names.includes('..')) {
-        throw refusal(role, 'goes up (..) out of a folder that is not there yet, so what it names is known only once the folder is made; name the file without it');
+        throw refusal(
+          role,
+          'goes up (..) out of a folder that is not there yet, so what it names is known only once the folder is made; name the file without it',
+        );
       }
       const resolved = missingReads.length === 0 ? undefined : await resolvedPathOf(fileSystem, path);
       const missing = missingReads.find((read) => read.resolved === resolved);
-      if (missing !== undefined) throw refusal(role, destroys(missing.read, `the next run would read the report as its ${missing.read.what}`));
+      if (missing !== undefined)
+        throw refusal(role, destroys(missing.read, `the next run would read the report as its ${missing.read.what}`));
       targets.push(path);
       continue;
     }
-    if (facts.kind !== 'file') throw refusal(role, `is a ${facts.kind}, not a regular file; the report is only ever written to a regular file`);
+    if (facts.kind !== 'file')
+      throw refusal(role, `is a ${facts.kind}, not a regular file; the report is only ever written to a regular file`);
     const same = readFacts.find(({ facts: read }) => read.device === facts.device && read.inode === facts.inode);
     if (same !== undefined) throw refusal(role, destroys(same.read, 'writing the report there would destroy it'));
     targets.push(await fileSystem.realPath(path).catch((error: unknown) => Promise.reject(failure(error))));
@@ -151,7 +164,10 @@ export async function resolvedPathOf(fileSystem: FileSystem, path: string): Prom
 }
 
 // The real path of the nearest folder of a path that is there (undefined when none is), and the names below it.
-async function partToCreate(fileSystem: FileSystem, path: string): Promise<{ readonly folder: string | undefined; readonly names: readonly string[] }> {
+async function partToCreate(
+  fileSystem: FileSystem,
+  path: string,
+): Promise<{ readonly folder: string | undefined; readonly names: readonly string[] }> {
   const names: string[] = [];
   for (let at = path; ; at = dirname(at)) {
     names.unshift(basename(at));
@@ -192,7 +208,11 @@ async function realFolderOf(fileSystem: FileSystem, path: string): Promise<strin
  * left in those folders are removed: those of a process that no longer runs
  * on this machine, and any older than {@link STALE_TEMPORARY_FILE_MS}.
  */
-export async function writeReportFilesAtomically(fileSystem: FileSystem, files: readonly ReportFile[], reads: readonly ReadFile[] = []): Promise<void> {
+export async function writeReportFilesAtomically(
+  fileSystem: FileSystem,
+  files: readonly ReportFile[],
+  reads: readonly ReadFile[] = [],
+): Promise<void> {
   const targets = await resolveReportTargets(fileSystem, files, reads);
   const pending: { temporaryPath: string; path: string }[] = [];
   const folders = new Set<string>();
@@ -204,7 +224,9 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
       const temporaryPath = join(folder, `.quality-evidence-${THIS_HOST}-${process.pid}-${randomUUID().slice(0, 8)}.tmp`);
       // The renderings sit beside the JSON report: their folder is made once.
       if (!folders.has(folder)) {
-        await makeFolders(fileSystem, folder).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
+        await makeFolders(fileSystem, folder).catch((error: unknown) =>
+          Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })),
+        );
         folders.add(folder);
       }
       pending.push({ temporaryPath, path });
@@ -227,7 +249,9 @@ export async function writeReportFilesAtomically(fileSystem: FileSystem, files: 
 
 /** Creates the folder a file goes in, and its missing parents, as a report's write does: a ReportWriteError (73) when it cannot. */
 export async function makeFolderOf(fileSystem: FileSystem, path: string): Promise<void> {
-  await makeFolders(fileSystem, dirname(path)).catch((error: unknown) => Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })));
+  await makeFolders(fileSystem, dirname(path)).catch((error: unknown) =>
+    Promise.reject(new ReportWriteError(`cannot create a folder on the path: ${describeFileSystemFailure(error)}`, { cause: error })),
+  );
 }
 
 /**

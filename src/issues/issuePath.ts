@@ -14,7 +14,8 @@ export function formatIssuePath(path: readonly PropertyKey[], root = ''): string
   let text = root;
   for (const part of path) {
     if (typeof part === 'number') text += `[${part}]`;
-    else if (typeof part === 'string' && part.length <= MAX_SHOWN_KEY_LENGTH && PLAIN_NAME.test(part)) text += text === '' ? part : `.${part}`;
+    else if (typeof part === 'string' && part.length <= MAX_SHOWN_KEY_LENGTH && PLAIN_NAME.test(part))
+      text += text === '' ? part : `.${part}`;
     // A key is the user's text: quoted, shortened and escaped so that it cannot forge a line or reorder one.
     else text += `[${escapeControlCharacters(JSON.stringify(shorten(String(part), MAX_SHOWN_KEY_LENGTH)))}]`;
   }

@@ -49,7 +49,8 @@ export function checkRouteTemplate(text: unknown): { readonly problem: string } 
 function parseRouteTemplate(text: unknown): RouteTemplate | { readonly problem: string } {
   if (typeof text !== 'string') return { problem: 'must be a path template string such as /orders/:orderId' };
   const match = TEMPLATE_PATTERN.exec(text.trim());
-  if (match === null) return { problem: 'must be a path that starts with / (optionally after a method, as in GET /orders/:orderId), with no spaces' };
+  if (match === null)
+    return { problem: 'must be a path that starts with / (optionally after a method, as in GET /orders/:orderId), with no spaces' };
   const path = collapseSlashes(match[2]!);
   const segments = path === '/' ? [] : path.slice(1).split('/');
   for (const segment of segments) {
@@ -87,7 +88,11 @@ export function createEndpointLabeler(rules: LabelRules): (label: string, derive
 }
 
 /** {@link createEndpointLabeler}, saying of each label whether grouping made it. */
-export function createEndpointLabelling({ routes = [], endpointGrouping, operations = [] }: LabelRules): (label: string, derivedFromUrl: boolean) => EndpointLabel {
+export function createEndpointLabelling({
+  routes = [],
+  endpointGrouping,
+  operations = [],
+}: LabelRules): (label: string, derivedFromUrl: boolean) => EndpointLabel {
   const templates = routes.map((route) => {
     const parsed = parseRouteTemplate(route);
     if ('problem' in parsed) throw new TypeError(`invalid route template: ${parsed.problem}`);

@@ -121,6 +121,8 @@ function letterIdTest(opaque: ReadonlySet<string>): (segment: string) => boolean
   const ids = [...opaque];
   const length = ids[0]?.length;
   const sameKind =
-    ids.length >= 2 && ids.every((id) => id.length === length && ALPHANUMERIC.test(id)) && MIXED_CASE_LETTERS.test(ids.join('').replace(/\d/g, ''));
+    ids.length >= 2 &&
+    ids.every((id) => id.length === length && ALPHANUMERIC.test(id)) &&
+    MIXED_CASE_LETTERS.test(ids.join('').replace(/\d/g, ''));
   return (segment) => sameKind && segment.length === length && MIXED_CASE_LETTERS.test(segment);
 }

@@ -96,7 +96,10 @@ export function createOperationMatcher(operations: readonly OperationTemplate[])
 }
 
 // Fewest templated segments; then literal first, left to right ('l' < 't'); then the contract's order.
-function better(a: { position: number; templated: number; kinds: string }, b: { position: number; templated: number; kinds: string }): boolean {
+function better(
+  a: { position: number; templated: number; kinds: string },
+  b: { position: number; templated: number; kinds: string },
+): boolean {
   if (a.templated !== b.templated) return a.templated < b.templated;
   if (a.kinds !== b.kinds) return a.kinds < b.kinds;
   return a.position < b.position;

@@ -24,7 +24,8 @@ export function formatFromContent(head: Buffer): InputFormat {
   const firstLine = splitLines(start)[0] ?? '';
   try {
     const value: unknown = JSON.parse(firstLine);
-    const isRecordObject = typeof value === 'object' && value !== null && !Array.isArray(value) && !('executions' in value) && !('log' in value);
+    const isRecordObject =
+      typeof value === 'object' && value !== null && !Array.isArray(value) && !('executions' in value) && !('log' in value);
     return isRecordObject ? 'ndjson' : 'json';
   } catch {
     return 'json';

@@ -19,7 +19,8 @@ export interface HarReadOptions {
 
 // What browsers and Playwright call the resource types of page assets.
 const ASSET_RESOURCE_TYPES = new Set(['document', 'script', 'stylesheet', 'image', 'font', 'media', 'manifest', 'texttrack']);
-const ASSET_MIME_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\/(?:x-)?javascript|application\/ecmascript|image\/|font\/|audio\/|video\/|application\/(?:x-)?font|application\/vnd\.ms-fontobject)/i;
+const ASSET_MIME_TYPES =
+  /^(?:text\/html|text\/css|text\/javascript|application\/(?:x-)?javascript|application\/ecmascript|image\/|font\/|audio\/|video\/|application\/(?:x-)?font|application\/vnd\.ms-fontobject)/i;
 
 /**
  * Reads a HAR 1.2 file (`recordHar` in Playwright, "save all as HAR" in a
@@ -56,14 +57,26 @@ export async function* readHarRecords(chunks: AsyncIterable<Buffer>, file: strin
       anyBody ||= kept !== undefined;
       bodies.push(kept);
     }
-    if (records.length > 0) yield { records, location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }), derivedEndpoints: true, ...(anyBody ? { bodies } : {}) };
+    if (records.length > 0)
+      yield {
+        records,
+        location: (at) => ({ kind: 'harEntry', index: entryIndexes[at]!, file }),
+        derivedEndpoints: true,
+        ...(anyBody ? { bodies } : {}),
+      };
   }
   const document = scanner.end();
-  const log = typeof document.skeleton === 'object' && document.skeleton !== null ? (document.skeleton as { log?: unknown }).log : undefined;
+  const log =
+    typeof document.skeleton === 'object' && document.skeleton !== null ? (document.skeleton as { log?: unknown }).log : undefined;
   const entries = typeof log === 'object' && log !== null ? (log as { entries?: unknown }).entries : undefined;
   if (!document.listFound || !Array.isArray(entries)) {
     throw RecordValidationError.topLevel(
-      { location: { kind: 'document', file }, path: ['log', 'entries'], expected: 'a HAR file holds its entries in log.entries, an array', found: entries === undefined ? 'it is missing' : `found ${describeType(entries)}` },
+      {
+        location: { kind: 'document', file },
+        path: ['log', 'entries'],
+        expected: 'a HAR file holds its entries in log.entries, an array',
+        found: entries === undefined ? 'it is missing' : `found ${describeType(entries)}`,
+      },
       file,
     );
   }
@@ -75,7 +88,12 @@ const LEFT_OUT = Symbol('left out');
 /** The record of one HAR entry, or LEFT_OUT. */
 function harEntryRecord(entry: unknown, index: number, file: string, options: HarReadOptions): unknown {
   const invalid = (path: (string | number)[], expected: string, value: unknown): typeof LEFT_OUT => {
-    options.reportInvalid({ location: { kind: 'harEntry', index, file }, path, expected, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` });
+    options.reportInvalid({
+      location: { kind: 'harEntry', index, file },
+      path,
+      expected,
+      found: value === undefined ? 'it is missing' : `found ${renderValue(value)}`,
+    });
     return LEFT_OUT;
   };
   if (!isPlainObject(entry)) return invalid([], 'must be an object', entry);
@@ -128,7 +146,11 @@ function keptBodies(entry: unknown): RecordedBodies | undefined {
 
 function bodyOf(text: unknown, mimeType: unknown, encoding: unknown): RecordedBody | undefined {
   if (typeof text !== 'string') return undefined;
-  return { text, mimeType: typeof mimeType === 'string' ? mimeType : undefined, encoding: typeof encoding === 'string' ? encoding : undefined };
+  return {
+    text,
+    mimeType: typeof mimeType === 'string' ? mimeType : undefined,
+    encoding: typeof encoding === 'string' ? encoding : undefined,
+  };
 }
 
 function isWebSocket(entry: Record<string, unknown>, response: Record<string, unknown>): boolean {
@@ -155,7 +177,8 @@ function failureCode(entry: Record<string, unknown>, response: Record<string, un
 // HAR timings: -1 for a phase that does not apply; `connect` includes `ssl`.
 function timingPhases(timings: unknown): TimingPhases | undefined {
   if (!isPlainObject(timings)) return undefined;
-  const phase = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+  const phase = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
   const ssl = phase(timings['ssl']);
   const connect = phase(timings['connect']);
   const phases: Record<string, number | undefined> = {

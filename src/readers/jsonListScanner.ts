@@ -55,7 +55,7 @@ function scanElements(buffer: Buffer, end: number, endpoints: EndpointBytes): { 
   const columns = new ScannedColumns(buffer, endpoints);
   const fields: ScannedFields = { endpoint: 0, statusCode: 0, responseTimeMs: 0, idStart: -1, idEnd: -1 };
   let count = 0;
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const start = skipBlanks(buffer, at, end);
     const after = scanRecordAt(buffer, start, end, endpoints, fields);
     if (after < 0) return undefined;
@@ -201,7 +201,11 @@ export class JsonListScanner {
       maxElementBytes = DEFAULT_MAX_ELEMENT_BYTES,
       continueList,
       records,
-    }: { maxElementBytes?: number; continueList?: { readonly path: ListPath; readonly depth: number } | undefined; records?: EndpointBytes | undefined } = {},
+    }: {
+      maxElementBytes?: number;
+      continueList?: { readonly path: ListPath; readonly depth: number } | undefined;
+      records?: EndpointBytes | undefined;
+    } = {},
   ) {
     this.records = records;
     // A scanner that continues a list watches for its key too: a second one after the list is refused.
@@ -329,7 +333,8 @@ export class JsonListScanner {
     } catch (error) {
       // The elements this buffer completed lie before the byte the scan stopped at: a defect of theirs comes first,
       // as it does when a chunk ends after them and they are parsed before the scan reads on.
-      if (error instanceof InputSyntaxError && this.batchStart >= 0) this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
+      if (error instanceof InputSyntaxError && this.batchStart >= 0)
+        this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
       throw error;
     }
     const batch = this.batchStart < 0 ? [] : this.parseBatch(buffer, this.batchStart, this.batchEnd, this.batchCount, firstIndex);
@@ -342,7 +347,7 @@ export class JsonListScanner {
   // Scans the buffer from `from` to its end, place by place.
   private scanBuffer(buffer: Buffer, from: number): void {
     const length = buffer.length;
-    for (let at = from; at < length; ) {
+    for (let at = from; at < length;) {
       switch (this.place) {
         case 'before list':
         case 'after list':
@@ -463,7 +468,8 @@ export class JsonListScanner {
         continue;
       }
       // `[,`, `,,` and `,]` are not JSON.
-      if (byte === COMMA || (byte === CLOSE_BRACKET && this.elementCount > 0)) throw this.syntaxErrorAt(buffer, at, `Unexpected token '${byte === COMMA ? ',' : ']'}'`);
+      if (byte === COMMA || (byte === CLOSE_BRACKET && this.elementCount > 0))
+        throw this.syntaxErrorAt(buffer, at, `Unexpected token '${byte === COMMA ? ',' : ']'}'`);
       if (byte === CLOSE_BRACKET) {
         this.closeList(at);
         return at + 1;
@@ -538,7 +544,8 @@ export class JsonListScanner {
   // A `}` or `]` must close the innermost open bracket, and be of its kind.
   private closeBracket(buffer: Buffer, at: number, byte: number): void {
     const opener = this.openers.pop();
-    if (opener !== (byte === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET)) throw this.syntaxErrorAt(buffer, at, `Unexpected token '${byte === CLOSE_BRACE ? '}' : ']'}'`);
+    if (opener !== (byte === CLOSE_BRACE ? OPEN_BRACE : OPEN_BRACKET))
+      throw this.syntaxErrorAt(buffer, at, `Unexpected token '${byte === CLOSE_BRACE ? '}' : ']'}'`);
     this.depth--;
     this.lastString = undefined;
   }
@@ -617,7 +624,8 @@ export class JsonListScanner {
   private closeKeyCandidate(buffer: Buffer, end: number): void {
     const start = this.stringStart;
     this.stringStart = -1;
-    const bytes = this.pendingString === undefined ? buffer.subarray(start, end + 1) : Buffer.concat([this.pendingString, buffer.subarray(0, end + 1)]);
+    const bytes =
+      this.pendingString === undefined ? buffer.subarray(start, end + 1) : Buffer.concat([this.pendingString, buffer.subarray(0, end + 1)]);
     this.pendingString = undefined;
     try {
       this.lastString = bytes.length > 4096 ? undefined : (JSON.parse(bytes.toString('utf8')) as string);
@@ -631,7 +639,11 @@ export class JsonListScanner {
     for (const path of this.listPaths) {
       if (path.length !== this.depth || !path.every((key, index) => this.keys[index] === key)) continue;
       if (this.listKeysSeen.has(path)) {
-        throw this.syntaxErrorAt(buffer, at, `the key ${JSON.stringify(path.at(-1))} appears twice; JSON keeps only the last, which would drop the records of the first without a word, so a document must hold one`);
+        throw this.syntaxErrorAt(
+          buffer,
+          at,
+          `the key ${JSON.stringify(path.at(-1))} appears twice; JSON keeps only the last, which would drop the records of the first without a word, so a document must hold one`,
+        );
       }
       this.listKeysSeen.add(path);
     }
@@ -721,7 +733,8 @@ export class JsonListScanner {
     const line = this.bufferLine + breaks.count;
     const lineStart = breaks.lastLineStart >= 0 ? this.base + breaks.lastLineStart : this.bufferLineStart;
     // Columns count characters where the line's start is in this buffer, bytes otherwise.
-    const column = lineStart >= this.base ? buffer.toString('utf8', lineStart - this.base, index).length + 1 : this.base + index - lineStart + 1;
+    const column =
+      lineStart >= this.base ? buffer.toString('utf8', lineStart - this.base, index).length + 1 : this.base + index - lineStart + 1;
     return new InputSyntaxError(detail, { line, column });
   }
 
@@ -737,11 +750,14 @@ export class JsonListScanner {
     for (const candidate of this.segments) if (candidate.skeletonOffset <= skeletonOffset) segment = candidate;
     const breaks = countLineBreaks(skeleton, segment.skeletonOffset, Math.min(skeletonOffset, skeleton.length));
     const line = segment.line + breaks.count;
-    const lineStart = breaks.lastLineStart >= 0 ? segment.documentOffset + (breaks.lastLineStart - segment.skeletonOffset) : segment.lineStart;
+    const lineStart =
+      breaks.lastLineStart >= 0 ? segment.documentOffset + (breaks.lastLineStart - segment.skeletonOffset) : segment.lineStart;
     const documentOffset = segment.documentOffset + (skeletonOffset - segment.skeletonOffset);
     const lineStartInSkeleton = segment.skeletonOffset + (lineStart - segment.documentOffset);
     const column =
-      lineStart >= segment.documentOffset ? skeleton.toString('utf8', lineStartInSkeleton, skeletonOffset).length + 1 : documentOffset - lineStart + 1;
+      lineStart >= segment.documentOffset
+        ? skeleton.toString('utf8', lineStartInSkeleton, skeletonOffset).length + 1
+        : documentOffset - lineStart + 1;
     return new InputSyntaxError(detail, { line, column });
   }
 }

@@ -13,7 +13,11 @@ import type { RecordBatch } from './recordBatch.js';
  * size is read in bounded memory; its top-level shape is judged once it
  * ends, from the document with its list emptied.
  */
-export async function* readJsonRecords(chunks: AsyncIterable<Buffer>, file: string | undefined, { scan = true }: { readonly scan?: boolean | undefined } = {}): AsyncGenerator<RecordBatch> {
+export async function* readJsonRecords(
+  chunks: AsyncIterable<Buffer>,
+  file: string | undefined,
+  { scan = true }: { readonly scan?: boolean | undefined } = {},
+): AsyncGenerator<RecordBatch> {
   const scanner = new JsonListScanner([[], ['executions']], scan ? { records: new EndpointBytes() } : {});
   let listPath = '';
   for await (const chunk of chunks) {
@@ -21,12 +25,19 @@ export async function* readJsonRecords(chunks: AsyncIterable<Buffer>, file: stri
     if (elements.length === 0) continue;
     listPath = scannerListPath(scanner);
     const path = listPath;
-    yield { records: elements, location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: firstIndex + index, file }), ...(scanned === undefined ? {} : { scanned }) };
+    yield {
+      records: elements,
+      location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: firstIndex + index, file }),
+      ...(scanned === undefined ? {} : { scanned }),
+    };
   }
   const tail = scanner.finish();
   if (tail.elements.length > 0) {
     const path = scannerListPath(scanner);
-    yield { records: tail.elements, location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: tail.firstIndex + index, file }) };
+    yield {
+      records: tail.elements,
+      location: (index): RecordLocation => ({ kind: 'list', listPath: path, index: tail.firstIndex + index, file }),
+    };
   }
   const document = scanner.end();
   if (!document.listFound || !hasRecordList(document.skeleton)) throw wrongTopLevelShape(document.skeleton, file);
@@ -43,7 +54,13 @@ function scannerListPath(scanner: JsonListScanner): string {
 export function validateExecutionRecords(document: unknown): readonly ExecutionRecord[] {
   if (Array.isArray(document)) return validateRecordList(document, executionRecordSchema, '', 'record', isExecutionRecord);
   if (hasRecordList(document)) {
-    return validateRecordList((document as { executions: unknown[] }).executions, executionRecordSchema, 'executions', 'record', isExecutionRecord);
+    return validateRecordList(
+      (document as { executions: unknown[] }).executions,
+      executionRecordSchema,
+      'executions',
+      'record',
+      isExecutionRecord,
+    );
   }
   throw wrongTopLevelShape(document, undefined);
 }
@@ -69,7 +86,12 @@ function wrongTopLevelShape(skeleton: unknown, file: string | undefined): Record
           ? 'a report of quality-evidence (quality-summary.json), not records: `quality-evidence check` judges a report, `quality-evidence merge` merges reports'
           : 'an object without an "executions" array';
   return RecordValidationError.topLevel(
-    { location: { kind: 'document', file }, path: [], expected: 'expected an object with an "executions" array, or an array of records', found: `found ${found}` },
+    {
+      location: { kind: 'document', file },
+      path: [],
+      expected: 'expected an object with an "executions" array, or an array of records',
+      found: `found ${found}`,
+    },
     file,
   );
 }

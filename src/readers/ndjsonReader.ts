@@ -26,7 +26,11 @@ const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
  * arrives), and a line longer than {@link MAX_LINE_BYTES} is an error, so
  * memory stays bounded for any input, `/dev/zero` included.
  */
-export async function* readNdjsonRecords(chunks: AsyncIterable<Buffer>, file: string, { scan = true }: NdjsonOptions = {}): AsyncGenerator<RecordBatch> {
+export async function* readNdjsonRecords(
+  chunks: AsyncIterable<Buffer>,
+  file: string,
+  { scan = true }: NdjsonOptions = {},
+): AsyncGenerator<RecordBatch> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let nextLine = 1;
@@ -100,7 +104,14 @@ async function* withoutByteOrderMark(chunks: AsyncIterable<Buffer>): AsyncGenera
  * is read by the byte scanner (recordScanner.ts) into columns; every other
  * line is decoded and parsed as before, all of a batch's by one `JSON.parse`.
  */
-function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean, endpoints: EndpointBytes | undefined): RecordBatch & { nextLine: number } {
+function parseLines(
+  bytes: Buffer,
+  firstLine: number,
+  file: string,
+  afterCarriageReturn: boolean,
+  endsWithBreak: boolean,
+  endpoints: EndpointBytes | undefined,
+): RecordBatch & { nextLine: number } {
   if (endpoints === undefined) return parseWholeLines(bytes, firstLine, file, afterCarriageReturn, endsWithBreak);
   const columns = new ScannedColumns(bytes, endpoints);
   const records: unknown[] = [];
@@ -139,7 +150,8 @@ function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriag
     parsed = undefined;
   }
   // A line holding two values (`1,2`) parses, but as too many elements.
-  if (!Array.isArray(parsed) || parsed.length !== rawLines.length) parsed = rawLines.map((text, index) => parseLine(text, columns.lineOf(rawEntries[index]!), file));
+  if (!Array.isArray(parsed) || parsed.length !== rawLines.length)
+    parsed = rawLines.map((text, index) => parseLine(text, columns.lineOf(rawEntries[index]!), file));
   (parsed as unknown[]).forEach((record, index) => {
     records[rawEntries[index]!] = record;
   });
@@ -147,7 +159,13 @@ function parseLines(bytes: Buffer, firstLine: number, file: string, afterCarriag
 }
 
 /** {@link parseLines} without the scanner: the bytes decoded at once, split into lines, and every line parsed (all of them by one `JSON.parse`). */
-function parseWholeLines(bytes: Buffer, firstLine: number, file: string, afterCarriageReturn: boolean, endsWithBreak: boolean): RecordBatch & { nextLine: number } {
+function parseWholeLines(
+  bytes: Buffer,
+  firstLine: number,
+  file: string,
+  afterCarriageReturn: boolean,
+  endsWithBreak: boolean,
+): RecordBatch & { nextLine: number } {
   let text = bytes.toString('utf8');
   if (afterCarriageReturn && text.startsWith('\n')) text = text.slice(1);
   const lines = splitLines(text);
@@ -167,8 +185,13 @@ function parseWholeLines(bytes: Buffer, firstLine: number, file: string, afterCa
     records = undefined;
   }
   // A line holding two values (`1,2`) parses, but as too many elements.
-  if (!Array.isArray(records) || records.length !== contents.length) records = contents.map((line, index) => parseLine(line, lineNumbers[index]!, file));
-  return { records: records as unknown[], location: (index) => ({ kind: 'line', line: lineNumbers[index]!, file }), nextLine: firstLine + lines.length };
+  if (!Array.isArray(records) || records.length !== contents.length)
+    records = contents.map((line, index) => parseLine(line, lineNumbers[index]!, file));
+  return {
+    records: records as unknown[],
+    location: (index) => ({ kind: 'line', line: lineNumbers[index]!, file }),
+    nextLine: firstLine + lines.length,
+  };
 }
 
 /** Throws when the bytes (whole lines, the first numbered `firstLine`) are not UTF-8, naming the line and column of the first invalid byte. */
@@ -195,10 +218,16 @@ function parseLine(line: string, lineNumber: number, file: string): unknown {
     return JSON.parse(line) as unknown;
   } catch (error) {
     const { detail, offset } = describeJsonParseFailure(error, line);
-    throw new InputSyntaxError(`${detail} (line ${lineNumber} of ${file} is not a JSON value)`, { line: lineNumber, column: (offset ?? line.length) + 1 });
+    throw new InputSyntaxError(`${detail} (line ${lineNumber} of ${file} is not a JSON value)`, {
+      line: lineNumber,
+      column: (offset ?? line.length) + 1,
+    });
   }
 }
 
 function tooLong(line: number, file: string): InputSyntaxError {
-  return new InputSyntaxError(`line ${line} of ${file} is longer than ${MAX_LINE_BYTES / 1048576} MB, the most one record may take`, { line, column: 1 });
+  return new InputSyntaxError(`line ${line} of ${file} is longer than ${MAX_LINE_BYTES / 1048576} MB, the most one record may take`, {
+    line,
+    column: 1,
+  });
 }

@@ -60,14 +60,25 @@ async function readJsonRange(
   take: (batch: RecordBatch) => void,
 ): Promise<{ advance: number; list?: { path: ListPath; depth: number }; skeleton?: Uint8Array }> {
   const records = new EndpointBytes();
-  const scanner = range.first ? new JsonListScanner([[], ['executions']], { records }) : new JsonListScanner([], { continueList: range.list, records });
+  const scanner = range.first
+    ? new JsonListScanner([[], ['executions']], { records })
+    : new JsonListScanner([], { continueList: range.list, records });
   for await (const chunk of chunks) {
     const { elements, firstIndex, scanned } = scanner.push(chunk);
     if (elements.length === 0) continue;
-    take({ records: elements, location: (index) => ({ kind: 'list', listPath: '', index: firstIndex + index }), ...(scanned === undefined ? {} : { scanned }) });
+    take({
+      records: elements,
+      location: (index) => ({ kind: 'list', listPath: '', index: firstIndex + index }),
+      ...(scanned === undefined ? {} : { scanned }),
+    });
   }
   const tail = scanner.finish();
-  if (tail.elements.length > 0) take({ records: tail.elements, location: (index) => ({ kind: 'list', listPath: '', index: tail.firstIndex + index }), ...(tail.scanned === undefined ? {} : { scanned: tail.scanned }) });
+  if (tail.elements.length > 0)
+    take({
+      records: tail.elements,
+      location: (index) => ({ kind: 'list', listPath: '', index: tail.firstIndex + index }),
+      ...(tail.scanned === undefined ? {} : { scanned: tail.scanned }),
+    });
   const skeleton = scanner.endRange();
   if (!range.last && !scanner.isBetweenElements()) throw new InputSyntaxError('the range does not end between two records', undefined);
   if (range.last && scanner.openListDepth() !== undefined) throw new InputSyntaxError('the list does not end in the last range', undefined);

@@ -29,10 +29,12 @@ export function isBodyCheck(value: unknown): value is object {
 
 function isBodyOutcome(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
-  if (value['validated'] === false) return typeof value['reason'] === 'string' && (BODY_NOT_VALIDATED_REASONS as readonly string[]).includes(value['reason']);
+  if (value['validated'] === false)
+    return typeof value['reason'] === 'string' && (BODY_NOT_VALIDATED_REASONS as readonly string[]).includes(value['reason']);
   if (value['validated'] !== true) return false;
   const { violationCount, violations } = value;
-  if (typeof violationCount !== 'number' || !Number.isInteger(violationCount) || violationCount < 0 || violationCount > MAX_VIOLATION_COUNT) return false;
+  if (typeof violationCount !== 'number' || !Number.isInteger(violationCount) || violationCount < 0 || violationCount > MAX_VIOLATION_COUNT)
+    return false;
   if (violations === undefined) return true;
   return Array.isArray(violations) && violations.length <= MAX_RECORDED_VIOLATIONS && violations.every(isViolation);
 }

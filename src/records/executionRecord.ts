@@ -1,11 +1,29 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
-import { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, EXECUTION_SOURCES, MAX_ENDPOINT_LABEL_LENGTH, MAX_EXCERPT_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, parseRecordStatusList } from './recordCheck.js';
+import {
+  ENDPOINT_LABEL_PATTERN,
+  ERROR_CODE_PATTERN,
+  EXECUTION_SOURCES,
+  MAX_ENDPOINT_LABEL_LENGTH,
+  MAX_EXCERPT_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_MILLISECONDS,
+  parseRecordStatusList,
+} from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 import { bodyCheckSchema } from './bodyCheck.js';
 
-export { ENDPOINT_LABEL_PATTERN, ERROR_CODE_PATTERN, MAX_DISTINCT_ENDPOINTS, MAX_ENDPOINT_LABEL_LENGTH, MAX_ID_LENGTH, MAX_MILLISECONDS, TIMING_PHASES, isExecutionRecord, parseRecordStatusList } from './recordCheck.js';
-
+export {
+  ENDPOINT_LABEL_PATTERN,
+  ERROR_CODE_PATTERN,
+  MAX_DISTINCT_ENDPOINTS,
+  MAX_ENDPOINT_LABEL_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_MILLISECONDS,
+  TIMING_PHASES,
+  isExecutionRecord,
+  parseRecordStatusList,
+} from './recordCheck.js';
 
 /** The `<METHOD> <path>` label shared by execution records and check observations. */
 export const endpointLabelSchema = z
@@ -27,7 +45,6 @@ const statusCodeRule = 'must be an integer from 100 to 599';
 const errorCodeRule = 'must be a non-empty error code without whitespace, at most 64 characters (e.g. "ECONNREFUSED")';
 const phaseRule = 'must be a finite number of milliseconds, zero or more, when present';
 
-
 /** One timing phase in milliseconds: finite, zero or more, at most a day. */
 const phaseSchema = z
   .number({ error: phaseRule })
@@ -43,18 +60,18 @@ const phaseSchema = z
 const timingPhasesSchema = z
   .object(
     {
-    dns: phaseSchema.meta({ description: 'DNS lookup' }),
-    connect: phaseSchema.meta({ description: 'TCP connect (a reused connection has none)' }),
-    tls: phaseSchema.meta({ description: 'TLS handshake' }),
-    wait: phaseSchema.meta({ description: 'From the request sent to the first byte of the response (time to first byte)' }),
-    receive: phaseSchema.meta({ description: 'From the first to the last byte of the response' }),
+      dns: phaseSchema.meta({ description: 'DNS lookup' }),
+      connect: phaseSchema.meta({ description: 'TCP connect (a reused connection has none)' }),
+      tls: phaseSchema.meta({ description: 'TLS handshake' }),
+      wait: phaseSchema.meta({ description: 'From the request sent to the first byte of the response (time to first byte)' }),
+      receive: phaseSchema.meta({ description: 'From the first to the last byte of the response' }),
     },
     { error: 'must be an object of timing phases in milliseconds (dns, connect, tls, wait, receive) when present' },
   )
   .meta({ title: 'TimingPhases', description: 'Phases of the call in milliseconds; a phase the source did not give is absent' });
 
-
-const expectedStatusesRule = 'must be a list of the status codes this call expects, such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599';
+const expectedStatusesRule =
+  'must be a list of the status codes this call expects, such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599';
 
 /** A record's own expected statuses: a list in text, or an array of codes and range texts. */
 const expectedStatusesSchema = z
@@ -63,7 +80,8 @@ const expectedStatusesSchema = z
     if ('problem' in parseRecordStatusList(value)) context.addIssue({ code: 'custom', message: expectedStatusesRule });
   })
   .meta({
-    description: 'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
+    description:
+      'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
     examples: ['404', '200-299,403'],
   });
 
@@ -86,9 +104,14 @@ export const executionRecordSchema = z
       .string({ error: errorCodeRule })
       .regex(ERROR_CODE_PATTERN, { error: errorCodeRule })
       .optional()
-      .meta({ description: 'Only for a call that got no response: the error code, e.g. ECONNREFUSED, ENOTFOUND, ETIMEDOUT, ECONNRESET', examples: ['ECONNREFUSED'] }),
+      .meta({
+        description: 'Only for a call that got no response: the error code, e.g. ECONNREFUSED, ENOTFOUND, ETIMEDOUT, ECONNRESET',
+        examples: ['ECONNREFUSED'],
+      }),
     endpoint: endpointLabelSchema,
-    responseTimeMs: responseTimeMsSchema.meta({ description: 'Response time in milliseconds; for a call that got no response, the time until it failed' }),
+    responseTimeMs: responseTimeMsSchema.meta({
+      description: 'Response time in milliseconds; for a call that got no response, the time until it failed',
+    }),
     id: z
       .string({ error: `must be a string of at most ${MAX_ID_LENGTH.toLocaleString('en-US')} characters when present` })
       .max(MAX_ID_LENGTH, { error: `must be a string of at most ${MAX_ID_LENGTH.toLocaleString('en-US')} characters when present` })
@@ -99,7 +122,9 @@ export const executionRecordSchema = z
     bodyCheck: bodyCheckSchema.optional(),
     excerpt: z
       .string({ error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
-      .max(MAX_EXCERPT_LENGTH, { error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
+      .max(MAX_EXCERPT_LENGTH, {
+        error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present`,
+      })
       .optional()
       .meta({
         description:

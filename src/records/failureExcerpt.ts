@@ -38,7 +38,18 @@ export const WITHHELD = {
 } as const;
 
 /** Key words that mark a value secret, matched in a key with case, `-` and `_` aside: `X-Api-Key`, `access_token`, `userPassword`. */
-export const SECRET_KEY_WORDS = ['password', 'passwd', 'token', 'secret', 'authorization', 'cookie', 'apikey', 'credential', 'session', 'privatekey'] as const;
+export const SECRET_KEY_WORDS = [
+  'password',
+  'passwd',
+  'token',
+  'secret',
+  'authorization',
+  'cookie',
+  'apikey',
+  'credential',
+  'session',
+  'privatekey',
+] as const;
 
 /** A key as it is matched: lower case, without separators. */
 function keyWords(key: string): string {
@@ -135,7 +146,8 @@ function redactValue(value: unknown, isSecret: (text: string) => boolean, depth:
 function redactString(value: string, isSecret: (text: string) => boolean, depth: number): string {
   if (/^\s*[[{"]/.test(value)) {
     const parsed = parseJson(value);
-    if (parsed !== NOT_JSON && typeof parsed === 'object' && parsed !== null) return JSON.stringify(redactValue(parsed, isSecret, depth + 1));
+    if (parsed !== NOT_JSON && typeof parsed === 'object' && parsed !== null)
+      return JSON.stringify(redactValue(parsed, isSecret, depth + 1));
     if (typeof parsed === 'string') return JSON.stringify(redactString(parsed, isSecret, depth + 1));
   }
   return isSecret(value) ? REDACTED : value;

@@ -73,7 +73,11 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
-      : errorCode === undefined && typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599) &&
+      : errorCode === undefined &&
+        typeof statusCode === 'number' &&
+        Number.isInteger(statusCode) &&
+        statusCode >= 100 &&
+        statusCode <= 599) &&
     typeof endpoint === 'string' &&
     isEndpointLabel(endpoint) &&
     isMilliseconds(responseTimeMs) &&

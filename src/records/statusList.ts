@@ -31,7 +31,8 @@ export function parseStatusList(input: unknown): { readonly set: StatusSet } | {
   for (const [index, part] of parts.entries()) {
     const range = parsePart(part);
     // The item's position, never its text: the list may come from a variable, whose value is never shown.
-    if ('problem' in range) return { problem: parts.length === 1 ? range.problem : `item ${index + 1} of ${parts.length} ${range.problem}` };
+    if ('problem' in range)
+      return { problem: parts.length === 1 ? range.problem : `item ${index + 1} of ${parts.length} ${range.problem}` };
     table.fill(1, range.from, range.to + 1);
     any = true;
   }

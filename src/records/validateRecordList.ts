@@ -82,7 +82,12 @@ export class RecordValidation<Schema extends z.ZodType> {
 
   /** What the validation holds so far, as data: to merge the validations of parts read apart (worker threads). */
   snapshot(): { issues: RecordIssue[]; recordCount: number; invalidRecordCount: number; unlistedRecordCount: number } {
-    return { issues: [...this.issues], recordCount: this.recordCount, invalidRecordCount: this.invalidRecordCount, unlistedRecordCount: this.unlistedRecordCount };
+    return {
+      issues: [...this.issues],
+      recordCount: this.recordCount,
+      invalidRecordCount: this.invalidRecordCount,
+      unlistedRecordCount: this.unlistedRecordCount,
+    };
   }
 
   /**
@@ -90,7 +95,12 @@ export class RecordValidation<Schema extends z.ZodType> {
    * its counts, and its issues while places are left, the rest counted as
    * unlisted records.
    */
-  absorb(part: { readonly issues: readonly RecordIssue[]; readonly recordCount: number; readonly invalidRecordCount: number; readonly unlistedRecordCount: number }): void {
+  absorb(part: {
+    readonly issues: readonly RecordIssue[];
+    readonly recordCount: number;
+    readonly invalidRecordCount: number;
+    readonly unlistedRecordCount: number;
+  }): void {
     this.recordCount += part.recordCount;
     this.invalidRecordCount += part.invalidRecordCount;
     this.unlistedRecordCount += part.unlistedRecordCount;
@@ -143,7 +153,12 @@ export function validateRecordList<Schema extends z.ZodType>(
 function describeZodIssue(issue: z.core.$ZodIssue, record: unknown, location: RecordLocation): RecordIssue {
   if (issue.path.length === 0) return { location, path: [], expected: 'must be an object', found: `found ${describeType(record)}` };
   const value = isPlainObject(record) ? valueAtPath(record, issue.path) : undefined;
-  return { location, path: issue.path, expected: issue.message, found: value === undefined ? 'it is missing' : `found ${renderValue(value)}` };
+  return {
+    location,
+    path: issue.path,
+    expected: issue.message,
+    found: value === undefined ? 'it is missing' : `found ${renderValue(value)}`,
+  };
 }
 
 /** True for a non-null, non-array object. */

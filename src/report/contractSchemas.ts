@@ -30,9 +30,13 @@ const contractOperationSchema = z
     failedExecutionCount: z.int().min(0),
     declaredStatuses: z.array(statusKey).meta({ description: 'The statuses its responses declare, in the document’s order' }),
     seenStatuses: z.array(statusCode).meta({ description: 'The status codes its calls got, ascending' }),
-    undeclaredStatuses: z.array(statusCode).meta({ description: 'Seen status codes that no declared status covers (a code, its range, or default)' }),
+    undeclaredStatuses: z
+      .array(statusCode)
+      .meta({ description: 'Seen status codes that no declared status covers (a code, its range, or default)' }),
     unseenDeclaredStatuses: z.array(statusKey).meta({ description: 'Declared statuses (default left out) that no call got' }),
-    responseTimeMs: latencyStatisticsSchema.meta({ description: 'The statistics of its calls’ response times (those of its endpoint); every one null when it was never called' }),
+    responseTimeMs: latencyStatisticsSchema.meta({
+      description: 'The statistics of its calls’ response times (those of its endpoint); every one null when it was never called',
+    }),
     ...bodyCountsShape,
   })
   .meta({ title: 'ContractOperation' });
@@ -40,18 +44,25 @@ const contractOperationSchema = z
 /** How the run's calls cover the API's contract. */
 export const contractCoverageSchema = z
   .strictObject({
-    documents: z.array(z.strictObject({ path: z.string(), version: z.enum(['2.0', '3.0', '3.1']) })).meta({ description: 'The OpenAPI documents read, in the order given' }),
+    documents: z
+      .array(z.strictObject({ path: z.string(), version: z.enum(['2.0', '3.0', '3.1']) }))
+      .meta({ description: 'The OpenAPI documents read, in the order given' }),
     operationCount: z.int().min(0),
     exercisedOperationCount: z.int().min(0).meta({ description: 'Operations called at least once' }),
     operationCoveragePercent: percent('exercisedOperationCount / operationCount × 100'),
     declaredResponseCount: z.int().min(0).meta({ description: 'Pairs of an operation and a status it declares, default left out' }),
     exercisedResponseCount: z.int().min(0).meta({ description: 'Of those pairs, the ones some call got' }),
     responseCoveragePercent: percent('exercisedResponseCount / declaredResponseCount × 100'),
-    operations: z.array(contractOperationSchema).meta({ description: 'Every operation, document by document, each in its document’s order' }),
-    unmatchedEndpoints: z
-      .array(z.strictObject({ endpoint: z.string(), executionCount: z.int().min(1) }))
-      .meta({ description: 'Endpoints of calls that match no operation (an undocumented endpoint, or a typo in a test), by label in code-unit order' }),
-    deprecatedOperationsCalled: z.array(z.string()).meta({ description: 'Endpoint labels of deprecated operations that were called, in the document’s order' }),
+    operations: z
+      .array(contractOperationSchema)
+      .meta({ description: 'Every operation, document by document, each in its document’s order' }),
+    unmatchedEndpoints: z.array(z.strictObject({ endpoint: z.string(), executionCount: z.int().min(1) })).meta({
+      description:
+        'Endpoints of calls that match no operation (an undocumented endpoint, or a typo in a test), by label in code-unit order',
+    }),
+    deprecatedOperationsCalled: z
+      .array(z.string())
+      .meta({ description: 'Endpoint labels of deprecated operations that were called, in the document’s order' }),
     validatedCount: z.int().min(0).meta({ description: 'Bodies validated, over every operation' }),
     schemaViolationCount: z.int().min(0).meta({ description: 'Validated bodies that broke their schema, over every operation' }),
     notValidatedCount: z.int().min(0).meta({ description: 'Bodies not validated, over every operation' }),

@@ -22,7 +22,9 @@ export type Trend = (typeof TRENDS)[number];
 const trendSchema = z.enum(TRENDS);
 
 const series = (what: string) =>
-  z.array(z.number().nullable()).meta({ description: `${what} in each run of history.runs, oldest first; null where the run did not call the endpoint` });
+  z
+    .array(z.number().nullable())
+    .meta({ description: `${what} in each run of history.runs, oldest first; null where the run did not call the endpoint` });
 
 /** One endpoint against its history. */
 export const endpointHistorySchema = z
@@ -32,15 +34,18 @@ export const endpointHistorySchema = z
       description:
         'withinRange, aboveRange or belowRange: the p95 of this run against the range of its earlier p95s (see docs/history.md); new: no earlier run called it; tooFewRuns: fewer earlier runs than history.minimumRuns',
     }),
-    p95Median: z.number().nullable().meta({ description: 'The median p95 of the earlier runs judged (the last history.windowRuns that called it); null when none did' }),
-    p95SpreadPercent: z
+    p95Median: z
       .number()
       .nullable()
-      .meta({ description: 'The spread of those p95s: their median absolute deviation, in percent of the median (measured on the logarithm of p95 + 1 ms); null below history.minimumRuns' }),
-    p95Range: z
-      .strictObject({ low: z.number(), high: z.number() })
-      .nullable()
-      .meta({ description: 'The range of p95 this run is judged against, in milliseconds, after the shift the whole run shares; null below history.minimumRuns' }),
+      .meta({ description: 'The median p95 of the earlier runs judged (the last history.windowRuns that called it); null when none did' }),
+    p95SpreadPercent: z.number().nullable().meta({
+      description:
+        'The spread of those p95s: their median absolute deviation, in percent of the median (measured on the logarithm of p95 + 1 ms); null below history.minimumRuns',
+    }),
+    p95Range: z.strictObject({ low: z.number(), high: z.number() }).nullable().meta({
+      description:
+        'The range of p95 this run is judged against, in milliseconds, after the shift the whole run shares; null below history.minimumRuns',
+    }),
     p95: series('The p95 in milliseconds'),
     failureRate: series('Failed executions per execution'),
   })
@@ -51,19 +56,29 @@ export type EndpointHistory = z.infer<typeof endpointHistorySchema>;
 /** The run against the history file. */
 export const reportHistorySchema = z
   .strictObject({
-    runCount: z.int().min(0).meta({ description: 'Earlier runs read from the history file for this environment (at most historyLimit), which the series of each endpoint span' }),
-    runs: z.array(runIdentitySchema).meta({ description: 'Those runs, oldest first: when each ended, and its commit, branch and run id where CI gave them' }),
+    runCount: z.int().min(0).meta({
+      description:
+        'Earlier runs read from the history file for this environment (at most historyLimit), which the series of each endpoint span',
+    }),
+    runs: z
+      .array(runIdentitySchema)
+      .meta({ description: 'Those runs, oldest first: when each ended, and its commit, branch and run id where CI gave them' }),
     minimumRuns: z.int().min(1).meta({ description: 'Earlier runs of an endpoint its trend needs; below it the trend is tooFewRuns' }),
     windowRuns: z.int().min(1).meta({ description: 'The most recent earlier runs of an endpoint its range is made from' }),
-    runShiftPercent: z
-      .number()
-      .nullable()
-      .meta({ description: 'The shift of p95 the whole run shares against history (the median over endpoints with enough runs, at least 5 of them); null with fewer endpoints' }),
-    runShiftTakenOut: z
-      .boolean()
-      .meta({ description: "Whether that shift was taken out before each endpoint was judged: only when the earlier runs swung as far (the machine); a shift past their range is the service's, and the endpoints that moved are marked" }),
-    trendCounts: z.strictObject(Object.fromEntries(TRENDS.map((trend) => [trend, z.int().min(0)])) as Record<Trend, z.ZodInt>).meta({ description: 'Endpoints by trend' }),
-    aboveRangeEndpoints: z.array(z.string()).meta({ description: 'Endpoints whose p95 is above their historical range, in code-unit order' }),
+    runShiftPercent: z.number().nullable().meta({
+      description:
+        'The shift of p95 the whole run shares against history (the median over endpoints with enough runs, at least 5 of them); null with fewer endpoints',
+    }),
+    runShiftTakenOut: z.boolean().meta({
+      description:
+        "Whether that shift was taken out before each endpoint was judged: only when the earlier runs swung as far (the machine); a shift past their range is the service's, and the endpoints that moved are marked",
+    }),
+    trendCounts: z
+      .strictObject(Object.fromEntries(TRENDS.map((trend) => [trend, z.int().min(0)])) as Record<Trend, z.ZodInt>)
+      .meta({ description: 'Endpoints by trend' }),
+    aboveRangeEndpoints: z
+      .array(z.string())
+      .meta({ description: 'Endpoints whose p95 is above their historical range, in code-unit order' }),
     skippedLines: z
       .array(z.strictObject({ line: z.int().min(1), message: z.string() }))
       .optional()

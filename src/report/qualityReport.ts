@@ -8,7 +8,13 @@ import type { SourceStatistics } from '../summary/sourceShare.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { copySparseCounts } from '../summary/sparseCounts.js';
-import { bodyConformanceSchema, latencyHistogramSchema, latencyStatisticsSchema, statusCodesSchema, statusLatencySchema } from './statisticsSchemas.js';
+import {
+  bodyConformanceSchema,
+  latencyHistogramSchema,
+  latencyStatisticsSchema,
+  statusCodesSchema,
+  statusLatencySchema,
+} from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js';
 
@@ -62,10 +68,10 @@ const testCallsSchema = z
   .meta({ title: 'TestCalls' });
 
 /** The `source` of a call a web application made in a browser test; absent for an API client's. */
-const browserSourceSchema = z
-  .literal('browser')
-  .optional()
-  .meta({ description: 'Only for a call a web application made in a browser test (its fetch or XMLHttpRequest): "browser". Absent for an API client\'s call' });
+const browserSourceSchema = z.literal('browser').optional().meta({
+  description:
+    'Only for a call a web application made in a browser test (its fetch or XMLHttpRequest): "browser". Absent for an API client\'s call',
+});
 
 /** One source's executions of one endpoint. */
 const sourceCountsSchema = z.strictObject({
@@ -99,15 +105,25 @@ const failedExecutionSchema = z
     method: z.string(),
     path: z.string().meta({ description: 'The path the call was recorded with, query removed' }),
     ...callOutcomeShape,
-    test: z.strictObject(testIdentityShape).optional().meta({ description: 'Only for a call a Playwright test made: the test, where it is declared' }),
-    attempt: z.int().min(1).optional().meta({ description: 'Only for a call a Playwright test made: its attempt, 1-based (2 is the first retry)' }),
-    callLocation: z.strictObject(sourceLocationShape).optional().meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
+    test: z
+      .strictObject(testIdentityShape)
+      .optional()
+      .meta({ description: 'Only for a call a Playwright test made: the test, where it is declared' }),
+    attempt: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'Only for a call a Playwright test made: its attempt, 1-based (2 is the first retry)' }),
+    callLocation: z
+      .strictObject(sourceLocationShape)
+      .optional()
+      .meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
     location: z.string().optional().meta({ description: 'Where the record is, as slowestExecutions gives it' }),
-    excerpt: z
-      .string()
-      .optional()
-      .meta({ description: 'Only with failureExcerptBytes set: the first bytes of the response body, values under keys that look secret replaced; never a header' }),
+    excerpt: z.string().optional().meta({
+      description:
+        'Only with failureExcerptBytes set: the first bytes of the response body, values under keys that look secret replaced; never a header',
+    }),
     source: browserSourceSchema,
   })
   .meta({ title: 'FailedExecution' });
@@ -118,55 +134,61 @@ export const endpointStatisticsSchema = z
     endpoint: z.string().meta({ description: 'The endpoint label, after route templates and grouping' }),
     executionCount: z.int().min(1),
     failedExecutionCount: z.int().min(0).meta({ description: 'Executions with a status that was not expected, or with no response' }),
-    expectedErrorCount: z.int().min(0).meta({ description: 'Executions with a status of 400 or above that was expected (negative tests): not failures' }),
+    expectedErrorCount: z
+      .int()
+      .min(0)
+      .meta({ description: 'Executions with a status of 400 or above that was expected (negative tests): not failures' }),
     slowExecutionCount: z.int().min(0),
     noResponseCount: z.int().min(0),
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema,
     latencyHistogram: latencyHistogramSchema,
-    latencyByStatus: z
-      .array(statusLatencySchema)
-      .optional()
-      .meta({
-        description:
-          "The endpoint's executions by status code, ascending, then by error code for calls with no response: each with its count, the sum of its times and their histogram (the OpenTelemetry and Prometheus exports are made of them). Absent in reports of versions before 0.2",
-      }),
-    timeToFirstByteMs: latencyStatisticsSchema
-      .optional()
-      .meta({ description: 'Only when records of this endpoint carried timing phases: the statistics of the wait phase (request sent to first byte)' }),
-    newConnectionCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: 'Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection)' }),
+    latencyByStatus: z.array(statusLatencySchema).optional().meta({
+      description:
+        "The endpoint's executions by status code, ascending, then by error code for calls with no response: each with its count, the sum of its times and their histogram (the OpenTelemetry and Prometheus exports are made of them). Absent in reports of versions before 0.2",
+    }),
+    timeToFirstByteMs: latencyStatisticsSchema.optional().meta({
+      description:
+        'Only when records of this endpoint carried timing phases: the statistics of the wait phase (request sent to first byte)',
+    }),
+    newConnectionCount: z.int().min(0).optional().meta({
+      description: 'Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection)',
+    }),
     tests: z
       .array(testCallsSchema)
       .optional()
-      .meta({ description: `Only in reports written by the Playwright reporter: the tests that called the endpoint, most failed calls first, then most calls; at most ${ENDPOINT_TEST_LIMIT}` }),
-    testCount: z.int().min(1).optional().meta({ description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not' }),
+      .meta({
+        description: `Only in reports written by the Playwright reporter: the tests that called the endpoint, most failed calls first, then most calls; at most ${ENDPOINT_TEST_LIMIT}`,
+      }),
+    testCount: z.int().min(1).optional().meta({
+      description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not',
+    }),
     failedExecutions: z
       .array(failedExecutionSchema)
       .max(FAILED_EXECUTION_LIMIT)
       .optional()
-      .meta({ description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: a Playwright run's by test file, line, column, title and attempt; records read from files by file name, then position in the file (the same whatever the order of files, shards and threads)` }),
-    flakyFailedExecutionCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: 'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good' }),
-    passingTestFailures: z
-      .record(z.string(), z.int().min(1))
-      .optional()
       .meta({
-        description:
-          'Only when tests that passed made failed calls: those calls by status code (or error code), keys ascending. Most often negative cases: declare them with the expected-status annotation or expectedStatusesByEndpoint',
+        description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: a Playwright run's by test file, line, column, title and attempt; records read from files by file name, then position in the file (the same whatever the order of files, shards and threads)`,
       }),
-    bodies: bodyConformanceSchema.optional().meta({ description: "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas" }),
-    history: endpointHistorySchema.optional().meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
-    sources: z
-      .strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema })
+    flakyFailedExecutionCount: z.int().min(0).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good',
+    }),
+    passingTestFailures: z.record(z.string(), z.int().min(1)).optional().meta({
+      description:
+        'Only when tests that passed made failed calls: those calls by status code (or error code), keys ascending. Most often negative cases: declare them with the expected-status annotation or expectedStatusesByEndpoint',
+    }),
+    bodies: bodyConformanceSchema.optional().meta({
+      description:
+        "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas",
+    }),
+    history: endpointHistorySchema
       .optional()
-      .meta({ description: "Only when the run has calls a browser made: this endpoint's executions and failures by source, api (a test's API client) and browser (the application's own calls)" }),
+      .meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
+    sources: z.strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema }).optional().meta({
+      description:
+        "Only when the run has calls a browser made: this endpoint's executions and failures by source, api (a test's API client) and browser (the application's own calls)",
+    }),
   })
   .meta({ title: 'EndpointStatistics' });
 
@@ -176,10 +198,10 @@ const slowExecutionSchema = z
     endpoint: z.string(),
     ...callOutcomeShape,
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
-    location: z
-      .string()
-      .optional()
-      .meta({ description: 'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", or a test and its attempt, as in test "title" (attempt 1)' }),
+    location: z.string().optional().meta({
+      description:
+        'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", or a test and its attempt, as in test "title" (attempt 1)',
+    }),
     source: browserSourceSchema,
   })
   .meta({ title: 'SlowExecution' });
@@ -190,22 +212,37 @@ export const qualityReportSchema = z
     schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
     environment: z.string().meta({ description: 'Name of the target environment' }),
     slowResponseThresholdMs: z.int().min(0).meta({ description: 'Executions strictly slower than this are slow' }),
-    expectedStatuses: z.string().meta({ description: 'The statuses that are not failures, run-wide, in canonical form (sorted, merged ranges): "100-399" unless expectedStatuses says otherwise' }),
-    expectedStatusesByEndpoint: z
-      .record(z.string(), z.string())
-      .optional()
-      .meta({ description: 'Only when expectedStatusesByEndpoint was given: each endpoint label and its statuses in canonical form, labels in code-unit order' }),
+    expectedStatuses: z.string().meta({
+      description:
+        'The statuses that are not failures, run-wide, in canonical form (sorted, merged ranges): "100-399" unless expectedStatuses says otherwise',
+    }),
+    expectedStatusesByEndpoint: z.record(z.string(), z.string()).optional().meta({
+      description:
+        'Only when expectedStatusesByEndpoint was given: each endpoint label and its statuses in canonical form, labels in code-unit order',
+    }),
     executionCount: z.int().min(0).meta({ description: 'Executions recorded, including calls that got no response' }),
-    failedExecutionCount: z.int().min(0).meta({ description: 'Executions answered with a status code of 400 or above, or with no response at all' }),
-    slowExecutionCount: z.int().min(0).meta({ description: 'Executions strictly slower than slowResponseThresholdMs (for a call with no response: the time until it failed)' }),
-    failureCountByEndpoint: z.record(z.string(), z.int().min(1)).meta({ description: 'Failed executions per endpoint; endpoints without failures do not appear' }),
-    slowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one slow execution, each once, in code-unit order' }),
-    noResponseCount: z.int().min(0).meta({ description: 'Executions that got no response (connection refused, DNS failure, timeout, reset); they count as failed too' }),
-    noResponseEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one execution that got no response, each once, in code-unit order' }),
-    expectedErrorCount: z
+    failedExecutionCount: z
       .int()
       .min(0)
-      .meta({ description: 'Executions with a status of 400 or above that was expected (expectedStatuses): negative tests, counted here and not as failed' }),
+      .meta({ description: 'Executions answered with a status code of 400 or above, or with no response at all' }),
+    slowExecutionCount: z.int().min(0).meta({
+      description: 'Executions strictly slower than slowResponseThresholdMs (for a call with no response: the time until it failed)',
+    }),
+    failureCountByEndpoint: z
+      .record(z.string(), z.int().min(1))
+      .meta({ description: 'Failed executions per endpoint; endpoints without failures do not appear' }),
+    slowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with at least one slow execution, each once, in code-unit order' }),
+    noResponseCount: z
+      .int()
+      .min(0)
+      .meta({ description: 'Executions that got no response (connection refused, DNS failure, timeout, reset); they count as failed too' }),
+    noResponseEndpoints: z
+      .array(z.string())
+      .meta({ description: 'Endpoints with at least one execution that got no response, each once, in code-unit order' }),
+    expectedErrorCount: z.int().min(0).meta({
+      description:
+        'Executions with a status of 400 or above that was expected (expectedStatuses): negative tests, counted here and not as failed',
+    }),
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema.meta({ description: 'Statistics of every execution’s response time' }),
     endpoints: z.array(endpointStatisticsSchema).meta({ description: 'One entry per endpoint, by label in code-unit order' }),
@@ -213,85 +250,69 @@ export const qualityReportSchema = z
       .array(slowExecutionSchema)
       .max(5)
       .meta({ description: 'The 5 slowest executions, slowest first, ties in input order' }),
-    sources: z
-      .strictObject({ api: sourceStatisticsSchema, browser: sourceStatisticsSchema })
-      .optional()
-      .meta({
-        description:
-          "Only when the run has calls a browser made: the executions split by source, api (a test's API client, and any record that names no source) and browser (a web application's own fetch and XMLHttpRequest calls in browser tests), so that an API suite and an end-to-end suite in one run read apart",
-      }),
-    skippedAssetCount: z
+    sources: z.strictObject({ api: sourceStatisticsSchema, browser: sourceStatisticsSchema }).optional().meta({
+      description:
+        "Only when the run has calls a browser made: the executions split by source, api (a test's API client, and any record that names no source) and browser (a web application's own fetch and XMLHttpRequest calls in browser tests), so that an API suite and an end-to-end suite in one run read apart",
+    }),
+    skippedAssetCount: z.int().min(0).optional().meta({
+      description:
+        'Only when a HAR file was read: entries left out that are no API call: page assets (documents, scripts, styles, images, fonts, media), URLs that are not http: or https: (data:, blob:, about:), WebSockets',
+    }),
+    unrecordedCallCount: z.int().min(0).optional().meta({
+      description: 'Only in reports written by the Playwright reporter: API calls the tests sent that no execution record accounts for',
+    }),
+    unrecordedEndpoints: z.array(z.string()).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: endpoints of the unrecorded calls, ids templated as :id, each once, in code-unit order',
+    }),
+    browserCallCount: z.int().min(0).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter, when tests used browser contexts: the API calls the recording fixture saw them make; each is an execution (source "browser") or counted below as not measured',
+    }),
+    mockedCallCount: z.int().min(0).optional().meta({
+      description:
+        "Only with browserCallCount: calls answered by the test's own page.route() or context.route() (route.fulfill): no server answered, so they are not executions",
+    }),
+    cachedCallCount: z
       .int()
       .min(0)
       .optional()
-      .meta({ description: 'Only when a HAR file was read: entries left out that are no API call: page assets (documents, scripts, styles, images, fonts, media), URLs that are not http: or https: (data:, blob:, about:), WebSockets' }),
-    unrecordedCallCount: z
+      .meta({ description: 'Only with browserCallCount: calls the browser answered from its HTTP cache: not executions' }),
+    serviceWorkerCallCount: z
       .int()
       .min(0)
       .optional()
-      .meta({ description: 'Only in reports written by the Playwright reporter: API calls the tests sent that no execution record accounts for' }),
-    unrecordedEndpoints: z
-      .array(z.string())
-      .optional()
-      .meta({ description: 'Only in reports written by the Playwright reporter: endpoints of the unrecorded calls, ids templated as :id, each once, in code-unit order' }),
-    browserCallCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({
-        description:
-          'Only in reports written by the Playwright reporter, when tests used browser contexts: the API calls the recording fixture saw them make; each is an execution (source "browser") or counted below as not measured',
-      }),
-    mockedCallCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: "Only with browserCallCount: calls answered by the test's own page.route() or context.route() (route.fulfill): no server answered, so they are not executions" }),
-    cachedCallCount: z.int().min(0).optional().meta({ description: "Only with browserCallCount: calls the browser answered from its HTTP cache: not executions" }),
-    serviceWorkerCallCount: z.int().min(0).optional().meta({ description: 'Only with browserCallCount: calls a service worker answered: not executions' }),
-    unfinishedCallCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: 'Only with browserCallCount: calls still in flight when their browser context closed (a long poll): not executions' }),
+      .meta({ description: 'Only with browserCallCount: calls a service worker answered: not executions' }),
+    unfinishedCallCount: z.int().min(0).optional().meta({
+      description: 'Only with browserCallCount: calls still in flight when their browser context closed (a long poll): not executions',
+    }),
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
-    runStatus: runStatusSchema
+    runStatus: runStatusSchema.optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
+    }),
+    flakyFailedExecutionCount: z.int().min(0).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good',
+    }),
+    playwrightHtmlReport: z.string().optional().meta({
+      description:
+        "Only in reports written by the Playwright reporter when Playwright's HTML reporter runs beside it: its index.html, relative to this report's folder, for links to each test (index.html#?testId=…)",
+    }),
+    passingTestFailureCount: z.int().min(0).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: failed executions made by attempts that passed; most often negative cases not declared expected (the expected-status annotation, expectedStatusesByEndpoint)',
+    }),
+    flakyEndpoints: z.array(z.string()).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: endpoints with failed executions, every one of which came from an attempt of a test that later passed on a retry; in code-unit order',
+    }),
+    contract: contractCoverageSchema.optional().meta({
+      description: 'Only when an OpenAPI document was given (openapi): how the calls cover its operations and the statuses they declare',
+    }),
+    history: reportHistorySchema
       .optional()
-      .meta({
-        description:
-          'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
-      }),
-    flakyFailedExecutionCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({ description: 'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good' }),
-    playwrightHtmlReport: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Only in reports written by the Playwright reporter when Playwright's HTML reporter runs beside it: its index.html, relative to this report's folder, for links to each test (index.html#?testId=…)",
-      }),
-    passingTestFailureCount: z
-      .int()
-      .min(0)
-      .optional()
-      .meta({
-        description:
-          'Only in reports written by the Playwright reporter: failed executions made by attempts that passed; most often negative cases not declared expected (the expected-status annotation, expectedStatusesByEndpoint)',
-      }),
-    flakyEndpoints: z
-      .array(z.string())
-      .optional()
-      .meta({
-        description:
-          'Only in reports written by the Playwright reporter: endpoints with failed executions, every one of which came from an attempt of a test that later passed on a retry; in code-unit order',
-      }),
-    contract: contractCoverageSchema
-      .optional()
-      .meta({ description: 'Only when an OpenAPI document was given (openapi): how the calls cover its operations and the statuses they declare' }),
-    history: reportHistorySchema.optional().meta({ description: 'Only when a history file was given (historyPath): the runs the trends span, and the endpoints by trend' }),
+      .meta({ description: 'Only when a history file was given (historyPath): the runs the trends span, and the endpoints by trend' }),
     baseline: baselineComparisonSchema.optional().meta({ description: 'Only when a baseline report was named: the comparison with it' }),
     budgets: budgetVerdictSchema.optional().meta({ description: 'Only when budgets were given: the verdict of each budget' }),
   })
@@ -374,10 +395,20 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
         totalMs,
         latencyHistogram: copyHistogram(latencyHistogram),
       })),
-      ...(bodies === undefined ? {} : { bodies: { ...bodies, notValidatedReasons: { ...bodies.notValidatedReasons }, topViolations: bodies.topViolations.map((violation) => ({ ...violation })) } }),
+      ...(bodies === undefined
+        ? {}
+        : {
+            bodies: {
+              ...bodies,
+              notValidatedReasons: { ...bodies.notValidatedReasons },
+              topViolations: bodies.topViolations.map((violation) => ({ ...violation })),
+            },
+          }),
     })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
-    ...(summary.sources === undefined ? {} : { sources: { api: sourceEntry(summary.sources.api), browser: sourceEntry(summary.sources.browser) } }),
+    ...(summary.sources === undefined
+      ? {}
+      : { sources: { api: sourceEntry(summary.sources.api), browser: sourceEntry(summary.sources.browser) } }),
   };
   if (context.skippedAssetCount !== undefined) report.skippedAssetCount = context.skippedAssetCount;
   if (context.unrecordedCalls !== undefined) {
@@ -392,7 +423,10 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   if (context.runStatus !== undefined) report.runStatus = context.runStatus;
   if (context.tests !== undefined) {
     report.flakyFailedExecutionCount = summary.endpoints.reduce((sum, endpoint) => sum + (endpoint.flakyFailedExecutionCount ?? 0), 0);
-    report.passingTestFailureCount = summary.endpoints.reduce((sum, endpoint) => sum + Object.values(endpoint.passingTestFailures ?? {}).reduce((total, count) => total + count, 0), 0);
+    report.passingTestFailureCount = summary.endpoints.reduce(
+      (sum, endpoint) => sum + Object.values(endpoint.passingTestFailures ?? {}).reduce((total, count) => total + count, 0),
+      0,
+    );
   }
   if (context.playwrightHtmlReport !== undefined) report.playwrightHtmlReport = context.playwrightHtmlReport;
   if (context.flakyEndpoints !== undefined) report.flakyEndpoints = [...context.flakyEndpoints];
@@ -413,7 +447,12 @@ function copyHistogram(histogram: LatencyHistogram): QualityReport['endpoints'][
   return { ...histogram, bins: histogram.bins as [number, number][] };
 }
 
-function failedExecutionEntry({ location, test, callLocation, ...execution }: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {
+function failedExecutionEntry({
+  location,
+  test,
+  callLocation,
+  ...execution
+}: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {
   return {
     ...execution,
     ...(test === undefined ? {} : { test: { ...test } }),

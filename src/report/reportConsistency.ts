@@ -74,7 +74,8 @@ export function reportDisagreement(report: QualityReport): Disagreement | undefi
   for (const [index, entry] of report.endpoints.entries()) {
     const { endpoint } = entry;
     if (!isEndpointLabel(endpoint) || normaliseEndpoint(endpoint) !== endpoint) return at(['endpoints', index, 'endpoint'], NOT_A_LABEL);
-    if (seen.has(endpoint)) return { path: ['endpoints', index, 'endpoint'], endpoint, message: 'names an endpoint listed before: a report lists each once' };
+    if (seen.has(endpoint))
+      return { path: ['endpoints', index, 'endpoint'], endpoint, message: 'names an endpoint listed before: a report lists each once' };
     seen.add(endpoint);
     const problem = endpointProblem(entry);
     if (problem !== undefined) return { ...problem, path: ['endpoints', index, ...problem.path], endpoint };
@@ -114,7 +115,8 @@ function endpointProblem(entry: Endpoint): Disagreement | undefined {
     const message = `count ${withStatus} executions with a status and noResponseCount ${noResponseCount} without, where executionCount is ${executionCount}`;
     return at(['statusCodes'], message);
   }
-  const times = histogramProblem(entry.latencyHistogram, executionCount, ['latencyHistogram']) ?? boundsProblem(entry) ?? byStatusProblem(entry);
+  const times =
+    histogramProblem(entry.latencyHistogram, executionCount, ['latencyHistogram']) ?? boundsProblem(entry) ?? byStatusProblem(entry);
   if (times !== undefined) return times;
   const listed = entry.failedExecutions?.length ?? 0;
   if (listed > failed) return at(['failedExecutions'], `lists ${listed} failed calls, where failedExecutionCount is ${failed}`);
@@ -129,11 +131,13 @@ function endpointProblem(entry: Endpoint): Disagreement | undefined {
     if (schemaViolationCount > validatedCount) {
       return at(['bodies', 'schemaViolationCount'], `is ${schemaViolationCount}, more than validatedCount (${validatedCount})`);
     }
-    if (reasons !== notValidatedCount) return at(['bodies', 'notValidatedReasons'], `count ${reasons} bodies, where notValidatedCount is ${notValidatedCount}`);
+    if (reasons !== notValidatedCount)
+      return at(['bodies', 'notValidatedReasons'], `count ${reasons} bodies, where notValidatedCount is ${notValidatedCount}`);
   }
   for (const name of sources === undefined ? [] : (['executionCount', 'failedExecutionCount'] as const)) {
     const sum = sources!.api[name] + sources!.browser[name];
-    if (sum !== entry[name]) return at(['sources'], `count ${sum} as ${name} of api and browser together, where the endpoint's is ${entry[name]}`);
+    if (sum !== entry[name])
+      return at(['sources'], `count ${sum} as ${name} of api and browser together, where the endpoint's is ${entry[name]}`);
   }
   return undefined;
 }
@@ -148,31 +152,40 @@ function histogramProblem(histogram: LatencyHistogram, executionCount: number, p
 function boundsProblem(entry: Endpoint): Disagreement | undefined {
   const { min, max } = entry.responseTimeMs;
   if (min === null || max === null || min > max || max > MAX_MILLISECONDS) {
-    return at(['responseTimeMs'], `has min ${min} and max ${max}: each must be a time from 0 to ${MAX_MILLISECONDS} ms (a day, as a record's), min first`);
+    return at(
+      ['responseTimeMs'],
+      `has min ${min} and max ${max}: each must be a time from 0 to ${MAX_MILLISECONDS} ms (a day, as a record's), min first`,
+    );
   }
   const { zeroCount, bins } = entry.latencyHistogram;
   // One bucket of slack: the mapping of a time to its bucket is a logarithm, which another machine may round the other way.
   const near = (bucket: number | undefined, time: number): boolean =>
     time === 0 ? bucket === undefined : bucket !== undefined && Math.abs(bucket - bucketOf(time)) <= 1;
-  if ((min === 0) !== zeroCount > 0 || (min > 0 && !near(bins[0]?.[0], min))) return at(['latencyHistogram'], `does not start where min (${min} ms) is`);
+  if ((min === 0) !== zeroCount > 0 || (min > 0 && !near(bins[0]?.[0], min)))
+    return at(['latencyHistogram'], `does not start where min (${min} ms) is`);
   return near(bins[bins.length - 1]?.[0], max) ? undefined : at(['latencyHistogram'], `does not end where max (${max} ms) is`);
 }
 
 // The times by status add up to the endpoint: one entry per status code it counts, the calls with no response by error code.
 function byStatusProblem(entry: Endpoint): Disagreement | undefined {
   const byStatus = entry.latencyByStatus;
-  if (byStatus === undefined) return at(['latencyByStatus'], 'is missing (a report of a version before 0.2): summarise its records again with this version');
+  if (byStatus === undefined)
+    return at(['latencyByStatus'], 'is missing (a report of a version before 0.2): summarise its records again with this version');
   const outcomes = new Set<number | string>();
   let noResponse = 0;
   for (const [index, { statusCode, errorCode, executionCount, totalMs, latencyHistogram }] of byStatus.entries()) {
     const path = ['latencyByStatus', index];
     const outcome = statusCode ?? errorCode;
-    if (outcome === undefined || (statusCode !== undefined && errorCode !== undefined)) return at(path, 'must have a statusCode or an errorCode, and not both');
+    if (outcome === undefined || (statusCode !== undefined && errorCode !== undefined))
+      return at(path, 'must have a statusCode or an errorCode, and not both');
     if (outcomes.has(outcome)) return at(path, `repeats ${JSON.stringify(outcome)}: each status (or error code) has one entry`);
     outcomes.add(outcome);
     const counted = statusCode === undefined ? undefined : (entry.statusCodes[statusCode] ?? 0);
     if (counted !== undefined && counted !== executionCount) {
-      return at([...path, 'executionCount'], `is ${executionCount}, where statusCodes counts ${counted} executions of status ${statusCode}`);
+      return at(
+        [...path, 'executionCount'],
+        `is ${executionCount}, where statusCodes counts ${counted} executions of status ${statusCode}`,
+      );
     }
     if (errorCode !== undefined) noResponse += executionCount;
     const problem = histogramProblem(latencyHistogram, executionCount, [...path, 'latencyHistogram']);
@@ -204,13 +217,17 @@ function totalProblem(report: QualityReport): Disagreement | undefined {
   const codes = new Set([...statusCodes.keys(), ...Object.keys(report.statusCodes)]);
   const code = [...codes].find((key) => statusCodes.get(key) !== report.statusCodes[key]);
   if (code !== undefined) {
-    return at(['statusCodes', code], `is ${report.statusCodes[code] ?? 'absent'}, where the endpoints' add up to ${statusCodes.get(code) ?? 0}`);
+    return at(
+      ['statusCodes', code],
+      `is ${report.statusCodes[code] ?? 'absent'}, where the endpoints' add up to ${statusCodes.get(code) ?? 0}`,
+    );
   }
   const { sources } = report;
   if (sources === undefined) return undefined;
   for (const name of ['executionCount', 'failedExecutionCount', 'noResponseCount', 'slowExecutionCount'] as const) {
     const sum = sources.api[name] + sources.browser[name];
-    if (sum !== report[name]) return at(['sources'], `count ${sum} as ${name} of api and browser together, where the report's is ${report[name]}`);
+    if (sum !== report[name])
+      return at(['sources'], `count ${sum} as ${name} of api and browser together, where the report's is ${report[name]}`);
   }
   for (const source of ['api', 'browser'] as const) {
     const { executionCount, latencyHistogram, responseTimeMs } = sources[source];
@@ -221,8 +238,15 @@ function totalProblem(report: QualityReport): Disagreement | undefined {
     const bounded =
       executionCount === 0
         ? min === null && mean === null && max === null
-        : min !== null && mean !== null && max !== null && min <= max && max <= MAX_MILLISECONDS && mean >= min - 0.001 && mean <= max + 0.001;
-    if (!bounded) return at(['sources', source, 'responseTimeMs'], `has min ${min}, mean ${mean} and max ${max} for ${executionCount} executions`);
+        : min !== null &&
+          mean !== null &&
+          max !== null &&
+          min <= max &&
+          max <= MAX_MILLISECONDS &&
+          mean >= min - 0.001 &&
+          mean <= max + 0.001;
+    if (!bounded)
+      return at(['sources', source, 'responseTimeMs'], `has min ${min}, mean ${mean} and max ${max} for ${executionCount} executions`);
   }
   return undefined;
 }

@@ -13,7 +13,8 @@ export const LATENCY_VERDICTS = ['slower', 'faster', 'noChange', 'tooFewSamples'
 export type LatencyVerdict = (typeof LATENCY_VERDICTS)[number];
 
 const latencyVerdictSchema = z.enum(LATENCY_VERDICTS).meta({
-  description: 'slower or faster: the change is real (the latency test rejects "no change" at the significance level); noChange: it is not; tooFewSamples: no outcome of so few samples could be judged real',
+  description:
+    'slower or faster: the change is real (the latency test rejects "no change" at the significance level); noChange: it is not; tooFewSamples: no outcome of so few samples could be judged real',
 });
 
 /** One budget, judged. */
@@ -24,19 +25,20 @@ const budgetResultSchema = z
         'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
     }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),
-    operation: z
-      .string()
-      .optional()
-      .meta({ description: "Only for a budget of one operation of the contract: the operationId or label the budgets name it by (endpoint is then the operation's label, absent when no operation has that name)" }),
+    operation: z.string().optional().meta({
+      description:
+        "Only for a budget of one operation of the contract: the operationId or label the budgets name it by (endpoint is then the operation's label, absent when no operation has that name)",
+    }),
     limit: z.number().meta({ description: 'The limit, inclusive: a measured value equal to it holds' }),
-    actual: z.number().nullable().meta({ description: 'The measured value; null when there is none (no executions, or an endpoint that did not run), which breaches the budget' }),
+    actual: z.number().nullable().meta({
+      description:
+        'The measured value; null when there is none (no executions, or an endpoint that did not run), which breaches the budget',
+    }),
     passed: z.boolean(),
-    latencyVerdict: latencyVerdictSchema
-      .optional()
-      .meta({
-        description:
-          "Only for maxP95IncreasePercent: the baseline comparison's verdict on the endpoint's latency. Only a slower endpoint can breach it; one with too few samples to judge is listed, and holds",
-      }),
+    latencyVerdict: latencyVerdictSchema.optional().meta({
+      description:
+        "Only for maxP95IncreasePercent: the baseline comparison's verdict on the endpoint's latency. Only a slower endpoint can breach it; one with too few samples to judge is listed, and holds",
+    }),
   })
   .meta({ title: 'BudgetResult' });
 
@@ -44,11 +46,13 @@ const budgetResultSchema = z
 export const budgetVerdictSchema = z
   .strictObject({
     passed: z.boolean().meta({ description: 'Whether every budget holds' }),
-    countFlakyFailures: z
-      .literal(false)
-      .optional()
-      .meta({ description: 'Only when the budgets say so (countFlakyFailures: false): failed executions that a retry made good are not counted in maxFailedExecutions and maxFailureRate' }),
-    results: z.array(budgetResultSchema).meta({ description: 'Every budget, in a fixed order: the whole run first, then endpoints by label' }),
+    countFlakyFailures: z.literal(false).optional().meta({
+      description:
+        'Only when the budgets say so (countFlakyFailures: false): failed executions that a retry made good are not counted in maxFailedExecutions and maxFailureRate',
+    }),
+    results: z
+      .array(budgetResultSchema)
+      .meta({ description: 'Every budget, in a fixed order: the whole run first, then endpoints by label' }),
   })
   .meta({ title: 'BudgetVerdict' });
 
@@ -58,7 +62,9 @@ const countPair = z.strictObject({ before: z.int().min(0).nullable(), after: z.i
 export const baselineComparisonSchema = z
   .strictObject({
     environment: z.strictObject({ before: z.string(), after: z.string() }),
-    run: runIdentitySchema.optional().meta({ description: 'Only when the baseline was taken from the history file (baselineFromHistory): which run it was' }),
+    run: runIdentitySchema
+      .optional()
+      .meta({ description: 'Only when the baseline was taken from the history file (baselineFromHistory): which run it was' }),
     executionCount: countPair,
     failedExecutionCount: countPair,
     slowExecutionCount: countPair,
@@ -70,40 +76,60 @@ export const baselineComparisonSchema = z
           p95: z.strictObject({
             before: z.number().nullable(),
             after: z.number().nullable(),
-            changePercent: z.number().nullable().meta({ description: '(after - before) / before × 100, rounded to 2 decimals; null when either is missing or before is 0 and after is not' }),
+            changePercent: z.number().nullable().meta({
+              description:
+                '(after - before) / before × 100, rounded to 2 decimals; null when either is missing or before is 0 and after is not',
+            }),
           }),
           failedExecutionCount: countPair,
-          failureRate: z
-            .strictObject({ before: z.number().min(0).max(1).nullable(), after: z.number().min(0).max(1).nullable() })
-            .meta({ description: 'Failed executions per execution, before and after (a retried attempt counts its calls again, so a retry does not read as failing more); null for a side without executions' }),
+          failureRate: z.strictObject({ before: z.number().min(0).max(1).nullable(), after: z.number().min(0).max(1).nullable() }).meta({
+            description:
+              'Failed executions per execution, before and after (a retried attempt counts its calls again, so a retry does not read as failing more); null for a side without executions',
+          }),
           latencyVerdict: latencyVerdictSchema,
           latencyTest: z
             .strictObject({
-              method: z.literal('mannWhitneyU').meta({ description: "A two-sided Mann-Whitney U test over the two latency histograms, each direction against the baseline moved by the histogram's resolution" }),
-              significanceLevel: z.number().meta({ description: 'A change is real when pValue is below this (the significanceLevel setting; default 0.01)' }),
+              method: z.literal('mannWhitneyU').meta({
+                description:
+                  "A two-sided Mann-Whitney U test over the two latency histograms, each direction against the baseline moved by the histogram's resolution",
+              }),
+              significanceLevel: z
+                .number()
+                .meta({ description: 'A change is real when pValue is below this (the significanceLevel setting; default 0.01)' }),
               nBefore: z.int().min(0).meta({ description: "Times in the baseline's histogram" }),
               nAfter: z.int().min(0).meta({ description: "Times in this run's histogram" }),
-              p50ChangePercent: z.number().nullable().meta({ description: 'The change of the exact p50, in percent, as p95.changePercent is computed' }),
+              p50ChangePercent: z
+                .number()
+                .nullable()
+                .meta({ description: 'The change of the exact p50, in percent, as p95.changePercent is computed' }),
               p95ChangePercent: z.number().nullable().meta({ description: 'The change of the exact p95, in percent (p95.changePercent)' }),
-              pValue: z.number().min(0).max(1).nullable().meta({ description: 'The p-value, to 4 significant digits; null when there were too few samples to test (or no histogram in the baseline)' }),
-              runShiftPercent: z.number().meta({ description: "The whole run's shift the baseline was moved by before the test (runShiftPercent of the comparison); 0 when none was taken out" }),
+              pValue: z.number().min(0).max(1).nullable().meta({
+                description:
+                  'The p-value, to 4 significant digits; null when there were too few samples to test (or no histogram in the baseline)',
+              }),
+              runShiftPercent: z.number().meta({
+                description:
+                  "The whole run's shift the baseline was moved by before the test (runShiftPercent of the comparison); 0 when none was taken out",
+              }),
             })
             .meta({ description: 'The numbers the latency verdict was decided by' }),
         }),
       )
       .meta({ description: 'Each endpoint of this report, by label' }),
     significanceLevel: z.number().gt(0).lt(1).meta({ description: 'The level the latency verdicts were judged at' }),
-    runShiftPercent: z
-      .number()
-      .meta({
-        description:
-          "The shift every endpoint of this run shares against the baseline (the median change of the p50s, over the endpoints with enough samples in both runs; at least 5 of them, else 0), in 2% steps: taken out before each endpoint is judged, so that a machine that is faster or slower as a whole marks no endpoint, and reported here on its own",
-      }),
+    runShiftPercent: z.number().meta({
+      description:
+        'The shift every endpoint of this run shares against the baseline (the median change of the p50s, over the endpoints with enough samples in both runs; at least 5 of them, else 0), in 2% steps: taken out before each endpoint is judged, so that a machine that is faster or slower as a whole marks no endpoint, and reported here on its own',
+    }),
     latencyVerdictCounts: z
       .strictObject({ slower: z.int().min(0), faster: z.int().min(0), noChange: z.int().min(0), tooFewSamples: z.int().min(0) })
-      .meta({ description: "The endpoints of this report by latency verdict" }),
-    slowerEndpoints: z.array(z.string()).meta({ description: 'Endpoints whose latency verdict is slower: with the newly failing ones, the regressions' }),
-    newlyFailingEndpoints: z.array(z.string()).meta({ description: 'Endpoints with failed executions now and none in the baseline (including endpoints the baseline does not have)' }),
+      .meta({ description: 'The endpoints of this report by latency verdict' }),
+    slowerEndpoints: z
+      .array(z.string())
+      .meta({ description: 'Endpoints whose latency verdict is slower: with the newly failing ones, the regressions' }),
+    newlyFailingEndpoints: z.array(z.string()).meta({
+      description: 'Endpoints with failed executions now and none in the baseline (including endpoints the baseline does not have)',
+    }),
     recoveredEndpoints: z.array(z.string()).meta({ description: 'Endpoints with failed executions in the baseline and none now' }),
     newlySlowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with slow executions now and none in the baseline' }),
     newEndpoints: z.array(z.string()).meta({ description: 'Endpoints that ran now and not in the baseline' }),

@@ -85,13 +85,27 @@ export interface EvidenceRun {
 export function rulesWithContract<Rules extends EvidenceRules>(rules: Rules, { contract }: Judgement): Rules {
   if (contract === undefined) return rules;
   // Only what matching needs: these cross to worker threads.
-  return { ...rules, operations: contract.operations.map(({ method, path, basePaths, integerParameters }) => ({ method, path, basePaths, integerParameters })) };
+  return {
+    ...rules,
+    operations: contract.operations.map(({ method, path, basePaths, integerParameters }) => ({
+      method,
+      path,
+      basePaths,
+      integerParameters,
+    })),
+  };
 }
 
 /** Starts an evidence run (see {@link EvidenceRun}). */
 export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, noun, bodyChecker }: EvidenceRunOptions = {}): EvidenceRun {
-  const intake = new RecordIntake(rulesWithContract(settings, judgement), { schema: executionRecordSchema, ...(noun === undefined ? {} : { noun }) });
-  const checkBodies = bodyChecker === undefined || judgement.contract === undefined ? undefined : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
+  const intake = new RecordIntake(rulesWithContract(settings, judgement), {
+    schema: executionRecordSchema,
+    ...(noun === undefined ? {} : { noun }),
+  });
+  const checkBodies =
+    bodyChecker === undefined || judgement.contract === undefined
+      ? undefined
+      : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
   const excerptBytes = settings.failureExcerptBytes ?? 0;
   // A failed call's excerpt, from the response body its reader kept: only for a status of 400 or above (the report shows it only if the call failed).
   const excerpter = excerptBytes <= 0 ? undefined : createFailureExcerpter(excerptBytes, settings.redactKeys);
@@ -151,7 +165,12 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
         ...facts,
         ...(unrecordedCalls === undefined || learned.size === 0
           ? {}
-          : { unrecordedCalls: { ...unrecordedCalls, endpoints: [...new Set(unrecordedCalls.endpoints.map(renamed))].sort(compareCodeUnits) } }),
+          : {
+              unrecordedCalls: {
+                ...unrecordedCalls,
+                endpoints: [...new Set(unrecordedCalls.endpoints.map(renamed))].sort(compareCodeUnits),
+              },
+            }),
       };
       const summary = intake.accumulator.result();
       // A Playwright run says which failing endpoints only ever failed in attempts that a retry made good.
@@ -163,7 +182,10 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
 }
 
 /** The expected statuses a report states, canonical, so that two reports can tell whether their failures mean the same. */
-function expectedStatusesOf({ expectedStatuses, expectedStatusesByEndpoint }: EvidenceRules): Pick<ReportContext, 'expectedStatuses' | 'expectedStatusesByEndpoint'> {
+function expectedStatusesOf({
+  expectedStatuses,
+  expectedStatusesByEndpoint,
+}: EvidenceRules): Pick<ReportContext, 'expectedStatuses' | 'expectedStatusesByEndpoint'> {
   const byEndpoint =
     expectedStatusesByEndpoint === undefined
       ? undefined
@@ -172,7 +194,10 @@ function expectedStatusesOf({ expectedStatuses, expectedStatusesByEndpoint }: Ev
             .map(([label, list]) => [normaliseEndpoint(label), statusSet(list).text] as const)
             .sort(([a], [b]) => compareCodeUnits(a, b)),
         );
-  return { expectedStatuses: statusSet(expectedStatuses ?? DEFAULT_EXPECTED_STATUSES).text, ...(byEndpoint === undefined ? {} : { expectedStatusesByEndpoint: byEndpoint }) };
+  return {
+    expectedStatuses: statusSet(expectedStatuses ?? DEFAULT_EXPECTED_STATUSES).text,
+    ...(byEndpoint === undefined ? {} : { expectedStatusesByEndpoint: byEndpoint }),
+  };
 }
 
 /** An endpoint whose every failed execution came from an attempt that a retry made good. */
@@ -187,15 +212,23 @@ function isFlaky({ failedExecutionCount, flakyFailedExecutionCount }: EndpointSt
  * invalid (validation names it), a call with no response, an endpoint that
  * matches no operation, or nothing to check.
  */
-function keptBodyCheck(checker: BodyChecker, operations: readonly ContractOperation[], labelOf: (endpoint: string) => string): (record: unknown, bodies: RecordedBodies) => BodyCheck | undefined {
+function keptBodyCheck(
+  checker: BodyChecker,
+  operations: readonly ContractOperation[],
+  labelOf: (endpoint: string) => string,
+): (record: unknown, bodies: RecordedBodies) => BodyCheck | undefined {
   const byLabel = new Map<string, ContractOperation>();
   for (const operation of operations) if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation);
   return (record, bodies) => {
     if (!isExecutionRecord(record) || record.statusCode === undefined) return undefined;
     const operation = byLabel.get(labelOf(record.endpoint));
     if (operation === undefined) return undefined;
-    const response = bodies.response === undefined ? undefined : checker.checkResponse(operation, record.statusCode, bodies.response.mimeType, { text: textOf(bodies.response) });
-    const request = bodies.request === undefined ? undefined : checker.checkRequest(operation, bodies.request.mimeType, { text: bodies.request.text });
+    const response =
+      bodies.response === undefined
+        ? undefined
+        : checker.checkResponse(operation, record.statusCode, bodies.response.mimeType, { text: textOf(bodies.response) });
+    const request =
+      bodies.request === undefined ? undefined : checker.checkRequest(operation, bodies.request.mimeType, { text: bodies.request.text });
     if (response === undefined && request === undefined) return undefined;
     return { ...(response === undefined ? {} : { response }), ...(request === undefined ? {} : { request }) };
   };

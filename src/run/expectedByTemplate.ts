@@ -12,7 +12,9 @@ import type { StatusSet } from '../records/statusList.js';
  * never a word (`/usuarios/me` keeps its own rule). Keys are tried in the
  * order they were written; undefined when no key is a template.
  */
-export function expectedStatusesByTemplate(byEndpoint: ReadonlyMap<string, StatusSet>): ((endpoint: string) => StatusSet | undefined) | undefined {
+export function expectedStatusesByTemplate(
+  byEndpoint: ReadonlyMap<string, StatusSet>,
+): ((endpoint: string) => StatusSet | undefined) | undefined {
   const templates = [...byEndpoint]
     .filter(([key]) => key.includes('/:'))
     .map(([key, statuses]) => {

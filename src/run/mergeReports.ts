@@ -110,7 +110,16 @@ export function reportPart(report: Report): EvidencePart {
 }
 
 function reportedEndpointOf(entry: Endpoint): ReportedEndpoint {
-  const { executionCount, failedExecutionCount, expectedErrorCount, slowExecutionCount, noResponseCount, newConnectionCount, sources, bodies } = entry;
+  const {
+    executionCount,
+    failedExecutionCount,
+    expectedErrorCount,
+    slowExecutionCount,
+    noResponseCount,
+    newConnectionCount,
+    sources,
+    bodies,
+  } = entry;
   return {
     executionCount,
     failedExecutionCount,
@@ -145,7 +154,8 @@ function bodyDataOf(bodies: NonNullable<Endpoint['bodies']>): BodyTallyData {
 
 function evidenceDataOf(entry: Endpoint): EndpointEvidenceData | undefined {
   const { tests, testCount, failedExecutions, flakyFailedExecutionCount, passingTestFailures } = entry;
-  if (tests === undefined && testCount === undefined && failedExecutions === undefined && passingTestFailures === undefined) return undefined;
+  if (tests === undefined && testCount === undefined && failedExecutions === undefined && passingTestFailures === undefined)
+    return undefined;
   return {
     tests: tests ?? [],
     // Each failed call keeps its place, in words in the report and as data again here, so they are ordered as the records were.
@@ -178,7 +188,16 @@ function reportedSourcesOf(report: Report): Record<ExecutionSource, ReportedTota
     const histograms = report.endpoints.map(({ latencyHistogram }) => latencyHistogram);
     const { min, max } = responseTimeMs;
     const api = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, sum: sum.toPartials(), histograms, min, max };
-    const none = { executionCount: 0, failedExecutionCount: 0, noResponseCount: 0, slowExecutionCount: 0, sum: [], histograms: [], min: null, max: null };
+    const none = {
+      executionCount: 0,
+      failedExecutionCount: 0,
+      noResponseCount: 0,
+      slowExecutionCount: 0,
+      sum: [],
+      histograms: [],
+      min: null,
+      max: null,
+    };
     return { api, browser: none };
   }
   const totals = (source: ExecutionSource): ReportedTotalsData => {
@@ -207,9 +226,7 @@ export function runFactsOf(reports: readonly Report[]): RunFacts {
   const runStatus = STATUS_ORDER.find((status) => statuses.includes(status));
   return {
     ...(skippedAssetCount === undefined ? {} : { skippedAssetCount }),
-    ...(unrecordedCount === undefined
-      ? {}
-      : { unrecordedCalls: { count: unrecordedCount, endpoints: unrecordedEndpoints } }),
+    ...(unrecordedCount === undefined ? {} : { unrecordedCalls: { count: unrecordedCount, endpoints: unrecordedEndpoints } }),
     ...(browserCallCount === undefined
       ? {}
       : {

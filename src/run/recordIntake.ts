@@ -59,7 +59,8 @@ function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undef
 /** More distinct endpoints than {@link MAX_DISTINCT_ENDPOINTS}: at a record's location, or, for ranges merged, in all. */
 export function tooManyEndpoints(location?: RecordLocation): InputLimitError {
   const limit = MAX_DISTINCT_ENDPOINTS.toLocaleString('en-US');
-  const where = location === undefined ? `the inputs hold more than ${limit}` : `${describeLocation(location)} brings the count past ${limit}`;
+  const where =
+    location === undefined ? `the inputs hold more than ${limit}` : `${describeLocation(location)} brings the count past ${limit}`;
   return new InputLimitError(
     `too many distinct endpoints: ${where}, the most one report holds; ids are probably in the paths: group them with --route /orders/:id (QE_ROUTES) or --endpoint-grouping auto`,
   );
@@ -90,10 +91,15 @@ export class RecordIntake {
    * record throws an UnexplainedRecordError.
    * @param options.noun what a record is called in the summary line of a validation error.
    */
-  constructor(rules: EvidenceRules, { schema, noun = 'record' }: { readonly schema?: typeof executionRecordSchema; readonly noun?: string } = {}) {
+  constructor(
+    rules: EvidenceRules,
+    { schema, noun = 'record' }: { readonly schema?: typeof executionRecordSchema; readonly noun?: string } = {},
+  ) {
     this.validation = new RecordValidation(schema, { noun, isValid: isExecutionRecord });
     const byEndpoint = Object.entries(rules.expectedStatusesByEndpoint ?? {});
-    const expectedStatusesByEndpoint = new Map(byEndpoint.map(([endpoint, list]) => [normaliseEndpoint(endpoint), statusSet(list)] as const));
+    const expectedStatusesByEndpoint = new Map(
+      byEndpoint.map(([endpoint, list]) => [normaliseEndpoint(endpoint), statusSet(list)] as const),
+    );
     this.accumulator = new ExecutionAccumulator(rules.slowResponseThresholdMs, {
       expectedStatuses: rules.expectedStatuses === undefined ? undefined : statusSet(rules.expectedStatuses),
       expectedStatusesByEndpoint,
@@ -116,7 +122,14 @@ export class RecordIntake {
           : this.widened(endpoint, origin.alsoExpected);
     const { accumulator } = this;
     // A valid record has a status code or, when it got no response, an error code.
-    const failed = accumulator.addToSlot(slot, statusCode ?? record.errorCode!, responseTimeMs, expected, timingMs?.wait, timingMs?.connect);
+    const failed = accumulator.addToSlot(
+      slot,
+      statusCode ?? record.errorCode!,
+      responseTimeMs,
+      expected,
+      timingMs?.wait,
+      timingMs?.connect,
+    );
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
     if (record.source === 'browser') accumulator.addBrowserExecution(slot, failed, statusCode === undefined, responseTimeMs);
     if (failed || origin?.test !== undefined) {
@@ -225,7 +238,8 @@ export class RecordIntake {
     const known = cache.get(written);
     if (known !== undefined) return known;
     const { label, grouped } = this.label(normaliseEndpoint(written), derivedFromUrl);
-    if (this.accumulator.endpointCount() >= MAX_DISTINCT_ENDPOINTS && !this.accumulator.hasEndpoint(label)) throw tooManyEndpoints(this.named(locate()));
+    if (this.accumulator.endpointCount() >= MAX_DISTINCT_ENDPOINTS && !this.accumulator.hasEndpoint(label))
+      throw tooManyEndpoints(this.named(locate()));
     const slot = this.accumulator.slot(label);
     if (grouped) slot.learnable = true;
     if (cache.size < LABEL_CACHE_LIMIT) cache.set(written, slot);
@@ -244,6 +258,8 @@ export class RecordIntake {
   }
 
   private named(location: RecordLocation): RecordLocation {
-    return location.kind === 'list' && location.file === undefined && this.inputName !== undefined ? { ...location, file: this.inputName } : location;
+    return location.kind === 'list' && location.file === undefined && this.inputName !== undefined
+      ? { ...location, file: this.inputName }
+      : location;
   }
 }

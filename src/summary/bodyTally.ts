@@ -70,7 +70,13 @@ export class BodyTally {
   }
 
   toData(): BodyTallyData {
-    return { validatedCount: this.validatedCount, schemaViolationCount: this.schemaViolationCount, notValidatedCount: this.notValidatedCount, reasons: [...this.reasons], violations: [...this.violations] };
+    return {
+      validatedCount: this.validatedCount,
+      schemaViolationCount: this.schemaViolationCount,
+      notValidatedCount: this.notValidatedCount,
+      reasons: [...this.reasons],
+      violations: [...this.violations],
+    };
   }
 
   result(): BodyConformance {
@@ -84,9 +90,21 @@ export class BodyTally {
         const [body, pointer, keyword] = JSON.parse(key) as [BodyKind, string, string];
         return { body, pointer, keyword, count };
       })
-      .sort((a, b) => b.count - a.count || compareCodeUnits(a.body, b.body) || compareCodeUnits(a.pointer, b.pointer) || compareCodeUnits(a.keyword, b.keyword))
+      .sort(
+        (a, b) =>
+          b.count - a.count ||
+          compareCodeUnits(a.body, b.body) ||
+          compareCodeUnits(a.pointer, b.pointer) ||
+          compareCodeUnits(a.keyword, b.keyword),
+      )
       .slice(0, TOP_VIOLATION_COUNT);
-    return { validatedCount: this.validatedCount, schemaViolationCount: this.schemaViolationCount, notValidatedCount: this.notValidatedCount, notValidatedReasons, topViolations };
+    return {
+      validatedCount: this.validatedCount,
+      schemaViolationCount: this.schemaViolationCount,
+      notValidatedCount: this.notValidatedCount,
+      notValidatedReasons,
+      topViolations,
+    };
   }
 
   private addOutcome(body: BodyKind, outcome: BodyOutcome): void {
@@ -98,7 +116,8 @@ export class BodyTally {
     this.validatedCount++;
     if (outcome.violationCount === 0 && (outcome.violations?.length ?? 0) === 0) return;
     this.schemaViolationCount++;
-    for (const { pointer, keyword } of outcome.violations ?? []) this.countViolation(JSON.stringify([body, withoutIndices(pointer), keyword]), 1);
+    for (const { pointer, keyword } of outcome.violations ?? [])
+      this.countViolation(JSON.stringify([body, withoutIndices(pointer), keyword]), 1);
   }
 
   private countViolation(key: string, count: number): void {

@@ -153,7 +153,8 @@ export class EndpointEvidence {
     for (const { calls, failedCalls, ...identity } of data.tests) this.countTest(identity, calls, failedCalls);
     for (const execution of data.failed) this.keep(execution);
     this.retriedFailureCount += data.retriedFailureCount;
-    for (const [code, count] of data.passingTestFailures) this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + count);
+    for (const [code, count] of data.passingTestFailures)
+      this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + count);
     // A test a report left unlisted may be one another report lists: counted twice then, the one count no part can make exact.
     this.unlistedTestCount += data.unlistedTestCount ?? 0;
   }
@@ -171,7 +172,15 @@ export class EndpointEvidence {
   result(): EndpointEvidenceResult {
     const tests = [...this.tests.values()]
       .map(({ identity, calls, failedCalls }) => ({ ...identity, calls, failedCalls }))
-      .sort((a, b) => b.failedCalls - a.failedCalls || b.calls - a.calls || compareCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || compareCodeUnits(a.title, b.title));
+      .sort(
+        (a, b) =>
+          b.failedCalls - a.failedCalls ||
+          b.calls - a.calls ||
+          compareCodeUnits(a.file, b.file) ||
+          a.line - b.line ||
+          a.column - b.column ||
+          compareCodeUnits(a.title, b.title),
+      );
     const fromTests = tests.length > 0 || this.unlistedTestCount > 0;
     const passing = [...this.passingTestFailures].sort(([a], [b]) => compareCodeUnits(a, b));
     return {

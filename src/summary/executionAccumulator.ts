@@ -2,7 +2,15 @@ import type { RecordLocation } from '../issues/location.js';
 import type { CanonicalExecutionRecord } from '../records/normaliseExecutionRecords.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet, type StatusSet } from '../records/statusList.js';
 import { describeType } from '../renderValue.js';
-import { concatenated, describeRuns, ExactSum, roundToMicroseconds, SampleBuffer, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
+import {
+  concatenated,
+  describeRuns,
+  ExactSum,
+  roundToMicroseconds,
+  SampleBuffer,
+  type FlatHistogram,
+  type LatencyStatistics,
+} from './latencySamples.js';
 import type { SummarisedTimes } from './latencySamples.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 import { sparseCounts } from './sparseCounts.js';
@@ -11,8 +19,22 @@ import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally
 import type { BodyCheck } from '../records/bodyCheck.js';
 import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
-import { EndpointEvidence, type CallSource, type EndpointEvidenceData, type EndpointEvidenceResult, type FailedExecution } from './endpointEvidence.js';
-import { BrowserShare, splitBySource, type BrowserShareData, type EndpointWhole, type ExecutionSource, type SourceCounts, type SourceStatistics } from './sourceShare.js';
+import {
+  EndpointEvidence,
+  type CallSource,
+  type EndpointEvidenceData,
+  type EndpointEvidenceResult,
+  type FailedExecution,
+} from './endpointEvidence.js';
+import {
+  BrowserShare,
+  splitBySource,
+  type BrowserShareData,
+  type EndpointWhole,
+  type ExecutionSource,
+  type SourceCounts,
+  type SourceStatistics,
+} from './sourceShare.js';
 
 /** How many of the slowest executions the summary keeps. */
 const SLOWEST_EXECUTION_COUNT = 5;
@@ -108,7 +130,13 @@ export interface ExecutionData {
    * `sampleCounts`; and their histograms, a zero count and `binCounts`
    * `[bucket, count]` pairs (flat, in `bins`) for each entry.
    */
-  readonly sums?: { readonly partials: Float64Array; readonly sumCounts: Uint8Array; readonly zeroCounts: Float64Array; readonly binCounts: Uint32Array; readonly bins: Float64Array };
+  readonly sums?: {
+    readonly partials: Float64Array;
+    readonly sumCounts: Uint8Array;
+    readonly zeroCounts: Float64Array;
+    readonly binCounts: Uint32Array;
+    readonly bins: Float64Array;
+  };
   /** What only some endpoints have: body conformance, tests and failed calls, calls a browser made, what reports said. */
   readonly details: readonly EndpointDetails[];
   readonly slowest: readonly SlowExecution[];
@@ -264,7 +292,9 @@ export class ExecutionAccumulator {
       throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
     }
     if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
-      throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
+      throw new RangeError(
+        `the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`,
+      );
     }
     this.slowResponseThresholdMs = slowResponseThresholdMs;
     this.runWide = rules.expectedStatuses ?? DEFAULT_STATUSES;
@@ -280,12 +310,26 @@ export class ExecutionAccumulator {
    * record (a record's own `expectedStatuses`, or its test's annotation).
    * Returns whether the execution failed.
    */
-  addExecution(endpoint: string, outcome: number | string, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
+  addExecution(
+    endpoint: string,
+    outcome: number | string,
+    responseTimeMs: number,
+    expected?: StatusSet,
+    wait?: number,
+    connect?: number,
+  ): boolean {
     return this.addToSlot(this.slot(endpoint), outcome, responseTimeMs, expected, wait, connect);
   }
 
   /** {@link addExecution} for a label whose slot the caller holds. */
-  addToSlot(tally: EndpointTally, outcome: number | string, responseTimeMs: number, expected?: StatusSet, wait?: number, connect?: number): boolean {
+  addToSlot(
+    tally: EndpointTally,
+    outcome: number | string,
+    responseTimeMs: number,
+    expected?: StatusSet,
+    wait?: number,
+    connect?: number,
+  ): boolean {
     tally.executionCount++;
     let failed = true;
     const statusCode = typeof outcome === 'number' ? outcome : undefined;
@@ -354,7 +398,16 @@ export class ExecutionAccumulator {
     const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, min, max, sources } = reported;
     const api = sources?.api ?? { executionCount, failedExecutionCount };
     const browser = sources?.browser ?? { executionCount: 0, failedExecutionCount: 0 };
-    (tally.reported ??= new ReportedShare()).merge({ executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, min, max, api, browser });
+    (tally.reported ??= new ReportedShare()).merge({
+      executionCount,
+      failedExecutionCount,
+      noResponseCount,
+      slowExecutionCount,
+      min,
+      max,
+      api,
+      browser,
+    });
     if (reported.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(reported.bodies);
     if (reported.evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(reported.evidence);
   }
@@ -368,7 +421,14 @@ export class ExecutionAccumulator {
 
   /** Counts one canonical record. */
   add(record: CanonicalExecutionRecord, expected?: StatusSet): void {
-    this.addExecution(record.endpoint, record.statusCode ?? record.errorCode ?? NO_RESPONSE, record.responseTimeMs, expected, record.timingMs?.wait, record.timingMs?.connect);
+    this.addExecution(
+      record.endpoint,
+      record.statusCode ?? record.errorCode ?? NO_RESPONSE,
+      record.responseTimeMs,
+      expected,
+      record.timingMs?.wait,
+      record.timingMs?.connect,
+    );
     if (this.isAmongSlowest(record.responseTimeMs)) this.addSlowest(slowExecutionOf(record));
   }
 
@@ -410,8 +470,14 @@ export class ExecutionAccumulator {
       const sumCount = sums?.sumCounts[entryAt] ?? 0;
       const binCount = sums?.binCounts[entryAt] ?? 0;
       if (count > 0) {
-        const histogram = sums === undefined ? undefined : { zeroCount: sums.zeroCounts[entryAt]!, bins: sums.bins.subarray(binAt, binAt + 2 * binCount) };
-        buffer.adopt(samples.subarray(sampleAt, sampleAt + count), sorted, sums === undefined ? undefined : Array.from(sums.partials.subarray(sumAt, sumAt + sumCount)), histogram);
+        const histogram =
+          sums === undefined ? undefined : { zeroCount: sums.zeroCounts[entryAt]!, bins: sums.bins.subarray(binAt, binAt + 2 * binCount) };
+        buffer.adopt(
+          samples.subarray(sampleAt, sampleAt + count),
+          sorted,
+          sums === undefined ? undefined : Array.from(sums.partials.subarray(sumAt, sumAt + sumCount)),
+          histogram,
+        );
       }
       entryAt++;
       sampleAt += count;
@@ -538,12 +604,26 @@ export class ExecutionAccumulator {
       return endpoint === undefined ? execution : { ...execution, endpoint };
     });
     this.slowest = [];
-    this.merge({ ...packTallies(moved.map(([endpoint, tally]) => [renamed.get(endpoint)!, tally]), false), slowest });
+    this.merge({
+      ...packTallies(
+        moved.map(([endpoint, tally]) => [renamed.get(endpoint)!, tally]),
+        false,
+      ),
+      slowest,
+    });
   }
 
   /** The arrays of {@link toData}, for a transfer list. */
   static transferables(data: ExecutionData): ArrayBuffer[] {
-    const arrays = [data.counts, data.sampleCounts, data.samples, ...(data.sums === undefined ? [] : [data.sums.partials, data.sums.sumCounts, data.sums.zeroCounts, data.sums.binCounts, data.sums.bins]), ...data.details.flatMap(({ browser }) => browser?.times ?? [])];
+    const arrays = [
+      data.counts,
+      data.sampleCounts,
+      data.samples,
+      ...(data.sums === undefined
+        ? []
+        : [data.sums.partials, data.sums.sumCounts, data.sums.zeroCounts, data.sums.binCounts, data.sums.bins]),
+      ...data.details.flatMap(({ browser }) => browser?.times ?? []),
+    ];
     return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
   }
 
@@ -595,7 +675,8 @@ export class ExecutionAccumulator {
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
         statusCodes: statusCodeObject(codes),
-        responseTimeMs: reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
+        responseTimeMs:
+          reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
         latencyHistogram,
         latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
@@ -627,7 +708,8 @@ export class ExecutionAccumulator {
       expectedErrorCount,
       statusCodes: statusCodeObject(statusCodes),
       responseTimeMs: !anyReported ? describeRuns(allRuns, allSum) : describeReported(endpoints, allSum),
-      endpoints: split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
+      endpoints:
+        split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
       slowestExecutions: [...this.slowest],
       ...(split === undefined ? {} : { sources: split.sources }),
     };
@@ -660,7 +742,11 @@ export class ExecutionAccumulator {
 }
 
 /** Tallies as flat data, each under the label given (see {@link ExecutionData}). */
-function packTallies(entries: readonly (readonly [string, EndpointTally])[], sorted: boolean, last = false): Omit<ExecutionData, 'slowest'> {
+function packTallies(
+  entries: readonly (readonly [string, EndpointTally])[],
+  sorted: boolean,
+  last = false,
+): Omit<ExecutionData, 'slowest'> {
   const labels: string[] = [];
   const counts = new Float64Array(entries.length * ENDPOINT_FIELDS);
   const outcomes: (number | string)[] = [];
@@ -764,7 +850,16 @@ function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: Ex
     .map(({ outcome, buffer }) => {
       const runs = buffer.runs();
       const sum = buffer.exactSum();
-      return { runs, sum, latency: { outcome, executionCount: buffer.length, totalMs: roundToMicroseconds(sum.value()), latencyHistogram: histogramOf(buffer) } };
+      return {
+        runs,
+        sum,
+        latency: {
+          outcome,
+          executionCount: buffer.length,
+          totalMs: roundToMicroseconds(sum.value()),
+          latencyHistogram: histogramOf(buffer),
+        },
+      };
     });
 }
 
@@ -809,7 +904,11 @@ function slowExecutionOf(record: CanonicalExecutionRecord): SlowExecution {
  * Summarises canonical execution records with the default rules (failed:
  * no response, or a status of 400 or more), or the rules given.
  */
-export function summariseExecutions(records: Iterable<CanonicalExecutionRecord>, slowResponseThresholdMs: number, rules?: ExpectationRules): ExecutionStatistics {
+export function summariseExecutions(
+  records: Iterable<CanonicalExecutionRecord>,
+  slowResponseThresholdMs: number,
+  rules?: ExpectationRules,
+): ExecutionStatistics {
   const accumulator = new ExecutionAccumulator(slowResponseThresholdMs, rules);
   for (const record of records) accumulator.add(record);
   return accumulator.result();

@@ -52,7 +52,12 @@ export class SampleBuffer {
   private filled: Float64Array[] = [];
   private current: Float64Array;
   private used = 0;
-  private adopted: { readonly samples: Float64Array; sorted: boolean; readonly sum: readonly number[] | undefined; readonly histogram: FlatHistogram | undefined }[] = [];
+  private adopted: {
+    readonly samples: Float64Array;
+    sorted: boolean;
+    readonly sum: readonly number[] | undefined;
+    readonly histogram: FlatHistogram | undefined;
+  }[] = [];
   // Times known only by their count, exact sum and histogram (a report's): counted in every total, in no sorted run.
   private summarised: SummarisedTimes[] = [];
   // Whether each own chunk is sorted (after runs()), so sorting again is skipped.
@@ -371,14 +376,16 @@ export function describeRuns(runs: readonly Float64Array[], sum: ExactSum): Late
   const count = sources.reduce((total, run) => total + run.length, 0);
   if (count === 0) return NO_STATISTICS;
   // Few samples, or many runs for their samples (tens of thousands of small endpoints' runs): joining and sorting them costs less than searching them.
-  if (sources.length > 1 && (count <= SMALL_JOIN || joinCost(count) < selectCost(count, sources.length))) sources = [joinedSorted(sources, count)];
+  if (sources.length > 1 && (count <= SMALL_JOIN || joinCost(count) < selectCost(count, sources.length)))
+    sources = [joinedSorted(sources, count)];
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
   for (const run of sources) {
     min = Math.min(min, run[0]!);
     max = Math.max(max, run[run.length - 1]!);
   }
-  const at = (percentile: number): number => (sources.length === 1 ? sources[0]![nearestRank(percentile, count) - 1]! : select(sources, nearestRank(percentile, count), min, max));
+  const at = (percentile: number): number =>
+    sources.length === 1 ? sources[0]![nearestRank(percentile, count) - 1]! : select(sources, nearestRank(percentile, count), min, max);
   return { min: min + 0, mean: roundMean(sum.value() / count), p50: at(50), p90: at(90), p95: at(95), p99: at(99), max };
 }
 
@@ -402,7 +409,10 @@ function joinedSorted(runs: readonly Float64Array[], count: number): Float64Arra
 }
 
 /** The arrays one after another, in `into` (exactly as long as they together), or in a new array. */
-export function concatenated(arrays: readonly Float64Array[], into = new Float64Array(arrays.reduce((total, array) => total + array.length, 0))): Float64Array {
+export function concatenated(
+  arrays: readonly Float64Array[],
+  into = new Float64Array(arrays.reduce((total, array) => total + array.length, 0)),
+): Float64Array {
   let at = 0;
   for (const array of arrays) {
     into.set(array, at);

@@ -46,7 +46,16 @@ export class ReportedShare {
 
   toData(): ReportedShareData {
     const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, min, max, api, browser } = this;
-    return { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount, min, max, api: { ...api }, browser: { ...browser } };
+    return {
+      executionCount,
+      failedExecutionCount,
+      noResponseCount,
+      slowExecutionCount,
+      min,
+      max,
+      api: { ...api },
+      browser: { ...browser },
+    };
   }
 }
 

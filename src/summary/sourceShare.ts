@@ -105,7 +105,8 @@ class SourceTotals {
     for (const run of this.runs) sum.addAll(run);
     const { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount } = this;
     const counts = { executionCount, failedExecutionCount, noResponseCount, slowExecutionCount };
-    if (reported === undefined) return { ...counts, endpointCount, responseTimeMs: describeRuns(this.runs, sum), latencyHistogram: histogramOfRuns(this.runs) };
+    if (reported === undefined)
+      return { ...counts, endpointCount, responseTimeMs: describeRuns(this.runs, sum), latencyHistogram: histogramOfRuns(this.runs) };
     const histogram = new HistogramCounts();
     for (const run of this.runs) histogram.addSorted(run);
     histogram.merge(reported.histogram());
@@ -138,8 +139,11 @@ class SourceTotals {
 export function splitBySource(
   endpoints: readonly EndpointWhole[],
   reported?: Readonly<Record<ExecutionSource, ReportedTotals>>,
-): { readonly sources: Record<ExecutionSource, SourceStatistics>; readonly byEndpoint: readonly Record<ExecutionSource, SourceCounts>[] } | undefined {
-  if (!endpoints.some((endpoint) => (endpoint.browser?.executionCount ?? 0) > 0 || (endpoint.reported?.browser.executionCount ?? 0) > 0)) return undefined;
+):
+  | { readonly sources: Record<ExecutionSource, SourceStatistics>; readonly byEndpoint: readonly Record<ExecutionSource, SourceCounts>[] }
+  | undefined {
+  if (!endpoints.some((endpoint) => (endpoint.browser?.executionCount ?? 0) > 0 || (endpoint.reported?.browser.executionCount ?? 0) > 0))
+    return undefined;
   const api = new SourceTotals();
   const browser = new SourceTotals();
   const byEndpoint = endpoints.map((endpoint) => {
@@ -148,7 +152,10 @@ export function splitBySource(
     return share === undefined ? split : { api: plus(split.api, share.api), browser: plus(split.browser, share.browser) };
   });
   const endpointCount = (source: ExecutionSource): number => byEndpoint.filter((counts) => counts[source].executionCount > 0).length;
-  const sources = { api: api.result(endpointCount('api'), reported?.api), browser: browser.result(endpointCount('browser'), reported?.browser) };
+  const sources = {
+    api: api.result(endpointCount('api'), reported?.api),
+    browser: browser.result(endpointCount('browser'), reported?.browser),
+  };
   return { sources, byEndpoint };
 }
 

@@ -56,6 +56,8 @@ function checkThreshold(slowResponseThresholdMs: number): void {
     throw new TypeError(`the slow-response threshold must be a number of milliseconds; got ${describeType(slowResponseThresholdMs)}`);
   }
   if (!Number.isFinite(slowResponseThresholdMs) || slowResponseThresholdMs < 0) {
-    throw new RangeError(`the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`);
+    throw new RangeError(
+      `the slow-response threshold must be a finite number of milliseconds, zero or more; got ${slowResponseThresholdMs}`,
+    );
   }
 }

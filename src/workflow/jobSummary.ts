@@ -25,7 +25,8 @@ export function fitJobSummary(markdown: string, fullReportName: string, limitByt
   const room = limitBytes - NOTE_ROOM_BYTES;
   let used = 0;
   let kept = 0;
-  while (kept < lines.length && used + Buffer.byteLength(lines[kept]!, 'utf8') + 1 <= room) used += Buffer.byteLength(lines[kept++]!, 'utf8') + 1;
+  while (kept < lines.length && used + Buffer.byteLength(lines[kept]!, 'utf8') + 1 <= room)
+    used += Buffer.byteLength(lines[kept++]!, 'utf8') + 1;
   // Never end on a blank line, a title with nothing under it, or a table's header without a row.
   for (;;) {
     const last = lines[kept - 1];
@@ -36,7 +37,10 @@ export function fitJobSummary(markdown: string, fullReportName: string, limitByt
   const left = lines.slice(kept);
   const nextSection = left.findIndex((line) => line.startsWith('### '));
   const restOfCut = (nextSection === -1 ? left : left.slice(0, nextSection)).filter((line) => line.trim() !== '');
-  const cutTitle = [...lines.slice(0, kept)].reverse().find((line) => line.startsWith('### '))?.slice(4);
+  const cutTitle = [...lines.slice(0, kept)]
+    .reverse()
+    .find((line) => line.startsWith('### '))
+    ?.slice(4);
   const parts: string[] = [];
   if (restOfCut.length > 0) {
     const rows = restOfCut.every((line) => line.startsWith('|'));
@@ -45,6 +49,9 @@ export function fitJobSummary(markdown: string, fullReportName: string, limitByt
   }
   const sections = left.filter((line) => line.startsWith('### ')).map((line) => `“${line.slice(4)}”`);
   if (sections.length > 0) parts.push(`the section${sections.length === 1 ? '' : 's'} ${sections.join(', ')}`);
-  const note = shorten(`> ✂️ **Cut to fit GitHub's 1 MiB job summary**: ${parts.join(' and ')} left out; ${fullReportName} holds the whole report.`, NOTE_ROOM_BYTES / 4 - 8);
+  const note = shorten(
+    `> ✂️ **Cut to fit GitHub's 1 MiB job summary**: ${parts.join(' and ')} left out; ${fullReportName} holds the whole report.`,
+    NOTE_ROOM_BYTES / 4 - 8,
+  );
   return `${[...lines.slice(0, kept), '', note].join('\n')}\n`;
 }

@@ -75,11 +75,19 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     throw new ConfigurationError([{ variable: 'baselineFromHistory', message: 'and baselinePath both name a baseline: give one of them' }]);
   }
   if (settings.baselineFromHistory !== undefined && settings.historyPath === undefined) {
-    throw new ConfigurationError([{ variable: 'baselineFromHistory', message: 'takes the baseline from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option' }]);
+    throw new ConfigurationError([
+      {
+        variable: 'baselineFromHistory',
+        message: 'takes the baseline from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option',
+      },
+    ]);
   }
   if (budgets !== undefined && settings.historyPath === undefined && needsHistory(budgets)) {
     throw new ConfigurationError([
-      { variable: `maxEndpointsAboveHistoricalRange${where}`, message: 'judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option' },
+      {
+        variable: `maxEndpointsAboveHistoricalRange${where}`,
+        message: 'judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option',
+      },
     ]);
   }
   const history = settings.historyPath === undefined ? undefined : await readHistory(fileSystem, settings.historyPath);
@@ -87,8 +95,18 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   const found =
     settings.baselineFromHistory === undefined || runs === undefined
       ? undefined
-      : baselineRunOf(runs, settings.baselineFromHistory, settings.environment, await pullRequestBaseOf(settings.ciVariables ?? {}, fileSystem));
-  const warnings = found !== undefined && 'missing' in found ? [`no baseline: the history file ${quotePath(settings.historyPath!)} ${found.missing}; this run is compared with none, and a budget that compares with a baseline breaches`] : [];
+      : baselineRunOf(
+          runs,
+          settings.baselineFromHistory,
+          settings.environment,
+          await pullRequestBaseOf(settings.ciVariables ?? {}, fileSystem),
+        );
+  const warnings =
+    found !== undefined && 'missing' in found
+      ? [
+          `no baseline: the history file ${quotePath(settings.historyPath!)} ${found.missing}; this run is compared with none, and a budget that compares with a baseline breaches`,
+        ]
+      : [];
   const baseline =
     found !== undefined
       ? 'run' in found
@@ -96,15 +114,24 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
         : undefined
       : settings.baselinePath === undefined
         ? undefined
-        : parseReport(await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES), settings.baselinePath);
+        : parseReport(
+            await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES),
+            settings.baselinePath,
+          );
   // A baseline named but missing from the history this time breaches its budgets; one never named is a configuration error.
   if (budgets !== undefined && baseline === undefined && found === undefined && needsBaseline(budgets)) {
     throw new ConfigurationError([
-      { variable: `maxP95IncreasePercent${where}`, message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option' },
+      {
+        variable: `maxP95IncreasePercent${where}`,
+        message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option',
+      },
     ]);
   }
   // The contract's libraries (yaml, the $ref bundler) load only when one is given.
-  const contract = settings.openapi === undefined ? undefined : await (await import('../contract/loadContract.js')).loadContract(settings.openapi, fileSystem);
+  const contract =
+    settings.openapi === undefined
+      ? undefined
+      : await (await import('../contract/loadContract.js')).loadContract(settings.openapi, fileSystem);
   return {
     ...(budgets === undefined ? {} : { budgets }),
     ...(baseline === undefined ? {} : { baseline }),
@@ -128,4 +155,3 @@ export function parseBudgets(text: string, path: string): Budgets {
   }));
   throw new ConfigurationError(issues, 'budgets');
 }
-

@@ -10,7 +10,17 @@ import type { QualityReport } from '../report/qualityReport.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from './judgement.js';
-import { checkReportDestination, destinationJudgedBy, historyAppendOf, historyStampOf, publishExports, publishReport, stepSummaryPathOf, type ReportDestination, type WrittenReport } from './publishReport.js';
+import {
+  checkReportDestination,
+  destinationJudgedBy,
+  historyAppendOf,
+  historyStampOf,
+  publishExports,
+  publishReport,
+  stepSummaryPathOf,
+  type ReportDestination,
+  type WrittenReport,
+} from './publishReport.js';
 
 /**
  * What a run is given of the world it runs in, read once at its edge (the
@@ -105,7 +115,11 @@ export async function prepareRun(given: RunSettings, host: RunHost, options: Ope
   return (await checkAndLoad(withDefaults(given), host, options)).judgement;
 }
 
-async function checkAndLoad(settings: OpenedSettings, host: RunHost, options: OpenRunOptions): Promise<{ judgement: Judgement; destination: ReportDestination }> {
+async function checkAndLoad(
+  settings: OpenedSettings,
+  host: RunHost,
+  options: OpenRunOptions,
+): Promise<{ judgement: Judgement; destination: ReportDestination }> {
   const destination = destinationOf(settings, host, options);
   await checkReportDestination(host.fileSystem, destination);
   const judgement = options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
@@ -122,7 +136,14 @@ function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRun
   const standardStreams = standardStreamFiles({ readsStandardInput: options.readsStandardInput === true });
   const reads = [...(options.reads ?? []), ...judgementFiles(settings), ...standardStreams];
   if (options.exportsOnly === true) return { reads, exports: settings.exports };
-  return { outputPath: settings.outputFile, formats: settings.formats, stepSummaryPath: stepSummaryPathOf(host.env), reads, exports: settings.exports, history: historyAppendOf(settings) };
+  return {
+    outputPath: settings.outputFile,
+    formats: settings.formats,
+    stepSummaryPath: stepSummaryPathOf(host.env),
+    reads,
+    exports: settings.exports,
+    history: historyAppendOf(settings),
+  };
 }
 
 async function publishRun(
@@ -141,6 +162,12 @@ async function publishRun(
     const files = await publishExports(report, destination.exports ?? {}, host.fileSystem, exportContext, destination.reads ?? []);
     return { report, reportText: '', files, warnings: laterWarnings };
   }
-  const { stepSummaryProblem, ...written } = await publishReport(report, destination as ReportDestination & { outputPath: string }, host.fileSystem, historyStampOf(now, host.env, judgement), exportContext);
+  const { stepSummaryProblem, ...written } = await publishReport(
+    report,
+    destination as ReportDestination & { outputPath: string },
+    host.fileSystem,
+    historyStampOf(now, host.env, judgement),
+    exportContext,
+  );
   return { report, ...written, warnings: [...(stepSummaryProblem === undefined ? [] : [stepSummaryProblem]), ...laterWarnings] };
 }

@@ -4,7 +4,13 @@ import { DEFAULT_HISTORY_LIMIT, EXPORT_KINDS, REPORT_FORMATS, type ExportKind, t
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { fileIdentity, makeFolderOf, resolveReportTargets, writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
+import {
+  fileIdentity,
+  makeFolderOf,
+  resolveReportTargets,
+  writeReportFilesAtomically,
+  type ReadFile,
+} from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
 import { checkExportsCanBeMade, renderExport } from '../exports/renderExport.js';
 import type { ExportContext } from '../exports/exportContext.js';
@@ -48,8 +54,18 @@ export interface HistoryAppend {
 }
 
 /** The history a run's settings append it to: none without a history file, or when it is only read. */
-export function historyAppendOf({ historyPath, historyLimit, historyReadOnly }: { readonly historyPath?: string | undefined; readonly historyLimit?: number | undefined; readonly historyReadOnly?: boolean | undefined }): HistoryAppend | undefined {
-  return historyPath === undefined || historyReadOnly === true ? undefined : { path: historyPath, limit: historyLimit ?? DEFAULT_HISTORY_LIMIT };
+export function historyAppendOf({
+  historyPath,
+  historyLimit,
+  historyReadOnly,
+}: {
+  readonly historyPath?: string | undefined;
+  readonly historyLimit?: number | undefined;
+  readonly historyReadOnly?: boolean | undefined;
+}): HistoryAppend | undefined {
+  return historyPath === undefined || historyReadOnly === true
+    ? undefined
+    : { path: historyPath, limit: historyLimit ?? DEFAULT_HISTORY_LIMIT };
 }
 
 /** What a run's line in the history says of it, known only when it ends, and the lines of the history it read when it started. */
@@ -84,8 +100,12 @@ export function destinationJudgedBy(destination: ReportDestination, judgement: J
 export async function checkReportDestination(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
   const files = [...reportFilePaths(destination.outputPath, destination.formats), ...exportFilePaths(destination)];
   await resolveReportTargets(fileSystem, files, destination.reads);
-  if (destination.history !== undefined) await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_FILE }], readsBesidesHistory(destination));
-  await checkDistinctTargets(fileSystem, [...files, ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }])]);
+  if (destination.history !== undefined)
+    await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_FILE }], readsBesidesHistory(destination));
+  await checkDistinctTargets(fileSystem, [
+    ...files,
+    ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }]),
+  ]);
   await checkJobSummaryTarget(fileSystem, destination);
   await checkExportsCanBeMade(exportFilePaths(destination).map(({ kind }) => kind));
 }
@@ -101,7 +121,10 @@ function exportFilePaths({ exports = {} }: ReportDestination): { path: string; r
 }
 
 /** Two files of one write that are one file (however spelled) would leave only the last: a ReportWriteError (73) naming both. */
-async function checkDistinctTargets(fileSystem: FileSystem, files: readonly { readonly path: string; readonly role: string }[]): Promise<void> {
+async function checkDistinctTargets(
+  fileSystem: FileSystem,
+  files: readonly { readonly path: string; readonly role: string }[],
+): Promise<void> {
   const seen = new Map<string, string>();
   for (const { path, role } of files) {
     const identity = await fileIdentity(fileSystem, path);
@@ -132,11 +155,16 @@ async function checkJobSummaryTarget(fileSystem: FileSystem, destination: Report
     throw new ReportWriteError(`${subject} is the ${read.what}${named}, which this run reads: appending the summary there would change it`);
   }
   for (const { path, role } of reportFilePaths(destination.outputPath, destination.formats)) {
-    if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break the report`);
+    if ((await fileIdentity(fileSystem, path)) === summary)
+      throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break the report`);
   }
-  const written = [...exportFilePaths(destination), ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }])];
+  const written = [
+    ...exportFilePaths(destination),
+    ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }]),
+  ];
   for (const { path, role } of written) {
-    if ((await fileIdentity(fileSystem, path)) === summary) throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break it`);
+    if ((await fileIdentity(fileSystem, path)) === summary)
+      throw new ReportWriteError(`${subject} is the ${role}: appending the summary there would break it`);
   }
 }
 
@@ -164,11 +192,18 @@ export interface WrittenReport {
  * extension replaced): `out/quality-summary.json` gives `out/quality-summary.md`
  * and `out/quality-summary.html`. JSON first.
  */
-function reportFilePaths(outputPath: string | undefined, formats: readonly ReportFormat[] = REPORT_FORMATS): { format: ReportFormat; path: string; role: string }[] {
+function reportFilePaths(
+  outputPath: string | undefined,
+  formats: readonly ReportFormat[] = REPORT_FORMATS,
+): { format: ReportFormat; path: string; role: string }[] {
   if (outputPath === undefined) return [];
   const base = outputPath.replace(/\.json$/i, '');
   const extension: Readonly<Record<ReportFormat, string>> = { json: '', markdown: '.md', html: '.html' };
-  const role: Readonly<Record<ReportFormat, string>> = { json: 'output path', markdown: 'path of the Markdown report', html: 'path of the HTML report' };
+  const role: Readonly<Record<ReportFormat, string>> = {
+    json: 'output path',
+    markdown: 'path of the Markdown report',
+    html: 'path of the HTML report',
+  };
   return REPORT_FORMATS.filter((format) => format === 'json' || formats.includes(format)).map((format) => ({
     format,
     path: format === 'json' ? outputPath : `${base}${extension[format]}`,
@@ -188,7 +223,10 @@ function withinStringLimit(render: () => string): string {
     return render();
   } catch (error) {
     if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
-      throw new InputLimitError('the report would be longer than the longest string Node.js can make (about 512 MB): fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter', { cause: error });
+      throw new InputLimitError(
+        'the report would be longer than the longest string Node.js can make (about 512 MB): fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter',
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -199,12 +237,24 @@ function withinStringLimit(render: () => string): string {
  * with its own verdict): each checked first as a report file is, all made
  * before any is written, then written together, atomically. The paths written.
  */
-export async function publishExports(report: QualityReport, exports: Readonly<Partial<Record<ExportKind, string>>>, fileSystem: FileSystem, context: ExportContext, reads: readonly ReadFile[]): Promise<string[]> {
+export async function publishExports(
+  report: QualityReport,
+  exports: Readonly<Partial<Record<ExportKind, string>>>,
+  fileSystem: FileSystem,
+  context: ExportContext,
+  reads: readonly ReadFile[],
+): Promise<string[]> {
   const files = exportFilePaths({ exports });
   if (files.length === 0) return [];
   await resolveReportTargets(fileSystem, files, reads);
   await checkDistinctTargets(fileSystem, files);
-  const rendered = await Promise.all(files.map(async ({ path, role, kind }) => ({ path, role, content: await withinStringLimitAsync(() => renderExport(kind, report, context)) })));
+  const rendered = await Promise.all(
+    files.map(async ({ path, role, kind }) => ({
+      path,
+      role,
+      content: await withinStringLimitAsync(() => renderExport(kind, report, context)),
+    })),
+  );
   await writeReportFilesAtomically(fileSystem, rendered, reads);
   return files.map(({ path }) => path);
 }
@@ -226,7 +276,13 @@ async function withinStringLimitAsync(render: () => Promise<string>): Promise<st
  * report renamed into place last); then, when a job summary file is named,
  * appends the Markdown to it (appends: other steps write there too).
  */
-export async function publishReport(report: QualityReport, destination: ReportDestination & { readonly outputPath: string }, fileSystem: FileSystem, stamp: HistoryStamp, exportContext: ExportContext): Promise<WrittenReport> {
+export async function publishReport(
+  report: QualityReport,
+  destination: ReportDestination & { readonly outputPath: string },
+  fileSystem: FileSystem,
+  stamp: HistoryStamp,
+  exportContext: ExportContext,
+): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
@@ -243,14 +299,33 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     return { path, role, content: renderHtml(report, { reportName }) };
   });
   // Every export is made before anything is written: one that cannot be made leaves every file as it was.
-  const exports = await Promise.all(exportFilePaths(destination).map(async ({ path, role, kind }) => ({ path, role, content: await withinStringLimitAsync(() => renderExport(kind, report, exportContext)) })));
+  const exports = await Promise.all(
+    exportFilePaths(destination).map(async ({ path, role, kind }) => ({
+      path,
+      role,
+      content: await withinStringLimitAsync(() => renderExport(kind, report, exportContext)),
+    })),
+  );
   const history = destination.history !== undefined && belongsInHistory(report) ? destination.history : undefined;
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.
     const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(stamp.knownLines));
-    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_FILE, content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)) }];
+    const historyFiles =
+      history === undefined
+        ? []
+        : [
+            {
+              path: history.path,
+              role: HISTORY_FILE,
+              content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)),
+            },
+          ];
     // The renderings and the exports first, then the history, the JSON report last.
-    await writeReportFilesAtomically(fileSystem, [...files.slice(1), ...exports, ...historyFiles, files[0]!], readsBesidesHistory(destination));
+    await writeReportFilesAtomically(
+      fileSystem,
+      [...files.slice(1), ...exports, ...historyFiles, files[0]!],
+      readsBesidesHistory(destination),
+    );
   };
   if (history === undefined) await write();
   else {
@@ -258,7 +333,10 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     await makeFolderOf(fileSystem, history.path);
     await withHistoryLock(fileSystem, history.path, write);
   }
-  const written = { reportText, files: [...paths.map(({ path }) => path), ...exports.map(({ path }) => path), ...(history === undefined ? [] : [history.path])] };
+  const written = {
+    reportText,
+    files: [...paths.map(({ path }) => path), ...exports.map(({ path }) => path), ...(history === undefined ? [] : [history.path])],
+  };
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;
   try {
@@ -266,6 +344,9 @@ export async function publishReport(report: QualityReport, destination: ReportDe
     await fileSystem.appendFile(stepSummaryPath, fitJobSummary(`\n${markdown}`, reportName.replace(/\.json$/i, '.md')));
     return written;
   } catch (error) {
-    return { ...written, stepSummaryProblem: `the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: ${describeFileSystemFailure(error)}` };
+    return {
+      ...written,
+      stepSummaryProblem: `the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: ${describeFileSystemFailure(error)}`,
+    };
   }
 }

@@ -29,7 +29,11 @@ export interface InputDependencies {
 }
 
 /** See {@link InputDependencies.summariseRanges}. */
-export type SummariseRanges = (path: string, format: 'json' | 'ndjson', rules: EvidenceRules) => Promise<readonly RangeSummary[] | undefined>;
+export type SummariseRanges = (
+  path: string,
+  format: 'json' | 'ndjson',
+  rules: EvidenceRules,
+) => Promise<readonly RangeSummary[] | undefined>;
 
 /** One input of a run: a path, or `-` for standard input, and its format when it is forced. */
 export interface WorkflowInput {
@@ -88,7 +92,12 @@ export async function readInputs(
  * the document is not what one read would accept: then it is read in one
  * piece, which also gives the exact message.
  */
-function partsOfOneRead(ranges: readonly RangeSummary[], format: 'json' | 'ndjson', path: string, nameInput: boolean): (RangeSummary & { ok: true })[] | undefined {
+function partsOfOneRead(
+  ranges: readonly RangeSummary[],
+  format: 'json' | 'ndjson',
+  path: string,
+  nameInput: boolean,
+): (RangeSummary & { ok: true })[] | undefined {
   const file = nameInput ? path : undefined;
   const parts: (RangeSummary & { ok: true })[] = [];
   for (const range of ranges) {
@@ -130,7 +139,9 @@ function partsOfOneRead(ranges: readonly RangeSummary[], format: 'json' | 'ndjso
       return { ...part, issues };
     }
     const slowest = summary.slowest.map((execution): SlowExecution => located(execution));
-    const details = summary.details.map((detail) => (detail.evidence === undefined ? detail : { ...detail, evidence: { ...detail.evidence, failed: detail.evidence.failed.map(located) } }));
+    const details = summary.details.map((detail) =>
+      detail.evidence === undefined ? detail : { ...detail, evidence: { ...detail.evidence, failed: detail.evidence.failed.map(located) } },
+    );
     return { ...part, issues, summary: { ...summary, slowest, details } };
   });
 }
@@ -142,7 +153,11 @@ async function* countBytes(chunks: AsyncIterable<Buffer>, read: { bytes: number 
   }
 }
 
-async function openInput({ path, format }: WorkflowInput, fileSystem: FileSystem, stdin: AsyncIterable<Buffer> | undefined): Promise<OpenedInput> {
+async function openInput(
+  { path, format }: WorkflowInput,
+  fileSystem: FileSystem,
+  stdin: AsyncIterable<Buffer> | undefined,
+): Promise<OpenedInput> {
   if (path === '-') {
     if (stdin === undefined) throw new InputUnreadableError('-', 'standard input is not available here');
     return { name: '-', chunks: stdin, format };
@@ -162,4 +177,3 @@ async function* failingAsUnreadable(chunks: AsyncIterable<Buffer>, path: string)
     throw new InputUnreadableError(path, describeFileSystemFailure(error), { cause: error });
   }
 }
-

@@ -47,11 +47,22 @@ export async function runQualityWorkflow(
 ): Promise<QualityWorkflowResult> {
   const inputs = options.inputs ?? [{ path: config.inputPath }];
   const { inputPath, outputPath, ...settings } = config;
-  const env = options.stepSummaryPath === undefined ? (options.env ?? {}) : { ...options.env, GITHUB_STEP_SUMMARY: options.stepSummaryPath };
+  const env =
+    options.stepSummaryPath === undefined ? (options.env ?? {}) : { ...options.env, GITHUB_STEP_SUMMARY: options.stepSummaryPath };
   const host = { fileSystem: dependencies.fileSystem, env, clock: options.clock ?? systemClock };
   const reads = [...inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' })), ...(options.reads ?? [])];
-  const { run, judgement, publish } = await openRun({ ...settings, outputFile: outputPath }, host, { reads, readsStandardInput: inputs.some(({ path }) => path === '-'), checkKeptBodies: true });
-  const { skippedAssetCount } = await readInputs(run, inputs, rulesWithContract(rulesOf(config), judgement), dependencies, options.includeAssets ?? false);
+  const { run, judgement, publish } = await openRun({ ...settings, outputFile: outputPath }, host, {
+    reads,
+    readsStandardInput: inputs.some(({ path }) => path === '-'),
+    checkKeptBodies: true,
+  });
+  const { skippedAssetCount } = await readInputs(
+    run,
+    inputs,
+    rulesWithContract(rulesOf(config), judgement),
+    dependencies,
+    options.includeAssets ?? false,
+  );
   const published = await publish(run.finish(skippedAssetCount === undefined ? {} : { skippedAssetCount }));
   return published;
 }
@@ -60,7 +71,11 @@ export async function runQualityWorkflow(
  * The pure middle of the workflow for a document already parsed: validate,
  * normalise, summarise, format. For library users holding records in memory.
  */
-export function buildQualityReport(document: unknown, context: ReportContext, rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {}): { report: QualityReport; reportText: string } {
+export function buildQualityReport(
+  document: unknown,
+  context: ReportContext,
+  rules: Omit<EvidenceRules, 'slowResponseThresholdMs'> = {},
+): { report: QualityReport; reportText: string } {
   const records = validateExecutionRecords(document);
   const { environment, slowResponseThresholdMs, ...facts } = context;
   const run = createEvidenceRun({ ...rules, environment, slowResponseThresholdMs });

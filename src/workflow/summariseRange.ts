@@ -20,16 +20,29 @@ export type RangeSummary = (EvidencePart & RangeRead & { readonly ok: true }) | 
  * for the run on this thread to take as it is; otherwise it is flat data,
  * sorted, for another thread.
  */
-export async function summariseRange(chunks: AsyncIterable<Buffer>, range: InputRange, { inThisThread = false }: { readonly inThisThread?: boolean } = {}): Promise<RangeSummary> {
+export async function summariseRange(
+  chunks: AsyncIterable<Buffer>,
+  range: InputRange,
+  { inThisThread = false }: { readonly inThisThread?: boolean } = {},
+): Promise<RangeSummary> {
   const intake = new RecordIntake(range.rules);
   const take = intake.takeBatch.bind(intake);
   try {
     const extra = await readRange(chunks, range, take);
     const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
-    return { ok: true, summary: inThisThread ? sealed(intake.accumulator) : intake.accumulator.toData({ sorted: true, last: true }), issues, recordCount, invalidRecordCount, unlistedRecordCount, ...extra };
+    return {
+      ok: true,
+      summary: inThisThread ? sealed(intake.accumulator) : intake.accumulator.toData({ sorted: true, last: true }),
+      issues,
+      recordCount,
+      invalidRecordCount,
+      unlistedRecordCount,
+      ...extra,
+    };
   } catch (error) {
     // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece, which says exactly what is wrong.
-    if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError || error instanceof InputLimitError) return { ok: false, reason: error.message };
+    if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError || error instanceof InputLimitError)
+      return { ok: false, reason: error.message };
     throw error;
   }
 }

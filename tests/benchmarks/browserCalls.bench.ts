@@ -41,7 +41,9 @@ async function round(observed: boolean): Promise<{ ms: number; recorded: number 
   await page.goto(`${origin}/`);
   const started = performance.now();
   // A string: the benchmarks are compiled without the DOM's types.
-  await page.evaluate(`(async () => { for (let call = 0; call < ${CALLS}; call++) await fetch('/api/items/' + call).then((response) => response.json()); })()`);
+  await page.evaluate(
+    `(async () => { for (let call = 0; call < ${CALLS}; call++) await fetch('/api/items/' + call).then((response) => response.json()); })()`,
+  );
   const ms = performance.now() - started;
   await observation?.stop();
   await context.close();

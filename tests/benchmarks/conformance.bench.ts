@@ -44,15 +44,33 @@ for (let resource = 0; resource < resources; resource++) {
     post: { operationId: `create${resource}`, requestBody: json(ref), responses: { '201': { description: 'made', ...json(ref) } } },
   };
   paths[`/r${resource}/items/{id}`] = {
-    get: { operationId: `read${resource}`, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'item', ...json(ref) } } },
+    get: {
+      operationId: `read${resource}`,
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+      responses: { '200': { description: 'item', ...json(ref) } },
+    },
   };
 }
-const document = JSON.stringify({ openapi: '3.0.3', info: { title: 'bench', version: '1' }, servers: [{ url: 'http://127.0.0.1/v1' }], paths, components: { schemas: { Item: itemSchema } } });
+const document = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'bench', version: '1' },
+  servers: [{ url: 'http://127.0.0.1/v1' }],
+  paths,
+  components: { schemas: { Item: itemSchema } },
+});
 
-const item = (id: number) => ({ id, name: `item ${id}`, price: id * 1.5, tags: ['a', 'b'], createdAt: '2026-11-24T00:00:00Z', owner: { id: 7, email: 'owner@example.com' } });
+const item = (id: number) => ({
+  id,
+  name: `item ${id}`,
+  price: id * 1.5,
+  tags: ['a', 'b'],
+  createdAt: '2026-11-24T00:00:00Z',
+  owner: { id: 7, email: 'owner@example.com' },
+});
 const server = createServer((request, response) => {
   const path = (request.url ?? '').split('?')[0] ?? '';
-  const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (status: number, body: unknown) =>
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   if (request.method === 'POST') {
     request.resume();
     request.on('end', () => json(201, item(1)));
@@ -82,11 +100,17 @@ for (let n = 0; n < ${testsPerFile}; n++) {
 
 const config = (openapi: boolean) =>
   `export default { testDir: './tests', use: { baseURL: process.env.BASE_URL }, reporter: [['dot'], ['quality-evidence/reporter', { outputFile: 'out/quality-summary.json'${openapi ? ", openapi: 'openapi.json'" : ''} }]] };\n`;
-const projectFiles: Record<string, string> = { 'openapi.json': document, 'with-contract.config.ts': config(true), 'without-contract.config.ts': config(false) };
+const projectFiles: Record<string, string> = {
+  'openapi.json': document,
+  'with-contract.config.ts': config(true),
+  'without-contract.config.ts': config(false),
+};
 for (let index = 0; index < files; index++) projectFiles[`tests/file-${index}.spec.ts`] = specFile(index);
 const project = await createPlaywrightProject(projectFiles);
 
-async function timeRun(configFile: string): Promise<{ seconds: number; report: { executionCount: number; contract?: { validatedCount: number; schemaViolationCount: number } } }> {
+async function timeRun(
+  configFile: string,
+): Promise<{ seconds: number; report: { executionCount: number; contract?: { validatedCount: number; schemaViolationCount: number } } }> {
   const started = process.hrtime.bigint();
   const outcome = await runPlaywright(project, ['test', '--config', configFile], { BASE_URL: baseURL });
   if (outcome.exitCode !== 0) throw new Error(`benchmark run failed: ${outcome.stdout}${outcome.stderr}`);
@@ -143,7 +167,10 @@ process.stdout.write(
       overheadPercent: Number(((withSeconds / withoutSeconds - 1) * 100).toFixed(1)),
       overheadPerCallMs: Number((((withSeconds - withoutSeconds) * 1000) / calls).toFixed(3)),
       checkerAloneMicrosecondsPerBody: Number(median(checkRounds).toFixed(2)),
-      samples: { withContract: withContract.map((value) => Number(value.toFixed(3))), withoutContract: withoutContract.map((value) => Number(value.toFixed(3))) },
+      samples: {
+        withContract: withContract.map((value) => Number(value.toFixed(3))),
+        withoutContract: withoutContract.map((value) => Number(value.toFixed(3))),
+      },
     },
     null,
     2,

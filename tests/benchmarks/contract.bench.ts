@@ -34,11 +34,16 @@ let seed = 24301;
 const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
 const paths = Array.from({ length: calls }, () => {
   const operation = operations[next() % operations.length]!;
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => (operation.integerParameters.includes(name) ? String(next() % 100_000) : `v${next() % 1000}`));
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    operation.integerParameters.includes(name) ? String(next() % 100_000) : `v${next() % 1000}`,
+  );
   return [operation.method, path] as const;
 });
 
-const timeMatching = (match: (method: string, path: string) => number | undefined, count = paths.length): { ms: number; matched: number } => {
+const timeMatching = (
+  match: (method: string, path: string) => number | undefined,
+  count = paths.length,
+): { ms: number; matched: number } => {
   const started = performance.now();
   let matched = 0;
   for (let index = 0; index < count; index++) {
@@ -58,7 +63,10 @@ for (let round = 0; round < rounds; round++) {
 }
 
 // The scan: every operation's template as a regular expression, tried in order (what an index avoids).
-const scanned = operations.map((operation) => ({ method: operation.method, pattern: new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+const scanned = operations.map((operation) => ({
+  method: operation.method,
+  pattern: new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
 // On the first 20,000 calls only: a scan of every operation per call takes minutes over a million.
 const scanCalls = Math.min(calls, 20_000);
 const scanMs = timeMatching((method, path) => {
@@ -70,5 +78,9 @@ rmSync(folder, { recursive: true });
 
 console.log(`contract benchmark: ${operations.length} operations, ${calls.toLocaleString('en-US')} calls, ${rounds} rounds (medians)`);
 console.log(`  load the 14 MB document:        ${median(loads).toFixed(0)} ms`);
-console.log(`  match through the index:        ${median(indexed).toFixed(0)} ms (${((median(indexed) * 1e6) / calls).toFixed(0)} ns a call), ${matchedCount.toLocaleString('en-US')} matched`);
-console.log(`  match by a scan of every path:  ${((scanMs * 1e6) / scanCalls).toFixed(0)} ns a call (one round of ${scanCalls.toLocaleString('en-US')} calls)`);
+console.log(
+  `  match through the index:        ${median(indexed).toFixed(0)} ms (${((median(indexed) * 1e6) / calls).toFixed(0)} ns a call), ${matchedCount.toLocaleString('en-US')} matched`,
+);
+console.log(
+  `  match by a scan of every path:  ${((scanMs * 1e6) / scanCalls).toFixed(0)} ns a call (one round of ${scanCalls.toLocaleString('en-US')} calls)`,
+);

@@ -50,10 +50,14 @@ const seconds: number[][] = cases.map(() => []);
 for (let round = 0; round < ROUNDS; round++) {
   cases.forEach(({ args, env }, index) => {
     const started = performance.now();
-    const outcome = spawnSync(process.execPath, [command, 'calls.har', ...args, '--environment', 'bench', '--output', 'q.json', '--quiet'], {
-      cwd: folder,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-    });
+    const outcome = spawnSync(
+      process.execPath,
+      [command, 'calls.har', ...args, '--environment', 'bench', '--output', 'q.json', '--quiet'],
+      {
+        cwd: folder,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+      },
+    );
     if (outcome.status !== 0) throw new Error(outcome.stderr.toString());
     seconds[index]!.push((performance.now() - started) / 1000);
   });

@@ -10,7 +10,10 @@ import { mulberry32, normal } from '../support/latencyTrials.js';
 // mulberry32 in integer arithmetic, seeded, so every run prints the same.
 
 const ENDPOINTS = 200;
-const rows = ['| calls per endpoint | sigma | buckets per endpoint (median) | histogram bytes per endpoint | report bytes per endpoint |', '|---:|---:|---:|---:|---:|'];
+const rows = [
+  '| calls per endpoint | sigma | buckets per endpoint (median) | histogram bytes per endpoint | report bytes per endpoint |',
+  '|---:|---:|---:|---:|---:|',
+];
 for (const calls of [10, 100, 1000, 10_000]) {
   for (const sigma of [0.25, 1]) {
     const random = mulberry32(calls * 31 + Math.round(sigma * 100));
@@ -22,9 +25,14 @@ for (const calls of [10, 100, 1000, 10_000]) {
     }
     const report = buildReport(accumulator.result(), { environment: 'bench', slowResponseThresholdMs: 750 });
     const text = formatReport(report);
-    const histogramBytes = [...text.matchAll(/,\n {6}"latencyHistogram": \{[^}]*\}/g)].reduce((sum, [match]) => sum + Buffer.byteLength(match), 0);
+    const histogramBytes = [...text.matchAll(/,\n {6}"latencyHistogram": \{[^}]*\}/g)].reduce(
+      (sum, [match]) => sum + Buffer.byteLength(match),
+      0,
+    );
     const buckets = report.endpoints.map((endpoint) => endpoint.latencyHistogram.bins.length).sort((a, b) => a - b)[ENDPOINTS / 2]!;
-    rows.push(`| ${calls.toLocaleString('en-US')} | ${sigma} | ${buckets} | ${Math.round(histogramBytes / ENDPOINTS).toLocaleString('en-US')} | ${Math.round(Buffer.byteLength(text) / ENDPOINTS).toLocaleString('en-US')} |`);
+    rows.push(
+      `| ${calls.toLocaleString('en-US')} | ${sigma} | ${buckets} | ${Math.round(histogramBytes / ENDPOINTS).toLocaleString('en-US')} | ${Math.round(Buffer.byteLength(text) / ENDPOINTS).toLocaleString('en-US')} |`,
+    );
   }
 }
 console.log(rows.join('\n'));

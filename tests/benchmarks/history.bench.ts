@@ -25,7 +25,14 @@ function records(seed: number): string {
   const random = mulberry32(seed);
   const lines: string[] = [];
   for (let endpoint = 0; endpoint < ENDPOINTS; endpoint++) {
-    for (let call = 0; call < CALLS; call++) lines.push(JSON.stringify({ endpoint: `GET /service-${endpoint}/items`, statusCode: random() < 0.02 ? 503 : 200, responseTimeMs: Math.round(20 * (1 + endpoint / 20) * Math.exp(0.3 * normal(random)) * 1000) / 1000 }));
+    for (let call = 0; call < CALLS; call++)
+      lines.push(
+        JSON.stringify({
+          endpoint: `GET /service-${endpoint}/items`,
+          statusCode: random() < 0.02 ? 503 : 200,
+          responseTimeMs: Math.round(20 * (1 + endpoint / 20) * Math.exp(0.3 * normal(random)) * 1000) / 1000,
+        }),
+      );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -34,13 +41,23 @@ function reportOf(seed: number) {
   const random = mulberry32(seed);
   const accumulator = new ExecutionAccumulator(750);
   for (let endpoint = 0; endpoint < ENDPOINTS; endpoint++) {
-    for (let call = 0; call < CALLS; call++) accumulator.addExecution(`GET /service-${endpoint}/items`, 200, Math.round(20 * (1 + endpoint / 20) * Math.exp(0.3 * normal(random)) * 1000) / 1000);
+    for (let call = 0; call < CALLS; call++)
+      accumulator.addExecution(
+        `GET /service-${endpoint}/items`,
+        200,
+        Math.round(20 * (1 + endpoint / 20) * Math.exp(0.3 * normal(random)) * 1000) / 1000,
+      );
   }
   return buildReport(accumulator.result(), { environment: 'bench', slowResponseThresholdMs: 750 });
 }
 
 writeFileSync(join(folder, 'in.ndjson'), records(1));
-writeFileSync(join(folder, 'history-100.jsonl'), historyText(Array.from({ length: 100 }, (_, run) => historyRunOf(reportOf(run + 10), runIdentityOf(Date.UTC(2026, 0, 1) + run * 86_400_000, {})))));
+writeFileSync(
+  join(folder, 'history-100.jsonl'),
+  historyText(
+    Array.from({ length: 100 }, (_, run) => historyRunOf(reportOf(run + 10), runIdentityOf(Date.UTC(2026, 0, 1) + run * 86_400_000, {}))),
+  ),
+);
 for (let part = 0; part < 4; part++) {
   // Four runs of their own: four copies of one report would merge with a warning that they may be one run.
   writeFileSync(join(folder, `in-${part}.ndjson`), records(part + 2));
@@ -51,7 +68,20 @@ for (let part = 0; part < 4; part++) {
 
 const cases: { name: string; args: () => string[] }[] = [
   { name: 'no history', args: () => ['in.ndjson', '--environment', 'bench', '--output', 'q.json', '--quiet'] },
-  { name: 'judged against 100 runs, read only', args: () => ['in.ndjson', '--environment', 'bench', '--output', 'q.json', '--history', 'history-100.jsonl', '--history-read-only', '--quiet'] },
+  {
+    name: 'judged against 100 runs, read only',
+    args: () => [
+      'in.ndjson',
+      '--environment',
+      'bench',
+      '--output',
+      'q.json',
+      '--history',
+      'history-100.jsonl',
+      '--history-read-only',
+      '--quiet',
+    ],
+  },
   {
     name: 'judged against 100 runs, appended (capped at 100)',
     args: () => {
@@ -59,7 +89,10 @@ const cases: { name: string; args: () => string[] }[] = [
       return ['in.ndjson', '--environment', 'bench', '--output', 'q.json', '--history', 'history-append.jsonl', '--quiet'];
     },
   },
-  { name: 'merge of 4 reports', args: () => ['merge', 'part-0.json', 'part-1.json', 'part-2.json', 'part-3.json', '--output', 'merged.json', '--quiet'] },
+  {
+    name: 'merge of 4 reports',
+    args: () => ['merge', 'part-0.json', 'part-1.json', 'part-2.json', 'part-3.json', '--output', 'merged.json', '--quiet'],
+  },
 ];
 
 const times = cases.map(() => [] as number[]);
@@ -74,7 +107,9 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const base = median(times[0]!);
-console.log(`history file: ${(statSync(join(folder, 'history-100.jsonl')).size / 1048576).toFixed(1)} MiB for 100 runs of ${ENDPOINTS} endpoints × ${CALLS} calls`);
+console.log(
+  `history file: ${(statSync(join(folder, 'history-100.jsonl')).size / 1048576).toFixed(1)} MiB for 100 runs of ${ENDPOINTS} endpoints × ${CALLS} calls`,
+);
 console.log('| case | median ms | vs no history |\n|---|---:|---:|');
 cases.forEach(({ name }, index) => {
   console.log(`| ${name} | ${median(times[index]!).toFixed(0)} | ${(median(times[index]!) / base).toFixed(2)}× |`);

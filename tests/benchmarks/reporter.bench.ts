@@ -105,7 +105,11 @@ process.stdout.write(
       timeInReporterMedianMs: Number(median(reporterMs).toFixed(1)),
       timeInReporterPercentOfRun: Number(((median(reporterMs) / 1000 / withoutSeconds) * 100).toFixed(2)),
       noRecordsNoReporterMedianSeconds: Number(median(withoutRecords).toFixed(3)),
-      samples: { withReporter: withReporter.map(round3), withoutReporter: withoutReporter.map(round3), withoutRecords: withoutRecords.map(round3) },
+      samples: {
+        withReporter: withReporter.map(round3),
+        withoutReporter: withoutReporter.map(round3),
+        withoutRecords: withoutRecords.map(round3),
+      },
     },
     null,
     2,

@@ -57,7 +57,11 @@ interface Shape {
 /** 200 endpoints: 5 methods × /api/orders/0..39. */
 const ORDERS: Shape = { endpoints: 200, label: (index) => `${METHODS[Math.floor(index / 40)]!} /api/orders/${index % 40}` };
 /** 50,000 endpoints (the most one run accepts): 5 methods × /api/items/0..9999, 10 records each, interleaved. */
-const ITEMS: Shape = { endpoints: 50_000, label: (index) => `${METHODS[index % 5]!} /api/items/${Math.floor(index / 5)}`, recordsPerEndpoint: 10 };
+const ITEMS: Shape = {
+  endpoints: 50_000,
+  label: (index) => `${METHODS[index % 5]!} /api/items/${Math.floor(index / 5)}`,
+  recordsPerEndpoint: 10,
+};
 
 /** What a generated input holds, counted while it is written, so a reader can see the data does not repeat. */
 interface Contents {
@@ -76,7 +80,8 @@ function* generateRecords(count: number, shape: Shape, padding: number, contents
   const below = (n: number): number => next() % n;
   let order: Int32Array | undefined;
   if (shape.recordsPerEndpoint !== undefined) {
-    if (count !== shape.endpoints * shape.recordsPerEndpoint) throw new Error(`${count} records cannot give ${shape.endpoints} endpoints ${shape.recordsPerEndpoint} each`);
+    if (count !== shape.endpoints * shape.recordsPerEndpoint)
+      throw new Error(`${count} records cannot give ${shape.endpoints} endpoints ${shape.recordsPerEndpoint} each`);
     order = new Int32Array(count);
     for (let index = 0; index < count; index++) order[index] = index % shape.endpoints;
     // Fisher–Yates, so an endpoint's records are spread through the file, not grouped.
@@ -96,7 +101,12 @@ function* generateRecords(count: number, shape: Shape, padding: number, contents
     contents.records++;
     contents.endpoints.add(endpointIndex);
     contents.pairs.add(endpointIndex * 200_000 + hundredths);
-    yield JSON.stringify({ id: `exec-${String(index).padStart(7, '0')}${pad}`, statusCode, endpoint: shape.label(endpointIndex), responseTimeMs: hundredths / 100 });
+    yield JSON.stringify({
+      id: `exec-${String(index).padStart(7, '0')}${pad}`,
+      statusCode,
+      endpoint: shape.label(endpointIndex),
+      responseTimeMs: hundredths / 100,
+    });
   }
 }
 
@@ -119,8 +129,27 @@ function* harEntries(count: number, contents: Contents): Generator<string> {
     yield JSON.stringify({
       startedDateTime: '2026-11-23T08:00:00.000Z',
       time: responseTimeMs,
-      request: { method, url: `http://127.0.0.1:3000${path ?? '/'}?page=2`, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
-      response: { status: statusCode, statusText: '', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 2, mimeType: 'application/json' }, redirectURL: '', headersSize: -1, bodySize: 2 },
+      request: {
+        method,
+        url: `http://127.0.0.1:3000${path ?? '/'}?page=2`,
+        httpVersion: 'HTTP/1.1',
+        headers: [],
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: 0,
+      },
+      response: {
+        status: statusCode,
+        statusText: '',
+        httpVersion: 'HTTP/1.1',
+        headers: [],
+        cookies: [],
+        content: { size: 2, mimeType: 'application/json' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: 2,
+      },
       cache: {},
       timings: { send: 0, wait: responseTimeMs, receive: 0 },
     });
@@ -132,12 +161,23 @@ interface Sample {
   readonly peakMegabytes: number | undefined;
 }
 
-function timeCommand(command: string, args: readonly string[], env: NodeJS.ProcessEnv, expectedStatus = 0, onFailure?: (stderr: string) => void): Sample | undefined {
+function timeCommand(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  expectedStatus = 0,
+  onFailure?: (stderr: string) => void,
+): Sample | undefined {
   const isNode = command === process.execPath;
   const started = process.hrtime.bigint();
   // stdout goes to /dev/null: nothing reads it, and the run prints its whole report there (77 MB for 50,000
   // endpoints, past any sensible maxBuffer, which would kill the child).
-  const child = spawnSync(command, isNode ? ['--import', reportPeakMemory, ...args] : args, { env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const child = spawnSync(command, isNode ? ['--import', reportPeakMemory, ...args] : args, {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 1 << 26,
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (child.status !== expectedStatus) {
     const why = child.error?.message ?? `exit ${child.status ?? child.signal ?? 'unknown'}`;
@@ -231,7 +271,14 @@ interface ReportStatistics {
   readonly failedExecutionCount: number;
   readonly slowExecutionCount: number;
   readonly statusCodes: Readonly<Record<string, number>>;
-  readonly responseTimeMs: { readonly mean: number | null; readonly p50: number | null; readonly p90: number | null; readonly p95: number | null; readonly p99: number | null; readonly max: number | null };
+  readonly responseTimeMs: {
+    readonly mean: number | null;
+    readonly p50: number | null;
+    readonly p90: number | null;
+    readonly p95: number | null;
+    readonly p99: number | null;
+    readonly max: number | null;
+  };
 }
 interface Report extends ReportStatistics {
   readonly slowResponseThresholdMs: number;
@@ -245,7 +292,11 @@ function difference(row: DuckDbRow, report: ReportStatistics): string | undefine
     ['count', row.count, report.executionCount],
     ['failures', row.failures, report.failedExecutionCount],
     ['slow', row.slow, report.slowExecutionCount],
-    ['status codes', JSON.stringify(Object.entries(row.statusCodes).sort(([a], [b]) => Number(a) - Number(b))), JSON.stringify(Object.entries(report.statusCodes))],
+    [
+      'status codes',
+      JSON.stringify(Object.entries(row.statusCodes).sort(([a], [b]) => Number(a) - Number(b))),
+      JSON.stringify(Object.entries(report.statusCodes)),
+    ],
     ['p50', row.percentiles[0], times.p50],
     ['p90', row.percentiles[1], times.p90],
     ['p95', row.percentiles[2], times.p95],
@@ -254,7 +305,8 @@ function difference(row: DuckDbRow, report: ReportStatistics): string | undefine
   ];
   for (const [name, duckdb, ours] of pairs) if (duckdb !== ours) return `${name}: DuckDB ${String(duckdb)}, the report ${String(ours)}`;
   // The report's mean is rounded to the microsecond (3 decimals) from an exact sum; DuckDB's is a float sum in any order.
-  if (times.mean === null || Math.abs(row.mean - times.mean) > 0.0005 + 1e-9) return `mean: DuckDB ${row.mean}, the report ${String(times.mean)}`;
+  if (times.mean === null || Math.abs(row.mean - times.mean) > 0.0005 + 1e-9)
+    return `mean: DuckDB ${row.mean}, the report ${String(times.mean)}`;
   return undefined;
 }
 
@@ -264,7 +316,8 @@ async function agreement(duckdbOutput: string, reportPath: string): Promise<stri
   if (report.slowResponseThresholdMs !== 750) return `the report's slow threshold is ${report.slowResponseThresholdMs} ms, DuckDB's 750 ms`;
   const byEndpoint = new Map(report.endpoints.map((endpoint) => [endpoint.endpoint, endpoint]));
   const endpointRows = rows.filter((row) => row.endpoint !== null);
-  if (endpointRows.length !== report.endpoints.length) return `DuckDB finds ${endpointRows.length} endpoints, the report ${report.endpoints.length}`;
+  if (endpointRows.length !== report.endpoints.length)
+    return `DuckDB finds ${endpointRows.length} endpoints, the report ${report.endpoints.length}`;
   for (const row of rows) {
     const ours = row.endpoint === null ? report : byEndpoint.get(row.endpoint);
     if (ours === undefined) return `${row.endpoint ?? ''} is in DuckDB's answer, not in the report`;
@@ -283,7 +336,14 @@ function probeDuckDb(script: string): { url: string; version: string; threads: n
     return { failure: error instanceof Error ? error.message : String(error) };
   }
   const child = spawnSync(process.execPath, [script, url, '--version'], { encoding: 'utf8' });
-  if (child.status !== 0) return { failure: child.stderr.trim().split('\n').find((line) => /Error/.test(line)) ?? `exit ${child.status ?? child.signal ?? 'unknown'}` };
+  if (child.status !== 0)
+    return {
+      failure:
+        child.stderr
+          .trim()
+          .split('\n')
+          .find((line) => /Error/.test(line)) ?? `exit ${child.status ?? child.signal ?? 'unknown'}`,
+    };
   const { version, threads } = JSON.parse(child.stdout) as { version: string; threads: number };
   return { url, version, threads };
 }
@@ -310,14 +370,55 @@ const folder = await mkdtemp(join(tmpdir(), 'quality-evidence-bench-'));
 try {
   const at = (name: string) => join(folder, name);
   const allInputs: Input[] = [
-    { name: '1M JSON document', records: 1_000_000, shape: ORDERS, path: at('1m.json'), jqArgs: [`.executions | ${JQ_SUMMARY}`], duckdb: 'json', rounds },
+    {
+      name: '1M JSON document',
+      records: 1_000_000,
+      shape: ORDERS,
+      path: at('1m.json'),
+      jqArgs: [`.executions | ${JQ_SUMMARY}`],
+      duckdb: 'json',
+      rounds,
+    },
     { name: '1M NDJSON', records: 1_000_000, shape: ORDERS, path: at('1m.ndjson'), jqArgs: ['-s', JQ_SUMMARY], duckdb: 'ndjson', rounds },
-    { name: '1M JSON document, every record invalid (exit 65)', records: 1_000_000, shape: ORDERS, path: at('1m-invalid.json'), jqArgs: undefined, duckdb: undefined, rounds, invalid: true },
+    {
+      name: '1M JSON document, every record invalid (exit 65)',
+      records: 1_000_000,
+      shape: ORDERS,
+      path: at('1m-invalid.json'),
+      jqArgs: undefined,
+      duckdb: undefined,
+      rounds,
+      invalid: true,
+    },
     // DuckDB reads a JSON document as one object of at most maximum_object_size bytes (a UINTEGER, so under 4 GiB): the
     // 624 MB document fits; if DuckDB still cannot read it, its columns say n/a and the reason is printed under the table.
-    { name: '5M JSON document (past the string limit)', records: 5_000_000, shape: ORDERS, path: at('5m.json'), jqArgs: undefined, duckdb: 'json', rounds: largeRounds },
-    { name: '5M NDJSON', records: 5_000_000, shape: ORDERS, path: at('5m.ndjson'), jqArgs: undefined, duckdb: 'ndjson', rounds: largeRounds },
-    { name: '50k endpoints × 10 records NDJSON', records: 500_000, shape: ITEMS, path: at('50k-endpoints.ndjson'), jqArgs: undefined, duckdb: 'ndjson', rounds },
+    {
+      name: '5M JSON document (past the string limit)',
+      records: 5_000_000,
+      shape: ORDERS,
+      path: at('5m.json'),
+      jqArgs: undefined,
+      duckdb: 'json',
+      rounds: largeRounds,
+    },
+    {
+      name: '5M NDJSON',
+      records: 5_000_000,
+      shape: ORDERS,
+      path: at('5m.ndjson'),
+      jqArgs: undefined,
+      duckdb: 'ndjson',
+      rounds: largeRounds,
+    },
+    {
+      name: '50k endpoints × 10 records NDJSON',
+      records: 500_000,
+      shape: ITEMS,
+      path: at('50k-endpoints.ndjson'),
+      jqArgs: undefined,
+      duckdb: 'ndjson',
+      rounds,
+    },
     { name: '10k-entry HAR', records: 10_000, shape: ORDERS, path: at('10k.har'), jqArgs: undefined, duckdb: undefined, rounds },
   ];
   const inputs = allInputs.filter((input) => only === undefined || only.some((word) => input.name.includes(word)));
@@ -325,16 +426,30 @@ try {
   const contentLines: string[] = [];
   for (const input of inputs) {
     const contents = newContents();
-    if (input.path.endsWith('.har')) await writeLines(input.path, harEntries(input.records, contents), '{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\n', ',\n', '\n]}}\n');
+    if (input.path.endsWith('.har'))
+      await writeLines(
+        input.path,
+        harEntries(input.records, contents),
+        '{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\n',
+        ',\n',
+        '\n]}}\n',
+      );
     else if (input.path.endsWith('.json')) {
       // The 5M document's records are padded so that the file is past V8's string limit (about 512 MiB).
       const records = generateRecords(input.records, input.shape, input.records > 1_000_000 ? 28 : 0, contents);
       // The invalid twin: the same records with the status as text ("200" for 200), two bytes longer each.
-      const lines = input.invalid === true ? (function* () { for (const line of records) yield line.replace(/"statusCode":(\d+)/, '"statusCode":"$1"'); })() : records;
+      const lines =
+        input.invalid === true
+          ? (function* () {
+              for (const line of records) yield line.replace(/"statusCode":(\d+)/, '"statusCode":"$1"');
+            })()
+          : records;
       await writeLines(input.path, lines, '{"executions":[\n', ',\n', '\n]}\n');
     } else await writeLines(input.path, generateRecords(input.records, input.shape, 0, contents), '', '\n', '\n');
     const count = (value: number) => value.toLocaleString('en-US');
-    contentLines.push(`${input.name}: ${count(contents.records)} records, ${count(contents.endpoints.size)} distinct endpoints, ${count(contents.pairs.size)} distinct (endpoint, responseTimeMs) pairs`);
+    contentLines.push(
+      `${input.name}: ${count(contents.records)} records, ${count(contents.endpoints.size)} distinct endpoints, ${count(contents.pairs.size)} distinct (endpoint, responseTimeMs) pairs`,
+    );
   }
 
   const jq = hasJq();
@@ -355,7 +470,10 @@ try {
     const floorArgs = ['-e', `JSON.parse(require('node:fs').readFileSync(process.argv[1], 'utf8'))`, input.path];
     // maximum_object_size is a UINTEGER: the document's size (at least DuckDB's default 16 MiB), at most 2^32 - 1.
     const maximumObjectSize = Math.min(2 ** 32 - 1, Math.max(16 * 1024 * 1024, size + 1024 * 1024));
-    const duckdbArgs = duckdb !== undefined && 'url' in duckdb && input.duckdb !== undefined ? [duckdbScript, duckdb.url, input.path, input.duckdb, String(maximumObjectSize), duckdbOutput] : undefined;
+    const duckdbArgs =
+      duckdb !== undefined && 'url' in duckdb && input.duckdb !== undefined
+        ? [duckdbScript, duckdb.url, input.path, input.duckdb, String(maximumObjectSize), duckdbOutput]
+        : undefined;
     let duckdbFailure: string | undefined;
     const floor: Sample[] = [];
     const run: Sample[] = [];
@@ -380,8 +498,12 @@ try {
         if (duckdbSample !== undefined) duckdbRuns.push(duckdbSample);
       }
     }
-    if (duckdbFailure !== undefined) duckdbFailures.push(`DuckDB n/a for ${input.name}: ${duckdbFailure.split('\n').find((line) => /Error/.test(line)) ?? duckdbFailure.split('\n')[0] ?? ''}`);
-    else if (duckdbRuns.length > 0 && input.invalid !== true) agreementLines.push(`${input.name}: ${await agreement(duckdbOutput, reportPath)}`);
+    if (duckdbFailure !== undefined)
+      duckdbFailures.push(
+        `DuckDB n/a for ${input.name}: ${duckdbFailure.split('\n').find((line) => /Error/.test(line)) ?? duckdbFailure.split('\n')[0] ?? ''}`,
+      );
+    else if (duckdbRuns.length > 0 && input.invalid !== true)
+      agreementLines.push(`${input.name}: ${await agreement(duckdbOutput, reportPath)}`);
     const floorSeconds = median(floor.map((sample) => sample.seconds));
     const runSeconds = median(run.map((sample) => sample.seconds))!;
     const duckdbSeconds = median(duckdbRuns.map((sample) => sample.seconds));
@@ -401,8 +523,12 @@ try {
     duckdb === undefined
       ? []
       : 'url' in duckdb
-        ? [`DuckDB ${duckdb.version} (@duckdb/node-api ${await nodeApiVersion(duckdb.url)}), in-memory, ${duckdb.threads} threads (its default: every core), one query per input, in a node child process.`]
-        : [`DuckDB n/a: @duckdb/node-api could not be loaded (${duckdb.failure}). It is a devDependency: run \`npm install\` (or \`npm install --save-dev --save-exact @duckdb/node-api\`).`];
+        ? [
+            `DuckDB ${duckdb.version} (@duckdb/node-api ${await nodeApiVersion(duckdb.url)}), in-memory, ${duckdb.threads} threads (its default: every core), one query per input, in a node child process.`,
+          ]
+        : [
+            `DuckDB n/a: @duckdb/node-api could not be loaded (${duckdb.failure}). It is a devDependency: run \`npm install\` (or \`npm install --save-dev --save-exact @duckdb/node-api\`).`,
+          ];
   process.stdout.write(
     [
       `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), load average ${load(loadAtStart)} at the start and ${load(loadavg())} at the end, ${startedAt.toISOString()}; ` +

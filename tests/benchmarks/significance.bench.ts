@@ -7,7 +7,9 @@ for (const sigma of [0.25, 0.5, 1]) {
   for (const samples of [5, 20, 200]) {
     for (const shift of [1, 1.2]) {
       const counts = runTrials({ samples, shift, sigma, trials: TRIALS, seed: 20261124 + samples });
-      rows.push(`| ${sigma} | ${samples} | ${shift === 1 ? 'none' : '+20%'} | ${counts.slower} | ${counts.faster} | ${counts.noChange} | ${counts.tooFewSamples} |`);
+      rows.push(
+        `| ${sigma} | ${samples} | ${shift === 1 ? 'none' : '+20%'} | ${counts.slower} | ${counts.faster} | ${counts.noChange} | ${counts.tooFewSamples} |`,
+      );
     }
   }
 }

@@ -27,7 +27,11 @@ export async function startApp(): Promise<App> {
     };
     switch (url.pathname) {
       case '/':
-        send(200, 'text/html', '<!doctype html><html><head><link rel="stylesheet" href="/style.css"><link rel="preload" href="/font.woff2" as="font" crossorigin><script src="/app.js"></script></head><body><img src="/logo.png"><video src="/clip.webm"></video></body></html>');
+        send(
+          200,
+          'text/html',
+          '<!doctype html><html><head><link rel="stylesheet" href="/style.css"><link rel="preload" href="/font.woff2" as="font" crossorigin><script src="/app.js"></script></head><body><img src="/logo.png"><video src="/clip.webm"></video></body></html>',
+        );
         return;
       case '/style.css':
         send(200, 'text/css', 'body { color: black }');
@@ -45,7 +49,11 @@ export async function startApp(): Promise<App> {
         send(200, 'video/webm', Buffer.alloc(16));
         return;
       case '/sw.js':
-        send(200, 'text/javascript', "self.addEventListener('fetch', (event) => { if (new URL(event.request.url).pathname === '/api/offline') event.respondWith(new Response('{}', { headers: { 'content-type': 'application/json' } })); }); self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));");
+        send(
+          200,
+          'text/javascript',
+          "self.addEventListener('fetch', (event) => { if (new URL(event.request.url).pathname === '/api/offline') event.respondWith(new Response('{}', { headers: { 'content-type': 'application/json' } })); }); self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));",
+        );
         return;
       case '/api/orders':
         send(request.method === 'POST' ? 201 : 200, 'application/json', '[]');
@@ -99,4 +107,3 @@ export async function startApp(): Promise<App> {
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answered, server };
 }
-

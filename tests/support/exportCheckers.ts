@@ -76,7 +76,12 @@ export async function ctrfSchemaErrors(document: unknown): Promise<unknown[]> {
 }
 
 const PROTOS = join(repositoryRoot, 'node_modules/otlp-protos/build/protos');
-const PROTO_FILES = ['common/v1/common.proto', 'resource/v1/resource.proto', 'metrics/v1/metrics.proto', 'collector/metrics/v1/metrics_service.proto'].map((file) => join(PROTOS, 'opentelemetry/proto', file));
+const PROTO_FILES = [
+  'common/v1/common.proto',
+  'resource/v1/resource.proto',
+  'metrics/v1/metrics.proto',
+  'collector/metrics/v1/metrics_service.proto',
+].map((file) => join(PROTOS, 'opentelemetry/proto', file));
 
 const DECODER = `
 import sys
@@ -146,5 +151,7 @@ export interface OtlpPoint {
 
 /** Attributes as a plain object of their values. */
 export function attributesOf(attributes: readonly OtlpAttribute[]): Record<string, string | number> {
-  return Object.fromEntries(attributes.map(({ key, value }) => [key, value.intValue === undefined ? value.stringValue ?? '' : Number(value.intValue)]));
+  return Object.fromEntries(
+    attributes.map(({ key, value }) => [key, value.intValue === undefined ? (value.stringValue ?? '') : Number(value.intValue)]),
+  );
 }

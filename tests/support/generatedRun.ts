@@ -42,11 +42,26 @@ export interface GeneratedRun {
 export async function writeGeneratedRun(endpointCount: number, extraRecords: readonly object[] = []): Promise<GeneratedRun> {
   const folder = await createTemporaryFolder();
   await writeFile(join(folder, 'baseline-input.json'), JSON.stringify({ executions: generatedRecords(endpointCount, 1) }));
-  await runQualityWorkflow(loadQualityToolConfig({ QE_ENVIRONMENT: 'main', QE_INPUT_PATH: join(folder, 'baseline-input.json'), QE_OUTPUT_PATH: join(folder, 'baseline.json'), QE_REPORT_FORMATS: 'json' }), {
-    fileSystem: nodeFileSystem,
-  });
+  await runQualityWorkflow(
+    loadQualityToolConfig({
+      QE_ENVIRONMENT: 'main',
+      QE_INPUT_PATH: join(folder, 'baseline-input.json'),
+      QE_OUTPUT_PATH: join(folder, 'baseline.json'),
+      QE_REPORT_FORMATS: 'json',
+    }),
+    {
+      fileSystem: nodeFileSystem,
+    },
+  );
   await writeFile(join(folder, 'input.json'), JSON.stringify({ executions: [...generatedRecords(endpointCount), ...extraRecords] }));
-  await writeFile(join(folder, 'budgets.json'), JSON.stringify({ maxFailureRate: 0.5, responseTimeMs: { p95: 5000 }, endpoints: { 'POST /service-01/items': { responseTimeMs: { p95: 100 } } } }));
+  await writeFile(
+    join(folder, 'budgets.json'),
+    JSON.stringify({
+      maxFailureRate: 0.5,
+      responseTimeMs: { p95: 5000 },
+      endpoints: { 'POST /service-01/items': { responseTimeMs: { p95: 100 } } },
+    }),
+  );
   const jsonPath = join(folder, 'quality-summary.json');
   const { report } = await runQualityWorkflow(
     loadQualityToolConfig({

@@ -22,7 +22,10 @@ export default function globalSetup(): () => void {
   // each time: every Playwright of the run shares the one this runner uses,
   // which outlives the run, as it would without the suite. (PWTEST_CACHE_DIR
   // is its older name, for the floor Playwright of .ci/run.)
-  const transformCache = process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] ?? process.env['PWTEST_CACHE_DIR'] ?? join(tmpdir(), `playwright-transform-cache-${String(process.geteuid?.())}`);
+  const transformCache =
+    process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] ??
+    process.env['PWTEST_CACHE_DIR'] ??
+    join(tmpdir(), `playwright-transform-cache-${String(process.geteuid?.())}`);
   process.env['PLAYWRIGHT_TRANSFORM_CACHE_DIR'] = transformCache;
   process.env['PWTEST_CACHE_DIR'] = transformCache;
   const run = createRunFolder(tmpdir());
@@ -48,7 +51,10 @@ export function createRunFolder(parent: string): RunFolder {
     folder,
     finish: () => {
       const left = readdirSync(folder).sort();
-      if (left.length > 0) throw new Error(`the suite left ${left.length} entries in its temporary folder ${folder} (kept for a look): ${left.slice(0, 10).join(', ')}`);
+      if (left.length > 0)
+        throw new Error(
+          `the suite left ${left.length} entries in its temporary folder ${folder} (kept for a look): ${left.slice(0, 10).join(', ')}`,
+        );
       rmdirSync(folder);
     },
   };

@@ -66,4 +66,9 @@ export const UNIT_SPECS: readonly string[] = [
 ];
 
 /** See {@link UNIT_SPECS}. */
-export const STRESS_SPECS: readonly string[] = ['crashSafety.spec.ts', 'hostileCorpus.spec.ts', 'hostileInputs.spec.ts', 'properties.spec.ts'];
+export const STRESS_SPECS: readonly string[] = [
+  'crashSafety.spec.ts',
+  'hostileCorpus.spec.ts',
+  'hostileInputs.spec.ts',
+  'properties.spec.ts',
+];

@@ -96,7 +96,9 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   listFolder(path: string): Promise<string[]> {
-    const names = [...this.files.keys(), ...this.folders, ...this.links.keys(), ...this.others.keys()].filter((entry) => entry !== path && dirname(entry) === path);
+    const names = [...this.files.keys(), ...this.folders, ...this.links.keys(), ...this.others.keys()].filter(
+      (entry) => entry !== path && dirname(entry) === path,
+    );
     return Promise.resolve(names.map((entry) => entry.slice(path === '.' ? 0 : path.length + 1)));
   }
 

@@ -16,7 +16,9 @@ const run = promisify(execFile);
 export const PLAYWRIGHT_MODULES = process.env['QE_PLAYWRIGHT_MODULES'] ?? join(repositoryRoot, 'node_modules');
 
 /** The version of that Playwright, as [major, minor]. */
-export const PLAYWRIGHT_VERSION = (JSON.parse(readFileSync(join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'package.json'), 'utf8')) as { version: string }).version
+export const PLAYWRIGHT_VERSION = (
+  JSON.parse(readFileSync(join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'package.json'), 'utf8')) as { version: string }
+).version
   .split('.')
   .slice(0, 2)
   .map(Number) as [number, number];
@@ -53,23 +55,31 @@ export interface ProjectOptions {
  * links to this repository's Playwright, the package's dependencies (as its
  * package.json lists them), TypeScript and Node types, as `npm install` would.
  */
-export async function createPlaywrightProject(files: Readonly<Record<string, string>>, { moduleType = 'module' }: ProjectOptions = {}): Promise<string> {
+export async function createPlaywrightProject(
+  files: Readonly<Record<string, string>>,
+  { moduleType = 'module' }: ProjectOptions = {},
+): Promise<string> {
   const project = await createTemporaryFolder({}, 'project');
   const modules = join(project, 'node_modules');
   await mkdir(join(modules, 'quality-evidence'), { recursive: true });
   // Unpacked in place, not linked, so its imports resolve from this project's node_modules.
   await run('tar', ['xzf', await packThisPackage(), '-C', join(modules, 'quality-evidence'), '--strip-components=1']);
   // The command, linked into node_modules/.bin and made executable, as npm install does with `bin`.
-  const manifest = JSON.parse(await readFile(join(modules, 'quality-evidence', 'package.json'), 'utf8')) as { bin: Record<string, string>; dependencies: Record<string, string> };
+  const manifest = JSON.parse(await readFile(join(modules, 'quality-evidence', 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+    dependencies: Record<string, string>;
+  };
   await mkdir(join(modules, '.bin'));
   for (const [name, target] of Object.entries(manifest.bin)) {
     await chmod(join(modules, 'quality-evidence', target), 0o755);
     await symlink(join('..', 'quality-evidence', target), join(modules, '.bin', name));
   }
-  for (const dependency of ['@playwright', 'playwright', 'playwright-core']) await symlink(join(PLAYWRIGHT_MODULES, dependency), join(modules, dependency), 'dir');
+  for (const dependency of ['@playwright', 'playwright', 'playwright-core'])
+    await symlink(join(PLAYWRIGHT_MODULES, dependency), join(modules, dependency), 'dir');
   // The package's own dependencies, as npm install would bring them (each link resolves its own dependencies from this repository's node_modules), and the tools a consumer has.
   const scopesAndNames = new Set([...Object.keys(manifest.dependencies).map((name) => name.split('/')[0]!), 'typescript', '@types']);
-  for (const dependency of scopesAndNames) await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
+  for (const dependency of scopesAndNames)
+    await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');
   const type = moduleType === 'module' ? ', "type": "module"' : '';
   await writeFile(join(project, 'package.json'), `{ "name": "consumer", "private": true${type} }\n`);
   for (const [path, content] of Object.entries(files)) {
@@ -90,7 +100,11 @@ export async function packedFiles(): Promise<string[]> {
 }
 
 /** Runs the Playwright CLI (`test`, `merge-reports`, ...) in a project, with exactly the given environment plus PATH and TMPDIR. */
-export function runPlaywright(project: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ProgramOutcome> {
+export function runPlaywright(
+  project: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<ProgramOutcome> {
   const cli = join(PLAYWRIGHT_MODULES, '@playwright', 'test', 'cli.js');
   return new Promise((done) => {
     execFile(process.execPath, [cli, ...args], { cwd: project, env: childEnvironment(env) }, (error, stdout, stderr) => {

@@ -29,7 +29,10 @@ export interface PropertySeed {
  * failure's seed, to replay it; a whole number, as fast-check prints it),
  * else {@link CI_PROPERTY_SEED} under `CI=true`, else a fresh random one.
  */
-export function choosePropertySeed(env: Readonly<Record<string, string | undefined>>, draw: () => number = () => randomInt(2 ** 31)): PropertySeed {
+export function choosePropertySeed(
+  env: Readonly<Record<string, string | undefined>>,
+  draw: () => number = () => randomInt(2 ** 31),
+): PropertySeed {
   const given = env['QE_PROPERTY_SEED'];
   if (given !== undefined) {
     if (!/^-?\d{1,10}$/.test(given.trim())) throw new Error('QE_PROPERTY_SEED must be a whole number, the seed a failing property printed');

@@ -10,12 +10,15 @@ import { histogramOfRuns } from '../../src/summary/latencyHistogram.js';
 // Every report a spec reads is checked against the JSON Schema the package
 // ships (schemas/report.schema.json), by a JSON Schema validator of its own,
 // not only by the zod schema it was generated from.
-const validateShipped = addFormats.default(new Ajv2020({ allErrors: true, strict: false })).compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
+const validateShipped = addFormats
+  .default(new Ajv2020({ allErrors: true, strict: false }))
+  .compile(JSON.parse(readFileSync(join(repositoryRoot, 'schemas/report.schema.json'), 'utf8')) as object);
 
 /** A report's text, checked against the shipped JSON Schema, then parsed. */
 export function reportFrom(text: string): QualityReport {
   const document: unknown = JSON.parse(text);
-  if (!validateShipped(document)) throw new Error(`the report does not match schemas/report.schema.json: ${JSON.stringify(validateShipped.errors)}`);
+  if (!validateShipped(document))
+    throw new Error(`the report does not match schemas/report.schema.json: ${JSON.stringify(validateShipped.errors)}`);
   return qualityReportSchema.parse(document);
 }
 
@@ -31,11 +34,25 @@ export async function readReport(path: string): Promise<QualityReport> {
 export function withoutTimes({ responseTimeMs: _times, slowestExecutions: _slowest, endpoints, ...report }: QualityReport): unknown {
   return {
     ...report,
-    endpoints: endpoints.map(({ responseTimeMs: _, timeToFirstByteMs: _firstByte, newConnectionCount: _connections, latencyHistogram: _histogram, latencyByStatus, failedExecutions, ...entry }) => ({
-      ...entry,
-      ...(latencyByStatus === undefined ? {} : { latencyByStatus: latencyByStatus.map(({ totalMs: _total, latencyHistogram: _statusHistogram, ...counts }) => counts) }),
-      ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(({ responseTimeMs: _time, ...execution }) => execution) }),
-    })),
+    endpoints: endpoints.map(
+      ({
+        responseTimeMs: _,
+        timeToFirstByteMs: _firstByte,
+        newConnectionCount: _connections,
+        latencyHistogram: _histogram,
+        latencyByStatus,
+        failedExecutions,
+        ...entry
+      }) => ({
+        ...entry,
+        ...(latencyByStatus === undefined
+          ? {}
+          : { latencyByStatus: latencyByStatus.map(({ totalMs: _total, latencyHistogram: _statusHistogram, ...counts }) => counts) }),
+        ...(failedExecutions === undefined
+          ? {}
+          : { failedExecutions: failedExecutions.map(({ responseTimeMs: _time, ...execution }) => execution) }),
+      }),
+    ),
   };
 }
 
@@ -44,7 +61,9 @@ export function withoutTimes({ responseTimeMs: _times, slowestExecutions: _slowe
  * outcome's times: `timesByStatus([200, 40, 41], ['ECONNREFUSED', 2])`,
  * status codes ascending first, then error codes.
  */
-export function timesByStatus(...outcomes: [number | string, ...number[]][]): NonNullable<QualityReport['endpoints'][number]['latencyByStatus']> {
+export function timesByStatus(
+  ...outcomes: [number | string, ...number[]][]
+): NonNullable<QualityReport['endpoints'][number]['latencyByStatus']> {
   return outcomes.map(([outcome, ...times]) => ({
     ...(typeof outcome === 'number' ? { statusCode: outcome } : { errorCode: outcome }),
     executionCount: times.length,

@@ -51,15 +51,25 @@ export interface ProgramOutcome {
  */
 export function runProgram(
   program: string,
-  { env = {}, args = [], cwd = repositoryRoot, timeoutMs = 0 }: { env?: Record<string, string>; args?: string[]; cwd?: string; timeoutMs?: number } = {},
+  {
+    env = {},
+    args = [],
+    cwd = repositoryRoot,
+    timeoutMs = 0,
+  }: { env?: Record<string, string>; args?: string[]; cwd?: string; timeoutMs?: number } = {},
 ): Promise<ProgramOutcome> {
   const script = join(repositoryRoot, '.build', program);
   return new Promise((done) => {
     // A program still running after timeoutMs (0: no limit) is killed and reported with exit code -1.
-    execFile(process.execPath, [script, ...args], { cwd, env: childEnvironment(env), timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      done({ exitCode, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd, env: childEnvironment(env), timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ exitCode, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -107,9 +117,16 @@ export interface WatchedOutcome extends ProgramOutcome {
  * Runs a compiled program like {@link runProgram}, watching its memory: the
  * peak resident set size (VmHWM) read from /proc while it runs. Linux only.
  */
-export function runWatched(program: string, { args = [], cwd = repositoryRoot, timeoutMs = 120_000 }: { args?: string[]; cwd?: string; timeoutMs?: number } = {}): Promise<WatchedOutcome> {
+export function runWatched(
+  program: string,
+  { args = [], cwd = repositoryRoot, timeoutMs = 120_000 }: { args?: string[]; cwd?: string; timeoutMs?: number } = {},
+): Promise<WatchedOutcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build', program), ...args], { cwd, env: childEnvironment(), timeout: timeoutMs });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build', program), ...args], {
+      cwd,
+      env: childEnvironment(),
+      timeout: timeoutMs,
+    });
     let stdout = '';
     let stderr = '';
     let peakResidentKib = 0;
@@ -147,11 +164,19 @@ export interface HeldRun {
  * before that step of its file-system changes and kills it there (the
  * test-only hook of src/cli/holdWritesForTests.ts).
  */
-export function runHeldCommand(folder: string, args: readonly string[], { killAfterMs, holdBeforeStep }: { killAfterMs?: number; holdBeforeStep?: number } = {}): Promise<HeldRun> {
+export function runHeldCommand(
+  folder: string,
+  args: readonly string[],
+  { killAfterMs, holdBeforeStep }: { killAfterMs?: number; holdBeforeStep?: number } = {},
+): Promise<HeldRun> {
   return new Promise((done) => {
     const started = performance.now();
     const env = childEnvironment(holdBeforeStep === undefined ? {} : { [HOLD_WRITE_VARIABLE]: String(holdBeforeStep) });
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args, '--quiet'], { cwd: folder, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args, '--quiet'], {
+      cwd: folder,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     let stderr = '';
     let heldBefore: string | undefined;

@@ -32,7 +32,15 @@ export function contractNumbers(contract: ContractCoverage): string[] {
 }
 
 /** `2 of 6 bodies off their schema (1 not validated)`: said only where bodies were checked. */
-export function bodiesText({ validatedCount, schemaViolationCount, notValidatedCount }: { validatedCount: number; schemaViolationCount: number; notValidatedCount: number }): string {
+export function bodiesText({
+  validatedCount,
+  schemaViolationCount,
+  notValidatedCount,
+}: {
+  validatedCount: number;
+  schemaViolationCount: number;
+  notValidatedCount: number;
+}): string {
   const validated = `${formatCount(schemaViolationCount)} of ${formatCount(validatedCount)} ${validatedCount === 1 ? 'body' : 'bodies'} off their schema`;
   return notValidatedCount === 0 ? validated : `${validated} (${formatCount(notValidatedCount)} not validated)`;
 }
@@ -45,7 +53,12 @@ export function violationsWorstFirst(contract: ContractCoverage): ContractOperat
   return contract.operations
     .map((operation, position) => ({ operation, position }))
     .filter(({ operation }) => operation.schemaViolationCount > 0)
-    .sort((a, b) => b.operation.schemaViolationCount - a.operation.schemaViolationCount || b.operation.executionCount - a.operation.executionCount || a.position - b.position)
+    .sort(
+      (a, b) =>
+        b.operation.schemaViolationCount - a.operation.schemaViolationCount ||
+        b.operation.executionCount - a.operation.executionCount ||
+        a.position - b.position,
+    )
     .map(({ operation }) => operation);
 }
 
@@ -69,12 +82,20 @@ export function undeclaredWorstFirst(contract: ContractCoverage): ContractOperat
   return contract.operations
     .map((operation, position) => ({ operation, position }))
     .filter(({ operation }) => operation.undeclaredStatuses.length > 0)
-    .sort((a, b) => b.operation.undeclaredStatuses.length - a.operation.undeclaredStatuses.length || b.operation.executionCount - a.operation.executionCount || a.position - b.position)
+    .sort(
+      (a, b) =>
+        b.operation.undeclaredStatuses.length - a.operation.undeclaredStatuses.length ||
+        b.operation.executionCount - a.operation.executionCount ||
+        a.position - b.position,
+    )
     .map(({ operation }) => operation);
 }
 
 /** What an operation is called in a list: its label, and its operationId when it has one. */
-export function operationName(operation: ContractOperationCoverage): { readonly endpoint: string; readonly operationId?: string | undefined } {
+export function operationName(operation: ContractOperationCoverage): {
+  readonly endpoint: string;
+  readonly operationId?: string | undefined;
+} {
   return { endpoint: operation.endpoint, operationId: operation.operationId };
 }
 

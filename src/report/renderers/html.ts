@@ -189,7 +189,8 @@ svg.distribution .mark.p99 { stroke: var(--p99); stroke-dasharray: 4 3; }
 export function renderHtml(report: QualityReport, { reportName = 'quality-summary.json' }: HtmlOptions = {}): string {
   const context: HtmlContext = { reportName, limits: HTML_LIMITS };
   const sections = REPORT_SECTIONS.map((section) => section.html?.(report, context) ?? '').filter((section) => section !== '');
-  const scripts = report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];
+  const scripts =
+    report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];
   return `<!doctype html>
 <html lang="en">
 <head>

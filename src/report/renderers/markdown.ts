@@ -35,7 +35,10 @@ export interface MarkdownOptions {
  * can break a table or become a link. Each section's lines come from its
  * module in src/report/sections/, in the order of REPORT_SECTIONS.
  */
-export function renderMarkdown(report: QualityReport, { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT }: MarkdownOptions = {}): string {
+export function renderMarkdown(
+  report: QualityReport,
+  { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT }: MarkdownOptions = {},
+): string {
   const full = renderWith(report, { reportName, limits: FULL_LIMITS });
   if (Buffer.byteLength(full) <= byteLimit) return full;
   const cut = renderWith(report, { reportName, limits: CUT_LIMITS });

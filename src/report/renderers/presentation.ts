@@ -76,12 +76,19 @@ export function formatBudgetValue(budget: string, value: number | null): string 
   return formatCount(value);
 }
 
-const VERDICT_WORDS = { slower: 'slower', faster: 'faster', noChange: 'no real change', tooFewSamples: 'too few samples to judge' } as const;
+const VERDICT_WORDS = {
+  slower: 'slower',
+  faster: 'faster',
+  noChange: 'no real change',
+  tooFewSamples: 'too few samples to judge',
+} as const;
 
 /** A budget's measured value as a rendering shows it: for maxP95IncreasePercent, with the latency verdict that decides it (`+100% (too few samples to judge)`). */
 export function formatMeasured(result: BudgetResult): string {
   const value = formatBudgetValue(result.budget, result.actual);
-  return result.latencyVerdict === undefined || result.latencyVerdict === 'slower' ? value : `${value} (${VERDICT_WORDS[result.latencyVerdict]})`;
+  return result.latencyVerdict === undefined || result.latencyVerdict === 'slower'
+    ? value
+    : `${value} (${VERDICT_WORDS[result.latencyVerdict]})`;
 }
 
 /**
@@ -104,7 +111,10 @@ export function formatBudgetLimit({ budget, limit }: BudgetResult): string {
  * verdict's order, at most `limit` of them; how many more there are, and how
  * many of those are breached (none, unless more than `limit` are).
  */
-export function budgetsShown(results: readonly BudgetResult[], limit: number): { shown: BudgetResult[]; more: number; breachedMore: number } {
+export function budgetsShown(
+  results: readonly BudgetResult[],
+  limit: number,
+): { shown: BudgetResult[]; more: number; breachedMore: number } {
   const breached = results.filter((result) => !result.passed);
   const ordered = [...breached, ...results.filter((result) => result.passed)];
   return { shown: ordered.slice(0, limit), more: Math.max(0, ordered.length - limit), breachedMore: Math.max(0, breached.length - limit) };
@@ -127,7 +137,8 @@ export interface Verdict {
 }
 
 /** What the budgets' tables say when flaky failures are left out of the failure budgets. */
-export const FLAKY_NOT_COUNTED = 'Failed executions that a retry made good (flaky) are not counted in the failure budgets (countFlakyFailures: false).';
+export const FLAKY_NOT_COUNTED =
+  'Failed executions that a retry made good (flaky) are not counted in the failure budgets (countFlakyFailures: false).';
 
 /** What a report whose budgets set no limit (`{}`) says of them: nothing was judged, so nothing passed. */
 export const NO_LIMIT_TEXT = 'the budgets set no limit';
@@ -146,7 +157,8 @@ export function verdictOf(report: QualityReport): Verdict {
   }
   const budgets = report.budgets;
   if (budgets !== undefined && budgets.results.length === 0) {
-    if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, and ${NO_LIMIT_TEXT}` };
+    if (report.failedExecutionCount > 0)
+      return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, and ${NO_LIMIT_TEXT}` };
     return { kind: 'no-budgets', passing: false, text: `no failed executions, but ${NO_LIMIT_TEXT}` };
   }
   if (budgets !== undefined) {
@@ -155,7 +167,8 @@ export function verdictOf(report: QualityReport): Verdict {
     if (breached > 0) return { kind: 'breached', passing: false, text: `${formatCount(breached)} of ${countOf(total, 'budget')} breached` };
     return { kind: 'held', passing: true, text: total === 1 ? 'the budget holds' : `all ${countOf(total, 'budget')} hold` };
   }
-  if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, no budgets set` };
+  if (report.failedExecutionCount > 0)
+    return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, no budgets set` };
   return { kind: 'clean', passing: true, text: 'no failed executions, no budgets set' };
 }
 
@@ -187,7 +200,9 @@ export function headlineNumbers(report: QualityReport, { withThreshold = false }
 export const SOURCE_NAMES = { api: 'API clients', browser: 'browser' } as const;
 
 /** The report split by source, API clients first; empty when every execution is an API client's (the report has no `sources`). */
-export function sourceRows(report: QualityReport): { readonly name: string; readonly statistics: NonNullable<QualityReport['sources']>['api'] }[] {
+export function sourceRows(
+  report: QualityReport,
+): { readonly name: string; readonly statistics: NonNullable<QualityReport['sources']>['api'] }[] {
   if (report.sources === undefined) return [];
   return (['api', 'browser'] as const).map((source) => ({ name: SOURCE_NAMES[source], statistics: report.sources![source] }));
 }
@@ -197,7 +212,10 @@ export function sourcesText(report: QualityReport): string | undefined {
   const rows = sourceRows(report);
   if (rows.length === 0) return undefined;
   return rows
-    .map(({ name, statistics }) => `${name} ${countOf(statistics.executionCount, 'execution')}, ${formatCount(statistics.failedExecutionCount)} failed, ${formatPercentile('p95', statistics.responseTimeMs.p95, statistics.executionCount)}`)
+    .map(
+      ({ name, statistics }) =>
+        `${name} ${countOf(statistics.executionCount, 'execution')}, ${formatCount(statistics.failedExecutionCount)} failed, ${formatPercentile('p95', statistics.responseTimeMs.p95, statistics.executionCount)}`,
+    )
     .join(' · ');
 }
 
@@ -243,12 +261,19 @@ export interface EndpointState {
 
 /** The state of each endpoint of the report, by label. */
 export function endpointStates(report: QualityReport): (endpoint: Endpoint) => EndpointState {
-  const breached = new Set((report.budgets?.results ?? []).filter((result) => !result.passed && result.endpoint !== undefined).map((result) => result.endpoint));
+  const breached = new Set(
+    (report.budgets?.results ?? []).filter((result) => !result.passed && result.endpoint !== undefined).map((result) => result.endpoint),
+  );
   const flaky = new Set(report.flakyEndpoints ?? []);
   return (endpoint) => {
     const failed = endpoint.failedExecutionCount > 0;
     const retriedAway = failed && flaky.has(endpoint.endpoint);
-    return { failing: failed && !retriedAway, flaky: retriedAway, breached: breached.has(endpoint.endpoint), slow: endpoint.slowExecutionCount > 0 };
+    return {
+      failing: failed && !retriedAway,
+      flaky: retriedAway,
+      breached: breached.has(endpoint.endpoint),
+      slow: endpoint.slowExecutionCount > 0,
+    };
   };
 }
 
@@ -261,7 +286,12 @@ export function stateMark(state: EndpointState): { readonly symbol: '✖' | '▲
 
 /** An endpoint's state in words, most serious first: `failing, budget breached`, `flaky`, `slow`, `ok`. */
 export function describeState(state: EndpointState): string {
-  const words = [state.failing ? 'failing' : '', state.flaky ? 'flaky' : '', state.breached ? 'budget breached' : '', state.slow && !state.failing && !state.flaky ? 'slow' : ''].filter(Boolean);
+  const words = [
+    state.failing ? 'failing' : '',
+    state.flaky ? 'flaky' : '',
+    state.breached ? 'budget breached' : '',
+    state.slow && !state.failing && !state.flaky ? 'slow' : '',
+  ].filter(Boolean);
   return words.length === 0 ? 'ok' : words.join(', ');
 }
 
@@ -290,9 +320,16 @@ export function failedStatus(execution: FailedExecution): string {
  */
 export function failedWhere(execution: FailedExecution): string {
   const { test, callLocation } = execution;
-  if (test === undefined) return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+  if (test === undefined)
+    return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`]
+      .filter((part) => part !== undefined)
+      .join(', ');
   const at =
-    callLocation === undefined ? `${test.file}:${test.line}` : callLocation.file === test.file ? `${callLocation.file}:${callLocation.line}` : `${test.file}:${test.line}, call at ${callLocation.file}:${callLocation.line}`;
+    callLocation === undefined
+      ? `${test.file}:${test.line}`
+      : callLocation.file === test.file
+        ? `${callLocation.file}:${callLocation.line}`
+        : `${test.file}:${test.line}, call at ${callLocation.file}:${callLocation.line}`;
   return `${at} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}${execution.source === 'browser' ? ' · in the browser' : ''}`;
 }
 
@@ -344,7 +381,11 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
     if (newlyFailing.has(entry.endpoint)) counts.newlyFailing++;
     else counts[entry.latencyVerdict]++;
   }
-  const parts = [`${countOf(counts.slower, 'endpoint')} slower`, `${formatCount(counts.newlyFailing)} newly failing`, `${formatCount(counts.noChange)} unchanged`];
+  const parts = [
+    `${countOf(counts.slower, 'endpoint')} slower`,
+    `${formatCount(counts.newlyFailing)} newly failing`,
+    `${formatCount(counts.noChange)} unchanged`,
+  ];
   if (counts.faster > 0) parts.push(`${formatCount(counts.faster)} faster`);
   parts.push(`${formatCount(counts.tooFewSamples)} too few samples to judge`);
   // A shift every endpoint shares is the machine's or the whole service's: said on its own, not marked on each endpoint.
@@ -361,7 +402,9 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
 export function worstEndpoints(report: QualityReport, limit: number): { shown: Endpoint[]; more: number } {
   const { endpoints } = report;
   const worse = (a: Endpoint, b: Endpoint): number =>
-    b.failedExecutionCount - a.failedExecutionCount || (b.responseTimeMs.p95 ?? -1) - (a.responseTimeMs.p95 ?? -1) || compareCodeUnits(a.endpoint, b.endpoint);
+    b.failedExecutionCount - a.failedExecutionCount ||
+    (b.responseTimeMs.p95 ?? -1) - (a.responseTimeMs.p95 ?? -1) ||
+    compareCodeUnits(a.endpoint, b.endpoint);
   // The first `limit` by selection, not a sort of every endpoint: a report may have tens of thousands, a page shows a few.
   const shown: Endpoint[] = [];
   for (const endpoint of endpoints) {
@@ -417,7 +460,10 @@ export function baselineChanges(report: QualityReport): BaselineChange[] {
   for (const endpoint of comparison.missingEndpoints) changes.push({ endpoint, kind: 'missing' });
   const magnitude = (change: BaselineChange) => Math.abs(change.entry?.p95.changePercent ?? 0);
   return changes.sort(
-    (a, b) => CHANGE_KINDS.indexOf(a.kind) - CHANGE_KINDS.indexOf(b.kind) || magnitude(b) - magnitude(a) || compareCodeUnits(a.endpoint, b.endpoint),
+    (a, b) =>
+      CHANGE_KINDS.indexOf(a.kind) - CHANGE_KINDS.indexOf(b.kind) ||
+      magnitude(b) - magnitude(a) ||
+      compareCodeUnits(a.endpoint, b.endpoint),
   );
 }
 
@@ -441,7 +487,12 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
  */
 export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>, limit: number): { shown: string[]; more: number } {
   const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples');
-  const shown = entries.slice(0, limit).map((entry) => `${shownText(entry.endpoint)} (${formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })})`);
+  const shown = entries
+    .slice(0, limit)
+    .map(
+      (entry) =>
+        `${shownText(entry.endpoint)} (${formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })})`,
+    );
   return { shown, more: entries.length - shown.length };
 }
 
@@ -466,7 +517,9 @@ export function describeTests({ total, passed, failed, flaky, skipped }: NonNull
 
 /** Where one of the slowest executions is: its location and its id, as far as it has them; empty when it has neither. */
 export function slowestWhere(execution: QualityReport['slowestExecutions'][number]): string {
-  return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`].filter((part) => part !== undefined).join(', ');
+  return [execution.location, execution.id === undefined ? undefined : `id ${execution.id}`]
+    .filter((part) => part !== undefined)
+    .join(', ');
 }
 
 /** A sentence's first letter in capitals. */
@@ -476,7 +529,9 @@ export function capitalise(text: string): string {
 
 /** Every endpoint with calls that got no response, most first, then by label. */
 export function noResponseEndpoints(report: QualityReport): Endpoint[] {
-  return report.endpoints.filter((endpoint) => endpoint.noResponseCount > 0).sort((a, b) => b.noResponseCount - a.noResponseCount || compareCodeUnits(a.endpoint, b.endpoint));
+  return report.endpoints
+    .filter((endpoint) => endpoint.noResponseCount > 0)
+    .sort((a, b) => b.noResponseCount - a.noResponseCount || compareCodeUnits(a.endpoint, b.endpoint));
 }
 
 /** The status of one of the slowest executions: its code, or the error of a call that got no response. */
@@ -485,14 +540,21 @@ export function slowestStatus(execution: QualityReport['slowestExecutions'][numb
 }
 
 /** The arrow each trend against the history is shown with. */
-export const TREND_ARROWS: Readonly<Record<Trend, string>> = { aboveRange: '↑', belowRange: '↓', withinRange: '→', new: '+', tooFewRuns: '·' };
+export const TREND_ARROWS: Readonly<Record<Trend, string>> = {
+  aboveRange: '↑',
+  belowRange: '↓',
+  withinRange: '→',
+  new: '+',
+  tooFewRuns: '·',
+};
 
 /** The order trends are listed in: the ones to act on first. */
 const TREND_ORDER: readonly Trend[] = ['aboveRange', 'belowRange', 'new', 'tooFewRuns', 'withinRange'];
 
 /** An endpoint's trend in words: `above its range (95–118 ms)`, `too few runs (3 of 5)`. */
 export function trendWords(history: EndpointHistory, minimumRuns: number): string {
-  const range = history.p95Range === null ? '' : ` (${formatMs(history.p95Range.low).replace(' ms', '')}–${formatMs(history.p95Range.high)})`;
+  const range =
+    history.p95Range === null ? '' : ` (${formatMs(history.p95Range.low).replace(' ms', '')}–${formatMs(history.p95Range.high)})`;
   switch (history.trend) {
     case 'aboveRange':
       return `above its range${range}`;
@@ -535,10 +597,15 @@ export function historyHeadline(history: NonNullable<QualityReport['history']>):
 /** Endpoints with a history, the ones to act on first (above, below, new, too few runs, within), then by label. */
 export function endpointsByTrend(report: QualityReport): Endpoint[] {
   const rank = (endpoint: Endpoint) => (endpoint.history === undefined ? TREND_ORDER.length : TREND_ORDER.indexOf(endpoint.history.trend));
-  return report.endpoints.filter((endpoint) => endpoint.history !== undefined).sort((a, b) => rank(a) - rank(b) || compareCodeUnits(a.endpoint, b.endpoint));
+  return report.endpoints
+    .filter((endpoint) => endpoint.history !== undefined)
+    .sort((a, b) => rank(a) - rank(b) || compareCodeUnits(a.endpoint, b.endpoint));
 }
 
 /** A line for each line of the history file that could not be read: `line 3 of the history file is not JSON: …; it was left out`. */
 export function historySkippedWarnings(report: QualityReport): string[] {
-  return (report.history?.skippedLines ?? []).map(({ line, message }) => `line ${formatCount(line)} of the history file ${message}; it was left out (an append keeps only the lines that can be read)`);
+  return (report.history?.skippedLines ?? []).map(
+    ({ line, message }) =>
+      `line ${formatCount(line)} of the history file ${message}; it was left out (an append keeps only the lines that can be read)`,
+  );
 }

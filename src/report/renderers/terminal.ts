@@ -1,7 +1,33 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
 import { contractNumbers, operationCoverageText } from './contractPresentation.js';
-import { browserCallsText, capitalise, sourcesText, budgetSubject, comparisonHeadline, historyHeadline, TREND_ARROWS, formatMeasured, failedStatus, failedWhere, passingTestFailureHint, statusesText, describeState, endpointStates, formatBudgetLimit, countOf, formatCount, formatPercentile, headlineNumbers, NO_LIMIT_TEXT, shownText, stateMark, verdictOf, worstEndpoints, type VerdictKind } from './presentation.js';
+import {
+  browserCallsText,
+  capitalise,
+  sourcesText,
+  budgetSubject,
+  comparisonHeadline,
+  historyHeadline,
+  TREND_ARROWS,
+  formatMeasured,
+  failedStatus,
+  failedWhere,
+  passingTestFailureHint,
+  statusesText,
+  describeState,
+  endpointStates,
+  formatBudgetLimit,
+  countOf,
+  formatCount,
+  formatPercentile,
+  headlineNumbers,
+  NO_LIMIT_TEXT,
+  shownText,
+  stateMark,
+  verdictOf,
+  worstEndpoints,
+  type VerdictKind,
+} from './presentation.js';
 
 /** How many endpoints the terminal summary lists, worst first. */
 const TERMINAL_ENDPOINT_LIMIT = 10;
@@ -26,7 +52,8 @@ export function formatHeadline(report: QualityReport, files: readonly string[]):
   if (report.history !== undefined) parts.push(historyHeadline(report.history));
   // A run that stopped early says so whatever its budgets say: its numbers are only part of the evidence.
   if (verdict.kind === 'incomplete') parts.push(verdict.text);
-  else if (report.budgets !== undefined && verdict.kind !== 'no-executions') parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
+  else if (report.budgets !== undefined && verdict.kind !== 'no-executions')
+    parts.push(`budgets: ${report.budgets.results.length === 0 ? `none, as ${NO_LIMIT_TEXT}` : verdict.text}`);
   parts.push(`report written to ${describeFiles(files)}`);
   return `quality-evidence: ${parts.join('; ')}`;
 }
@@ -98,14 +125,20 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
       // Against the history, an arrow: ↑ above its range, ↓ below, → within, + new, · too few runs.
       const arrow = endpoint.history === undefined ? undefined : TREND_ARROWS[endpoint.history.trend];
       const trend = arrow === undefined ? '' : ` ${endpoint.history?.trend === 'aboveRange' ? paint(TONE_COLORS.bad, arrow) : arrow}`;
-      lines.push(`  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}${trend}  ${describeState(state)}  ${statusesText(endpoint)}`);
+      lines.push(
+        `  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}${trend}  ${describeState(state)}  ${statusesText(endpoint)}`,
+      );
       for (const execution of (endpoint.failedExecutions ?? []).slice(0, TERMINAL_FAILED_CALLS)) {
-        lines.push(`      ${failedStatus(execution)}  ${shownText(`${execution.method} ${execution.path}`)}  ${shownText(failedWhere(execution))}`);
+        lines.push(
+          `      ${failedStatus(execution)}  ${shownText(`${execution.method} ${execution.path}`)}  ${shownText(failedWhere(execution))}`,
+        );
       }
       const tests = endpoint.tests ?? [];
       if (tests.length > 0) {
         const moreTests = (endpoint.testCount ?? tests.length) - 1;
-        lines.push(`      called by ${shownText(`${tests[0]!.file}:${tests[0]!.line}`)}${moreTests > 0 ? ` and ${countOf(moreTests, 'more test')}` : ''}`);
+        lines.push(
+          `      called by ${shownText(`${tests[0]!.file}:${tests[0]!.line}`)}${moreTests > 0 ? ` and ${countOf(moreTests, 'more test')}` : ''}`,
+        );
       }
     });
     if (more > 0) lines.push(`  … and ${formatCount(more)} more in the report`);
@@ -128,5 +161,8 @@ export function describeBreaches(verdict: BudgetVerdict): string | undefined {
   const breached = verdict.results.filter((result) => !result.passed);
   if (breached.length === 0) return undefined;
   const total = verdict.results.length;
-  return [`${formatCount(breached.length)} of ${countOf(total, 'budget')} breached:`, ...breached.map((result) => `  ${formatBudgetResult(result)}`)].join('\n');
+  return [
+    `${formatCount(breached.length)} of ${countOf(total, 'budget')} breached:`,
+    ...breached.map((result) => `  ${formatBudgetResult(result)}`),
+  ].join('\n');
 }

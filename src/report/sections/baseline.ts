@@ -29,7 +29,13 @@ export const baselineSection: ReportSection<'baseline'> = {
   markdown: (report, { limits }) => {
     const comparison = report.baseline;
     if (comparison === undefined) return [];
-    const lines = ['', '### Changes against the baseline', '', `Baseline ${code(comparison.environment.before)}: ${baselineNumbers(comparison)}`, ''];
+    const lines = [
+      '',
+      '### Changes against the baseline',
+      '',
+      `Baseline ${code(comparison.environment.before)}: ${baselineNumbers(comparison)}`,
+      '',
+    ];
     const changes = baselineChanges(report);
     if (changes.length === 0) lines.push('No endpoint changed.');
     else {
@@ -38,7 +44,8 @@ export const baselineSection: ReportSection<'baseline'> = {
         '|---|---|---:|---:|---:|---|---:|---|',
       );
       for (const change of changes.slice(0, limits.changes)) lines.push(changeRow(change));
-      if (changes.length > limits.changes) lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
+      if (changes.length > limits.changes)
+        lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
     }
     const tooFew = tooFewToJudge(comparison, limits.changes);
     if (tooFew.shown.length > 0) {

@@ -31,7 +31,15 @@ export const budgetsSection: ReportSection<'budgets'> = {
     for (const result of shown) {
       const mark = !result.passed ? '❌ fail' : caveat !== undefined ? `⚠️ pass, ${caveat}` : '✅ pass';
       const subject = budgetSubject(result);
-      lines.push(row([mark, code(result.budget), subject === undefined ? 'whole run' : code(subject), formatBudgetLimit(result), formatMeasured(result)]));
+      lines.push(
+        row([
+          mark,
+          code(result.budget),
+          subject === undefined ? 'whole run' : code(subject),
+          formatBudgetLimit(result),
+          formatMeasured(result),
+        ]),
+      );
     }
     if (more > 0) {
       const breached = breachedMore > 0 ? `, ${formatCount(breachedMore)} of them breached` : '';

@@ -31,10 +31,15 @@ export const contractSection: ReportSection<'contract'> = {
       lines.push('', '| Operation | Undeclared statuses | Declared | Calls |', '|---|---|---|---:|');
       for (const operation of undeclared.slice(0, limits.operations)) {
         const declared = operation.declaredStatuses.map(code).join(', ');
-        lines.push(row([operationCell(operation), operation.undeclaredStatuses.join(', '), declared, formatCount(operation.executionCount)]));
+        lines.push(
+          row([operationCell(operation), operation.undeclaredStatuses.join(', '), declared, formatCount(operation.executionCount)]),
+        );
       }
       if (undeclared.length > limits.operations) {
-        lines.push('', `${countOf(undeclared.length - limits.operations, 'more operation')} with undeclared statuses in ${code(reportName)}.`);
+        lines.push(
+          '',
+          `${countOf(undeclared.length - limits.operations, 'more operation')} with undeclared statuses in ${code(reportName)}.`,
+        );
       }
     }
     const violating = violationsWorstFirst(contract);
@@ -45,7 +50,10 @@ export const contractSection: ReportSection<'contract'> = {
         lines.push(row([operationCell(operation), bodiesText(operation), violations.join(', ')]));
       }
       if (violating.length > limits.operations) {
-        lines.push('', `${countOf(violating.length - limits.operations, 'more operation')} with bodies off their schema in ${code(reportName)}.`);
+        lines.push(
+          '',
+          `${countOf(violating.length - limits.operations, 'more operation')} with bodies off their schema in ${code(reportName)}.`,
+        );
       }
     }
     const untested = untestedByTag(contract);
@@ -58,7 +66,9 @@ export const contractSection: ReportSection<'contract'> = {
         if (room <= 0) break;
         const listed = operations.slice(0, room);
         shown += listed.length;
-        lines.push(`- ${code(tag)}: ${listed.map((operation) => code(operation.endpoint)).join(', ')}${listed.length < operations.length ? ', …' : ''}`);
+        lines.push(
+          `- ${code(tag)}: ${listed.map((operation) => code(operation.endpoint)).join(', ')}${listed.length < operations.length ? ', …' : ''}`,
+        );
       }
       if (total > shown) lines.push(`- … ${countOf(total - shown, 'more operation')} never called in ${code(reportName)}`);
     }
@@ -69,7 +79,10 @@ export const contractSection: ReportSection<'contract'> = {
       lines.push('', `**Matching no operation**: ${calls}${more > 0 ? `, and ${formatCount(more)} more` : ''}`);
     }
     if (contract.deprecatedOperationsCalled.length > 0) {
-      lines.push('', `**Deprecated operations called**: ${contract.deprecatedOperationsCalled.slice(0, limits.operations).map(code).join(', ')}`);
+      lines.push(
+        '',
+        `**Deprecated operations called**: ${contract.deprecatedOperationsCalled.slice(0, limits.operations).map(code).join(', ')}`,
+      );
     }
     return lines;
   },
@@ -90,7 +103,9 @@ export const contractSection: ReportSection<'contract'> = {
         return `<tr data-endpoint="${attribute(operation.endpoint)}">${cells.join('')}</tr>`;
       });
       const more =
-        undeclared.length > limit ? `<p>${text(countOf(undeclared.length - limit, 'more operation'))} with undeclared statuses in the report.</p>` : '';
+        undeclared.length > limit
+          ? `<p>${text(countOf(undeclared.length - limit, 'more operation'))} with undeclared statuses in the report.</p>`
+          : '';
       const head = '<th>Operation</th><th>Undeclared</th><th>Declared</th><th class="num">Calls</th>';
       const table = `<table class="cards"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
       parts.push(`<h3>Statuses the contract does not declare</h3><div class="scroll">${table}</div>${more}`);
@@ -107,7 +122,9 @@ export const contractSection: ReportSection<'contract'> = {
         return `<tr data-endpoint="${attribute(operation.endpoint)}">${cells.join('')}</tr>`;
       });
       const more =
-        violating.length > limit ? `<p>${text(countOf(violating.length - limit, 'more operation'))} with bodies off their schema in the report.</p>` : '';
+        violating.length > limit
+          ? `<p>${text(countOf(violating.length - limit, 'more operation'))} with bodies off their schema in the report.</p>`
+          : '';
       const head = '<th>Operation</th><th>Bodies</th><th>Most frequent violations</th>';
       const table = `<table class="cards"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
       parts.push(`<h3>Bodies off their schema</h3><div class="scroll">${table}</div>${more}`);
@@ -122,8 +139,13 @@ export const contractSection: ReportSection<'contract'> = {
       const groups = untested.map(({ tag, operations }) => {
         const listed = operations.slice(0, Math.max(0, room));
         room -= listed.length;
-        const cut = listed.length < operations.length ? `<li>${text(`… and ${formatCount(operations.length - listed.length)} more in the report`)}</li>` : '';
-        const items = listed.map((operation) => `<li>${label(operation.endpoint)}${operation.deprecated ? ' <span class="muted">deprecated</span>' : ''}</li>`);
+        const cut =
+          listed.length < operations.length
+            ? `<li>${text(`… and ${formatCount(operations.length - listed.length)} more in the report`)}</li>`
+            : '';
+        const items = listed.map(
+          (operation) => `<li>${label(operation.endpoint)}${operation.deprecated ? ' <span class="muted">deprecated</span>' : ''}</li>`,
+        );
         return `<div data-tag="${attribute(tag)}"><h4>${text(shownText(tag))}</h4><ul>${items.join('')}${cut}</ul></div>`;
       });
       const filter = `<p><label for="untested-tag">Tag</label> <select id="untested-tag"><option value="">every tag</option>${options.join('')}</select></p>`;

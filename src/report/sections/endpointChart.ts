@@ -9,13 +9,21 @@ type Endpoint = QualityReport['endpoints'][number];
  * p99 and the slow threshold, so that one slow endpoint does not flatten the
  * others. Positions run from 0 to 1000.
  */
-function logScale(values: readonly number[]): { readonly low: number; readonly high: number; readonly x: (value: number | null) => number } {
+function logScale(values: readonly number[]): {
+  readonly low: number;
+  readonly high: number;
+  readonly x: (value: number | null) => number;
+} {
   const positive = values.filter((value) => value > 0);
   const low = 10 ** Math.floor(Math.log10(Math.min(...positive, 1)));
   const highest = Math.max(...positive, 1);
   const high = Math.max(10 ** Math.ceil(Math.log10(highest)), low * 10);
   const span = Math.log10(high) - Math.log10(low);
-  return { low, high, x: (value) => (value === null || value <= low ? 0 : Math.min(1000, round(((Math.log10(value) - Math.log10(low)) / span) * 1000))) };
+  return {
+    low,
+    high,
+    x: (value) => (value === null || value <= low ? 0 : Math.min(1000, round(((Math.log10(value) - Math.log10(low)) / span) * 1000))),
+  };
 }
 
 /**
@@ -26,7 +34,10 @@ function logScale(values: readonly number[]): { readonly low: number; readonly h
 export function endpointChart(report: QualityReport, shown: readonly Endpoint[], stateOf: (endpoint: Endpoint) => EndpointState): string {
   if (shown.length === 0) return '';
   const threshold = report.slowResponseThresholdMs;
-  const { low, high, x } = logScale([threshold, ...shown.flatMap((endpoint) => [endpoint.responseTimeMs.p50 ?? 0, endpoint.responseTimeMs.p99 ?? 0])]);
+  const { low, high, x } = logScale([
+    threshold,
+    ...shown.flatMap((endpoint) => [endpoint.responseTimeMs.p50 ?? 0, endpoint.responseTimeMs.p99 ?? 0]),
+  ]);
   const thresholdX = Math.min(998, x(threshold));
   const rows = shown.map((endpoint) => {
     const { p50, p95, p99 } = endpoint.responseTimeMs;

@@ -20,7 +20,8 @@ export function endpointDetail(report: QualityReport, endpoint: Endpoint): strin
     const items = failed.map((execution) => {
       const call = `<code>${text(shownText(`${execution.method} ${execution.path}`))}</code>`;
       const where = testLink(report, execution.test, failedWhere(execution));
-      const excerpt = execution.excerpt === undefined ? '' : `<pre class="excerpt">${text(escapeControlCharacters(execution.excerpt))}</pre>`;
+      const excerpt =
+        execution.excerpt === undefined ? '' : `<pre class="excerpt">${text(escapeControlCharacters(execution.excerpt))}</pre>`;
       const time = text(formatMs(execution.responseTimeMs));
       return `<li data-failed-call><strong>${text(failedStatus(execution))}</strong> ${call} · ${time} · ${where}${excerpt}</li>`;
     });
@@ -80,7 +81,8 @@ function distribution(endpoint: Endpoint): string {
   const gamma = (1 + endpoint.latencyHistogram.relativeAccuracy) / (1 - endpoint.latencyHistogram.relativeAccuracy);
   const from = Math.log(gamma) * (first - 1);
   const to = Math.log(gamma) * (first + columnCount * width - 1);
-  const at = (value: number | null) => (value === null || value <= 0 ? 0 : Math.max(0, Math.min(1000, round(((Math.log(value) - from) / (to - from)) * 1000))));
+  const at = (value: number | null) =>
+    value === null || value <= 0 ? 0 : Math.max(0, Math.min(1000, round(((Math.log(value) - from) / (to - from)) * 1000)));
   const { p50, p95, p99 } = endpoint.responseTimeMs;
   const marks = (
     [
@@ -92,7 +94,8 @@ function distribution(endpoint: Endpoint): string {
     ([name, value]) =>
       `<line class="mark ${name}" x1="${at(value)}" y1="0" x2="${at(value)}" y2="80"><title>${name} ${text(formatMs(value))}</title></line>`,
   );
-  const zeros = endpoint.latencyHistogram.zeroCount > 0 ? ` · ${text(countOf(endpoint.latencyHistogram.zeroCount, 'call'))} of 0 ms not drawn` : '';
+  const zeros =
+    endpoint.latencyHistogram.zeroCount > 0 ? ` · ${text(countOf(endpoint.latencyHistogram.zeroCount, 'call'))} of 0 ms not drawn` : '';
   const named = `latency distribution of ${shownText(endpoint.endpoint)}, p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`;
   const svg =
     `<svg class="distribution" viewBox="0 0 1000 80" preserveAspectRatio="none" role="img" aria-label="${attribute(named)}">` +

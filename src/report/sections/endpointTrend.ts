@@ -28,10 +28,16 @@ export function trendCell(report: QualityReport, endpoint: Endpoint): string {
   const low = Math.min(...present, entry.p95Range?.low ?? Number.POSITIVE_INFINITY);
   const high = Math.max(...present, entry.p95Range?.high ?? Number.NEGATIVE_INFINITY);
   const y = (value: number) =>
-    round(high === low ? (SPARK.lineTop + SPARK.lineBottom) / 2 : SPARK.lineBottom - ((value - low) / (high - low)) * (SPARK.lineBottom - SPARK.lineTop));
+    round(
+      high === low
+        ? (SPARK.lineTop + SPARK.lineBottom) / 2
+        : SPARK.lineBottom - ((value - low) / (high - low)) * (SPARK.lineBottom - SPARK.lineTop),
+    );
   const range = entry.p95Range;
   const band =
-    range === null ? '' : `<rect class="range" x="0" y="${y(range.high)}" width="${SPARK.width}" height="${round(y(range.low) - y(range.high))}"/>`;
+    range === null
+      ? ''
+      : `<rect class="range" x="0" y="${y(range.high)}" width="${SPARK.width}" height="${round(y(range.low) - y(range.high))}"/>`;
   // One polyline per stretch of runs that called the endpoint.
   const segments: string[][] = [[]];
   p95s.forEach((value, index) => {
@@ -50,7 +56,8 @@ export function trendCell(report: QualityReport, endpoint: Endpoint): string {
   });
   const words = `${TREND_ARROWS[entry.trend]} ${trendWords(entry, history.minimumRuns)}`;
   const title =
-    `p95 over ${countOf(count - 1, 'earlier run')} and this one (${formatMs(current)}, the last point); ` + `bars: the failure rate of each run; ${words}`;
+    `p95 over ${countOf(count - 1, 'earlier run')} and this one (${formatMs(current)}, the last point); ` +
+    `bars: the failure rate of each run; ${words}`;
   const spark =
     `<svg class="spark" viewBox="0 0 ${SPARK.width} ${SPARK.barBottom}" role="img" aria-label="${attribute(title)}">` +
     `<title>${text(title)}</title>${band}${lines.join('')}${now}${bars.join('')}</svg>`;

@@ -88,7 +88,9 @@ const MARKDOWN_TESTS_PER_ENDPOINT = 3;
 function testsCell(endpoint: Endpoint): string {
   const tests = endpoint.tests ?? [];
   if (tests.length === 0) return '';
-  const named = tests.slice(0, MARKDOWN_TESTS_PER_ENDPOINT).map((test) => `${code(`${test.file}:${test.line}`)} ×${formatCount(test.calls)}`);
+  const named = tests
+    .slice(0, MARKDOWN_TESTS_PER_ENDPOINT)
+    .map((test) => `${code(`${test.file}:${test.line}`)} ×${formatCount(test.calls)}`);
   const more = (endpoint.testCount ?? tests.length) - named.length;
   return `${named.join(', ')}${more > 0 ? `, +${formatCount(more)} more` : ''}`;
 }

@@ -80,7 +80,8 @@ export const headlineSection: ReportSection<'headline'> = {
       number('noResponseCount', 'No response', report.noResponseCount),
     ];
     if (report.expectedErrorCount > 0) numbers.push(number('expectedErrorCount', 'Expected errors', report.expectedErrorCount));
-    if (report.unrecordedCallCount !== undefined) numbers.push(number('unrecordedCallCount', 'Calls not recorded', report.unrecordedCallCount));
+    if (report.unrecordedCallCount !== undefined)
+      numbers.push(number('unrecordedCallCount', 'Calls not recorded', report.unrecordedCallCount));
     if (report.skippedAssetCount !== undefined) numbers.push(number('skippedAssetCount', 'Assets left out', report.skippedAssetCount));
     const n = report.executionCount;
     const times = report.responseTimeMs;
@@ -92,9 +93,12 @@ export const headlineSection: ReportSection<'headline'> = {
         : `<p>Response time: ${(['p50', 'p95', 'p99'] as const).map((name) => time(name, formatPercentile(name, times[name], n))).join(' · ')}` +
           ` · max ${time('max', formatMs(times.max))}</p>`;
     const tests = report.tests === undefined ? '' : `<p class="muted">Tests: ${text(describeTests(report.tests))}</p>`;
-    const contract = report.contract === undefined ? '' : `\n<p data-field="contract">Contract: ${text(contractNumbers(report.contract).join(' · '))}</p>`;
+    const contract =
+      report.contract === undefined ? '' : `\n<p data-field="contract">Contract: ${text(contractNumbers(report.contract).join(' · '))}</p>`;
     const comparison =
-      report.baseline === undefined ? '' : `\n<p class="comparison" data-field="baseline"><strong>${text(comparisonHeadline(report.baseline))}</strong></p>`;
+      report.baseline === undefined
+        ? ''
+        : `\n<p class="comparison" data-field="baseline"><strong>${text(comparisonHeadline(report.baseline))}</strong></p>`;
     const history =
       report.history === undefined
         ? ''

@@ -15,7 +15,8 @@ export const noResponseSection: ReportSection<'noResponse'> = {
     for (const endpoint of endpoints.slice(0, limits.endpoints)) {
       lines.push(row([code(endpoint.endpoint), formatCount(endpoint.noResponseCount), formatCount(endpoint.executionCount)]));
     }
-    if (endpoints.length > limits.endpoints) lines.push('', `${countOf(endpoints.length - limits.endpoints, 'more endpoint')} in the report.`);
+    if (endpoints.length > limits.endpoints)
+      lines.push('', `${countOf(endpoints.length - limits.endpoints, 'more endpoint')} in the report.`);
     return lines;
   },
   html: (report, { limits }) => {

@@ -12,7 +12,9 @@ export const slowestSection: ReportSection<'slowest'> = {
     const lines = ['', '### Slowest executions', '', '| Endpoint | Status | Time | Where |', '|---|---|---:|---|'];
     for (const execution of report.slowestExecutions) {
       const where = slowestWhere(execution);
-      lines.push(row([code(execution.endpoint), slowestStatus(execution), formatMs(execution.responseTimeMs), where === '' ? '' : code(where)]));
+      lines.push(
+        row([code(execution.endpoint), slowestStatus(execution), formatMs(execution.responseTimeMs), where === '' ? '' : code(where)]),
+      );
     }
     return lines;
   },

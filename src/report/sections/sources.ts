@@ -57,7 +57,9 @@ export const sourcesSection: ReportSection<'sources'> = {
       '<th>Source</th><th class="num">n</th><th class="num">Failed</th><th class="num">No response</th>' +
       '<th class="num">Slow</th><th class="num">Endpoints</th><th class="num">p50</th><th class="num">p95</th>';
     const table =
-      rows.length === 0 ? '' : `<div class="scroll"><table class="cards"><thead><tr>${head}</tr></thead><tbody>${bodyRows.join('')}</tbody></table></div>`;
+      rows.length === 0
+        ? ''
+        : `<div class="scroll"><table class="cards"><thead><tr>${head}</tr></thead><tbody>${bodyRows.join('')}</tbody></table></div>`;
     const counted =
       browser === undefined
         ? ''

@@ -14,7 +14,9 @@ export const unrecordedSection: ReportSection<'unrecorded'> = {
   id: 'unrecorded',
   keptWhenCut: false,
   markdown: (report, { limits }) =>
-    (report.unrecordedCallCount ?? 0) > 0 ? endpointListMarkdown(TITLE, lead(report), report.unrecordedEndpoints ?? [], limits.endpoints) : [],
+    (report.unrecordedCallCount ?? 0) > 0
+      ? endpointListMarkdown(TITLE, lead(report), report.unrecordedEndpoints ?? [], limits.endpoints)
+      : [],
   html: (report, { limits }) =>
     (report.unrecordedCallCount ?? 0) > 0 ? endpointListHtml(TITLE, lead(report), report.unrecordedEndpoints ?? [], limits.endpoints) : '',
 };
