@@ -35,7 +35,18 @@ import { pathOfUrl } from '../shared/apiCalls.js';
 export const DEFAULT_API_RESOURCE_TYPES: readonly string[] = ['fetch', 'xhr'];
 
 /** Resource types that are never API calls: what a page is made of. */
-const NEVER_API_TYPES = new Set(['document', 'stylesheet', 'image', 'media', 'font', 'script', 'texttrack', 'websocket', 'manifest', 'eventsource']);
+const NEVER_API_TYPES = new Set([
+  'document',
+  'stylesheet',
+  'image',
+  'media',
+  'font',
+  'script',
+  'texttrack',
+  'websocket',
+  'manifest',
+  'eventsource',
+]);
 
 /**
  * The browsers' own resource types of a setting's type: `other` is beacons
@@ -128,7 +139,11 @@ const SETTLE_POLL_MS = 10;
  * of the moment it ends (`sinkOf`, the running test; none outside a test),
  * and the calls that cannot be measured are counted there.
  */
-export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules, sinkOf: () => BrowserCallSink | undefined): BrowserCallObservation {
+export function observeBrowserCalls(
+  context: BrowserContext,
+  rules: ApiCallRules,
+  sinkOf: () => BrowserCallSink | undefined,
+): BrowserCallObservation {
   const isApiCall = apiCallTest(rules);
   const counts = noBrowserCalls();
   const started = new WeakMap<Request, number>();
@@ -181,7 +196,11 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
           return;
         }
         count(sink, 'executionCount');
-        sink?.record({ statusCode: outcome.statusCode, endpoint: endpointOf(request), ...timingOf(request.timing(), started.get(request)) });
+        sink?.record({
+          statusCode: outcome.statusCode,
+          endpoint: endpointOf(request),
+          ...timingOf(request.timing(), started.get(request)),
+        });
       })(),
     );
   };
@@ -200,9 +219,12 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
     const sink = sinkOf();
     count(sink, 'seenCount');
     count(sink, 'executionCount');
-    const since = started.get(request);
     const errorText = request.failure()?.errorText ?? '';
-    sink?.record({ errorCode: browserErrorCode(errorText), endpoint: endpointOf(request), responseTimeMs: since === undefined ? 0 : roundToMicroseconds(performance.now() - since) });
+    sink?.record({
+      errorCode: browserErrorCode(errorText),
+      endpoint: endpointOf(request),
+      responseTimeMs: roundToMicroseconds(failedAfterMs(request, started.get(request))),
+    });
   };
   context.on('request', onRequest);
   context.on('response', onResponse);
@@ -210,10 +232,16 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
   context.on('requestfailed', onFailed);
   // Whether a call is worth waiting for: its body is arriving, lately, to the document that made it.
   const awaited = (request: Request, nowMs: number): boolean =>
-    !givenUp.has(request) && nowMs - (respondedAt.get(request) ?? Number.NEGATIVE_INFINITY) < BODY_GRACE_MS && documents.get(request) === documentOf(request);
+    !givenUp.has(request) &&
+    nowMs - (respondedAt.get(request) ?? Number.NEGATIVE_INFINITY) < BODY_GRACE_MS &&
+    documents.get(request) === documentOf(request);
   const settle = async (waitMs = SETTLE_MS): Promise<void> => {
     const deadline = performance.now() + waitMs;
-    for (let nowMs = performance.now(); nowMs < deadline && [...inFlight].some((request) => awaited(request, nowMs)); nowMs = performance.now()) {
+    for (
+      let nowMs = performance.now();
+      nowMs < deadline && [...inFlight].some((request) => awaited(request, nowMs));
+      nowMs = performance.now()
+    ) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, deadline - nowMs)));
     }
     for (const request of [...inFlight]) {
@@ -261,10 +289,15 @@ export function observeBrowserCalls(context: BrowserContext, rules: ApiCallRules
  * (its body dropped), only what its response tells: the sizes of a request
  * Chromium never finishes would never come.
  */
-async function outcomeOf(request: Request, response: Response, finished: boolean): Promise<{ readonly kind: BrowserCallCount } | { readonly statusCode: number }> {
+async function outcomeOf(
+  request: Request,
+  response: Response,
+  finished: boolean,
+): Promise<{ readonly kind: BrowserCallCount } | { readonly statusCode: number }> {
   if (response.fromServiceWorker()) return { kind: 'serviceWorkerCallCount' };
   // A context that closed meanwhile answers nothing: the call then counts as the server's.
-  if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null) return { kind: 'mockedCallCount' };
+  if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null)
+    return { kind: 'mockedCallCount' };
   if (!finished) return { statusCode: response.status() };
   const sizes = await request.sizes().catch(() => undefined);
   if (sizes === undefined) return { statusCode: response.status() };
@@ -290,7 +323,9 @@ function endpointOf(request: Request): string {
 
 /** Whether a request is an API call by the rules. */
 function apiCallTest({ resourceTypes = DEFAULT_API_RESOURCE_TYPES, include, exclude }: ApiCallRules): (request: Request) => boolean {
-  const types = new Set(resourceTypes.flatMap((type) => BROWSER_RESOURCE_TYPES.get(type) ?? [type]).filter((type) => !NEVER_API_TYPES.has(type)));
+  const types = new Set(
+    resourceTypes.flatMap((type) => BROWSER_RESOURCE_TYPES.get(type) ?? [type]).filter((type) => !NEVER_API_TYPES.has(type)),
+  );
   const included = include === undefined || include.length === 0 ? undefined : include.map(globToRegExp);
   const excluded = (exclude ?? []).map(globToRegExp);
   return (request) => {
@@ -347,4 +382,18 @@ export function browserErrorCode(errorText: string): string {
 /** The response time and phases from the request's timing; for a request with neither, the time since its `request` event. */
 function timingOf(timing: ResourceTiming, startedMs: number | undefined): { responseTimeMs: number; timingMs?: TimingPhases } {
   return responseTimeOf(timing) ?? { responseTimeMs: startedMs === undefined ? 0 : roundToMicroseconds(performance.now() - startedMs) };
+}
+
+/**
+ * How long a failed call took, to its failure: from the browser's own start
+ * of the request (`timing().startTime`, milliseconds since the epoch), which
+ * holds when this process hears of the request late (a busy machine delivers
+ * its request and failure events together), or from its request event when
+ * the browser gives no start; the longer of the two, as either can only be late.
+ */
+function failedAfterMs(request: Request, startedMs: number | undefined): number {
+  const sinceEvent = startedMs === undefined ? 0 : performance.now() - startedMs;
+  const { startTime } = request.timing();
+  const sinceBrowserStart = startTime > 0 ? Date.now() - startTime : 0;
+  return Math.max(0, sinceEvent, sinceBrowserStart);
 }
