@@ -100,6 +100,22 @@ const directions = [
   },
   { files: ['src/cli/**'], forbidden: [] },
 ];
+// The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other
+// only through reporter/shared/ (the attachments between them, the settings), never directly.
+const reporterProcesses = [
+  { files: ['reporter/worker/**'], forbidden: ['../runner/*'], message: "The test workers never import the runner process's code" },
+  { files: ['reporter/runner/**'], forbidden: ['../worker/*'], message: "The runner process never imports the test workers' code" },
+  { files: ['reporter/shared/**'], forbidden: ['../worker/*', '../runner/*'], message: 'What both processes share imports neither' },
+];
+const reporterProcessRules = reporterProcesses.map(({ files, forbidden, message }) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: [...forbidden, ...benchmarkOnly], message: `${message} (see .ci/eslint.config.js).` }] },
+    ],
+  },
+}));
 const importRules = directions.map(({ files, forbidden }) => ({
   files,
   rules: {
@@ -140,56 +156,7 @@ export default tseslint.config(
       ],
     },
   },
-  // The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other
-  // only through reporter/shared/ (the attachments between them, the settings), never directly.
-  {
-    files: ['reporter/worker/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../runner/*', ...benchmarkOnly],
-              message: "The test workers never import the runner process's code (see .ci/eslint.config.js).",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['reporter/runner/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../worker/*', ...benchmarkOnly],
-              message: "The runner process never imports the test workers' code (see .ci/eslint.config.js).",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['reporter/shared/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../worker/*', '../runner/*', ...benchmarkOnly],
-              message: 'What both processes share imports neither (see .ci/eslint.config.js).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...reporterProcessRules,
   {
     // ...nor the process, its environment or the clock: a run is a function of its settings and its records (src/workflow/openRun.ts reads the host once).
     files: ['src/run/**'],
