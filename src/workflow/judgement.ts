@@ -5,7 +5,6 @@ import { parseReport } from '../evaluation/baseline.js';
 import { needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { HISTORY_FILE, readHistory } from '../history/historyFile.js';
 import { baselineRunOf, comparedRunOf, pullRequestBaseOf, type CiVariables } from '../history/historyBaseline.js';
-import { DEFAULT_HISTORY_LIMIT } from '../config/settings.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import type { FileSystem } from '../io/fileSystem.js';
@@ -25,8 +24,8 @@ export interface JudgementSettings {
   readonly significanceLevel?: number | undefined;
   /** The history file: each endpoint is judged against its earlier runs. */
   readonly historyPath?: string | undefined;
-  /** The runs of the history file that count (the last ones). */
-  readonly historyLimit?: number | undefined;
+  /** The runs of the history file that count (the last ones); the settings table gives the default (see openRun). */
+  readonly historyLimit: number;
   /** A branch or commit whose last run in the history is the baseline. */
   readonly baselineFromHistory?: string | undefined;
   /** The run's environment: its history is that environment's runs. */
@@ -91,7 +90,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     ]);
   }
   const history = settings.historyPath === undefined ? undefined : await readHistory(fileSystem, settings.historyPath);
-  const runs = history?.runs.slice(-(settings.historyLimit ?? DEFAULT_HISTORY_LIMIT));
+  const runs = history?.runs.slice(-settings.historyLimit);
   const found =
     settings.baselineFromHistory === undefined || runs === undefined
       ? undefined

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { InputLimitError, ReportWriteError } from '../errors.js';
-import { DEFAULT_HISTORY_LIMIT, EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from '../config/settings.js';
+import { EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 import { describeFileSystemFailure } from '../io/describeFileSystemFailure.js';
 import type { FileSystem } from '../io/fileSystem.js';
@@ -60,12 +60,10 @@ export function historyAppendOf({
   historyReadOnly,
 }: {
   readonly historyPath?: string | undefined;
-  readonly historyLimit?: number | undefined;
-  readonly historyReadOnly?: boolean | undefined;
+  readonly historyLimit: number;
+  readonly historyReadOnly: boolean;
 }): HistoryAppend | undefined {
-  return historyPath === undefined || historyReadOnly === true
-    ? undefined
-    : { path: historyPath, limit: historyLimit ?? DEFAULT_HISTORY_LIMIT };
+  return historyPath === undefined || historyReadOnly ? undefined : { path: historyPath, limit: historyLimit };
 }
 
 /** What a run's line in the history says of it, known only when it ends, and the lines of the history it read when it started. */
