@@ -360,3 +360,22 @@ test('lists of endpoints stop at 50 and say how many more the report has', () =>
   expect(lines.filter((line) => line.startsWith('- `GET /flaky-'))).toHaveLength(50);
   expect(lines).toContain('- … and 10 more in the report');
 });
+
+test('one test run in several Playwright projects is one place in the Tests cell, its calls added up', () => {
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
+  const call = (project: string, line: number, attempt = 1): void => {
+    const test = { title: `${project} › candy.spec.ts › line ${line}`, file: 'candy.spec.ts', line, column: 1 };
+    run.take({ endpoint: 'GET /api/candy', statusCode: 200, responseTimeMs: 10 }, () => ({ kind: 'test', title: test.title, attempt }), {
+      test,
+      attempt,
+      retriedAway: false,
+      testPassed: true,
+    });
+  };
+  for (const project of ['chromium', 'firefox', 'webkit']) call(project, 3);
+  call('chromium', 12);
+  call('chromium', 12);
+  for (const line of [20, 30]) call('chromium', line);
+  const markdown = renderMarkdown(run.finish({ tests: { total: 6, passed: 6, failed: 0, flaky: 0, skipped: 0 } }));
+  expect(tableRows(markdown, 'Endpoints')[0]?.[9]).toBe('`candy.spec.ts:3` ×3, `candy.spec.ts:12` ×2, `candy.spec.ts:20` ×1, +1 more');
+});

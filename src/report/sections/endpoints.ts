@@ -81,18 +81,33 @@ function stateCell(state: EndpointState): string {
   return `${symbol === '~' ? '⚠️' : TONE_MARKS[tone]} ${describeState(state)}`;
 }
 
-/** How many tests an endpoint's row names, by file and line (most failed calls first). */
+/** How many places an endpoint's row names, by file and line (most failed calls first). */
 const MARKDOWN_TESTS_PER_ENDPOINT = 3;
 
-// `orders.spec.ts:12 ×3`: the tests by where they are declared, short enough for a table cell.
+// `orders.spec.ts:12 ×3`: the tests by where they are declared, short enough for a table cell. One test run in
+// several Playwright projects (chromium, firefox, …) is one place: its calls are added up, not listed once per project.
 function testsCell(endpoint: Endpoint): string {
   const tests = endpoint.tests ?? [];
   if (tests.length === 0) return '';
-  const named = tests
-    .slice(0, MARKDOWN_TESTS_PER_ENDPOINT)
-    .map((test) => `${code(`${test.file}:${test.line}`)} ×${formatCount(test.calls)}`);
-  const more = (endpoint.testCount ?? tests.length) - named.length;
-  return `${named.join(', ')}${more > 0 ? `, +${formatCount(more)} more` : ''}`;
+  const places = new Map<string, { calls: number; failedCalls: number; tests: number }>();
+  for (const test of tests) {
+    const place = `${test.file}:${test.line}`;
+    const seen = places.get(place);
+    if (seen === undefined) places.set(place, { calls: test.calls, failedCalls: test.failedCalls, tests: 1 });
+    else {
+      seen.calls += test.calls;
+      seen.failedCalls += test.failedCalls;
+      seen.tests += 1;
+    }
+  }
+  // As the report orders its tests: most failed calls first, then most calls (a stable sort keeps the report's order).
+  const named = [...places]
+    .sort(([, a], [, b]) => b.failedCalls - a.failedCalls || b.calls - a.calls)
+    .slice(0, MARKDOWN_TESTS_PER_ENDPOINT);
+  const namedTests = named.reduce((sum, [, { tests: count }]) => sum + count, 0);
+  const more = (endpoint.testCount ?? tests.length) - namedTests;
+  const cells = named.map(([place, { calls }]) => `${code(place)} ×${formatCount(calls)}`);
+  return `${cells.join(', ')}${more > 0 ? `, +${formatCount(more)} more` : ''}`;
 }
 
 const ENDPOINT_LEAD =
