@@ -195,7 +195,8 @@ test.describe("the run's own shift", () => {
       29.7,
     ]);
     expect(comparisonHeadline(compared)).toBe(
-      'vs baseline: 0 endpoints slower, 0 newly failing, 8 unchanged, 0 too few samples to judge; the whole run +29.7% alike (the machine, or the service as a whole)',
+      'vs baseline: 0 endpoints slower, 0 newly failing, 8 unchanged, 0 too few samples to judge; ' +
+        'the whole run +29.7% alike (the machine, or the service as a whole)',
     );
   });
 

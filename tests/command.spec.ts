@@ -422,7 +422,8 @@ test.describe('budgets, check and the baseline', () => {
       { 'p95-increase.json': '{ "maxP95IncreasePercent": 10 }' },
       { QE_BUDGETS_PATH: 'p95-increase.json' },
       78,
-      'quality-evidence: invalid configuration:\n  - maxP95IncreasePercent in "p95-increase.json": compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option\n',
+      'quality-evidence: invalid configuration:\n  - maxP95IncreasePercent in "p95-increase.json": ' +
+        'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option\n',
     ],
     [
       'a bad budgets file is exit 78',

@@ -191,7 +191,8 @@ test('the loader reads its argument, not process.env', () => {
   }
 });
 
-test("the config holds the SPEC's four keys, environment, slowResponseThresholdMs, inputPath and outputPath, and every other setting's default from the table", () => {
+test(`the config holds the SPEC's four keys, environment, slowResponseThresholdMs, inputPath and outputPath, and every other \
+setting's default from the table`, () => {
   const config = loadQualityToolConfig({ ...required, QE_OUTPUT_PATH: 'out.json', QE_SLOW_RESPONSE_THRESHOLD_MS: '5' });
   expect(Object.keys(config).sort()).toEqual(
     [...new Set(['environment', 'slowResponseThresholdMs', 'inputPath', 'outputPath', ...Object.keys(configDefaults)])].sort(),
@@ -212,6 +213,7 @@ test('QE_REPORT_FORMATS: a list out of json, markdown, html, in a fixed order; a
   expect(loadQualityToolConfig(base).formats, 'the default, from the settings table').toStrictEqual(['json', 'markdown', 'html']);
   const error = configurationErrorFrom({ ...base, QE_REPORT_FORMATS: 'json,pdf-secret' });
   expect(error.message).toBe(
-    'invalid configuration:\n  - QE_REPORT_FORMATS[1]: must be a list out of json, markdown, html, such as "json,markdown" (or an array such as ["json", "html"])',
+    'invalid configuration:\n  - QE_REPORT_FORMATS[1]: must be a list out of json, markdown, html, ' +
+      'such as "json,markdown" (or an array such as ["json", "html"])',
   );
 });

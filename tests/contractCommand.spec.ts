@@ -77,7 +77,8 @@ for (const [name, files, exitCode, message] of [
     'a document that is not OpenAPI is exit 78',
     { 'missing.yaml': 'asyncapi: 2.6.0\n' },
     78,
-    'quality-evidence: invalid OpenAPI document:\n  - "missing.yaml": is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; it has neither\n',
+    'quality-evidence: invalid OpenAPI document:\n  - "missing.yaml": is not an OpenAPI document this version reads: ' +
+      'it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; it has neither\n',
   ],
 ] as const) {
   test(`${name}, and nothing is written`, async () => {
@@ -96,12 +97,14 @@ test('the report may not replace the document: exit 73 before anything is writte
   });
   expect([replacing.exitCode, replacing.stderr]).toStrictEqual([
     73,
-    'quality-evidence: cannot write the report: the output path is the OpenAPI document "api.json", which this run reads: writing the report there would destroy it\n',
+    'quality-evidence: cannot write the report: the output path is the OpenAPI document "api.json", ' +
+      'which this run reads: writing the report there would destroy it\n',
   ]);
   expect(JSON.parse(await readFile(join(outcome.folder, 'api.json'), 'utf8'))).toStrictEqual({ openapi: '3.1.0', paths: {} });
 });
 
-test('a HAR file read with a contract has the bodies its recorder kept checked: base64 or text, response and request, never a value in the report', async () => {
+test(`a HAR file read with a contract has the bodies its recorder kept checked: base64 or text, response and request, never a \
+value in the report`, async () => {
   const entry = (
     method: string,
     url: string,

@@ -241,7 +241,8 @@ test.describe('budgets on the contract', () => {
     expect(
       (thrownBy(() => parseBudgets('{ "minResponseCoveragePercent": 101, "operations": { "__proto__": {} } }', 'b.json')) as Error).message,
     ).toBe(
-      'invalid budgets:\n  - minResponseCoveragePercent in "b.json": must be a percentage from 0 to 100\n  - operations.__proto__ in "b.json": must be an operationId or an endpoint label of the contract',
+      'invalid budgets:\n  - minResponseCoveragePercent in "b.json": must be a percentage from 0 to 100\n' +
+        '  - operations.__proto__ in "b.json": must be an operationId or an endpoint label of the contract',
     );
   });
 });

@@ -60,7 +60,8 @@ test('Swagger 2.0 in YAML, with $refs across five files: the operations, their b
   ]);
 });
 
-test("the contract names every file it read, each once: the document, then the files its $refs bring in, spelled from the document's path (issue 34)", async () => {
+test(`the contract names every file it read, each once: the document, then the files its $refs bring in, spelled from the \
+document's path (issue 34)`, async () => {
   const { files } = await loadContract(['/api/swagger-2.0-petstore-separate/spec/swagger.yaml'], fixtureFileSystem());
   expect([...(files ?? [])].sort()).toStrictEqual([
     '/api/swagger-2.0-petstore-separate/common/Error.yaml',
@@ -160,7 +161,8 @@ test.describe('documents that cannot be a contract', () => {
 
   test('a document that is not OpenAPI says what it needs', async () => {
     expect((await failureOf(['/api/openapi.yaml'], one('asyncapi: 2.6.0\n'))).message).toBe(
-      'invalid OpenAPI document:\n  - "/api/openapi.yaml": is not an OpenAPI document this version reads: it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; it has neither',
+      'invalid OpenAPI document:\n  - "/api/openapi.yaml": is not an OpenAPI document this version reads: ' +
+        'it needs "openapi": "3.0.x" or "3.1.x", or "swagger": "2.0"; it has neither',
     );
     expect((await failureOf(['/api/openapi.yaml'], one('openapi: 4.0.0\n'))).message).toContain('; it says openapi "4.0.0"');
   });
@@ -169,7 +171,9 @@ test.describe('documents that cannot be a contract', () => {
     const text =
       'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "https://example.com/responses.yaml#/Ok"\n';
     expect((await failureOf(['/api/openapi.yaml'], one(text))).message).toBe(
-      'invalid OpenAPI document:\n  - paths["/a"].get.responses["200"].$ref in "/api/openapi.yaml": refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path',
+      'invalid OpenAPI document:\n  - paths["/a"].get.responses["200"].$ref in "/api/openapi.yaml": ' +
+        'refers to a remote document, which is never fetched (no network is used): ' +
+        'save it beside this one and refer to it by a relative path',
     );
   });
 
@@ -179,7 +183,9 @@ test.describe('documents that cannot be a contract', () => {
       '/api/paths/a.yaml': 'get:\n  responses:\n    "200":\n      $ref: "http://example.com/x.yaml"\n',
     });
     expect((await failureOf(['/api/openapi.yaml'], fileSystem)).message).toBe(
-      'invalid OpenAPI document:\n  - get.responses["200"].$ref in "/api/paths/a.yaml": refers to a remote document, which is never fetched (no network is used): save it beside this one and refer to it by a relative path',
+      'invalid OpenAPI document:\n  - get.responses["200"].$ref in "/api/paths/a.yaml": ' +
+        'refers to a remote document, which is never fetched (no network is used): ' +
+        'save it beside this one and refer to it by a relative path',
     );
   });
 
@@ -253,7 +259,9 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
     const text =
       'openapi: 3.0.3\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          $ref: "#/components/responses/%E0%A4%A"\n';
     expect(await refusal('openapi.yaml', text)).toBe(
-      'invalid OpenAPI document:\n  - paths["/a"].get.responses["200"].$ref in "/api/openapi.yaml": is "#/components/responses/%E0%A4%A", whose percent-encoding is malformed (each % starts two hexadecimal digits of UTF-8)',
+      'invalid OpenAPI document:\n  - paths["/a"].get.responses["200"].$ref in "/api/openapi.yaml": ' +
+        'is "#/components/responses/%E0%A4%A", whose percent-encoding is malformed (each % starts two hexadecimal digits ' +
+        'of UTF-8)',
     );
   });
 
@@ -273,7 +281,8 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
           .join(', ')}]`,
       );
     expect(await refusal('openapi.yaml', `${lines.join('\n')}\npaths: {}\n`)).toBe(
-      'invalid OpenAPI document:\n  - "/api/openapi.yaml": has YAML aliases that would expand it past what is read (yaml\'s maxAliasCount, 1000): an alias bomb',
+      'invalid OpenAPI document:\n  - "/api/openapi.yaml": has YAML aliases that would expand it past what is read ' +
+        "(yaml's maxAliasCount, 1000): an alias bomb",
     );
   });
 
@@ -309,7 +318,8 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
     const schemas = { A: { allOf: [{ $ref: '#/components/schemas/B' }] }, B: { allOf: [{ $ref: '#/components/schemas/A' }] } };
     expect(await refusal('openapi.json', withSchemas(schemas))).toBe(
       'invalid OpenAPI document:\n  - components.schemas.A in "/api/openapi.json": comes back to itself with no property or item between ' +
-        '(components.schemas.A → components.schemas.A.allOf[0] → components.schemas.B → components.schemas.B.allOf[0] → components.schemas.A), so validating any value against it would never end',
+        '(components.schemas.A → components.schemas.A.allOf[0] → components.schemas.B → components.schemas.B.allOf[0] → ' +
+        'components.schemas.A), so validating any value against it would never end',
     );
   });
 
@@ -364,7 +374,8 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
     };
     expect(await refusal('openapi.json', withSchemas(schemas))).toBe(
       'invalid OpenAPI document:\n' +
-        '  - components.schemas.B.$id in "/api/openapi.json": "https://example.com/pet" names another schema already, at components.schemas.A: an identifier names one schema\n' +
+        '  - components.schemas.B.$id in "/api/openapi.json": "https://example.com/pet" names another schema already, at ' +
+        'components.schemas.A: an identifier names one schema\n' +
         '  - components.schemas.D.$anchor in "/api/openapi.json": "here" names another schema already, at components.schemas.C: an identifier names one schema',
     );
   });
@@ -383,7 +394,8 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
     const operation = (operationId: string) => ({ operationId, responses: { '200': { description: 'ok' } } });
     const document = (paths: object) => JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths });
     expect(await refusal('api.json', document({ '/a': { get: operation('listThings') }, '/b': { post: operation('listThings') } }))).toBe(
-      'invalid OpenAPI document:\n  - paths["/b"].post.operationId in "/api/api.json": "listThings" is already the operationId of paths["/a"].get in "/api/api.json": ' +
+      'invalid OpenAPI document:\n  - paths["/b"].post.operationId in "/api/api.json": ' +
+        '"listThings" is already the operationId of paths["/a"].get in "/api/api.json": ' +
         'an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it',
     );
     const two = new MemoryFileSystem({
@@ -391,7 +403,8 @@ test.describe('hostile documents: refused with 78 at their place, or loaded, nev
       '/api/b.json': document({ '/b': { get: operation('listThings') } }),
     });
     expect((await failureOf(['/api/a.json', '/api/b.json'], two)).message).toBe(
-      'invalid OpenAPI document:\n  - paths["/b"].get.operationId in "/api/b.json": "listThings" is already the operationId of paths["/a"].get in "/api/a.json": ' +
+      'invalid OpenAPI document:\n  - paths["/b"].get.operationId in "/api/b.json": ' +
+        '"listThings" is already the operationId of paths["/a"].get in "/api/a.json": ' +
         'an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it',
     );
   });

@@ -54,7 +54,8 @@ async function restore(folder: string, earlier: string): Promise<void> {
   await writeFile(join(folder, 'q.json'), earlier);
 }
 
-test('SIGKILL before each step of the write in turn: the earlier report until the JSON report is renamed into place, the complete new one after, and the temporary files in between', async () => {
+test(`SIGKILL before each step of the write in turn: the earlier report until the JSON report is renamed into place, the \
+complete new one after, and the temporary files in between`, async () => {
   const { folder, args, earlier, fresh } = await withEarlierReport();
   const steps: string[] = [];
   for (let step = 1; ; step++) {

@@ -34,7 +34,8 @@ test('every page of docs/ is linked from the README', () => {
   expect(pages.filter((page) => !linked.has(page))).toEqual([]);
 });
 
-test("the README's first 90 lines hold what a user came for: the install, the three Playwright steps, the workflow and the links into docs/; the whole stays under 400 lines", () => {
+test(`the README's first 90 lines hold what a user came for: the install, the three Playwright steps, the workflow and the \
+links into docs/; the whole stays under 400 lines`, () => {
   const readme = documents[0]?.text ?? '';
   const firstScreen = readme.split('\n').slice(0, 90).join('\n');
   expect(readme.split('\n').length).toBeLessThan(400);

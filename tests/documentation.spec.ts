@@ -328,7 +328,11 @@ async function runCommandLines(block: CodeBlock, lines: readonly string[]): Prom
     await mkdir(dirname(join(folder, path)), { recursive: true });
     await writeFile(join(folder, path), sourceText(source));
   }
-  const npx = `#!/bin/sh\nif [ "$1" = quality-evidence ]; then shift; exec ${shellQuote(process.execPath)} ${shellQuote(command)} "$@"; fi\necho "npx $1 is not run by the documentation spec" >&2\nexit 127\n`;
+  const npx =
+    '#!/bin/sh\n' +
+    `if [ "$1" = quality-evidence ]; then shift; exec ${shellQuote(process.execPath)} ${shellQuote(command)} "$@"; fi\n` +
+    'echo "npx $1 is not run by the documentation spec" >&2\n' +
+    'exit 127\n';
   await writeFile(join(bin, 'npx'), npx, { mode: 0o755 });
   for (const [name, source] of pairs(options.get('bin'))) {
     await writeFile(join(bin, `${name}.data`), sourceText(source));

@@ -55,7 +55,8 @@ test.describe('the settings', () => {
     const error = thrownBy(() => loadQualityToolConfig({ ...env, QE_EXPECTED_STATUSES: 'secret-500-400' }));
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toBe(
-      'invalid configuration:\n  - QE_EXPECTED_STATUSES: must be a list of status codes and ranges, such as "200-299,404" (or an array such as [200, "400-404"])',
+      'invalid configuration:\n  - QE_EXPECTED_STATUSES: must be a list of status codes and ranges, ' +
+        'such as "200-299,404" (or an array such as [200, "400-404"])',
     );
   });
 
@@ -71,7 +72,8 @@ test.describe('the settings', () => {
       text: JSON.stringify({ expectedStatusesByEndpoint: { 'DELETE /booking/:id': '200-299,700' } }),
     };
     expect((thrownBy(() => loadQualityToolConfig(env, { settingsFile })) as Error).message).toBe(
-      'invalid configuration:\n  - expectedStatusesByEndpoint["DELETE /booking/:id"] in /ci/quality-evidence.config.json: item 2 of 2 is outside the status codes 100 to 599; got "200-299,700" (a string)',
+      'invalid configuration:\n  - expectedStatusesByEndpoint["DELETE /booking/:id"] in ' +
+        '/ci/quality-evidence.config.json: item 2 of 2 is outside the status codes 100 to 599; got "200-299,700" (a string)',
     );
   });
 });
@@ -179,7 +181,8 @@ test.describe('in a run', () => {
     const error = await rejectionOf(runQualityWorkflow(config, { fileSystem: input([{ ...calls[0], expectedStatuses: '2xx' }]) }));
     expect(error).toBeInstanceOf(RecordValidationError);
     expect((error as Error).message).toContain(
-      '[0].expectedStatuses: must be a list of the status codes this call expects, such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599',
+      '[0].expectedStatuses: must be a list of the status codes this call expects, ' +
+        'such as "404" or "200-299,403" (or an array such as [404, "200-299"]), codes from 100 to 599',
     );
   });
 });

@@ -107,7 +107,8 @@ test.describe('one run writes OpenTelemetry, Prometheus, CTRF and JUnit files th
     report = reportFrom(await readFile(join(folder, 'out/quality-summary.json'), 'utf8'));
   });
 
-  test("OTLP: protobuf decodes it by the protocol's .proto files; one exponential histogram point per endpoint and status, every count, sum and bucket the report's", async () => {
+  test(`OTLP: protobuf decodes it by the protocol's .proto files; one exponential histogram point per endpoint and status, \
+every count, sum and bucket the report's`, async () => {
     const [request, ...more] = await decodeOtlp(join(folder, 'out/metrics.jsonl'), folder);
     expect(more).toEqual([]);
     const resourceMetrics = request!.resourceMetrics;
@@ -193,7 +194,10 @@ test.describe('one run writes OpenTelemetry, Prometheus, CTRF and JUnit files th
     const labelsOf = (endpoint: string, statusClass: string): string => {
       const space = endpoint.indexOf(' ');
       const escape = (value: string): string => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-      return `service="shop-api",environment="staging",http_request_method="${endpoint.slice(0, space)}",url_template="${escape(endpoint.slice(space + 1))}",status_class="${statusClass}"`;
+      return (
+        `service="shop-api",environment="staging",http_request_method="${endpoint.slice(0, space)}",` +
+        `url_template="${escape(endpoint.slice(space + 1))}",status_class="${statusClass}"`
+      );
     };
     let series = 0;
     for (const entry of report.endpoints) {
@@ -226,7 +230,8 @@ test.describe('one run writes OpenTelemetry, Prometheus, CTRF and JUnit files th
       };
       expect(
         samples.get(
-          `quality_evidence_failed_executions{service="shop-api",environment="staging",http_request_method="${method}",url_template="${template.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"}`,
+          `quality_evidence_failed_executions{service="shop-api",environment="staging",http_request_method="${method}",` +
+            `url_template="${template.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"}`,
         ),
       ).toBe(entry.failedExecutionCount);
     }
@@ -279,7 +284,8 @@ test.describe('one run writes OpenTelemetry, Prometheus, CTRF and JUnit files th
     });
   });
 
-  test('JUnit: xmllint validates it against the JUnit schema; one test case per budget and per endpoint with failed calls, each failure with the measured value and the limit', async () => {
+  test(`JUnit: xmllint validates it against the JUnit schema; one test case per budget and per endpoint with failed calls, \
+each failure with the measured value and the limit`, async () => {
     const path = join(folder, 'out/junit.xml');
     expect(await xmllintCheck(path)).toEqual({ passed: true, output: `${path} validates\n` });
     const xml = await readFile(path, 'utf8');
@@ -425,7 +431,16 @@ test("from the reporter, CTRF lists the run's tests as Playwright ended them, JU
 export default defineConfig({
   testDir: './tests',
   retries: 1,
-  reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', serviceName: 'orders-tests', exports: { ctrf: 'out/ctrf.json', junit: 'out/junit.xml', otlp: 'out/metrics.jsonl' } }]],
+  reporter: [
+    [
+      'quality-evidence/reporter',
+      {
+        outputFile: 'out/quality-summary.json',
+        serviceName: 'orders-tests',
+        exports: { ctrf: 'out/ctrf.json', junit: 'out/junit.xml', otlp: 'out/metrics.jsonl' },
+      },
+    ],
+  ],
 });
 `,
     'tests/orders.spec.ts': reporterSpec,
@@ -434,7 +449,8 @@ export default defineConfig({
   const without = await runPlaywright(project, ['test'], {});
   expect(without.exitCode).toBe(1);
   expect(without.stdout + without.stderr).toContain(
-    'exports: otlp needs the OpenTelemetry SDK, which is not installed: npm install --save-dev @opentelemetry/otlp-transformer @opentelemetry/sdk-metrics @opentelemetry/resources',
+    'exports: otlp needs the OpenTelemetry SDK, which is not installed: ' +
+      'npm install --save-dev @opentelemetry/otlp-transformer @opentelemetry/sdk-metrics @opentelemetry/resources',
   );
   expect(without.stdout).not.toContain('lists orders');
   await expect(readFile(join(project, 'out/quality-summary.json'), 'utf8')).rejects.toThrow('ENOENT');

@@ -17,7 +17,8 @@ test('a JSON body has every value under a secret-looking key replaced, at any de
     list: [{ client_secret: 'cs' }],
   });
   expect(failureExcerpt(bytes(body), 4096)).toBe(
-    '{"error":"invalid","user":{"email":"a@b.c","Password":"[redacted]","tokens":"[redacted]"},"X-Api-Key":"[redacted]","sessionId":"[redacted]","list":[{"client_secret":"[redacted]"}]}',
+    '{"error":"invalid","user":{"email":"a@b.c","Password":"[redacted]","tokens":"[redacted]"},' +
+      '"X-Api-Key":"[redacted]","sessionId":"[redacted]","list":[{"client_secret":"[redacted]"}]}',
   );
 });
 

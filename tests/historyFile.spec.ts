@@ -41,7 +41,8 @@ async function runIn(folder: string, args: string[], env: Record<string, string>
   return runProgram(COMMAND, { cwd: folder, args: [...args, '--quiet'], env });
 }
 
-test("a run appends one line after the header: its time, the commit, branch and run id CI gives, and each endpoint's counts, percentiles and histogram", async () => {
+test(`a run appends one line after the header: its time, the commit, branch and run id CI gives, and each endpoint's counts, \
+percentiles and histogram`, async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': records(20) }, 'history');
   const stdout = {
     text: '',
@@ -136,7 +137,8 @@ test('--history-read-only judges against the history and appends nothing', async
   expect(report.endpoints.map((entry) => entry.history?.trend)).toEqual(['withinRange', 'withinRange', 'withinRange']);
 });
 
-test('a line that does not parse is left out with its line number, on stderr and in the report; the run goes on, and the append keeps the lines that parse', async () => {
+test(`a line that does not parse is left out with its line number, on stderr and in the report; the run goes on, and the \
+append keeps the lines that parse`, async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
   expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).exitCode).toBe(0);
   expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).exitCode).toBe(0);
@@ -149,8 +151,11 @@ test('a line that does not parse is left out with its line number, on stderr and
   const outcome = await runIn(folder, ['in.ndjson', '--history', 'h.jsonl']);
   expect(outcome.exitCode).toBe(0);
   expect(outcome.stderr).toBe(
-    'quality-evidence: warning: line 3 of the history file is not JSON: Unterminated string; it was left out (an append keeps only the lines that can be read)\n' +
-      'quality-evidence: warning: line 5 of the history file is not a run of a quality-evidence history (at time: Invalid input: expected string, received number); it was left out (an append keeps only the lines that can be read)\n',
+    'quality-evidence: warning: line 3 of the history file is not JSON: Unterminated string; ' +
+      'it was left out (an append keeps only the lines that can be read)\n' +
+      'quality-evidence: warning: line 5 of the history file is not a run of a quality-evidence history ' +
+      '(at time: Invalid input: expected string, received number); it was left out (an append keeps only the lines that ' +
+      'can be read)\n',
   );
   const report = reportFrom(await readFile(join(folder, '.build/quality-summary.json'), 'utf8'));
   expect(report.history?.skippedLines?.map(({ line }) => line)).toEqual([3, 5]);
@@ -181,7 +186,8 @@ test('a history file that is a device, or the report itself, is refused before a
   const same = await runIn(folder, ['in.ndjson', '--history', 'q.json', '--output', 'q.json']);
   expect(same.exitCode).toBe(73);
   expect(same.stderr).toBe(
-    'quality-evidence: cannot write the report: the output path is the history file "q.json", which this run reads: the next run would read the report as its history file\n',
+    'quality-evidence: cannot write the report: the output path is the history file "q.json", which this run reads: ' +
+      'the next run would read the report as its history file\n',
   );
   expect(await readdir(folder)).toEqual(['in.ndjson']);
 });
@@ -308,7 +314,8 @@ test.describe('the baseline from the history', () => {
     expect(reportFrom(await readFile(join(folder, '.build/quality-summary.json'), 'utf8')).baseline?.run?.runId).toBe('1');
   });
 
-  test('a branch the history has no run of yet (the first run of a history) is said, its name not echoed, and the run goes on without a comparison', async () => {
+  test(`a branch the history has no run of yet (the first run of a history) is said, its name not echoed, and the run goes on \
+without a comparison`, async () => {
     const folder = await historyOfThreeRuns();
     const outcome = await runIn(folder, [
       'slow.ndjson',
@@ -321,7 +328,9 @@ test.describe('the baseline from the history', () => {
     ]);
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stderr).toBe(
-      'quality-evidence: warning: no baseline: the history file "h.jsonl" holds no run of the branch or commit that baselineFromHistory names, in this run\'s environment (3 runs read; their branches: "feature", "main"); this run is compared with none, and a budget that compares with a baseline breaches\n',
+      'quality-evidence: warning: no baseline: the history file "h.jsonl" holds no run of the branch or commit that ' +
+        'baselineFromHistory names, in this run\'s environment (3 runs read; their branches: "feature", "main"); ' +
+        'this run is compared with none, and a budget that compares with a baseline breaches\n',
     );
     const report = reportFrom(await readFile(join(folder, 'new.json'), 'utf8'));
     expect(report.baseline).toBeUndefined();
@@ -361,7 +370,8 @@ test('maxEndpointsAboveHistoricalRange without a history file is a configuration
   const outcome = await runIn(folder, ['in.ndjson', '--budgets', 'budgets.json']);
   expect(outcome.exitCode).toBe(78);
   expect(outcome.stderr).toContain(
-    'maxEndpointsAboveHistoricalRange in "budgets.json": judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option',
+    'maxEndpointsAboveHistoricalRange in "budgets.json": judges endpoints against their history: ' +
+      'name a history file with --history, QE_HISTORY_PATH or the historyPath option',
   );
 });
 
@@ -413,12 +423,14 @@ test('merge refuses reports with different thresholds (65), naming the differenc
   const outcome = await runProgram(COMMAND, { cwd: folder, args: ['merge', 'a.json', 'b.json', '--output', 'all.json'] });
   expect(outcome.exitCode).toBe(65);
   expect(outcome.stderr).toBe(
-    'quality-evidence: the report "b.json" has slowResponseThresholdMs 100, where "a.json" has 750: reports whose numbers mean different things cannot be merged\n',
+    'quality-evidence: the report "b.json" has slowResponseThresholdMs 100, where "a.json" has 750: ' +
+      'reports whose numbers mean different things cannot be merged\n',
   );
   expect(await readdir(folder)).not.toContain('all.json');
 });
 
-test('twenty seeded runs appended by the command: a trend line per endpoint on the page, the steady endpoint within its range, the shifted one above it, the noisy run no alarm', async () => {
+test(`twenty seeded runs appended by the command: a trend line per endpoint on the page, the steady endpoint within its range, \
+the shifted one above it, the noisy run no alarm`, async () => {
   test.setTimeout(120_000);
   const random = mulberry32(11);
   const files: Record<string, string> = {};
@@ -465,7 +477,10 @@ test('a report given where records are expected is named as one, with the subcom
   const outcome = await runIn(folder, ['q.json', '--output', 'again.json']);
   expect(outcome.exitCode).toBe(65);
   expect(outcome.stderr).toBe(
-    'quality-evidence: the input file has the wrong top-level shape:\n  - (top level): expected an object with an "executions" array, or an array of records; found a report of quality-evidence (quality-summary.json), not records: `quality-evidence check` judges a report, `quality-evidence merge` merges reports\n',
+    'quality-evidence: the input file has the wrong top-level shape:\n' +
+      '  - (top level): expected an object with an "executions" array, or an array of records; ' +
+      'found a report of quality-evidence (quality-summary.json), not records: ' +
+      '`quality-evidence check` judges a report, `quality-evidence merge` merges reports\n',
   );
 });
 
@@ -503,7 +518,9 @@ test('merge refuses a report that lacks a field of this version (65), naming it,
   const outcome = await runProgram(COMMAND, { cwd: folder, args: ['merge', 'a.json', 'old.json', '--output', 'all.json'] });
   expect(outcome.exitCode).toBe(65);
   expect(outcome.stderr).toBe(
-    'quality-evidence: the report "old.json" is not a complete report of this version of quality-evidence (at expectedErrorCount: Invalid input: expected number, received undefined): merge takes reports written by this version; summarise its records again\n',
+    'quality-evidence: the report "old.json" is not a complete report of this version of quality-evidence ' +
+      '(at expectedErrorCount: Invalid input: expected number, received undefined): ' +
+      'merge takes reports written by this version; summarise its records again\n',
   );
   expect(await readdir(folder)).not.toContain('all.json');
 });
@@ -563,7 +580,9 @@ async function filesUnder(folder: string): Promise<Record<string, string>> {
 }
 
 const NOT_A_HISTORY =
-  'is not a history of quality-evidence: its first line is not the header a history starts with ({"schemaVersion":1,"kind":"quality-evidence history"}); a run appends only to a history, or to an empty or absent file, which it makes one';
+  'is not a history of quality-evidence: its first line is not the header a history starts with ' +
+  '({"schemaVersion":1,"kind":"quality-evidence history"}); a run appends only to a history, or to an empty or absent ' +
+  'file, which it makes one';
 
 test.describe('a file that is not a history is refused (65), never rewritten, and every file stays as it was (issue 34)', () => {
   test('--history naming notes', async () => {
@@ -612,7 +631,8 @@ test.describe('a file that is not a history is refused (65), never rewritten, an
   });
 });
 
-test.describe('a history header whose schemaVersion is not the integer 1 is refused (65), naming the file, the line and what it states, and every file stays as it was (issue 34)', () => {
+test.describe(`a history header whose schemaVersion is not the integer 1 is refused (65), naming the file, the line and what \
+it states, and every file stays as it was (issue 34)`, () => {
   for (const stated of ['"2"', '1e400', '2.5', '0']) {
     test(`schemaVersion ${stated}`, async () => {
       const header = `{"schemaVersion":${stated},"kind":"quality-evidence history"}\n`;
@@ -622,7 +642,10 @@ test.describe('a history header whose schemaVersion is not the integer 1 is refu
       expect(await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).toEqual({
         exitCode: 65,
         stdout: '',
-        stderr: `quality-evidence: the history file "h.jsonl" states schemaVersion ${stated} at line 1; this version of quality-evidence reads schemaVersion 1 (a whole number) only, and rewriting the file would lose its lines\n`,
+        stderr:
+          `quality-evidence: the history file "h.jsonl" states schemaVersion ${stated} at line 1; ` +
+          'this version of quality-evidence reads schemaVersion 1 (a whole number) only, ' +
+          'and rewriting the file would lose its lines\n',
       });
       expect(await filesUnder(folder)).toEqual(before);
     });
@@ -636,7 +659,9 @@ test.describe('a history header whose schemaVersion is not the integer 1 is refu
     );
 
     expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).stderr).toBe(
-      `quality-evidence: the history file "h.jsonl" states schemaVersion "${'9'.repeat(38)}… at line 1; this version of quality-evidence reads schemaVersion 1 (a whole number) only, and rewriting the file would lose its lines\n`,
+      `quality-evidence: the history file "h.jsonl" states schemaVersion "${'9'.repeat(38)}… at line 1; ` +
+        'this version of quality-evidence reads schemaVersion 1 (a whole number) only, ' +
+        'and rewriting the file would lose its lines\n',
     );
   });
 });
@@ -674,7 +699,9 @@ test.describe("a folder at the history's lock path is refused at once (73): no r
     expect(outcome).toEqual({
       exitCode: 73,
       stdout: '',
-      stderr: `quality-evidence: cannot write the report: the history file's lock ("${join(folder, 'h.jsonl.lock')}") is a folder, not a lock file, so no run can take it: remove it\n`,
+      stderr:
+        `quality-evidence: cannot write the report: the history file's lock ("${join(folder, 'h.jsonl.lock')}") ` +
+        'is a folder, not a lock file, so no run can take it: remove it\n',
     });
     expect(await filesUnder(folder)).toEqual(before);
   });

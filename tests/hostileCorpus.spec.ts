@@ -173,7 +173,8 @@ test.describe('what the file system does while a run reads and writes', () => {
     expect(reportFrom(stdout).executionCount).toBe(200_000);
   });
 
-  test('a read-only output folder: exit 73 for a user; root writes there anyway (modes do not bind root), so a read-only mount is what stops root', async () => {
+  test(`a read-only output folder: exit 73 for a user; root writes there anyway (modes do not bind root), so a read-only mount \
+is what stops root`, async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'corpus');
     await mkdir(join(folder, 'reports'));
     await chmod(join(folder, 'reports'), 0o555);

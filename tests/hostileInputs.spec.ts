@@ -70,7 +70,8 @@ test.describe('limits that keep a report makeable, each a clear error', () => {
 
     expect(await command(folder, ['in.ndjson'])).toEqual(
       failure(
-        `1 of 2 records is invalid:\n  - line 2 of in.ndjson, endpoint: must be at most 2,048 characters long; found "GET /xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (a string)`,
+        '1 of 2 records is invalid:\n  - line 2 of in.ndjson, endpoint: must be at most 2,048 characters long; ' +
+          'found "GET /xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (a string)',
       ),
     );
   });
@@ -82,7 +83,8 @@ test.describe('limits that keep a report makeable, each a clear error', () => {
 
     expect(outcome).toEqual(
       failure(
-        '1 of 1 record is invalid:\n  - executions[0].endpoint: must be at most 2,048 characters long; found "GET /xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (a string)',
+        '1 of 1 record is invalid:\n  - executions[0].endpoint: must be at most 2,048 characters long; ' +
+          'found "GET /xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (a string)',
       ),
     );
   });
@@ -103,7 +105,8 @@ test.describe('limits that keep a report makeable, each a clear error', () => {
 
     expect(await command(folder, ['in.ndjson'])).toEqual(
       failure(
-        'too many distinct endpoints: line 50001 of in.ndjson brings the count past 50,000, the most one report holds; ids are probably in the paths: group them with --route /orders/:id (QE_ROUTES) or --endpoint-grouping auto',
+        'too many distinct endpoints: line 50001 of in.ndjson brings the count past 50,000, the most one report holds; ' +
+          'ids are probably in the paths: group them with --route /orders/:id (QE_ROUTES) or --endpoint-grouping auto',
       ),
     );
     expect((await command(folder, ['in.ndjson', '--endpoint-grouping', 'auto'])).exitCode).toBe(0);
@@ -129,7 +132,8 @@ test.describe('limits that keep a report makeable, each a clear error', () => {
     expect(error).toMatchObject({
       name: 'InputLimitError',
       message:
-        'the report would be longer than the longest string Node.js can make (about 512 MB): fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter',
+        'the report would be longer than the longest string Node.js can make (about 512 MB): ' +
+        'fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter',
     });
     expect(fileSystem.writes).toEqual([]);
   });
@@ -165,7 +169,9 @@ test.describe('a second "executions" key is refused: JSON.parse would keep only 
 
       expect(await command(folder, ['in.json'])).toEqual(
         failure(
-          `the input file is not well-formed JSON at line 1, column ${column}: the key "executions" appears twice; JSON keeps only the last, which would drop the records of the first without a word, so a document must hold one`,
+          `the input file is not well-formed JSON at line 1, column ${column}: the key "executions" appears twice; ` +
+            'JSON keeps only the last, which would drop the records of the first without a word, ' +
+            'so a document must hold one',
         ),
       );
     });

@@ -118,13 +118,21 @@ async function expectEndpointsAsInJson(page: Page, report: QualityReport): Promi
     page,
     `Array.from(document.querySelectorAll('tr[data-endpoint]')).map((row) => ({
       endpoint: row.getAttribute('data-endpoint'),
-      cells: Object.fromEntries(Array.from(row.querySelectorAll('td[data-field]')).map((cell) => [cell.getAttribute('data-field'), { value: cell.getAttribute('data-value'), text: cell.textContent }])),
+      cells: Object.fromEntries(
+        Array.from(row.querySelectorAll('td[data-field]')).map((cell) => [
+          cell.getAttribute('data-field'),
+          { value: cell.getAttribute('data-value'), text: cell.textContent },
+        ]),
+      ),
     }))`,
   );
   const titles = new Map(
     await inPage<[string, string][]>(
       page,
-      `Array.from(document.querySelectorAll('svg g[data-endpoint]')).map((group) => [group.getAttribute('data-endpoint'), group.querySelector('title')?.textContent])`,
+      `Array.from(document.querySelectorAll('svg g[data-endpoint]')).map((group) => [
+        group.getAttribute('data-endpoint'),
+        group.querySelector('title')?.textContent,
+      ])`,
     ),
   );
   for (const endpoint of report.endpoints) {
@@ -157,7 +165,11 @@ async function expectEndpointsAsInJson(page: Page, report: QualityReport): Promi
 async function expectHeadlineAsInJson(page: Page, report: QualityReport): Promise<void> {
   const shown = await inPage<string[][]>(
     page,
-    `Array.from(document.querySelectorAll('header [data-field]')).map((element) => [element.getAttribute('data-field'), element.getAttribute('data-value'), element.textContent])`,
+    `Array.from(document.querySelectorAll('header [data-field]')).map((element) => [
+      element.getAttribute('data-field'),
+      element.getAttribute('data-value'),
+      element.textContent,
+    ])`,
   );
   const expected = [
     ['executionCount', String(report.executionCount), count(report.executionCount)],
@@ -187,7 +199,11 @@ function comparisonLineOf(comparison: NonNullable<QualityReport['baseline']>): s
     comparison.runShiftPercent === 0
       ? ''
       : `; the whole run ${comparison.runShiftPercent > 0 ? '+' : ''}${comparison.runShiftPercent}% alike (the machine, or the service as a whole)`;
-  return `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too few samples to judge${shift}`;
+  return (
+    `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ` +
+    `${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too ` +
+    `few samples to judge${shift}`
+  );
 }
 
 /** The page is no wider than the viewport: nothing scrolls sideways but the tables' own boxes. */
@@ -289,7 +305,8 @@ test.describe('quality-summary.html in Chromium', () => {
     await page.context().close();
   });
 
-  test("a failing endpoint's row opens to its failed calls with status, call and line, each test linked into Playwright's HTML report, and its latency distribution", async () => {
+  test(`a failing endpoint's row opens to its failed calls with status, call and line, each test linked into Playwright's HTML \
+report, and its latency distribution`, async () => {
     const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
     const reads = { title: 'orders.spec.ts › reads an order', file: 'orders.spec.ts', line: 12, column: 5, testId: 'abc-123' };
     for (const [index, statusCode] of [200, 404, 200, 500].entries()) {
@@ -409,7 +426,9 @@ test.describe('quality-summary.html in Chromium', () => {
     const visible = () =>
       inPage<string[]>(
         page,
-        `Array.from(document.querySelectorAll('#contract [data-tag]')).filter((group) => group.checkVisibility()).map((group) => group.getAttribute('data-tag'))`,
+        `Array.from(document.querySelectorAll('#contract [data-tag]'))
+          .filter((group) => group.checkVisibility())
+          .map((group) => group.getAttribute('data-tag'))`,
       );
     expect(await visible()).toStrictEqual(['pets', 'stores', '(no tag)']);
     await page.getByLabel('Tag').selectOption('stores');
@@ -435,7 +454,10 @@ test('the page declares a Content-Security-Policy that allows only inline styles
   const html = await readFile(htmlPath, 'utf8');
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
   expect(policy).toMatch(
-    /^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; img-src 'none'; base-uri 'none'; form-action 'none'$/,
+    new RegExp(
+      "^default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'; " +
+        "img-src 'none'; base-uri 'none'; form-action 'none'$",
+    ),
   );
   expect(html.match(/<script/g)).toHaveLength(2);
   // A report from files links nowhere: only a reporter run beside Playwright's HTML report links its tests into it.

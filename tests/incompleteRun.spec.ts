@@ -37,7 +37,8 @@ test('budgets that each hold do not pass an interrupted or timed-out run, and do
 test('the Markdown of an interrupted run says so in its headline and shows no passing mark', () => {
   const markdown = renderMarkdown(reportOf('interrupted'));
   expect(markdown.split('\n')[2]).toBe(
-    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 1 execution · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 1 execution · 0 failed · 0 ' +
+      'slow (over 750 ms) · 0 with no response',
   );
   expect(markdown).toContain('| ⚠️ pass, on an incomplete run | `maxFailedExecutions` | whole run | ≤ 0 | 0 |');
   expect(markdown).not.toContain('✅ pass');
@@ -46,7 +47,8 @@ test('the Markdown of an interrupted run says so in its headline and shows no pa
 test('the HTML of a timed-out run says so in its verdict and shows no passing mark', () => {
   const html = renderHtml(reportOf('timedout'));
   expect(html).toContain(
-    '<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run timed out before its tests were done: the evidence is incomplete</p>',
+    '<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run timed out before its ' +
+      'tests were done: the evidence is incomplete</p>',
   );
   expect(html).toContain('<td class="state warn" data-label="Result">⚠ pass, on an incomplete run</td>');
   expect(html).not.toContain('✔ pass');
@@ -61,7 +63,8 @@ test('the terminal summary and the closing line of an interrupted run say so, wi
   delete withoutBudgets.budgets;
   for (const shown of [report, withoutBudgets]) {
     expect(formatHeadline(shown, ['out/q.json'])).toBe(
-      'quality-evidence: 1 execution, 0 failed, 0 slow, 0 with no response; the run was interrupted before its tests were done: the evidence is incomplete; report written to out/q.json',
+      'quality-evidence: 1 execution, 0 failed, 0 slow, 0 with no response; ' +
+        'the run was interrupted before its tests were done: the evidence is incomplete; report written to out/q.json',
     );
   }
 });

@@ -26,7 +26,8 @@ test('a job summary that is a FIFO nothing reads is a warning, and the run goes 
     exitCode: 0,
     stdout: '',
     stderr:
-      'quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: nothing reads the FIFO (or the device is not there) (ENXIO)\n',
+      'quality-evidence: warning: the job summary ($GITHUB_STEP_SUMMARY) could not be appended to: ' +
+      'nothing reads the FIFO (or the device is not there) (ENXIO)\n',
   });
   expect(await pathExists(join(folder, 'q.json'))).toBe(true);
 });
@@ -63,7 +64,8 @@ async function devNull(): Promise<{ device: boolean; rdev: number; ino: number }
 }
 
 test.describe('/dev/null as the job summary', () => {
-  test('a run that reads no standard input (itself /dev/null, as in CI) appends the summary there: the report written, exit 0, /dev/null a device', async () => {
+  test(`a run that reads no standard input (itself /dev/null, as in CI) appends the summary there: the report written, exit 0, \
+/dev/null a device`, async () => {
     const folder = await createTemporaryFolder({ 'in.json': input }, 'summary');
     const before = await devNull();
 
@@ -154,14 +156,17 @@ test.describe('a summary larger than GitHub takes (1 MiB a step)', () => {
       ...rows.slice(0, 11),
     ].join('\n');
     expect(fitJobSummary(markdown, 'q.md', 2048 + 400)).toBe(
-      `${kept}\n\n> ✂️ **Cut to fit GitHub's 1 MiB job summary**: 189 more rows of “Budgets” and the sections “Endpoints”, “Slowest executions” left out; q.md holds the whole report.\n`,
+      `${kept}\n\n> ✂️ **Cut to fit GitHub's 1 MiB job summary**: 189 more rows of “Budgets” and the sections ` +
+        '“Endpoints”, “Slowest executions” left out; q.md holds the whole report.\n',
     );
   });
 
   test('never ends on a section title or a table header with nothing under it', () => {
     // 105 bytes: the lines down to the table's header would fit, but not one row of it.
     expect(fitJobSummary(markdown, 'q.md', 2048 + 105)).toBe(
-      "\n## API quality evidence: `ci`\n\n✅ **All good**\n\n> ✂️ **Cut to fit GitHub's 1 MiB job summary**: the sections “Budgets”, “Endpoints”, “Slowest executions” left out; q.md holds the whole report.\n",
+      '\n## API quality evidence: `ci`\n\n✅ **All good**\n\n' +
+        "> ✂️ **Cut to fit GitHub's 1 MiB job summary**: the sections “Budgets”, “Endpoints”, " +
+        '“Slowest executions” left out; q.md holds the whole report.\n',
     );
   });
 

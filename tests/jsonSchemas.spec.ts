@@ -66,7 +66,8 @@ test('the input schema accepts an object with an executions array or a bare arra
       expectedStatuses: {
         anyOf: [{ type: 'string' }, { type: 'array', items: { type: ['number', 'string'] } }],
         description:
-          'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
+          'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: ' +
+          'codes and inclusive ranges, comma-separated, or an array of codes and range strings',
         examples: ['404', '200-299,403'],
       },
       bodyCheck: expect.objectContaining({ type: 'object', title: 'BodyCheck' }),
@@ -74,13 +75,16 @@ test('the input schema accepts an object with an executions array or a bare arra
         type: 'string',
         maxLength: 4097,
         description:
-          'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
+          'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call ' +
+          'that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
       },
       source: {
         type: 'string',
         enum: ['api', 'browser'],
         description:
-          'Optional: which client made the call: "api" (a test\'s API client; the default) or "browser" (a web application\'s own fetch or XMLHttpRequest in a browser test). The report is split by source when any call is a browser\'s',
+          'Optional: which client made the call: "api" (a test\'s API client; the default) ' +
+          'or "browser" (a web application\'s own fetch or XMLHttpRequest in a browser test). ' +
+          "The report is split by source when any call is a browser's",
       },
     },
     required: ['endpoint', 'responseTimeMs'],

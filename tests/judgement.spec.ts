@@ -100,7 +100,8 @@ test.describe('budget keys that are not endpoint labels are refused, with the fi
     const budgets = JSON.parse('{ "endpoints": { "__proto__": { "maxFailedExecutions": 0 } } }') as unknown;
     const source = optionSettings({ budgets }, { owner: 'quality-evidence/reporter', base: '.' });
     expect((thrownBy(() => resolveSettings([source], { defaults: { environment: 'local' } })) as Error).message).toBe(
-      'invalid configuration:\n  - option budgets.endpoints.__proto__: must be an endpoint label of the form "<METHOD> <path>"; got {"maxFailedExecutions":0} (an object)',
+      'invalid configuration:\n  - option budgets.endpoints.__proto__: must be an endpoint label of the form "<METHOD> ' +
+        '<path>"; got {"maxFailedExecutions":0} (an object)',
     );
   });
 });
@@ -174,9 +175,12 @@ test.describe('a baseline whose endpoints are named like Object.prototype\u2019s
     responseTimeMs: { min: 1, mean: 1, p50: 1, p90: 1, p95: 1, p99: 1, max: 1 },
   });
   const reportText = (failed: number) =>
-    `{"schemaVersion":1,"environment":"ci","slowResponseThresholdMs":750,"executionCount":4,"failedExecutionCount":${2 * failed},"slowExecutionCount":0,` +
-    `"failureCountByEndpoint":${failed === 0 ? '{}' : `{"__proto__":${failed},"toString":${failed}}`},"slowEndpoints":[],"noResponseCount":0,"noResponseEndpoints":[],"expectedErrorCount":0,` +
-    `"statusCodes":{},"responseTimeMs":{"min":1,"mean":1,"p50":1,"p90":1,"p95":1,"p99":1,"max":1},"endpoints":${JSON.stringify([entry('__proto__', failed), entry('toString', failed)])},"slowestExecutions":[]}`;
+    '{"schemaVersion":1,"environment":"ci","slowResponseThresholdMs":750,"executionCount":4,' +
+    `"failedExecutionCount":${2 * failed},"slowExecutionCount":0,` +
+    `"failureCountByEndpoint":${failed === 0 ? '{}' : `{"__proto__":${failed},"toString":${failed}}`},` +
+    '"slowEndpoints":[],"noResponseCount":0,"noResponseEndpoints":[],"expectedErrorCount":0,' +
+    '"statusCodes":{},"responseTimeMs":{"min":1,"mean":1,"p50":1,"p90":1,"p95":1,"p99":1,"max":1},' +
+    `"endpoints":${JSON.stringify([entry('__proto__', failed), entry('toString', failed)])},"slowestExecutions":[]}`;
   const failing = () => parseReport(reportText(1), 'failing.json');
   const passing = () => parseReport(reportText(0), 'passing.json');
 
@@ -197,7 +201,8 @@ test.describe('a baseline whose endpoints are named like Object.prototype\u2019s
 });
 
 test.describe('check refuses a recorded verdict that contradicts its report (65): it gates on nothing it cannot trust', () => {
-  // GET /orders 200 in 120 ms, POST /orders 500 in 900 ms, judged by { maxFailedExecutions: 0, endpoints: { "GET /orders": { responseTimeMs: { p95: 200 } } } }.
+  // GET /orders 200 in 120 ms, POST /orders 500 in 900 ms, judged by { maxFailedExecutions: 0, endpoints: { "GET /orders": {
+  // responseTimeMs: { p95: 200 } } } }.
   const judged = (): QualityReport => {
     const report = reportOf([record('GET /orders', 200, 120), record('POST /orders', 500, 900)]);
     return {
@@ -211,7 +216,8 @@ test.describe('check refuses a recorded verdict that contradicts its report (65)
     expect(await checked(judged())).toStrictEqual({
       exitCode: 1,
       stdout:
-        'FAIL maxFailedExecutions: 1 (limit ≤ 0)\npass responseTimeMs.p95 of GET /orders: 120 ms (limit ≤ 200 ms)\nquality-evidence check: 1 of 2 budgets breached\n',
+        'FAIL maxFailedExecutions: 1 (limit ≤ 0)\npass responseTimeMs.p95 of GET /orders: 120 ms (limit ≤ 200 ms)\n' +
+        'quality-evidence check: 1 of 2 budgets breached\n',
       stderr: '',
     });
   });

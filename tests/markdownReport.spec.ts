@@ -49,6 +49,12 @@ function tableRows(markdown: string, heading: string): string[][] {
     .map((line) => line.slice(2, -2).split(/ (?<!\\)\| /));
 }
 
+// The closing note of the Markdown, one line of it.
+const percentilesNote =
+  '<sub>Percentiles are exact, by nearest rank over every recorded time: p95 is the value at rank ⌈95 × n / 100⌉ of the n ' +
+  'times sorted, always a time that was recorded. Tools that interpolate or use sketches (k6, Artillery, Gatling) can show ' +
+  'other values, most of all on few samples.</sub>';
+
 test('the fixture renders exactly this Markdown', async () => {
   expect(await fixtureMarkdown()).toBe(`## API quality evidence: \`local-example\`
 
@@ -80,7 +86,7 @@ The first failed calls of each endpoint, with the test and line behind each.
 | \`POST /orders\` | 503 | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
 | \`GET /orders\` | 200 | 120 ms | \`executions[0] of fixtures/quality-executions.json, id exec-001\` |
 
-<sub>Percentiles are exact, by nearest rank over every recorded time: p95 is the value at rank ⌈95 × n / 100⌉ of the n times sorted, always a time that was recorded. Tools that interpolate or use sketches (k6, Artillery, Gatling) can show other values, most of all on few samples.</sub>
+${percentilesNote}
 `);
 });
 
@@ -234,7 +240,8 @@ test("a failed call made in a client wrapper names the test's line and where the
   ).toBe('line 4 of b.ndjson, id x1');
 });
 
-test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut to the headline, the comparison, budgets and the worst endpoints, and says what it left out and where the rest is', () => {
+test(`past its limit (256 KiB, a quarter of a job summary) the Markdown is cut to the headline, the comparison, budgets and \
+the worst endpoints, and says what it left out and where the rest is`, () => {
   expect(MARKDOWN_BYTE_LIMIT).toBe(256 * 1024);
   // Labels of 200 characters: the full Markdown of 64 endpoints is over 12 KiB, so a 12 KiB limit cuts it.
   const long = 'x'.repeat(180);
@@ -250,7 +257,10 @@ test('past its limit (256 KiB, a quarter of a job summary) the Markdown is cut t
   expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(12 * 1024);
   expect(tableRows(markdown, 'Endpoints')).toHaveLength(20);
   expect(markdown).toContain(
-    "✂️ This summary is cut to fit GitHub's job summary (over 12 KiB in full): it keeps the headline, the comparison, the budgets and the worst endpoints, and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. The whole summary is in `quality-summary.md`, every number in `quality-summary.json` and `quality-summary.html`.",
+    "✂️ This summary is cut to fit GitHub's job summary (over 12 KiB in full): " +
+      'it keeps the headline, the comparison, the budgets and the worst endpoints, ' +
+      'and leaves out the rest of the endpoints, the contract, the slowest executions and the lists. ' +
+      'The whole summary is in `quality-summary.md`, every number in `quality-summary.json` and `quality-summary.html`.',
   );
   expect(markdown).not.toContain('### Slowest executions');
   expect(renderMarkdown(report)).not.toContain('✂️');
@@ -330,7 +340,10 @@ test.describe('the GitHub job summary', () => {
   test('a real Playwright run with the reporter appends the Markdown and writes the three files', async () => {
     const project = await createPlaywrightProject({
       'playwright.config.ts': `import { defineConfig } from '@playwright/test';
-export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', environment: 'pr-42' }]] });
+export default defineConfig({
+  testDir: './tests',
+  reporter: [['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', environment: 'pr-42' }]],
+});
 `,
       'tests/orders.spec.ts': `import { test } from '@playwright/test';
 import { recordExecution } from 'quality-evidence/reporter';

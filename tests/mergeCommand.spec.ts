@@ -98,7 +98,8 @@ test('a histogram of a million times against an executionCount of 1 is refused (
     exitCode: 65,
     stdout: '',
     stderr:
-      'quality-evidence: the report "bad.json" does not add up (at endpoints[0].latencyHistogram, endpoint "GET /one": holds 1000000 times, where executionCount is 1): ' +
+      'quality-evidence: the report "bad.json" does not add up (at endpoints[0].latencyHistogram, endpoint "GET /one": ' +
+      'holds 1000000 times, where executionCount is 1): ' +
       'a report quality-evidence writes always does; it cannot be merged\n',
   });
   expect(await readdir(folder)).not.toContain('all.json');
@@ -169,8 +170,10 @@ test('a baseline whose histograms are of another relative accuracy is refused (6
     exitCode: 65,
     stdout: '',
     stderr:
-      'quality-evidence: the baseline report "bad.json" has latency histograms of relative accuracy 0.05 (at endpoints[1].latencyHistogram.relativeAccuracy), ' +
-      'where this version reads 0.01: its times cannot be compared, merged or exported as if they were of 0.01; summarise its records again with this version\n',
+      'quality-evidence: the baseline report "bad.json" has latency histograms of relative accuracy 0.05 ' +
+      '(at endpoints[1].latencyHistogram.relativeAccuracy), ' +
+      'where this version reads 0.01: its times cannot be compared, merged or exported as if they were of 0.01; ' +
+      'summarise its records again with this version\n',
   });
 });
 

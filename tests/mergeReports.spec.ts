@@ -61,7 +61,8 @@ function splitInFour(executions: readonly Execution[], seed: number): Execution[
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99'] as const;
 
 for (const seed of [1, 2, 3]) {
-  test(`200 endpoints over 4 reports (seed ${seed}): every merged percentile is within ${HISTOGRAM_RELATIVE_ACCURACY * 100}% of the exact one from all records`, () => {
+  test(`200 endpoints over 4 reports (seed ${seed}): every merged percentile is within ${HISTOGRAM_RELATIVE_ACCURACY * 100}% \
+of the exact one from all records`, () => {
     const executions = generatedExecutions(seed);
     const exact = reportOf(executions);
     const merged = mergeReports(
@@ -237,7 +238,8 @@ test('failed calls read from files are kept by file and place, whatever the orde
 
 const ALWAYS_DOES = 'a report quality-evidence writes always does; it cannot be merged';
 
-test.describe('a report whose parts disagree is refused (65), the report, the endpoint and the place named, never merged into numbers that mean nothing', () => {
+test.describe(`a report whose parts disagree is refused (65), the report, the endpoint and the place named, never merged into \
+numbers that mean nothing`, () => {
   type Edit = (report: { -readonly [Key in keyof QualityReport]: QualityReport[Key] }) => void;
   const cases: { name: string; edit: Edit; where: string }[] = [
     {

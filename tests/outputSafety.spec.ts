@@ -248,7 +248,8 @@ test.describe('an output path that is the file behind a standard stream is refus
     expect(outcome).toEqual({
       exitCode: 73,
       stderr:
-        'quality-evidence: cannot write the report: the output path is the standard output, which this run writes to: writing the report there would destroy it\n',
+        'quality-evidence: cannot write the report: the output path is the standard output, which this run writes to: ' +
+        'writing the report there would destroy it\n',
     });
     expect(await readFile(join(folder, 'log.json'), 'utf8')).toBe('the log so far\n');
   });
@@ -312,7 +313,8 @@ test.describe('temporary files', () => {
     expect(await readFile(join(folder, 'victim.txt'), 'utf8')).toBe('keep me');
   });
 
-  test("that a killed run left are removed by the next successful run: its process is gone from this machine, or, from another machine, the file is over five minutes old; a live run's stay", async () => {
+  test(`that a killed run left are removed by the next successful run: its process is gone from this machine, or, from another \
+machine, the file is over five minutes old; a live run's stay`, async () => {
     const host = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
     // 4194305 is past Linux's largest process id: no process here has it.
     const dead = `.quality-evidence-${host}-4194305-deadbeef.tmp`;

@@ -32,7 +32,10 @@ const exhausted = await retryBounded({
   operationName: 'create order', operation: async () => { throw flaky; }, shouldRetry: () => true, maxAttempts: 3, delayMs: 50, clock,
 }).catch((error) => error);
 console.log(JSON.stringify({
-  pollTimeout: { isPollTimeoutError: timeout instanceof PollTimeoutError, isError: timeout instanceof Error, attempts: timeout.attempts, elapsedMs: timeout.elapsedMs },
+  pollTimeout: {
+    isPollTimeoutError: timeout instanceof PollTimeoutError, isError: timeout instanceof Error,
+    attempts: timeout.attempts, elapsedMs: timeout.elapsedMs,
+  },
   retry: { isRetryExhaustedError: exhausted instanceof RetryExhaustedError, attempts: exhausted.attempts, causeKept: exhausted.cause === flaky },
   clockNow: clock.now(),
   summary: summariseChecks([{ endpoint: 'get /a', state: 'failed', responseTimeMs: 751 }], 750),
@@ -70,7 +73,8 @@ test('a consumer imports the helpers, their error types and the loader by the pa
   });
 });
 
-test('the tarball holds both builds, the JSON Schemas, the README with the documents it links to and the LICENSE, and no specs, programs or source maps', async () => {
+test(`the tarball holds both builds, the JSON Schemas, the README with the documents it links to and the LICENSE, and no \
+specs, programs or source maps`, async () => {
   const files = await packedFiles();
 
   // The README links into docs/ and CONTRIBUTING.md: they ship with it, so its links work inside the package too.

@@ -273,7 +273,8 @@ test.describe('summary invariants over arbitrary valid records', () => {
     );
   });
 
-  test('the merge law of reports: the reports of records split into shards, merged, equal the report of all the records on every exact field, the percentiles within 1%', () => {
+  test(`the merge law of reports: the reports of records split into shards, merged, equal the report of all the records on \
+every exact field, the percentiles within 1%`, () => {
     fc.assert(
       fc.property(fc.array(shardedRecord, { maxLength: 40 }), fc.integer({ min: 1, max: 4 }), (input, shardCount) => {
         const shards = Array.from({ length: shardCount }, (_, shard) => input.filter((item) => item.shard % shardCount === shard));
@@ -560,7 +561,8 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
       fc.boolean(),
     )
     .map(([items, around, lineEnd, wrapped, byteOrderMark]) => {
-      const list = `[${around}${items.map(([before, value, indent]) => before + JSON.stringify(value, null, indent).replaceAll('\n', lineEnd)).join(`,${around}`)}${around}]`;
+      const elements = items.map(([before, value, indent]) => before + JSON.stringify(value, null, indent).replaceAll('\n', lineEnd));
+      const list = `[${around}${elements.join(`,${around}`)}${around}]`;
       const text = wrapped
         ? `{${lineEnd}"environment": "caf\\u00e9 😀",${around}"executions":${around}${list},${lineEnd}"after": [{"x": "\\""}]${lineEnd}}${lineEnd}`
         : `${around}${list}${around}`;
@@ -650,8 +652,10 @@ test.describe('the JSON list scanner, whatever the chunks', () => {
     }
   }
 
-  // A defect that one check alone finds: a stray bracket or quote makes two (the scan's, and JSON.parse's of the element), met in an order that chunks may change.
-  test('a document with one defect (cut short, a byte that is not UTF-8, a control or stray character) fails in chunks as in one: the same message at the same line (and column, where the text is ASCII)', () => {
+  // A defect that one check alone finds: a stray bracket or quote makes two (the scan's, and JSON.parse's of the element), met
+  // in an order that chunks may change.
+  test(`a document with one defect (cut short, a byte that is not UTF-8, a control or stray character) fails in chunks as in \
+one: the same message at the same line (and column, where the text is ASCII)`, () => {
     const defect = fc.tuple(fc.nat(), fc.constantFrom('cut short', '\xff', '\x01', 'x', '\r'));
     fc.assert(
       fc.property(document, defect, cuts, ({ bytes: valid }, found, points) => {

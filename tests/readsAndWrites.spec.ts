@@ -178,7 +178,9 @@ async function filesUnder(folder: string): Promise<Record<string, string>> {
 
 test.describe('a file an OpenAPI document brings in through $ref is a file the run reads: no file of the run may be it (issue 34)', () => {
   const api =
-    'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n';
+    'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n' +
+    '        "200":\n          description: the orders\n          content:\n            application/json:\n' +
+    '              schema:\n                $ref: "./schemas/order.yaml"\n';
   const order = 'type: object\nproperties:\n  id: { type: integer }\n';
   const ordersInput = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 }] });
 
@@ -207,7 +209,8 @@ test.describe('a file an OpenAPI document brings in through $ref is a file the r
       args: ['in.json', '--openapi', 'api.yaml', '--output', 'q.json'],
       env: { GITHUB_STEP_SUMMARY: 'schemas/order.yaml' },
       reason:
-        'the job summary ($GITHUB_STEP_SUMMARY) is the OpenAPI document "schemas/order.yaml", which this run reads: appending the summary there would change it',
+        'the job summary ($GITHUB_STEP_SUMMARY) is the OpenAPI document "schemas/order.yaml", which this run reads: ' +
+        'appending the summary there would change it',
     },
   ];
   for (const { name, args, env, reason } of cases) {
@@ -241,7 +244,9 @@ test.describe('a file an OpenAPI document brings in through $ref is a file the r
       exitCode: 65,
       stdout: '',
       stderr:
-        'quality-evidence: the history file "schemas/order.yaml" is not a history of quality-evidence: its first line is not the header a history starts with ({"schemaVersion":1,"kind":"quality-evidence history"}); a run appends only to a history, or to an empty or absent file, which it makes one\n',
+        'quality-evidence: the history file "schemas/order.yaml" is not a history of quality-evidence: ' +
+        'its first line is not the header a history starts with ({"schemaVersion":1,"kind":"quality-evidence history"}); ' +
+        'a run appends only to a history, or to an empty or absent file, which it makes one\n',
     });
     expect(await filesUnder(folder)).toEqual(before);
   });
@@ -306,7 +311,8 @@ test.describe('the job summary naming an export file is refused (73), however sp
   });
 });
 
-test.describe('a path that goes up (..) out of a folder not there yet names what it names only once the write makes the folder: refused (73), and every file stays as it was (issue 34)', () => {
+test.describe(`a path that goes up (..) out of a folder not there yet names what it names only once the write makes the \
+folder: refused (73), and every file stays as it was (issue 34)`, () => {
   const goesUp = (role: string): string =>
     `the ${role} goes up (..) out of a folder that is not there yet, so what it names is known only once the folder is made; name the file without it`;
 

@@ -144,7 +144,8 @@ test.describe('every call the server answered is recorded or counted as unrecord
 
   test('the run ends with one line giving the headline numbers and where the report is', () => {
     expect(outcome.stdout).toContain(
-      'quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n',
+      'quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; ' +
+        'report written to out/quality-summary.json (also .md, .html)\n',
     );
   });
 
@@ -333,7 +334,9 @@ test('records', async () => {
 
   test('a variable wins over the file, and an option wins over the variable', async () => {
     const project = await createPlaywrightProject({
-      'playwright.config.ts': `import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', reporter: [['quality-evidence/reporter', { environment: 'from-option' }]] });\n`,
+      'playwright.config.ts':
+        "import { defineConfig } from '@playwright/test';\nexport default defineConfig({ testDir: './tests', reporter: " +
+        "[['quality-evidence/reporter', { environment: 'from-option' }]] });\n",
       'quality-evidence.config.json': settingsFile,
       'tests/one.spec.ts': recordingSpec,
     });
@@ -361,7 +364,11 @@ test('records', async () => {
     expect(outcome.exitCode).not.toBe(0);
     expect(outcome.stdout + outcome.stderr).toContain(
       'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-        `  - outputfile in ${file}: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n` +
+        `  - outputfile in ${file}: is not a setting of quality-evidence.config.json ` +
+        '(known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
+        'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
+        'baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, ' +
+        'formats)\n' +
         `  - slowResponseThresholdMs in ${file}: must be a whole number of milliseconds, 0 or more; got "fast" (a string)\n`,
     );
     expect(await pathExists(join(project, 'test-results'))).toBe(false);

@@ -90,18 +90,22 @@ test('a baseline that is the output file stops the run before any test file is l
 
   expect(outcome.exitCode).toBe(1);
   expect(outcome.stdout + outcome.stderr).toContain(
-    `ReportWriteError: cannot write the report: the output path is the baseline report "${join(project, 'out/q.json')}", which this run reads: writing the report there would destroy it`,
+    `ReportWriteError: cannot write the report: the output path is the baseline report "${join(project, 'out/q.json')}", ` +
+      'which this run reads: writing the report there would destroy it',
   );
   expect(await readFile(join(project, 'spec-loaded.txt'), 'utf8'), 'the spec file was loaded').toBe('');
   expect(await readFile(join(project, 'out/q.json'), 'utf8')).toBe(baseline);
 });
 
-test('an export naming a file the OpenAPI document brings in through $ref stops the run before any test file is loaded, and the file stays (issue 34)', async () => {
+test(`an export naming a file the OpenAPI document brings in through $ref stops the run before any test file is loaded, and \
+the file stays (issue 34)`, async () => {
   const order = 'type: object\nproperties:\n  id: { type: integer }\n';
   const project = await createPlaywrightProject({
     'playwright.config.ts': config(`{ outputFile: 'out/q.json', openapi: 'api.yaml', exports: { junit: 'schemas/order.yaml' } }`),
     'api.yaml':
-      'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n        "200":\n          description: the orders\n          content:\n            application/json:\n              schema:\n                $ref: "./schemas/order.yaml"\n',
+      'openapi: 3.1.0\ninfo: { title: shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses:\n' +
+      '        "200":\n          description: the orders\n          content:\n            application/json:\n' +
+      '              schema:\n                $ref: "./schemas/order.yaml"\n',
     'tests/a.spec.ts': markingSpec,
   });
   await mkdir(join(project, 'schemas'));
@@ -111,7 +115,8 @@ test('an export naming a file the OpenAPI document brings in through $ref stops 
 
   expect(outcome.exitCode).toBe(1);
   expect(outcome.stdout + outcome.stderr).toContain(
-    `ReportWriteError: cannot write the report: the junit export is the OpenAPI document "${join(project, 'schemas/order.yaml')}", which this run reads: writing the report there would destroy it`,
+    'ReportWriteError: cannot write the report: the junit export is the OpenAPI document ' +
+      `"${join(project, 'schemas/order.yaml')}", which this run reads: writing the report there would destroy it`,
   );
   expect(await pathExists(join(project, 'spec-loaded.txt'))).toBe(false);
   expect(await readFile(join(project, 'schemas/order.yaml'), 'utf8')).toBe(order);

@@ -163,11 +163,13 @@ test('a browser suite reports the API calls its server answered, by source, with
   expect(report.unrecordedCallCount).toBe(0);
   // The closing line says what the browsers' calls came to; every rendering reads the two sources apart.
   expect(outcome.stdout).toContain(
-    'quality-evidence: 12 executions, 2 failed, 0 slow, 1 with no response; browser: 11 of 14 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to',
+    'quality-evidence: 12 executions, 2 failed, 0 slow, 1 with no response; browser: ' +
+      '11 of 14 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to',
   );
   const markdown = await readFile(join(project, 'out/q.md'), 'utf8');
   expect(markdown).toContain(
-    '### By source\n\n| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n| API clients | 1 | 0 | 0 | 0 | 1 |',
+    '### By source\n\n| Source | n | Failed | No response | Slow | Endpoints | p50 | p95 |\n' +
+      '|---|---:|---:|---:|---:|---:|---:|---:|\n| API clients | 1 | 0 | 0 | 0 | 1 |',
   );
   expect(markdown).toMatch(/\| browser \| 11 \| 2 \| 1 \| 0 \| 8 \|/);
   expect(markdown).toMatch(/\| `GET \/api\/orders` \| API ×1, browser ×3 \| 4 \|/);
@@ -177,7 +179,8 @@ test('a browser suite reports the API calls its server answered, by source, with
       .find((line) => line.startsWith('| `GET /api/broken` | 500 |'))
       ?.replace(/\| [\d.]+ ms \|/, '| … ms |'),
   ).toBe(
-    '| `GET /api/broken` | 500 | `GET /api/broken` | … ms | `shop.spec.ts:5 · shop.spec.ts › the orders page lists, adds and fails (attempt 1) · in the browser` |',
+    '| `GET /api/broken` | 500 | `GET /api/broken` | … ms | `shop.spec.ts:5 · shop.spec.ts › the orders page lists, ' +
+      'adds and fails (attempt 1) · in the browser` |',
   );
   const html = await readFile(join(project, 'out/q.html'), 'utf8');
   expect(html).toContain('<section id="sources"><h2>By source</h2>');

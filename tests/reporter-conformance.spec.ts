@@ -100,7 +100,8 @@ test.describe('a run with a contract checks every body it can', () => {
     await server.close();
   });
 
-  test('each endpoint counts its bodies validated, those off their schema with the places and keywords that broke, and those sent as a form or multipart as not JSON', async () => {
+  test(`each endpoint counts its bodies validated, those off their schema with the places and keywords that broke, and those \
+sent as a form or multipart as not JSON`, async () => {
     expect(outcome.exitCode, outcome.stdout + outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(Object.fromEntries(report.endpoints.map(({ endpoint, bodies }) => [endpoint, bodies]))).toEqual({

@@ -97,7 +97,9 @@ test('odd', { annotation: { type: 'expected-status', description: '4xx' } }, asy
 
   expect(outcome.exitCode).toBe(1);
   expect(outcome.stderr).toContain(
-    'quality-evidence reporter: no report was written: invalid configuration:\n  - the "expected-status" annotation of test "bad.spec.ts › odd": is neither a status code nor a range such as 200-299\n',
+    'quality-evidence reporter: no report was written: invalid configuration:\n' +
+      '  - the "expected-status" annotation of test "bad.spec.ts › odd": is neither a status code nor a range such as ' +
+      '200-299\n',
   );
 });
 
@@ -144,7 +146,9 @@ test('orders', async () => {
   expect(outcome.exitCode).toBe(1);
   // The test passed with a failed call: the hint to declare a negative case comes once, before the breaches.
   expect(outcome.stderr).toBe(
-    'quality-evidence reporter: 1 failed call (1 endpoint) came from tests that passed: if they are negative cases, declare the status expected with the test\'s "expected-status" annotation or with expectedStatusesByEndpoint, and they stop counting as failures\n' +
+    'quality-evidence reporter: 1 failed call (1 endpoint) came from tests that passed: ' +
+      'if they are negative cases, declare the status expected with the test\'s "expected-status" annotation or with ' +
+      'expectedStatusesByEndpoint, and they stop counting as failures\n' +
       'quality-evidence reporter: 2 of 2 budgets breached:\n' +
       '  FAIL maxFailedExecutions: 1 (limit ≤ 0)\n' +
       '  FAIL responseTimeMs.p95 of GET /orders: 250 ms (limit ≤ 100 ms)\n',
@@ -210,11 +214,14 @@ const steadySpec = `import { test } from '@playwright/test';
 import { recordExecution } from 'quality-evidence/reporter';
 
 test('orders', async () => {
-  for (let call = 0; call < 10; call++) await recordExecution({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 40 + call * Number(process.env.FACTOR ?? '1') });
+  for (let call = 0; call < 10; call++) {
+    await recordExecution({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 40 + call * Number(process.env.FACTOR ?? '1') });
+  }
 });
 `;
 
-test("with historyPath, each run is appended to the history with CI's names for it, and judged against the runs before it; the closing line names the file", async () => {
+test(`with historyPath, each run is appended to the history with CI's names for it, and judged against the runs before it; the \
+closing line names the file`, async () => {
   // Eight Playwright runs: about 18 s of CPU, over 90 s on a loaded machine.
   test.setTimeout(360_000);
   const project = await createPlaywrightProject({

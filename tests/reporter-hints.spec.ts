@@ -48,7 +48,9 @@ test('reads an invoice', async ({ api }) => {
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     expect(outcome.stderr).toContain(
       'quality-evidence reporter: 3 API calls of 3 were not recorded, so the report leaves them out:\n' +
-        "  - tests/support/fixtures.ts: 3 calls from tests/invoices.spec.ts, tests/orders.spec.ts, which take test from this file; record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)\n",
+        '  - tests/support/fixtures.ts: 3 calls from tests/invoices.spec.ts, tests/orders.spec.ts, ' +
+        "which take test from this file; record them by having this file take test from 'quality-evidence/test' instead " +
+        "of '@playwright/test' (not by importing it in the specs)\n",
     );
   } finally {
     server.closeAllConnections();

@@ -80,7 +80,8 @@ function check(project: string, args: readonly string[]): Promise<ProgramOutcome
   });
 }
 
-test('Ctrl-C after 2 of 6 tests (during the third): the report says the run was interrupted, shows no passing verdict, its budgets fail and check exits 1', async () => {
+test(`Ctrl-C after 2 of 6 tests (during the third): the report says the run was interrupted, shows no passing verdict, its \
+budgets fail and check exits 1`, async () => {
   const project = await createPlaywrightProject({
     'playwright.config.ts': config,
     'tests/orders.spec.ts': ordersSpec,
@@ -104,16 +105,19 @@ test('Ctrl-C after 2 of 6 tests (during the third): the report says the run was 
     'quality-evidence reporter: the run was interrupted before its tests were done: the report holds only what ran, and gets no passing verdict\n',
   );
   expect(outcome.stdout).toContain(
-    'quality-evidence: 2 executions, 0 failed, 0 slow, 0 with no response; the run was interrupted before its tests were done: the evidence is incomplete; report written to',
+    'quality-evidence: 2 executions, 0 failed, 0 slow, 0 with no response; ' +
+      'the run was interrupted before its tests were done: the evidence is incomplete; report written to',
   );
   const markdown = await readFile(join(project, 'out/quality-summary.md'), 'utf8');
   expect(markdown.split('\n')[2]).toBe(
-    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 2 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 2 executions · 0 failed · 0 ' +
+      'slow (over 750 ms) · 0 with no response',
   );
   expect(markdown).not.toContain('✅ pass');
   const html = await readFile(join(project, 'out/quality-summary.html'), 'utf8');
   expect(html).toContain(
-    '<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run was interrupted before its tests were done: the evidence is incomplete</p>',
+    '<p class="verdict warn" data-verdict="incomplete"><span aria-hidden="true">⚠</span> The run was interrupted before ' +
+      'its tests were done: the evidence is incomplete</p>',
   );
   expect(html).not.toContain('✔ pass');
 

@@ -435,7 +435,10 @@ test('an invalid record reaching the reporter fails a green run, names the test 
 import { EXECUTION_ATTACHMENT_NAME, EXECUTION_CONTENT_TYPE } from 'quality-evidence/reporter';
 
 test('forged', async ({}, testInfo) => {
-  await testInfo.attach(EXECUTION_ATTACHMENT_NAME, { contentType: EXECUTION_CONTENT_TYPE, body: JSON.stringify({ statusCode: 42, endpoint: 'GET /x', responseTimeMs: 1 }) });
+  await testInfo.attach(EXECUTION_ATTACHMENT_NAME, {
+    contentType: EXECUTION_CONTENT_TYPE,
+    body: JSON.stringify({ statusCode: 42, endpoint: 'GET /x', responseTimeMs: 1 }),
+  });
 });
 `,
   });
@@ -461,7 +464,8 @@ test('an unwritable output file fails a green run and says why on stderr', async
 
   expect(outcome.exitCode).toBe(1);
   expect(outcome.stderr).toContain(
-    'quality-evidence reporter: no report was written: cannot write the report: cannot create a folder on the path: a parent of the path is not a folder (ENOTDIR)\n',
+    'quality-evidence reporter: no report was written: cannot write the report: cannot create a folder on the path: ' +
+      'a parent of the path is not a folder (ENOTDIR)\n',
   );
 });
 
@@ -479,7 +483,11 @@ test('bad options stop the run with an error that names each option', async () =
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n' +
+      '  - option outputfile: is not an option of quality-evidence/reporter; ' +
+      'did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, ' +
+      'expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, ' +
+      'historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, ' +
+      'serviceName, formats)\n' +
       '  - option environment: must be a non-empty string; got 42 (a number)\n' +
       '  - option slowResponseThresholdMs: must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
       '  - option outputFile: must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',
@@ -570,7 +578,9 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
   });
 }
 `,
-    'merge.config.ts': `export default { testDir: './tests', reporter: [['quality-evidence/reporter', { outputFile: 'out/merged.json', slowResponseThresholdMs: 300, environment: 'staging' }]] };\n`,
+    'merge.config.ts':
+      "export default { testDir: './tests', reporter: [['quality-evidence/reporter', { outputFile: 'out/merged.json', " +
+      "slowResponseThresholdMs: 300, environment: 'staging' }]] };\n",
   };
   const project = await createPlaywrightProject(files);
 

@@ -271,7 +271,8 @@ test.describe('npm run start:environment', () => {
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json') }),
       exitCode: 65,
       stderr:
-        'quality-evidence start:environment: 1 of 1 record is invalid:\n  - executions[0].statusCode: must be an integer from 100 to 599; found 600 (a number)\n',
+        'quality-evidence start:environment: 1 of 1 record is invalid:\n' +
+        '  - executions[0].statusCode: must be an integer from 100 to 599; found 600 (a number)\n',
     },
     {
       name: 'a malformed record',
@@ -301,7 +302,8 @@ test.describe('npm run start:environment', () => {
       env: (folder) => ({ QE_ENVIRONMENT: 'staging', QE_INPUT_PATH: join(folder, 'executions.json'), QE_OUTPUT_PATH: folder }),
       exitCode: 73,
       stderr:
-        'quality-evidence start:environment: cannot write the report: the output path is a folder, not a regular file; the report is only ever written to a regular file\n',
+        'quality-evidence start:environment: cannot write the report: the output path is a folder, not a regular file; ' +
+        'the report is only ever written to a regular file\n',
     },
   ];
 
@@ -368,7 +370,11 @@ test.describe('npm run start:environment', () => {
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
-        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n',
+        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json ' +
+        '(known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
+        'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
+        'baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, ' +
+        'formats)\n',
     );
   });
 

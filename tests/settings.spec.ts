@@ -66,7 +66,8 @@ test.describe('the settings file', () => {
       {
         variable: `apiCalls.resourceTypes[1] in ${filePath}`,
         message:
-          'must each be one of fetch, xhr, other: documents, scripts, styles, images, fonts, media and WebSockets are never API calls; got "document" (a string)',
+          'must each be one of fetch, xhr, other: documents, scripts, styles, images, fonts, ' +
+          'media and WebSockets are never API calls; got "document" (a string)',
       },
     ]);
     expect(issuesOf(() => resolveSettings([file({ apiCalls: { include: '**/api/**' } })], everySetting))).toEqual([
@@ -88,7 +89,10 @@ test.describe('the settings file', () => {
       {
         variable: `outputfile in ${filePath}`,
         message:
-          'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
+          'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
+          'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
+          'baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, ' +
+          'failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
       },
     ]);
   });

@@ -37,7 +37,8 @@ test('a settings file with a byte that is not UTF-8 stops the run at its line an
     exitCode: 65,
     stdout: '',
     stderr:
-      'quality-evidence: the settings file "quality-evidence.config.json" is not well-formed JSON at line 2, column 22: invalid UTF-8 (byte 0xE9); the file must be UTF-8 text\n',
+      'quality-evidence: the settings file "quality-evidence.config.json" is not well-formed JSON at line 2, column 22: ' +
+      'invalid UTF-8 (byte 0xE9); the file must be UTF-8 text\n',
   });
   expect(await pathExists(join(folder, 'q.json'))).toBe(false);
 });
@@ -49,7 +50,8 @@ test('a QE_* variable holding bytes that are not UTF-8 is a configuration error 
     exitCode: 78,
     stdout: '',
     stderr:
-      'quality-evidence: invalid configuration:\n  - QE_ENVIRONMENT: is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
+      'quality-evidence: invalid configuration:\n  - QE_ENVIRONMENT: is not UTF-8 text: ' +
+      'it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
   });
 });
 
@@ -60,7 +62,8 @@ test('a flag holding bytes that are not UTF-8 is a configuration error naming th
     exitCode: 78,
     stdout: '',
     stderr:
-      'quality-evidence: invalid configuration:\n  - --environment: is not UTF-8 text: it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
+      'quality-evidence: invalid configuration:\n  - --environment: is not UTF-8 text: ' +
+      'it holds bytes that are not valid UTF-8 (Node.js reads them as U+FFFD)\n',
   });
 });
 
@@ -88,7 +91,8 @@ test('latin-1', async ({}, testInfo) => {
 
     expect(outcome.exitCode).toBe(1);
     expect(outcome.stderr).toBe(
-      'quality-evidence reporter: no report was written: the execution attachment of test "forged.spec.ts › latin-1" (attempt 1) is not well-formed JSON at line 1, column 39: invalid UTF-8 (byte 0xE9); the file must be UTF-8 text\n',
+      'quality-evidence reporter: no report was written: the execution attachment of test "forged.spec.ts › latin-1" ' +
+        '(attempt 1) is not well-formed JSON at line 1, column 39: invalid UTF-8 (byte 0xE9); the file must be UTF-8 text\n',
     );
     expect(await pathExists(join(project, 'out/quality-summary.json'))).toBe(false);
   });
@@ -111,7 +115,8 @@ test('gone', async ({}, testInfo) => {
     expect(outcome.exitCode).toBe(1);
     const path = join(project, 'test-results/gone-gone/gone.json');
     expect(outcome.stderr).toBe(
-      `quality-evidence reporter: no report was written: cannot read the execution attachment of test "gone.spec.ts › gone" (attempt 1) ${JSON.stringify(path)}: no such file or directory (ENOENT)\n`,
+      'quality-evidence reporter: no report was written: cannot read the execution attachment of test "gone.spec.ts › ' +
+        `gone" (attempt 1) ${JSON.stringify(path)}: no such file or directory (ENOENT)\n`,
     );
   });
 });

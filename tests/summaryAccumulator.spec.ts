@@ -72,7 +72,8 @@ test.describe('the merge law', () => {
   });
 });
 
-test('what a report says, taken into an accumulator, crosses a thread boundary as plain data (toData, a structured clone, merge) and gives what it gave taken in place', () => {
+test(`what a report says, taken into an accumulator, crosses a thread boundary as plain data (toData, a structured clone, \
+merge) and gives what it gave taken in place`, () => {
   fc.assert(
     fc.property(fc.array(record, { maxLength: 60 }), fc.nat(), (records, cut) => {
       const at = records.length === 0 ? 0 : cut % (records.length + 1);

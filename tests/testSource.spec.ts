@@ -63,7 +63,8 @@ test("a spec file is read, and its fixture file found, through the reporter's fi
   expect(await testSourceOfFile('/p/tests/gone.spec.ts', fileSystem)).toEqual({ kind: 'unknown' });
 });
 
-test("a path alias of the nearest tsconfig (paths, baseUrl; comments and trailing commas allowed) resolves to the fixture file, as Playwright's loader resolves it", async () => {
+test(`a path alias of the nearest tsconfig (paths, baseUrl; comments and trailing commas allowed) resolves to the fixture \
+file, as Playwright's loader resolves it`, async () => {
   const fileSystem = new MemoryFileSystem({
     '/p/tsconfig.json': `{
       // Aliases of the suite (restful-booker's, ankushnikure/playwright-restful-booker-api)
@@ -113,7 +114,10 @@ test('a spec whose fixture file merges tests is told so, the fixture file read t
     '/p',
   );
   expect(hint).toBe(
-    "  - fixtures/merged.ts: 2 calls from api/a.spec.ts, which take test from this file; record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)",
+    '  - fixtures/merged.ts: 2 calls from api/a.spec.ts, which take test from this file; ' +
+      "record them by adding quality-evidence's test to this file's mergeTests call: " +
+      "import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) " +
+      '(not by importing it in the specs)',
   );
 });
 
@@ -125,7 +129,10 @@ test('a spec whose fixture file takes test from quality-evidence/test already is
   const source = await testSourceOfFile('/p/tests/a.spec.js', fileSystem);
   expect(source).toEqual({ kind: 'fixture file', path: '/p/support/baseTest.js', records: true });
   expect(unrecordedCallHints([{ spec: '/p/tests/a.spec.js', count: 3, source }], '/p')).toEqual([
-    "  - support/baseTest.js: 3 calls from tests/a.spec.js, which take test from this file; this file takes test from 'quality-evidence/test' already, so they were sent some other way (a context from @playwright/test's request, or another HTTP client); make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution",
+    '  - support/baseTest.js: 3 calls from tests/a.spec.js, which take test from this file; ' +
+      "this file takes test from 'quality-evidence/test' already, " +
+      "so they were sent some other way (a context from @playwright/test's request, or another HTTP client); " +
+      "make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution",
   ]);
   expect(takesRecordingTest(`const { test: base } = require('quality-evidence/test');`)).toBe(true);
   expect(takesRecordingTest(`import { test as base } from '@playwright/test';\nimport { expect } from 'quality-evidence/test';`)).toBe(
@@ -146,16 +153,23 @@ test('the hint names each file to change: the spec, the fixture file for its spe
     cwd,
   );
   expect(hints).toEqual([
-    `  - tests/alias.spec.ts: 1 call; its test comes from "@fixtures", which could not be followed: record them where that module takes test from @playwright/test, by taking it from 'quality-evidence/test' there`,
-    "  - tests/fixtures.ts: 3 calls from tests/a.spec.ts, tests/b.spec.ts, which take test from this file; record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)",
+    '  - tests/alias.spec.ts: 1 call; its test comes from "@fixtures", which could not be followed: ' +
+      "record them where that module takes test from @playwright/test, by taking it from 'quality-evidence/test' there",
+    '  - tests/fixtures.ts: 3 calls from tests/a.spec.ts, tests/b.spec.ts, which take test from this file; ' +
+      "record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' " +
+      '(not by importing it in the specs)',
     "  - tests/odd\\u000a.spec.ts: 1 call; record them by taking test from 'quality-evidence/test', in this file or in the fixture file it takes test from",
     "  - tests/plain.spec.ts: 1 call; record them with: import { test, expect } from 'quality-evidence/test'",
   ]);
 });
 
-test("a spec that takes test from quality-evidence/test already is told where such calls come from: a context of @playwright/test's request, often in a helper", () => {
+test(`a spec that takes test from quality-evidence/test already is told where such calls come from: a context of \
+@playwright/test's request, often in a helper`, () => {
   // Seen adopting a suite whose API client classes made their contexts with request from @playwright/test.
   expect(unrecordedCallHints([{ spec: '/p/tests/users.spec.ts', count: 2, source: { kind: 'quality-evidence' } }], '/p')).toEqual([
-    "  - tests/users.spec.ts: 2 calls; its test already comes from quality-evidence/test, so they were sent some other way: most often a context made with the request of '@playwright/test', in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or record them with recordExecution",
+    '  - tests/users.spec.ts: 2 calls; its test already comes from quality-evidence/test, ' +
+      "so they were sent some other way: most often a context made with the request of '@playwright/test', " +
+      "in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or " +
+      'record them with recordExecution',
   ]);
 });

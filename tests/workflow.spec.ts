@@ -321,7 +321,8 @@ const failures: readonly { name: string; files: Record<string, string>; error: n
     files: { 'input/executions.json': '{ "executions": [{ "statusCode": 200, "endpoint": "orders", "responseTimeMs": 1 }] }' },
     error: RecordValidationError,
     message:
-      '1 of 1 record is invalid:\n  - executions[0].endpoint: must be of the form "<METHOD> <path>", with a path that starts with "/"; found "orders" (a string)',
+      '1 of 1 record is invalid:\n  - executions[0].endpoint: must be of the form "<METHOD> <path>", with a path that ' +
+      'starts with "/"; found "orders" (a string)',
   },
 ];
 

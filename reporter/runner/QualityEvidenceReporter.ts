@@ -194,13 +194,15 @@ export default class QualityEvidenceReporter implements Reporter {
     if (unrecorded > 0) {
       const sent = report.executionCount + unrecorded;
       lines.push(
-        `quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`,
+        `quality-evidence reporter: ${countOf(unrecorded, 'API call')} of ${sent} ${unrecorded === 1 ? 'was' : 'were'} ` +
+          `not recorded, so the report leaves ${unrecorded === 1 ? 'it' : 'them'} out:`,
       );
       lines.push(...unrecordedHints);
     }
     if (report.noResponseCount > 0) {
       lines.push(
-        `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response (${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
+        `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response ` +
+          `(${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
       );
     }
     const hint = passingTestFailureHint(report);
@@ -214,7 +216,8 @@ export default class QualityEvidenceReporter implements Reporter {
     const ran = report.tests === undefined ? 0 : report.tests.total - report.tests.skipped;
     if (ran > 0 && report.executionCount === 0 && unrecorded === 0) {
       lines.push(
-        `quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: use the request fixture of quality-evidence/test, or recordExecution`,
+        `quality-evidence reporter: ${countOf(ran, 'test')} ran and no API call was recorded: ` +
+          'use the request fixture of quality-evidence/test, or recordExecution',
       );
     }
     if (lines.length > 0) this.host.stderr.write(`${lines.join('\n')}\n`);

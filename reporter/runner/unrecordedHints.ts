@@ -37,9 +37,14 @@ export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: strin
       source.kind === 'playwright'
         ? `record them with: ${FIX}`
         : source.kind === 'quality-evidence'
-          ? "its test already comes from quality-evidence/test, so they were sent some other way: most often a context made with the request of '@playwright/test', in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or record them with recordExecution"
+          ? 'its test already comes from quality-evidence/test, so they were sent some other way: ' +
+            "most often a context made with the request of '@playwright/test', " +
+            "in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, " +
+            'or record them with recordExecution'
           : source.kind === 'module'
-            ? `its test comes from ${escapeControlCharacters(JSON.stringify(source.specifier))}, which could not be followed: record them where that module takes test from @playwright/test, by taking it from 'quality-evidence/test' there`
+            ? `its test comes from ${escapeControlCharacters(JSON.stringify(source.specifier))}, ` +
+              'which could not be followed: record them where that module takes test from @playwright/test, ' +
+              "by taking it from 'quality-evidence/test' there"
             : `record them by taking test from 'quality-evidence/test', in this file or in the fixture file it takes test from`;
     lines.push({ file: shown(spec), line: `${calls}; ${advice}` });
   }
@@ -49,9 +54,13 @@ export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: strin
     const merges = entries.some((entry) => entry.source.kind === 'fixture file' && entry.source.merges === true);
     const records = entries.some((entry) => entry.source.kind === 'fixture file' && entry.source.records === true);
     const advice = records
-      ? "this file takes test from 'quality-evidence/test' already, so they were sent some other way (a context from @playwright/test's request, or another HTTP client); make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution"
+      ? "this file takes test from 'quality-evidence/test' already, " +
+        "so they were sent some other way (a context from @playwright/test's request, or another HTTP client); " +
+        "make contexts with the request that 'quality-evidence/test' exports, or record them with recordExecution"
       : merges
-        ? `record them by adding quality-evidence's test to this file's mergeTests call: import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) (not by importing it in the specs)`
+        ? "record them by adding quality-evidence's test to this file's mergeTests call: " +
+          "import { test as recorded } from 'quality-evidence/test', then mergeTests(recorded, …) " +
+          '(not by importing it in the specs)'
         : `record them by having this file take test from 'quality-evidence/test' instead of '@playwright/test' (not by importing it in the specs)`;
     lines.push({
       file: shown(fixture),

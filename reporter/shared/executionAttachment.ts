@@ -100,7 +100,8 @@ export async function readBrowserCallCounts(
   if (!valid) {
     throw new Error(
       escapeControlCharacters(
-        `the browser-call attachment of ${describeLocation(location)} must be an object of the counts ${BROWSER_COUNT_KEYS.join(', ')}, each a whole number, 0 or more`,
+        `the browser-call attachment of ${describeLocation(location)} must be an object of the counts ` +
+          `${BROWSER_COUNT_KEYS.join(', ')}, each a whole number, 0 or more`,
       ),
     );
   }

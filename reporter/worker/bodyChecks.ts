@@ -24,7 +24,10 @@ export interface CheckedCall {
   readonly endpoint: string;
   readonly statusCode: number;
   readonly responseContentType: string | undefined;
-  /** The response body, read from Playwright's buffer (it holds every APIResponse's whole body until the context is disposed); undefined when it could not be read. */
+  /**
+   * The response body, read from Playwright's buffer (it holds every APIResponse's whole body until the context is disposed);
+   * undefined when it could not be read.
+   */
   readonly responseBody: Buffer | undefined;
   readonly requestContentType: string | undefined;
   readonly requestBody: CheckedBody;
@@ -54,7 +57,8 @@ export function settingsIn(config: FullConfig): Promise<ReporterSettings | undef
     settings = import('../shared/reporterSettings.js')
       .then(({ resolveReporterSettings }) => {
         const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-        // The options the reporter handed over (see shared/workerOptions.ts); none when it does not run (then the fixture records, and nothing reads the checks).
+        // The options the reporter handed over (see shared/workerOptions.ts); none when it does not run (then the fixture
+        // records, and nothing reads the checks).
         return resolveReporterSettings({ configDir, ...reporterOptionsFor(configDir, process.env) }, process.env, process.cwd());
       })
       .catch(() => undefined);

@@ -20,7 +20,7 @@ export const EXIT_CODES = {
   success: 0,
   budgetBreached: 1, // the report was written (or read) and a quality budget does not hold: a failed check, as a failing test is
   usage: 64, // EX_USAGE: the command line is wrong
-  invalidData: 65, // EX_DATAERR: not well-formed JSON, invalid records, more distinct endpoints than a report holds, or a file given as a report that is not one
+  invalidData: 65, // EX_DATAERR: malformed JSON, invalid records, more distinct endpoints than a report holds, or a file given as a report that is not one
   inputUnreadable: 66, // EX_NOINPUT: the input file is missing or unreadable
   internal: 70, // EX_SOFTWARE: a bug; the only case that prints a stack trace
   outputUnwritable: 73, // EX_CANTCREAT: the report cannot be written

@@ -45,7 +45,8 @@ const limits = {
     .optional()
     .meta({ description: 'Upper limits, in milliseconds, on response-time statistics (nearest-rank percentiles)' }),
   maxEndpointsAboveHistoricalRange: count(
-    'At most this many endpoints whose p95 is above the range of their own history (trend aboveRange; needs a history file, historyPath); for one endpoint (under endpoints or operations), 0 means it must not be',
+    'At most this many endpoints whose p95 is above the range of their own history (trend aboveRange; needs a history ' +
+      'file, historyPath); for one endpoint (under endpoints or operations), 0 means it must not be',
   ),
   maxP95IncreasePercent: z
     .number({ error: 'must be a percentage, 0 or more' })
@@ -53,7 +54,9 @@ const limits = {
     .optional()
     .meta({
       description:
-        "At most this increase of each endpoint's p95 over the baseline, in percent. Only an endpoint the baseline comparison judges slower (a real change, by its significance test) can breach it; every endpoint is listed with its latency verdict, those with too few samples to judge too",
+        "At most this increase of each endpoint's p95 over the baseline, in percent. " +
+        'Only an endpoint the baseline comparison judges slower (a real change, by its significance test) can breach it; ' +
+        'every endpoint is listed with its latency verdict, those with too few samples to judge too',
     }),
 };
 
@@ -108,10 +111,15 @@ export const budgetsSchema = z
   .strictObject(
     {
       $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors' }),
-      countFlakyFailures: z.boolean({ error: 'must be true or false' }).optional().meta({
-        description:
-          'Whether failed executions from attempts that a retry made good (flaky) count in maxFailedExecutions and maxFailureRate, run-wide, per endpoint and per operation; default true. Only a Playwright run knows which failures are flaky',
-      }),
+      countFlakyFailures: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .meta({
+          description:
+            'Whether failed executions from attempts that a retry made good (flaky) ' +
+            'count in maxFailedExecutions and maxFailureRate, run-wide, per endpoint and per operation; ' +
+            'default true. Only a Playwright run knows which failures are flaky',
+        }),
       ...limits,
       ...contractLimits,
       endpoints: endpointBudgetsRecord.optional().meta({

@@ -97,10 +97,15 @@ const formatList = z
   .pipe(z.array(z.enum(REPORT_FORMATS, { error: formatsRule })).min(1, { error: formatsRule }))
   .transform((formats) => REPORT_FORMATS.filter((format) => formats.includes(format)));
 
-/** The resource types a browser test's request may be counted by as an API call (the `apiCalls` setting); pages, scripts, styles, images, fonts, media and WebSockets never are. */
+/**
+ * The resource types a browser test's request may be counted by as an API call (the `apiCalls` setting); pages, scripts,
+ * styles, images, fonts, media and WebSockets never are.
+ */
 export const API_CALL_RESOURCE_TYPES = ['fetch', 'xhr', 'other'] as const;
 
-const apiCallsRule = `must be an object of resourceTypes (out of ${API_CALL_RESOURCE_TYPES.join(', ')}), include and exclude (arrays of URL globs), such as { "include": ["**/api/**"] }`;
+const apiCallsRule =
+  `must be an object of resourceTypes (out of ${API_CALL_RESOURCE_TYPES.join(', ')}), ` +
+  'include and exclude (arrays of URL globs), such as { "include": ["**/api/**"] }';
 const urlGlobs = z.array(nonEmptyText, { error: 'must be an array of URL globs, such as ["**/api/**"]' });
 
 /** Which requests of a browser test are API calls. */
@@ -109,7 +114,9 @@ const apiCallRules = z.strictObject(
     resourceTypes: z
       .array(
         z.enum(API_CALL_RESOURCE_TYPES, {
-          error: `must each be one of ${API_CALL_RESOURCE_TYPES.join(', ')}: documents, scripts, styles, images, fonts, media and WebSockets are never API calls`,
+          error:
+            `must each be one of ${API_CALL_RESOURCE_TYPES.join(', ')}: documents, scripts, styles, images, fonts, media ` +
+            'and WebSockets are never API calls',
         }),
         {
           error: `must be an array of resource types out of ${API_CALL_RESOURCE_TYPES.join(', ')}`,
@@ -163,7 +170,10 @@ export interface SettingFlag {
   readonly name: string;
   /** A one-letter alias: `o` for `-o`. */
   readonly short?: string;
-  /** `text` (`--output x.json`, the default), `switch` (`--quiet`), or `repeatable` text (`--route a --route b`, read as the variable's comma-separated text). */
+  /**
+   * `text` (`--output x.json`, the default), `switch` (`--quiet`), or `repeatable` text (`--route a --route b`, read as the
+   * variable's comma-separated text).
+   */
   readonly kind?: 'text' | 'switch' | 'repeatable';
 }
 
@@ -200,7 +210,10 @@ export interface SettingDefinition {
 /** Where the report goes when no source names a path. */
 export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
 
-/** The default significance level of the baseline comparison's latency test: a change is judged real when its p-value is below 1% (src/evaluation/latencyChange.ts). */
+/**
+ * The default significance level of the baseline comparison's latency test: a change is judged real when its p-value is below
+ * 1% (src/evaluation/latencyChange.ts).
+ */
 export const DEFAULT_SIGNIFICANCE_LEVEL = 0.01;
 
 /** The documented local example threshold (SPEC 2.1). */
@@ -278,7 +291,8 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the expected statuses',
     description:
-      'Statuses that are not failures, run-wide (QE_EXPECTED_STATUSES): codes and inclusive ranges, comma-separated ("100-399,404"), or an array of codes and range strings; default 100-399 (failed means 400 or above)',
+      'Statuses that are not failures, run-wide (QE_EXPECTED_STATUSES): codes and inclusive ranges, comma-separated ' +
+      '("100-399,404"), or an array of codes and range strings; default 100-399 (failed means 400 or above)',
   },
   expectedStatusesByEndpoint: {
     inFile: true,
@@ -297,7 +311,10 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'which browser requests are API calls',
     description:
-      'Which requests of the pages that tests drive are API calls, recorded by quality-evidence/test: resourceTypes (default ["fetch", "xhr"]; "other" adds beacons and pings), include and exclude (URL globs: ** any characters, * any but /, ? one), such as { "include": ["**/api/**"] }; { "resourceTypes": [] } records none',
+      'Which requests of the pages that tests drive are API calls, recorded by quality-evidence/test: ' +
+      'resourceTypes (default ["fetch", "xhr"]; "other" adds beacons and pings), ' +
+      'include and exclude (URL globs: ** any characters, * any but /, ? one), such as { "include": ["**/api/**"] }; ' +
+      '{ "resourceTypes": [] } records none',
   },
   routes: {
     variable: 'QE_ROUTES',
@@ -307,7 +324,9 @@ export const SETTINGS = {
     text: commaList,
     purpose: 'the route templates',
     description:
-      'Route templates (QE_ROUTES, comma-separated): paths such as /orders/:orderId, optionally after a method (GET /orders/:orderId); a label that matches one, segment by segment, is reported as the template; the first match wins',
+      'Route templates (QE_ROUTES, comma-separated): paths such as /orders/:orderId, ' +
+      'optionally after a method (GET /orders/:orderId); a label that matches one, segment by segment, ' +
+      'is reported as the template; the first match wins',
   },
   endpointGrouping: {
     variable: 'QE_ENDPOINT_GROUPING',
@@ -317,7 +336,9 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the endpoint grouping',
     description:
-      'auto: numeric, UUID and long hex segments become :id, repeated slashes collapse, a trailing slash goes; none: labels stay as they come (QE_ENDPOINT_GROUPING); default auto for labels derived from URLs (HAR, the recording fixture) and none for labels written in records',
+      'auto: numeric, UUID and long hex segments become :id, repeated slashes collapse, a trailing slash goes; none: ' +
+      'labels stay as they come (QE_ENDPOINT_GROUPING); default auto for labels derived from URLs ' +
+      '(HAR, the recording fixture) and none for labels written in records',
   },
   budgets: {
     variable: 'QE_BUDGETS_PATH',
@@ -364,7 +385,9 @@ export const SETTINGS = {
     isPath: true,
     purpose: 'the history file',
     description:
-      'A JSON Lines file of earlier runs (QE_HISTORY_PATH): each endpoint is judged against its own history (withinRange, aboveRange, belowRange, new, tooFewRuns), and this run is appended to it with the report, unless historyReadOnly',
+      'A JSON Lines file of earlier runs (QE_HISTORY_PATH): each endpoint is judged against its own history ' +
+      '(withinRange, aboveRange, belowRange, new, tooFewRuns), and this run is appended to it with the report, ' +
+      'unless historyReadOnly',
   },
   historyLimit: {
     variable: 'QE_HISTORY_LIMIT',
@@ -398,7 +421,9 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the branch or commit whose run in the history is the baseline',
     description:
-      'A branch or a commit (7 or more hexadecimal digits) whose last run in the history file is the baseline (QE_BASELINE_FROM_HISTORY); for a pull request or merge request, the run of its base commit when the history has it. Needs historyPath; instead of baselinePath',
+      'A branch or a commit (7 or more hexadecimal digits) whose last run in the history file is the baseline ' +
+      '(QE_BASELINE_FROM_HISTORY); for a pull request or merge request, the run of its base commit when the history has ' +
+      'it. Needs historyPath; instead of baselinePath',
   },
   significanceLevel: {
     variable: 'QE_SIGNIFICANCE_LEVEL',
@@ -411,7 +436,10 @@ export const SETTINGS = {
       .regex(/^(?:0(?:\.\d+)?|\.\d+)$/, { error: significanceRule })
       .transform(Number),
     purpose: 'the significance level of the baseline comparison',
-    description: `The significance level of the baseline comparison's latency test (QE_SIGNIFICANCE_LEVEL): an endpoint is judged slower or faster only when the test's p-value is below it; default ${DEFAULT_SIGNIFICANCE_LEVEL}`,
+    description:
+      "The significance level of the baseline comparison's latency test (QE_SIGNIFICANCE_LEVEL): " +
+      "an endpoint is judged slower or faster only when the test's p-value is below it; " +
+      `default ${DEFAULT_SIGNIFICANCE_LEVEL}`,
   },
   failureExcerptBytes: {
     variable: 'QE_FAILURE_EXCERPT_BYTES',
@@ -424,7 +452,11 @@ export const SETTINGS = {
       .regex(/^\d{1,5}$/, { error: excerptRule })
       .transform(Number),
     purpose: "the bytes of a failed call's response body to show",
-    description: `Off (0) by default, because bodies may hold personal data: the first this many bytes (at most ${MAX_FAILURE_EXCERPT_BYTES}) of the response body of each failed call listed in the report, values under keys that look secret (password, token, secret, authorization, cookie, apiKey, and redactKeys) replaced; never a header (QE_FAILURE_EXCERPT_BYTES)`,
+    description:
+      'Off (0) by default, because bodies may hold personal data: ' +
+      `the first this many bytes (at most ${MAX_FAILURE_EXCERPT_BYTES}) of the response body of each failed call listed in ` +
+      'the report, values under keys that look secret (password, token, secret, authorization, cookie, apiKey, ' +
+      'and redactKeys) replaced; never a header (QE_FAILURE_EXCERPT_BYTES)',
   },
   redactKeys: {
     variable: 'QE_REDACT_KEYS',
@@ -434,7 +466,8 @@ export const SETTINGS = {
     text: commaList,
     purpose: 'the keys whose values excerpts replace',
     description:
-      'More keys whose values a failure excerpt replaces, besides those that look secret (QE_REDACT_KEYS, comma-separated): ["ssn", "iban"]; matched within a key, case, - and _ aside',
+      'More keys whose values a failure excerpt replaces, besides those that look secret ' +
+      '(QE_REDACT_KEYS, comma-separated): ["ssn", "iban"]; matched within a key, case, - and _ aside',
   },
   openapi: {
     variable: 'QE_OPENAPI_PATH',
@@ -448,7 +481,9 @@ export const SETTINGS = {
     isPath: true,
     purpose: "the API's OpenAPI documents",
     description:
-      "The API's contract: the path of an OpenAPI document (3.0, 3.1, or Swagger 2.0; YAML or JSON), or an array of paths (QE_OPENAPI_PATH, comma-separated); calls are labelled by its operations and the report gains a contract section",
+      "The API's contract: the path of an OpenAPI document (3.0, 3.1, or Swagger 2.0; " +
+      'YAML or JSON), or an array of paths (QE_OPENAPI_PATH, comma-separated); ' +
+      'calls are labelled by its operations and the report gains a contract section',
   },
   exports: {
     variable: 'QE_EXPORTS',
@@ -460,7 +495,9 @@ export const SETTINGS = {
     text: exportText,
     pathValues: true,
     purpose: 'the exports',
-    description: `Files in other tools' formats, written with the report: { "otlp": "out/metrics.jsonl", "junit": "out/junit.xml" } (QE_EXPORTS and --export: kind=path, comma-separated or repeated); kinds: ${EXPORT_KINDS.join(', ')}`,
+    description:
+      'Files in other tools\' formats, written with the report: { "otlp": "out/metrics.jsonl", "junit": "out/junit.xml" } ' +
+      `(QE_EXPORTS and --export: kind=path, comma-separated or repeated); kinds: ${EXPORT_KINDS.join(', ')}`,
   },
   serviceName: {
     variable: 'QE_SERVICE_NAME',
@@ -471,7 +508,8 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the service name of the exports',
     description:
-      "The name the OpenTelemetry export gives the run's service (service.name on its Resource) and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service",
+      "The name the OpenTelemetry export gives the run's service (service.name on its Resource) " +
+      'and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service',
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',
@@ -483,7 +521,9 @@ export const SETTINGS = {
     text: z.string(),
     purpose: 'the report formats',
     description:
-      'The files written beside the JSON report, which is always written (QE_REPORT_FORMATS, comma-separated): json, markdown (quality-summary.md, also appended to $GITHUB_STEP_SUMMARY when it is set), html (quality-summary.html); default json,markdown,html',
+      'The files written beside the JSON report, which is always written (QE_REPORT_FORMATS, comma-separated): ' +
+      'json, markdown (quality-summary.md, also appended to $GITHUB_STEP_SUMMARY when it is set), ' +
+      'html (quality-summary.html); default json,markdown,html',
   },
 } as const satisfies Record<string, SettingDefinition>;
 

@@ -78,7 +78,8 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
     try {
       ajv = validatorWith(bundled, documentKey(documentIndex));
     } catch {
-      // ajv reads identifiers inside examples too (OpenAPI's `example` is no keyword it knows), where two may well be alike: then the document without its literals.
+      // ajv reads identifiers inside examples too (OpenAPI's `example` is no keyword it knows), where two may well be alike:
+      // then the document without its literals.
       try {
         ajv = validatorWith(withoutLiterals(bundled), documentKey(documentIndex));
       } catch {

@@ -28,7 +28,10 @@ export interface OperationTemplate {
 export interface DeclaredResponse {
   /** As the document writes it: `200`, `2XX` (any case), or `default`. */
   readonly status: string;
-  /** The media types it declares a body for, with the JSON pointer of each schema in its document (`#/paths/~1users/get/responses/200/content/application~1json/schema`), when one is given. */
+  /**
+   * The media types it declares a body for, with the JSON pointer of each schema in its document
+   * (`#/paths/~1users/get/responses/200/content/application~1json/schema`), when one is given.
+   */
   readonly content: readonly MediaTypeSchema[];
 }
 

@@ -66,8 +66,9 @@ export async function loadContract(paths: readonly string[], fileSystem: FileSys
  * an API, and a budget that names one must judge one operation.
  */
 function refuseSharedOperationIds(operations: readonly ContractOperation[], documents: readonly ContractDocument[]): void {
+  const documentOf = (operation: ContractOperation) => quotePath(documents[operation.documentIndex]!.path);
   const placeOf = (operation: ContractOperation) =>
-    `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase()])} in ${quotePath(documents[operation.documentIndex]!.path)}`;
+    `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase()])} in ${documentOf(operation)}`;
   const first = new Map<string, ContractOperation>();
   const issues: ConfigurationIssue[] = [];
   for (const operation of operations) {
@@ -76,8 +77,10 @@ function refuseSharedOperationIds(operations: readonly ContractOperation[], docu
     if (earlier === undefined) first.set(operation.operationId, operation);
     else {
       issues.push({
-        variable: `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase(), 'operationId'])} in ${quotePath(documents[operation.documentIndex]!.path)}`,
-        message: `${quoteText(operation.operationId, 120)} is already the operationId of ${placeOf(earlier)}: an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it`,
+        variable: `${formatIssuePath(['paths', operation.path, operation.method.toLowerCase(), 'operationId'])} in ${documentOf(operation)}`,
+        message:
+          `${quoteText(operation.operationId, 120)} is already the operationId of ${placeOf(earlier)}: ` +
+          'an operationId names one operation (OpenAPI requires it unique), as budgets name operations by it',
       });
     }
   }

@@ -51,7 +51,9 @@ export function refuseUnusableSchemas(document: Json, path: string): void {
     if (name === undefined || !found.dynamicAnchors.has(name)) {
       issues.push({
         variable: at(schema, '$dynamicRef'),
-        message: `${quoteText(ref, 120)} names no $dynamicAnchor of this document: the validator resolves a $dynamicRef only to one ("#name" for a $dynamicAnchor "name")`,
+        message:
+          `${quoteText(ref, 120)} names no $dynamicAnchor of this document: the validator resolves a $dynamicRef only to ` +
+          'one ("#name" for a $dynamicAnchor "name")',
       });
     }
   }

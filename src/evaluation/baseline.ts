@@ -68,7 +68,8 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     const where = formatIssuePath([...other.path, 'relativeAccuracy']);
     throw new ReportFormatError(
       path,
-      `has latency histograms of relative accuracy ${other.histogram.relativeAccuracy} (at ${where}), where this version reads ${HISTOGRAM_RELATIVE_ACCURACY}: ` +
+      `has latency histograms of relative accuracy ${other.histogram.relativeAccuracy} (at ${where}), ` +
+        `where this version reads ${HISTOGRAM_RELATIVE_ACCURACY}: ` +
         `its times cannot be compared, merged or exported as if they were of ${HISTOGRAM_RELATIVE_ACCURACY}; summarise its records again with this version`,
       what,
     );

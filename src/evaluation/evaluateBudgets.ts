@@ -252,7 +252,10 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
       const compared = endpoint === undefined ? undefined : changeByEndpoint.get(endpoint);
       measured = compared?.p95.changePercent ?? null;
       if (report.baseline !== undefined && compared?.latencyVerdict !== result.latencyVerdict) {
-        return `${where} records the latency verdict ${String(result.latencyVerdict)}, where the report's baseline comparison gives ${String(compared?.latencyVerdict)}`;
+        return (
+          `${where} records the latency verdict ${String(result.latencyVerdict)}, ` +
+          `where the report's baseline comparison gives ${String(compared?.latencyVerdict)}`
+        );
       }
     } else return `${where} is not a budget`;
     if (remeasurable && actual !== measured)
@@ -262,7 +265,10 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
         ? holdsIncrease(limit, actual, result.latencyVerdict)
         : holdsLimit(budget, limit, actual);
     if (passed !== holds)
-      return `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ${passed ? 'does not hold' : 'holds'} its limit ${limit}`;
+      return (
+        `${where} records passed: ${passed}, but ${actual === null ? 'no measured value' : actual} ` +
+        `${passed ? 'does not hold' : 'holds'} its limit ${limit}`
+      );
   }
   const breached = verdict.results.filter((result) => !result.passed).length;
   const incomplete = isIncompleteRun(report.runStatus);

@@ -49,7 +49,9 @@ export function renderJunit(report: QualityReport, context: ExportContext): stri
   ];
   suites.forEach((suite, index) => {
     lines.push(
-      `  <testsuite name="${xml(suite.name)}" id="${index}" tests="${suite.cases.length}" failures="${failures(suite.cases)}" errors="0" skipped="0" time="${index === 0 ? time : 0}" timestamp="${timestamp}">`,
+      `  <testsuite name="${xml(suite.name)}" id="${index}" tests="${suite.cases.length}" ` +
+        `failures="${failures(suite.cases)}" errors="0" skipped="0" time="${index === 0 ? time : 0}" ` +
+        `timestamp="${timestamp}">`,
     );
     if (index === 0) {
       lines.push('    <properties>');
@@ -96,7 +98,9 @@ function endpointCase(entry: QualityReport['endpoints'][number], report: Quality
     name: entry.endpoint,
     failure: {
       type: 'failed calls',
-      message: `${formatCount(entry.failedExecutionCount)} of ${formatCount(entry.executionCount)} calls failed (limit 0: statuses expected ${expected}, every call answered)`,
+      message:
+        `${formatCount(entry.failedExecutionCount)} of ${formatCount(entry.executionCount)} calls failed ` +
+        `(limit 0: statuses expected ${expected}, every call answered)`,
       text: [
         `measured: ${formatCount(entry.failedExecutionCount)} failed calls; statuses ${statusesText(entry)}`,
         `limit: 0 failed calls (expected statuses ${expected})`,
@@ -138,7 +142,10 @@ function propertiesOf(report: QualityReport): [string, string][] {
   ];
 }
 
-/** Text for an element: `&`, `<` and `>` as entities, and what XML 1.0 cannot hold at all (control characters, lone surrogates, U+FFFE and U+FFFF) written out as `\u{…}`. */
+/**
+ * Text for an element: `&`, `<` and `>` as entities, and what XML 1.0 cannot hold at all (control characters, lone surrogates,
+ * U+FFFE and U+FFFF) written out as `\u{…}`.
+ */
 export function xmlText(text: string): string {
   const forbidden =
     // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids are what it finds

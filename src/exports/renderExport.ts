@@ -21,7 +21,10 @@ export async function renderExport(kind: ExportKind, report: QualityReport, cont
   return RENDERERS[kind](report, context);
 }
 
-/** Checks before a run that an export can be made at its end: the OpenTelemetry SDK is installed when otlp is asked for (a ConfigurationError, 78, otherwise). */
+/**
+ * Checks before a run that an export can be made at its end: the OpenTelemetry SDK is installed when otlp is asked for (a
+ * ConfigurationError, 78, otherwise).
+ */
 export async function checkExportsCanBeMade(kinds: readonly ExportKind[]): Promise<void> {
   if (kinds.includes('otlp')) await (await import('./otlp.js')).loadOtlpSdk();
 }

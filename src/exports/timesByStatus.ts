@@ -15,7 +15,8 @@ export function timesByStatusOf(entry: Endpoint, kind: string): readonly TimesBy
   if (entry.latencyByStatus === undefined) {
     throw new ExportError(
       kind,
-      'the report has no times by status (latencyByStatus: a report of a version before 0.2, or merged with one): summarise its records again with this version',
+      'the report has no times by status (latencyByStatus: a report of a version before 0.2, or merged with one): ' +
+        'summarise its records again with this version',
     );
   }
   return entry.latencyByStatus;

@@ -80,7 +80,9 @@ export function baselineRunOf(
           .map((name) => quoteText(name))
           .join(', ')}${branches.length > 10 ? ', …' : ''}`;
   return {
-    missing: `holds no run of the branch or commit that baselineFromHistory names, in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})`,
+    missing:
+      'holds no run of the branch or commit that baselineFromHistory names, ' +
+      `in this run's environment (${candidates.length} ${candidates.length === 1 ? 'run' : 'runs'} read${known})`,
   };
 }
 

@@ -34,7 +34,10 @@ export interface IssueWording {
   readonly unknownKey?: string;
 }
 
-/** Where the first issue of a document is, for a one-line message: ` (at endpoints[0].p95: …)`; empty for an issue at the top (the message says what it is). */
+/**
+ * Where the first issue of a document is, for a one-line message: ` (at endpoints[0].p95: …)`; empty for an issue at the
+ * top (the message says what it is).
+ */
 export function firstIssueWhere(error: z.ZodError): string {
   const issue = validationIssuesOf(error)[0];
   return issue === undefined || issue.path.length === 0 ? '' : ` (at ${formatIssuePath(issue.path)}: ${issue.message})`;

@@ -20,7 +20,7 @@ export interface HarReadOptions {
 // What browsers and Playwright call the resource types of page assets.
 const ASSET_RESOURCE_TYPES = new Set(['document', 'script', 'stylesheet', 'image', 'font', 'media', 'manifest', 'texttrack']);
 const ASSET_MIME_TYPES =
-  /^(?:text\/html|text\/css|text\/javascript|application\/(?:x-)?javascript|application\/ecmascript|image\/|font\/|audio\/|video\/|application\/(?:x-)?font|application\/vnd\.ms-fontobject)/i;
+  /^(?:text\/(?:html|css|javascript)|application\/(?:(?:x-)?(?:javascript|font)|ecmascript|vnd\.ms-fontobject)|image\/|font\/|audio\/|video\/)/i;
 
 /**
  * Reads a HAR 1.2 file (`recordHar` in Playwright, "save all as HAR" in a

@@ -642,7 +642,8 @@ export class JsonListScanner {
         throw this.syntaxErrorAt(
           buffer,
           at,
-          `the key ${JSON.stringify(path.at(-1))} appears twice; JSON keeps only the last, which would drop the records of the first without a word, so a document must hold one`,
+          `the key ${JSON.stringify(path.at(-1))} appears twice; JSON keeps only the last, which would drop the records ` +
+            'of the first without a word, so a document must hold one',
         );
       }
       this.listKeysSeen.add(path);

@@ -83,7 +83,8 @@ function wrongTopLevelShape(skeleton: unknown, file: string | undefined): Record
       : 'executions' in skeleton
         ? `an object whose "executions" is ${describeType((skeleton as Record<string, unknown>)['executions'])}`
         : isReport(skeleton)
-          ? 'a report of quality-evidence (quality-summary.json), not records: `quality-evidence check` judges a report, `quality-evidence merge` merges reports'
+          ? 'a report of quality-evidence (quality-summary.json), not records: ' +
+            '`quality-evidence check` judges a report, `quality-evidence merge` merges reports'
           : 'an object without an "executions" array';
   return RecordValidationError.topLevel(
     {

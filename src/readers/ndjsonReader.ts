@@ -7,7 +7,10 @@ import { EndpointBytes, scanRecord, type ScannedFields } from './recordScanner.j
 
 /** How an NDJSON input is read. */
 export interface NdjsonOptions {
-  /** Whether lines of the usual record shape are read by the byte scanner (recordScanner.ts); false parses every line, as before the scanner (a spec holds the two alike). Default true. */
+  /**
+   * Whether lines of the usual record shape are read by the byte scanner (recordScanner.ts); false parses every line, as before
+   * the scanner (a spec holds the two alike). Default true.
+   */
   readonly scan?: boolean | undefined;
 }
 

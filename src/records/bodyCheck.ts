@@ -17,8 +17,12 @@ export { BODY_NOT_VALIDATED_REASONS, MAX_RECORDED_VIOLATIONS, isBodyCheck, type 
  * keyword of the first few. Never a value from the body.
  */
 
-const violationRule = `must be { pointer, keyword }: a JSON pointer into the body ("" or starting with "/", at most ${MAX_POINTER_LENGTH} characters) and a schema keyword (1 to ${MAX_KEYWORD_LENGTH} characters)`;
-const outcomeRule = `must be { validated: true, violationCount, violations? } or { validated: false, reason } with reason one of ${BODY_NOT_VALIDATED_REASONS.join(', ')}`;
+const violationRule =
+  'must be { pointer, keyword }: a JSON pointer into the body ("" or starting with "/", ' +
+  `at most ${MAX_POINTER_LENGTH} characters) and a schema keyword (1 to ${MAX_KEYWORD_LENGTH} characters)`;
+const outcomeRule =
+  'must be { validated: true, violationCount, violations? } or { validated: false, reason } ' +
+  `with reason one of ${BODY_NOT_VALIDATED_REASONS.join(', ')}`;
 
 const violationSchema = z
   .object(
@@ -33,7 +37,8 @@ const violationSchema = z
   )
   .meta({
     description:
-      'Where in the body (a JSON pointer, array indices as they were) and which schema keyword failed (`type`, `required`, …); `json` when a JSON body did not parse',
+      'Where in the body (a JSON pointer, array indices as they were) ' +
+      'and which schema keyword failed (`type`, `required`, …); `json` when a JSON body did not parse',
   });
 
 const bodyOutcomeSchema = z
@@ -66,7 +71,8 @@ export const bodyCheckSchema = z
   .meta({
     title: 'BodyCheck',
     description:
-      "Optional: the call's bodies checked against the API's contract (made by the recording fixture and the HAR reader when a contract is given); no body value is ever kept",
+      "Optional: the call's bodies checked against the API's contract (made by the recording fixture and the HAR reader " +
+      'when a contract is given); no body value is ever kept',
   });
 
 export type BodyOutcome = z.infer<typeof bodyOutcomeSchema>;

@@ -81,7 +81,8 @@ const expectedStatusesSchema = z
   })
   .meta({
     description:
-      'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: codes and inclusive ranges, comma-separated, or an array of codes and range strings',
+      'Optional: the statuses this call expects (a negative test), overriding the run-wide and per-endpoint rules: ' +
+      'codes and inclusive ranges, comma-separated, or an array of codes and range strings',
     examples: ['404', '200-299,403'],
   });
 
@@ -128,14 +129,17 @@ export const executionRecordSchema = z
       .optional()
       .meta({
         description:
-          'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
+          'Optional, only with failureExcerptBytes set (off by default): the first bytes of the response body of a call ' +
+          'that failed, every value under a key that looks secret replaced; shown with the failed call, never otherwise',
       }),
     source: z
       .enum(EXECUTION_SOURCES, { error: `must be ${EXECUTION_SOURCES.map((source) => `"${source}"`).join(' or ')} when present` })
       .optional()
       .meta({
         description:
-          'Optional: which client made the call: "api" (a test\'s API client; the default) or "browser" (a web application\'s own fetch or XMLHttpRequest in a browser test). The report is split by source when any call is a browser\'s',
+          'Optional: which client made the call: "api" (a test\'s API client; the default) or "browser" ' +
+          "(a web application's own fetch or XMLHttpRequest in a browser test). " +
+          "The report is split by source when any call is a browser's",
       }),
   })
   // Both refinements run even when a field is invalid, so that one pass lists every problem of a record.

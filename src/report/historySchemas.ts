@@ -32,16 +32,21 @@ export const endpointHistorySchema = z
     runCount: z.int().min(0).meta({ description: 'Earlier runs of the history (of this environment) that called the endpoint' }),
     trend: trendSchema.meta({
       description:
-        'withinRange, aboveRange or belowRange: the p95 of this run against the range of its earlier p95s (see docs/history.md); new: no earlier run called it; tooFewRuns: fewer earlier runs than history.minimumRuns',
+        'withinRange, aboveRange or belowRange: the p95 of this run against the range of its earlier p95s ' +
+        '(see docs/history.md); new: no earlier run called it; tooFewRuns: fewer earlier runs than history.minimumRuns',
     }),
     p95Median: z
       .number()
       .nullable()
       .meta({ description: 'The median p95 of the earlier runs judged (the last history.windowRuns that called it); null when none did' }),
-    p95SpreadPercent: z.number().nullable().meta({
-      description:
-        'The spread of those p95s: their median absolute deviation, in percent of the median (measured on the logarithm of p95 + 1 ms); null below history.minimumRuns',
-    }),
+    p95SpreadPercent: z
+      .number()
+      .nullable()
+      .meta({
+        description:
+          'The spread of those p95s: their median absolute deviation, in percent of the median (measured on the logarithm ' +
+          'of p95 + 1 ms); null below history.minimumRuns',
+      }),
     p95Range: z.strictObject({ low: z.number(), high: z.number() }).nullable().meta({
       description:
         'The range of p95 this run is judged against, in milliseconds, after the shift the whole run shares; null below history.minimumRuns',
@@ -71,7 +76,9 @@ export const reportHistorySchema = z
     }),
     runShiftTakenOut: z.boolean().meta({
       description:
-        "Whether that shift was taken out before each endpoint was judged: only when the earlier runs swung as far (the machine); a shift past their range is the service's, and the endpoints that moved are marked",
+        'Whether that shift was taken out before each endpoint was judged: ' +
+        "only when the earlier runs swung as far (the machine); a shift past their range is the service's, and the " +
+        'endpoints that moved are marked',
     }),
     trendCounts: z
       .strictObject(Object.fromEntries(TRENDS.map((trend) => [trend, z.int().min(0)])) as Record<Trend, z.ZodInt>)

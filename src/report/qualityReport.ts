@@ -143,10 +143,15 @@ export const endpointStatisticsSchema = z
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema,
     latencyHistogram: latencyHistogramSchema,
-    latencyByStatus: z.array(statusLatencySchema).optional().meta({
-      description:
-        "The endpoint's executions by status code, ascending, then by error code for calls with no response: each with its count, the sum of its times and their histogram (the OpenTelemetry and Prometheus exports are made of them). Absent in reports of versions before 0.2",
-    }),
+    latencyByStatus: z
+      .array(statusLatencySchema)
+      .optional()
+      .meta({
+        description:
+          "The endpoint's executions by status code, ascending, then by error code for calls with no response: " +
+          'each with its count, the sum of its times and their histogram (the OpenTelemetry and Prometheus exports are ' +
+          'made of them). Absent in reports of versions before 0.2',
+      }),
     timeToFirstByteMs: latencyStatisticsSchema.optional().meta({
       description:
         'Only when records of this endpoint carried timing phases: the statistics of the wait phase (request sent to first byte)',
@@ -158,7 +163,9 @@ export const endpointStatisticsSchema = z
       .array(testCallsSchema)
       .optional()
       .meta({
-        description: `Only in reports written by the Playwright reporter: the tests that called the endpoint, most failed calls first, then most calls; at most ${ENDPOINT_TEST_LIMIT}`,
+        description:
+          'Only in reports written by the Playwright reporter: the tests that called the endpoint, most failed calls ' +
+          `first, then most calls; at most ${ENDPOINT_TEST_LIMIT}`,
       }),
     testCount: z.int().min(1).optional().meta({
       description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not',
@@ -168,27 +175,40 @@ export const endpointStatisticsSchema = z
       .max(FAILED_EXECUTION_LIMIT)
       .optional()
       .meta({
-        description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: a Playwright run's by test file, line, column, title and attempt; records read from files by file name, then position in the file (the same whatever the order of files, shards and threads)`,
+        description:
+          `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: ` +
+          "a Playwright run's by test file, line, column, title and attempt; " +
+          'records read from files by file name, then position in the file (the same whatever the order of files, ' +
+          'shards and threads)',
       }),
     flakyFailedExecutionCount: z.int().min(0).optional().meta({
       description:
         'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good',
     }),
-    passingTestFailures: z.record(z.string(), z.int().min(1)).optional().meta({
-      description:
-        'Only when tests that passed made failed calls: those calls by status code (or error code), keys ascending. Most often negative cases: declare them with the expected-status annotation or expectedStatusesByEndpoint',
-    }),
+    passingTestFailures: z
+      .record(z.string(), z.int().min(1))
+      .optional()
+      .meta({
+        description:
+          'Only when tests that passed made failed calls: those calls by status code (or error code), keys ascending. ' +
+          'Most often negative cases: declare them with the expected-status annotation or expectedStatusesByEndpoint',
+      }),
     bodies: bodyConformanceSchema.optional().meta({
       description:
-        "Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a contract): its bodies' conformance to the contract's schemas",
+        'Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a ' +
+        "contract): its bodies' conformance to the contract's schemas",
     }),
     history: endpointHistorySchema
       .optional()
       .meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
-    sources: z.strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema }).optional().meta({
-      description:
-        "Only when the run has calls a browser made: this endpoint's executions and failures by source, api (a test's API client) and browser (the application's own calls)",
-    }),
+    sources: z
+      .strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema })
+      .optional()
+      .meta({
+        description:
+          "Only when the run has calls a browser made: this endpoint's executions and failures by source, " +
+          "api (a test's API client) and browser (the application's own calls)",
+      }),
   })
   .meta({ title: 'EndpointStatistics' });
 
@@ -198,10 +218,14 @@ const slowExecutionSchema = z
     endpoint: z.string(),
     ...callOutcomeShape,
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
-    location: z.string().optional().meta({
-      description:
-        'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", or a test and its attempt, as in test "title" (attempt 1)',
-    }),
+    location: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", ' +
+          'or a test and its attempt, as in test "title" (attempt 1)',
+      }),
     source: browserSourceSchema,
   })
   .meta({ title: 'SlowExecution' });
@@ -250,14 +274,25 @@ export const qualityReportSchema = z
       .array(slowExecutionSchema)
       .max(5)
       .meta({ description: 'The 5 slowest executions, slowest first, ties in input order' }),
-    sources: z.strictObject({ api: sourceStatisticsSchema, browser: sourceStatisticsSchema }).optional().meta({
-      description:
-        "Only when the run has calls a browser made: the executions split by source, api (a test's API client, and any record that names no source) and browser (a web application's own fetch and XMLHttpRequest calls in browser tests), so that an API suite and an end-to-end suite in one run read apart",
-    }),
-    skippedAssetCount: z.int().min(0).optional().meta({
-      description:
-        'Only when a HAR file was read: entries left out that are no API call: page assets (documents, scripts, styles, images, fonts, media), URLs that are not http: or https: (data:, blob:, about:), WebSockets',
-    }),
+    sources: z
+      .strictObject({ api: sourceStatisticsSchema, browser: sourceStatisticsSchema })
+      .optional()
+      .meta({
+        description:
+          'Only when the run has calls a browser made: the executions split by source, ' +
+          "api (a test's API client, and any record that names no source) and browser (a web application's own fetch and " +
+          'XMLHttpRequest calls in browser tests), so that an API suite and an end-to-end suite in one run read apart',
+      }),
+    skippedAssetCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          'Only when a HAR file was read: entries left out that are no API call: ' +
+          'page assets (documents, scripts, styles, images, fonts, media), URLs that are not http: or https: ' +
+          '(data:, blob:, about:), WebSockets',
+      }),
     unrecordedCallCount: z.int().min(0).optional().meta({
       description: 'Only in reports written by the Playwright reporter: API calls the tests sent that no execution record accounts for',
     }),
@@ -265,14 +300,25 @@ export const qualityReportSchema = z
       description:
         'Only in reports written by the Playwright reporter: endpoints of the unrecorded calls, ids templated as :id, each once, in code-unit order',
     }),
-    browserCallCount: z.int().min(0).optional().meta({
-      description:
-        'Only in reports written by the Playwright reporter, when tests used browser contexts: the API calls the recording fixture saw them make; each is an execution (source "browser") or counted below as not measured',
-    }),
-    mockedCallCount: z.int().min(0).optional().meta({
-      description:
-        "Only with browserCallCount: calls answered by the test's own page.route() or context.route() (route.fulfill): no server answered, so they are not executions",
-    }),
+    browserCallCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter, when tests used browser contexts: ' +
+          'the API calls the recording fixture saw them make; each is an execution (source "browser") or counted below as ' +
+          'not measured',
+      }),
+    mockedCallCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          "Only with browserCallCount: calls answered by the test's own page.route() or context.route() (route.fulfill): " +
+          'no server answered, so they are not executions',
+      }),
     cachedCallCount: z
       .int()
       .min(0)
@@ -289,24 +335,38 @@ export const qualityReportSchema = z
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
     runStatus: runStatusSchema.optional().meta({
       description:
-        'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
+        'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An ' +
+        'interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
     }),
     flakyFailedExecutionCount: z.int().min(0).optional().meta({
       description:
         'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good',
     }),
-    playwrightHtmlReport: z.string().optional().meta({
-      description:
-        "Only in reports written by the Playwright reporter when Playwright's HTML reporter runs beside it: its index.html, relative to this report's folder, for links to each test (index.html#?testId=…)",
-    }),
-    passingTestFailureCount: z.int().min(0).optional().meta({
-      description:
-        'Only in reports written by the Playwright reporter: failed executions made by attempts that passed; most often negative cases not declared expected (the expected-status annotation, expectedStatusesByEndpoint)',
-    }),
-    flakyEndpoints: z.array(z.string()).optional().meta({
-      description:
-        'Only in reports written by the Playwright reporter: endpoints with failed executions, every one of which came from an attempt of a test that later passed on a retry; in code-unit order',
-    }),
+    playwrightHtmlReport: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Only in reports written by the Playwright reporter when Playwright's HTML reporter runs beside it: " +
+          "its index.html, relative to this report's folder, for links to each test (index.html#?testId=…)",
+      }),
+    passingTestFailureCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter: failed executions made by attempts that passed; ' +
+          'most often negative cases not declared expected (the expected-status annotation, expectedStatusesByEndpoint)',
+      }),
+    flakyEndpoints: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'Only in reports written by the Playwright reporter: endpoints with failed executions, every one of which came ' +
+          'from an attempt of a test that later passed on a retry; in code-unit order',
+      }),
     contract: contractCoverageSchema.optional().meta({
       description: 'Only when an OpenAPI document was given (openapi): how the calls cover its operations and the statuses they declare',
     }),

@@ -21,10 +21,16 @@ export const latencyStatisticsSchema = z
     p95: statistic('The 95th percentile by nearest rank (rank ceil(95 × n / 100))'),
     p99: statistic('The 99th percentile by nearest rank (rank ceil(99 × n / 100))'),
     max: statistic('The slowest'),
-    source: z.enum(['exact', 'histogram']).optional().meta({
-      description:
-        'exact: computed from every recorded time (a report made from records); histogram: the percentiles read from merged latency histograms (quality-evidence merge), each within relativeError of the exact value, while min, max and the mean stay exact. Absent in reports of versions before 0.2: exact',
-    }),
+    source: z
+      .enum(['exact', 'histogram'])
+      .optional()
+      .meta({
+        description:
+          'exact: computed from every recorded time (a report made from records); histogram: ' +
+          'the percentiles read from merged latency histograms (quality-evidence merge), ' +
+          'each within relativeError of the exact value, while min, max and the mean stay exact. ' +
+          'Absent in reports of versions before 0.2: exact',
+      }),
     relativeError: z
       .number()
       .gt(0)
@@ -97,7 +103,9 @@ export const latencyHistogramSchema = z
     zeroCount: z.int().min(0).meta({ description: 'Times of exactly 0 ms' }),
     bins: z.array(z.tuple([z.int(), z.int().min(1)])).meta({
       description:
-        "Only the buckets that hold a time, ascending: [index, count]. Bucket i holds the times in (γ^(i-1), γ^i] ms, γ = (1 + relativeAccuracy) / (1 - relativeAccuracy), and stands for 2γ^i / (γ + 1) (DDSketch's logarithmic mapping)",
+        'Only the buckets that hold a time, ascending: [index, count]. Bucket i holds the times in (γ^(i-1), γ^i] ms, ' +
+        'γ = (1 + relativeAccuracy) / (1 - relativeAccuracy), and stands for 2γ^i / (γ + 1) ' +
+        "(DDSketch's logarithmic mapping)",
     }),
   })
   .check((context) => {
@@ -117,7 +125,8 @@ export const latencyHistogramSchema = z
   .meta({
     title: 'LatencyHistogram',
     description:
-      'Every response time of the endpoint in logarithmic buckets: mergeable across runs and machines (counts add up), read by nearest rank for comparisons; the exact percentiles are in responseTimeMs',
+      'Every response time of the endpoint in logarithmic buckets: mergeable across runs and machines (counts add up), ' +
+      'read by nearest rank for comparisons; the exact percentiles are in responseTimeMs',
   });
 
 /** One status's executions of an endpoint, or, for calls with no response, one error code's. */

@@ -14,7 +14,8 @@ export type LatencyVerdict = (typeof LATENCY_VERDICTS)[number];
 
 const latencyVerdictSchema = z.enum(LATENCY_VERDICTS).meta({
   description:
-    'slower or faster: the change is real (the latency test rejects "no change" at the significance level); noChange: it is not; tooFewSamples: no outcome of so few samples could be judged real',
+    'slower or faster: the change is real (the latency test rejects "no change" at the significance level); noChange: ' +
+    'it is not; tooFewSamples: no outcome of so few samples could be judged real',
 });
 
 /** One budget, judged. */
@@ -22,13 +23,19 @@ const budgetResultSchema = z
   .strictObject({
     budget: z.string().meta({
       description:
-        'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
+        'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, ' +
+        'responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, ' +
+        'maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
     }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),
-    operation: z.string().optional().meta({
-      description:
-        "Only for a budget of one operation of the contract: the operationId or label the budgets name it by (endpoint is then the operation's label, absent when no operation has that name)",
-    }),
+    operation: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Only for a budget of one operation of the contract: the operationId or label the budgets name it by ' +
+          "(endpoint is then the operation's label, absent when no operation has that name)",
+      }),
     limit: z.number().meta({ description: 'The limit, inclusive: a measured value equal to it holds' }),
     actual: z.number().nullable().meta({
       description:
@@ -37,7 +44,8 @@ const budgetResultSchema = z
     passed: z.boolean(),
     latencyVerdict: latencyVerdictSchema.optional().meta({
       description:
-        "Only for maxP95IncreasePercent: the baseline comparison's verdict on the endpoint's latency. Only a slower endpoint can breach it; one with too few samples to judge is listed, and holds",
+        "Only for maxP95IncreasePercent: the baseline comparison's verdict on the endpoint's latency. " +
+        'Only a slower endpoint can breach it; one with too few samples to judge is listed, and holds',
     }),
   })
   .meta({ title: 'BudgetResult' });
@@ -46,10 +54,14 @@ const budgetResultSchema = z
 export const budgetVerdictSchema = z
   .strictObject({
     passed: z.boolean().meta({ description: 'Whether every budget holds' }),
-    countFlakyFailures: z.literal(false).optional().meta({
-      description:
-        'Only when the budgets say so (countFlakyFailures: false): failed executions that a retry made good are not counted in maxFailedExecutions and maxFailureRate',
-    }),
+    countFlakyFailures: z
+      .literal(false)
+      .optional()
+      .meta({
+        description:
+          'Only when the budgets say so (countFlakyFailures: false): failed executions that a retry made good are not ' +
+          'counted in maxFailedExecutions and maxFailureRate',
+      }),
     results: z
       .array(budgetResultSchema)
       .meta({ description: 'Every budget, in a fixed order: the whole run first, then endpoints by label' }),
@@ -84,7 +96,8 @@ export const baselineComparisonSchema = z
           failedExecutionCount: countPair,
           failureRate: z.strictObject({ before: z.number().min(0).max(1).nullable(), after: z.number().min(0).max(1).nullable() }).meta({
             description:
-              'Failed executions per execution, before and after (a retried attempt counts its calls again, so a retry does not read as failing more); null for a side without executions',
+              'Failed executions per execution, before and after (a retried attempt counts its calls again, ' +
+              'so a retry does not read as failing more); null for a side without executions',
           }),
           latencyVerdict: latencyVerdictSchema,
           latencyTest: z
@@ -119,7 +132,10 @@ export const baselineComparisonSchema = z
     significanceLevel: z.number().gt(0).lt(1).meta({ description: 'The level the latency verdicts were judged at' }),
     runShiftPercent: z.number().meta({
       description:
-        'The shift every endpoint of this run shares against the baseline (the median change of the p50s, over the endpoints with enough samples in both runs; at least 5 of them, else 0), in 2% steps: taken out before each endpoint is judged, so that a machine that is faster or slower as a whole marks no endpoint, and reported here on its own',
+        'The shift every endpoint of this run shares against the baseline (the median change of the p50s, ' +
+        'over the endpoints with enough samples in both runs; at least 5 of them, else 0), in 2% steps: ' +
+        'taken out before each endpoint is judged, so that a machine that is faster or slower as a whole marks no ' +
+        'endpoint, and reported here on its own',
     }),
     latencyVerdictCounts: z
       .strictObject({ slower: z.int().min(0), faster: z.int().min(0), noChange: z.int().min(0), tooFewSamples: z.int().min(0) })

@@ -62,7 +62,8 @@ export function tooManyEndpoints(location?: RecordLocation): InputLimitError {
   const where =
     location === undefined ? `the inputs hold more than ${limit}` : `${describeLocation(location)} brings the count past ${limit}`;
   return new InputLimitError(
-    `too many distinct endpoints: ${where}, the most one report holds; ids are probably in the paths: group them with --route /orders/:id (QE_ROUTES) or --endpoint-grouping auto`,
+    `too many distinct endpoints: ${where}, the most one report holds; ids are probably in the paths: ` +
+      'group them with --route /orders/:id (QE_ROUTES) or --endpoint-grouping auto',
   );
 }
 

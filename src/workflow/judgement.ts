@@ -103,7 +103,8 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
   const warnings =
     found !== undefined && 'missing' in found
       ? [
-          `no baseline: the history file ${quotePath(settings.historyPath!)} ${found.missing}; this run is compared with none, and a budget that compares with a baseline breaches`,
+          `no baseline: the history file ${quotePath(settings.historyPath!)} ${found.missing}; ` +
+            'this run is compared with none, and a budget that compares with a baseline breaches',
         ]
       : [];
   const baseline =

@@ -222,7 +222,8 @@ function withinStringLimit(render: () => string): string {
   } catch (error) {
     if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
       throw new InputLimitError(
-        'the report would be longer than the longest string Node.js can make (about 512 MB): fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter',
+        'the report would be longer than the longest string Node.js can make (about 512 MB): ' +
+          'fewer distinct endpoints (--route, --endpoint-grouping auto) make it shorter',
         { cause: error },
       );
     }

@@ -40,7 +40,8 @@ export async function summariseRange(
       ...extra,
     };
   } catch (error) {
-    // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece, which says exactly what is wrong.
+    // A syntax error, or an invalid record (a worker thread loads no zod to explain it): the input is read again in one piece,
+    // which says exactly what is wrong.
     if (error instanceof InputSyntaxError || error instanceof UnexplainedRecordError || error instanceof InputLimitError)
       return { ok: false, reason: error.message };
     throw error;

@@ -99,7 +99,9 @@ for (let n = 0; n < ${testsPerFile}; n++) {
 }
 
 const config = (openapi: boolean) =>
-  `export default { testDir: './tests', use: { baseURL: process.env.BASE_URL }, reporter: [['dot'], ['quality-evidence/reporter', { outputFile: 'out/quality-summary.json'${openapi ? ", openapi: 'openapi.json'" : ''} }]] };\n`;
+  "export default { testDir: './tests', use: { baseURL: process.env.BASE_URL }, reporter: " +
+  "[['dot'], ['quality-evidence/reporter', { outputFile: " +
+  `'out/quality-summary.json'${openapi ? ", openapi: 'openapi.json'" : ''} }]] };\n`;
 const projectFiles: Record<string, string> = {
   'openapi.json': document,
   'with-contract.config.ts': config(true),

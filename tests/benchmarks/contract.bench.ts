@@ -79,7 +79,8 @@ rmSync(folder, { recursive: true });
 console.log(`contract benchmark: ${operations.length} operations, ${calls.toLocaleString('en-US')} calls, ${rounds} rounds (medians)`);
 console.log(`  load the 14 MB document:        ${median(loads).toFixed(0)} ms`);
 console.log(
-  `  match through the index:        ${median(indexed).toFixed(0)} ms (${((median(indexed) * 1e6) / calls).toFixed(0)} ns a call), ${matchedCount.toLocaleString('en-US')} matched`,
+  `  match through the index:        ${median(indexed).toFixed(0)} ms (${((median(indexed) * 1e6) / calls).toFixed(0)} ` +
+    `ns a call), ${matchedCount.toLocaleString('en-US')} matched`,
 );
 console.log(
   `  match by a scan of every path:  ${((scanMs * 1e6) / scanCalls).toFixed(0)} ns a call (one round of ${scanCalls.toLocaleString('en-US')} calls)`,

@@ -31,7 +31,9 @@ for (const calls of [10, 100, 1000, 10_000]) {
     );
     const buckets = report.endpoints.map((endpoint) => endpoint.latencyHistogram.bins.length).sort((a, b) => a - b)[ENDPOINTS / 2]!;
     rows.push(
-      `| ${calls.toLocaleString('en-US')} | ${sigma} | ${buckets} | ${Math.round(histogramBytes / ENDPOINTS).toLocaleString('en-US')} | ${Math.round(Buffer.byteLength(text) / ENDPOINTS).toLocaleString('en-US')} |`,
+      `| ${calls.toLocaleString('en-US')} | ${sigma} | ${buckets} | ` +
+        `${Math.round(histogramBytes / ENDPOINTS).toLocaleString('en-US')} | ` +
+        `${Math.round(Buffer.byteLength(text) / ENDPOINTS).toLocaleString('en-US')} |`,
     );
   }
 }

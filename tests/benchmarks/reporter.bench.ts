@@ -47,7 +47,11 @@ for (let n = 0; n < ${testsPerFile}; n++) {
   test('file ${index} test ' + n, async () => {
     if (!recording) return;
     for (let call = 0; call < 5; call++) {
-      await recordExecution({ statusCode: (n + call) % 17 === 0 ? 500 : 200, endpoint: 'GET /orders/' + (call * 7 + n) % 50, responseTimeMs: (n * 37 + call * 101) % 1200 });
+      await recordExecution({
+        statusCode: (n + call) % 17 === 0 ? 500 : 200,
+        endpoint: 'GET /orders/' + (call * 7 + n) % 50,
+        responseTimeMs: (n * 37 + call * 101) % 1200,
+      });
     }
   });
 }

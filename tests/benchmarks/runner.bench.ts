@@ -203,7 +203,8 @@ function hasJq(): boolean {
 
 // jq computing the five SPEC numbers, the way a user would by hand.
 const JQ_SUMMARY =
-  '{executionCount: length, failedExecutionCount: (map(select(.statusCode >= 400)) | length), slowExecutionCount: (map(select(.responseTimeMs > 750)) | length), ' +
+  '{executionCount: length, failedExecutionCount: (map(select(.statusCode >= 400)) | length), slowExecutionCount: ' +
+  '(map(select(.responseTimeMs > 750)) | length), ' +
   'failureCountByEndpoint: (map(select(.statusCode >= 400)) | group_by(.endpoint) | map({key: .[0].endpoint, value: length}) | from_entries), ' +
   'slowEndpoints: (map(select(.responseTimeMs > 750) | .endpoint) | unique)}';
 
@@ -232,7 +233,8 @@ const quote = (text) => "'" + text.replaceAll("'", "''") + "'";
 const columns = "endpoint VARCHAR, statusCode INTEGER, responseTimeMs DOUBLE";
 const records = format === 'ndjson'
   ? "read_json(" + quote(input) + ", format = 'newline_delimited', columns = {endpoint: 'VARCHAR', statusCode: 'INTEGER', responseTimeMs: 'DOUBLE'})"
-  : "(SELECT unnest(executions, recursive := true) FROM read_json(" + quote(input) + ", format = 'unstructured', maximum_object_size = " + Number(maximumObjectSize) +
+  : "(SELECT unnest(executions, recursive := true) FROM read_json(" + quote(input) +
+    ", format = 'unstructured', maximum_object_size = " + Number(maximumObjectSize) +
     ", columns = {executions: 'STRUCT(" + columns + ")[]'}))";
 const reader = await connection.runAndReadAll(
   "SELECT grouping(endpoint) AS total, endpoint, count(*) AS count, count(*) FILTER (WHERE statusCode >= 400) AS failures, " +
@@ -324,7 +326,10 @@ async function agreement(duckdbOutput: string, reportPath: string): Promise<stri
     const found = difference(row, ours);
     if (found !== undefined) return `they disagree on ${row.endpoint ?? 'the whole input'}, ${found}`;
   }
-  return `DuckDB and the report agree on ${endpointRows.length.toLocaleString('en-US')} endpoints and the whole input (count, failures, slow, status codes, p50, p90, p95, p99, max; mean to the report's 3 decimals)`;
+  return (
+    `DuckDB and the report agree on ${endpointRows.length.toLocaleString('en-US')} endpoints and the whole input ` +
+    "(count, failures, slow, status codes, p50, p90, p95, p99, max; mean to the report's 3 decimals)"
+  );
 }
 
 /** Whether @duckdb/node-api loads, and DuckDB's version and threads; why not otherwise. */
@@ -448,7 +453,8 @@ try {
     } else await writeLines(input.path, generateRecords(input.records, input.shape, 0, contents), '', '\n', '\n');
     const count = (value: number) => value.toLocaleString('en-US');
     contentLines.push(
-      `${input.name}: ${count(contents.records)} records, ${count(contents.endpoints.size)} distinct endpoints, ${count(contents.pairs.size)} distinct (endpoint, responseTimeMs) pairs`,
+      `${input.name}: ${count(contents.records)} records, ${count(contents.endpoints.size)} distinct endpoints, ` +
+        `${count(contents.pairs.size)} distinct (endpoint, responseTimeMs) pairs`,
     );
   }
 
@@ -524,15 +530,19 @@ try {
       ? []
       : 'url' in duckdb
         ? [
-            `DuckDB ${duckdb.version} (@duckdb/node-api ${await nodeApiVersion(duckdb.url)}), in-memory, ${duckdb.threads} threads (its default: every core), one query per input, in a node child process.`,
+            `DuckDB ${duckdb.version} (@duckdb/node-api ${await nodeApiVersion(duckdb.url)}), in-memory, ` +
+              `${duckdb.threads} threads (its default: every core), one query per input, in a node child process.`,
           ]
         : [
-            `DuckDB n/a: @duckdb/node-api could not be loaded (${duckdb.failure}). It is a devDependency: run \`npm install\` (or \`npm install --save-dev --save-exact @duckdb/node-api\`).`,
+            `DuckDB n/a: @duckdb/node-api could not be loaded (${duckdb.failure}). It is a devDependency: ` +
+              'run `npm install` (or `npm install --save-dev --save-exact @duckdb/node-api`).',
           ];
   process.stdout.write(
     [
-      `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), load average ${load(loadAtStart)} at the start and ${load(loadavg())} at the end, ${startedAt.toISOString()}; ` +
-        `medians of ${rounds} alternating rounds (${largeRounds} for 5M inputs); floor = read the file + one JSON.parse (n/a: the file is past V8's string limit, or is NDJSON).`,
+      `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ` +
+        `load average ${load(loadAtStart)} at the start and ${load(loadavg())} at the end, ${startedAt.toISOString()}; ` +
+        `medians of ${rounds} alternating rounds (${largeRounds} for 5M inputs); ` +
+        "floor = read the file + one JSON.parse (n/a: the file is past V8's string limit, or is NDJSON).",
       ...duckdbLine,
       '',
       ...contentLines,

@@ -30,7 +30,9 @@ export async function startApp(): Promise<App> {
         send(
           200,
           'text/html',
-          '<!doctype html><html><head><link rel="stylesheet" href="/style.css"><link rel="preload" href="/font.woff2" as="font" crossorigin><script src="/app.js"></script></head><body><img src="/logo.png"><video src="/clip.webm"></video></body></html>',
+          '<!doctype html><html><head><link rel="stylesheet" href="/style.css"><link rel="preload" href="/font.woff2" ' +
+            'as="font" crossorigin><script src="/app.js"></script></head><body><img src="/logo.png"><video ' +
+            'src="/clip.webm"></video></body></html>',
         );
         return;
       case '/style.css':
@@ -52,7 +54,9 @@ export async function startApp(): Promise<App> {
         send(
           200,
           'text/javascript',
-          "self.addEventListener('fetch', (event) => { if (new URL(event.request.url).pathname === '/api/offline') event.respondWith(new Response('{}', { headers: { 'content-type': 'application/json' } })); }); self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));",
+          "self.addEventListener('fetch', (event) => { if (new URL(event.request.url).pathname === '/api/offline') " +
+            "event.respondWith(new Response('{}', { headers: { 'content-type': 'application/json' } })); }); " +
+            "self.addEventListener('activate', (event) => event.waitUntil(clients.claim()));",
         );
         return;
       case '/api/orders':

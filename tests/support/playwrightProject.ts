@@ -76,7 +76,8 @@ export async function createPlaywrightProject(
   }
   for (const dependency of ['@playwright', 'playwright', 'playwright-core'])
     await symlink(join(PLAYWRIGHT_MODULES, dependency), join(modules, dependency), 'dir');
-  // The package's own dependencies, as npm install would bring them (each link resolves its own dependencies from this repository's node_modules), and the tools a consumer has.
+  // The package's own dependencies, as npm install would bring them (each link resolves its own dependencies from this
+  // repository's node_modules), and the tools a consumer has.
   const scopesAndNames = new Set([...Object.keys(manifest.dependencies).map((name) => name.split('/')[0]!), 'typescript', '@types']);
   for (const dependency of scopesAndNames)
     await symlink(join(repositoryRoot, 'node_modules', dependency), join(modules, dependency), 'dir');

@@ -11,12 +11,18 @@ const PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** `4 of 9 operations called (44.44%)`. */
 export function operationCoverageText(contract: ContractCoverage): string {
-  return `${formatCount(contract.exercisedOperationCount)} of ${countOf(contract.operationCount, 'operation')} called${percentText(contract.operationCoveragePercent)}`;
+  return (
+    `${formatCount(contract.exercisedOperationCount)} of ${countOf(contract.operationCount, 'operation')} ` +
+    `called${percentText(contract.operationCoveragePercent)}`
+  );
 }
 
 /** `4 of 9 declared responses seen (44.44%)`. */
 export function responseCoverageText(contract: ContractCoverage): string {
-  return `${formatCount(contract.exercisedResponseCount)} of ${countOf(contract.declaredResponseCount, 'declared response')} seen${percentText(contract.responseCoveragePercent)}`;
+  return (
+    `${formatCount(contract.exercisedResponseCount)} of ${countOf(contract.declaredResponseCount, 'declared response')} ` +
+    `seen${percentText(contract.responseCoveragePercent)}`
+  );
 }
 
 /** The coverage numbers of a headline: operations, responses, undeclared statuses, unmatched endpoints. */

@@ -99,8 +99,11 @@ function contentSecurityPolicy(scripts: readonly string[]): string {
 // keeps to one line up to a quarter of the window (30em at most) and wraps anywhere beyond, so that
 // it bounds its column; a record's place (Where, the failed calls) and the headers wrap only where
 // the table needs the room; numbers and states, short by design, keep to one line.
+const COLOURS =
+  '--text: #1a1a1a; --muted: #4d4d4d; --line: #c4c4c4; --bad: #a61b1b; --warn: #7a4a00; --good: #1d6630; ' +
+  '--p50: #1f4e79; --p95: #4a74a8; --p99: #1a1a1a;';
 const STYLE = `
-:root { color-scheme: light; --text: #1a1a1a; --muted: #4d4d4d; --line: #c4c4c4; --bad: #a61b1b; --warn: #7a4a00; --good: #1d6630; --p50: #1f4e79; --p95: #4a74a8; --p99: #1a1a1a; }
+:root { color-scheme: light; ${COLOURS} }
 * { box-sizing: border-box; }
 body { margin: 0; background: #fff; color: var(--text); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 main { max-width: 1200px; margin: 0 auto; padding: 16px; }

@@ -50,7 +50,8 @@ export function formatChangePercent(value: number | null): string {
 
 /** One sentence, stated once in each rendering, on how percentiles are computed. */
 export const PERCENTILE_METHOD =
-  'Percentiles are exact, by nearest rank over every recorded time: p95 is the value at rank ⌈95 × n / 100⌉ of the n times sorted, always a time that was recorded. ' +
+  'Percentiles are exact, by nearest rank over every recorded time: p95 is the value at rank ⌈95 × n / 100⌉ of the n ' +
+  'times sorted, always a time that was recorded. ' +
   'Tools that interpolate or use sketches (k6, Artillery, Gatling) can show other values, most of all on few samples.';
 
 /** The longest label a human rendering shows; the JSON report keeps the whole label. */
@@ -83,7 +84,10 @@ const VERDICT_WORDS = {
   tooFewSamples: 'too few samples to judge',
 } as const;
 
-/** A budget's measured value as a rendering shows it: for maxP95IncreasePercent, with the latency verdict that decides it (`+100% (too few samples to judge)`). */
+/**
+ * A budget's measured value as a rendering shows it: for maxP95IncreasePercent, with the latency verdict that decides it
+ * (`+100% (too few samples to judge)`).
+ */
 export function formatMeasured(result: BudgetResult): string {
   const value = formatBudgetValue(result.budget, result.actual);
   return result.latencyVerdict === undefined || result.latencyVerdict === 'slower'
@@ -183,7 +187,10 @@ export function budgetPassCaveat(report: QualityReport): string | undefined {
   return report.executionCount === 0 ? 'on no executions' : undefined;
 }
 
-/** The headline numbers, in order: `3 executions`, `1 failed`, `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`, then calls not recorded and assets left out when there are any. */
+/**
+ * The headline numbers, in order: `3 executions`, `1 failed`, `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`, then
+ * calls not recorded and assets left out when there are any.
+ */
 export function headlineNumbers(report: QualityReport, { withThreshold = false }: { withThreshold?: boolean } = {}): string[] {
   const numbers = [
     countOf(report.executionCount, 'execution'),
@@ -214,7 +221,8 @@ export function sourcesText(report: QualityReport): string | undefined {
   return rows
     .map(
       ({ name, statistics }) =>
-        `${name} ${countOf(statistics.executionCount, 'execution')}, ${formatCount(statistics.failedExecutionCount)} failed, ${formatPercentile('p95', statistics.responseTimeMs.p95, statistics.executionCount)}`,
+        `${name} ${countOf(statistics.executionCount, 'execution')}, ${formatCount(statistics.failedExecutionCount)} failed, ` +
+        formatPercentile('p95', statistics.responseTimeMs.p95, statistics.executionCount),
     )
     .join(' · ');
 }
@@ -237,7 +245,9 @@ export function browserCallsText(report: QualityReport): string | undefined {
   ] as const;
   const notMeasured = apart.filter(([count]) => count > 0).map(([count, word]) => `${formatCount(count)} ${word}`);
   const lost = seen - measured - apart.reduce((total, [count]) => total + count, 0);
-  return `browser: ${formatCount(measured)} of ${countOf(seen, 'API call')} measured${notMeasured.length === 0 ? '' : ` (${notMeasured.join(', ')})`}${lost > 0 ? `, ${formatCount(lost)} seen but not recorded` : ''}`;
+  const how = notMeasured.length === 0 ? '' : ` (${notMeasured.join(', ')})`;
+  const notRecorded = lost > 0 ? `, ${formatCount(lost)} seen but not recorded` : '';
+  return `browser: ${formatCount(measured)} of ${countOf(seen, 'API call')} measured${how}${notRecorded}`;
 }
 
 /** Which clients called an endpoint, when the report is split by source: `browser`, `API clients`, or `API ×1, browser ×3`; undefined otherwise. */
@@ -249,7 +259,10 @@ export function endpointSourceText(endpoint: Endpoint): string | undefined {
   return `API ×${formatCount(sources.api.executionCount)}, browser ×${formatCount(sources.browser.executionCount)}`;
 }
 
-/** How one endpoint fares: failing (failed executions), flaky (every failure retried away), breached (a budget of its own is breached), slow (slow executions). */
+/**
+ * How one endpoint fares: failing (failed executions), flaky (every failure retried away), breached (a budget of its own is
+ * breached), slow (slow executions).
+ */
 export interface EndpointState {
   /** Failed executions, not all from attempts a retry made good. */
   readonly failing: boolean;
@@ -330,7 +343,9 @@ export function failedWhere(execution: FailedExecution): string {
       : callLocation.file === test.file
         ? `${callLocation.file}:${callLocation.line}`
         : `${test.file}:${test.line}, call at ${callLocation.file}:${callLocation.line}`;
-  return `${at} · ${test.title}${execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`}${execution.source === 'browser' ? ' · in the browser' : ''}`;
+  const attempt = execution.attempt === undefined ? '' : ` (attempt ${execution.attempt})`;
+  const inBrowser = execution.source === 'browser' ? ' · in the browser' : '';
+  return `${at} · ${test.title}${attempt}${inBrowser}`;
 }
 
 /** The failing and flaky endpoints that list failed calls, most failed first, then by label. */
@@ -350,7 +365,8 @@ export function passingTestFailureHint(report: QualityReport): string | undefine
   if (count === 0) return undefined;
   const endpoints = report.endpoints.filter((endpoint) => endpoint.passingTestFailures !== undefined).length;
   return (
-    `${countOf(count, 'failed call')} (${countOf(endpoints, 'endpoint')}) came from tests that passed: if they are negative cases, declare the status expected ` +
+    `${countOf(count, 'failed call')} (${countOf(endpoints, 'endpoint')}) came from tests that passed: ` +
+    'if they are negative cases, declare the status expected ' +
     `with the test's "expected-status" annotation or with expectedStatusesByEndpoint, and they stop counting as failures`
   );
 }
@@ -369,7 +385,8 @@ export function formatRateChange({ before, after }: { readonly before: number | 
 
 /** One sentence, stated once in each rendering that compares, on how a latency change is judged. */
 export const SIGNIFICANCE_METHOD =
-  'A latency change is judged by a Mann-Whitney U test over the two runs’ latency histograms: slower or faster only when the p-value is below the significance level; ' +
+  'A latency change is judged by a Mann-Whitney U test over the two runs’ latency histograms: ' +
+  'slower or faster only when the p-value is below the significance level; ' +
   'too few samples when no outcome of so few could be; a change within the histograms’ 1% resolution is never judged real';
 
 /** The comparison with the baseline in one line: `vs baseline: 2 endpoints slower, 1 newly failing, 14 unchanged, 3 too few samples to judge`. */
@@ -512,7 +529,10 @@ export function baselineNumbers(comparison: NonNullable<QualityReport['baseline'
 
 /** The tests of a reporter's run in words: `11 tests: 10 passed, 1 failed, 0 flaky, 0 skipped`. */
 export function describeTests({ total, passed, failed, flaky, skipped }: NonNullable<QualityReport['tests']>): string {
-  return `${countOf(total, 'test')}: ${formatCount(passed)} passed, ${formatCount(failed)} failed, ${formatCount(flaky)} flaky, ${formatCount(skipped)} skipped`;
+  return (
+    `${countOf(total, 'test')}: ${formatCount(passed)} passed, ${formatCount(failed)} failed, ${formatCount(flaky)} flaky, ` +
+    `${formatCount(skipped)} skipped`
+  );
 }
 
 /** Where one of the slowest executions is: its location and its id, as far as it has them; empty when it has neither. */

@@ -126,7 +126,9 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
       const arrow = endpoint.history === undefined ? undefined : TREND_ARROWS[endpoint.history.trend];
       const trend = arrow === undefined ? '' : ` ${endpoint.history?.trend === 'aboveRange' ? paint(TONE_COLORS.bad, arrow) : arrow}`;
       lines.push(
-        `  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}${trend}  ${describeState(state)}  ${statusesText(endpoint)}`,
+        `  ${paint(TONE_COLORS[tone], symbol)} ${labels[index]!.padEnd(width)}  ${failed.padStart(10)}  ` +
+          `${formatPercentile('p95', endpoint.responseTimeMs.p95, endpoint.executionCount)}${trend}  ` +
+          `${describeState(state)}  ${statusesText(endpoint)}`,
       );
       for (const execution of (endpoint.failedExecutions ?? []).slice(0, TERMINAL_FAILED_CALLS)) {
         lines.push(
@@ -153,7 +155,10 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
 export function formatBudgetResult(result: BudgetResult): string {
   const { budget, passed } = result;
   const subject = budgetSubject(result);
-  return `${passed ? 'pass' : 'FAIL'} ${budget}${subject === undefined ? '' : ` of ${shownText(subject)}`}: ${formatMeasured(result)} (limit ${formatBudgetLimit(result)})`;
+  return (
+    `${passed ? 'pass' : 'FAIL'} ${budget}${subject === undefined ? '' : ` of ${shownText(subject)}`}: ` +
+    `${formatMeasured(result)} (limit ${formatBudgetLimit(result)})`
+  );
 }
 
 /** What a run says on stderr when budgets are breached: a count, then each breached budget; undefined when every budget holds. */
