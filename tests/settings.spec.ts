@@ -10,8 +10,17 @@ import {
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
 import { resolveReporterSettings } from '../reporter/shared/reporterSettings.js';
-import { SETTING_DEFAULTS, SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../src/config/settings.js';
+import {
+  EXPORT_SETTING_KEYS,
+  SETTING_DEFAULTS,
+  SETTING_FLAG_OPTIONS,
+  SETTING_KEYS,
+  SETTINGS,
+  type SettingDefinition,
+} from '../src/config/settings.js';
 import { SUMMARISE_HELP } from '../src/cli/summariseCommand.js';
+import { CHECK_HELP } from '../src/cli/checkCommand.js';
+import { optionHelpLine, settingHelpLines } from '../src/cli/settingsHelp.js';
 import { createTemporaryFolder } from './support/runProgram.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { rejectionOf, thrownBy } from './support/failures.js';
@@ -273,15 +282,34 @@ test.describe('the reporter', () => {
 
 test.describe('the settings table', () => {
   // A setting is an entry in the table; its flag, option, file key and type follow from it. Its help line is documentation, held here.
-  test('every setting with a flag is in the command help, with its variable', () => {
+  test("every setting with a flag is in the command's help, its line made from its row: flag, argument, text, variable, default", () => {
     for (const key of SETTING_KEYS) {
       const { flag, variable }: SettingDefinition = SETTINGS[key];
       if (flag === undefined) continue;
-      const line = SUMMARISE_HELP.split('\n').find((text) => text.includes(`--${flag.name} `) || text.endsWith(`--${flag.name}`));
-      expect(line, `--${flag.name}`).toBeDefined();
-      if (flag.short !== undefined) expect(line, `--${flag.name}`).toContain(`-${flag.short}, --${flag.name}`);
-      if (variable !== undefined) expect(line, `--${flag.name}`).toContain(variable);
+      const lines = settingHelpLines([key]);
+      expect(SUMMARISE_HELP, `--${flag.name}`).toContain(lines);
+      const text = lines.replaceAll(/\n {39}/g, ' ');
+      const name = `${flag.short === undefined ? '' : `-${flag.short}, `}--${flag.name}${flag.argument === undefined ? '' : ` ${flag.argument}`}`;
+      expect(text.startsWith(`  ${name} `), `--${flag.name}`).toBe(true);
+      expect(text, `--${flag.name}`).toContain(`${flag.help} (${variable ?? ''}`);
     }
+  });
+
+  test('check takes, and its help lists, exactly the settings the exports read', () => {
+    expect(EXPORT_SETTING_KEYS).toEqual(['exports', 'serviceName']);
+    for (const key of EXPORT_SETTING_KEYS) expect(CHECK_HELP).toContain(settingHelpLines([key]));
+  });
+
+  test('a help line past 150 columns continues under its text, at column 39', () => {
+    const text = `${'word '.repeat(30)}end`;
+    const lines = optionHelpLine('--long <x>', text).split('\n');
+    expect(lines.map((line) => line.length)).toEqual([148, 82]);
+    expect(lines[0]!.slice(0, 39)).toBe(`  --long <x>${' '.repeat(27)}`);
+    expect(lines[1]!.slice(0, 39)).toBe(' '.repeat(39));
+    expect(lines.map((line) => line.slice(39)).join(' ')).toBe(text);
+    expect(optionHelpLine('--a-flag-name-longer-than-the-column <x>', 'text')).toBe(
+      `  --a-flag-name-longer-than-the-column <x>\n${' '.repeat(39)}text`,
+    );
   });
 
   test('the command takes a flag for every setting that has one', () => {

@@ -1,5 +1,5 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
-import { SETTING_KEYS, SETTINGS } from '../config/settings.js';
+import { EXPORT_SETTING_KEYS, SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../config/settings.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings } from '../config/settingsSources.js';
 import { systemClock } from '../helpers/clock.js';
@@ -15,12 +15,18 @@ import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES 
 import { parseBudgets } from '../workflow/judgement.js';
 import { quotePath } from '../renderValue.js';
 import { parseCommandLine } from './commandLine.js';
+import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
+/** The flags of the settings the exports read: check writes the exports of the report it judged. */
+const EXPORT_FLAGS = EXPORT_SETTING_KEYS.flatMap((key) => {
+  const { flag } = SETTINGS[key] as SettingDefinition;
+  return flag === undefined ? [] : [flag.name];
+});
+
 const OPTIONS = {
-  export: { type: 'string', multiple: true },
-  'service-name': { type: 'string' },
+  ...Object.fromEntries(EXPORT_FLAGS.map((name) => [name, SETTING_FLAG_OPTIONS[name]!])),
   budgets: { type: 'string' },
   baseline: { type: 'string' },
   'significance-level': { type: 'string' },
@@ -67,12 +73,17 @@ export async function checkCommand(context: CommandContext): Promise<number> {
         };
   const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   // The exports carry this check's verdict; they are written before anything is printed, and a failed write fails the check.
-  const { exports, serviceName } = resolveSettings(
+  const exportSettings = resolveSettings(
     [
-      flagSettings({ export: flags.export, 'service-name': flags['service-name'] }),
-      environmentSettings(pickVariables(context.env, ['QE_EXPORTS', 'QE_SERVICE_NAME'])),
+      flagSettings(Object.fromEntries(EXPORT_FLAGS.map((name) => [name, (flags as Parameters<typeof flagSettings>[0])[name]]))),
+      environmentSettings(
+        pickVariables(
+          context.env,
+          EXPORT_SETTING_KEYS.flatMap((key) => (SETTINGS[key] as SettingDefinition).variable ?? []),
+        ),
+      ),
     ],
-    { ignored: SETTING_KEYS.filter((key) => key !== 'exports' && key !== 'serviceName') },
+    { ignored: SETTING_KEYS.filter((key) => !(EXPORT_SETTING_KEYS as readonly string[]).includes(key)) },
   );
   const reads = [
     { path: reportPath, what: 'report' },
@@ -82,7 +93,8 @@ export async function checkCommand(context: CommandContext): Promise<number> {
   const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
   // A run that writes no report: only the exports, of the report it read, with this check's verdict.
   const { environment, slowResponseThresholdMs } = report;
-  const { publish } = await openRun({ environment, slowResponseThresholdMs, exports, serviceName }, host, { reads, exportsOnly: true });
+  const opened = { environment, slowResponseThresholdMs, ...pickSettings(exportSettings, EXPORT_SETTING_KEYS) };
+  const { publish } = await openRun(opened, host, { reads, exportsOnly: true });
   const { files: exported } = await publish({ ...compared, budgets: verdict });
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
@@ -159,25 +171,19 @@ async function verdictOf(
   return evaluateBudgets(report, budgets);
 }
 
-const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]
+export const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]
 
 Judges an existing report against quality budgets: one line per budget on
 stdout, exit 1 when a budget is breached, 0 when every budget holds. Use it
 after merge-reports, whose exit status ignores reporters.
 
 Options:
-  --budgets <file>    the budgets file; without it, the verdict recorded in the report is used
-  --export <kind=path>
-                      also write the report, with this check's verdict, as an
-                      export (otlp, prometheus, ctrf, junit, benchmark-action);
-                      repeatable (QE_EXPORTS)
-  --service-name <name>
-                      the service the otlp and prometheus exports name (QE_SERVICE_NAME)
-  --baseline <file>   a previous report (main's) for maxP95IncreasePercent
-  --significance-level <p>
-                      the level of the baseline's latency test (default 0.01)
-  -q, --quiet         print nothing; the exit code tells
-  -h, --help          this help
+${optionHelpLine('--budgets <file>', 'the budgets file; without it, the verdict recorded in the report is used')}
+${optionHelpLine('--baseline <file>', "a previous report (main's) for maxP95IncreasePercent")}
+${optionHelpLine('--significance-level <p>', "the level of the baseline's latency test (default 0.01)")}
+${settingHelpLines(EXPORT_SETTING_KEYS)}
+${optionHelpLine('-q, --quiet', 'print nothing; the exit code tells')}
+${optionHelpLine('-h, --help', 'this help')}
 
 Examples:
   npx playwright merge-reports --reporter quality-evidence/reporter ./blob-report
@@ -190,6 +196,13 @@ written, 78 bad budgets or export settings.
 `;
 
 /** Only the named variables of an environment: check reads no other setting from it. */
+/** Only the named settings, those given. */
+function pickSettings<Value extends object, Key extends keyof Value>(settings: Value, keys: readonly Key[]): Partial<Pick<Value, Key>> {
+  return Object.fromEntries(keys.flatMap((key) => (settings[key] === undefined ? [] : [[key, settings[key]]]))) as Partial<
+    Pick<Value, Key>
+  >;
+}
+
 function pickVariables(env: CommandContext['env'], names: readonly string[]): CommandContext['env'] {
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
-import { SETTING_FLAG_OPTIONS, SETTINGS, type SettingKey } from '../config/settings.js';
+import { SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
@@ -17,6 +17,7 @@ import { checkMergeable, reportPart, runFactsOf, type ReportToMerge } from '../r
 import { systemClock } from '../helpers/clock.js';
 import { openRun } from '../workflow/openRun.js';
 import { parseCommandLine } from './commandLine.js';
+import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
@@ -172,21 +173,10 @@ a difference is refused, named. A report named twice is refused; two files
 alike byte for byte are merged with a warning.
 
 Options (each wins over its variable, which wins over quality-evidence.config.json):
-  -o, --output <path>                  the merged report (QE_OUTPUT_PATH; default .build/quality-summary.json)
-  --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS)
-  --budgets <path>                     quality budgets to judge the merged report by; a breach exits 1 (QE_BUDGETS_PATH)
-  --baseline <path>                    a previous report to compare with (QE_BASELINE_PATH)
-  --history <path>                     judge each endpoint against this history file, and append the merged run (QE_HISTORY_PATH)
-  --history-read-only                  read the history file, do not append (QE_HISTORY_READ_ONLY)
-  --baseline-from-history <ref>        the baseline is the last run of this branch or commit in the history (QE_BASELINE_FROM_HISTORY)
-  --openapi <path>                     the API's OpenAPI document: coverage of the merged calls (QE_OPENAPI_PATH)
-  --export <kind=path>                 also write the merged run for another tool; repeatable (QE_EXPORTS): otlp=<file>,
-                                       prometheus=<file>, ctrf=<file>, junit=<file>, benchmark-action=<file>
-  --service-name <name>                the service the otlp and prometheus exports name (QE_SERVICE_NAME)
-  --config <path>                      the settings file (QE_CONFIG_PATH)
-  -q, --quiet                          print nothing on success (QE_QUIET)
-  --json                               print the merged report JSON on stdout, on a terminal too
-  -h, --help                           this help
+${settingHelpLines(SETTING_KEYS.filter((key) => !RECORD_SETTINGS.includes(key)))}
+${optionHelpLine('--config <path>', 'the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)')}
+${optionHelpLine('--json', 'print the merged report JSON on stdout, on a terminal too')}
+${optionHelpLine('-h, --help', 'this help')}
 
 Examples:
   npx quality-evidence merge shard-1/quality-summary.json shard-2/quality-summary.json --output all/quality-summary.json

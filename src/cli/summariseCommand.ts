@@ -1,6 +1,7 @@
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
-import { SETTING_FLAG_OPTIONS } from '../config/settings.js';
+import { SETTING_FLAG_OPTIONS, SETTING_KEYS } from '../config/settings.js';
+import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import {
   environmentSettings,
   flagSettings,
@@ -138,37 +139,18 @@ standard input. With no input, QE_INPUT_PATH names one. Several inputs make
 one report, the report of their concatenation.
 
 Options (each wins over its variable, which wins over quality-evidence.config.json):
-  --environment <name>                 the target environment (QE_ENVIRONMENT; default local)
-  --slow-response-threshold-ms <ms>    slower than this is slow (QE_SLOW_RESPONSE_THRESHOLD_MS; default 750)
-  -o, --output <path>                  the report file (QE_OUTPUT_PATH; default .build/quality-summary.json)
-  --input-format <json|ndjson|har>     read every input as this format (default: by extension, else by content)
-  --include-assets                     keep HAR entries for page assets (scripts, styles, images, fonts, media)
-  --expected-statuses <list>           statuses that are not failures, e.g. 100-399,404 (QE_EXPECTED_STATUSES; default 100-399)
-  --route <template>                   report labels that match as this route, e.g. /orders/:orderId; repeatable (QE_ROUTES)
-  --endpoint-grouping <auto|none>      auto: ids become :id (QE_ENDPOINT_GROUPING; default auto for HAR, none for records)
-  --budgets <path>                     quality budgets to judge the report by; a breach exits 1 (QE_BUDGETS_PATH)
-  --baseline <path>                    a previous report (main's) to compare with (QE_BASELINE_PATH)
-  --significance-level <p>             a latency change against the baseline is real below this p-value (QE_SIGNIFICANCE_LEVEL; default 0.01)
-  --failure-excerpt-bytes <n>          keep this many bytes of a failed call's body a HAR file kept, secrets replaced (QE_FAILURE_EXCERPT_BYTES; default 0, off)
-  --openapi <path>                     the API's OpenAPI document: labels, coverage; repeatable (QE_OPENAPI_PATH)
-  --history <path>                     judge each endpoint against this history file, then append this run (QE_HISTORY_PATH)
-  --history-limit <n>                  the runs the history file keeps (QE_HISTORY_LIMIT; default 100)
-  --history-read-only                  read the history file, do not append: a pull request's run (QE_HISTORY_READ_ONLY)
-  --baseline-from-history <ref>        the baseline is the last run of this branch or commit in the history (QE_BASELINE_FROM_HISTORY)
-  --export <kind=path>                 also write the run for another tool; repeatable (QE_EXPORTS): otlp=<file> (OpenTelemetry),
-                                       prometheus=<file>, ctrf=<file>, junit=<file>, benchmark-action=<file>
-  --service-name <name>                the service the otlp and prometheus exports name (QE_SERVICE_NAME; default unknown_service)
-  --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
-  --config <path>                      the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)
-  -q, --quiet                          print nothing on success (QE_QUIET)
-  --json                               print the report JSON on stdout, on a terminal too
+${settingHelpLines(SETTING_KEYS)}
+${optionHelpLine('--input-format <json|ndjson|har>', 'read every input as this format (default: by extension, else by content)')}
+${optionHelpLine('--include-assets', 'keep HAR entries for page assets (scripts, styles, images, fonts, media)')}
+${optionHelpLine('--config <path>', 'the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)')}
+${optionHelpLine('--json', 'print the report JSON on stdout, on a terminal too')}
+${optionHelpLine('-h, --help', 'this help')}
+${optionHelpLine('--version', 'the version')}
 
 On a terminal, stdout gets a short summary (verdict, the 10 worst endpoints);
 piped or redirected, it gets the report JSON. When GITHUB_STEP_SUMMARY names
 a file, the Markdown summary is appended to it (GitHub shows it on the run's
 page).
-  -h, --help                           this help
-  --version                            the version
 
 Examples:
   npx quality-evidence results.json

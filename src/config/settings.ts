@@ -175,6 +175,12 @@ export interface SettingFlag {
    * variable's comma-separated text).
    */
   readonly kind?: 'text' | 'switch' | 'repeatable';
+  /** What the flag takes, in the help: `<path>`; a switch takes nothing. */
+  readonly argument?: string;
+  /** The flag's line in each command's `--help`, after which the variable and the default are added; `\n` continues it. */
+  readonly help: string;
+  /** How the help states the default, where the default's own text would not say it (`all three`); else `String(default)`. */
+  readonly helpDefault?: string;
 }
 
 /** How one setting is named and checked in each source. */
@@ -205,6 +211,8 @@ export interface SettingDefinition {
   readonly purpose: string;
   /** What the setting does, for the JSON Schema of the settings file. */
   readonly description: string;
+  /** Whether the exports read it (`context.settings` of src/exports): `check`, which writes only exports, takes it too. */
+  readonly forExports?: boolean;
 }
 
 /** Where the report goes when no source names a path. */
@@ -234,7 +242,7 @@ export const DEFAULT_SERVICE_NAME = 'unknown_service';
 export const SETTINGS = {
   environment: {
     variable: 'QE_ENVIRONMENT',
-    flag: { name: 'environment' },
+    flag: { name: 'environment', argument: '<name>', help: 'the target environment' },
     inFile: true,
     default: DEFAULT_ENVIRONMENT,
     value: nonEmptyText,
@@ -244,7 +252,7 @@ export const SETTINGS = {
   },
   slowResponseThresholdMs: {
     variable: 'QE_SLOW_RESPONSE_THRESHOLD_MS',
-    flag: { name: 'slow-response-threshold-ms' },
+    flag: { name: 'slow-response-threshold-ms', argument: '<ms>', help: 'slower than this is slow' },
     inFile: true,
     default: DEFAULT_SLOW_RESPONSE_THRESHOLD_MS,
     value: wholeMilliseconds,
@@ -263,7 +271,7 @@ export const SETTINGS = {
   },
   outputFile: {
     variable: 'QE_OUTPUT_PATH',
-    flag: { name: 'output', short: 'o' },
+    flag: { name: 'output', short: 'o', argument: '<path>', help: 'the report file' },
     inFile: true,
     default: DEFAULT_OUTPUT_PATH,
     value: filePath,
@@ -274,7 +282,7 @@ export const SETTINGS = {
   },
   quiet: {
     variable: 'QE_QUIET',
-    flag: { name: 'quiet', short: 'q', kind: 'switch' },
+    flag: { name: 'quiet', short: 'q', kind: 'switch', help: 'print nothing on success' },
     inFile: true,
     default: false,
     value: z.boolean({ error: 'must be true or false' }),
@@ -284,7 +292,7 @@ export const SETTINGS = {
   },
   expectedStatuses: {
     variable: 'QE_EXPECTED_STATUSES',
-    flag: { name: 'expected-statuses' },
+    flag: { name: 'expected-statuses', argument: '<list>', help: 'statuses that are not failures, e.g. 100-399,404' },
     inFile: true,
     default: DEFAULT_EXPECTED_STATUSES,
     value: statusListValue,
@@ -318,7 +326,12 @@ export const SETTINGS = {
   },
   routes: {
     variable: 'QE_ROUTES',
-    flag: { name: 'route', kind: 'repeatable' },
+    flag: {
+      name: 'route',
+      kind: 'repeatable',
+      argument: '<template>',
+      help: 'report labels that match as this route, e.g. /orders/:orderId; repeatable',
+    },
     inFile: true,
     value: routeList,
     text: commaList,
@@ -330,7 +343,12 @@ export const SETTINGS = {
   },
   endpointGrouping: {
     variable: 'QE_ENDPOINT_GROUPING',
-    flag: { name: 'endpoint-grouping' },
+    flag: {
+      name: 'endpoint-grouping',
+      argument: '<auto|none>',
+      help: 'auto: ids become :id',
+      helpDefault: 'auto for HAR, none for records',
+    },
     inFile: true,
     value: z.enum(ENDPOINT_GROUPINGS, { error: `must be one of ${ENDPOINT_GROUPINGS.join(', ')}` }),
     text: z.string(),
@@ -342,7 +360,7 @@ export const SETTINGS = {
   },
   budgets: {
     variable: 'QE_BUDGETS_PATH',
-    flag: { name: 'budgets' },
+    flag: { name: 'budgets', argument: '<path>', help: 'quality budgets to judge the report by; a breach exits 1' },
     inFile: true,
     value: z
       .unknown()
@@ -368,7 +386,7 @@ export const SETTINGS = {
   },
   baselinePath: {
     variable: 'QE_BASELINE_PATH',
-    flag: { name: 'baseline' },
+    flag: { name: 'baseline', argument: '<path>', help: "a previous report (main's) to compare with" },
     inFile: true,
     value: filePath,
     text: z.string(),
@@ -378,7 +396,7 @@ export const SETTINGS = {
   },
   historyPath: {
     variable: 'QE_HISTORY_PATH',
-    flag: { name: 'history' },
+    flag: { name: 'history', argument: '<path>', help: 'judge each endpoint against this history file, then append this run' },
     inFile: true,
     value: filePath,
     text: z.string(),
@@ -391,7 +409,7 @@ export const SETTINGS = {
   },
   historyLimit: {
     variable: 'QE_HISTORY_LIMIT',
-    flag: { name: 'history-limit' },
+    flag: { name: 'history-limit', argument: '<n>', help: 'the runs the history file keeps' },
     inFile: true,
     default: DEFAULT_HISTORY_LIMIT,
     value: z.int({ error: historyLimitRule }).min(1, { error: historyLimitRule }).max(MAX_HISTORY_LIMIT, { error: historyLimitRule }),
@@ -404,7 +422,7 @@ export const SETTINGS = {
   },
   historyReadOnly: {
     variable: 'QE_HISTORY_READ_ONLY',
-    flag: { name: 'history-read-only', kind: 'switch' },
+    flag: { name: 'history-read-only', kind: 'switch', help: "read the history file, do not append: a pull request's run" },
     inFile: true,
     default: false,
     value: z.boolean({ error: 'must be true or false' }),
@@ -415,7 +433,11 @@ export const SETTINGS = {
   },
   baselineFromHistory: {
     variable: 'QE_BASELINE_FROM_HISTORY',
-    flag: { name: 'baseline-from-history' },
+    flag: {
+      name: 'baseline-from-history',
+      argument: '<ref>',
+      help: 'the baseline is the last run of this branch or commit in the history',
+    },
     inFile: true,
     value: nonEmptyText,
     text: z.string(),
@@ -427,7 +449,7 @@ export const SETTINGS = {
   },
   significanceLevel: {
     variable: 'QE_SIGNIFICANCE_LEVEL',
-    flag: { name: 'significance-level' },
+    flag: { name: 'significance-level', argument: '<p>', help: 'a latency change against the baseline is real below this p-value' },
     inFile: true,
     default: DEFAULT_SIGNIFICANCE_LEVEL,
     value: z.number({ error: significanceRule }).gt(0, { error: significanceRule }).max(0.5, { error: significanceRule }),
@@ -443,7 +465,12 @@ export const SETTINGS = {
   },
   failureExcerptBytes: {
     variable: 'QE_FAILURE_EXCERPT_BYTES',
-    flag: { name: 'failure-excerpt-bytes' },
+    flag: {
+      name: 'failure-excerpt-bytes',
+      argument: '<n>',
+      help: "keep this many bytes of a failed call's body a HAR file kept, secrets replaced",
+      helpDefault: '0, off',
+    },
     inFile: true,
     default: 0,
     value: z.int({ error: excerptRule }).min(0, { error: excerptRule }).max(MAX_FAILURE_EXCERPT_BYTES, { error: excerptRule }),
@@ -471,7 +498,7 @@ export const SETTINGS = {
   },
   openapi: {
     variable: 'QE_OPENAPI_PATH',
-    flag: { name: 'openapi', kind: 'repeatable' },
+    flag: { name: 'openapi', kind: 'repeatable', argument: '<path>', help: "the API's OpenAPI document: labels, coverage; repeatable" },
     inFile: true,
     value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], {
       error: openapiRule,
@@ -487,7 +514,12 @@ export const SETTINGS = {
   },
   exports: {
     variable: 'QE_EXPORTS',
-    flag: { name: 'export', kind: 'repeatable' },
+    flag: {
+      name: 'export',
+      kind: 'repeatable',
+      argument: '<kind=path>',
+      help: `also write the run for another tool; repeatable: ${EXPORT_KINDS.map((kind) => `${kind}=<file>`).join(', ')}`,
+    },
     inFile: true,
     default: {},
     value: exportMap,
@@ -498,10 +530,11 @@ export const SETTINGS = {
     description:
       'Files in other tools\' formats, written with the report: { "otlp": "out/metrics.jsonl", "junit": "out/junit.xml" } ' +
       `(QE_EXPORTS and --export: kind=path, comma-separated or repeated); kinds: ${EXPORT_KINDS.join(', ')}`,
+    forExports: true,
   },
   serviceName: {
     variable: 'QE_SERVICE_NAME',
-    flag: { name: 'service-name' },
+    flag: { name: 'service-name', argument: '<name>', help: 'the service the otlp and prometheus exports name' },
     inFile: true,
     default: DEFAULT_SERVICE_NAME,
     value: nonEmptyText,
@@ -510,10 +543,11 @@ export const SETTINGS = {
     description:
       "The name the OpenTelemetry export gives the run's service (service.name on its Resource) " +
       'and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service',
+    forExports: true,
   },
   formats: {
     variable: 'QE_REPORT_FORMATS',
-    flag: { name: 'formats' },
+    flag: { name: 'formats', argument: '<list>', help: 'files beside the JSON report: json,markdown,html', helpDefault: 'all three' },
     inFile: true,
     default: [...REPORT_FORMATS],
     value: formatList,
@@ -549,6 +583,16 @@ export type OptionKey = { [Key in SettingKey]: (typeof SETTINGS)[Key] extends { 
 
 /** The settings a reporter option or a settings-file key can give, in definition order. */
 export const OPTION_KEYS = SETTING_KEYS.filter((key): key is OptionKey => SETTINGS[key].inFile);
+
+/** A setting the exports read (`forExports` in its row). */
+export type ExportSettingKey = {
+  [Key in SettingKey]: (typeof SETTINGS)[Key] extends { readonly forExports: true } ? Key : never;
+}[SettingKey];
+
+/** The settings the exports read, in definition order: `check`, which writes only exports, takes these and no other. */
+export const EXPORT_SETTING_KEYS = SETTING_KEYS.filter(
+  (key): key is ExportSettingKey => (SETTINGS[key] as SettingDefinition).forExports === true,
+);
 
 /** The options `util.parseArgs` takes for every setting that has a flag. */
 export const SETTING_FLAG_OPTIONS: Readonly<

@@ -1,4 +1,5 @@
 import type { Settings } from '../config/resolveSettings.js';
+import type { ExportSettingKey } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
 
 export { DEFAULT_SERVICE_NAME } from '../config/settings.js';
@@ -16,8 +17,8 @@ export interface ExportContext {
   readonly startedAtMs?: number | undefined;
   /** The process's environment: CI's variables name the commit, branch, pipeline and run. */
   readonly env: EnvironmentRecord;
-  /** The run's settings, every default applied (see withDefaults): an export reads its own settings here (`serviceName`). */
-  readonly settings: Pick<Settings, 'serviceName'>;
+  /** The run's settings, every default applied (see withDefaults): an export reads its own settings here (`forExports` in the table). */
+  readonly settings: Pick<Settings, ExportSettingKey>;
   /** The run's Playwright tests, when the reporter made the report: the CTRF export lists them. */
   readonly tests?: readonly RunTest[] | undefined;
 }
