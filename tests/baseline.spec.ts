@@ -10,6 +10,7 @@ import {
   type QualityReport,
 } from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
+import { NEW_STATUS_LIMIT } from '../src/report/verdictSchemas.js';
 import { comparisonHeadline } from '../src/report/renderers/presentation.js';
 import { thrownBy } from './support/failures.js';
 
@@ -86,6 +87,8 @@ test('each endpoint of the run gets its p95 change in percent, its counts and fa
       pValue: null,
       runShiftPercent: 0,
     },
+    newStatuses: [],
+    newStatusCount: 0,
   });
   expect(comparison.endpoints.find((entry) => entry.endpoint === 'GET /new')).toStrictEqual({
     endpoint: 'GET /new',
@@ -292,4 +295,89 @@ test('a baseline run whose histograms are of another relative accuracy is not te
   const [endpoint] = compareWithBaseline(after, coarse).endpoints;
 
   expect([endpoint?.latencyVerdict, endpoint?.latencyTest.nBefore, endpoint?.latencyTest.pValue]).toEqual(['tooFewSamples', 0, null]);
+});
+
+test.describe('statuses new against the baseline', () => {
+  test('an endpoint lists the status codes its calls got now and never in the baseline, ascending, with their count', () => {
+    const before = reportOf('main', [
+      ['GET /a', 200, 10],
+      ['GET /a', 404, 10],
+    ]);
+    const after = reportOf('branch', [
+      ['GET /a', 503, 10],
+      ['GET /a', 200, 10],
+      ['GET /a', 409, 10],
+    ]);
+    const [entry] = compareWithBaseline(after, before).endpoints;
+    expect([entry?.newStatuses, entry?.newStatusCount]).toStrictEqual([['409', '503'], 2]);
+  });
+
+  test('an endpoint the baseline did not run has no newStatuses: it is new, and its statuses are its own', () => {
+    const entry = comparison.endpoints.find((candidate) => candidate.endpoint === 'GET /new');
+    expect([entry && 'newStatuses' in entry, entry && 'newStatusCount' in entry]).toStrictEqual([false, false]);
+  });
+
+  test('a baseline from the history file keeps no status codes: no endpoint has newStatuses', () => {
+    const { statusCodes: _, ...older } = main.endpoints[0]!;
+    const [entry] = compareWithBaseline(reportOf('branch', [['GET /a', 503, 10]]), { ...main, endpoints: [older] }).endpoints;
+    expect(entry && 'newStatuses' in entry).toBe(false);
+  });
+
+  test(`newStatuses lists at most ${NEW_STATUS_LIMIT}; newStatusCount counts them all`, () => {
+    const statuses = Array.from({ length: 14 }, (_, index) => 500 + index);
+    const after = reportOf(
+      'branch',
+      statuses.map((status): [string, number, number] => ['GET /a', status, 10]),
+    );
+    const [entry] = compareWithBaseline(after, reportOf('main', [['GET /a', 200, 10]])).endpoints;
+    expect([entry?.newStatuses, entry?.newStatusCount]).toStrictEqual([
+      ['500', '501', '502', '503', '504', '505', '506', '507', '508', '509'],
+      14,
+    ]);
+  });
+});
+
+test.describe('flakiness against the baseline', () => {
+  const flaky = (report: QualityReport, flakyEndpoints: readonly string[] | undefined): QualityReport =>
+    flakyEndpoints === undefined ? report : { ...report, flakyEndpoints: [...flakyEndpoints] };
+  const calls: [string, number, number][] = [
+    ['GET /a', 500, 10],
+    ['GET /b', 500, 10],
+    ['GET /c', 500, 10],
+    ['GET /d', 200, 10],
+  ];
+  const flakinessOf = (after: readonly string[] | undefined, before: readonly string[] | undefined) =>
+    Object.fromEntries(
+      compareWithBaseline(flaky(reportOf('branch', calls), after), flaky(reportOf('main', calls), before)).endpoints.map((entry) => [
+        entry.endpoint,
+        entry.flakiness,
+      ]),
+    );
+
+  test('an endpoint flaky now and not in the baseline is newlyFlaky; flaky then and not now, noLongerFlaky; in both, stillFlaky', () => {
+    expect(flakinessOf(['GET /a', 'GET /c'], ['GET /b', 'GET /c'])).toStrictEqual({
+      'GET /a': 'newlyFlaky',
+      'GET /b': 'noLongerFlaky',
+      'GET /c': 'stillFlaky',
+      'GET /d': undefined,
+    });
+  });
+
+  test('an endpoint flaky now that the baseline did not run is newlyFlaky', () => {
+    const after = flaky(reportOf('branch', [['GET /new', 500, 10]]), ['GET /new']);
+    expect(compareWithBaseline(after, flaky(reportOf('main', [['GET /a', 200, 10]]), [])).endpoints[0]?.flakiness).toBe('newlyFlaky');
+  });
+
+  test('when either report does not say which endpoints are flaky (not a Playwright run), no endpoint has a flakiness', () => {
+    expect([flakinessOf(['GET /a'], undefined), flakinessOf(undefined, ['GET /a'])]).toStrictEqual([
+      { 'GET /a': undefined, 'GET /b': undefined, 'GET /c': undefined, 'GET /d': undefined },
+      { 'GET /a': undefined, 'GET /b': undefined, 'GET /c': undefined, 'GET /d': undefined },
+    ]);
+  });
+});
+
+test('a baseline report that holds a baseline section of its own is compared by its own numbers: the section is not read', () => {
+  const older = reportOf('older', [['GET /b', 500, 10]]);
+  const judged = { ...main, baseline: compareWithBaseline(main, older) };
+  expect(compareWithBaseline(branch, judged)).toStrictEqual(comparison);
 });
