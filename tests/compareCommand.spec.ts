@@ -202,6 +202,20 @@ test('a report of the Playwright reporter (its tests, flaky endpoints, keys in i
   );
 });
 
+test('--export writes the compared run for another tool, and the job summary gets its Markdown, as every run’s', async () => {
+  const folder = await twoReports();
+  const outcome = await runProgram(COMMAND, {
+    cwd: folder,
+    args: ['compare', 'base.json', 'head.json', '-o', 'out/q.json', '--export', 'ctrf=out/ctrf.json', '--quiet'],
+    env: { GITHUB_STEP_SUMMARY: join(folder, 'summary.md') },
+  });
+
+  expect(outcome).toStrictEqual({ exitCode: 0, stdout: '', stderr: '' });
+  expect(await readFile(join(folder, 'summary.md'), 'utf8')).toContain((await readFile(join(folder, 'out/q.md'), 'utf8')).trim());
+  const ctrf = JSON.parse(await readFile(join(folder, 'out/ctrf.json'), 'utf8')) as { results: { tool: { name: string } } };
+  expect(ctrf.results.tool.name).toBe('quality-evidence');
+});
+
 test.describe('budgets', () => {
   test('--budgets judges the compared report as a run with the same budgets and baseline does: a breach exits 1, the report written', async () => {
     const folder = await twoReports();
