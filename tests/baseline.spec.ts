@@ -5,11 +5,14 @@ import {
   formatReport,
   InputSyntaxError,
   parseReport,
+  renderHtml,
+  renderMarkdown,
   ReportFormatError,
   summariseExecutions,
   type QualityReport,
 } from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
+import { NEW_STATUS_LIMIT } from '../src/report/verdictSchemas.js';
 import { comparisonHeadline } from '../src/report/renderers/presentation.js';
 import { thrownBy } from './support/failures.js';
 
@@ -86,6 +89,8 @@ test('each endpoint of the run gets its p95 change in percent, its counts and fa
       pValue: null,
       runShiftPercent: 0,
     },
+    newStatuses: [],
+    newStatusCount: 0,
   });
   expect(comparison.endpoints.find((entry) => entry.endpoint === 'GET /new')).toStrictEqual({
     endpoint: 'GET /new',
@@ -195,8 +200,7 @@ test.describe("the run's own shift", () => {
       29.7,
     ]);
     expect(comparisonHeadline(compared)).toBe(
-      'vs baseline: 0 endpoints slower, 0 newly failing, 8 unchanged, 0 too few samples to judge; ' +
-        'the whole run +29.7% alike (the machine, or the service as a whole)',
+      'vs base: 8 endpoints unchanged; the whole run +29.7% alike (the machine, or the service as a whole)',
     );
   });
 
@@ -293,4 +297,224 @@ test('a baseline run whose histograms are of another relative accuracy is not te
   const [endpoint] = compareWithBaseline(after, coarse).endpoints;
 
   expect([endpoint?.latencyVerdict, endpoint?.latencyTest.nBefore, endpoint?.latencyTest.pValue]).toEqual(['tooFewSamples', 0, null]);
+});
+
+test.describe('statuses new against the baseline', () => {
+  test('an endpoint lists the status codes its calls got now and never in the baseline, ascending, with their count', () => {
+    const before = reportOf('main', [
+      ['GET /a', 200, 10],
+      ['GET /a', 404, 10],
+    ]);
+    const after = reportOf('branch', [
+      ['GET /a', 503, 10],
+      ['GET /a', 200, 10],
+      ['GET /a', 409, 10],
+    ]);
+    const [entry] = compareWithBaseline(after, before).endpoints;
+    expect([entry?.newStatuses, entry?.newStatusCount]).toStrictEqual([['409', '503'], 2]);
+  });
+
+  test('an endpoint the baseline did not run has no newStatuses: it is new, and its statuses are its own', () => {
+    const entry = comparison.endpoints.find((candidate) => candidate.endpoint === 'GET /new');
+    expect([entry && 'newStatuses' in entry, entry && 'newStatusCount' in entry]).toStrictEqual([false, false]);
+  });
+
+  test('a baseline from the history file keeps no status codes: no endpoint has newStatuses', () => {
+    const { statusCodes: _, ...older } = main.endpoints[0]!;
+    const [entry] = compareWithBaseline(reportOf('branch', [['GET /a', 503, 10]]), { ...main, endpoints: [older] }).endpoints;
+    expect(entry && 'newStatuses' in entry).toBe(false);
+  });
+
+  test(`newStatuses lists at most ${NEW_STATUS_LIMIT}; newStatusCount counts them all`, () => {
+    const statuses = Array.from({ length: 14 }, (_, index) => 500 + index);
+    const after = reportOf(
+      'branch',
+      statuses.map((status): [string, number, number] => ['GET /a', status, 10]),
+    );
+    const [entry] = compareWithBaseline(after, reportOf('main', [['GET /a', 200, 10]])).endpoints;
+    expect([entry?.newStatuses, entry?.newStatusCount]).toStrictEqual([
+      ['500', '501', '502', '503', '504', '505', '506', '507', '508', '509'],
+      14,
+    ]);
+  });
+});
+
+test.describe('flakiness against the baseline', () => {
+  const flaky = (report: QualityReport, flakyEndpoints: readonly string[] | undefined): QualityReport =>
+    flakyEndpoints === undefined ? report : { ...report, flakyEndpoints: [...flakyEndpoints] };
+  const calls: [string, number, number][] = [
+    ['GET /a', 500, 10],
+    ['GET /b', 500, 10],
+    ['GET /c', 500, 10],
+    ['GET /d', 200, 10],
+  ];
+  const flakinessOf = (after: readonly string[] | undefined, before: readonly string[] | undefined) =>
+    Object.fromEntries(
+      compareWithBaseline(flaky(reportOf('branch', calls), after), flaky(reportOf('main', calls), before)).endpoints.map((entry) => [
+        entry.endpoint,
+        entry.flakiness,
+      ]),
+    );
+
+  test('an endpoint flaky now and not in the baseline is newlyFlaky; flaky then and not now, noLongerFlaky; in both, stillFlaky', () => {
+    expect(flakinessOf(['GET /a', 'GET /c'], ['GET /b', 'GET /c'])).toStrictEqual({
+      'GET /a': 'newlyFlaky',
+      'GET /b': 'noLongerFlaky',
+      'GET /c': 'stillFlaky',
+      'GET /d': undefined,
+    });
+  });
+
+  test('an endpoint flaky now that the baseline did not run is newlyFlaky', () => {
+    const after = flaky(reportOf('branch', [['GET /new', 500, 10]]), ['GET /new']);
+    expect(compareWithBaseline(after, flaky(reportOf('main', [['GET /a', 200, 10]]), [])).endpoints[0]?.flakiness).toBe('newlyFlaky');
+  });
+
+  test('when either report does not say which endpoints are flaky (not a Playwright run), no endpoint has a flakiness', () => {
+    expect([flakinessOf(['GET /a'], undefined), flakinessOf(undefined, ['GET /a'])]).toStrictEqual([
+      { 'GET /a': undefined, 'GET /b': undefined, 'GET /c': undefined, 'GET /d': undefined },
+      { 'GET /a': undefined, 'GET /b': undefined, 'GET /c': undefined, 'GET /d': undefined },
+    ]);
+  });
+});
+
+test('a baseline report that holds a baseline section of its own is compared by its own numbers: the section is not read', () => {
+  const older = reportOf('older', [['GET /b', 500, 10]]);
+  const judged = { ...main, baseline: compareWithBaseline(main, older) };
+  expect(compareWithBaseline(branch, judged)).toStrictEqual(comparison);
+});
+
+test.describe('the headline names what is new against the base', () => {
+  type Comparison = NonNullable<QualityReport['baseline']>;
+  type Entry = Comparison['endpoints'][number];
+  const template = comparison.endpoints.find((entry) => entry.endpoint === 'GET /c')!;
+  const entry = (endpoint: string, latencyVerdict: Entry['latencyVerdict'], extra: Partial<Entry> = {}): Entry => ({
+    ...template,
+    endpoint,
+    latencyVerdict,
+    ...extra,
+  });
+  const contract: NonNullable<Comparison['contract']> = {
+    operationCoveragePercent: { before: 71, after: 74 },
+    responseCoveragePercent: { before: 50, after: 50 },
+    newlyExercisedOperations: [],
+    newlyExercisedOperationCount: 0,
+    noLongerExercisedOperations: [],
+    noLongerExercisedOperationCount: 0,
+    newUndeclaredStatuses: [{ operation: 'GET /e0', status: '502' }],
+    newUndeclaredStatusCount: 1,
+    schemaViolationChanges: [],
+    schemaViolationChangeCount: 0,
+  };
+  const of = (endpoints: readonly Entry[], extra: Partial<Comparison> = {}): Comparison => ({
+    ...comparison,
+    endpoints: [...endpoints],
+    newlyFailingEndpoints: [],
+    newEndpoints: [],
+    missingEndpoints: [],
+    runShiftPercent: 0,
+    ...extra,
+  });
+
+  test('slower and newly failing first, then the contract, then the unchanged and those too few to judge', () => {
+    const endpoints = [
+      ...['GET /e0', 'GET /e1'].map((endpoint) => entry(endpoint, 'slower')),
+      entry('GET /e2', 'noChange'),
+      ...Array.from({ length: 14 }, (_, index) => entry(`GET /same-${index}`, 'noChange')),
+      ...['GET /few-0', 'GET /few-1', 'GET /few-2'].map((endpoint) => entry(endpoint, 'tooFewSamples')),
+    ];
+    expect(comparisonHeadline(of(endpoints, { newlyFailingEndpoints: ['GET /e2'], contract }))).toBe(
+      'vs base: 2 endpoints slower, 1 newly failing, 1 new undeclared status, operations covered 71% -> 74%, 14 unchanged, 3 too few samples to judge',
+    );
+  });
+
+  test('a part whose count is 0 is left out but unchanged; the first endpoint count shown names the noun', () => {
+    expect(comparisonHeadline(comparison)).toBe(
+      'vs base: 2 endpoints newly failing, 2 with new statuses, 1 missing, 0 unchanged, 3 too few samples to judge',
+    );
+  });
+
+  test('newly flaky endpoints, operations no longer exercised and new endpoints, each in the singular for 1', () => {
+    const endpoints = [entry('GET /flaky', 'noChange', { flakiness: 'newlyFlaky' }), entry('GET /fresh', 'tooFewSamples')];
+    const lost = {
+      ...contract,
+      newUndeclaredStatusCount: 0,
+      noLongerExercisedOperationCount: 1,
+      operationCoveragePercent: { before: 74, after: 74 },
+    };
+    expect(comparisonHeadline(of(endpoints, { newEndpoints: ['GET /fresh'], contract: lost }))).toBe(
+      'vs base: 1 endpoint newly flaky, 1 operation no longer exercised, 1 new, 1 unchanged',
+    );
+  });
+
+  test('operation coverage is said only when it moved, with the decimals the contract section gives it', () => {
+    const moved = { ...contract, newUndeclaredStatusCount: 0, operationCoveragePercent: { before: 70.59, after: 76.47 } };
+    const still = { ...contract, newUndeclaredStatusCount: 0, operationCoveragePercent: { before: 76.47, after: 76.47 } };
+    expect([comparisonHeadline(of([], { contract: moved })), comparisonHeadline(of([], { contract: still }))]).toStrictEqual([
+      'vs base: operations covered 70.59% -> 76.47%, 0 endpoints unchanged',
+      'vs base: 0 endpoints unchanged',
+    ]);
+  });
+});
+
+test.describe("the baseline section's lists, in the Markdown and on the page", () => {
+  const contract: NonNullable<NonNullable<QualityReport['baseline']>['contract']> = {
+    operationCoveragePercent: { before: 70.59, after: 76.47 },
+    responseCoveragePercent: { before: 50, after: 52.63 },
+    newlyExercisedOperations: ['DELETE /users/{id}'],
+    newlyExercisedOperationCount: 1,
+    noLongerExercisedOperations: ['POST /users'],
+    noLongerExercisedOperationCount: 1,
+    newUndeclaredStatuses: [{ operation: 'GET /users/{id}', status: '502' }],
+    newUndeclaredStatusCount: 1,
+    schemaViolationChanges: [{ operation: 'GET /users', schemaViolationCount: { before: 2, after: 5 } }],
+    schemaViolationChangeCount: 1,
+  };
+  const judged: QualityReport = {
+    ...branch,
+    baseline: {
+      ...comparison,
+      endpoints: comparison.endpoints.map((entry) =>
+        entry.endpoint === 'GET /c' ? { ...entry, flakiness: 'newlyFlaky' as const } : entry,
+      ),
+      contract,
+    },
+  };
+
+  test('the Markdown says the contract’s coverage and each list on its line, entries apart by semicolons', () => {
+    const lines = renderMarkdown(judged).split('\n');
+    const from = lines.indexOf('**Contract**: operations covered 70.59% → 76.47% · responses covered 50% → 52.63%.');
+    expect(lines.slice(from, from + 15).filter((line) => line !== '')).toStrictEqual([
+      '**Contract**: operations covered 70.59% → 76.47% · responses covered 50% → 52.63%.',
+      '**New statuses**: `GET /a` 200; `GET /b` 503.',
+      '**Newly flaky**: `GET /c`.',
+      '**New undeclared statuses**: `GET /users/{id}` 502.',
+      '**No longer exercised**: `POST /users`.',
+      '**Bodies off their schema**: `GET /users` 2 → 5.',
+      '**Newly exercised**: `DELETE /users/{id}`.',
+      expect.stringMatching(/^<sub>A latency change is judged/) as unknown as string,
+    ]);
+  });
+
+  test('the page gives each list its field', () => {
+    const html = renderHtml(judged);
+    expect(html).toContain(
+      '<p data-field="newStatuses"><strong>New statuses</strong>: <code>GET /a</code> 200; <code>GET /b</code> 503.</p>' +
+        '<p data-field="newlyFlaky"><strong>Newly flaky</strong>: <code>GET /c</code>.</p>',
+    );
+    expect(html).toContain(
+      '<p data-field="schemaViolationChanges"><strong>Bodies off their schema</strong>: <code>GET /users</code> 2 → 5.</p>',
+    );
+  });
+
+  test('a list longer than the section shows says how many more, counting what the report itself left out', () => {
+    const many = {
+      ...contract,
+      noLongerExercisedOperations: Array.from({ length: 100 }, (_, index) => `GET /items-${index}`),
+      noLongerExercisedOperationCount: 130,
+    };
+    const markdown = renderMarkdown({ ...judged, baseline: { ...judged.baseline!, contract: many } });
+    const line = markdown.split('\n').find((candidate) => candidate.startsWith('**No longer exercised**'));
+    expect(line?.endsWith('`GET /items-49`; and 80 more.')).toBe(true);
+  });
 });

@@ -188,22 +188,37 @@ async function expectHeadlineAsInJson(page: Page, report: QualityReport): Promis
   expect(shown).toStrictEqual(expected);
 }
 
-/** The headline's comparison, counted from the JSON: each endpoint once, newly failing first, then by its latency verdict. */
+/**
+ * The headline's comparison, counted from the JSON: each endpoint once, newly failing first, then new, then by its
+ * latency verdict; parts of 0 left out but unchanged; the first endpoint count names its noun.
+ */
 function comparisonLineOf(comparison: NonNullable<QualityReport['baseline']>): string {
   const newlyFailing = comparison.endpoints.filter((entry) => comparison.newlyFailingEndpoints.includes(entry.endpoint));
   const rest = comparison.endpoints.filter((entry) => !comparison.newlyFailingEndpoints.includes(entry.endpoint));
-  const withVerdict = (verdict: string) => rest.filter((entry) => entry.latencyVerdict === verdict).length;
-  const slower = withVerdict('slower');
-  const faster = withVerdict('faster');
+  const fresh = rest.filter((entry) => comparison.newEndpoints.includes(entry.endpoint));
+  const withVerdict = (verdict: string) =>
+    rest.filter((entry) => entry.latencyVerdict === verdict && !comparison.newEndpoints.includes(entry.endpoint)).length;
+  const counts: [number, string, boolean][] = [
+    [withVerdict('slower'), 'slower', false],
+    [newlyFailing.length, 'newly failing', false],
+    [fresh.length, 'new', false],
+    [comparison.missingEndpoints.length, 'missing', false],
+    [withVerdict('noChange'), 'unchanged', true],
+    [withVerdict('faster'), 'faster', false],
+    [withVerdict('tooFewSamples'), 'too few samples to judge', false],
+  ];
+  const parts = counts
+    .filter(([count, , always]) => count > 0 || always)
+    .map(([count, words], index) => {
+      if (index > 0) return `${count} ${words}`;
+      const noun = count === 1 ? 'endpoint' : 'endpoints';
+      return words === 'new' ? `${count} new ${noun}` : `${count} ${noun} ${words}`;
+    });
   const shift =
     comparison.runShiftPercent === 0
       ? ''
       : `; the whole run ${comparison.runShiftPercent > 0 ? '+' : ''}${comparison.runShiftPercent}% alike (the machine, or the service as a whole)`;
-  return (
-    `vs baseline: ${slower} endpoint${slower === 1 ? '' : 's'} slower, ${newlyFailing.length} newly failing, ` +
-    `${withVerdict('noChange')} unchanged, ${faster > 0 ? `${faster} faster, ` : ''}${withVerdict('tooFewSamples')} too ` +
-    `few samples to judge${shift}`
-  );
+  return `vs base: ${parts.join(', ')}${shift}`;
 }
 
 /** The page is no wider than the viewport: nothing scrolls sideways but the tables' own boxes. */

@@ -220,7 +220,7 @@ test('each endpoint too small to judge against the baseline says so, with its sa
     );
   const after = run(1.8);
   const markdown = renderMarkdown({ ...after, baseline: compareWithBaseline(after, run(1)) });
-  expect(markdown).toContain('**vs baseline: 0 endpoints slower, 0 newly failing, 0 unchanged, 2 too few samples to judge**');
+  expect(markdown).toContain('**vs base: 0 endpoints unchanged, 2 too few samples to judge**');
   expect(markdown).toContain(
     'No endpoint changed.\n\n**Too few samples to judge** (n before → after): `DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.',
   );

@@ -3,11 +3,12 @@ import { parseInputJson } from '../input/parseInputJson.js';
 import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { z } from 'zod';
-import type { BaselineComparison } from '../report/verdictSchemas.js';
+import { NEW_STATUS_LIMIT, type BaselineComparison, type FlakinessChange } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { DEFAULT_SIGNIFICANCE_LEVEL, runShiftOf, shiftPercent, smallestPValue, testLatencyChange } from './latencyChange.js';
 import { HISTOGRAM_RELATIVE_ACCURACY, histogramCount, type LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
+import { compareContracts } from './contractComparison.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with
@@ -126,7 +127,12 @@ export interface ComparisonOptions {
  * endpoint the baseline does not have, or whose entry has no histogram (a
  * report of an earlier version), has too few samples to judge. Failures
  * compare as rates per execution, so that a retry, which repeats calls,
- * does not read as failing more.
+ * does not read as failing more. Each endpoint also says the statuses it
+ * got that the baseline never did, and how its flakiness changed, where
+ * the baseline says; with a contract section in both reports, the
+ * comparison says what the run did to the contract (compareContracts).
+ * It reads the reports alone (histograms, counts, the contract sections):
+ * `quality-evidence compare` gives what a run with the baseline gives.
  */
 export function compareWithBaseline(
   report: QualityReport,
@@ -139,6 +145,7 @@ export function compareWithBaseline(
   const failedBefore = new Set(Object.keys(baseline.failureCountByEndpoint));
   const failedAfter = new Set(Object.keys(report.failureCountByEndpoint));
   const slowBefore = new Set(baseline.slowEndpoints);
+  const flakiness = flakinessOf(report.flakyEndpoints, baseline.flakyEndpoints);
   const sorted = (labels: Iterable<string>): string[] => [...labels].sort(compareCodeUnits);
   // The shift the whole run shares, taken out before each endpoint is judged (see runShiftOf).
   const runShift = runShiftOf(
@@ -177,6 +184,8 @@ export function compareWithBaseline(
         pValue: test?.pValue ?? null,
         runShiftPercent: shiftPercent(runShift),
       },
+      ...newStatusesOf(entry.statusCodes, before?.statusCodes),
+      ...flakiness(entry.endpoint),
     };
   });
   const latencyVerdictCounts = { slower: 0, faster: 0, noChange: 0, tooFewSamples: 0 };
@@ -198,6 +207,47 @@ export function compareWithBaseline(
     newEndpoints:
       baseline.endpoints === undefined ? [] : sorted([...afterEndpoints.keys()].filter((endpoint) => !beforeEndpoints.has(endpoint))),
     missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),
+    ...(report.contract === undefined || baseline.contract === undefined
+      ? {}
+      : { contract: compareContracts(report.contract, baseline.contract) }),
+  };
+}
+
+/**
+ * The status codes an endpoint's calls got now and never in the baseline,
+ * ascending, at most NEW_STATUS_LIMIT, and how many; nothing when the
+ * baseline has no status codes of it (it did not run it, or it is a run of
+ * the history file, whose lines keep none).
+ */
+function newStatusesOf(
+  after: Readonly<Record<string, number>>,
+  before: Readonly<Record<string, number>> | undefined,
+): { newStatuses?: string[]; newStatusCount?: number } {
+  if (before === undefined) return {};
+  const known = new Set(Object.keys(before));
+  const statuses = Object.keys(after)
+    .filter((status) => !known.has(status))
+    .sort();
+  return { newStatuses: statuses.slice(0, NEW_STATUS_LIMIT), newStatusCount: statuses.length };
+}
+
+/**
+ * Each endpoint's change of flakiness, when both reports say which
+ * endpoints are flaky (those of the Playwright reporter do, an empty list
+ * included); nothing for an endpoint flaky in neither.
+ */
+function flakinessOf(
+  after: readonly string[] | undefined,
+  before: readonly string[] | undefined,
+): (endpoint: string) => { flakiness?: FlakinessChange } {
+  if (after === undefined || before === undefined) return () => ({});
+  const flakyAfter = new Set(after);
+  const flakyBefore = new Set(before);
+  return (endpoint) => {
+    const now = flakyAfter.has(endpoint);
+    const then = flakyBefore.has(endpoint);
+    if (now) return { flakiness: then ? 'stillFlaky' : 'newlyFlaky' };
+    return then ? { flakiness: 'noLongerFlaky' } : {};
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { quoteText } from '../renderValue.js';
+import type { ContractCoverage } from '../report/contractSchemas.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { HistoryRun } from './historyLine.js';
@@ -101,8 +102,14 @@ export interface ComparedRun {
         readonly failedExecutionCount: number;
         readonly responseTimeMs: { readonly p50: number | null; readonly p95: number | null };
         readonly latencyHistogram?: LatencyHistogram | undefined;
+        /** Only in a baseline report (a history line keeps none): the endpoint's executions by status code. */
+        readonly statusCodes?: Readonly<Record<string, number>> | undefined;
       }[]
     | undefined;
+  /** Only in a baseline report of the Playwright reporter: its flaky endpoints. */
+  readonly flakyEndpoints?: readonly string[] | undefined;
+  /** Only in a baseline report judged against a contract: its contract section. */
+  readonly contract?: ContractCoverage | undefined;
   /** Only for a run taken from a history file: which run it was. */
   readonly run?: RunIdentity | undefined;
 }

@@ -70,6 +70,74 @@ export const budgetVerdictSchema = z
 
 const countPair = z.strictObject({ before: z.int().min(0).nullable(), after: z.int().min(0).nullable() });
 
+/** The most statuses an endpoint's `newStatuses` lists; `newStatusCount` counts them all. */
+export const NEW_STATUS_LIMIT = 10;
+
+/** The most entries each list of `baseline.contract` holds; its `…Count` beside it counts them all. */
+export const CONTRACT_CHANGE_LIMIT = 100;
+
+/** How an endpoint's flakiness changed against the baseline (src/evaluation/baseline.ts). */
+export const FLAKINESS_CHANGES = ['newlyFlaky', 'noLongerFlaky', 'stillFlaky'] as const;
+
+export type FlakinessChange = (typeof FLAKINESS_CHANGES)[number];
+
+const percentPair = (of: string) =>
+  z
+    .strictObject({ before: z.number().min(0).max(100).nullable(), after: z.number().min(0).max(100).nullable() })
+    .meta({ description: `The contract section's ${of} of the baseline and of this report (null when there was nothing to cover)` });
+
+const operationName = z
+  .string()
+  .meta({ description: "The operation's endpoint label, as the contract section's operations give it (`endpoint`: GET /users/{id})" });
+
+/**
+ * What the run did to the API's contract against the baseline: coverage
+ * before and after, operations that started or stopped being called,
+ * statuses newly undeclared, and bodies off their schema where their count
+ * moved. Operations are this report's contract's, by endpoint label.
+ */
+const contractComparisonSchema = z
+  .strictObject({
+    operationCoveragePercent: percentPair('operationCoveragePercent'),
+    responseCoveragePercent: percentPair('responseCoveragePercent'),
+    newlyExercisedOperations: z
+      .array(operationName)
+      .max(CONTRACT_CHANGE_LIMIT)
+      .meta({
+        description: `Operations of this report's contract called now and never in the baseline (operations the baseline's contract lacks included), in the document's order; at most ${CONTRACT_CHANGE_LIMIT}`,
+      }),
+    newlyExercisedOperationCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
+    noLongerExercisedOperations: z
+      .array(operationName)
+      .max(CONTRACT_CHANGE_LIMIT)
+      .meta({
+        description: `Operations of this report's contract called in the baseline and never now, in the document's order; at most ${CONTRACT_CHANGE_LIMIT}`,
+      }),
+    noLongerExercisedOperationCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
+    newUndeclaredStatuses: z
+      .array(z.strictObject({ operation: operationName, status: z.string().regex(/^[1-5]\d\d$/) }))
+      .max(CONTRACT_CHANGE_LIMIT)
+      .meta({
+        description: `Statuses an operation's calls got that its document does not declare, now and not in the baseline, in the document's order, statuses ascending; at most ${CONTRACT_CHANGE_LIMIT}`,
+      }),
+    newUndeclaredStatusCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
+    schemaViolationChanges: z
+      .array(
+        z.strictObject({
+          operation: operationName,
+          schemaViolationCount: countPair.meta({
+            description: "Bodies off their schema in the baseline and now; before is null for an operation the baseline's contract lacks",
+          }),
+        }),
+      )
+      .max(CONTRACT_CHANGE_LIMIT)
+      .meta({
+        description: `Operations whose bodies off their schema changed in number, the largest increase first, decreases last; at most ${CONTRACT_CHANGE_LIMIT}`,
+      }),
+    schemaViolationChangeCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
+  })
+  .meta({ title: 'ContractComparison' });
+
 /** The comparison of a report with a baseline report (for example main's). */
 export const baselineComparisonSchema = z
   .strictObject({
@@ -126,6 +194,18 @@ export const baselineComparisonSchema = z
               }),
             })
             .meta({ description: 'The numbers the latency verdict was decided by' }),
+          newStatuses: z
+            .array(z.string().regex(/^[1-5]\d\d$/))
+            .max(NEW_STATUS_LIMIT)
+            .optional()
+            .meta({
+              description: `Only when the baseline is a report that ran this endpoint: status codes its calls got now and never in the baseline, ascending; at most ${NEW_STATUS_LIMIT}`,
+            }),
+          newStatusCount: z.int().min(0).optional().meta({ description: 'Only with newStatuses: all of them, listed or not' }),
+          flakiness: z.enum(FLAKINESS_CHANGES).optional().meta({
+            description:
+              'Only when both reports say which endpoints are flaky (reports of the Playwright reporter) and this one is flaky in either: newlyFlaky (now, not in the baseline, which may not have run it), noLongerFlaky (in the baseline, not now), stillFlaky (in both)',
+          }),
         }),
       )
       .meta({ description: 'Each endpoint of this report, by label' }),
@@ -150,9 +230,13 @@ export const baselineComparisonSchema = z
     newlySlowEndpoints: z.array(z.string()).meta({ description: 'Endpoints with slow executions now and none in the baseline' }),
     newEndpoints: z.array(z.string()).meta({ description: 'Endpoints that ran now and not in the baseline' }),
     missingEndpoints: z.array(z.string()).meta({ description: 'Endpoints that ran in the baseline and not now' }),
+    contract: contractComparisonSchema
+      .optional()
+      .meta({ description: 'Only when both reports have a contract section: what the run did to the contract against the baseline' }),
   })
   .meta({ title: 'BaselineComparison' });
 
 export type BudgetResult = z.infer<typeof budgetResultSchema>;
 export type BudgetVerdict = z.infer<typeof budgetVerdictSchema>;
 export type BaselineComparison = z.infer<typeof baselineComparisonSchema>;
+export type ContractComparison = z.infer<typeof contractComparisonSchema>;

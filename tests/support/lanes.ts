@@ -27,6 +27,8 @@ export const UNIT_SPECS: readonly string[] = [
   'mergeReports.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',
+  'comparePairs.spec.ts',
+  'contractComparison.spec.ts',
   'contractCoverage.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',

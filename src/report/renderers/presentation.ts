@@ -389,26 +389,67 @@ export const SIGNIFICANCE_METHOD =
   'slower or faster only when the p-value is below the significance level; ' +
   'too few samples when no outcome of so few could be; a change within the histograms’ 1% resolution is never judged real';
 
-/** The comparison with the baseline in one line: `vs baseline: 2 endpoints slower, 1 newly failing, 14 unchanged, 3 too few samples to judge`. */
+/**
+ * The comparison with the baseline in one line, regressions first: `vs base: 2 endpoints slower,
+ * 1 newly failing, 1 new undeclared status, operations covered 70.59% -> 76.47%, 14 unchanged,
+ * 3 too few samples to judge`. Each endpoint of the run is counted once among newly failing,
+ * new, slower, unchanged, faster and too few samples (in that order of precedence); newly flaky
+ * and with new statuses count endpoints again. A part whose count is 0 is left out, but for
+ * unchanged; the first endpoint count names its noun.
+ */
 export function comparisonHeadline(comparison: NonNullable<QualityReport['baseline']>): string {
   const newlyFailing = new Set(comparison.newlyFailingEndpoints);
-  const counts = { slower: 0, newlyFailing: 0, noChange: 0, faster: 0, tooFewSamples: 0 };
-  // Each endpoint counted once: newly failing first, then by its latency verdict.
+  const fresh = new Set(comparison.newEndpoints);
+  const counts = { slower: 0, newlyFailing: 0, new: 0, noChange: 0, faster: 0, tooFewSamples: 0, newlyFlaky: 0, newStatuses: 0 };
   for (const entry of comparison.endpoints) {
     if (newlyFailing.has(entry.endpoint)) counts.newlyFailing++;
+    else if (fresh.has(entry.endpoint)) counts.new++;
     else counts[entry.latencyVerdict]++;
+    if (entry.flakiness === 'newlyFlaky') counts.newlyFlaky++;
+    if ((entry.newStatusCount ?? 0) > 0) counts.newStatuses++;
   }
+  const { contract } = comparison;
+  let named = false;
+  // An endpoint count: the first one shown says "endpoints", the rest leave the noun to it.
+  const endpoints = (count: number, words: (noun: string) => string, always = false): string[] => {
+    if (count === 0 && !always) return [];
+    const noun = named ? '' : count === 1 ? 'endpoint' : 'endpoints';
+    named = true;
+    return [`${formatCount(count)} ${words(noun)}`.replace(/ {2,}/g, ' ').trim()];
+  };
+  const after = (noun: string, words: string) => (noun === '' ? words : `${noun} ${words}`);
+  const coverage = contract?.operationCoveragePercent;
   const parts = [
-    `${countOf(counts.slower, 'endpoint')} slower`,
-    `${formatCount(counts.newlyFailing)} newly failing`,
-    `${formatCount(counts.noChange)} unchanged`,
+    ...endpoints(counts.slower, (noun) => after(noun, 'slower')),
+    ...endpoints(counts.newlyFailing, (noun) => after(noun, 'newly failing')),
+    ...endpoints(counts.newlyFlaky, (noun) => after(noun, 'newly flaky')),
+    ...endpoints(counts.newStatuses, (noun) => after(noun, 'with new statuses')),
+    ...(contract === undefined || contract.newUndeclaredStatusCount === 0
+      ? []
+      : [
+          `${formatCount(contract.newUndeclaredStatusCount)} new undeclared ${contract.newUndeclaredStatusCount === 1 ? 'status' : 'statuses'}`,
+        ]),
+    ...(contract === undefined || contract.noLongerExercisedOperationCount === 0
+      ? []
+      : [`${countOf(contract.noLongerExercisedOperationCount, 'operation')} no longer exercised`]),
+    ...(coverage === undefined || coverage.before === coverage.after
+      ? []
+      : [`operations covered ${formatCoverage(coverage.before)} -> ${formatCoverage(coverage.after)}`]),
+    ...endpoints(counts.new, (noun) => `new ${noun}`),
+    ...endpoints(comparison.missingEndpoints.length, (noun) => after(noun, 'missing')),
+    ...endpoints(counts.noChange, (noun) => after(noun, 'unchanged'), true),
+    ...endpoints(counts.faster, (noun) => after(noun, 'faster')),
+    ...endpoints(counts.tooFewSamples, (noun) => after(noun, 'too few samples to judge')),
   ];
-  if (counts.faster > 0) parts.push(`${formatCount(counts.faster)} faster`);
-  parts.push(`${formatCount(counts.tooFewSamples)} too few samples to judge`);
   // A shift every endpoint shares is the machine's or the whole service's: said on its own, not marked on each endpoint.
   const shift = comparison.runShiftPercent;
   const whole = shift === 0 ? '' : `; the whole run ${formatChangePercent(shift)} alike (the machine, or the service as a whole)`;
-  return `vs baseline: ${parts.join(', ')}${whole}`;
+  return `vs base: ${parts.join(', ')}${whole}`;
+}
+
+/** A coverage percent of the contract section: `70.59%`, `–` when there was nothing to cover. */
+function formatCoverage(percent: number | null): string {
+  return percent === null ? '–' : `${PERCENT.format(percent)}%`;
 }
 
 /**
@@ -500,10 +541,11 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
 /**
  * The endpoints of the comparison with too few samples to judge, each with
  * its sample counts: `GET /health (5 → 5)`; at most `limit`, and how many
- * more there are.
+ * more there are. A new endpoint is not among them: it is a change of its own.
  */
 export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>, limit: number): { shown: string[]; more: number } {
-  const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples');
+  const fresh = new Set(comparison.newEndpoints);
+  const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples' && !fresh.has(entry.endpoint));
   const shown = entries
     .slice(0, limit)
     .map(
@@ -511,6 +553,83 @@ export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>
         `${shownText(entry.endpoint)} (${formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })})`,
     );
   return { shown, more: entries.length - shown.length };
+}
+
+/** One endpoint or operation of a line of the baseline section, and what is said of it: `GET /a` `409, 503`. */
+export interface NamedDetail {
+  readonly name: string;
+  readonly detail: string;
+}
+
+/** A list of the baseline section, as shown: at most `limit` entries, and how many more there are. */
+export interface ShownList {
+  /** The comparison's field it shows: `newStatuses`, `newlyFlaky`, `newUndeclaredStatuses`, …. */
+  readonly field: string;
+  readonly title: string;
+  readonly entries: readonly NamedDetail[];
+  readonly more: number;
+}
+
+/**
+ * What the baseline section says besides the table of changes, each a list
+ * in the order the comparison gives, regressions first: the endpoints with
+ * statuses new against the baseline, newly flaky and no longer flaky, then
+ * the contract's new undeclared statuses, operations no longer exercised,
+ * bodies off their schema where their count moved, and operations newly
+ * exercised. Empty lists are left out; each shows at most `limit`, and a
+ * list the report capped counts what it left out too.
+ */
+export function baselineLists(comparison: NonNullable<QualityReport['baseline']>, limit: number): ShownList[] {
+  const lists: ShownList[] = [];
+  const add = (field: string, title: string, entries: readonly NamedDetail[], total = entries.length): void => {
+    if (total > 0) lists.push({ field, title, entries: entries.slice(0, limit), more: total - Math.min(limit, entries.length) });
+  };
+  const withStatuses = comparison.endpoints.filter((entry) => (entry.newStatusCount ?? 0) > 0);
+  add(
+    'newStatuses',
+    'New statuses',
+    withStatuses.map(({ endpoint, newStatuses = [], newStatusCount = 0 }) => ({
+      name: endpoint,
+      detail: `${newStatuses.join(', ')}${newStatusCount > newStatuses.length ? ` and ${formatCount(newStatusCount - newStatuses.length)} more` : ''}`,
+    })),
+  );
+  const flaky = (state: Change['flakiness']) =>
+    comparison.endpoints.filter((entry) => entry.flakiness === state).map(({ endpoint }) => ({ name: endpoint, detail: '' }));
+  add('newlyFlaky', 'Newly flaky', flaky('newlyFlaky'));
+  add('noLongerFlaky', 'No longer flaky', flaky('noLongerFlaky'));
+  const { contract } = comparison;
+  if (contract === undefined) return lists;
+  const operations = (names: readonly string[]) => names.map((name) => ({ name, detail: '' }));
+  add(
+    'newUndeclaredStatuses',
+    'New undeclared statuses',
+    contract.newUndeclaredStatuses.map(({ operation, status }) => ({ name: operation, detail: status })),
+    contract.newUndeclaredStatusCount,
+  );
+  add(
+    'noLongerExercisedOperations',
+    'No longer exercised',
+    operations(contract.noLongerExercisedOperations),
+    contract.noLongerExercisedOperationCount,
+  );
+  add(
+    'schemaViolationChanges',
+    'Bodies off their schema',
+    contract.schemaViolationChanges.map(({ operation, schemaViolationCount }) => ({
+      name: operation,
+      detail: formatCountChange(schemaViolationCount),
+    })),
+    contract.schemaViolationChangeCount,
+  );
+  add('newlyExercisedOperations', 'Newly exercised', operations(contract.newlyExercisedOperations), contract.newlyExercisedOperationCount);
+  return lists;
+}
+
+/** The contract's coverage against the baseline: `operations covered 70.59% → 76.47% · responses covered 50% → 52.63%`. */
+export function contractCoverageChange(contract: NonNullable<NonNullable<QualityReport['baseline']>['contract']>): string {
+  const change = ({ before, after }: { readonly before: number | null; readonly after: number | null }) =>
+    `${formatCoverage(before)} → ${formatCoverage(after)}`;
+  return `operations covered ${change(contract.operationCoveragePercent)} · responses covered ${change(contract.responseCoveragePercent)}`;
 }
 
 /** A count before and after: `3 → 5`, with `–` for a side that has none. */

@@ -1,6 +1,8 @@
 import {
   baselineChanges,
+  baselineLists,
   baselineNumbers,
+  contractCoverageChange,
   countOf,
   formatChangePercent,
   formatCount,
@@ -13,6 +15,7 @@ import {
   SIGNIFICANCE_METHOD,
   tooFewToJudge,
   type BaselineChange,
+  type ShownList,
 } from '../renderers/presentation.js';
 import { attribute, label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
@@ -52,6 +55,8 @@ export const baselineSection: ReportSection<'baseline'> = {
       const more = tooFew.more > 0 ? `, and ${formatCount(tooFew.more)} more` : '';
       lines.push('', `**Too few samples to judge** (n before → after): ${tooFew.shown.map(code).join(', ')}${more}.`);
     }
+    if (comparison.contract !== undefined) lines.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}.`);
+    for (const list of baselineLists(comparison, limits.changes)) lines.push('', listMarkdown(list));
     lines.push('', `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`);
     return lines;
   },
@@ -68,8 +73,13 @@ export const baselineSection: ReportSection<'baseline'> = {
         ? ''
         : '<p data-field="tooFewSamples"><strong>Too few samples to judge</strong> (n before → after): ' +
           `${tooFew.shown.map((entry) => `<code>${text(entry)}</code>`).join(', ')}${tooFewMore}.</p>`;
+    const contract =
+      comparison.contract === undefined
+        ? ''
+        : `<p data-field="contract"><strong>Contract</strong>: ${text(contractCoverageChange(comparison.contract))}.</p>`;
+    const lists = `${contract}${baselineLists(comparison, limits.changes).map(listHtml).join('')}`;
     const title = '<section id="baseline"><h2>Changes against the baseline</h2>';
-    if (changes.length === 0) return `${title}${lead}<p>No endpoint changed.</p>${tooFewLine}${method}</section>`;
+    if (changes.length === 0) return `${title}${lead}<p>No endpoint changed.</p>${tooFewLine}${lists}${method}</section>`;
     const rows = changes.slice(0, limits.changes).map(changeRowHtml);
     const moreChanges = countOf(changes.length - limits.changes, 'more change');
     const more = changes.length > limits.changes ? `<p>${text(moreChanges)} in the report's <code>baseline</code> section.</p>` : '';
@@ -77,9 +87,21 @@ export const baselineSection: ReportSection<'baseline'> = {
       '<th>Change</th><th>Endpoint</th><th class="num">p95 before</th><th class="num">p95 after</th><th class="num">p95 change</th>' +
       '<th class="num">n before → after</th><th class="num">p-value</th><th class="num">Failure rate</th>';
     const table = `<table class="cards"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
-    return `${title}${lead}<div class="scroll">${table}</div>${more}${tooFewLine}${method}</section>`;
+    return `${title}${lead}<div class="scroll">${table}</div>${more}${tooFewLine}${lists}${method}</section>`;
   },
 };
+
+// Entries apart by semicolons: a detail may hold commas (`409, 503`).
+function listMarkdown({ title, entries, more }: ShownList): string {
+  const shown = entries.map(({ name, detail }) => (detail === '' ? code(name) : `${code(name)} ${detail}`));
+  return `**${title}**: ${shown.join('; ')}${more > 0 ? `; and ${formatCount(more)} more` : ''}.`;
+}
+
+function listHtml({ field, title, entries, more }: ShownList): string {
+  const shown = entries.map(({ name, detail }) => (detail === '' ? label(name) : `${label(name)} ${text(detail)}`));
+  const rest = more > 0 ? text(`; and ${formatCount(more)} more`) : '';
+  return `<p data-field="${field}"><strong>${text(title)}</strong>: ${shown.join('; ')}${rest}.</p>`;
+}
 
 function changeRow({ endpoint, kind, entry }: BaselineChange): string {
   return row([
