@@ -1,11 +1,16 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import { checkCommand } from './checkCommand.js';
+import { commentCommand } from './commentCommand.js';
 import { mergeCommand } from './mergeCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
 import { summariseCommand, type CommandContext } from './summariseCommand.js';
 
 /** The subcommands besides the default one, by name; each returns its exit code. */
-const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<number>>> = { check: checkCommand, merge: mergeCommand };
+const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<number>>> = {
+  check: checkCommand,
+  merge: mergeCommand,
+  comment: commentCommand,
+};
 
 /**
  * Dispatches the command line: `--version`, a named subcommand, or the

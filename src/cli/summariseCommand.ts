@@ -180,6 +180,7 @@ Examples:
 Subcommands:
   check <report.json>                  judge an existing report against budgets (see quality-evidence check --help)
   merge <report.json...>               merge reports of separate runs or machines into one (see quality-evidence merge --help)
+  comment <report.json>                write (and --post) the pull-request comment of a report with a baseline (see quality-evidence comment --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
 64 usage, 65 bad input data, 66 input missing, 70 internal error,
