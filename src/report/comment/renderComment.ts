@@ -10,6 +10,7 @@ import {
   formatRateChange,
   SIGNIFICANCE_METHOD,
 } from '../renderers/presentation.js';
+import { statusSet } from '../../records/statusList.js';
 import { code, row } from '../sections/markdownParts.js';
 import {
   findingsOf,
@@ -57,10 +58,22 @@ export interface RenderedComment {
 
 /**
  * The marker of an environment's comment: the environment URI-encoded, so
- * that no name can end the HTML comment early or span two lines.
+ * that no name can end the HTML comment early or span two lines. A name
+ * longer than 100 characters encoded is cut there and told apart by a hash
+ * of the whole (FNV-1a, 32 bits), so the marker stays short.
  */
 export function commentMarker(environment: string): string {
-  return `<!-- quality-evidence:${encodeURIComponent(environment)} -->`;
+  const encoded = encodeURIComponent(environment);
+  const shown = encoded.length <= MARKER_NAME_LENGTH ? encoded : `${encoded.slice(0, MARKER_NAME_LENGTH)}~${fnv1a(encoded)}`;
+  return `<!-- quality-evidence:${shown} -->`;
+}
+
+const MARKER_NAME_LENGTH = 100;
+
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
 }
 
 /** Writes the comment of a report that holds a `baseline` section. */
@@ -83,28 +96,28 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
     {
-      name: 'regression',
+      name: ['regression', 'regressions'],
       open: [`#### Regressions (${formatCount(findings.regressions.length)})`],
       tableHead: CHANGE_HEAD,
-      rows: findings.regressions.map(changeRow),
+      rows: findings.regressions.map((finding) => changeRow(finding, report)),
       close: [],
     },
     {
-      name: 'improvement',
+      name: ['improvement', 'improvements'],
       open: [`#### Improvements (${formatCount(findings.improvements.length)})`],
       tableHead: CHANGE_HEAD,
-      rows: findings.improvements.map(changeRow),
+      rows: findings.improvements.map((finding) => changeRow(finding, report)),
       close: [],
     },
     {
-      name: 'new or missing endpoint',
+      name: ['new or no longer run endpoint', 'new or no longer run endpoints'],
       open: [`#### New and no longer run (${formatCount(findings.others.length)})`],
       tableHead: ['| Change | Endpoint | p95 before → after | n before → after |', '|---|---|---:|---:|'],
       rows: findings.others.map(otherRow),
       close: [],
     },
     {
-      name: 'endpoint that held',
+      name: ['endpoint that held', 'endpoints that held'],
       open: ['<details>', `<summary>What held: ${heldSummary(findings)}</summary>`],
       tableHead: ['| Endpoint | Verdict | p95 before → after | n before → after | p-value |', '|---|---|---:|---:|---:|'],
       rows: findings.held.map(heldRow),
@@ -123,8 +136,8 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
 
 /** One part of the body: a heading, a table of rows, and what closes it; written only with at least one row. */
 interface Section {
-  /** What one row is, for the note on what was left out: `regression`. */
-  readonly name: string;
+  /** What one row is and what several are, for the note on what was left out: `regression`, `regressions`. */
+  readonly name: readonly [one: string, many: string];
   readonly open: readonly string[];
   readonly tableHead: readonly string[];
   readonly rows: readonly string[];
@@ -177,7 +190,9 @@ function fitSections(
 
 // `**Left out to stay within GitHub's 65,536 characters for a comment:** 2,880 regressions, 12 endpoints that held; see …`.
 function leftOutNote(sections: readonly Section[], left: readonly number[], where: string): string {
-  const parts = sections.flatMap((section, index) => (left[index] === 0 ? [] : [countOf(left[index]!, section.name)]));
+  const parts = sections.flatMap((section, index) =>
+    left[index] === 0 ? [] : [`${formatCount(left[index]!)} ${section.name[left[index] === 1 ? 0 : 1]}`],
+  );
   return (
     `**Left out to stay within GitHub's ${formatCount(COMMENT_LIMIT_CHARACTERS)} characters for a comment:** ${parts.join(', ')}. ` +
     `They are in the report's \`baseline\` section, among ${where}.`
@@ -212,7 +227,7 @@ const MARKS: Readonly<Record<string, string>> = {
   faster: '🔻',
 };
 
-function changeRow({ endpoint, kind, entry, now }: Finding): string {
+function changeRow({ endpoint, kind, entry, now }: Finding, report: ComparedReport): string {
   const failing = kind === 'newly failing' || kind === 'failing more';
   return row([
     `${MARKS[kind] ?? '•'} ${kind}`,
@@ -220,7 +235,7 @@ function changeRow({ endpoint, kind, entry, now }: Finding): string {
     entry === undefined ? '' : `${formatMs(now?.responseTimeMs.p50 ?? null)} (${formatChangePercent(entry.latencyTest.p50ChangePercent)})`,
     entry === undefined ? '' : p95Change(entry),
     entry === undefined ? '' : formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter }),
-    entry === undefined ? '' : failedCalls(entry, failing ? now : undefined),
+    entry === undefined ? '' : failedCalls(entry, failing ? now : undefined, report),
     now === undefined ? '' : testsBehind(now, failing),
   ]);
 }
@@ -248,19 +263,31 @@ function p95Change(entry: NonNullable<Finding['entry']>): string {
   return `${formatMs(entry.p95.before)} → ${formatMs(entry.p95.after)} (${formatChangePercent(entry.p95.changePercent)})`;
 }
 
-/** `0 → 4 (0% → 10%): 500 ×3, no response (ECONNRESET) ×1`: the statuses of the failed calls the report lists. */
-function failedCalls(entry: NonNullable<Finding['entry']>, now: ReportEndpoint | undefined): string {
+/**
+ * `0 → 4 (0% → 10%): 500 ×3, no response (ECONNRESET) ×1`: the failed calls
+ * before and after, and this run's by status: its statuses outside the
+ * expected ones (the run's, or the endpoint's own), and its calls that got
+ * no response, by error code where the report has them.
+ */
+function failedCalls(entry: NonNullable<Finding['entry']>, now: ReportEndpoint | undefined, report: ComparedReport): string {
   const counts = `${formatCountChange(entry.failedExecutionCount)} (${formatRateChange(entry.failureRate)})`;
-  const listed = now?.failedExecutions ?? [];
-  if (listed.length === 0) return counts;
-  const statuses = new Map<string, number>();
-  for (const execution of listed) {
-    const status = execution.statusCode === undefined ? `no response (${execution.errorCode ?? 'unknown'})` : String(execution.statusCode);
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  }
-  const shown = [...statuses].map(([status, count]) => `${code(status)} ×${formatCount(count)}`).join(', ');
-  const of = listed.length < (now?.failedExecutionCount ?? 0) ? ` (first ${formatCount(listed.length)})` : '';
-  return `${counts}: ${shown}${of}`;
+  if (now === undefined || now.failedExecutionCount === 0) return counts;
+  const expected = statusSet(report.expectedStatusesByEndpoint?.[now.endpoint] ?? report.expectedStatuses).table;
+  const statuses: [string, number][] =
+    now.latencyByStatus === undefined
+      ? [
+          ...Object.entries(now.statusCodes).filter(([status]) => expected[Number(status)] !== 1),
+          ...(now.noResponseCount === 0 ? [] : [['no response', now.noResponseCount] as [string, number]]),
+        ]
+      : now.latencyByStatus.flatMap((outcome): [string, number][] =>
+          outcome.statusCode === undefined
+            ? [[`no response (${outcome.errorCode ?? 'unknown'})`, outcome.executionCount]]
+            : expected[outcome.statusCode] === 1
+              ? []
+              : [[String(outcome.statusCode), outcome.executionCount]],
+        );
+  if (statuses.length === 0) return counts;
+  return `${counts}: ${statuses.map(([status, count]) => `${code(status)} ×${formatCount(count)}`).join(', ')}`;
 }
 
 /** The tests behind an endpoint: those with failed calls for a failing one, else those that called it most; three at most. */
