@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { parse as parseYaml } from 'yaml';
 import { createBodyChecker } from '../src/contract/bodyConformance.js';
 import { loadContract } from '../src/contract/loadContract.js';
 import { createOperationMatcher } from '../src/labels/operationIndex.js';
@@ -17,7 +19,7 @@ import {
   type ReceivedRequest,
 } from './support/commentServers.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
-import { createTemporaryFolder, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // `quality-evidence comment --post` against local stand-ins of GitHub's issue
@@ -320,4 +322,68 @@ test('the conformance check refuses a request GitHub does not describe, and a bo
     "PATCH /repos/owner/repo/issues/5/comments is no operation of GitHub's REST API",
   );
   expect(nonConformity(request('POST', '/repos/owner/repo/issues/5/comments', '{"text":"x"}'))).toContain('"keyword":"required"');
+});
+
+test.describe('the GitHub Action (action.yml)', () => {
+  const action = parseYaml(readFileSync(join(repositoryRoot, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+    runs: { using: string; steps: { run: string; shell: string; env: Record<string, string> }[] };
+  };
+  let server: CommentServer;
+  test.afterEach(async () => server.close());
+
+  /**
+   * Runs the action's one step as GitHub would: each `${{ inputs.x }}` of its
+   * env given (or its default), `${{ github.token }}` the job's token, and
+   * `npx --no quality-evidence` the built command (the installed package).
+   */
+  async function runAction(folder: string, inputs: Record<string, string>): Promise<ProgramOutcome> {
+    expect(action.runs.using).toBe('composite');
+    const [step] = action.runs.steps;
+    const bin = await createTemporaryFolder({}, 'action-bin');
+    const command = join(repositoryRoot, '.build', 'src', 'cli', 'main.js');
+    const npx = `#!/bin/sh\nif [ "$1" = --no ] && [ "$2" = quality-evidence ]; then shift 2; exec '${process.execPath}' '${command}' "$@"; fi\nexit 127\n`;
+    await writeFile(join(bin, 'npx'), npx, { mode: 0o755 });
+    const value = (expression: string) =>
+      expression.replace(/\$\{\{ inputs\.([\w-]+) \}\}/g, (_, name: string) =>
+        (inputs[name] ?? action.inputs[name]?.default ?? '').replace('${{ github.token }}', TOKEN),
+      );
+    const env = Object.fromEntries(Object.entries(step!.env).map(([name, expression]) => [name, value(expression)]));
+    return new Promise((done) => {
+      execFile(
+        'bash',
+        // What GitHub runs a `shell: bash` step with.
+        ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step!.run],
+        {
+          cwd: folder,
+          env: childEnvironment({ ...gitHubEnvironment(folder, server), ...env, PATH: `${bin}:${process.env['PATH'] ?? ''}` }),
+        },
+        (error, stdout, stderr) => {
+          done({ exitCode: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+        },
+      );
+    });
+  }
+
+  test('its step writes and posts the comment with the installed command, the job’s token by default', async () => {
+    server = await startGitHub();
+    const folder = await folderWith(slower(1.5));
+    const outcome = await runAction(folder, { report: 'report.json', 'pull-request': '7' });
+    expect([outcome.exitCode, outcome.stderr]).toEqual([0, '']);
+    const body = await readFile(join(folder, 'quality-evidence-comment.md'), 'utf8');
+    expect(server.threads.get(7)?.map((held) => held.body)).toEqual([body]);
+    expect(server.requests.every((request) => request.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+
+  test('a comment that cannot be posted is a warning annotation and the step passes, unless fail-on-post-error is true (69)', async () => {
+    server = await startGitHub();
+    server.refuseWith = { status: 403, message: 'Resource not accessible by integration' };
+    const folder = await folderWith(slower(1.5));
+    const warned = await runAction(folder, { report: 'report.json', environment: 'eu west' });
+    expect(warned.exitCode).toBe(0);
+    expect(warned.stdout).toContain('::warning title=quality-evidence::The comment was written and not posted');
+    expect(await readFile(join(folder, 'quality-evidence-comment.md'), 'utf8')).toMatch(/^<!-- quality-evidence:eu%20west -->\n/);
+    const failed = await runAction(folder, { report: 'report.json', 'fail-on-post-error': 'true' });
+    expect(failed.exitCode).toBe(69);
+  });
 });

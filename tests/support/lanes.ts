@@ -64,6 +64,7 @@ export const UNIT_SPECS: readonly string[] = [
   'testSource.spec.ts',
   'validation.spec.ts',
   'workflow.spec.ts',
+  'workflowLint.spec.ts',
 ];
 
 /** See {@link UNIT_SPECS}. */
