@@ -29,7 +29,7 @@ import { expect, test } from './support/test.js';
 // contract conformance: its method and path are an operation, and its body
 // matches that operation's request schema.
 
-const TOKEN = 'ghs_quality3vidence7okenNeverShown0123';
+const TOKEN = 'qe-planted-comment-token-5b2d1f';
 const MARKER = '<!-- quality-evidence:staging -->';
 
 /** Why a request is not one GitHub's REST API describes; undefined when it is. */
@@ -386,4 +386,13 @@ test.describe('the GitHub Action (action.yml)', () => {
     const failed = await runAction(folder, { report: 'report.json', 'fail-on-post-error': 'true' });
     expect(failed.exitCode).toBe(69);
   });
+});
+
+test('comment --help prints its usage and exit codes, and the command’s help lists the subcommand', async () => {
+  const help = await runProgram('src/cli/main.js', { args: ['comment', '--help'] });
+  expect([help.exitCode, help.stderr]).toEqual([0, '']);
+  expect(help.stdout).toContain('Usage: quality-evidence comment <report.json> --output <comment.md> [--post]');
+  expect(help.stdout).toContain('69 the comment\nwas written and not posted');
+  const main = await runProgram('src/cli/main.js', { args: ['--help'] });
+  expect(main.stdout).toContain('  comment <report.json>                write (and --post) the pull-request comment');
 });
