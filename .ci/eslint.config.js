@@ -50,6 +50,7 @@ const folders = [
   'helpers',
   'run',
   'workflow',
+  'review',
   'cli',
 ];
 // A file one folder deeper (src/report/renderers/, src/report/sections/) reaches the others through ../../.
@@ -98,6 +99,8 @@ const directions = [
       'run',
     ),
   },
+  // Posting a pull-request comment (review/): the edge where a comment leaves for GitHub or GitLab; only the command imports it.
+  { files: ['src/review/**'], forbidden: except('config', 'report') },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 // The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other

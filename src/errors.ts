@@ -154,6 +154,18 @@ export class ReportWriteError extends QualityEvidenceError {
   }
 }
 
+/**
+ * A pull-request comment was written to its file but could not be posted
+ * (no platform or token, a refusal, a network error). The command says it as
+ * a warning and exits 69, so that CI can let the step pass; the message
+ * names what to do and never holds the token.
+ */
+export class CommentPostError extends QualityEvidenceError {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`the comment was not posted: ${reason}`, options);
+  }
+}
+
 /** A file given as a report (a baseline, or the report `check` judges) is not a report of this tool, or of another schemaVersion (exit 65). */
 export class ReportFormatError extends QualityEvidenceError {
   readonly path: string;

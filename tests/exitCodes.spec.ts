@@ -1,4 +1,5 @@
 import { expect, test } from './support/test.js';
+import { CommentPostError } from '../src/errors.js';
 import {
   ConfigurationError,
   InputSyntaxError,
@@ -29,6 +30,7 @@ const cases: readonly { name: string; error: unknown; exitCode: number }[] = [
     exitCode: 65,
   },
   { name: 'an unwritable report', error: new ReportWriteError('permission denied (EACCES)'), exitCode: 73 },
+  { name: 'a comment that was written and not posted', error: new CommentPostError('GitHub refused the token (401)'), exitCode: 69 },
   { name: 'an unexpected error', error: new TypeError('bug'), exitCode: 70 },
   { name: 'a thrown non-error', error: 'text', exitCode: 70 },
 ];
@@ -46,6 +48,7 @@ test('the documented codes are the sysexits values, and 1 for a breached budget'
     usage: 64,
     invalidData: 65,
     inputUnreadable: 66,
+    commentNotPosted: 69,
     internal: 70,
     outputUnwritable: 73,
     configuration: 78,

@@ -1,4 +1,5 @@
 import {
+  CommentPostError,
   ConfigurationError,
   ExportError,
   InputLimitError,
@@ -22,6 +23,7 @@ export const EXIT_CODES = {
   usage: 64, // EX_USAGE: the command line is wrong
   invalidData: 65, // EX_DATAERR: malformed JSON, invalid records, more distinct endpoints than a report holds, or a file given as a report that is not one
   inputUnreadable: 66, // EX_NOINPUT: the input file is missing or unreadable
+  commentNotPosted: 69, // EX_UNAVAILABLE: `comment --post` wrote the comment's file, and the platform could not be reached or refused it
   internal: 70, // EX_SOFTWARE: a bug; the only case that prints a stack trace
   outputUnwritable: 73, // EX_CANTCREAT: the report cannot be written
   configuration: 78, // EX_CONFIG: a QE_* variable is missing or invalid
@@ -54,6 +56,7 @@ export function exitCodeFor(error: unknown): number {
   )
     return EXIT_CODES.invalidData;
   if (error instanceof ReportWriteError) return EXIT_CODES.outputUnwritable;
+  if (error instanceof CommentPostError) return EXIT_CODES.commentNotPosted;
   if (error instanceof UsageError) return EXIT_CODES.usage;
   return EXIT_CODES.internal;
 }

@@ -1,5 +1,6 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import { checkCommand } from './checkCommand.js';
+import { commentCommand } from './commentCommand.js';
 import { compareCommand } from './compareCommand.js';
 import { mergeCommand } from './mergeCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
@@ -10,6 +11,7 @@ const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<
   check: checkCommand,
   merge: mergeCommand,
   compare: compareCommand,
+  comment: commentCommand,
 };
 
 /**

@@ -162,6 +162,7 @@ Examples:
 Subcommands:
   check <report.json>                  judge an existing report against budgets (see quality-evidence check --help)
   merge <report.json...>               merge reports of separate runs or machines into one (see quality-evidence merge --help)
+  comment <report.json>                write (and --post) the pull-request comment of a report with a baseline (see quality-evidence comment --help)
   compare <BASE.json> <HEAD.json>      HEAD's report compared with BASE, as a run with --baseline BASE (see quality-evidence compare --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),

@@ -19,6 +19,7 @@ export const UNIT_SPECS: readonly string[] = [
   'bodyConformance.spec.ts',
   'baseline.spec.ts',
   'budgets.spec.ts',
+  'commentRendering.spec.ts',
   'failureExcerpt.spec.ts',
   'latencyChange.spec.ts',
   'latencyHistogram.spec.ts',
@@ -65,6 +66,7 @@ export const UNIT_SPECS: readonly string[] = [
   'testSource.spec.ts',
   'validation.spec.ts',
   'workflow.spec.ts',
+  'workflowLint.spec.ts',
 ];
 
 /** See {@link UNIT_SPECS}. */

@@ -1,0 +1,304 @@
+import {
+  baselineNumbers,
+  comparisonHeadline,
+  countOf,
+  formatChangePercent,
+  formatCount,
+  formatCountChange,
+  formatMs,
+  formatPValue,
+  formatRateChange,
+  SIGNIFICANCE_METHOD,
+} from '../renderers/presentation.js';
+import { statusSet } from '../../records/statusList.js';
+import { code, row } from '../sections/markdownParts.js';
+import {
+  findingsOf,
+  hasNothingToReport,
+  type CommentFindings,
+  type ComparedReport,
+  type Finding,
+  type ReportEndpoint,
+} from './commentFindings.js';
+
+/**
+ * The pull-request comment: a report's comparison with its base, written for
+ * the reviewer. The hidden marker first (it finds the comment again on the
+ * next push), the headline and the base it compared with, the regressions,
+ * then the improvements, then what held, folded; a link to the run's
+ * artifacts. Always within GitHub's limit for a comment body, regressions
+ * kept first: what does not fit is counted, and the note says where it is.
+ */
+
+/** GitHub's longest comment body, in characters (GitLab's notes take a million). */
+export const COMMENT_LIMIT_CHARACTERS = 65_536;
+
+/** How a comment is written. */
+export interface CommentOptions {
+  /** The environment the marker and the title name: the report's own, unless the command was told another. */
+  readonly environment: string;
+  /** Where the run's artifacts are (its CI run's page), when CI says; the comment links to it. */
+  readonly artifactsUrl?: string | undefined;
+  /** The longest body, in UTF-16 code units (never fewer characters); default {@link COMMENT_LIMIT_CHARACTERS}. */
+  readonly limitCharacters?: number | undefined;
+}
+
+/** A comment, written. */
+export interface RenderedComment {
+  /** The Markdown body, its first line the marker. */
+  readonly body: string;
+  /** The hidden first line that identifies the comment of this environment: `<!-- quality-evidence:staging -->`. */
+  readonly marker: string;
+  /** No regression and no improvement ({@link hasNothingToReport}): an earlier comment is updated to say so, and none is created. */
+  readonly nothingToReport: boolean;
+  /** Endpoints listed in the report and left out of the body to keep within the limit. */
+  readonly leftOut: number;
+  readonly findings: CommentFindings;
+}
+
+/**
+ * The marker of an environment's comment: the environment URI-encoded, so
+ * that no name can end the HTML comment early or span two lines. A name
+ * longer than 100 characters encoded is cut there and told apart by a hash
+ * of the whole (FNV-1a, 32 bits), so the marker stays short.
+ */
+export function commentMarker(environment: string): string {
+  const encoded = encodeURIComponent(environment);
+  const shown = encoded.length <= MARKER_NAME_LENGTH ? encoded : `${encoded.slice(0, MARKER_NAME_LENGTH)}~${fnv1a(encoded)}`;
+  return `<!-- quality-evidence:${shown} -->`;
+}
+
+const MARKER_NAME_LENGTH = 100;
+
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Writes the comment of a report that holds a `baseline` section. */
+export function renderComment(report: ComparedReport, options: CommentOptions): RenderedComment {
+  const limit = options.limitCharacters ?? COMMENT_LIMIT_CHARACTERS;
+  const findings = findingsOf(report);
+  const nothingToReport = hasNothingToReport(findings);
+  const marker = commentMarker(options.environment);
+  const comparison = report.baseline;
+  const head = [
+    marker,
+    `### API changes against the base · ${code(options.environment)}`,
+    '',
+    `**${comparisonHeadline(comparison)}**`,
+    '',
+    `${comparedWith(report)} · ${baselineNumbers(comparison)}`,
+  ];
+  if (nothingToReport)
+    head.push('', 'Nothing to report: no endpoint got slower, started failing or failed more, and none got faster or recovered.');
+  const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
+  const sections: Section[] = [
+    {
+      name: ['regression', 'regressions'],
+      open: [`#### Regressions (${formatCount(findings.regressions.length)})`],
+      tableHead: CHANGE_HEAD,
+      rows: findings.regressions.map((finding) => changeRow(finding, report)),
+      close: [],
+    },
+    {
+      name: ['improvement', 'improvements'],
+      open: [`#### Improvements (${formatCount(findings.improvements.length)})`],
+      tableHead: CHANGE_HEAD,
+      rows: findings.improvements.map((finding) => changeRow(finding, report)),
+      close: [],
+    },
+    {
+      name: ['new or no longer run endpoint', 'new or no longer run endpoints'],
+      open: [`#### New and no longer run (${formatCount(findings.others.length)})`],
+      tableHead: ['| Change | Endpoint | p95 before → after | n before → after |', '|---|---|---:|---:|'],
+      rows: findings.others.map(otherRow),
+      close: [],
+    },
+    {
+      name: ['endpoint that held', 'endpoints that held'],
+      open: ['<details>', `<summary>What held: ${heldSummary(findings)}</summary>`],
+      tableHead: ['| Endpoint | Verdict | p95 before → after | n before → after | p-value |', '|---|---|---:|---:|---:|'],
+      rows: findings.held.map(heldRow),
+      close: ['', '</details>'],
+    },
+  ];
+  const tail = [
+    '',
+    `Every endpoint is in the report's \`baseline\` section, among ${where}.`,
+    '',
+    `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`,
+    '',
+  ];
+  return { ...fitSections(head, sections, tail, limit, where), marker, nothingToReport, findings };
+}
+
+/** One part of the body: a heading, a table of rows, and what closes it; written only with at least one row. */
+interface Section {
+  /** What one row is and what several are, for the note on what was left out: `regression`, `regressions`. */
+  readonly name: readonly [one: string, many: string];
+  readonly open: readonly string[];
+  readonly tableHead: readonly string[];
+  readonly rows: readonly string[];
+  readonly close: readonly string[];
+}
+
+/**
+ * The body with as many rows as fit, in order: a row that does not fit
+ * ends the listing, so nothing later (an improvement, what held) is shown
+ * while a regression is left out. Each line costs its length and a line
+ * break; the note on what was left out is reserved for at its longest.
+ */
+function fitSections(
+  head: readonly string[],
+  sections: readonly Section[],
+  tail: readonly string[],
+  limit: number,
+  where: string,
+): { body: string; leftOut: number } {
+  const cost = (lines: readonly string[]) => lines.reduce((total, line) => total + line.length + 1, 0);
+  const totals = sections.map((section) => section.rows.length);
+  const reserve = leftOutNote(sections, totals, where).length + 2;
+  let used = cost(head) + cost(tail) + reserve;
+  const shown = sections.map(() => 0);
+  let full = false;
+  for (const [index, section] of sections.entries()) {
+    if (full) break;
+    for (const line of section.rows) {
+      const opening = shown[index] === 0 ? cost(['', ...section.open, '', ...section.tableHead]) + cost(section.close) : 0;
+      const needed = opening + line.length + 1;
+      if (used + needed > limit) {
+        full = true;
+        break;
+      }
+      used += needed;
+      shown[index]!++;
+    }
+  }
+  const lines = [...head];
+  for (const [index, section] of sections.entries()) {
+    if (shown[index] === 0) continue;
+    lines.push('', ...section.open, '', ...section.tableHead, ...section.rows.slice(0, shown[index]), ...section.close);
+  }
+  const left = sections.map((section, index) => section.rows.length - shown[index]!);
+  const leftOut = left.reduce((total, count) => total + count, 0);
+  if (leftOut > 0) lines.push('', leftOutNote(sections, left, where));
+  lines.push(...tail);
+  return { body: lines.join('\n'), leftOut };
+}
+
+// `**Left out to stay within GitHub's 65,536 characters for a comment:** 2,880 regressions, 12 endpoints that held; see …`.
+function leftOutNote(sections: readonly Section[], left: readonly number[], where: string): string {
+  const parts = sections.flatMap((section, index) =>
+    left[index] === 0 ? [] : [`${formatCount(left[index]!)} ${section.name[left[index] === 1 ? 0 : 1]}`],
+  );
+  return (
+    `**Left out to stay within GitHub's ${formatCount(COMMENT_LIMIT_CHARACTERS)} characters for a comment:** ${parts.join(', ')}. ` +
+    `They are in the report's \`baseline\` section, among ${where}.`
+  );
+}
+
+/** What the comparison was made with: the base commit and its run where the baseline names them. */
+function comparedWith(report: ComparedReport): string {
+  const { run, environment } = report.baseline;
+  if (run === undefined) return `Compared with the baseline report (environment ${code(environment.before)})`;
+  const commit = run.commit === undefined ? 'a run' : `the base commit ${code(run.commit.slice(0, 12))}`;
+  const details = [run.branch === undefined ? undefined : `branch ${code(run.branch)}`, `run of ${run.time}`];
+  return `Compared with ${commit} (${details.filter((part) => part !== undefined).join(', ')})`;
+}
+
+function heldSummary(findings: CommentFindings): string {
+  const tooFew = findings.held.filter((finding) => finding.kind === 'too few samples').length;
+  return `${countOf(findings.held.length - tooFew, 'endpoint')} unchanged, ${formatCount(tooFew)} with too few samples to judge`;
+}
+
+const CHANGE_HEAD = [
+  '| Change | Endpoint | p50 now (change) | p95 before → after (change) | n before → after | Failed calls | Tests |',
+  '|---|---|---:|---:|---:|---|---|',
+];
+
+const MARKS: Readonly<Record<string, string>> = {
+  'newly failing': '🔺',
+  'failing more': '🔺',
+  slower: '🔺',
+  recovered: '🔻',
+  'failing less': '🔻',
+  faster: '🔻',
+};
+
+function changeRow({ endpoint, kind, entry, now }: Finding, report: ComparedReport): string {
+  const failing = kind === 'newly failing' || kind === 'failing more';
+  return row([
+    `${MARKS[kind] ?? '•'} ${kind}`,
+    code(endpoint),
+    entry === undefined ? '' : `${formatMs(now?.responseTimeMs.p50 ?? null)} (${formatChangePercent(entry.latencyTest.p50ChangePercent)})`,
+    entry === undefined ? '' : p95Change(entry),
+    entry === undefined ? '' : formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter }),
+    entry === undefined ? '' : failedCalls(entry, failing ? now : undefined, report),
+    now === undefined ? '' : testsBehind(now, failing),
+  ]);
+}
+
+function otherRow({ endpoint, kind, entry }: Finding): string {
+  return row([
+    kind === 'new' ? '• new' : '• no longer run',
+    code(endpoint),
+    entry === undefined ? '' : p95Change(entry),
+    entry === undefined ? '' : formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter }),
+  ]);
+}
+
+function heldRow({ endpoint, kind, entry }: Finding): string {
+  return row([
+    code(endpoint),
+    kind,
+    entry === undefined ? '' : p95Change(entry),
+    entry === undefined ? '' : formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter }),
+    entry === undefined ? '' : formatPValue(entry.latencyTest.pValue),
+  ]);
+}
+
+function p95Change(entry: NonNullable<Finding['entry']>): string {
+  return `${formatMs(entry.p95.before)} → ${formatMs(entry.p95.after)} (${formatChangePercent(entry.p95.changePercent)})`;
+}
+
+/**
+ * `0 → 4 (0% → 10%): 500 ×3, no response (ECONNRESET) ×1`: the failed calls
+ * before and after, and this run's by status: its statuses outside the
+ * expected ones (the run's, or the endpoint's own), and its calls that got
+ * no response, by error code where the report has them.
+ */
+function failedCalls(entry: NonNullable<Finding['entry']>, now: ReportEndpoint | undefined, report: ComparedReport): string {
+  const counts = `${formatCountChange(entry.failedExecutionCount)} (${formatRateChange(entry.failureRate)})`;
+  if (now === undefined || now.failedExecutionCount === 0) return counts;
+  const expected = statusSet(report.expectedStatusesByEndpoint?.[now.endpoint] ?? report.expectedStatuses).table;
+  const statuses: [string, number][] =
+    now.latencyByStatus === undefined
+      ? [
+          ...Object.entries(now.statusCodes).filter(([status]) => expected[Number(status)] !== 1),
+          ...(now.noResponseCount === 0 ? [] : [['no response', now.noResponseCount] as [string, number]]),
+        ]
+      : now.latencyByStatus.flatMap((outcome): [string, number][] =>
+          outcome.statusCode === undefined
+            ? [[`no response (${outcome.errorCode ?? 'unknown'})`, outcome.executionCount]]
+            : expected[outcome.statusCode] === 1
+              ? []
+              : [[String(outcome.statusCode), outcome.executionCount]],
+        );
+  if (statuses.length === 0) return counts;
+  return `${counts}: ${statuses.map(([status, count]) => `${code(status)} ×${formatCount(count)}`).join(', ')}`;
+}
+
+/** The tests behind an endpoint: those with failed calls for a failing one, else those that called it most; three at most. */
+function testsBehind(now: ReportEndpoint, failing: boolean): string {
+  const tests = (now.tests ?? []).filter((test) => !failing || test.failedCalls > 0);
+  if (tests.length === 0) return '';
+  const shown = tests.slice(0, TESTS_SHOWN).map((test) => code(`${test.title} (${test.file}:${test.line})`));
+  const total = failing ? tests.length : (now.testCount ?? tests.length);
+  const more = total - shown.length;
+  return `${shown.join('<br>')}${more > 0 ? `<br>and ${countOf(more, 'more test')}` : ''}`;
+}
+
+/** The tests a row names: a reviewer needs the first few to start from; the report lists up to ten. */
+const TESTS_SHOWN = 3;
