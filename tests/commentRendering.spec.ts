@@ -30,7 +30,7 @@ test('the first line is the marker of the environment, URI-encoded so that no na
 test('regressions come first, each with p50 and p95 before and after, n on each side and the failed statuses; then what held, folded', () => {
   const { body, nothingToReport } = renderComment(slowerAndFailing, options);
   expect(nothingToReport).toBe(false);
-  expect(body).toContain('**vs baseline: 1 endpoint slower, 1 newly failing, 1 unchanged, 1 too few samples to judge**');
+  expect(body).toContain('**vs base: 1 endpoint slower, 1 newly failing, 1 with new statuses, 1 unchanged, 1 too few samples to judge**');
   const rows = body.split('\n').filter((line) => line.startsWith('| 🔺'));
   expect(rows).toEqual([
     '| 🔺 newly failing | `POST /orders` | 64 ms (0%) | 69 ms → 69 ms (0%) | 100 → 100 | 0 → 3 (0% → 3%): `500` ×3 |  |',

@@ -163,7 +163,8 @@ test('a baseline section HEAD holds, against another report, is replaced by the 
   expect(await readFile(join(folder, 'b/q.json'), 'utf8')).toBe(await readFile(join(folder, 'a/q.json'), 'utf8'));
 });
 
-test('a report of the Playwright reporter (its tests, flaky endpoints, keys in its own order): compare writes what its run with the baseline writes', async () => {
+test(`a report of the Playwright reporter (its tests, flaky endpoints, keys in its own order): \
+compare writes what its run with the baseline writes`, async () => {
   const login = { title: 'auth.spec.ts › logs in', file: 'auth.spec.ts', line: 3, column: 1 };
   const facts = { tests: { total: 1, passed: 1, failed: 0, flaky: 1, skipped: 0 } };
   /** A reporter's run: a flaky login (503 on attempt 1, made good by attempt 2) when `flaky`, and 30 listings. */
@@ -281,7 +282,8 @@ test.describe('budgets', () => {
     expect((JSON.parse(await readFile(join(folder, 'compared.json'), 'utf8')) as QualityReport).budgets?.passed).toBe(false);
   });
 
-  test('without --budgets, a recorded verdict of maxP95IncreasePercent, judged against HEAD’s own baseline, is refused (64): only the budgets can judge it again', async () => {
+  test(`without --budgets, a recorded verdict of maxP95IncreasePercent, judged against HEAD’s own baseline, is refused (64): \
+only the budgets can judge it again`, async () => {
     const folder = await twoReports();
     await writeFile(join(folder, 'budgets.json'), JSON.stringify({ maxP95IncreasePercent: 10 }));
     const judged = [
@@ -349,14 +351,16 @@ test.describe('misuse: the exit code check gives it, one line naming what is wro
       args: ['compare', 'base-records.json', 'head.json', '--output', 'out.json'],
       exitCode: 65,
       stderr:
-        'quality-evidence: the baseline report "base-records.json" is not a quality-summary.json written by quality-evidence (at schemaVersion: Invalid input: expected 1)\n',
+        'quality-evidence: the baseline report "base-records.json" is not a quality-summary.json written by ' +
+        'quality-evidence (at schemaVersion: Invalid input: expected 1)\n',
     },
     {
       name: 'a HEAD that is not a report is 65',
       args: ['compare', 'base.json', 'head-records.json', '--output', 'out.json'],
       exitCode: 65,
       stderr:
-        'quality-evidence: the report "head-records.json" is not a quality-summary.json written by quality-evidence (at schemaVersion: Invalid input: expected 1)\n',
+        'quality-evidence: the report "head-records.json" is not a quality-summary.json written by quality-evidence ' +
+        '(at schemaVersion: Invalid input: expected 1)\n',
     },
     {
       name: 'a HEAD of an earlier version, without latency histograms, is 65',
@@ -368,7 +372,9 @@ test.describe('misuse: the exit code check gives it, one line naming what is wro
       args: ['compare', 'base.json', 'older.json', '--output', 'out.json'],
       exitCode: 65,
       stderr:
-        'quality-evidence: the report "older.json" is not a complete report of this version of quality-evidence (at endpoints[0].latencyHistogram: Invalid input: expected object, received undefined): compare takes reports written by this version\n',
+        'quality-evidence: the report "older.json" is not a complete report of this version of quality-evidence (at ' +
+        'endpoints[0].latencyHistogram: Invalid input: expected object, received undefined): compare takes reports ' +
+        'written by this version\n',
     },
     {
       name: 'a HEAD whose parts do not add up is 65',
@@ -386,14 +392,16 @@ test.describe('misuse: the exit code check gives it, one line naming what is wro
       args: ['compare', 'base.json', 'head.json', '--output', 'base.json'],
       exitCode: 73,
       stderr:
-        'quality-evidence: cannot write the report: the output path is the baseline report "base.json", which this run reads: writing the report there would destroy it\n',
+        'quality-evidence: cannot write the report: the output path is the baseline report "base.json", which this run ' +
+        'reads: writing the report there would destroy it\n',
     },
     {
       name: 'the output path HEAD is refused (73), however it is spelled',
       args: ['compare', 'base.json', 'head.json', '--output', './head.json'],
       exitCode: 73,
       stderr:
-        'quality-evidence: cannot write the report: the output path is the report "head.json", which this run reads: writing the report there would destroy it\n',
+        'quality-evidence: cannot write the report: the output path is the report "head.json", which this run reads: ' +
+        'writing the report there would destroy it\n',
     },
     {
       name: 'a significance level that is no probability is 78',

@@ -285,7 +285,8 @@ test('--post outside GitHub Actions and GitLab CI is one warning, exit 69, and t
   const outcome = await comment(folder, {});
   expect(outcome.exitCode).toBe(69);
   expect(warningLines(outcome)).toEqual([
-    'quality-evidence: warning: the comment was not posted: neither GitHub Actions (GITHUB_REPOSITORY) nor GitLab CI (CI_PROJECT_ID) is in the environment; --post works inside their jobs',
+    'quality-evidence: warning: the comment was not posted: neither GitHub Actions (GITHUB_REPOSITORY) nor GitLab ' +
+      'CI (CI_PROJECT_ID) is in the environment; --post works inside their jobs',
   ]);
   expect(await readFile(join(folder, 'comment.md'), 'utf8')).toContain(MARKER);
 });
@@ -295,7 +296,8 @@ test('a report without a baseline section is refused (65), naming how to make on
   const outcome = await runProgram('src/cli/main.js', { args: ['comment', 'report.json', '--output', 'comment.md'], cwd: folder });
   expect(outcome.exitCode).toBe(65);
   expect(outcome.stderr).toBe(
-    'quality-evidence: the report "report.json" holds no comparison with a base (no `baseline` section): make it with --baseline or --baseline-from-history, or with compare\n',
+    'quality-evidence: the report "report.json" holds no comparison with a base (no `baseline` section): make it ' +
+      'with --baseline or --baseline-from-history, or with compare\n',
   );
   await expect(readFile(join(folder, 'comment.md'), 'utf8')).rejects.toThrow('ENOENT');
 });

@@ -104,7 +104,9 @@ const contractComparisonSchema = z
       .array(operationName)
       .max(CONTRACT_CHANGE_LIMIT)
       .meta({
-        description: `Operations of this report's contract called now and never in the baseline (operations the baseline's contract lacks included), in the document's order; at most ${CONTRACT_CHANGE_LIMIT}`,
+        description:
+          `Operations of this report's contract called now and never in the baseline (operations the baseline's contract ` +
+          `lacks included), in the document's order; at most ${CONTRACT_CHANGE_LIMIT}`,
       }),
     newlyExercisedOperationCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
     noLongerExercisedOperations: z
@@ -118,7 +120,9 @@ const contractComparisonSchema = z
       .array(z.strictObject({ operation: operationName, status: z.string().regex(/^[1-5]\d\d$/) }))
       .max(CONTRACT_CHANGE_LIMIT)
       .meta({
-        description: `Statuses an operation's calls got that its document does not declare, now and not in the baseline, in the document's order, statuses ascending; at most ${CONTRACT_CHANGE_LIMIT}`,
+        description:
+          `Statuses an operation's calls got that its document does not declare, now and not in the baseline, in the ` +
+          `document's order, statuses ascending; at most ${CONTRACT_CHANGE_LIMIT}`,
       }),
     newUndeclaredStatusCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
     schemaViolationChanges: z
@@ -199,13 +203,20 @@ export const baselineComparisonSchema = z
             .max(NEW_STATUS_LIMIT)
             .optional()
             .meta({
-              description: `Only when the baseline is a report that ran this endpoint: status codes its calls got now and never in the baseline, ascending; at most ${NEW_STATUS_LIMIT}`,
+              description:
+                `Only when the baseline is a report that ran this endpoint: status codes its calls got now and never in the ` +
+                `baseline, ascending; at most ${NEW_STATUS_LIMIT}`,
             }),
           newStatusCount: z.int().min(0).optional().meta({ description: 'Only with newStatuses: all of them, listed or not' }),
-          flakiness: z.enum(FLAKINESS_CHANGES).optional().meta({
-            description:
-              'Only when both reports say which endpoints are flaky (reports of the Playwright reporter) and this one is flaky in either: newlyFlaky (now, not in the baseline, which may not have run it), noLongerFlaky (in the baseline, not now), stillFlaky (in both)',
-          }),
+          flakiness: z
+            .enum(FLAKINESS_CHANGES)
+            .optional()
+            .meta({
+              description:
+                'Only when both reports say which endpoints are flaky (reports of the Playwright reporter) and this one is ' +
+                'flaky in either: newlyFlaky (now, not in the baseline, which may not have run it), noLongerFlaky (in the ' +
+                'baseline, not now), stillFlaky (in both)',
+            }),
         }),
       )
       .meta({ description: 'Each endpoint of this report, by label' }),

@@ -95,7 +95,10 @@ function refusal(client: ApiClient, status: number, text: string): string {
   if (status === 401) return `${answer}: the token in ${client.tokenVariable} was refused (missing, expired or of another server)`;
   if (status === 403) return `${answer}: ${client.forbiddenAdvice}`;
   if (status === 404)
-    return `${answer}: no such repository or pull request for this token; check the project's variables and the number, and that the token can read the repository`;
+    return (
+      `${answer}: no such repository or pull request for this token; check the project's variables and the number, ` +
+      `and that the token can read the repository`
+    );
   if (status === 429) return `${answer}: rate limited; try again later`;
   return `${answer}; try again later`;
 }
