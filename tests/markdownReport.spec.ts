@@ -52,7 +52,7 @@ function tableRows(markdown: string, heading: string): string[][] {
 test('the fixture renders exactly this Markdown', async () => {
   expect(await fixtureMarkdown()).toBe(`## API quality evidence: \`local-example\`
 
-❌ **1 failed execution, no budgets set** · 3 executions · 1 failed · 2 slow (over 750 ms) · 0 with no response
+❌ **1 failed call, a server error, no budgets set** · 3 calls · 1 server error · 1 failed · 2 slow (over 750 ms) · 0 with no response
 
 Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · max 1,210 ms
 
@@ -109,7 +109,7 @@ test('a run that recorded no executions says so in words and shows no passing ma
   };
   const markdown = renderMarkdown(report);
   expect(markdown.split('\n')[2]).toBe(
-    '⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+    '⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 calls · 0 server errors · 0 failed · 0 slow (over 750 ms) · 0 with no response',
   );
   expect(markdown).not.toContain('✅');
   expect(markdown).toContain('No endpoint ran.');
@@ -349,7 +349,7 @@ test('orders', async () => {
     expect(await pathExists(join(project, 'out/quality-summary.html'))).toBe(true);
     // The one line at the end of the run names the three files.
     expect(outcome.stdout).toContain(
-      'quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n',
+      'quality-evidence: 2 calls: 1 server error, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n',
     );
   });
 });

@@ -144,7 +144,7 @@ test.describe('every call the server answered is recorded or counted as unrecord
 
   test('the run ends with one line giving the headline numbers and where the report is', () => {
     expect(outcome.stdout).toContain(
-      'quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n',
+      'quality-evidence: 4 calls: 0 server errors, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; report written to out/quality-summary.json (also .md, .html)\n',
     );
   });
 

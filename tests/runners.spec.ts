@@ -86,6 +86,7 @@ test.describe('npm run start:environment', () => {
   ],
   "noResponseCount": 0,
   "noResponseEndpoints": [],
+  "serverErrorCount": 0,
   "expectedErrorCount": 0,
   "statusCodes": {
     "200": 1,
@@ -109,6 +110,7 @@ test.describe('npm run start:environment', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 0,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "200": 1
       },
@@ -147,6 +149,7 @@ test.describe('npm run start:environment', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 1,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "404": 1
       },

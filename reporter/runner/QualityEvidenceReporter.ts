@@ -2,7 +2,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../../src/index.js';
 import { displayPath } from '../../src/io/displayPath.js';
-import { countOf, describeIncompleteRun, passingTestFailureHint } from '../../src/report/renderers/presentation.js';
+import { countOf, describeIncompleteRun, passingTestFailureHints } from '../../src/report/renderers/presentation.js';
 import { isIncompleteRun } from '../../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../../src/report/renderers/terminal.js';
 import { openRun, type RunSettings } from '../../src/workflow/openRun.js';
@@ -203,8 +203,7 @@ export default class QualityEvidenceReporter implements Reporter {
         `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response (${countOf(report.noResponseEndpoints.length, 'endpoint')}); is the server under test running?`,
       );
     }
-    const hint = passingTestFailureHint(report);
-    if (hint !== undefined) lines.push(`quality-evidence reporter: ${hint}`);
+    for (const hint of passingTestFailureHints(report)) lines.push(`quality-evidence reporter: ${hint}`);
     for (const warning of runWarnings) lines.push(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}`);
     if (isIncompleteRun(report.runStatus)) {
       lines.push(

@@ -18,6 +18,15 @@ import {
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js';
 
+/**
+ * What `serverErrorCount` counts, run-wide and per endpoint. Optional in the
+ * schema only so that reports of earlier versions still read (as baselines,
+ * merge inputs): this version always writes it, and reads an older report's
+ * as {@link serverErrorsOf} estimates it.
+ */
+const SERVER_ERROR_DESCRIPTION =
+  "Failed executions answered with a status of 500 or above, or with no response at all: the server's defects, counted apart from client errors (4xx), which are most often deliberate. A 5xx declared expected is not one. Absent in reports of versions before 0.2";
+
 /** Version of the report format; raised on any incompatible change. */
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -140,6 +149,7 @@ export const endpointStatisticsSchema = z
       .meta({ description: 'Executions with a status of 400 or above that was expected (negative tests): not failures' }),
     slowExecutionCount: z.int().min(0),
     noResponseCount: z.int().min(0),
+    serverErrorCount: z.int().min(0).optional().meta({ description: SERVER_ERROR_DESCRIPTION }),
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema,
     latencyHistogram: latencyHistogramSchema,
@@ -168,7 +178,7 @@ export const endpointStatisticsSchema = z
       .max(FAILED_EXECUTION_LIMIT)
       .optional()
       .meta({
-        description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: a Playwright run's by test file, line, column, title and attempt; records read from files by file name, then position in the file (the same whatever the order of files, shards and threads)`,
+        description: `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls, server errors (500 or above, no response) first, then by place: a Playwright run's by test file, line, column, title and attempt; records read from files by file name, then position in the file (the same whatever the order of files, shards and threads)`,
       }),
     flakyFailedExecutionCount: z.int().min(0).optional().meta({
       description:
@@ -239,6 +249,11 @@ export const qualityReportSchema = z
     noResponseEndpoints: z
       .array(z.string())
       .meta({ description: 'Endpoints with at least one execution that got no response, each once, in code-unit order' }),
+    serverErrorCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: `${SERVER_ERROR_DESCRIPTION}; the endpoints' added up` }),
     expectedErrorCount: z.int().min(0).meta({
       description:
         'Executions with a status of 400 or above that was expected (expectedStatuses): negative tests, counted here and not as failed',
@@ -377,6 +392,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     slowEndpoints: [...summary.slowEndpoints],
     noResponseCount: summary.noResponseCount,
     noResponseEndpoints: [...summary.noResponseEndpoints],
+    serverErrorCount: summary.serverErrorCount,
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: copySparseCounts(summary.statusCodes),
     responseTimeMs: copyStatistics(summary.responseTimeMs),
@@ -463,4 +479,21 @@ function failedExecutionEntry({
 
 function slowExecutionEntry({ location, ...execution }: SlowExecution): QualityReport['slowestExecutions'][number] {
   return location === undefined ? { ...execution } : { ...execution, location: describeLocation(location) };
+}
+
+/**
+ * The server errors of a report or of one endpoint: as it counts them, or,
+ * for a report of a version before 0.2, its calls with no response and its
+ * 5xx answers, at most its failed executions (a 5xx declared expected there
+ * cannot be told apart).
+ */
+export function serverErrorsOf(counted: {
+  readonly serverErrorCount?: number | undefined;
+  readonly failedExecutionCount: number;
+  readonly noResponseCount: number;
+  readonly statusCodes: Readonly<Record<string, number>>;
+}): number {
+  if (counted.serverErrorCount !== undefined) return counted.serverErrorCount;
+  const answered = Object.entries(counted.statusCodes).reduce((sum, [code, count]) => sum + (Number(code) >= 500 ? count : 0), 0);
+  return Math.min(counted.failedExecutionCount, counted.noResponseCount + answered);
 }

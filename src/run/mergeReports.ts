@@ -2,7 +2,7 @@ import { ReportFormatError } from '../errors.js';
 import { formatIssuePath } from '../issues/issuePath.js';
 import { parseLocation, type RecordLocation } from '../issues/location.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
-import type { QualityReport, RunStatus } from '../report/qualityReport.js';
+import { serverErrorsOf, type QualityReport, type RunStatus } from '../report/qualityReport.js';
 import { MAX_REPORT_EXECUTIONS, MAX_REPORT_EXECUTIONS_TEXT, reportDisagreement } from '../report/reportConsistency.js';
 import { quoteText } from '../renderValue.js';
 import type { BodyTallyData } from '../summary/bodyTally.js';
@@ -124,6 +124,8 @@ function reportedEndpointOf(entry: Endpoint): ReportedEndpoint {
     executionCount,
     failedExecutionCount,
     expectedErrorCount,
+    // A report of a version before 0.2 counts none: estimated from its statuses.
+    serverErrorCount: serverErrorsOf(entry),
     slowExecutionCount,
     noResponseCount,
     newConnectionCount,

@@ -54,6 +54,7 @@ export const UNIT_SPECS: readonly string[] = [
   'recordLimits.spec.ts',
   'renderingLimits.spec.ts',
   'reporter-example.spec.ts',
+  'serverErrors.spec.ts',
   'settings.spec.ts',
   'sourceSplit.spec.ts',
   'suite.spec.ts',
