@@ -202,6 +202,11 @@ const expectedOrdersReport: QualityReport = {
   unrecordedCallCount: 0,
   unrecordedEndpoints: [],
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
+  // The two failed tests, beside the endpoints their calls reached: the one with failed calls first.
+  failedTests: [
+    { ...declared(18, 'always fails'), endpoints: [{ endpoint: 'POST /orders', calls: 2, failedCalls: 2 }], endpointCount: 1 },
+    { ...declared(23, 'times out'), endpoints: [{ endpoint: 'GET /reports', calls: 2, failedCalls: 0 }], endpointCount: 1 },
+  ],
   runStatus: 'failed',
   flakyFailedExecutionCount: 1,
   passingTestFailureCount: 1,

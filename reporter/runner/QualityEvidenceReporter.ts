@@ -12,7 +12,8 @@ import { isListingRun } from './playwrightPrivate.js';
 import { systemClock, type Clock } from '../../src/helpers/clock.js';
 import { apiCallsOf } from '../shared/apiCalls.js';
 import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from '../shared/executionAttachment.js';
-import { EXPECTED_STATUS_ANNOTATION, feedAttempts, type Attempt } from './feedAttempts.js';
+import { EXPECTED_STATUS_ANNOTATION, feedAttempts, testIdentityOf, type Attempt } from './feedAttempts.js';
+import type { TestIdentity } from '../../src/summary/endpointEvidence.js';
 import { testSourceOfFile } from './testSource.js';
 import { checkBeforeRun } from './checkBeforeRun.js';
 import { runTestsOf } from './runTests.js';
@@ -157,6 +158,7 @@ export default class QualityEvidenceReporter implements Reporter {
         unrecordedCalls,
         ...(browserCalls === undefined ? {} : { browserCalls }),
         tests: countTests(this.rootSuite),
+        failedTests: failedTestsOf(this.rootSuite, this.rootDir),
         runStatus: result.status,
         ...htmlReport,
       });
@@ -252,6 +254,11 @@ function htmlReportFolderOf(config: FullConfig, env: EnvironmentRecord): string 
 /** A path from one folder to a file, with forward slashes, as a link takes it. */
 function relativeLink(from: string, to: string): string {
   return relative(resolve(from), to).split(sep).join('/');
+}
+
+/** The tests that failed (their outcome `unexpected`, as countTests counts them), each as the report names a test. */
+function failedTestsOf(suite: Suite | undefined, rootDir: string): TestIdentity[] {
+  return (suite?.allTests() ?? []).filter((test) => test.outcome() === 'unexpected').map((test) => testIdentityOf(test, rootDir));
 }
 
 function countTests(suite: Suite | undefined): TestCounts {

@@ -6,6 +6,7 @@ import type { LatencyStatistics } from '../summary/latencySamples.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { SourceStatistics } from '../summary/sourceShare.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
+import { FAILED_TEST_ENDPOINT_LIMIT, FAILED_TEST_LIMIT, type FailedTest } from '../summary/failedTests.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { copySparseCounts } from '../summary/sparseCounts.js';
 import {
@@ -75,6 +76,20 @@ const testCallsSchema = z
     failedCalls: z.int().min(0),
   })
   .meta({ title: 'TestCalls' });
+
+/** A test that failed, beside the endpoints its calls reached. */
+const failedTestSchema = z
+  .strictObject({
+    ...testIdentityShape,
+    endpoints: z
+      .array(z.strictObject({ endpoint: z.string(), calls: z.int().min(1), failedCalls: z.int().min(0) }))
+      .max(FAILED_TEST_ENDPOINT_LIMIT)
+      .meta({
+        description: `The endpoints its calls reached, every attempt counted: those where its calls failed first (most failed calls), then most calls, then by label; at most ${FAILED_TEST_ENDPOINT_LIMIT}. Empty for a test that made no recorded call`,
+      }),
+    endpointCount: z.int().min(0).meta({ description: 'How many endpoints its calls reached, listed or not' }),
+  })
+  .meta({ title: 'FailedTest' });
 
 /** The `source` of a call a web application made in a browser test; absent for an API client's. */
 const browserSourceSchema = z.literal('browser').optional().meta({
@@ -302,6 +317,13 @@ export const qualityReportSchema = z
       description: 'Only with browserCallCount: calls still in flight when their browser context closed (a long poll): not executions',
     }),
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
+    failedTests: z
+      .array(failedTestSchema)
+      .max(FAILED_TEST_LIMIT)
+      .optional()
+      .meta({
+        description: `Only in reports written by the Playwright reporter, when tests failed: the failed tests (those tests.failed counts), each beside the endpoints its calls reached; most failed calls first, then by file, line, column and title; at most ${FAILED_TEST_LIMIT} (tests.failed says how many failed in all)`,
+      }),
     runStatus: runStatusSchema.optional().meta({
       description:
         'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An interrupted or timed-out run stopped before its tests were done: its evidence is incomplete and it never passes',
@@ -369,6 +391,8 @@ export interface ReportContext {
   readonly browserCalls?: BrowserCallCounts;
   /** Present only in reports from the Playwright reporter. */
   readonly tests?: TestCounts;
+  /** Present only in reports from the Playwright reporter whose tests failed: those tests, beside the endpoints their calls reached. */
+  readonly failedTests?: readonly FailedTest[];
   /** Present only in reports from the Playwright reporter. */
   readonly flakyEndpoints?: readonly string[];
   /** Present only in reports from the Playwright reporter: how the run ended. */
@@ -436,6 +460,12 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     Object.assign(report, { browserCallCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount });
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
+  if (context.failedTests !== undefined && context.failedTests.length > 0) {
+    report.failedTests = context.failedTests.map(({ endpoints, ...test }) => ({
+      ...test,
+      endpoints: endpoints.map((entry) => ({ ...entry })),
+    }));
+  }
   if (context.runStatus !== undefined) report.runStatus = context.runStatus;
   if (context.tests !== undefined) {
     report.flakyFailedExecutionCount = summary.endpoints.reduce((sum, endpoint) => sum + (endpoint.flakyFailedExecutionCount ?? 0), 0);

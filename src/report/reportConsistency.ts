@@ -68,6 +68,9 @@ export function reportDisagreement(report: QualityReport): Disagreement | undefi
   const tests = Object.entries(report.tests ?? {}).map(([name, count]) => [['tests', name], count] as const);
   const counts = [...names.map((name) => [[name], report[name]] as const), ...tests];
   for (const [path, count] of counts) if (count !== undefined && count > MAX_REPORT_EXECUTIONS) return pastBound(path, count);
+  const named = report.failedTests?.length ?? 0;
+  if (named > (report.tests?.failed ?? 0))
+    return at(['failedTests'], `names ${named} failed tests, where tests.failed is ${report.tests?.failed ?? 'absent'}`);
   const statuses = statusListProblem(report);
   if (statuses !== undefined) return statuses;
   const seen = new Set<string>();

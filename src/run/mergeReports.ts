@@ -224,6 +224,7 @@ export function runFactsOf(reports: readonly Report[]): RunFacts {
   const browserCallCount = total((report) => report.browserCallCount);
   const tested = reports.some((report) => report.tests !== undefined);
   const unrecordedEndpoints = [...new Set(reports.flatMap((report) => report.unrecordedEndpoints ?? []))].sort(compareCodeUnits);
+  const failedTests = reports.flatMap((report) => report.failedTests ?? []);
   const statuses = reports.map((report) => report.runStatus);
   const runStatus = STATUS_ORDER.find((status) => statuses.includes(status));
   return {
@@ -251,6 +252,8 @@ export function runFactsOf(reports: readonly Report[]): RunFacts {
           },
         }
       : {}),
+    // Each report names its worst failed tests: the merge names the worst of them all, as one run would.
+    ...(failedTests.length === 0 ? {} : { failedTests }),
     ...(runStatus === undefined ? {} : { runStatus }),
   };
 }

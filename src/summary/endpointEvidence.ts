@@ -192,8 +192,14 @@ export class EndpointEvidence {
     };
   }
 
+  /** The calls of one test (by {@link testKeyOf}) this endpoint counted; undefined when the test did not call it. */
+  callsOf(key: string): { readonly calls: number; readonly failedCalls: number } | undefined {
+    const known = this.tests.get(key);
+    return known === undefined ? undefined : { calls: known.calls, failedCalls: known.failedCalls };
+  }
+
   private countTest(identity: TestIdentity, calls: number, failedCalls: number): void {
-    const key = `${identity.file}\u0000${identity.line}\u0000${identity.column}\u0000${identity.title}`;
+    const key = testKeyOf(identity);
     const known = this.tests.get(key);
     if (known === undefined) this.tests.set(key, { identity, calls, failedCalls });
     else {
@@ -247,6 +253,11 @@ function placeOf({ test, attempt, location }: FailedExecution): readonly (string
     case 'described':
       return [2, location.text];
   }
+}
+
+/** The key a test is known by wherever a run counts it: its place and title. */
+export function testKeyOf({ file, line, column, title }: TestIdentity): string {
+  return `${file}\u0000${line}\u0000${column}\u0000${title}`;
 }
 
 /** A failed execution's place in words, as slowestExecutions gives it. */

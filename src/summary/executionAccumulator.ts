@@ -19,6 +19,7 @@ import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally
 import type { BodyCheck } from '../records/bodyCheck.js';
 import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
+import type { TestEndpoint } from './failedTests.js';
 import {
   EndpointEvidence,
   type CallSource,
@@ -731,6 +732,26 @@ export class ExecutionAccumulator {
       slowestExecutions: [...this.slowest],
       ...(split === undefined ? {} : { sources: split.sources }),
     };
+  }
+
+  /**
+   * The endpoints each of some tests (by testKeyOf) called, with its calls
+   * and failed calls of each: what a failed test is named beside. One pass
+   * over the endpoints, whatever the number of tests asked.
+   */
+  endpointsOfTests(keys: ReadonlySet<string>): Map<string, TestEndpoint[]> {
+    const found = new Map<string, TestEndpoint[]>();
+    if (keys.size === 0) return found;
+    for (const [endpoint, tally] of this.tallies) {
+      for (const key of keys) {
+        const calls = tally.evidence?.callsOf(key);
+        if (calls === undefined) continue;
+        const list = found.get(key) ?? [];
+        list.push({ endpoint, ...calls });
+        found.set(key, list);
+      }
+    }
+    return found;
   }
 
   /** How many distinct endpoints have been counted. */

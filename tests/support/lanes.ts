@@ -20,6 +20,7 @@ export const UNIT_SPECS: readonly string[] = [
   'baseline.spec.ts',
   'budgets.spec.ts',
   'failureExcerpt.spec.ts',
+  'failedTests.spec.ts',
   'latencyChange.spec.ts',
   'latencyHistogram.spec.ts',
   'historyTrend.spec.ts',

@@ -3,6 +3,7 @@ import { budgetsSection } from './budgets.js';
 import { contractSection } from './contract.js';
 import { endpointsSection } from './endpoints.js';
 import { failedCallsSection } from './failedCalls.js';
+import { failedTestsSection } from './failedTests.js';
 import { flakySection } from './flaky.js';
 import { footnoteSection } from './footnote.js';
 import { headlineSection } from './headline.js';
@@ -17,6 +18,7 @@ import { unrecordedSection } from './unrecorded.js';
 /** Every section, one entry per id (the compiler holds it): each gives its Markdown, its HTML, or both. */
 const SECTIONS: { readonly [Id in SectionId]: ReportSection<Id> } = {
   headline: headlineSection,
+  failedTests: failedTestsSection,
   sources: sourcesSection,
   hint: hintSection,
   budgets: budgetsSection,

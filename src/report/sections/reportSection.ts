@@ -7,6 +7,7 @@ import type { QualityReport } from '../qualityReport.js';
  */
 export const SECTION_IDS = [
   'headline',
+  'failedTests',
   'sources',
   'hint',
   'budgets',
