@@ -8,6 +8,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
+import { unmatchedEndpointKeyWarnings } from '../evaluation/unmatchedEndpointKeys.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from './judgement.js';
 import {
@@ -157,7 +158,15 @@ async function publishRun(
   // The history line and the exports are stamped when the run ends, by the run's clock.
   const now = host.clock.now();
   const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, settings, tests: facts.tests };
-  const laterWarnings = [...(judgement.warnings ?? []), ...historySkippedWarnings(report)];
+  const laterWarnings = [
+    ...(judgement.warnings ?? []),
+    ...historySkippedWarnings(report),
+    ...unmatchedEndpointKeyWarnings(report, {
+      expectedStatusesByEndpoint: settings.expectedStatusesByEndpoint,
+      budgets: judgement.budgets,
+      budgetsPath: typeof settings.budgets === 'string' ? settings.budgets : undefined,
+    }),
+  ];
   if (destination.outputPath === undefined) {
     const files = await publishExports(report, destination.exports ?? {}, host.fileSystem, exportContext, destination.reads ?? []);
     return { report, reportText: '', files, warnings: laterWarnings };

@@ -31,6 +31,7 @@ export const UNIT_SPECS: readonly string[] = [
   'contractCoverage.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',
+  'endpointKeys.spec.ts',
   'endpointLabels.spec.ts',
   'exitCodes.spec.ts',
   'expectedStatuses.spec.ts',
