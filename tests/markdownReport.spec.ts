@@ -56,6 +56,14 @@ test('the fixture renders exactly this Markdown', async () => {
 
 Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · max 1,210 ms
 
+### Failed calls
+
+The first failed calls of each endpoint, server errors first, with the test and line behind each.
+
+| Endpoint | Status | Call | Time | Where |
+|---|---|---|---:|---|
+| \`POST /orders\` | 503 | \`POST /orders\` | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
+
 ### Endpoints
 
 | Status | Endpoint | n | Failed | Statuses | Slow | p50 | p95 | p99 | Tests |
@@ -63,14 +71,6 @@ Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · m
 | ❌ failing | \`POST /orders\` | 1 | 1 | 503 ×1 | 1 | 980 ms | 980 ms | 980 ms |  |
 | 🐢 slow | \`GET /invoices\` | 1 | 0 | 201 ×1 | 1 | 1,210 ms | 1,210 ms | 1,210 ms |  |
 | ✅ ok | \`GET /orders\` | 1 | 0 | 200 ×1 | 0 | 120 ms | 120 ms | 120 ms |  |
-
-### Failed calls
-
-The first failed calls of each endpoint, with the test and line behind each.
-
-| Endpoint | Status | Call | Time | Where |
-|---|---|---|---:|---|
-| \`POST /orders\` | 503 | \`POST /orders\` | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
 
 ### Slowest executions
 
@@ -129,7 +129,7 @@ test('a large run lists the 50 worst endpoints, failed first then by p95, and sa
     .slice(0, 50);
   expect(rows.map((cells) => cells[1])).toStrictEqual(worst.map((endpoint) => `\`${endpoint.endpoint}\``));
   expect(renderMarkdown(report)).toContain(
-    'The 50 worst endpoints (failed first, then by p95) of 64: 14 more endpoints in `quality-summary.json`.',
+    'The 50 worst endpoints (server errors first, then failed, then by p95) of 64: 14 more endpoints in `quality-summary.json`.',
   );
 });
 
@@ -205,7 +205,7 @@ test('the failed calls name, for each failing endpoint, the status, the call and
   expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
 });
 
-test('each endpoint too small to judge against the baseline says so, with its samples, however far its p95 moved', () => {
+test('endpoints too small to judge against the baseline are counted in one line, each named with its samples in a folded list, however far its p95 moved', () => {
   const run = (scale: number) =>
     reportOf(
       [5, 6, 7, 8, 9]
@@ -216,7 +216,8 @@ test('each endpoint too small to judge against the baseline says so, with its sa
   const markdown = renderMarkdown({ ...after, baseline: compareWithBaseline(after, run(1)) });
   expect(markdown).toContain('**vs baseline: 0 endpoints slower, 0 newly failing, 0 unchanged, 2 too few samples to judge**');
   expect(markdown).toContain(
-    'No endpoint changed.\n\n**Too few samples to judge** (n before → after): `DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.',
+    'No endpoint changed.\n\n<details><summary>2 endpoints with too few samples to judge (n before → after)</summary>\n\n' +
+      '`DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.\n\n</details>',
   );
 });
 

@@ -26,7 +26,7 @@ test('the terminal summary of the fixture: verdict, numbers, percentiles with th
       '3 calls · 1 server error · 1 failed · 2 slow (over 750 ms) · 0 with no response',
       'p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3)',
       '',
-      'Worst endpoints (failed first, then by p95; percentiles by nearest rank):',
+      'Worst endpoints (server errors first, then failed, then by p95; percentiles by nearest rank):',
       '  ✖ POST /orders     1 failed  p95 980 ms (n=1)  failing  503 ×1',
       '  ▲ GET /invoices    0 failed  p95 1,210 ms (n=1)  slow  201 ×1',
       '  ✔ GET /orders      0 failed  p95 120 ms (n=1)  ok  200 ×1',

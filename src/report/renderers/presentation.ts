@@ -533,10 +533,14 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
 
 /**
  * The endpoints of the comparison with too few samples to judge, each with
- * its sample counts: `GET /health (5 → 5)`; at most `limit`, and how many
- * more there are.
+ * its sample counts: `GET /health (5 → 5)`; at most `limit`, how many more
+ * there are, and the line that counts them all: little to judge is said
+ * briefly, in one line with the names folded under it.
  */
-export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>, limit: number): { shown: string[]; more: number } {
+export function tooFewToJudge(
+  comparison: NonNullable<QualityReport['baseline']>,
+  limit: number,
+): { shown: string[]; more: number; count: number; line: string } {
   const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples');
   const shown = entries
     .slice(0, limit)
@@ -544,7 +548,17 @@ export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>
       (entry) =>
         `${shownText(entry.endpoint)} (${formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })})`,
     );
-  return { shown, more: entries.length - shown.length };
+  const line = `${countOf(entries.length, 'endpoint')} with too few samples to judge (n before → after)`;
+  return { shown, more: entries.length - shown.length, count: entries.length, line };
+}
+
+/**
+ * A budget result with nothing to judge: maxP95IncreasePercent of an
+ * endpoint with too few samples to judge, which holds. The tables leave
+ * these out and count them in one line, their endpoints folded under it.
+ */
+export function isTooFewToJudge(result: BudgetResult): boolean {
+  return result.passed && result.latencyVerdict === 'tooFewSamples';
 }
 
 /** A count before and after: `3 → 5`, with `–` for a side that has none. */

@@ -115,7 +115,7 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
   for (const hint of passingTestFailureHints(report)) lines.push(`Note: ${hint}`);
   const { shown, more } = worstEndpoints(report, TERMINAL_ENDPOINT_LIMIT);
   if (shown.length > 0) {
-    lines.push('', `Worst endpoints (failed first, then by p95; percentiles by nearest rank):`);
+    lines.push('', `Worst endpoints (server errors first, then failed, then by p95; percentiles by nearest rank):`);
     const stateOf = endpointStates(report);
     const labels = shown.map((endpoint) => shownText(endpoint.endpoint));
     const width = Math.min(60, Math.max(...labels.map((label) => label.length)));

@@ -14,8 +14,8 @@ import {
   tooFewToJudge,
   type BaselineChange,
 } from '../renderers/presentation.js';
-import { attribute, label, text } from './htmlParts.js';
-import { code, row } from './markdownParts.js';
+import { attribute, foldedHtml, label, text } from './htmlParts.js';
+import { code, foldedMarkdown, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
 
 /**
@@ -48,9 +48,9 @@ export const baselineSection: ReportSection<'baseline'> = {
         lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
     }
     const tooFew = tooFewToJudge(comparison, limits.changes);
-    if (tooFew.shown.length > 0) {
+    if (tooFew.count > 0) {
       const more = tooFew.more > 0 ? `, and ${formatCount(tooFew.more)} more` : '';
-      lines.push('', `**Too few samples to judge** (n before → after): ${tooFew.shown.map(code).join(', ')}${more}.`);
+      lines.push('', foldedMarkdown(tooFew.line, `${tooFew.shown.map(code).join(', ')}${more}.`));
     }
     lines.push('', `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`);
     return lines;
@@ -64,10 +64,13 @@ export const baselineSection: ReportSection<'baseline'> = {
     const tooFew = tooFewToJudge(comparison, limits.changes);
     const tooFewMore = tooFew.more > 0 ? text(`, and ${formatCount(tooFew.more)} more`) : '';
     const tooFewLine =
-      tooFew.shown.length === 0
+      tooFew.count === 0
         ? ''
-        : '<p data-field="tooFewSamples"><strong>Too few samples to judge</strong> (n before → after): ' +
-          `${tooFew.shown.map((entry) => `<code>${text(entry)}</code>`).join(', ')}${tooFewMore}.</p>`;
+        : foldedHtml(
+            'tooFewSamples',
+            tooFew.line,
+            `${tooFew.shown.map((entry) => `<code>${text(entry)}</code>`).join(', ')}${tooFewMore}.`,
+          );
     const title = '<section id="baseline"><h2>Changes against the baseline</h2>';
     if (changes.length === 0) return `${title}${lead}<p>No endpoint changed.</p>${tooFewLine}${method}</section>`;
     const rows = changes.slice(0, limits.changes).map(changeRowHtml);

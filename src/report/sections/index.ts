@@ -1,5 +1,7 @@
 import { baselineSection } from './baseline.js';
+import { attentionSection } from './attention.js';
 import { budgetsSection } from './budgets.js';
+import { chartSection } from './chart.js';
 import { contractSection } from './contract.js';
 import { endpointsSection } from './endpoints.js';
 import { failedCallsSection } from './failedCalls.js';
@@ -18,14 +20,16 @@ import { unrecordedSection } from './unrecorded.js';
 /** Every section, one entry per id (the compiler holds it): each gives its Markdown, its HTML, or both. */
 const SECTIONS: { readonly [Id in SectionId]: ReportSection<Id> } = {
   headline: headlineSection,
+  attention: attentionSection,
   failedTests: failedTestsSection,
-  sources: sourcesSection,
+  failedCalls: failedCallsSection,
   hint: hintSection,
   budgets: budgetsSection,
   baseline: baselineSection,
   history: historySection,
+  sources: sourcesSection,
   endpoints: endpointsSection,
-  failedCalls: failedCallsSection,
+  chart: chartSection,
   contract: contractSection,
   slowest: slowestSection,
   flaky: flakySection,
