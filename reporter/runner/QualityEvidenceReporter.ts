@@ -139,7 +139,7 @@ export default class QualityEvidenceReporter implements Reporter {
     if (this.listing) return undefined;
     const { settings, host } = this;
     try {
-      const runHost = { fileSystem: host.fileSystem, env: host.env, clock: host.clock ?? systemClock };
+      const runHost = { fileSystem: host.fileSystem, env: host.env, clock: host.clock ?? systemClock, cwd: host.cwd };
       // A bad record is named by the test that attached it.
       const opened = await openRun(runSettingsOf(settings), runHost, {
         reads: [settings.settingsFile],

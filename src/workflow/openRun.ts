@@ -34,6 +34,8 @@ export interface RunHost {
   readonly env: EnvironmentRecord;
   /** The run's clock: the time its history line and its exports record. */
   readonly clock: Pick<Clock, 'now'>;
+  /** The working folder the run was started in: the report names the contract's documents relative to it (see documentName). */
+  readonly cwd?: string | undefined;
 }
 
 /**
@@ -123,7 +125,8 @@ async function checkAndLoad(
 ): Promise<{ judgement: Judgement; destination: ReportDestination }> {
   const destination = destinationOf(settings, host, options);
   await checkReportDestination(host.fileSystem, destination);
-  const judgement = options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
+  const judgement =
+    options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env), cwd: host.cwd }, host.fileSystem));
   // The files the contract's $refs bring in are known only now: checked again, before any input is read.
   const judged = destinationJudgedBy(destination, judgement);
   if (judged !== destination) await checkReportDestination(host.fileSystem, judged);
