@@ -37,8 +37,8 @@ test('on a terminal, stderr shows records and bytes read and the rate, then clea
   // The terminal gets the short summary for people.
   expect(stdout.split('\n').slice(0, 3)).toStrictEqual([
     '\u001b[1mquality-evidence\u001b[0m · local',
-    '\u001b[32m✔ no failed executions, no budgets set\u001b[0m',
-    '50 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+    '\u001b[32m✔ no failed calls, no budgets set\u001b[0m',
+    '50 calls · 0 server errors · 0 failed · 0 slow (over 750 ms) · 0 with no response',
   ]);
 });
 

@@ -281,7 +281,7 @@ test.describe('the contract in the reports', () => {
       '\nContract: 3 of 4 operations called (75%) · 4 of 7 declared responses seen (57.14%) · 1 undeclared status · 2 endpoints matching no operation\n',
     );
     expect(formatHeadline(judged, ['q.json'])).toBe(
-      'quality-evidence: 9 executions, 3 failed, 0 slow, 0 with no response; 3 of 4 operations called (75%); report written to q.json',
+      'quality-evidence: 9 calls: 2 server errors, 3 failed, 0 slow, 0 with no response; 3 of 4 operations called (75%); report written to q.json',
     );
   });
 

@@ -190,3 +190,23 @@ test('the renderings show the trend: arrows in the terminal, words and the last 
   expect(html).toContain('<td data-label="Trend" data-field="history.trend" data-value="aboveRange">');
   expect(html).toContain('<circle class="now aboveRange"');
 });
+
+test('the endpoints with too few runs to judge are one line under the history table, their names folded, never rows of it', () => {
+  const random = mulberry32(3);
+  const early = (run: number) =>
+    reportOfRun(run, random, { factor: () => 1, endpoints: run > 17 ? ['GET /steady', 'GET /late', 'GET /later'] : ['GET /steady'] });
+  const runs = Array.from({ length: 20 }, (_, index) => historyRunOf(early(index + 1), runIdentityOf(0, {})));
+  const report = judgeReport(reportOfRun(21, random, { factor: () => 1, endpoints: ['GET /steady', 'GET /late', 'GET /later'] }), {
+    history: { runs },
+  });
+
+  const history = renderMarkdown(report).split('### Against the history\n')[1]?.split('\n### ')[0] ?? '';
+
+  expect(history.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| Trend'))).toStrictEqual([
+    expect.stringMatching(/^\| → within its range .* \| `GET \/steady` \|/),
+  ]);
+  expect(history).toContain(
+    `<details><summary>2 endpoints with too few runs to judge (fewer than ${MINIMUM_HISTORY_RUNS} earlier runs)</summary>\n\n` +
+      '`GET /late`, `GET /later`.\n\n</details>',
+  );
+});

@@ -37,8 +37,8 @@ test('budgets that each hold do not pass an interrupted or timed-out run, and do
 test('the Markdown of an interrupted run says so in its headline and shows no passing mark', () => {
   const markdown = renderMarkdown(reportOf('interrupted'));
   expect(markdown.split('\n')[2]).toBe(
-    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 1 execution · 0 failed · 0 ' +
-      'slow (over 750 ms) · 0 with no response',
+    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 1 call · 0 server ' +
+      'errors · 0 failed · 0 slow (over 750 ms) · 0 with no response',
   );
   expect(markdown).toContain('| ⚠️ pass, on an incomplete run | `maxFailedExecutions` | whole run | ≤ 0 | 0 |');
   expect(markdown).not.toContain('✅ pass');
@@ -63,8 +63,8 @@ test('the terminal summary and the closing line of an interrupted run say so, wi
   delete withoutBudgets.budgets;
   for (const shown of [report, withoutBudgets]) {
     expect(formatHeadline(shown, ['out/q.json'])).toBe(
-      'quality-evidence: 1 execution, 0 failed, 0 slow, 0 with no response; ' +
-        'the run was interrupted before its tests were done: the evidence is incomplete; report written to out/q.json',
+      'quality-evidence: 1 call: 0 server errors, 0 failed, 0 slow, 0 with no response; the run was interrupted ' +
+        'before its tests were done: the evidence is incomplete; report written to out/q.json',
     );
   }
 });

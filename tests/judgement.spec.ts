@@ -127,28 +127,28 @@ test.describe('zero budgets ({}) judge nothing: no rendering shows a pass mark f
 
   test('Markdown', () => {
     expect(renderMarkdown(report).split('\n')[2]).toBe(
-      '❌ **1 failed execution, and the budgets set no limit** · 2 executions · 1 failed · 1 slow (over 750 ms) · 0 with no response',
+      '❌ **1 failed call, a server error, and the budgets set no limit** · 2 calls · 1 server error · 1 failed · 1 slow (over 750 ms) · 0 with no response',
     );
     expect(renderMarkdown(clean).split('\n')[2]).toBe(
-      '⚠️ **No failed executions, but the budgets set no limit** · 1 execution · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+      '⚠️ **No failed calls, but the budgets set no limit** · 1 call · 0 server errors · 0 failed · 0 slow (over 750 ms) · 0 with no response',
     );
     expect(renderMarkdown(clean)).toContain('### Budgets\n\nThe budgets set no limit.\n');
   });
 
   test('HTML', () => {
     expect(renderHtml(report)).toContain(
-      '<p class="verdict bad" data-verdict="failed"><span aria-hidden="true">✖</span> 1 failed execution, and the budgets set no limit</p>',
+      '<p class="verdict bad" data-verdict="failed"><span aria-hidden="true">✖</span> 1 failed call, a server error, and the budgets set no limit</p>',
     );
     expect(renderHtml(clean)).toContain(
-      '<p class="verdict warn" data-verdict="no-budgets"><span aria-hidden="true">⚠</span> No failed executions, but the budgets set no limit</p>',
+      '<p class="verdict warn" data-verdict="no-budgets"><span aria-hidden="true">⚠</span> No failed calls, but the budgets set no limit</p>',
     );
   });
 
   test('the terminal and the closing line', () => {
-    expect(renderTerminal(clean, { files: [] }).split('\n')[1]).toBe('! no failed executions, but the budgets set no limit');
-    expect(renderTerminal(report, { files: [] }).split('\n')[1]).toBe('✖ 1 failed execution, and the budgets set no limit');
+    expect(renderTerminal(clean, { files: [] }).split('\n')[1]).toBe('! no failed calls, but the budgets set no limit');
+    expect(renderTerminal(report, { files: [] }).split('\n')[1]).toBe('✖ 1 failed call, a server error, and the budgets set no limit');
     expect(formatHeadline(clean, ['q.json'])).toBe(
-      'quality-evidence: 1 execution, 0 failed, 0 slow, 0 with no response; budgets: none, as the budgets set no limit; report written to q.json',
+      'quality-evidence: 1 call: 0 server errors, 0 failed, 0 slow, 0 with no response; budgets: none, as the budgets set no limit; report written to q.json',
     );
   });
 

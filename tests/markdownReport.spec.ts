@@ -58,9 +58,17 @@ const percentilesNote =
 test('the fixture renders exactly this Markdown', async () => {
   expect(await fixtureMarkdown()).toBe(`## API quality evidence: \`local-example\`
 
-❌ **1 failed execution, no budgets set** · 3 executions · 1 failed · 2 slow (over 750 ms) · 0 with no response
+❌ **1 failed call, a server error, no budgets set** · 3 calls · 1 server error · 1 failed · 2 slow (over 750 ms) · 0 with no response
 
 Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · max 1,210 ms
+
+### Failed calls
+
+The first failed calls of each endpoint, server errors first, with the test and line behind each.
+
+| Endpoint | Status | Call | Time | Where |
+|---|---|---|---:|---|
+| \`POST /orders\` | 503 | \`POST /orders\` | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
 
 ### Endpoints
 
@@ -69,14 +77,6 @@ Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · m
 | ❌ failing | \`POST /orders\` | 1 | 1 | 503 ×1 | 1 | 980 ms | 980 ms | 980 ms |  |
 | 🐢 slow | \`GET /invoices\` | 1 | 0 | 201 ×1 | 1 | 1,210 ms | 1,210 ms | 1,210 ms |  |
 | ✅ ok | \`GET /orders\` | 1 | 0 | 200 ×1 | 0 | 120 ms | 120 ms | 120 ms |  |
-
-### Failed calls
-
-The first failed calls of each endpoint, with the test and line behind each.
-
-| Endpoint | Status | Call | Time | Where |
-|---|---|---|---:|---|
-| \`POST /orders\` | 503 | \`POST /orders\` | 980 ms | \`executions[1] of fixtures/quality-executions.json, id exec-002\` |
 
 ### Slowest executions
 
@@ -115,7 +115,8 @@ test('a run that recorded no executions says so in words and shows no passing ma
   };
   const markdown = renderMarkdown(report);
   expect(markdown.split('\n')[2]).toBe(
-    '⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 executions · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+    '⚠️ **No executions were recorded: this run is no evidence of API quality** · 0 calls · 0 server errors · 0 ' +
+      'failed · 0 slow (over 750 ms) · 0 with no response',
   );
   expect(markdown).not.toContain('✅');
   expect(markdown).toContain('No endpoint ran.');
@@ -135,7 +136,7 @@ test('a large run lists the 50 worst endpoints, failed first then by p95, and sa
     .slice(0, 50);
   expect(rows.map((cells) => cells[1])).toStrictEqual(worst.map((endpoint) => `\`${endpoint.endpoint}\``));
   expect(renderMarkdown(report)).toContain(
-    'The 50 worst endpoints (failed first, then by p95) of 64: 14 more endpoints in `quality-summary.json`.',
+    'The 50 worst endpoints (server errors first, then failed, then by p95) of 64: 14 more endpoints in `quality-summary.json`.',
   );
 });
 
@@ -211,20 +212,25 @@ test('the failed calls name, for each failing endpoint, the status, the call and
   expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
 });
 
-test('each endpoint too small to judge against the baseline says so, with its samples, however far its p95 moved', () => {
-  const run = (scale: number) =>
-    reportOf(
-      [5, 6, 7, 8, 9]
-        .map((time) => ({ statusCode: 200, endpoint: 'GET /health', responseTimeMs: time * scale }))
-        .concat([{ statusCode: 200, endpoint: 'DELETE /users/:id', responseTimeMs: 30 * scale }]),
+test(
+  'endpoints too small to judge against the baseline are counted in one line, each named with its samples in a ' +
+    'folded list, however far its p95 moved',
+  () => {
+    const run = (scale: number) =>
+      reportOf(
+        [5, 6, 7, 8, 9]
+          .map((time) => ({ statusCode: 200, endpoint: 'GET /health', responseTimeMs: time * scale }))
+          .concat([{ statusCode: 200, endpoint: 'DELETE /users/:id', responseTimeMs: 30 * scale }]),
+      );
+    const after = run(1.8);
+    const markdown = renderMarkdown({ ...after, baseline: compareWithBaseline(after, run(1)) });
+    expect(markdown).toContain('**vs base: 0 endpoints unchanged, 2 too few samples to judge**');
+    expect(markdown).toContain(
+      'No endpoint changed.\n\n<details><summary>2 endpoints with too few samples to judge (n before → after)</summary>\n\n' +
+        '`DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.\n\n</details>',
     );
-  const after = run(1.8);
-  const markdown = renderMarkdown({ ...after, baseline: compareWithBaseline(after, run(1)) });
-  expect(markdown).toContain('**vs base: 0 endpoints unchanged, 2 too few samples to judge**');
-  expect(markdown).toContain(
-    'No endpoint changed.\n\n**Too few samples to judge** (n before → after): `DELETE /users/:id (1 → 1)`, `GET /health (5 → 5)`.',
-  );
-});
+  },
+);
 
 test("a failed call made in a client wrapper names the test's line and where the call was made; one made in the test names its own line", () => {
   const test_ = { title: 'booking.spec.ts › deletes a booking', file: 'tests/booking.spec.ts', line: 4, column: 1 };
@@ -362,7 +368,7 @@ test('orders', async () => {
     expect(await pathExists(join(project, 'out/quality-summary.html'))).toBe(true);
     // The one line at the end of the run names the three files.
     expect(outcome.stdout).toContain(
-      'quality-evidence: 2 executions, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n',
+      'quality-evidence: 2 calls: 1 server error, 1 failed, 1 slow, 0 with no response; report written to out/quality-summary.json (also .md, .html)\n',
     );
   });
 });

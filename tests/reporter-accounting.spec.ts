@@ -144,7 +144,7 @@ test.describe('every call the server answered is recorded or counted as unrecord
 
   test('the run ends with one line giving the headline numbers and where the report is', () => {
     expect(outcome.stdout).toContain(
-      'quality-evidence: 4 executions, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; ' +
+      'quality-evidence: 4 calls: 0 server errors, 0 failed, 0 slow, 0 with no response, 2 calls not recorded; ' +
         'report written to out/quality-summary.json (also .md, .html)\n',
     );
   });
@@ -364,11 +364,11 @@ test('records', async () => {
     expect(outcome.exitCode).not.toBe(0);
     expect(outcome.stdout + outcome.stderr).toContain(
       'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-        `  - outputfile in ${file}: is not a setting of quality-evidence.config.json ` +
-        '(known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
-        'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
-        'baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, ' +
-        'formats)\n' +
+        `  - outputfile in ${file}: is not a setting of quality-evidence.config.json (known: environment, ` +
+        `slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, ` +
+        `endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, ` +
+        `baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, ` +
+        `formats)\n` +
         `  - slowResponseThresholdMs in ${file}: must be a whole number of milliseconds, 0 or more; got "fast" (a string)\n`,
     );
     expect(await pathExists(join(project, 'test-results'))).toBe(false);

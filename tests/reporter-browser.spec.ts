@@ -163,8 +163,8 @@ test('a browser suite reports the API calls its server answered, by source, with
   expect(report.unrecordedCallCount).toBe(0);
   // The closing line says what the browsers' calls came to; every rendering reads the two sources apart.
   expect(outcome.stdout).toContain(
-    'quality-evidence: 12 executions, 2 failed, 0 slow, 1 with no response; browser: ' +
-      '11 of 14 API calls measured (1 mocked, 1 cached, 1 by a service worker); report written to',
+    'quality-evidence: 12 calls: 2 server errors, 2 failed, 0 slow, 1 with no response; browser: 11 of 14 API ' +
+      'calls measured (1 mocked, 1 cached, 1 by a service worker); report written to',
   );
   const markdown = await readFile(join(project, 'out/q.md'), 'utf8');
   expect(markdown).toContain(

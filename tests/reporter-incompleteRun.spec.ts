@@ -105,13 +105,13 @@ budgets fail and check exits 1`, async () => {
     'quality-evidence reporter: the run was interrupted before its tests were done: the report holds only what ran, and gets no passing verdict\n',
   );
   expect(outcome.stdout).toContain(
-    'quality-evidence: 2 executions, 0 failed, 0 slow, 0 with no response; ' +
-      'the run was interrupted before its tests were done: the evidence is incomplete; report written to',
+    'quality-evidence: 2 calls: 0 server errors, 0 failed, 0 slow, 0 with no response; the run was interrupted ' +
+      'before its tests were done: the evidence is incomplete; report written to',
   );
   const markdown = await readFile(join(project, 'out/quality-summary.md'), 'utf8');
   expect(markdown.split('\n')[2]).toBe(
-    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 2 executions · 0 failed · 0 ' +
-      'slow (over 750 ms) · 0 with no response',
+    '⚠️ **The run was interrupted before its tests were done: the evidence is incomplete** · 2 calls · 0 server ' +
+      'errors · 0 failed · 0 slow (over 750 ms) · 0 with no response',
   );
   expect(markdown).not.toContain('✅ pass');
   const html = await readFile(join(project, 'out/quality-summary.html'), 'utf8');

@@ -99,6 +99,7 @@ const expectedOrdersReport: QualityReport = {
   slowEndpoints: ['GET /orders', 'POST /orders'],
   noResponseCount: 0,
   noResponseEndpoints: [],
+  serverErrorCount: 3,
   expectedErrorCount: 0,
   statusCodes: { '200': 5, '404': 1, '500': 2, '503': 1 },
   responseTimeMs: { min: 40, mean: 300.111, p50: 120, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
@@ -110,6 +111,7 @@ const expectedOrdersReport: QualityReport = {
       expectedErrorCount: 0,
       slowExecutionCount: 0,
       noResponseCount: 0,
+      serverErrorCount: 1,
       statusCodes: { '200': 1, '503': 1 },
       responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40, source: 'exact' },
       latencyHistogram: histogramOf(40, 40),
@@ -126,6 +128,7 @@ const expectedOrdersReport: QualityReport = {
       expectedErrorCount: 0,
       slowExecutionCount: 0,
       noResponseCount: 0,
+      serverErrorCount: 0,
       statusCodes: { '404': 1 },
       responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' },
       latencyHistogram: histogramOf(300),
@@ -143,6 +146,7 @@ const expectedOrdersReport: QualityReport = {
       expectedErrorCount: 0,
       slowExecutionCount: 1,
       noResponseCount: 0,
+      serverErrorCount: 0,
       statusCodes: { '200': 2 },
       responseTimeMs: { min: 120, mean: 210.5, p50: 120, p90: 301, p95: 301, p99: 301, max: 301, source: 'exact' },
       latencyHistogram: histogramOf(120, 301),
@@ -158,6 +162,7 @@ const expectedOrdersReport: QualityReport = {
       expectedErrorCount: 0,
       slowExecutionCount: 0,
       noResponseCount: 0,
+      serverErrorCount: 0,
       statusCodes: { '200': 2 },
       responseTimeMs: { min: 50, mean: 50, p50: 50, p90: 50, p95: 50, p99: 50, max: 50, source: 'exact' },
       latencyHistogram: histogramOf(50, 50),
@@ -173,6 +178,7 @@ const expectedOrdersReport: QualityReport = {
       expectedErrorCount: 0,
       slowExecutionCount: 2,
       noResponseCount: 0,
+      serverErrorCount: 2,
       statusCodes: { '500': 2 },
       responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
       latencyHistogram: histogramOf(900, 900),
@@ -196,6 +202,11 @@ const expectedOrdersReport: QualityReport = {
   unrecordedCallCount: 0,
   unrecordedEndpoints: [],
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
+  // The two failed tests, beside the endpoints their calls reached: the one with failed calls first.
+  failedTests: [
+    { ...declared(18, 'always fails'), endpoints: [{ endpoint: 'POST /orders', calls: 2, failedCalls: 2 }], endpointCount: 1 },
+    { ...declared(23, 'times out'), endpoints: [{ endpoint: 'GET /reports', calls: 2, failedCalls: 0 }], endpointCount: 1 },
+  ],
   runStatus: 'failed',
   flakyFailedExecutionCount: 1,
   passingTestFailureCount: 1,
@@ -292,6 +303,7 @@ test('orders api', async ({ request }) => {
       slowEndpoints: ['GET /slow'],
       noResponseCount: 0,
       noResponseEndpoints: [],
+      serverErrorCount: 0,
       expectedErrorCount: 0,
       statusCodes: { '200': 2, '201': 1, '404': 1 },
       endpoints: [
@@ -302,6 +314,7 @@ test('orders api', async ({ request }) => {
           expectedErrorCount: 0,
           slowExecutionCount: 0,
           noResponseCount: 0,
+          serverErrorCount: 0,
           statusCodes: { '404': 1 },
           latencyByStatus: [{ statusCode: 404, executionCount: 1 }],
           ...calledOnce(1),
@@ -326,6 +339,7 @@ test('orders api', async ({ request }) => {
           expectedErrorCount: 0,
           slowExecutionCount: 0,
           noResponseCount: 0,
+          serverErrorCount: 0,
           statusCodes: { '200': 1 },
           latencyByStatus: [{ statusCode: 200, executionCount: 1 }],
           ...calledOnce(0),
@@ -337,6 +351,7 @@ test('orders api', async ({ request }) => {
           expectedErrorCount: 0,
           slowExecutionCount: 1,
           noResponseCount: 0,
+          serverErrorCount: 0,
           statusCodes: { '200': 1 },
           latencyByStatus: [{ statusCode: 200, executionCount: 1 }],
           ...calledOnce(0),
@@ -348,6 +363,7 @@ test('orders api', async ({ request }) => {
           expectedErrorCount: 0,
           slowExecutionCount: 0,
           noResponseCount: 0,
+          serverErrorCount: 0,
           statusCodes: { '201': 1 },
           latencyByStatus: [{ statusCode: 201, executionCount: 1 }],
           ...calledOnce(0),
@@ -483,11 +499,11 @@ test('bad options stop the run with an error that names each option', async () =
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-      '  - option outputfile: is not an option of quality-evidence/reporter; ' +
-      'did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, ' +
-      'expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, ' +
-      'historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, ' +
-      'serviceName, formats)\n' +
+      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: ' +
+      'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
+      'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
+      'historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
+      'exports, serviceName, formats)\n' +
       '  - option environment: must be a non-empty string; got 42 (a number)\n' +
       '  - option slowResponseThresholdMs: must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
       '  - option outputFile: must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',
@@ -630,6 +646,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
     ...expectedOrdersReport,
     executionCount: 15,
     failedExecutionCount: 6,
+    serverErrorCount: 5,
     slowExecutionCount: 6,
     failureCountByEndpoint: { 'GET /flaky': 1, 'GET /invoices/7': 1, 'GET /orders/3': 1, 'GET /orders/6': 1, 'POST /orders': 2 },
     slowEndpoints: ['GET /orders', 'GET /orders/4', 'GET /orders/5', 'GET /orders/6', 'POST /orders'],
@@ -644,6 +661,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
         expectedErrorCount: 0,
         slowExecutionCount: 0,
         noResponseCount: 0,
+        serverErrorCount: 0,
         statusCodes: { '200': 1 },
         responseTimeMs: { min: 100, mean: 100, p50: 100, p90: 100, p95: 100, p99: 100, max: 100, source: 'exact' },
         latencyHistogram: histogramOf(100),
@@ -657,6 +675,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
         expectedErrorCount: 0,
         slowExecutionCount: 0,
         noResponseCount: 0,
+        serverErrorCount: 0,
         statusCodes: { '200': 1 },
         responseTimeMs: { min: 200, mean: 200, p50: 200, p90: 200, p95: 200, p99: 200, max: 200, source: 'exact' },
         latencyHistogram: histogramOf(200),
@@ -670,6 +689,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
         expectedErrorCount: 0,
         slowExecutionCount: 0,
         noResponseCount: 0,
+        serverErrorCount: 1,
         statusCodes: { '502': 1 },
         responseTimeMs: { min: 300, mean: 300, p50: 300, p90: 300, p95: 300, p99: 300, max: 300, source: 'exact' },
         latencyHistogram: histogramOf(300),
@@ -683,6 +703,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
         expectedErrorCount: 0,
         slowExecutionCount: 1,
         noResponseCount: 0,
+        serverErrorCount: 0,
         statusCodes: { '200': 1 },
         responseTimeMs: { min: 400, mean: 400, p50: 400, p90: 400, p95: 400, p99: 400, max: 400, source: 'exact' },
         latencyHistogram: histogramOf(400),
@@ -696,6 +717,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
         expectedErrorCount: 0,
         slowExecutionCount: 1,
         noResponseCount: 0,
+        serverErrorCount: 0,
         statusCodes: { '200': 1 },
         responseTimeMs: { min: 500, mean: 500, p50: 500, p90: 500, p95: 500, p99: 500, max: 500, source: 'exact' },
         latencyHistogram: histogramOf(500),
@@ -709,6 +731,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
         expectedErrorCount: 0,
         slowExecutionCount: 1,
         noResponseCount: 0,
+        serverErrorCount: 1,
         statusCodes: { '502': 1 },
         responseTimeMs: { min: 600, mean: 600, p50: 600, p90: 600, p95: 600, p99: 600, max: 600, source: 'exact' },
         latencyHistogram: histogramOf(600),

@@ -122,7 +122,12 @@ test.describe('a real run, read as a reviewer reads it', () => {
       .filter((line) => line.startsWith('| ') && !line.startsWith('| Endpoint'));
     const expected = report.endpoints
       .filter((entry) => entry.failedExecutions !== undefined)
-      .sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || (a.endpoint < b.endpoint ? -1 : 1))
+      .sort(
+        (a, b) =>
+          (b.serverErrorCount ?? 0) - (a.serverErrorCount ?? 0) ||
+          b.failedExecutionCount - a.failedExecutionCount ||
+          (a.endpoint < b.endpoint ? -1 : 1),
+      )
       .flatMap((entry) => entry.failedExecutions!.map((call) => `${call.statusCode} | \`${call.method} ${call.path}\``));
     expect(failedRows.map((row) => row.split(' | ').slice(1, 3).join(' | '))).toStrictEqual(expected);
     expect(markdown).toContain('| `POST /payments` (flaky) | 503 |');

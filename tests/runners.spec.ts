@@ -86,6 +86,7 @@ test.describe('npm run start:environment', () => {
   ],
   "noResponseCount": 0,
   "noResponseEndpoints": [],
+  "serverErrorCount": 0,
   "expectedErrorCount": 0,
   "statusCodes": {
     "200": 1,
@@ -109,6 +110,7 @@ test.describe('npm run start:environment', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 0,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "200": 1
       },
@@ -147,6 +149,7 @@ test.describe('npm run start:environment', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 1,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "404": 1
       },
@@ -370,11 +373,11 @@ test.describe('npm run start:environment', () => {
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
-        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json ' +
-        '(known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
+        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: ' +
+        'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
         'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
-        'baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, ' +
-        'formats)\n',
+        'historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
+        'exports, serviceName, formats)\n',
     );
   });
 

@@ -100,8 +100,8 @@ test.describe('the settings file', () => {
         message:
           'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
           'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
-          'baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, ' +
-          'failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
+          'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, ' +
+          'significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
       },
     ]);
   });

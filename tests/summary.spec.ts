@@ -145,6 +145,7 @@ test.describe('edge cases', () => {
       noResponseCount: 0,
       noResponseEndpoints: [],
       expectedErrorCount: 0,
+      serverErrorCount: 0,
       statusCodes: {},
       responseTimeMs: { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null },
       endpoints: [],
@@ -185,6 +186,7 @@ test.describe('the SPEC sample', () => {
   ],
   "noResponseCount": 0,
   "noResponseEndpoints": [],
+  "serverErrorCount": 1,
   "expectedErrorCount": 0,
   "statusCodes": {
     "200": 1,
@@ -209,6 +211,7 @@ test.describe('the SPEC sample', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 1,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "201": 1
       },
@@ -247,6 +250,7 @@ test.describe('the SPEC sample', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 0,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "200": 1
       },
@@ -285,6 +289,7 @@ test.describe('the SPEC sample', () => {
       "expectedErrorCount": 0,
       "slowExecutionCount": 1,
       "noResponseCount": 0,
+      "serverErrorCount": 1,
       "statusCodes": {
         "503": 1
       },
@@ -376,6 +381,7 @@ test.describe('the SPEC sample', () => {
   "slowEndpoints": [],
   "noResponseCount": 0,
   "noResponseEndpoints": [],
+  "serverErrorCount": 0,
   "expectedErrorCount": 0,
   "statusCodes": {},
   "responseTimeMs": {

@@ -234,6 +234,7 @@ test.describe('per endpoint', () => {
         expectedErrorCount: 0,
         slowExecutionCount: 1,
         noResponseCount: 1,
+        serverErrorCount: 2,
         statusCodes: { '201': 2, '500': 1 },
         responseTimeMs: { min: 5, mean: 208.75, p50: 10, p90: 800, p95: 800, p99: 800, max: 800 },
         // Bucket ⌈ln t / ln γ⌉, γ = 1.01 / 0.99: ln 5 / ln γ = 80.5, ln 10 / ln γ = 115.1, ln 20 / ln γ = 149.8, ln 800 / ln γ = 334.2.

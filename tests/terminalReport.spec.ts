@@ -22,11 +22,11 @@ test('the terminal summary of the fixture: verdict, numbers, percentiles with th
   ).toBe(
     [
       'quality-evidence · local-example',
-      '✖ 1 failed execution, no budgets set',
-      '3 executions · 1 failed · 2 slow (over 750 ms) · 0 with no response',
+      '✖ 1 failed call, a server error, no budgets set',
+      '3 calls · 1 server error · 1 failed · 2 slow (over 750 ms) · 0 with no response',
       'p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3)',
       '',
-      'Worst endpoints (failed first, then by p95; percentiles by nearest rank):',
+      'Worst endpoints (server errors first, then failed, then by p95; percentiles by nearest rank):',
       '  ✖ POST /orders     1 failed  p95 980 ms (n=1)  failing  503 ×1',
       '  ▲ GET /invoices    0 failed  p95 1,210 ms (n=1)  slow  201 ×1',
       '  ✔ GET /orders      0 failed  p95 120 ms (n=1)  ok  200 ×1',
@@ -65,9 +65,10 @@ test('the line a run ends with gives the budget verdict when there are budgets, 
     },
   };
   expect(formatHeadline(report, ['out/q.json', 'out/q.md', 'out/q.html'])).toBe(
-    'quality-evidence: 3 executions, 1 failed, 2 slow, 0 with no response; budgets: 1 of 2 budgets breached; report written to out/q.json (also .md, .html)',
+    'quality-evidence: 3 calls: 1 server error, 1 failed, 2 slow, 0 with no response; budgets: 1 of 2 budgets ' +
+      'breached; report written to out/q.json (also .md, .html)',
   );
   expect(formatHeadline(reportOf(fixture), ['out/q.json'])).toBe(
-    'quality-evidence: 3 executions, 1 failed, 2 slow, 0 with no response; report written to out/q.json',
+    'quality-evidence: 3 calls: 1 server error, 1 failed, 2 slow, 0 with no response; report written to out/q.json',
   );
 });

@@ -41,6 +41,7 @@ const expectedReport = `{
   ],
   "noResponseCount": 0,
   "noResponseEndpoints": [],
+  "serverErrorCount": 1,
   "expectedErrorCount": 0,
   "statusCodes": {
     "200": 1,
@@ -65,6 +66,7 @@ const expectedReport = `{
       "expectedErrorCount": 0,
       "slowExecutionCount": 1,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "201": 1
       },
@@ -103,6 +105,7 @@ const expectedReport = `{
       "expectedErrorCount": 0,
       "slowExecutionCount": 0,
       "noResponseCount": 0,
+      "serverErrorCount": 0,
       "statusCodes": {
         "200": 1
       },
@@ -141,6 +144,7 @@ const expectedReport = `{
       "expectedErrorCount": 0,
       "slowExecutionCount": 1,
       "noResponseCount": 0,
+      "serverErrorCount": 1,
       "statusCodes": {
         "503": 1
       },
@@ -287,6 +291,7 @@ test('an empty list of executions gives an all-zero report', async () => {
     slowEndpoints: [],
     noResponseCount: 0,
     noResponseEndpoints: [],
+    serverErrorCount: 0,
     expectedErrorCount: 0,
     statusCodes: {},
     responseTimeMs: { min: null, mean: null, p50: null, p90: null, p95: null, p99: null, max: null, source: 'exact' },

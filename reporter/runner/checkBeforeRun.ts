@@ -39,7 +39,7 @@ export function checkBeforeRun(
   if (workerFile === undefined) return undefined;
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const workerData: CheckBeforeRunData = { settings, reads, env, port: port2, signal };
+  const workerData: CheckBeforeRunData = { settings, reads, env, cwd, port: port2, signal };
   const worker = new Worker(workerFile, { workerData, transferList: [port2] });
   try {
     Atomics.wait(signal, 0, 0, CHECK_TIMEOUT_MS);

@@ -17,12 +17,14 @@ export interface CheckBeforeRunData {
   readonly reads: readonly ReadFile[];
   /** The reporter's environment, as its host read it. */
   readonly env: EnvironmentRecord;
+  /** The reporter's working folder: the report names the contract's documents relative to it. */
+  readonly cwd: string;
   readonly port: MessagePort;
   /** Set to 1, and notified, once the answer is on the port. */
   readonly signal: Int32Array;
 }
 
-const { settings, reads, env, port, signal } = workerData as CheckBeforeRunData;
+const { settings, reads, env, cwd, port, signal } = workerData as CheckBeforeRunData;
 
 void (async () => {
   try {
@@ -30,7 +32,7 @@ void (async () => {
     const { systemClock } = await import('../../src/helpers/clock.js');
     const { prepareRun } = await import('../../src/workflow/openRun.js');
     // The same checks as the run's opening at its end (see openRun).
-    const judgement = await prepareRun(settings, { fileSystem: nodeFileSystem, env, clock: systemClock }, { reads });
+    const judgement = await prepareRun(settings, { fileSystem: nodeFileSystem, env, clock: systemClock, cwd }, { reads });
     port.postMessage({ judgement });
   } catch (error) {
     port.postMessage({

@@ -13,7 +13,9 @@ import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js'
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { parseBudgets } from '../workflow/judgement.js';
-import { quotePath } from '../renderValue.js';
+import { escapeControlCharacters, quotePath } from '../renderValue.js';
+import type { Budgets } from '../config/budgetsSchema.js';
+import { unmatchedEndpointKeyWarnings } from '../evaluation/unmatchedEndpointKeys.js';
 import { parseCommandLine } from './commandLine.js';
 import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
@@ -71,7 +73,7 @@ export async function checkCommand(context: CommandContext): Promise<number> {
             { significanceLevel },
           ),
         };
-  const verdict = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
+  const { verdict, budgets } = await verdictOf(compared, { report, path: reportPath }, flags.budgets?.trim(), context);
   // The exports carry this check's verdict; they are written before anything is printed, and a failed write fails the check.
   const exportSettings = resolveSettings(
     [
@@ -96,6 +98,9 @@ export async function checkCommand(context: CommandContext): Promise<number> {
   const opened = { environment, slowResponseThresholdMs, ...pickSettings(exportSettings, EXPORT_SETTING_KEYS) };
   const { publish } = await openRun(opened, host, { reads, exportsOnly: true });
   const { files: exported } = await publish({ ...compared, budgets: verdict });
+  // A budget of an endpoint the report does not have measures nothing: it breaches, and the key is named.
+  for (const warning of unmatchedEndpointKeyWarnings(report, { budgets, budgetsPath: flags.budgets?.trim() }))
+    context.stderr.write(`quality-evidence check: warning: ${escapeControlCharacters(warning)}\n`);
   if (flags.quiet !== true) {
     const breached = verdict.results.filter((result) => !result.passed).length;
     const lines = verdict.results.map(formatBudgetResult);
@@ -135,7 +140,7 @@ async function verdictOf(
   recorded: { report: QualityReport; path: string },
   budgetsPath: string | undefined,
   context: CommandContext,
-): Promise<BudgetVerdict> {
+): Promise<{ readonly verdict: BudgetVerdict; readonly budgets?: Budgets }> {
   if (budgetsPath === undefined || budgetsPath === '') {
     if (report.budgets === undefined)
       throw new UsageError(
@@ -145,7 +150,7 @@ async function verdictOf(
     const contradiction = contradictionInVerdict(recorded.report, report.budgets);
     if (contradiction !== undefined)
       throw new ReportFormatError(recorded.path, `holds a budget verdict that contradicts it: ${contradiction}`, 'report');
-    return report.budgets;
+    return { verdict: report.budgets };
   }
   const budgets = parseBudgets(
     await readInputFile(context.fileSystem, budgetsPath, 'budgets file', CONFIGURATION_FILE_LIMIT_BYTES),
@@ -168,7 +173,7 @@ async function verdictOf(
       },
     ]);
   }
-  return evaluateBudgets(report, budgets);
+  return { verdict: evaluateBudgets(report, budgets), budgets };
 }
 
 export const CHECK_HELP = `Usage: quality-evidence check <report.json> [--budgets <file>] [--baseline <file>]

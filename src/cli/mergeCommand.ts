@@ -80,7 +80,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   checkMergeable(reports);
   // The reports' own rules (checked to agree) are the run's: each report is a part of it, as a worker thread's range is.
   const { environment, slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint } = reports[0]!.report;
-  const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock };
+  const host = { fileSystem: context.fileSystem, env: context.env, clock: context.clock ?? systemClock, cwd: process.cwd() };
   const reads = [...positionals.map((path) => ({ path, what: 'report' })), settingsFileRead(location)];
   const runSettings = { ...settings, environment, slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, outputFile };
   const { run, publish } = await openRun(runSettings, host, { reads });

@@ -91,6 +91,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
       reads: [settingsFileRead(location)],
       env: context.env,
       clock: context.clock,
+      cwd: process.cwd(),
     },
   ).finally(() => progress?.clear());
 

@@ -59,8 +59,14 @@ export interface ContractOperation extends OperationTemplate {
 
 /** One document of a contract. */
 export interface ContractDocument {
-  /** The path it was read from, as the user gave it. */
+  /** The path it was read from, as the settings give it (a path relative to the settings file or the Playwright config joined to that folder). */
   readonly path: string;
+  /**
+   * What the report calls it: its path relative to the working folder when
+   * it is inside it, with `/` between folders, so that two checkouts of one
+   * project name it alike (see loadJudgement); absent, its path.
+   */
+  readonly name?: string | undefined;
   readonly version: OpenApiVersion;
   /**
    * The document with every `$ref` to another file brought into it, `$ref`s

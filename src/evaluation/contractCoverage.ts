@@ -38,7 +38,7 @@ export function contractCoverage(report: QualityReport, contract: Contract): Con
     exercisedResponseCount += declared.length - operation.unseenDeclaredStatuses.length;
   }
   return {
-    documents: contract.documents.map(({ path, version }) => ({ path, version })),
+    documents: contract.documents.map(({ path, name, version }) => ({ path: name ?? path, version })),
     operationCount: operations.length,
     exercisedOperationCount,
     operationCoveragePercent: percentOf(exercisedOperationCount, operations.length),

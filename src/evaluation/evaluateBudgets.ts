@@ -1,4 +1,5 @@
 import { LIMITED_STATISTICS, type Budgets, type EndpointBudgets, type OperationBudgets } from '../config/budgetsSchema.js';
+import { keyNamesLabel } from '../config/endpointKeys.js';
 import type { ContractOperationCoverage } from '../report/contractSchemas.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
@@ -111,8 +112,8 @@ function undeclaredStatusCount(operations: readonly ContractOperationCoverage[])
  */
 export function evaluateBudgets(report: QualityReport, budgets: Budgets): BudgetVerdict {
   const results: BudgetResult[] = [];
-  const byEndpoint = endpointBudgetsOf(budgets);
   const measuredByEndpoint = endpointsByLabel(report);
+  const byEndpoint = endpointBudgetsOf(budgets, labelsNamedBy(measuredByEndpoint.keys()));
   const counting: Counting = { countFlakyFailures: budgets.countFlakyFailures ?? true };
   judgeLimits(budgets, undefined, report, results, counting);
   if (budgets.maxP95IncreasePercent !== undefined) judgeIncrease(budgets.maxP95IncreasePercent, report, undefined, results);
@@ -285,18 +286,49 @@ export function contradictionInVerdict(report: QualityReport, verdict: BudgetVer
 }
 
 /**
- * The budgets of each endpoint by its label normalised as records' labels are
- * (`get  /orders` is `GET /orders`), in label order; a Map, so that no label
- * can meet a property of Object.prototype. A key that is not a label (the
+ * The budgets of each endpoint by the label its key names (see
+ * labelsNamedBy: normalised as records' labels are, `get  /orders` is
+ * `GET /orders`, and `PUT /counterparties/:id` the report's
+ * `PUT /counterparties/{id}`), in label order; a Map, so that no label can
+ * meet a property of Object.prototype. A key that is not a label (the
  * schema refuses one) is kept as written: it matches no endpoint.
  */
-function endpointBudgetsOf(budgets: Budgets): Map<string, EndpointBudgets> {
+function endpointBudgetsOf(budgets: Budgets, labelOf: (key: string) => string): Map<string, EndpointBudgets> {
   const endpoints = budgets.endpoints ?? {};
-  const labelled = Object.keys(endpoints).map((key): [string, EndpointBudgets] => [
-    ENDPOINT_LABEL_PATTERN.test(key) ? normaliseEndpoint(key) : key,
-    endpoints[key]!,
-  ]);
+  const labelled = Object.keys(endpoints).map((key): [string, EndpointBudgets] => [labelOf(key), endpoints[key]!]);
   return new Map(labelled.sort(([a], [b]) => compareCodeUnits(a, b)));
+}
+
+/**
+ * The label of the report that an endpoint key names: its own, normalised,
+ * when the report has it; else the first label (in code-unit order) its
+ * parameter segments stand for (see keyNamesLabel), so that a key written
+ * as routes write it names the contract's operation; else the key,
+ * normalised, which then names an endpoint that did not run. Labels are
+ * indexed by method and length, so a budgets file of many templates is not
+ * matched against every label of a large report.
+ */
+export function labelsNamedBy(labels: Iterable<string>): (key: string) => string {
+  const known = new Set(labels);
+  const byShape = new Map<string, string[]>();
+  for (const label of [...known].sort(compareCodeUnits)) {
+    const shape = shapeOf(label);
+    const list = byShape.get(shape);
+    if (list === undefined) byShape.set(shape, [label]);
+    else list.push(label);
+  }
+  return (key) => {
+    if (!ENDPOINT_LABEL_PATTERN.test(key)) return key;
+    const label = normaliseEndpoint(key);
+    if (known.has(label)) return label;
+    return byShape.get(shapeOf(label))?.find((candidate) => keyNamesLabel(label, candidate)) ?? label;
+  };
+}
+
+/** A label's method and number of path segments: what any label its key names shares with it. */
+function shapeOf(label: string): string {
+  const space = label.indexOf(' ');
+  return `${label.slice(0, space)} ${label.slice(space + 1).split('/').length}`;
 }
 
 // The report's endpoints by label; the first entry of a label, should a report hold one twice.

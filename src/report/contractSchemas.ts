@@ -45,7 +45,17 @@ const contractOperationSchema = z
 export const contractCoverageSchema = z
   .strictObject({
     documents: z
-      .array(z.strictObject({ path: z.string(), version: z.enum(['2.0', '3.0', '3.1']) }))
+      .array(
+        z.strictObject({
+          path: z.string().meta({
+            description:
+              'The document as the user gave it: relative to the working folder when it is inside it (a path given relative to ' +
+              'the settings file or the Playwright config joined to that folder first), with / between folders; ' +
+              "never a machine's absolute path but one given outside the working folder",
+          }),
+          version: z.enum(['2.0', '3.0', '3.1']),
+        }),
+      )
       .meta({ description: 'The OpenAPI documents read, in the order given' }),
     operationCount: z.int().min(0),
     exercisedOperationCount: z.int().min(0).meta({ description: 'Operations called at least once' }),

@@ -6,6 +6,7 @@ import type { LatencyStatistics } from '../summary/latencySamples.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { SourceStatistics } from '../summary/sourceShare.js';
 import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } from '../summary/endpointEvidence.js';
+import { FAILED_TEST_ENDPOINT_LIMIT, FAILED_TEST_LIMIT, type FailedTest } from '../summary/failedTests.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { copySparseCounts } from '../summary/sparseCounts.js';
 import {
@@ -17,6 +18,17 @@ import {
 } from './statisticsSchemas.js';
 import { baselineComparisonSchema, budgetVerdictSchema } from './verdictSchemas.js';
 import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js';
+
+/**
+ * What `serverErrorCount` counts, run-wide and per endpoint. Optional in the
+ * schema only so that reports of earlier versions still read (as baselines,
+ * merge inputs): this version always writes it, and reads an older report's
+ * as {@link serverErrorsOf} estimates it.
+ */
+const SERVER_ERROR_DESCRIPTION =
+  "Failed executions answered with a status of 500 or above, or with no response at all: the server's defects, " +
+  'counted apart from client errors (4xx), which are most often deliberate. A 5xx declared expected is not one. ' +
+  'Absent in reports of versions before 0.2';
 
 /** Version of the report format; raised on any incompatible change. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -66,6 +78,23 @@ const testCallsSchema = z
     failedCalls: z.int().min(0),
   })
   .meta({ title: 'TestCalls' });
+
+/** A test that failed, beside the endpoints its calls reached. */
+const failedTestSchema = z
+  .strictObject({
+    ...testIdentityShape,
+    endpoints: z
+      .array(z.strictObject({ endpoint: z.string(), calls: z.int().min(1), failedCalls: z.int().min(0) }))
+      .max(FAILED_TEST_ENDPOINT_LIMIT)
+      .meta({
+        description:
+          `The endpoints its calls reached, every attempt counted: those where its calls failed first (most failed ` +
+          `calls), then most calls, then by label; at most ${FAILED_TEST_ENDPOINT_LIMIT}. Empty for a test that made no ` +
+          `recorded call`,
+      }),
+    endpointCount: z.int().min(0).meta({ description: 'How many endpoints its calls reached, listed or not' }),
+  })
+  .meta({ title: 'FailedTest' });
 
 /** The `source` of a call a web application made in a browser test; absent for an API client's. */
 const browserSourceSchema = z.literal('browser').optional().meta({
@@ -140,6 +169,7 @@ export const endpointStatisticsSchema = z
       .meta({ description: 'Executions with a status of 400 or above that was expected (negative tests): not failures' }),
     slowExecutionCount: z.int().min(0),
     noResponseCount: z.int().min(0),
+    serverErrorCount: z.int().min(0).optional().meta({ description: SERVER_ERROR_DESCRIPTION }),
     statusCodes: statusCodesSchema,
     responseTimeMs: latencyStatisticsSchema,
     latencyHistogram: latencyHistogramSchema,
@@ -176,10 +206,10 @@ export const endpointStatisticsSchema = z
       .optional()
       .meta({
         description:
-          `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls by place: ` +
-          "a Playwright run's by test file, line, column, title and attempt; " +
-          'records read from files by file name, then position in the file (the same whatever the order of files, ' +
-          'shards and threads)',
+          `Only for an endpoint with failed executions: its first ${FAILED_EXECUTION_LIMIT} failed calls, server errors ` +
+          `(500 or above, no response) first, then by place: a Playwright run's by test file, line, column, title and ` +
+          `attempt; records read from files by file name, then position in the file (the same whatever the order of ` +
+          `files, shards and threads)`,
       }),
     flakyFailedExecutionCount: z.int().min(0).optional().meta({
       description:
@@ -263,6 +293,11 @@ export const qualityReportSchema = z
     noResponseEndpoints: z
       .array(z.string())
       .meta({ description: 'Endpoints with at least one execution that got no response, each once, in code-unit order' }),
+    serverErrorCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: `${SERVER_ERROR_DESCRIPTION}; the endpoints' added up` }),
     expectedErrorCount: z.int().min(0).meta({
       description:
         'Executions with a status of 400 or above that was expected (expectedStatuses): negative tests, counted here and not as failed',
@@ -333,6 +368,16 @@ export const qualityReportSchema = z
       description: 'Only with browserCallCount: calls still in flight when their browser context closed (a long poll): not executions',
     }),
     tests: testCountsSchema.optional().meta({ description: 'Only in reports written by the Playwright reporter' }),
+    failedTests: z
+      .array(failedTestSchema)
+      .max(FAILED_TEST_LIMIT)
+      .optional()
+      .meta({
+        description:
+          `Only in reports written by the Playwright reporter, when tests failed: the failed tests (those tests.failed ` +
+          `counts), each beside the endpoints its calls reached; most failed calls first, then by file, line, column and ` +
+          `title; at most ${FAILED_TEST_LIMIT} (tests.failed says how many failed in all)`,
+      }),
     runStatus: runStatusSchema.optional().meta({
       description:
         'Only in reports written by the Playwright reporter: how the Playwright run ended (its FullResult status). An ' +
@@ -414,6 +459,8 @@ export interface ReportContext {
   readonly browserCalls?: BrowserCallCounts;
   /** Present only in reports from the Playwright reporter. */
   readonly tests?: TestCounts;
+  /** Present only in reports from the Playwright reporter whose tests failed: those tests, beside the endpoints their calls reached. */
+  readonly failedTests?: readonly FailedTest[];
   /** Present only in reports from the Playwright reporter. */
   readonly flakyEndpoints?: readonly string[];
   /** Present only in reports from the Playwright reporter: how the run ended. */
@@ -437,6 +484,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     slowEndpoints: [...summary.slowEndpoints],
     noResponseCount: summary.noResponseCount,
     noResponseEndpoints: [...summary.noResponseEndpoints],
+    serverErrorCount: summary.serverErrorCount,
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: copySparseCounts(summary.statusCodes),
     responseTimeMs: copyStatistics(summary.responseTimeMs),
@@ -480,6 +528,12 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     Object.assign(report, { browserCallCount, mockedCallCount, cachedCallCount, serviceWorkerCallCount, unfinishedCallCount });
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
+  if (context.failedTests !== undefined && context.failedTests.length > 0) {
+    report.failedTests = context.failedTests.map(({ endpoints, ...test }) => ({
+      ...test,
+      endpoints: endpoints.map((entry) => ({ ...entry })),
+    }));
+  }
   if (context.runStatus !== undefined) report.runStatus = context.runStatus;
   if (context.tests !== undefined) {
     report.flakyFailedExecutionCount = summary.endpoints.reduce((sum, endpoint) => sum + (endpoint.flakyFailedExecutionCount ?? 0), 0);
@@ -523,4 +577,21 @@ function failedExecutionEntry({
 
 function slowExecutionEntry({ location, ...execution }: SlowExecution): QualityReport['slowestExecutions'][number] {
   return location === undefined ? { ...execution } : { ...execution, location: describeLocation(location) };
+}
+
+/**
+ * The server errors of a report or of one endpoint: as it counts them, or,
+ * for a report of a version before 0.2, its calls with no response and its
+ * 5xx answers, at most its failed executions (a 5xx declared expected there
+ * cannot be told apart).
+ */
+export function serverErrorsOf(counted: {
+  readonly serverErrorCount?: number | undefined;
+  readonly failedExecutionCount: number;
+  readonly noResponseCount: number;
+  readonly statusCodes: Readonly<Record<string, number>>;
+}): number {
+  if (counted.serverErrorCount !== undefined) return counted.serverErrorCount;
+  const answered = Object.entries(counted.statusCodes).reduce((sum, [code, count]) => sum + (Number(code) >= 500 ? count : 0), 0);
+  return Math.min(counted.failedExecutionCount, counted.noResponseCount + answered);
 }

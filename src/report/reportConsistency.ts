@@ -2,7 +2,7 @@ import { isEndpointLabel, MAX_MILLISECONDS } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { parseStatusList } from '../records/statusList.js';
 import { bucketOf, histogramCount, mergedHistogram, type LatencyHistogram } from '../summary/latencyHistogram.js';
-import type { QualityReport } from './qualityReport.js';
+import { serverErrorsOf, type QualityReport } from './qualityReport.js';
 
 /**
  * Whether a report's parts agree with each other, as every report this tool
@@ -68,6 +68,9 @@ export function reportDisagreement(report: QualityReport): Disagreement | undefi
   const tests = Object.entries(report.tests ?? {}).map(([name, count]) => [['tests', name], count] as const);
   const counts = [...names.map((name) => [[name], report[name]] as const), ...tests];
   for (const [path, count] of counts) if (count !== undefined && count > MAX_REPORT_EXECUTIONS) return pastBound(path, count);
+  const named = report.failedTests?.length ?? 0;
+  if (named > (report.tests?.failed ?? 0))
+    return at(['failedTests'], `names ${named} failed tests, where tests.failed is ${report.tests?.failed ?? 'absent'}`);
   const statuses = statusListProblem(report);
   if (statuses !== undefined) return statuses;
   const seen = new Set<string>();
@@ -106,10 +109,18 @@ function endpointProblem(entry: Endpoint): Disagreement | undefined {
     ['expectedErrorCount', expectedErrorCount, executionCount - failed, 'executionCount less failedExecutionCount'],
     ['slowExecutionCount', slowExecutionCount, executionCount, 'executionCount'],
     ['noResponseCount', noResponseCount, failed, 'failedExecutionCount (a call with no response failed)'],
+    ['serverErrorCount', entry.serverErrorCount ?? 0, failed, 'failedExecutionCount'],
     ['newConnectionCount', entry.newConnectionCount ?? 0, executionCount, 'executionCount'],
     ['flakyFailedExecutionCount', entry.flakyFailedExecutionCount ?? 0, failed, 'failedExecutionCount'],
   ] as const;
   for (const [name, count, most, of] of parts) if (count > most) return at([name], `is ${count}, more than ${of} (${most})`);
+  const serverErrors = entry.serverErrorCount;
+  const answered5xx = sumOf(Object.entries(entry.statusCodes).map(([code, count]) => (Number(code) >= 500 ? count : 0)));
+  // Every call with no response is a server error, and so is a failed 5xx; nothing else is.
+  if (serverErrors !== undefined && (serverErrors < noResponseCount || serverErrors > noResponseCount + answered5xx)) {
+    const message = `is ${serverErrors}, where noResponseCount is ${noResponseCount} and statusCodes count ${answered5xx} of 500 or above`;
+    return at(['serverErrorCount'], message);
+  }
   const withStatus = sumOf(Object.values(entry.statusCodes));
   if (withStatus + noResponseCount !== executionCount) {
     const message = `count ${withStatus} executions with a status and noResponseCount ${noResponseCount} without, where executionCount is ${executionCount}`;
@@ -209,6 +220,11 @@ function totalProblem(report: QualityReport): Disagreement | undefined {
   for (const name of ['executionCount', 'failedExecutionCount', 'slowExecutionCount', 'noResponseCount', 'expectedErrorCount'] as const) {
     const sum = sumOf(report.endpoints.map((entry) => entry[name]));
     if (sum !== report[name]) return at([name], `is ${report[name]}, where the endpoints' add up to ${sum}`);
+  }
+  if (report.serverErrorCount !== undefined) {
+    const sum = sumOf(report.endpoints.map(serverErrorsOf));
+    if (sum !== report.serverErrorCount)
+      return at(['serverErrorCount'], `is ${report.serverErrorCount}, where the endpoints' add up to ${sum}`);
   }
   const statusCodes = new Map<string, number>();
   for (const entry of report.endpoints) {

@@ -16,6 +16,8 @@ import { buildReport, type QualityReport, type ReportContext } from '../report/q
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { ExecutionAccumulator, type EndpointStatistics, type ExecutionData } from '../summary/executionAccumulator.js';
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
+import { testKeyOf } from '../summary/endpointEvidence.js';
+import { failedTestsOf, type FailedTestFact } from '../summary/failedTests.js';
 import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';
 
 /** What a run needs of the settings: the rules its records are counted by, and the environment its report names. */
@@ -51,8 +53,14 @@ export interface EvidencePart {
   readonly unlistedRecordCount: number;
 }
 
-/** What a run's feeder knows only once every record is in: where the records came from and what else it saw. */
-export type RunFacts = Omit<ReportContext, 'environment' | 'slowResponseThresholdMs' | 'flakyEndpoints'>;
+/**
+ * What a run's feeder knows only once every record is in: where the records
+ * came from and what else it saw. Its failed tests are named as the feeder
+ * knows them; the run finds the endpoints their calls reached.
+ */
+export type RunFacts = Omit<ReportContext, 'environment' | 'slowResponseThresholdMs' | 'flakyEndpoints' | 'failedTests'> & {
+  readonly failedTests?: readonly FailedTestFact[] | undefined;
+};
 
 /**
  * The one evidence run every entry point feeds: the command and the runners
@@ -157,12 +165,17 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       const learned = intake.learnedLabels();
       const renamed = (endpoint: string): string => learned.get(endpoint) ?? endpoint;
       intake.accumulator.relabel(learned);
-      const { unrecordedCalls } = facts;
+      const { unrecordedCalls, failedTests: failed, ...given } = facts;
+      // Each failed test beside the endpoints its calls reached, found in the tallies under their final labels.
+      const found = intake.accumulator.endpointsOfTests(new Set((failed ?? []).map(testKeyOf)));
+      const failedTests = failed === undefined ? undefined : failedTestsOf(failed, (key) => found.get(key) ?? []);
       const context: ReportContext = {
         environment: settings.environment,
         slowResponseThresholdMs: settings.slowResponseThresholdMs,
         ...expectedStatusesOf(settings),
-        ...facts,
+        ...given,
+        ...(unrecordedCalls === undefined ? {} : { unrecordedCalls }),
+        ...(failedTests === undefined ? {} : { failedTests }),
         ...(unrecordedCalls === undefined || learned.size === 0
           ? {}
           : {

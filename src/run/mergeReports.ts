@@ -2,7 +2,7 @@ import { ReportFormatError } from '../errors.js';
 import { formatIssuePath } from '../issues/issuePath.js';
 import { parseLocation, type RecordLocation } from '../issues/location.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
-import type { QualityReport, RunStatus } from '../report/qualityReport.js';
+import { serverErrorsOf, type QualityReport, type RunStatus } from '../report/qualityReport.js';
 import { MAX_REPORT_EXECUTIONS, MAX_REPORT_EXECUTIONS_TEXT, reportDisagreement } from '../report/reportConsistency.js';
 import { quoteText } from '../renderValue.js';
 import type { BodyTallyData } from '../summary/bodyTally.js';
@@ -124,6 +124,8 @@ function reportedEndpointOf(entry: Endpoint): ReportedEndpoint {
     executionCount,
     failedExecutionCount,
     expectedErrorCount,
+    // A report of a version before 0.2 counts none: estimated from its statuses.
+    serverErrorCount: serverErrorsOf(entry),
     slowExecutionCount,
     noResponseCount,
     newConnectionCount,
@@ -222,6 +224,7 @@ export function runFactsOf(reports: readonly Report[]): RunFacts {
   const browserCallCount = total((report) => report.browserCallCount);
   const tested = reports.some((report) => report.tests !== undefined);
   const unrecordedEndpoints = [...new Set(reports.flatMap((report) => report.unrecordedEndpoints ?? []))].sort(compareCodeUnits);
+  const failedTests = reports.flatMap((report) => report.failedTests ?? []);
   const statuses = reports.map((report) => report.runStatus);
   const runStatus = STATUS_ORDER.find((status) => statuses.includes(status));
   return {
@@ -249,6 +252,8 @@ export function runFactsOf(reports: readonly Report[]): RunFacts {
           },
         }
       : {}),
+    // Each report names its worst failed tests: the merge names the worst of them all, as one run would.
+    ...(failedTests.length === 0 ? {} : { failedTests }),
     ...(runStatus === undefined ? {} : { runStatus }),
   };
 }

@@ -11,9 +11,10 @@ import { compareCodeUnits } from './compareCodeUnits.js';
  */
 
 /**
- * How many failed executions each endpoint keeps: its first 5 by place (see
- * compareFailedPlaces), so that the same calls are kept whatever the order
- * of the input files, shards and threads.
+ * How many failed executions each endpoint keeps: its server errors first,
+ * then its first 5 by place (see compareFailedPlaces), so that the same
+ * calls are kept whatever the order of the input files, shards and threads,
+ * and a 500 among deliberate 404s is never the one left out.
  */
 export const FAILED_EXECUTION_LIMIT = 5;
 
@@ -191,8 +192,14 @@ export class EndpointEvidence {
     };
   }
 
+  /** The calls of one test (by {@link testKeyOf}) this endpoint counted; undefined when the test did not call it. */
+  callsOf(key: string): { readonly calls: number; readonly failedCalls: number } | undefined {
+    const known = this.tests.get(key);
+    return known === undefined ? undefined : { calls: known.calls, failedCalls: known.failedCalls };
+  }
+
   private countTest(identity: TestIdentity, calls: number, failedCalls: number): void {
-    const key = `${identity.file}\u0000${identity.line}\u0000${identity.column}\u0000${identity.title}`;
+    const key = testKeyOf(identity);
     const known = this.tests.get(key);
     if (known === undefined) this.tests.set(key, { identity, calls, failedCalls });
     else {
@@ -203,12 +210,15 @@ export class EndpointEvidence {
 }
 
 /**
- * The order failed executions are kept in: a test's calls by the test's
- * file, line, column and title, then the attempt; records read from files
- * by file name, then their position in the file (a list index, a line, a
- * HAR entry). Independent of the order records arrive in.
+ * The order failed executions are kept in: server errors (a status of 500
+ * or above, or no response) before the others, then a test's calls by the
+ * test's file, line, column and title, then the attempt; records read from
+ * files by file name, then their position in the file (a list index, a
+ * line, a HAR entry). Independent of the order records arrive in.
  */
 export function compareFailedPlaces(a: FailedExecution, b: FailedExecution): number {
+  const server = Number(isServerError(b)) - Number(isServerError(a));
+  if (server !== 0) return server;
   const placeA = placeOf(a);
   const placeB = placeOf(b);
   for (let index = 0; index < Math.max(placeA.length, placeB.length); index++) {
@@ -219,6 +229,11 @@ export function compareFailedPlaces(a: FailedExecution, b: FailedExecution): num
     return compareCodeUnits(String(x), String(y));
   }
   return 0;
+}
+
+/** Whether a failed call is the server's: answered with a status of 500 or above, or not at all. */
+export function isServerError({ statusCode }: { readonly statusCode?: number | undefined }): boolean {
+  return statusCode === undefined || statusCode >= 500;
 }
 
 function placeOf({ test, attempt, location }: FailedExecution): readonly (string | number)[] {
@@ -238,6 +253,11 @@ function placeOf({ test, attempt, location }: FailedExecution): readonly (string
     case 'described':
       return [2, location.text];
   }
+}
+
+/** The key a test is known by wherever a run counts it: its place and title. */
+export function testKeyOf({ file, line, column, title }: TestIdentity): string {
+  return `${file}\u0000${line}\u0000${column}\u0000${title}`;
 }
 
 /** A failed execution's place in words, as slowestExecutions gives it. */

@@ -19,6 +19,7 @@ import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally
 import type { BodyCheck } from '../records/bodyCheck.js';
 import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
+import type { TestEndpoint } from './failedTests.js';
 import {
   EndpointEvidence,
   type CallSource,
@@ -63,6 +64,8 @@ export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly failedExecutionCount: number;
   /** Executions with a status of 400 or above that the rules expected (negative tests): not failures. */
   readonly expectedErrorCount: number;
+  /** Failed executions answered with a status of 500 or above, or with no response: the server's defects, apart from client errors. */
+  readonly serverErrorCount: number;
   readonly slowExecutionCount: number;
   readonly noResponseCount: number;
   /** Executions per status code, keys ascending; calls with no response have no status and are not here. */
@@ -95,6 +98,8 @@ export interface StatusLatency {
 /** The summary of execution records: the counts, and where and how badly. */
 export interface ExecutionStatistics extends RecordSummary {
   readonly expectedErrorCount: number;
+  /** Failed executions answered with a status of 500 or above, or with no response. */
+  readonly serverErrorCount: number;
   readonly statusCodes: Readonly<Record<string, number>>;
   readonly responseTimeMs: LatencyStatistics;
   /** One entry per endpoint, by label in code-unit order. */
@@ -166,6 +171,7 @@ export interface ReportedEndpoint {
   readonly executionCount: number;
   readonly failedExecutionCount: number;
   readonly expectedErrorCount: number;
+  readonly serverErrorCount: number;
   readonly slowExecutionCount: number;
   readonly noResponseCount: number;
   /** Only when its records carried timing phases. */
@@ -189,7 +195,8 @@ const FIELD_NO_RESPONSE = 4;
 const FIELD_NEW_CONNECTIONS = 5;
 const FIELD_FLAGS = 6;
 const FIELD_OUTCOMES = 7;
-const ENDPOINT_FIELDS = 8;
+const FIELD_SERVER_ERRORS = 8;
+const ENDPOINT_FIELDS = 9;
 const FLAG_TIMED = 1;
 const FLAG_LEARNABLE = 2;
 
@@ -214,6 +221,7 @@ export class EndpointTally {
   executionCount = 0;
   failedExecutionCount = 0;
   expectedErrorCount = 0;
+  serverErrorCount = 0;
   slowExecutionCount = 0;
   noResponseCount = 0;
   // The response times by status code, or by error code for calls with no response, side by side: an endpoint
@@ -336,9 +344,13 @@ export class ExecutionAccumulator {
     if (statusCode === undefined) {
       tally.noResponseCount++;
       tally.failedExecutionCount++;
+      tally.serverErrorCount++;
     } else {
-      if ((expected?.table ?? tally.expected)[statusCode] !== 1) tally.failedExecutionCount++;
-      else {
+      if ((expected?.table ?? tally.expected)[statusCode] !== 1) {
+        tally.failedExecutionCount++;
+        // A 5xx the rules expect (a test of a maintenance page) is no defect: only a failed one is a server error.
+        if (statusCode >= 500) tally.serverErrorCount++;
+      } else {
         failed = false;
         if (statusCode >= 400) tally.expectedErrorCount++;
       }
@@ -388,6 +400,7 @@ export class ExecutionAccumulator {
     tally.executionCount += reported.executionCount;
     tally.failedExecutionCount += reported.failedExecutionCount;
     tally.expectedErrorCount += reported.expectedErrorCount;
+    tally.serverErrorCount += reported.serverErrorCount;
     tally.slowExecutionCount += reported.slowExecutionCount;
     tally.noResponseCount += reported.noResponseCount;
     if (reported.newConnectionCount !== undefined) {
@@ -492,6 +505,7 @@ export class ExecutionAccumulator {
       tally.executionCount += counts[base + FIELD_EXECUTIONS]!;
       tally.failedExecutionCount += counts[base + FIELD_FAILED]!;
       tally.expectedErrorCount += counts[base + FIELD_EXPECTED_ERRORS]!;
+      tally.serverErrorCount += counts[base + FIELD_SERVER_ERRORS]!;
       tally.slowExecutionCount += counts[base + FIELD_SLOW]!;
       tally.noResponseCount += counts[base + FIELD_NO_RESPONSE]!;
       tally.newConnectionCount += counts[base + FIELD_NEW_CONNECTIONS]!;
@@ -532,6 +546,7 @@ export class ExecutionAccumulator {
       mine.executionCount += tally.executionCount;
       mine.failedExecutionCount += tally.failedExecutionCount;
       mine.expectedErrorCount += tally.expectedErrorCount;
+      mine.serverErrorCount += tally.serverErrorCount;
       mine.slowExecutionCount += tally.slowExecutionCount;
       mine.noResponseCount += tally.noResponseCount;
       mine.newConnectionCount += tally.newConnectionCount;
@@ -637,6 +652,7 @@ export class ExecutionAccumulator {
     let executionCount = 0;
     let failedExecutionCount = 0;
     let expectedErrorCount = 0;
+    let serverErrorCount = 0;
     let slowExecutionCount = 0;
     let noResponseCount = 0;
     // Endpoint labels always contain a space, so they are never integer-like
@@ -657,6 +673,7 @@ export class ExecutionAccumulator {
       executionCount += tally.executionCount;
       failedExecutionCount += tally.failedExecutionCount;
       expectedErrorCount += tally.expectedErrorCount;
+      serverErrorCount += tally.serverErrorCount;
       slowExecutionCount += tally.slowExecutionCount;
       noResponseCount += tally.noResponseCount;
       const codes = new Map(tally.statusCodes());
@@ -674,6 +691,7 @@ export class ExecutionAccumulator {
         expectedErrorCount: tally.expectedErrorCount,
         slowExecutionCount: tally.slowExecutionCount,
         noResponseCount: tally.noResponseCount,
+        serverErrorCount: tally.serverErrorCount,
         statusCodes: statusCodeObject(codes),
         responseTimeMs:
           reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
@@ -706,6 +724,7 @@ export class ExecutionAccumulator {
       noResponseCount,
       noResponseEndpoints,
       expectedErrorCount,
+      serverErrorCount,
       statusCodes: statusCodeObject(statusCodes),
       responseTimeMs: !anyReported ? describeRuns(allRuns, allSum) : describeReported(endpoints, allSum),
       endpoints:
@@ -713,6 +732,26 @@ export class ExecutionAccumulator {
       slowestExecutions: [...this.slowest],
       ...(split === undefined ? {} : { sources: split.sources }),
     };
+  }
+
+  /**
+   * The endpoints each of some tests (by testKeyOf) called, with its calls
+   * and failed calls of each: what a failed test is named beside. One pass
+   * over the endpoints, whatever the number of tests asked.
+   */
+  endpointsOfTests(keys: ReadonlySet<string>): Map<string, TestEndpoint[]> {
+    const found = new Map<string, TestEndpoint[]>();
+    if (keys.size === 0) return found;
+    for (const [endpoint, tally] of this.tallies) {
+      for (const key of keys) {
+        const calls = tally.evidence?.callsOf(key);
+        if (calls === undefined) continue;
+        const list = found.get(key) ?? [];
+        list.push({ endpoint, ...calls });
+        found.set(key, list);
+      }
+    }
+    return found;
   }
 
   /** How many distinct endpoints have been counted. */
@@ -758,6 +797,7 @@ function packTallies(
     counts[base + FIELD_EXECUTIONS] = tally.executionCount;
     counts[base + FIELD_FAILED] = tally.failedExecutionCount;
     counts[base + FIELD_EXPECTED_ERRORS] = tally.expectedErrorCount;
+    counts[base + FIELD_SERVER_ERRORS] = tally.serverErrorCount;
     counts[base + FIELD_SLOW] = tally.slowExecutionCount;
     counts[base + FIELD_NO_RESPONSE] = tally.noResponseCount;
     counts[base + FIELD_NEW_CONNECTIONS] = tally.newConnectionCount;

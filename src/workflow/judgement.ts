@@ -11,6 +11,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
 import { quotePath } from '../renderValue.js';
+import { isAbsolute, relative, sep } from 'node:path';
 
 /** What a run is judged by: budgets (a file's path, or the budgets themselves), a baseline report and the API's contract. */
 export interface JudgementSettings {
@@ -32,6 +33,23 @@ export interface JudgementSettings {
   readonly environment?: string | undefined;
   /** What CI says of a pull request's base (see pullRequestBaseOf): the variables, as the process has them. */
   readonly ciVariables?: CiVariables | undefined;
+  /** The working folder: the report names the contract's documents relative to it (see documentName). */
+  readonly cwd?: string | undefined;
+}
+
+/**
+ * What the report calls a contract's document: its path relative to the
+ * working folder when inside it, with `/` between folders, so that the
+ * report of two checkouts in two folders is the same bytes (the reporter's
+ * paths are joined to the Playwright config's folder, an absolute one);
+ * a document outside the working folder, or a run that does not say where it
+ * runs, keeps the path as given.
+ */
+export function documentName(path: string, cwd: string | undefined): string {
+  if (cwd === undefined) return path;
+  const fromHere = relative(cwd, path);
+  const inside = fromHere !== '' && !fromHere.startsWith('..') && !isAbsolute(fromHere);
+  return inside ? fromHere.split(sep).join('/') : path;
 }
 
 /** The files a judgement reads (a budgets file, a baseline report): no report file may replace one. */
@@ -128,10 +146,14 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     ]);
   }
   // The contract's libraries (yaml, the $ref bundler) load only when one is given.
-  const contract =
+  const loaded =
     settings.openapi === undefined
       ? undefined
       : await (await import('../contract/loadContract.js')).loadContract(settings.openapi, fileSystem);
+  const contract =
+    loaded === undefined
+      ? undefined
+      : { ...loaded, documents: loaded.documents.map((document) => ({ ...document, name: documentName(document.path, settings.cwd) })) };
   return {
     ...(budgets === undefined ? {} : { budgets }),
     ...(baseline === undefined ? {} : { baseline }),

@@ -8,6 +8,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
+import { unmatchedEndpointKeyWarnings } from '../evaluation/unmatchedEndpointKeys.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
 import { judgementFiles, loadJudgement } from './judgement.js';
 import {
@@ -33,6 +34,8 @@ export interface RunHost {
   readonly env: EnvironmentRecord;
   /** The run's clock: the time its history line and its exports record. */
   readonly clock: Pick<Clock, 'now'>;
+  /** The working folder the run was started in: the report names the contract's documents relative to it (see documentName). */
+  readonly cwd?: string | undefined;
 }
 
 /**
@@ -122,7 +125,8 @@ async function checkAndLoad(
 ): Promise<{ judgement: Judgement; destination: ReportDestination }> {
   const destination = destinationOf(settings, host, options);
   await checkReportDestination(host.fileSystem, destination);
-  const judgement = options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env) }, host.fileSystem));
+  const judgement =
+    options.judgement ?? (await loadJudgement({ ...settings, ciVariables: ciVariablesOf(host.env), cwd: host.cwd }, host.fileSystem));
   // The files the contract's $refs bring in are known only now: checked again, before any input is read.
   const judged = destinationJudgedBy(destination, judgement);
   if (judged !== destination) await checkReportDestination(host.fileSystem, judged);
@@ -157,7 +161,15 @@ async function publishRun(
   // The history line and the exports are stamped when the run ends, by the run's clock.
   const now = host.clock.now();
   const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, settings, tests: facts.tests };
-  const laterWarnings = [...(judgement.warnings ?? []), ...historySkippedWarnings(report)];
+  const laterWarnings = [
+    ...(judgement.warnings ?? []),
+    ...historySkippedWarnings(report),
+    ...unmatchedEndpointKeyWarnings(report, {
+      expectedStatusesByEndpoint: settings.expectedStatusesByEndpoint,
+      budgets: judgement.budgets,
+      budgetsPath: typeof settings.budgets === 'string' ? settings.budgets : undefined,
+    }),
+  ];
   if (destination.outputPath === undefined) {
     const files = await publishExports(report, destination.exports ?? {}, host.fileSystem, exportContext, destination.reads ?? []);
     return { report, reportText: '', files, warnings: laterWarnings };

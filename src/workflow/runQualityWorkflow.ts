@@ -27,6 +27,8 @@ export interface QualityWorkflowOptions {
   readonly env?: EnvironmentRecord | undefined;
   /** The clock whose time a history line and the exports record; default the system's. */
   readonly clock?: Pick<Clock, 'now'> | undefined;
+  /** The working folder: the report names the contract's documents relative to it. Default: as the settings give them. */
+  readonly cwd?: string | undefined;
 }
 
 /** The outcome of a successful run (budgets may still be breached: see `report.budgets`). */
@@ -49,7 +51,7 @@ export async function runQualityWorkflow(
   const { inputPath, outputPath, ...settings } = config;
   const env =
     options.stepSummaryPath === undefined ? (options.env ?? {}) : { ...options.env, GITHUB_STEP_SUMMARY: options.stepSummaryPath };
-  const host = { fileSystem: dependencies.fileSystem, env, clock: options.clock ?? systemClock };
+  const host = { fileSystem: dependencies.fileSystem, env, clock: options.clock ?? systemClock, cwd: options.cwd };
   const reads = [...inputs.filter(({ path }) => path !== '-').map(({ path }) => ({ path, what: 'input file' })), ...(options.reads ?? [])];
   const { run, judgement, publish } = await openRun({ ...settings, outputFile: outputPath }, host, {
     reads,

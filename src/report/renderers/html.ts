@@ -10,7 +10,7 @@ import { shownText } from './presentation.js';
  * first (the chart, the table and each list), budgets breached first,
  * baseline changes regressions first.
  */
-const HTML_LIMITS: HtmlLimits = { endpoints: 500, budgets: 500, changes: 200 };
+const HTML_LIMITS: HtmlLimits = { endpoints: 500, budgets: 500, changes: 200, failingEndpoints: 20 };
 
 /** What the page may say about the report around it. */
 export interface HtmlOptions {
@@ -143,6 +143,13 @@ svg.bar .threshold { stroke: var(--bad); stroke-width: 2px; stroke-dasharray: 4 
 .swatch { display: inline-block; width: 12px; height: 12px; vertical-align: -1px; margin-right: 4px; }
 footer { margin-top: 32px; color: var(--muted); font-size: 0.85rem; }
 .comparison { margin: 8px 0; }
+#attention ul { list-style: none; margin: 12px 0; padding: 0; }
+#attention li { margin: 4px 0; overflow-wrap: anywhere; }
+#attention a { color: inherit; font-weight: 600; }
+#attention code { color: var(--text); }
+.failed-tests { padding-left: 20px; }
+.failed-tests ul { margin: 2px 0 6px; padding-left: 20px; }
+details.chart > summary { font-size: 1.2rem; font-weight: 600; margin: 32px 0 8px; }
 .note { color: var(--muted); }
 .filter { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
 .filter input, .filter select { font: inherit; padding: 2px 6px; }

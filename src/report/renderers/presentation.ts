@@ -1,6 +1,6 @@
 import { escapeControlCharacters, shorten } from '../../renderValue.js';
 import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
-import { isIncompleteRun, type QualityReport } from '../qualityReport.js';
+import { isIncompleteRun, serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';
 import type { EndpointHistory, Trend } from '../historySchemas.js';
 
@@ -162,8 +162,8 @@ export function verdictOf(report: QualityReport): Verdict {
   const budgets = report.budgets;
   if (budgets !== undefined && budgets.results.length === 0) {
     if (report.failedExecutionCount > 0)
-      return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, and ${NO_LIMIT_TEXT}` };
-    return { kind: 'no-budgets', passing: false, text: `no failed executions, but ${NO_LIMIT_TEXT}` };
+      return { kind: 'failed', passing: false, text: `${failedCallsText(report)}, and ${NO_LIMIT_TEXT}` };
+    return { kind: 'no-budgets', passing: false, text: `no failed calls, but ${NO_LIMIT_TEXT}` };
   }
   if (budgets !== undefined) {
     const total = budgets.results.length;
@@ -171,9 +171,18 @@ export function verdictOf(report: QualityReport): Verdict {
     if (breached > 0) return { kind: 'breached', passing: false, text: `${formatCount(breached)} of ${countOf(total, 'budget')} breached` };
     return { kind: 'held', passing: true, text: total === 1 ? 'the budget holds' : `all ${countOf(total, 'budget')} hold` };
   }
-  if (report.failedExecutionCount > 0)
-    return { kind: 'failed', passing: false, text: `${countOf(report.failedExecutionCount, 'failed execution')}, no budgets set` };
-  return { kind: 'clean', passing: true, text: 'no failed executions, no budgets set' };
+  if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${failedCallsText(report)}, no budgets set` };
+  return { kind: 'clean', passing: true, text: 'no failed calls, no budgets set' };
+}
+
+/** `4 failed calls, 3 of them server errors`: the server errors named first among the failures, when there are any. */
+function failedCallsText(report: QualityReport): string {
+  const server = serverErrorsOf(report);
+  const failed = countOf(report.failedExecutionCount, 'failed call');
+  if (server === 0) return failed;
+  return server === report.failedExecutionCount
+    ? `${failed}, ${report.failedExecutionCount === 1 ? 'a server error' : 'all server errors'}`
+    : `${failed}, ${formatCount(server)} of them ${server === 1 ? 'a server error' : 'server errors'}`;
 }
 
 /** How a run that stopped early stopped: `the run was interrupted before its tests were done`, `the run timed out …`. */
@@ -188,12 +197,16 @@ export function budgetPassCaveat(report: QualityReport): string | undefined {
 }
 
 /**
- * The headline numbers, in order: `3 executions`, `1 failed`, `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`, then
- * calls not recorded and assets left out when there are any.
+ * The headline numbers, in order: `3 calls`, then the server errors
+ * (`1 server error`: 5xx answers and calls with no response, which lead
+ * every rendering), `2 failed` (every failed call, the server errors
+ * among them), `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`,
+ * then calls not recorded and assets left out when there are any.
  */
 export function headlineNumbers(report: QualityReport, { withThreshold = false }: { withThreshold?: boolean } = {}): string[] {
   const numbers = [
-    countOf(report.executionCount, 'execution'),
+    countOf(report.executionCount, 'call'),
+    countOf(serverErrorsOf(report), 'server error'),
     `${formatCount(report.failedExecutionCount)} failed`,
     `${formatCount(report.slowExecutionCount)} slow${withThreshold ? ` (over ${formatMs(report.slowResponseThresholdMs)})` : ''}`,
     `${formatCount(report.noResponseCount)} with no response`,
@@ -348,27 +361,60 @@ export function failedWhere(execution: FailedExecution): string {
   return `${at} · ${test.title}${attempt}${inBrowser}`;
 }
 
-/** The failing and flaky endpoints that list failed calls, most failed first, then by label. */
+/** The failing and flaky endpoints that list failed calls: most server errors first, then most failed, then by label. */
 export function endpointsWithFailedCalls(report: QualityReport): Endpoint[] {
-  return report.endpoints
-    .filter((endpoint) => (endpoint.failedExecutions?.length ?? 0) > 0)
-    .sort((a, b) => b.failedExecutionCount - a.failedExecutionCount || compareCodeUnits(a.endpoint, b.endpoint));
+  return report.endpoints.filter((endpoint) => (endpoint.failedExecutions?.length ?? 0) > 0).sort(compareFailing);
+}
+
+/** Endpoints by what is wrong with them: most server errors first, then most failed executions, then by label. */
+function compareFailing(a: Endpoint, b: Endpoint): number {
+  return (
+    serverErrorsOf(b) - serverErrorsOf(a) || b.failedExecutionCount - a.failedExecutionCount || compareCodeUnits(a.endpoint, b.endpoint)
+  );
+}
+
+/** Whether a key of `passingTestFailures` is a server error's: a status of 500 or above, or the error code of a call with no response. */
+function isServerErrorKey(key: string): boolean {
+  return !/^\d+$/.test(key) || Number(key) >= 500;
 }
 
 /**
- * What a run says once when tests that passed made failed calls: most
- * often negative cases, not yet declared expected, with the two ways to
- * declare them; undefined when there are none.
+ * What a run says once when tests that passed made failed calls, client
+ * errors and server errors apart: a 4xx is most often a negative case not
+ * yet declared expected, and the hint says how to declare it; a 5xx or a
+ * call with no response (a clean-up helper's DELETE answered 500) is the
+ * server's defect whatever the test did, and the hint never suggests
+ * declaring it expected. None, one or both sentences.
  */
-export function passingTestFailureHint(report: QualityReport): string | undefined {
-  const count = report.passingTestFailureCount ?? 0;
-  if (count === 0) return undefined;
-  const endpoints = report.endpoints.filter((endpoint) => endpoint.passingTestFailures !== undefined).length;
-  return (
-    `${countOf(count, 'failed call')} (${countOf(endpoints, 'endpoint')}) came from tests that passed: ` +
-    'if they are negative cases, declare the status expected ' +
-    `with the test's "expected-status" annotation or with expectedStatusesByEndpoint, and they stop counting as failures`
-  );
+export function passingTestFailureHints(report: QualityReport): string[] {
+  if ((report.passingTestFailureCount ?? 0) === 0) return [];
+  const tally = { client: { calls: 0, endpoints: 0 }, server: { calls: 0, endpoints: 0 } };
+  for (const endpoint of report.endpoints) {
+    const seen = { client: false, server: false };
+    for (const [key, count] of Object.entries(endpoint.passingTestFailures ?? {})) {
+      const kind = isServerErrorKey(key) ? 'server' : 'client';
+      tally[kind].calls += count;
+      seen[kind] = true;
+    }
+    if (seen.client) tally.client.endpoints++;
+    if (seen.server) tally.server.endpoints++;
+  }
+  const hints: string[] = [];
+  const { server, client } = tally;
+  if (server.calls > 0) {
+    hints.push(
+      `${countOf(server.calls, 'server error')} (5xx or no response, ${countOf(server.endpoints, 'endpoint')}) came from tests that passed, ` +
+        'in a set-up or clean-up call as often as not: a passing test does not make a server error right, and it stays a failure',
+    );
+  }
+  if (client.calls > 0) {
+    hints.push(
+      `${countOf(client.calls, 'failed call')} (${countOf(client.endpoints, 'endpoint')}) came from tests that ` +
+        `passed: if they are negative cases, declare the status expected ` +
+        `with the test's "expected-status" annotation or with expectedStatusesByEndpoint, and they stop counting as failures`,
+    );
+  }
+  return hints;
 }
 
 /** A p-value as the renderings show it: `0.0031`, `< 0.0001`; `–` when there was nothing to test. */
@@ -453,13 +499,15 @@ function formatCoverage(percent: number | null): string {
 }
 
 /**
- * The endpoints worst first: those with failed executions first (most
- * failed first), then by p95, slowest first, then by label; at most
- * `limit` of them, and how many more there are.
+ * The endpoints worst first: those with server errors first (most first),
+ * then those with failed executions (most failed first), then by p95,
+ * slowest first, then by label; at most `limit` of them, and how many more
+ * there are.
  */
 export function worstEndpoints(report: QualityReport, limit: number): { shown: Endpoint[]; more: number } {
   const { endpoints } = report;
   const worse = (a: Endpoint, b: Endpoint): number =>
+    serverErrorsOf(b) - serverErrorsOf(a) ||
     b.failedExecutionCount - a.failedExecutionCount ||
     (b.responseTimeMs.p95 ?? -1) - (a.responseTimeMs.p95 ?? -1) ||
     compareCodeUnits(a.endpoint, b.endpoint);
@@ -540,10 +588,15 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
 
 /**
  * The endpoints of the comparison with too few samples to judge, each with
- * its sample counts: `GET /health (5 → 5)`; at most `limit`, and how many
- * more there are. A new endpoint is not among them: it is a change of its own.
+ * its sample counts: `GET /health (5 → 5)`; at most `limit`, how many more
+ * there are, and the line that counts them all: little to judge is said
+ * briefly, in one line with the names folded under it. A new endpoint is
+ * not among them: it is a change of its own.
  */
-export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>, limit: number): { shown: string[]; more: number } {
+export function tooFewToJudge(
+  comparison: NonNullable<QualityReport['baseline']>,
+  limit: number,
+): { shown: string[]; more: number; count: number; line: string } {
   const fresh = new Set(comparison.newEndpoints);
   const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples' && !fresh.has(entry.endpoint));
   const shown = entries
@@ -552,7 +605,17 @@ export function tooFewToJudge(comparison: NonNullable<QualityReport['baseline']>
       (entry) =>
         `${shownText(entry.endpoint)} (${formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter })})`,
     );
-  return { shown, more: entries.length - shown.length };
+  const line = `${countOf(entries.length, 'endpoint')} with too few samples to judge (n before → after)`;
+  return { shown, more: entries.length - shown.length, count: entries.length, line };
+}
+
+/**
+ * A budget result with nothing to judge: maxP95IncreasePercent of an
+ * endpoint with too few samples to judge, which holds. The tables leave
+ * these out and count them in one line, their endpoints folded under it.
+ */
+export function isTooFewToJudge(result: BudgetResult): boolean {
+  return result.passed && result.latencyVerdict === 'tooFewSamples';
 }
 
 /** One endpoint or operation of a line of the baseline section, and what is said of it: `GET /a` `409, 503`. */

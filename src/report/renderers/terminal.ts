@@ -12,7 +12,7 @@ import {
   formatMeasured,
   failedStatus,
   failedWhere,
-  passingTestFailureHint,
+  passingTestFailureHints,
   statusesText,
   describeState,
   endpointStates,
@@ -44,7 +44,9 @@ const TERMINAL_FAILED_CALLS = 3;
  */
 export function formatHeadline(report: QualityReport, files: readonly string[]): string {
   const verdict = verdictOf(report);
-  const parts = [headlineNumbers(report).join(', ')];
+  // `27 calls: 1 server error, 2 failed, …`: every number a count of calls, never read as Playwright's failed tests.
+  const [calls, ...numbers] = headlineNumbers(report);
+  const parts = [`${calls}: ${numbers.join(', ')}`];
   const browser = browserCallsText(report);
   if (browser !== undefined) parts.push(browser);
   if (report.contract !== undefined) parts.push(operationCoverageText(report.contract));
@@ -110,11 +112,10 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
   if (report.contract !== undefined) lines.push(`Contract: ${contractNumbers(report.contract).join(' · ')}`);
   if (report.baseline !== undefined) lines.push(comparisonHeadline(report.baseline));
   if (report.history !== undefined) lines.push(historyHeadline(report.history));
-  const hint = passingTestFailureHint(report);
-  if (hint !== undefined) lines.push(`Note: ${hint}`);
+  for (const hint of passingTestFailureHints(report)) lines.push(`Note: ${hint}`);
   const { shown, more } = worstEndpoints(report, TERMINAL_ENDPOINT_LIMIT);
   if (shown.length > 0) {
-    lines.push('', `Worst endpoints (failed first, then by p95; percentiles by nearest rank):`);
+    lines.push('', `Worst endpoints (server errors first, then failed, then by p95; percentiles by nearest rank):`);
     const stateOf = endpointStates(report);
     const labels = shown.map((endpoint) => shownText(endpoint.endpoint));
     const width = Math.min(60, Math.max(...labels.map((label) => label.length)));

@@ -17,8 +17,8 @@ import {
   type BaselineChange,
   type ShownList,
 } from '../renderers/presentation.js';
-import { attribute, label, text } from './htmlParts.js';
-import { code, row } from './markdownParts.js';
+import { attribute, foldedHtml, label, text } from './htmlParts.js';
+import { code, foldedMarkdown, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
 
 /**
@@ -51,9 +51,9 @@ export const baselineSection: ReportSection<'baseline'> = {
         lines.push('', `${countOf(changes.length - limits.changes, 'more change')} in the report's \`baseline\` section.`);
     }
     const tooFew = tooFewToJudge(comparison, limits.changes);
-    if (tooFew.shown.length > 0) {
+    if (tooFew.count > 0) {
       const more = tooFew.more > 0 ? `, and ${formatCount(tooFew.more)} more` : '';
-      lines.push('', `**Too few samples to judge** (n before → after): ${tooFew.shown.map(code).join(', ')}${more}.`);
+      lines.push('', foldedMarkdown(tooFew.line, `${tooFew.shown.map(code).join(', ')}${more}.`));
     }
     if (comparison.contract !== undefined) lines.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}.`);
     for (const list of baselineLists(comparison, limits.changes)) lines.push('', listMarkdown(list));
@@ -69,10 +69,13 @@ export const baselineSection: ReportSection<'baseline'> = {
     const tooFew = tooFewToJudge(comparison, limits.changes);
     const tooFewMore = tooFew.more > 0 ? text(`, and ${formatCount(tooFew.more)} more`) : '';
     const tooFewLine =
-      tooFew.shown.length === 0
+      tooFew.count === 0
         ? ''
-        : '<p data-field="tooFewSamples"><strong>Too few samples to judge</strong> (n before → after): ' +
-          `${tooFew.shown.map((entry) => `<code>${text(entry)}</code>`).join(', ')}${tooFewMore}.</p>`;
+        : foldedHtml(
+            'tooFewSamples',
+            tooFew.line,
+            `${tooFew.shown.map((entry) => `<code>${text(entry)}</code>`).join(', ')}${tooFewMore}.`,
+          );
     const contract =
       comparison.contract === undefined
         ? ''

@@ -44,7 +44,7 @@ export function endpointDetail(report: QualityReport, endpoint: Endpoint): strin
 }
 
 /** A test, linked into Playwright's HTML report when the report says where that is. */
-function testLink(report: QualityReport, test: { readonly testId?: string | undefined } | undefined, words: string): string {
+export function testLink(report: QualityReport, test: { readonly testId?: string | undefined } | undefined, words: string): string {
   const shown = `<code>${text(shownText(words))}</code>`;
   if (report.playwrightHtmlReport === undefined || test?.testId === undefined) return shown;
   return `<a href="${attribute(`${encodeURI(report.playwrightHtmlReport)}#?testId=${encodeURIComponent(test.testId)}`)}">${shown}</a>`;

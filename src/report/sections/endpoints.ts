@@ -11,7 +11,6 @@ import {
   worstEndpoints,
   type EndpointState,
 } from '../renderers/presentation.js';
-import { endpointChart } from './endpointChart.js';
 import { endpointDetail } from './endpointDetail.js';
 import { trendCell } from './endpointTrend.js';
 import { attribute, label, numberCell, stateBadge, text } from './htmlParts.js';
@@ -21,11 +20,11 @@ import type { ReportSection } from './reportSection.js';
 type Endpoint = QualityReport['endpoints'][number];
 
 /**
- * The endpoints worst first (failed first, then by p95): a table of their
- * numbers. The page draws them first in a chart of their percentiles
- * (./endpointChart.ts), and each row opens to the endpoint's failed calls,
- * tests and latency distribution (./endpointDetail.ts) with its trend in a
- * column (./endpointTrend.ts).
+ * The endpoints worst first (server errors first, then failed, then by
+ * p95): a table of their numbers. On the page each row opens to the
+ * endpoint's failed calls, tests and latency distribution
+ * (./endpointDetail.ts), with its trend in a column (./endpointTrend.ts);
+ * the chart of their percentiles follows the table (./chart.ts).
  */
 export const endpointsSection: ReportSection<'endpoints'> = {
   id: 'endpoints',
@@ -60,17 +59,16 @@ export const endpointsSection: ReportSection<'endpoints'> = {
       );
     }
     if (more > 0) {
-      const shownOf = `The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}`;
+      const shownOf =
+        `The ${formatCount(shown.length)} worst endpoints (server errors first, then failed, then by p95) of ` +
+        formatCount(report.endpoints.length);
       lines.push('', `${shownOf}: ${countOf(more, 'more endpoint')} in ${code(reportName)}.`);
     }
     return lines;
   },
   html: (report, { reportName, limits }) => {
     const { shown, more } = worstEndpoints(report, limits.endpoints);
-    const stateOf = endpointStates(report);
-    const chart = endpointChart(report, shown, stateOf);
-    const table = endpointTable(report, shown, stateOf, more, reportName);
-    return chart === '' ? table : `${chart}\n${table}`;
+    return endpointTable(report, shown, endpointStates(report), more, reportName);
   },
 };
 
@@ -111,7 +109,7 @@ function testsCell(endpoint: Endpoint): string {
 }
 
 const ENDPOINT_LEAD =
-  '<p class="muted">Worst first: failed first, then by p95. Click a column to sort; ' +
+  '<p class="muted">Worst first: server errors first, then failed, then by p95. Click a column to sort; ' +
   'open an endpoint for its failed calls, its tests and its latency distribution.</p>';
 
 /** The filter over the table; hidden until the page's script shows it (see ENDPOINT_FILTER_SCRIPT in ../renderers/html.ts). */
@@ -155,7 +153,7 @@ function endpointTable(
     const data = `data-endpoint="${attribute(endpoint.endpoint)}" data-state="${describeState(state)}"${bySource ? ` data-sources="${sources}"` : ''}`;
     return `<tr ${data}>${cells.join('')}</tr>`;
   });
-  const shownOf = `The ${formatCount(shown.length)} worst endpoints (failed first, then by p95) of ${formatCount(report.endpoints.length)}`;
+  const shownOf = `The ${formatCount(shown.length)} worst endpoints (server errors first, then failed, then by p95) of ${formatCount(report.endpoints.length)}`;
   const note = more > 0 ? `<p>${shownOf}: ${text(countOf(more, 'more endpoint'))} in <code>${text(reportName)}</code>.</p>` : '';
   const filter = `<form id="endpoint-filter" class="filter" hidden>${FILTER_TEXT_AND_STATE}${bySource ? FILTER_SOURCE : ''}</form>`;
   const head =

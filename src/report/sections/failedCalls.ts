@@ -1,11 +1,26 @@
-import { countOf, endpointStates, endpointsWithFailedCalls, failedStatus, failedWhere, formatMs } from '../renderers/presentation.js';
+import { escapeControlCharacters } from '../../renderValue.js';
+import {
+  countOf,
+  endpointStates,
+  endpointsWithFailedCalls,
+  failedStatus,
+  failedWhere,
+  formatMs,
+  shownText,
+} from '../renderers/presentation.js';
+import { isServerError } from '../../summary/endpointEvidence.js';
+import { testLink } from './endpointDetail.js';
+import { attribute, label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
 
+const LEAD = 'The first failed calls of each endpoint, server errors first, with the test and line behind each.';
+
 /**
- * The first failed calls of each failing endpoint, with the test and line
- * behind each. No HTML: each endpoint's row of the page opens to its failed
- * calls (./endpointDetail.ts).
+ * The first failed calls of each failing endpoint (server errors first),
+ * with the test and line behind each: in the Markdown and on the page's
+ * first screen, before every endpoint and the latency chart. Each
+ * endpoint's row of the page opens to the same calls too (./endpointDetail.ts).
  */
 export const failedCallsSection: ReportSection<'failedCalls'> = {
   id: 'failedCalls',
@@ -14,7 +29,7 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
     const failing = endpointsWithFailedCalls(report);
     if (failing.length === 0) return [];
     const stateOf = endpointStates(report);
-    const lines = ['', '### Failed calls', '', 'The first failed calls of each endpoint, with the test and line behind each.', ''];
+    const lines = ['', '### Failed calls', '', LEAD, ''];
     lines.push('| Endpoint | Status | Call | Time | Where |', '|---|---|---|---:|---|');
     for (const endpoint of failing.slice(0, limits.failingEndpoints)) {
       const executions = endpoint.failedExecutions ?? [];
@@ -30,5 +45,37 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
       lines.push('', `${countOf(failing.length - limits.failingEndpoints, 'more failing endpoint')} in ${code(reportName)}.`);
     }
     return lines;
+  },
+  html: (report, { reportName, limits }) => {
+    const failing = endpointsWithFailedCalls(report);
+    if (failing.length === 0) return '';
+    const stateOf = endpointStates(report);
+    const rows = failing.slice(0, limits.failingEndpoints).flatMap((endpoint) => {
+      const executions = endpoint.failedExecutions ?? [];
+      const flaky = stateOf(endpoint).flaky ? ' <span class="muted">flaky</span>' : '';
+      const cells = executions.map((execution, index) => {
+        const status = `<td class="state${isServerError(execution) ? ' bad' : ''}" data-label="Status">${text(failedStatus(execution))}</td>`;
+        const excerpt =
+          execution.excerpt === undefined ? '' : `<pre class="excerpt">${text(escapeControlCharacters(execution.excerpt))}</pre>`;
+        return (
+          `<tr${index === 0 ? ` data-failed-endpoint="${attribute(endpoint.endpoint)}"` : ''}>` +
+          `<td data-label="Endpoint">${index === 0 ? `${label(endpoint.endpoint)}${flaky}` : ''}</td>${status}` +
+          `<td data-label="Call"><code>${text(shownText(`${execution.method} ${execution.path}`))}</code></td>` +
+          `<td class="num" data-label="Time">${text(formatMs(execution.responseTimeMs))}</td>` +
+          `<td data-label="Where">${testLink(report, execution.test, failedWhere(execution))}${excerpt}</td></tr>`
+        );
+      });
+      const more = endpoint.failedExecutionCount - executions.length;
+      if (more > 0) cells.push(`<tr><td></td><td colspan="4" class="muted">${text(`… ${countOf(more, 'more failed call')}`)}</td></tr>`);
+      return cells;
+    });
+    const left =
+      failing.length > limits.failingEndpoints
+        ? `<p>${text(countOf(failing.length - limits.failingEndpoints, 'more failing endpoint'))} in ` +
+          `<code>${text(reportName)}</code>; each row of the endpoints below opens to its calls.</p>`
+        : '';
+    const head = '<th>Endpoint</th><th>Status</th><th>Call</th><th class="num">Time</th><th>Where</th>';
+    const table = `<table class="cards"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    return `<section id="failed-calls"><h2>Failed calls</h2><p class="muted">${text(LEAD)}</p><div class="scroll">${table}</div>${left}</section>`;
   },
 };

@@ -1,4 +1,4 @@
-import type { QualityReport } from '../qualityReport.js';
+import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import { contractNumbers } from '../renderers/contractPresentation.js';
 import {
   capitalise,
@@ -10,7 +10,7 @@ import {
   formatPercentile,
   headlineNumbers,
   historyHeadline,
-  passingTestFailureHint,
+  passingTestFailureHints,
   shownText,
   verdictOf,
   type VerdictKind,
@@ -71,10 +71,13 @@ export const headlineSection: ReportSection<'headline'> = {
   html: (report) => {
     const { kind, text: verdictText } = verdictOf(report);
     const { className, symbol } = VERDICT_CLASSES[kind];
-    const number = (field: string, name: string, value: number) =>
-      `<div><dt>${name}</dt><dd data-field="${field}" data-value="${value}">${formatCount(value)}</dd></div>`;
+    const number = (field: string, name: string, value: number, tone = '') =>
+      `<div><dt>${name}</dt><dd${tone === '' ? '' : ` class="${tone}"`} data-field="${field}" data-value="${value}">${formatCount(value)}</dd></div>`;
+    const serverErrors = serverErrorsOf(report);
     const numbers = [
-      number('executionCount', 'Executions', report.executionCount),
+      number('executionCount', 'Calls', report.executionCount),
+      // Server errors lead: a 5xx or a call with no response is the server's defect, where a 4xx is most often a deliberate answer.
+      number('serverErrorCount', 'Server errors (5xx, no response)', serverErrors, serverErrors > 0 ? 'bad' : ''),
       number('failedExecutionCount', 'Failed', report.failedExecutionCount),
       number('slowExecutionCount', `Slow (over ${formatMs(report.slowResponseThresholdMs)})`, report.slowExecutionCount),
       number('noResponseCount', 'No response', report.noResponseCount),
@@ -103,8 +106,9 @@ export const headlineSection: ReportSection<'headline'> = {
       report.history === undefined
         ? ''
         : `\n<p class="comparison" data-field="history"><strong>${text(historyHeadline(report.history))}</strong>${historySkipped(report.history)}</p>`;
-    const hint = passingTestFailureHint(report);
-    const note = hint === undefined ? '' : `\n<p class="note" data-field="passingTestFailureCount">ℹ ${text(hint)}.</p>`;
+    const note = passingTestFailureHints(report)
+      .map((hint) => `\n<p class="note" data-field="passingTestFailureCount">ℹ ${text(hint)}.</p>`)
+      .join('');
     return `<header>
 <h1>API quality evidence: <code>${text(shownText(report.environment))}</code></h1>
 <p class="verdict ${className}" data-verdict="${kind}"><span aria-hidden="true">${symbol}</span> ${text(capitalise(verdictText))}</p>

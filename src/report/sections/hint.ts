@@ -1,4 +1,4 @@
-import { passingTestFailureHint } from '../renderers/presentation.js';
+import { passingTestFailureHints } from '../renderers/presentation.js';
 import type { ReportSection } from './reportSection.js';
 
 /** Failed calls that passing tests made, said apart. No HTML: the page's headline says it (./headline.ts). */
@@ -6,7 +6,6 @@ export const hintSection: ReportSection<'hint'> = {
   id: 'hint',
   keptWhenCut: true,
   markdown: (report) => {
-    const hint = passingTestFailureHint(report);
-    return hint === undefined ? [] : ['', `ℹ️ ${hint}.`];
+    return passingTestFailureHints(report).flatMap((hint) => ['', `ℹ️ ${hint}.`]);
   },
 };

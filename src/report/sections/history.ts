@@ -1,5 +1,5 @@
 import { countOf, endpointsByTrend, formatCount, formatMs, lastValues, TREND_ARROWS, trendWords } from '../renderers/presentation.js';
-import { code, row } from './markdownParts.js';
+import { code, foldedMarkdown, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
 
 /** How many of an endpoint's last p95s the history table shows. */
@@ -24,9 +24,26 @@ export const historySection: ReportSection<'history'> = {
       const numbers = skipped.map(({ line }) => formatCount(line)).join(', ');
       lines.push(`⚠️ ${countOf(skipped.length, 'line')} of the history file could not be read and ${were} left out: line ${numbers}.`, '');
     }
-    const ranked = endpointsByTrend(report);
+    const everyRanked = endpointsByTrend(report);
+    if (everyRanked.length === 0) return [...lines, 'No endpoint ran.'];
+    // Little to judge is said briefly: the endpoints with too few runs are one line, their names folded under it.
+    const ranked = everyRanked.filter((endpoint) => endpoint.history?.trend !== 'tooFewRuns');
+    const tooFew = everyRanked.filter((endpoint) => endpoint.history?.trend === 'tooFewRuns');
+    const tooFewLine =
+      tooFew.length === 0
+        ? []
+        : [
+            '',
+            foldedMarkdown(
+              `${countOf(tooFew.length, 'endpoint')} with too few runs to judge (fewer than ${formatCount(history.minimumRuns)} earlier runs)`,
+              `${tooFew
+                .slice(0, limits.endpoints)
+                .map((endpoint) => code(endpoint.endpoint))
+                .join(', ')}${tooFew.length > limits.endpoints ? `, and ${formatCount(tooFew.length - limits.endpoints)} more` : ''}.`,
+            ),
+          ];
     const shown = ranked.slice(0, limits.endpoints);
-    if (shown.length === 0) return [...lines, 'No endpoint ran.'];
+    if (shown.length === 0) return [...lines, ...tooFewLine.slice(1)];
     lines.push(
       `Each endpoint's p95 against the p95s of its last ${formatCount(history.windowRuns)} earlier runs (their median, and a range of 3.5 modified ` +
         'z-scores, about 5.2 median absolute deviations, on a logarithmic scale); ' +
@@ -48,6 +65,6 @@ export const historySection: ReportSection<'history'> = {
       );
     }
     if (ranked.length > shown.length) lines.push('', `${countOf(ranked.length - shown.length, 'more endpoint')} in ${code(reportName)}.`);
-    return lines;
+    return [...lines, ...tooFewLine];
   },
 };

@@ -28,6 +28,11 @@ export function stateBadge(state: EndpointState): string {
   return `<span class="state ${tone}">${symbol} ${text(describeState(state))}</span>`;
 }
 
+/** Little to judge, said briefly: one line that counts, what it counts folded under it; `field` names it for readers of the page. */
+export function foldedHtml(field: string, line: string, foldedHtmlContent: string): string {
+  return `<details class="folded" data-field="${field}"><summary>${text(line)}</summary><p>${foldedHtmlContent}</p></details>`;
+}
+
 /** A drawing's coordinate, to a tenth. */
 export function round(value: number): number {
   return Math.round(value * 10) / 10;

@@ -1,8 +1,11 @@
 import { baselineSection } from './baseline.js';
+import { attentionSection } from './attention.js';
 import { budgetsSection } from './budgets.js';
+import { chartSection } from './chart.js';
 import { contractSection } from './contract.js';
 import { endpointsSection } from './endpoints.js';
 import { failedCallsSection } from './failedCalls.js';
+import { failedTestsSection } from './failedTests.js';
 import { flakySection } from './flaky.js';
 import { footnoteSection } from './footnote.js';
 import { headlineSection } from './headline.js';
@@ -17,13 +20,16 @@ import { unrecordedSection } from './unrecorded.js';
 /** Every section, one entry per id (the compiler holds it): each gives its Markdown, its HTML, or both. */
 const SECTIONS: { readonly [Id in SectionId]: ReportSection<Id> } = {
   headline: headlineSection,
-  sources: sourcesSection,
+  attention: attentionSection,
+  failedTests: failedTestsSection,
+  failedCalls: failedCallsSection,
   hint: hintSection,
   budgets: budgetsSection,
   baseline: baselineSection,
   history: historySection,
+  sources: sourcesSection,
   endpoints: endpointsSection,
-  failedCalls: failedCallsSection,
+  chart: chartSection,
   contract: contractSection,
   slowest: slowestSection,
   flaky: flakySection,

@@ -1,5 +1,19 @@
 import { shownText } from '../renderers/presentation.js';
 
+/**
+ * Little to judge, said briefly: one line that counts, and what it counts
+ * folded under it (`<details>`, which GitHub shows closed; the blank lines
+ * let the Markdown inside render).
+ */
+export function foldedMarkdown(line: string, folded: string): string {
+  return `<details><summary>${escapeHtml(line)}</summary>\n\n${folded}\n\n</details>`;
+}
+
+// The summary line is HTML inside the Markdown: its text escaped as the page escapes it.
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>]/g, (char) => (char === '&' ? '&amp;' : char === '<' ? '&lt;' : '&gt;'));
+}
+
 /** One row of a Markdown table. */
 export function row(cells: readonly string[]): string {
   return `| ${cells.join(' | ')} |`;

@@ -3,17 +3,23 @@ import type { QualityReport } from '../qualityReport.js';
 /**
  * The sections of the Markdown and HTML reports, in the one order both walk
  * them (`REPORT_SECTIONS` in ./index.ts): a new section gets its id here, at
- * the place it takes in both renderings.
+ * the place it takes in both renderings. Most actionable first: the
+ * headline (server errors lead its numbers), what is new and wrong (the
+ * page's list of it), the failed tests and the failed calls, then the
+ * verdicts and comparisons, then every endpoint and the latency chart.
  */
 export const SECTION_IDS = [
   'headline',
-  'sources',
+  'attention',
+  'failedTests',
+  'failedCalls',
   'hint',
   'budgets',
   'baseline',
   'history',
+  'sources',
   'endpoints',
-  'failedCalls',
+  'chart',
   'contract',
   'slowest',
   'flaky',
@@ -45,11 +51,16 @@ export interface MarkdownContext {
   readonly limits: MarkdownLimits;
 }
 
-/** How many rows the page lists: endpoints worst first (the chart, the table and each list), budgets breached first, baseline changes. */
+/**
+ * How many rows the page lists: endpoints worst first (the chart, the table
+ * and each list), budgets breached first, baseline changes, failing
+ * endpoints in the failed calls' table.
+ */
 export interface HtmlLimits {
   readonly endpoints: number;
   readonly budgets: number;
   readonly changes: number;
+  readonly failingEndpoints: number;
 }
 
 /** What a section's HTML may know of the rendering: the JSON report's file name, and how much to list. */

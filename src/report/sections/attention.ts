@@ -1,0 +1,133 @@
+import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
+import { undeclaredWorstFirst, violationsWorstFirst } from '../renderers/contractPresentation.js';
+import { countOf, formatCount, shownText } from '../renderers/presentation.js';
+import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
+import { text } from './htmlParts.js';
+import type { ReportSection } from './reportSection.js';
+
+type Endpoint = QualityReport['endpoints'][number];
+
+/** How many names each line of the list gives before `and 3 more`. */
+const NAMES_PER_LINE = 5;
+
+/** One line of what is new and wrong: its count in words, where the page says more, and the first names. */
+interface Attention {
+  readonly kind: string;
+  readonly tone: 'bad' | 'warn';
+  readonly what: string;
+  readonly href: string;
+  readonly names: readonly string[];
+}
+
+/** `POST /orders (500 ×2, no response ×1)`: an endpoint and its server errors. */
+function serverErrorName(endpoint: Endpoint): string {
+  const codes = Object.entries(endpoint.statusCodes)
+    .filter(([code]) => Number(code) >= 500)
+    .map(([code, count]) => `${code} ×${formatCount(count)}`);
+  if (endpoint.noResponseCount > 0) codes.push(`no response ×${formatCount(endpoint.noResponseCount)}`);
+  return `${endpoint.endpoint} (${codes.join(', ')})`;
+}
+
+/** What is new and wrong in a report, most actionable first; empty when nothing is. */
+export function attentionOf(report: QualityReport): Attention[] {
+  const lines: Attention[] = [];
+  const serverErrors = serverErrorsOf(report);
+  if (serverErrors > 0) {
+    const endpoints = report.endpoints
+      .filter((endpoint) => serverErrorsOf(endpoint) > 0)
+      .sort((a, b) => serverErrorsOf(b) - serverErrorsOf(a) || compareCodeUnits(a.endpoint, b.endpoint));
+    lines.push({
+      kind: 'serverErrors',
+      tone: 'bad',
+      what: `${countOf(serverErrors, 'server error')} (5xx or no response) on ${countOf(endpoints.length, 'endpoint')}`,
+      href: '#failed-calls',
+      names: endpoints.map(serverErrorName),
+    });
+  }
+  const failedTests = report.failedTests ?? [];
+  if (failedTests.length > 0) {
+    lines.push({
+      kind: 'failedTests',
+      tone: 'bad',
+      what: countOf(report.tests?.failed ?? failedTests.length, 'failed test'),
+      href: '#failed-tests',
+      names: failedTests.map((test) => `${test.file}:${test.line} · ${test.title}`),
+    });
+  }
+  const comparison = report.baseline;
+  if (comparison !== undefined && comparison.newlyFailingEndpoints.length > 0) {
+    const names = comparison.newlyFailingEndpoints;
+    lines.push({ kind: 'newlyFailing', tone: 'bad', what: `${countOf(names.length, 'endpoint')} newly failing`, href: '#baseline', names });
+  }
+  if (comparison !== undefined && comparison.slowerEndpoints.length > 0) {
+    const names = comparison.slowerEndpoints;
+    lines.push({
+      kind: 'slower',
+      tone: 'warn',
+      what: `${countOf(names.length, 'endpoint')} slower than the baseline`,
+      href: '#baseline',
+      names,
+    });
+  }
+  const above = report.history?.aboveRangeEndpoints ?? [];
+  if (above.length > 0) {
+    lines.push({
+      kind: 'aboveRange',
+      tone: 'warn',
+      what: `${countOf(above.length, 'endpoint')} above ${above.length === 1 ? 'its' : 'their'} history's range`,
+      href: '#endpoints',
+      names: above,
+    });
+  }
+  const contract = report.contract;
+  const undeclared = contract === undefined ? [] : undeclaredWorstFirst(contract);
+  if (undeclared.length > 0) {
+    const statuses = undeclared.reduce((sum, operation) => sum + operation.undeclaredStatuses.length, 0);
+    lines.push({
+      kind: 'undeclaredStatuses',
+      tone: 'warn',
+      what: `${formatCount(statuses)} ${statuses === 1 ? 'status' : 'statuses'} the contract does not declare`,
+      href: '#contract',
+      names: undeclared.map((operation) => `${operation.endpoint} (${operation.undeclaredStatuses.join(', ')})`),
+    });
+  }
+  const violating = contract === undefined ? [] : violationsWorstFirst(contract);
+  if (violating.length > 0) {
+    const bodies = violating.reduce((sum, operation) => sum + operation.schemaViolationCount, 0);
+    lines.push({
+      kind: 'schemaViolations',
+      tone: 'warn',
+      what: `${formatCount(bodies)} ${bodies === 1 ? 'body' : 'bodies'} off ${bodies === 1 ? 'its' : 'their'} schema`,
+      href: '#contract',
+      names: violating.map((operation) => `${operation.endpoint} (${formatCount(operation.schemaViolationCount)})`),
+    });
+  }
+  return lines;
+}
+
+const MARKS = { bad: '✖', warn: '▲' } as const;
+
+/**
+ * The page's first screen after the verdict: what is new and wrong, one
+ * line each, most actionable first (server errors, failed tests, endpoints
+ * newly failing or slower than the baseline or above their history's range,
+ * statuses the contract does not declare, bodies off their schema), each
+ * naming its first few and linking to the section that says more. Nothing
+ * when nothing is. No Markdown: its headline, failed tests and failed calls
+ * come first, and its comparison's one line names the regressions.
+ */
+export const attentionSection: ReportSection<'attention'> = {
+  id: 'attention',
+  keptWhenCut: true,
+  html: (report) => {
+    const lines = attentionOf(report);
+    if (lines.length === 0) return '';
+    const items = lines.map(({ kind, tone, what, href, names }) => {
+      const shown = names.slice(0, NAMES_PER_LINE).map((name) => `<code>${text(shownText(name))}</code>`);
+      const more = names.length - shown.length;
+      const list = `${shown.join(', ')}${more > 0 ? text(`, and ${formatCount(more)} more`) : ''}`;
+      return `<li class="${tone}" data-attention="${kind}"><span aria-hidden="true">${MARKS[tone]}</span> <a href="${href}">${text(what)}</a>: ${list}</li>`;
+    });
+    return `<section id="attention" aria-label="What is new and wrong"><ul>${items.join('')}</ul></section>`;
+  },
+};
