@@ -192,6 +192,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'historyPath',
     'historyLimit',
     'historyReadOnly',
+    'historyPartialRuns',
     'baselineFromHistory',
     'significanceLevel',
     'failureExcerptBytes',

@@ -361,7 +361,7 @@ test('records', async () => {
     expect(outcome.exitCode).not.toBe(0);
     expect(outcome.stdout + outcome.stderr).toContain(
       'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-        `  - outputfile in ${file}: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n` +
+        `  - outputfile in ${file}: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n` +
         `  - slowResponseThresholdMs in ${file}: must be a whole number of milliseconds, 0 or more; got "fast" (a string)\n`,
     );
     expect(await pathExists(join(project, 'test-results'))).toBe(false);

@@ -495,7 +495,7 @@ test('bad options stop the run with an error that names each option', async () =
   expect(outcome.exitCode).not.toBe(0);
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
-      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n' +
+      '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n' +
       '  - option environment: must be a non-empty string; got 42 (a number)\n' +
       '  - option slowResponseThresholdMs: must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +
       '  - option outputFile: must name a file, not a folder (it ends with a path separator); got "reports/" (a string)\n',

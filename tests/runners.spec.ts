@@ -371,7 +371,7 @@ test.describe('npm run start:environment', () => {
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
-        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n',
+        '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)\n',
     );
   });
 

@@ -88,7 +88,7 @@ test.describe('the settings file', () => {
       {
         variable: `outputfile in ${filePath}`,
         message:
-          'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
+          'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
       },
     ]);
   });

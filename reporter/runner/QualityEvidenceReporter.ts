@@ -7,8 +7,9 @@ import { isIncompleteRun } from '../../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../../src/report/renderers/terminal.js';
 import { openRun, type RunSettings } from '../../src/workflow/openRun.js';
 import type { Judgement } from '../../src/evaluation/judgeReport.js';
-import { escapeControlCharacters } from '../../src/renderValue.js';
+import { escapeControlCharacters, quotePath } from '../../src/renderValue.js';
 import { isListingRun } from './playwrightPrivate.js';
+import { partsOfSuite } from './partialRun.js';
 import { systemClock, type Clock } from '../../src/helpers/clock.js';
 import { apiCallsOf } from '../shared/apiCalls.js';
 import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from '../shared/executionAttachment.js';
@@ -38,6 +39,8 @@ export interface ReporterHost {
   readonly clock?: Pick<Clock, 'now'>;
   /** Sets a variable of the environment the test workers start with (see shared/workerOptions.ts); absent, the workers are told nothing. */
   readonly setWorkerVariable?: (name: string, value: string) => void;
+  /** The runner's command line, where Playwright's config does not give it (older versions): whether the run is of part of the suite (see partialRun.ts). */
+  readonly argv?: readonly string[];
 }
 
 /** The process the reporter runs in: the one place it reads `process`. */
@@ -45,6 +48,7 @@ function processHost(): ReporterHost {
   return {
     env: process.env,
     cwd: process.cwd(),
+    argv: process.argv,
     stdout: process.stdout,
     stderr: process.stderr,
     fileSystem: nodeFileSystem,
@@ -85,6 +89,8 @@ export default class QualityEvidenceReporter implements Reporter {
   private quiet: boolean;
   /** The budgets and baseline, loaded before the run; undefined when they could not be checked early (the run's end loads them). */
   private readonly judgement: Judgement | undefined;
+  /** Why the run is of part of the suite (`--grep`, a file filter, a shard); empty for a whole run (see partialRun.ts). */
+  private partsOfSuite: readonly string[] = [];
 
   constructor(
     options: QualityEvidenceReporterOptions = {},
@@ -115,6 +121,10 @@ export default class QualityEvidenceReporter implements Reporter {
     this.rootSuite = suite;
     this.rootDir = config.rootDir;
     this.htmlReportFolder = htmlReportFolderOf(config, this.host.env);
+    // Recent versions of Playwright give their command line in the config (config.argv); older ones, the runner's process has it.
+    const given = (config as { argv?: unknown }).argv;
+    const argv = Array.isArray(given) && given.length > 0 ? (given as string[]) : (this.host.argv ?? []);
+    this.partsOfSuite = partsOfSuite(argv, config.shard);
     // `playwright test --quiet` silences reporters' own output too.
     if ((config as { quiet?: boolean }).quiet === true) this.quiet = true;
   }
@@ -140,8 +150,12 @@ export default class QualityEvidenceReporter implements Reporter {
     const { settings, host } = this;
     try {
       const runHost = { fileSystem: host.fileSystem, env: host.env, clock: host.clock ?? systemClock, cwd: host.cwd };
+      // A run of part of the suite is judged against the history, not appended to it, unless the settings ask (historyPartialRuns).
+      const keptFromHistory =
+        this.partsOfSuite.length > 0 && settings.historyPath !== undefined && !settings.historyReadOnly && !settings.historyPartialRuns;
+      const runSettings = keptFromHistory ? { ...runSettingsOf(settings), historyReadOnly: true } : runSettingsOf(settings);
       // A bad record is named by the test that attached it.
-      const opened = await openRun(runSettingsOf(settings), runHost, {
+      const opened = await openRun(runSettings, runHost, {
         reads: [settings.settingsFile],
         judgement: this.judgement,
         noun: 'recorded execution',
@@ -169,7 +183,8 @@ export default class QualityEvidenceReporter implements Reporter {
       const unrecordedSpecs = await Promise.all(
         [...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })),
       );
-      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), warnings);
+      const partial = keptFromHistory ? [partialRunWarning(this.partsOfSuite, displayPath(settings.historyPath, host.cwd))] : [];
+      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), [...partial, ...warnings]);
       if (!this.quiet)
         host.stdout.write(
           `${formatHeadline(
@@ -254,6 +269,14 @@ function htmlReportFolderOf(config: FullConfig, env: EnvironmentRecord): string 
 /** A path from one folder to a file, with forward slashes, as a link takes it. */
 function relativeLink(from: string, to: string): string {
   return relative(resolve(from), to).split(sep).join('/');
+}
+
+/** What a run of part of the suite says: why it is one, and that it was judged against the history but not appended to it. */
+function partialRunWarning(parts: readonly string[], historyPath: string): string {
+  return (
+    `this run is of part of the suite (${parts.join(', ')}): it is judged against the history file ${quotePath(historyPath)} and not appended to it, ` +
+    'so that it does not thin the range of every endpoint it did not call; historyPartialRuns: true (QE_HISTORY_PARTIAL_RUNS=true) appends such runs too'
+  );
 }
 
 /** The tests that failed (their outcome `unexpected`, as countTests counts them), each as the report names a test. */

@@ -390,6 +390,16 @@ export const SETTINGS = {
     description:
       "When true, the history file is read and not appended to: a pull request's run judged against main's history (QE_HISTORY_READ_ONLY); default false",
   },
+  historyPartialRuns: {
+    variable: 'QE_HISTORY_PARTIAL_RUNS',
+    inFile: true,
+    default: false,
+    value: z.boolean({ error: 'must be true or false' }),
+    text: booleanText,
+    purpose: 'whether runs of part of a suite are appended to the history',
+    description:
+      'The reporter only: when true, a Playwright run of part of its suite (--grep, --grep-invert, a file or line filter, --only-changed, --last-failed, --test-list, a shard) is appended to the history file too; by default such a run is judged against the history and not appended, so that it does not thin the range of every endpoint it did not call (QE_HISTORY_PARTIAL_RUNS); default false',
+  },
   baselineFromHistory: {
     variable: 'QE_BASELINE_FROM_HISTORY',
     flag: { name: 'baseline-from-history' },

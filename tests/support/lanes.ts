@@ -50,6 +50,7 @@ export const UNIT_SPECS: readonly string[] = [
   'messageEscaping.spec.ts',
   'normalisation.spec.ts',
   'operationMatching.spec.ts',
+  'partialRun.spec.ts',
   'publicApi.spec.ts',
   'readers.spec.ts',
   'recordScanner.spec.ts',
