@@ -34,8 +34,8 @@ test('every page of docs/ is linked from the README', () => {
   expect(pages.filter((page) => !linked.has(page))).toEqual([]);
 });
 
-test(`the README's first 90 lines hold what a user came for: the install, the three Playwright steps, the workflow and the \
-links into docs/; the whole stays under 400 lines`, () => {
+test(`the README's first 90 lines hold what a user came for: the install, the three Playwright steps with the openapi \
+and apiCalls options, the workflow and the links into docs/; the whole stays under 400 lines`, () => {
   const readme = documents[0]?.text ?? '';
   const firstScreen = readme.split('\n').slice(0, 90).join('\n');
   expect(readme.split('\n').length).toBeLessThan(400);
@@ -46,6 +46,10 @@ links into docs/; the whole stays under 400 lines`, () => {
     'npm install --save-dev github:<owner>/quality-evidence#v0.1.0',
     "['quality-evidence/reporter', { outputFile: 'out/quality-summary.json' }]",
     "import { test, expect } from 'quality-evidence/test';",
+    "openapi: 'openapi.yaml'",
+    'the path is relative to the config',
+    'A document served only as Swagger UI\nmust be saved to a file first',
+    '`apiCalls` option',
     'report written to out/quality-summary.json (also .md, .html)',
     'uses: actions/upload-artifact@v4',
     'npx quality-evidence check out/quality-summary.json --budgets quality-budgets.json',
@@ -53,4 +57,14 @@ links into docs/; the whole stays under 400 lines`, () => {
   ]) {
     expect(firstScreen, part).toContain(part);
   }
+});
+
+test(`the reporter's page shows the openapi and apiCalls options in a config, says what a relative path is relative to, \
+and that a Swagger UI document is saved to a file first`, () => {
+  const page = documents.find(({ path }) => path === 'docs/reporter.md')?.text ?? '';
+  expect(page).toContain(
+    "['quality-evidence/reporter', { outputFile: 'out/quality-summary.json', openapi: 'openapi.yaml', apiCalls: { include: ['**/api/**'] } }]",
+  );
+  expect(page).toContain('**Relative paths.** A path an option gives (`outputFile`, `openapi`,');
+  expect(page).toContain('**A document served only as Swagger UI** must be saved to a file first');
 });

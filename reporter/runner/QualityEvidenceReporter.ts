@@ -39,7 +39,7 @@ export interface ReporterHost {
   readonly clock?: Pick<Clock, 'now'>;
   /** Sets a variable of the environment the test workers start with (see shared/workerOptions.ts); absent, the workers are told nothing. */
   readonly setWorkerVariable?: (name: string, value: string) => void;
-  /** The runner's command line, where Playwright's config does not give it (before 1.58): whether the run is of part of the suite (see partialRun.ts). */
+  /** The runner's command line, where Playwright's config does not give it (older versions): whether the run is of part of the suite (see partialRun.ts). */
   readonly argv?: readonly string[];
 }
 
@@ -121,7 +121,7 @@ export default class QualityEvidenceReporter implements Reporter {
     this.rootSuite = suite;
     this.rootDir = config.rootDir;
     this.htmlReportFolder = htmlReportFolderOf(config, this.host.env);
-    // Playwright gives its command line in the config from 1.58 on; before, the runner's process has it.
+    // Recent versions of Playwright give their command line in the config (config.argv); older ones, the runner's process has it.
     const given = (config as { argv?: unknown }).argv;
     const argv = Array.isArray(given) && given.length > 0 ? (given as string[]) : (this.host.argv ?? []);
     this.partsOfSuite = partsOfSuite(argv, config.shard);

@@ -529,9 +529,10 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   }
   if (context.tests !== undefined) report.tests = { ...context.tests };
   if (context.failedTests !== undefined && context.failedTests.length > 0) {
-    report.failedTests = context.failedTests.map(({ endpoints, ...test }) => ({
+    report.failedTests = context.failedTests.map(({ endpoints, endpointCount, ...test }) => ({
       ...test,
       endpoints: endpoints.map((entry) => ({ ...entry })),
+      endpointCount,
     }));
   }
   if (context.runStatus !== undefined) report.runStatus = context.runStatus;
