@@ -4,7 +4,7 @@ import { parseReport } from '../evaluation/baseline.js';
 import { displayPath } from '../io/displayPath.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
-import type { ComparedReport } from '../report/comment/commentFindings.js';
+import { improvementCount, regressionCount, type ComparedReport } from '../report/comment/commentFindings.js';
 import { renderComment, type RenderedComment } from '../report/comment/renderComment.js';
 import { escapeControlCharacters } from '../renderValue.js';
 import {
@@ -122,11 +122,13 @@ async function post(
 
 // `2 regressions, 1 improvement, 14 that held`, or `nothing to report (14 endpoints held)`.
 function describeComment(comment: RenderedComment): string {
-  const { regressions, improvements, held } = comment.findings;
+  const { held } = comment.findings;
+  const regressions = regressionCount(comment.findings);
+  const improvements = improvementCount(comment.findings);
   const count = (number: number, noun: string) => `${number} ${noun}${number === 1 ? '' : 's'}`;
   const left = comment.leftOut === 0 ? '' : `, ${comment.leftOut} left out to fit`;
   if (comment.nothingToReport) return `nothing to report (${count(held.length, 'endpoint')} held${left})`;
-  return `${count(regressions.length, 'regression')}, ${count(improvements.length, 'improvement')}, ${held.length} held${left}`;
+  return `${count(regressions, 'regression')}, ${count(improvements, 'improvement')}, ${held.length} held${left}`;
 }
 
 const COMMENT_HELP = `Usage: quality-evidence comment <report.json> --output <comment.md> [--post]
