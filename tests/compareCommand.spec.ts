@@ -2,6 +2,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatReport, parseReport, type QualityReport } from '../src/index.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
+import { EXPORT_SETTING_KEYS } from '../src/config/settings.js';
+import { settingHelpLines } from '../src/cli/settingsHelp.js';
 import { createTemporaryFolder, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
@@ -215,6 +217,24 @@ test('--export writes the compared run for another tool, and the job summary get
   expect(await readFile(join(folder, 'summary.md'), 'utf8')).toContain((await readFile(join(folder, 'out/q.md'), 'utf8')).trim());
   const ctrf = JSON.parse(await readFile(join(folder, 'out/ctrf.json'), 'utf8')) as { results: { tool: { name: string } } };
   expect(ctrf.results.tool.name).toBe('quality-evidence');
+});
+
+test('compare takes every setting the exports read, by its flag and its variable, as check does', async () => {
+  const folder = await twoReports();
+  const outcome = await runProgram(COMMAND, {
+    cwd: folder,
+    args: ['compare', 'base.json', 'head.json', '-o', 'out/q.json', '--export', 'prometheus=out/metrics.prom', '--quiet'],
+    env: { QE_SERVICE_NAME: 'orders-api' },
+  });
+  expect(outcome).toStrictEqual({ exitCode: 0, stdout: '', stderr: '' });
+  expect(await readFile(join(folder, 'out/metrics.prom'), 'utf8')).toContain('service="orders-api"');
+  const flag = await runProgram(COMMAND, {
+    cwd: folder,
+    args: ['compare', 'base.json', 'head.json', '-o', 'out/q.json', '--export', 'prometheus=out/metrics.prom', '--service-name', 'cart'],
+    env: { QE_SERVICE_NAME: 'orders-api', QE_QUIET: 'true' },
+  });
+  expect(flag).toStrictEqual({ exitCode: 0, stdout: '', stderr: '' });
+  expect(await readFile(join(folder, 'out/metrics.prom'), 'utf8')).toContain('service="cart"');
 });
 
 test.describe('budgets', () => {
@@ -434,4 +454,11 @@ test('--help prints the usage and exits 0', async () => {
     'Usage: quality-evidence compare <BASE.json> <HEAD.json> --output <file> [options]',
     '',
   ]);
+});
+
+test('--help lists the settings compare takes, every one the exports read among them, each line made from its row', async () => {
+  const { stdout } = await command(await createTemporaryFolder({}, 'compare'), ['compare', '--help']);
+  expect(stdout).toContain(`${settingHelpLines(['formats', 'significanceLevel'])}\n  --budgets <file>`);
+  expect(stdout).toContain(`${settingHelpLines([...EXPORT_SETTING_KEYS, 'quiet'])}\n  --json`);
+  expect(stdout).toContain('  -o, --output <file>                  where the compared report goes (required; never BASE or HEAD)\n');
 });

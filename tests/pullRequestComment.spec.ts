@@ -395,6 +395,13 @@ test('comment --help prints its usage and exit codes, and the command’s help l
   expect([help.exitCode, help.stderr]).toEqual([0, '']);
   expect(help.stdout).toContain('Usage: quality-evidence comment <report.json> --output <comment.md> [--post]');
   expect(help.stdout).toContain('69 the comment\nwas written and not posted');
+  // Each option's text at column 39, as in every command's help, continued under itself past 150 columns.
+  expect(help.stdout).toContain(
+    "  --environment <name>                 the environment the marker names (default: the report's)\n" +
+      '  -h, --help                           this help\n',
+  );
+  expect(help.stdout).toContain(`\n${' '.repeat(39)}GITHUB_EVENT_PATH) or merge request (GitLab:`);
+  expect(help.stdout.split('\n').every((line) => line.length <= 150)).toBe(true);
   const main = await runProgram('src/cli/main.js', { args: ['--help'] });
   expect(main.stdout).toContain('  comment <report.json>                write (and --post) the pull-request comment');
 });

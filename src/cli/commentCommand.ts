@@ -4,7 +4,7 @@ import { parseReport } from '../evaluation/baseline.js';
 import { displayPath } from '../io/displayPath.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';
-import type { ComparedReport } from '../report/comment/commentFindings.js';
+import { improvementCount, regressionCount, type ComparedReport } from '../report/comment/commentFindings.js';
 import { renderComment, type RenderedComment } from '../report/comment/renderComment.js';
 import { escapeControlCharacters } from '../renderValue.js';
 import {
@@ -16,6 +16,7 @@ import {
   type GitHubEvent,
 } from '../review/commentTarget.js';
 import { parseCommandLine } from './commandLine.js';
+import { optionHelpLine } from './settingsHelp.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
@@ -122,11 +123,13 @@ async function post(
 
 // `2 regressions, 1 improvement, 14 that held`, or `nothing to report (14 endpoints held)`.
 function describeComment(comment: RenderedComment): string {
-  const { regressions, improvements, held } = comment.findings;
+  const { held } = comment.findings;
+  const regressions = regressionCount(comment.findings);
+  const improvements = improvementCount(comment.findings);
   const count = (number: number, noun: string) => `${number} ${noun}${number === 1 ? '' : 's'}`;
   const left = comment.leftOut === 0 ? '' : `, ${comment.leftOut} left out to fit`;
   if (comment.nothingToReport) return `nothing to report (${count(held.length, 'endpoint')} held${left})`;
-  return `${count(regressions.length, 'regression')}, ${count(improvements.length, 'improvement')}, ${held.length} held${left}`;
+  return `${count(regressions, 'regression')}, ${count(improvements, 'improvement')}, ${held.length} held${left}`;
 }
 
 const COMMENT_HELP = `Usage: quality-evidence comment <report.json> --output <comment.md> [--post]
@@ -134,24 +137,27 @@ const COMMENT_HELP = `Usage: quality-evidence comment <report.json> --output <co
 Writes the pull-request comment of a report that holds a comparison with its
 base (made with --baseline or --baseline-from-history): the headline, the
 regressions first (slower, newly failing, failing more, with the tests
-behind them), then the improvements, then what held, folded; a link to the
-run's artifacts where CI names them. It stays within GitHub's 65,536
-characters and says what it left out. Its first line is a hidden marker,
+behind them; new statuses, newly flaky; the contract's new undeclared
+statuses, more bodies off their schema, operations no longer exercised),
+then the improvements, then what held, folded; a link to the run's
+artifacts where CI names them. It stays within GitHub's 65,536 characters
+and says what it left out. Its first line is a hidden marker,
 <!-- quality-evidence:ENVIRONMENT -->, that finds it again.
 
 Options:
-  -o, --output <file>      where the comment's Markdown goes (required)
-  --post                   create or update the comment on the pull request
-                           (GitHub: GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
-                           GITHUB_EVENT_PATH) or merge request (GitLab: CI_PROJECT_ID,
-                           CI_API_V4_URL, CI_MERGE_REQUEST_IID, GITLAB_TOKEN): one
-                           comment per environment, edited on each push; with
-                           nothing to report, an earlier comment is updated and
-                           none is created
-  --pull-request <n>       the pull request's number, where the event does not
-                           name it (a workflow_run job of a pull request from a fork)
-  --environment <name>     the environment the marker names (default: the report's)
-  -h, --help               this help
+${optionHelpLine('-o, --output <file>', "where the comment's Markdown goes (required)")}
+${optionHelpLine(
+  '--post',
+  'create or update the comment on the pull request (GitHub: GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL, ' +
+    'GITHUB_EVENT_PATH) or merge request (GitLab: CI_PROJECT_ID, CI_API_V4_URL, CI_MERGE_REQUEST_IID, GITLAB_TOKEN): ' +
+    'one comment per environment, edited on each push; with nothing to report, an earlier comment is updated and none is created',
+)}
+${optionHelpLine(
+  '--pull-request <n>',
+  "the pull request's number, where the event does not name it (a workflow_run job of a pull request from a fork)",
+)}
+${optionHelpLine('--environment <name>', "the environment the marker names (default: the report's)")}
+${optionHelpLine('-h, --help', 'this help')}
 
 Examples:
   npx quality-evidence comment out/quality-summary.json --output out/comment.md

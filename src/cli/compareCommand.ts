@@ -1,5 +1,12 @@
 import { resolveSettings } from '../config/resolveSettings.js';
-import { SETTING_KEYS, type SettingKey } from '../config/settings.js';
+import {
+  EXPORT_SETTING_KEYS,
+  SETTING_FLAG_OPTIONS,
+  SETTING_KEYS,
+  SETTINGS,
+  type SettingDefinition,
+  type SettingKey,
+} from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
 import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
@@ -18,23 +25,31 @@ import { escapeControlCharacters, quotePath, quoteText } from '../renderValue.js
 import { parseBudgets } from '../workflow/judgement.js';
 import { openRun } from '../workflow/openRun.js';
 import { parseCommandLine } from './commandLine.js';
+import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
-/** The settings compare takes: where the report goes, and the level of the latency test. */
-const COMPARE_SETTINGS: readonly SettingKey[] = ['outputFile', 'formats', 'exports', 'serviceName', 'significanceLevel', 'quiet'];
+/**
+ * The settings compare takes from the table, flag and variable alike: the
+ * files beside the report, the level of the latency test, quiet, and every
+ * setting the exports read (`forExports` in its row), so that a new export
+ * setting is taken here with no change. Where the report goes is --output
+ * alone (QE_OUTPUT_PATH is not read): compare must be told.
+ */
+const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', ...EXPORT_SETTING_KEYS, 'quiet'];
 
-/** The variables compare reads: those of its settings but the output path, which it takes from --output alone. */
-const COMPARE_VARIABLES = ['QE_REPORT_FORMATS', 'QE_EXPORTS', 'QE_SERVICE_NAME', 'QE_SIGNIFICANCE_LEVEL', 'QE_QUIET'] as const;
+/** The variables compare reads: those of its settings. */
+const COMPARE_VARIABLES = COMPARE_SETTING_KEYS.flatMap((key) => (SETTINGS[key] as SettingDefinition).variable ?? []);
 
-// The flags of its settings, as the settings table names them, and its own.
 const OPTIONS = {
+  // Its settings' flags, as the settings table names them, and its own.
+  ...Object.fromEntries(
+    COMPARE_SETTING_KEYS.flatMap((key) => {
+      const { flag } = SETTINGS[key] as SettingDefinition;
+      return flag === undefined ? [] : [[flag.name, SETTING_FLAG_OPTIONS[flag.name]!]];
+    }),
+  ),
   output: { type: 'string', short: 'o' },
-  formats: { type: 'string' },
-  export: { type: 'string', multiple: true },
-  'service-name': { type: 'string' },
-  'significance-level': { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
   budgets: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -68,7 +83,7 @@ export async function compareCommand(context: CommandContext): Promise<number> {
     COMPARE_VARIABLES.flatMap((name) => (context.env[name] === undefined ? [] : [[name, context.env[name]]])),
   );
   const { outputFile, quiet, ...settings } = resolveSettings([flagSettings(flags), environmentSettings(variables)], {
-    ignored: SETTING_KEYS.filter((key) => !COMPARE_SETTINGS.includes(key)),
+    ignored: SETTING_KEYS.filter((key) => key !== 'outputFile' && !COMPARE_SETTING_KEYS.includes(key)),
   });
   const head = await readHead(context.fileSystem, headPath);
   const budgetsPath = typeof flags.budgets === 'string' && flags.budgets.trim() !== '' ? flags.budgets.trim() : undefined;
@@ -172,17 +187,16 @@ tool, of an earlier version too); HEAD must be a complete report of this
 version whose parts add up. With .md and .html beside it, as every report.
 
 Options:
-  -o, --output <file>                  where the compared report goes (required; never BASE or HEAD)
-  --formats <list>                     files beside the JSON report: json,markdown,html (QE_REPORT_FORMATS; default all three)
-  --significance-level <p>             a latency change is real below this p-value (QE_SIGNIFICANCE_LEVEL; default 0.01)
-  --budgets <file>                     judge the compared report by these budgets; without it, HEAD's recorded verdict
-                                       is kept (one that judged maxP95IncreasePercent against HEAD's own baseline is refused)
-  --export <kind=path>                 also write the compared report for another tool; repeatable (QE_EXPORTS): otlp=<file>,
-                                       prometheus=<file>, ctrf=<file>, junit=<file>, benchmark-action=<file>
-  --service-name <name>                the service the otlp and prometheus exports name (QE_SERVICE_NAME)
-  -q, --quiet                          print nothing on success (QE_QUIET)
-  --json                               print the compared report JSON on stdout, on a terminal too
-  -h, --help                           this help
+${optionHelpLine('-o, --output <file>', 'where the compared report goes (required; never BASE or HEAD)')}
+${settingHelpLines(['formats', 'significanceLevel'])}
+${optionHelpLine(
+  '--budgets <file>',
+  "judge the compared report by these budgets; without it, HEAD's recorded verdict is kept " +
+    "(one that judged maxP95IncreasePercent against HEAD's own baseline is refused)",
+)}
+${settingHelpLines([...EXPORT_SETTING_KEYS, 'quiet'])}
+${optionHelpLine('--json', 'print the compared report JSON on stdout, on a terminal too')}
+${optionHelpLine('-h, --help', 'this help')}
 
 Examples:
   npx quality-evidence compare main/quality-summary.json .build/quality-summary.json --output compared/quality-summary.json

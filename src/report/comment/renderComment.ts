@@ -1,24 +1,32 @@
 import {
   baselineNumbers,
   comparisonHeadline,
+  contractCoverageChange,
   countOf,
   formatChangePercent,
   formatCount,
   formatCountChange,
+  formatCoverage,
   formatMs,
   formatPValue,
   formatRateChange,
   SIGNIFICANCE_METHOD,
 } from '../renderers/presentation.js';
 import { statusSet } from '../../records/statusList.js';
+import { CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
 import { code, row } from '../sections/markdownParts.js';
 import {
+  entriesOfChange,
   findingsOf,
   hasNothingToReport,
+  improvementCount,
+  regressionCount,
+  STATUS_AND_CONTRACT_REGRESSIONS,
   type CommentFindings,
   type ComparedReport,
   type Finding,
   type ReportEndpoint,
+  type StatusOrContractChange,
 } from './commentFindings.js';
 
 /**
@@ -51,7 +59,7 @@ export interface RenderedComment {
   readonly marker: string;
   /** No regression and no improvement ({@link hasNothingToReport}): an earlier comment is updated to say so, and none is created. */
   readonly nothingToReport: boolean;
-  /** Endpoints listed in the report and left out of the body to keep within the limit. */
+  /** Entries of the report (endpoints, statuses, operations) left out of the body to keep within the limit. */
   readonly leftOut: number;
   readonly findings: CommentFindings;
 }
@@ -91,36 +99,62 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
     '',
     `${comparedWith(report)} · ${baselineNumbers(comparison)}`,
   ];
-  if (nothingToReport)
-    head.push('', 'Nothing to report: no endpoint got slower, started failing or failed more, and none got faster or recovered.');
+  if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}`);
+  if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
     {
-      name: ['regression', 'regressions'],
-      open: [`#### Regressions (${formatCount(findings.regressions.length)})`],
-      tableHead: CHANGE_HEAD,
-      rows: findings.regressions.map((finding) => changeRow(finding, report)),
+      open: [`#### Regressions (${formatCount(regressionCount(findings))})`],
+      blocks: [
+        {
+          name: ['endpoint regression', 'endpoint regressions'],
+          head: CHANGE_HEAD,
+          rows: findings.regressions.map((finding) => one(changeRow(finding, report))),
+        },
+        {
+          name: ['status or contract regression', 'status or contract regressions'],
+          head: STATUS_OR_CONTRACT_HEAD,
+          rows: findings.statusAndContractRegressions.map(statusOrContractRow),
+        },
+      ],
       close: [],
     },
     {
-      name: ['improvement', 'improvements'],
-      open: [`#### Improvements (${formatCount(findings.improvements.length)})`],
-      tableHead: CHANGE_HEAD,
-      rows: findings.improvements.map((finding) => changeRow(finding, report)),
+      open: [`#### Improvements (${formatCount(improvementCount(findings))})`],
+      blocks: [
+        {
+          name: ['endpoint improvement', 'endpoint improvements'],
+          head: CHANGE_HEAD,
+          rows: findings.improvements.map((finding) => one(changeRow(finding, report))),
+        },
+        {
+          name: ['status or contract improvement', 'status or contract improvements'],
+          head: STATUS_OR_CONTRACT_HEAD,
+          rows: findings.statusAndContractImprovements.map(statusOrContractRow),
+        },
+      ],
       close: [],
     },
     {
-      name: ['new or no longer run endpoint', 'new or no longer run endpoints'],
       open: [`#### New and no longer run (${formatCount(findings.others.length)})`],
-      tableHead: ['| Change | Endpoint | p95 before → after | n before → after |', '|---|---|---:|---:|'],
-      rows: findings.others.map(otherRow),
+      blocks: [
+        {
+          name: ['new or no longer run endpoint', 'new or no longer run endpoints'],
+          head: ['| Change | Endpoint | p95 before → after | n before → after |', '|---|---|---:|---:|'],
+          rows: findings.others.map((finding) => one(otherRow(finding))),
+        },
+      ],
       close: [],
     },
     {
-      name: ['endpoint that held', 'endpoints that held'],
       open: ['<details>', `<summary>What held: ${heldSummary(findings)}</summary>`],
-      tableHead: ['| Endpoint | Verdict | p95 before → after | n before → after | p-value |', '|---|---|---:|---:|---:|'],
-      rows: findings.held.map(heldRow),
+      blocks: [
+        {
+          name: ['endpoint that held', 'endpoints that held'],
+          head: ['| Endpoint | Verdict | p95 before → after | n before → after | p-value |', '|---|---|---:|---:|---:|'],
+          rows: findings.held.map((finding) => one(heldRow(finding))),
+        },
+      ],
       close: ['', '</details>'],
     },
   ];
@@ -134,13 +168,38 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   return { ...fitSections(head, sections, tail, limit, where), marker, nothingToReport, findings };
 }
 
-/** One part of the body: a heading, a table of rows, and what closes it; written only with at least one row. */
-interface Section {
-  /** What one row is and what several are, for the note on what was left out: `regression`, `regressions`. */
+/** What a comment with nothing to report says, naming the contract where the comparison has one. */
+function nothingToReportLine(report: ComparedReport): string {
+  const contract =
+    report.baseline.contract === undefined
+      ? ''
+      : ' The contract held: no operation newly exercised or no longer, no status newly undeclared, ' +
+        'no more or fewer bodies off their schema, no coverage up or down.';
+  return (
+    'Nothing to report: no endpoint got slower, started failing, failed more, got a new status or became flaky, ' +
+    `and none got faster, recovered or stopped being flaky.${contract}`
+  );
+}
+
+const one = (line: string): Row => ({ line, entries: 1 });
+
+/** One row of a table: its line, and how many entries of the report it stands for (a row may count those the report did not list). */
+interface Row {
+  readonly line: string;
+  readonly entries: number;
+}
+
+/** One table of a part: what one row is and what several are (for the note on what was left out), its head and its rows. */
+interface Block {
   readonly name: readonly [one: string, many: string];
+  readonly head: readonly string[];
+  readonly rows: readonly Row[];
+}
+
+/** One part of the body: a heading, its tables, and what closes it; written only with at least one row, each table likewise. */
+interface Section {
   readonly open: readonly string[];
-  readonly tableHead: readonly string[];
-  readonly rows: readonly string[];
+  readonly blocks: readonly Block[];
   readonly close: readonly string[];
 }
 
@@ -158,40 +217,61 @@ function fitSections(
   where: string,
 ): { body: string; leftOut: number } {
   const cost = (lines: readonly string[]) => lines.reduce((total, line) => total + line.length + 1, 0);
-  const totals = sections.map((section) => section.rows.length);
-  const reserve = leftOutNote(sections, totals, where).length + 2;
+  const blocks = sections.flatMap((section) => section.blocks);
+  const reserve =
+    leftOutNote(
+      blocks,
+      blocks.map((block) => entriesIn(block)),
+      where,
+    ).length + 2;
   let used = cost(head) + cost(tail) + reserve;
-  const shown = sections.map(() => 0);
+  const shown = sections.map((section) => section.blocks.map(() => 0));
   let full = false;
   for (const [index, section] of sections.entries()) {
-    if (full) break;
-    for (const line of section.rows) {
-      const opening = shown[index] === 0 ? cost(['', ...section.open, '', ...section.tableHead]) + cost(section.close) : 0;
-      const needed = opening + line.length + 1;
-      if (used + needed > limit) {
-        full = true;
-        break;
+    for (const [blockIndex, block] of section.blocks.entries()) {
+      for (const { line } of block.rows) {
+        const sectionOpen = shown[index]!.some((count) => count > 0);
+        const opening =
+          (sectionOpen ? 0 : cost(['', ...section.open]) + cost(section.close)) +
+          (shown[index]![blockIndex] === 0 ? cost(['', ...block.head]) : 0);
+        const needed = opening + line.length + 1;
+        if (used + needed > limit) {
+          full = true;
+          break;
+        }
+        used += needed;
+        shown[index]![blockIndex]!++;
       }
-      used += needed;
-      shown[index]!++;
+      if (full) break;
     }
+    if (full) break;
   }
   const lines = [...head];
   for (const [index, section] of sections.entries()) {
-    if (shown[index] === 0) continue;
-    lines.push('', ...section.open, '', ...section.tableHead, ...section.rows.slice(0, shown[index]), ...section.close);
+    if (!shown[index]!.some((count) => count > 0)) continue;
+    lines.push('', ...section.open);
+    for (const [blockIndex, block] of section.blocks.entries()) {
+      const count = shown[index]![blockIndex]!;
+      if (count > 0) lines.push('', ...block.head, ...block.rows.slice(0, count).map((row) => row.line));
+    }
+    lines.push(...section.close);
   }
-  const left = sections.map((section, index) => section.rows.length - shown[index]!);
+  const left = sections.flatMap((section, index) => section.blocks.map((block, blockIndex) => entriesIn(block, shown[index]![blockIndex])));
   const leftOut = left.reduce((total, count) => total + count, 0);
-  if (leftOut > 0) lines.push('', leftOutNote(sections, left, where));
+  if (leftOut > 0) lines.push('', leftOutNote(blocks, left, where));
   lines.push(...tail);
   return { body: lines.join('\n'), leftOut };
 }
 
-// `**Left out to stay within GitHub's 65,536 characters for a comment:** 2,880 regressions, 12 endpoints that held; see …`.
-function leftOutNote(sections: readonly Section[], left: readonly number[], where: string): string {
-  const parts = sections.flatMap((section, index) =>
-    left[index] === 0 ? [] : [`${formatCount(left[index]!)} ${section.name[left[index] === 1 ? 0 : 1]}`],
+/** The entries of the report a table's rows stand for, from its `from`th row on. */
+function entriesIn(block: Block, from = 0): number {
+  return block.rows.slice(from).reduce((total, row) => total + row.entries, 0);
+}
+
+// `**Left out to stay within GitHub's 65,536 characters for a comment:** 2,880 endpoint regressions, 12 endpoints that held; see …`.
+function leftOutNote(blocks: readonly Block[], left: readonly number[], where: string): string {
+  const parts = blocks.flatMap((block, index) =>
+    left[index] === 0 ? [] : [`${formatCount(left[index]!)} ${block.name[left[index] === 1 ? 0 : 1]}`],
   );
   return (
     `**Left out to stay within GitHub's ${formatCount(COMMENT_LIMIT_CHARACTERS)} characters for a comment:** ${parts.join(', ')}. ` +
@@ -238,6 +318,33 @@ function changeRow({ endpoint, kind, entry, now }: Finding, report: ComparedRepo
     entry === undefined ? '' : failedCalls(entry, failing ? now : undefined, report),
     now === undefined ? '' : testsBehind(now, failing),
   ]);
+}
+
+const STATUS_OR_CONTRACT_HEAD = ['| Change | Endpoint or operation | What |', '|---|---|---|'];
+
+/**
+ * `| 🔺 new statuses | `GET /orders` | `409`, `503` |`: an endpoint's new
+ * statuses or flakiness, or a change of the contract; `| 🔺 new undeclared
+ * status | 150 more | … |` for those the report counted and did not list.
+ */
+function statusOrContractRow(change: StatusOrContractChange): Row {
+  const mark = (STATUS_AND_CONTRACT_REGRESSIONS as readonly string[]).includes(change.kind) ? '🔺' : '🔻';
+  const { subject, statuses, moreStatuses = 0, change: numbers, unlisted } = change;
+  const coverage = change.kind === 'coverage up' || change.kind === 'coverage down';
+  const what =
+    statuses !== undefined
+      ? `${statuses.map(code).join(', ')}${moreStatuses > 0 ? ` and ${formatCount(moreStatuses)} more` : ''}`
+      : numbers === undefined
+        ? ''
+        : coverage
+          ? `${formatCoverage(numbers.before)} → ${formatCoverage(numbers.after)}`
+          : formatCountChange(numbers);
+  if (subject === undefined) {
+    const either = change.kind === 'bodies off their schema changed' ? 'more or fewer; ' : '';
+    const counted = `${either}counted in the report's \`baseline.contract\`, which lists the first ${formatCount(CONTRACT_CHANGE_LIMIT)}`;
+    return { line: row([`${mark} ${change.kind}`, `${formatCount(unlisted ?? 0)} more`, counted]), entries: entriesOfChange(change) };
+  }
+  return { line: row([`${mark} ${change.kind}`, coverage ? subject : code(subject), what]), entries: 1 };
 }
 
 function otherRow({ endpoint, kind, entry }: Finding): string {

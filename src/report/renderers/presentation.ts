@@ -494,7 +494,7 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
 }
 
 /** A coverage percent of the contract section: `70.59%`, `–` when there was nothing to cover. */
-function formatCoverage(percent: number | null): string {
+export function formatCoverage(percent: number | null): string {
   return percent === null ? '–' : `${PERCENT.format(percent)}%`;
 }
 
