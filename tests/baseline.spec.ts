@@ -416,6 +416,12 @@ test.describe('the headline names what is new against the base', () => {
     ...extra,
   });
 
+  test('an endpoint whose failure rate rose is failing more, as the table of changes says, not unchanged', () => {
+    const rising = entry('DELETE /produtos/{_id}', 'noChange', { failureRate: { before: 14.29, after: 28.57 } });
+    const endpoints = [rising, entry('GET /same', 'noChange'), entry('GET /few', 'tooFewSamples')];
+    expect(comparisonHeadline(of(endpoints))).toBe('vs base: 1 endpoint failing more, 1 unchanged, 1 too few samples to judge');
+  });
+
   test('slower and newly failing first, then the contract, then the unchanged and those too few to judge', () => {
     const endpoints = [
       ...['GET /e0', 'GET /e1'].map((endpoint) => entry(endpoint, 'slower')),

@@ -195,13 +195,17 @@ async function expectHeadlineAsInJson(page: Page, report: QualityReport): Promis
  */
 function comparisonLineOf(comparison: NonNullable<QualityReport['baseline']>): string {
   const newlyFailing = comparison.endpoints.filter((entry) => comparison.newlyFailingEndpoints.includes(entry.endpoint));
-  const rest = comparison.endpoints.filter((entry) => !comparison.newlyFailingEndpoints.includes(entry.endpoint));
+  const failingMore = (entry: (typeof comparison.endpoints)[number]): boolean =>
+    entry.failureRate.before !== null && entry.failureRate.after !== null && entry.failureRate.after > entry.failureRate.before;
+  const rising = comparison.endpoints.filter((entry) => !comparison.newlyFailingEndpoints.includes(entry.endpoint) && failingMore(entry));
+  const rest = comparison.endpoints.filter((entry) => !comparison.newlyFailingEndpoints.includes(entry.endpoint) && !failingMore(entry));
   const fresh = rest.filter((entry) => comparison.newEndpoints.includes(entry.endpoint));
   const withVerdict = (verdict: string) =>
     rest.filter((entry) => entry.latencyVerdict === verdict && !comparison.newEndpoints.includes(entry.endpoint)).length;
   const counts: [number, string, boolean][] = [
     [withVerdict('slower'), 'slower', false],
     [newlyFailing.length, 'newly failing', false],
+    [rising.length, 'failing more', false],
     [fresh.length, 'new', false],
     [comparison.missingEndpoints.length, 'missing', false],
     [withVerdict('noChange'), 'unchanged', true],

@@ -439,16 +439,29 @@ export const SIGNIFICANCE_METHOD =
  * The comparison with the baseline in one line, regressions first: `vs base: 2 endpoints slower,
  * 1 newly failing, 1 new undeclared status, operations covered 70.59% -> 76.47%, 14 unchanged,
  * 3 too few samples to judge`. Each endpoint of the run is counted once among newly failing,
- * new, slower, unchanged, faster and too few samples (in that order of precedence); newly flaky
+ * failing more, new, slower, unchanged, faster and too few samples (in that order of precedence); newly flaky
  * and with new statuses count endpoints again. A part whose count is 0 is left out, but for
  * unchanged; the first endpoint count names its noun.
  */
 export function comparisonHeadline(comparison: NonNullable<QualityReport['baseline']>): string {
   const newlyFailing = new Set(comparison.newlyFailingEndpoints);
   const fresh = new Set(comparison.newEndpoints);
-  const counts = { slower: 0, newlyFailing: 0, new: 0, noChange: 0, faster: 0, tooFewSamples: 0, newlyFlaky: 0, newStatuses: 0 };
+  const counts = {
+    slower: 0,
+    newlyFailing: 0,
+    failingMore: 0,
+    new: 0,
+    noChange: 0,
+    faster: 0,
+    tooFewSamples: 0,
+    newlyFlaky: 0,
+    newStatuses: 0,
+  };
   for (const entry of comparison.endpoints) {
+    const { before, after: rate } = entry.failureRate;
     if (newlyFailing.has(entry.endpoint)) counts.newlyFailing++;
+    // As the table of changes says it (changeKindOf): a higher failure rate is a regression, whatever the latency.
+    else if (before !== null && rate !== null && rate > before) counts.failingMore++;
     else if (fresh.has(entry.endpoint)) counts.new++;
     else counts[entry.latencyVerdict]++;
     if (entry.flakiness === 'newlyFlaky') counts.newlyFlaky++;
@@ -468,6 +481,7 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
   const parts = [
     ...endpoints(counts.slower, (noun) => after(noun, 'slower')),
     ...endpoints(counts.newlyFailing, (noun) => after(noun, 'newly failing')),
+    ...endpoints(counts.failingMore, (noun) => after(noun, 'failing more')),
     ...endpoints(counts.newlyFlaky, (noun) => after(noun, 'newly flaky')),
     ...endpoints(counts.newStatuses, (noun) => after(noun, 'with new statuses')),
     ...(contract === undefined || contract.newUndeclaredStatusCount === 0
