@@ -131,7 +131,9 @@ test('an aborted call and a refused one are no-response executions with their co
     }, refusedPort);
   });
   expect(summary(executions)).toEqual(['GET /api/hang ERR_ABORTED', 'GET /api/down ECONNREFUSED']);
-  expect(executions[0]!.responseTimeMs).toBeGreaterThanOrEqual(140);
+  // Aborted 150 ms after fetch(): the browser sends the request some time after fetch() is called (tens of ms on a
+  // loaded machine, 133 ms measured once), so the bound is half the delay, far from the failure's own instant (under 1 ms).
+  expect(executions[0]!.responseTimeMs).toBeGreaterThanOrEqual(75);
 });
 
 test('a response from the HTTP cache is counted apart: the server answered once, one execution', async () => {
