@@ -1,5 +1,6 @@
 import { ConfigurationError, ReportFormatError } from '../errors.js';
-import { EXPORT_SETTING_KEYS, SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingDefinition } from '../config/settings.js';
+import { EXPORT_SETTING_KEYS, SETTINGS } from '../config/settings.js';
+import { settingFlagOptions, settingsBut, settingVariables } from './commandSettings.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { environmentSettings, flagSettings } from '../config/settingsSources.js';
 import { systemClock } from '../helpers/clock.js';
@@ -21,14 +22,11 @@ import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
-/** The flags of the settings the exports read: check writes the exports of the report it judged. */
-const EXPORT_FLAGS = EXPORT_SETTING_KEYS.flatMap((key) => {
-  const { flag } = SETTINGS[key] as SettingDefinition;
-  return flag === undefined ? [] : [flag.name];
-});
+/** The flags of the settings the exports read, as the table names them: check writes the exports of the report it judged. */
+const EXPORT_FLAG_OPTIONS = settingFlagOptions(EXPORT_SETTING_KEYS);
 
 const OPTIONS = {
-  ...Object.fromEntries(EXPORT_FLAGS.map((name) => [name, SETTING_FLAG_OPTIONS[name]!])),
+  ...EXPORT_FLAG_OPTIONS,
   budgets: { type: 'string' },
   baseline: { type: 'string' },
   'significance-level': { type: 'string' },
@@ -77,15 +75,12 @@ export async function checkCommand(context: CommandContext): Promise<number> {
   // The exports carry this check's verdict; they are written before anything is printed, and a failed write fails the check.
   const exportSettings = resolveSettings(
     [
-      flagSettings(Object.fromEntries(EXPORT_FLAGS.map((name) => [name, (flags as Parameters<typeof flagSettings>[0])[name]]))),
-      environmentSettings(
-        pickVariables(
-          context.env,
-          EXPORT_SETTING_KEYS.flatMap((key) => (SETTINGS[key] as SettingDefinition).variable ?? []),
-        ),
+      flagSettings(
+        Object.fromEntries(Object.keys(EXPORT_FLAG_OPTIONS).map((name) => [name, (flags as Parameters<typeof flagSettings>[0])[name]])),
       ),
+      environmentSettings(settingVariables(context.env, EXPORT_SETTING_KEYS)),
     ],
-    { ignored: SETTING_KEYS.filter((key) => !(EXPORT_SETTING_KEYS as readonly string[]).includes(key)) },
+    { ignored: settingsBut(EXPORT_SETTING_KEYS) },
   );
   const reads = [
     { path: reportPath, what: 'report' },
@@ -206,8 +201,4 @@ function pickSettings<Value extends object, Key extends keyof Value>(settings: V
   return Object.fromEntries(keys.flatMap((key) => (settings[key] === undefined ? [] : [[key, settings[key]]]))) as Partial<
     Pick<Value, Key>
   >;
-}
-
-function pickVariables(env: CommandContext['env'], names: readonly string[]): CommandContext['env'] {
-  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }

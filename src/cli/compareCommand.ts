@@ -1,12 +1,5 @@
 import { resolveSettings } from '../config/resolveSettings.js';
-import {
-  EXPORT_SETTING_KEYS,
-  SETTING_FLAG_OPTIONS,
-  SETTING_KEYS,
-  SETTINGS,
-  type SettingDefinition,
-  type SettingKey,
-} from '../config/settings.js';
+import { EXPORT_SETTING_KEYS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
 import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
@@ -26,6 +19,7 @@ import { parseBudgets } from '../workflow/judgement.js';
 import { openRun } from '../workflow/openRun.js';
 import { parseCommandLine } from './commandLine.js';
 import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
+import { settingFlagOptions, settingsBut, settingVariables } from './commandSettings.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
@@ -38,17 +32,9 @@ import type { CommandContext } from './summariseCommand.js';
  */
 const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', ...EXPORT_SETTING_KEYS, 'quiet'];
 
-/** The variables compare reads: those of its settings. */
-const COMPARE_VARIABLES = COMPARE_SETTING_KEYS.flatMap((key) => (SETTINGS[key] as SettingDefinition).variable ?? []);
-
 const OPTIONS = {
   // Its settings' flags, as the settings table names them, and its own.
-  ...Object.fromEntries(
-    COMPARE_SETTING_KEYS.flatMap((key) => {
-      const { flag } = SETTINGS[key] as SettingDefinition;
-      return flag === undefined ? [] : [[flag.name, SETTING_FLAG_OPTIONS[flag.name]!]];
-    }),
-  ),
+  ...settingFlagOptions(COMPARE_SETTING_KEYS),
   output: { type: 'string', short: 'o' },
   budgets: { type: 'string' },
   json: { type: 'boolean' },
@@ -79,11 +65,9 @@ export async function compareCommand(context: CommandContext): Promise<number> {
     );
   }
   const [basePath, headPath] = positionals as [string, string];
-  const variables = Object.fromEntries(
-    COMPARE_VARIABLES.flatMap((name) => (context.env[name] === undefined ? [] : [[name, context.env[name]]])),
-  );
+  const variables = settingVariables(context.env, COMPARE_SETTING_KEYS);
   const { outputFile, quiet, ...settings } = resolveSettings([flagSettings(flags), environmentSettings(variables)], {
-    ignored: SETTING_KEYS.filter((key) => key !== 'outputFile' && !COMPARE_SETTING_KEYS.includes(key)),
+    ignored: settingsBut([...COMPARE_SETTING_KEYS, 'outputFile']),
   });
   const head = await readHead(context.fileSystem, headPath);
   const budgetsPath = typeof flags.budgets === 'string' && flags.budgets.trim() !== '' ? flags.budgets.trim() : undefined;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
-import { SETTING_FLAG_OPTIONS, SETTING_KEYS, SETTINGS, type SettingKey } from '../config/settings.js';
+import { type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
@@ -18,6 +18,7 @@ import { systemClock } from '../helpers/clock.js';
 import { openRun } from '../workflow/openRun.js';
 import { parseCommandLine } from './commandLine.js';
 import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
+import { settingFlagOptions, settingsBut } from './commandSettings.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
@@ -39,11 +40,7 @@ const RECORD_SETTINGS: readonly SettingKey[] = [
 ];
 
 /** The flags of the settings a merge takes: where the report goes, and what it is judged by. */
-const MERGE_FLAG_OPTIONS = Object.fromEntries(
-  Object.entries(SETTING_FLAG_OPTIONS).filter(
-    ([flag]) => !RECORD_SETTINGS.some((key) => (SETTINGS[key] as { flag?: { name: string } }).flag?.name === flag),
-  ),
-);
+const MERGE_FLAG_OPTIONS = settingFlagOptions(settingsBut(RECORD_SETTINGS));
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -173,7 +170,7 @@ a difference is refused, named. A report named twice is refused; two files
 alike byte for byte are merged with a warning.
 
 Options (each wins over its variable, which wins over quality-evidence.config.json):
-${settingHelpLines(SETTING_KEYS.filter((key) => !RECORD_SETTINGS.includes(key)))}
+${settingHelpLines(settingsBut(RECORD_SETTINGS))}
 ${optionHelpLine('--config <path>', 'the settings file (QE_CONFIG_PATH; default ./quality-evidence.config.json)')}
 ${optionHelpLine('--json', 'print the merged report JSON on stdout, on a terminal too')}
 ${optionHelpLine('-h, --help', 'this help')}
