@@ -14,12 +14,17 @@ export interface App {
   /** `GET /api/orders 200`, each call the server answered, in order; the API's calls only. */
   readonly answered: string[];
   readonly server: Server;
+  /** Settles when the server next receives a request for `pathname` (the API's calls are answered or held after it). */
+  received(pathname: string): Promise<void>;
 }
 
 export async function startApp(): Promise<App> {
   const answered: string[] = [];
+  const waiting = new Map<string, (() => void)[]>();
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://app');
+    for (const settle of waiting.get(url.pathname) ?? []) settle();
+    waiting.delete(url.pathname);
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
       if (url.pathname.startsWith('/api/')) answered.push(`${request.method ?? ''} ${url.pathname} ${status}`);
       response.writeHead(status, { 'content-type': type, ...headers });
@@ -109,5 +114,9 @@ export async function startApp(): Promise<App> {
     }
   });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answered, server };
+  const received = (pathname: string) =>
+    new Promise<void>((settle) => {
+      waiting.set(pathname, [...(waiting.get(pathname) ?? []), settle]);
+    });
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answered, server, received };
 }
