@@ -124,7 +124,7 @@ test('an aborted call and a refused one are no-response executions with their co
     const hangReceived = app.received('/api/hang');
     await page.evaluate(() => {
       const controller = new AbortController();
-      (window as unknown as { hang: unknown }).hang = {
+      (globalThis as unknown as { hang: unknown }).hang = {
         controller,
         pending: fetch('/api/hang', { signal: controller.signal }).catch(() => undefined),
       };
@@ -132,7 +132,7 @@ test('an aborted call and a refused one are no-response executions with their co
     await hangReceived;
     await new Promise((waited) => setTimeout(waited, 150));
     await page.evaluate(async (port) => {
-      const hang = (window as unknown as { hang: { controller: AbortController; pending: Promise<unknown> } }).hang;
+      const hang = (globalThis as unknown as { hang: { controller: AbortController; pending: Promise<unknown> } }).hang;
       hang.controller.abort();
       await hang.pending;
       await fetch(`http://127.0.0.1:${port}/api/down`).catch(() => undefined);
