@@ -50,7 +50,7 @@ test('each failed test is named, with its file and line, beside the endpoints it
     {
       ...creates,
       endpoints: [
-        { endpoint: 'POST /counterparties', calls: 2, failedCalls: 2 },
+        { endpoint: 'POST /counterparties', calls: 2, failedCalls: 2, serverErrorCalls: 1 },
         { endpoint: 'GET /counterparties/:id', calls: 1, failedCalls: 0 },
       ],
       endpointCount: 2,
@@ -84,6 +84,40 @@ test('a report names at most 20 failed tests, most failed calls first; tests.fai
   ]);
 });
 
+test('a test whose call got a server error is named before tests with more failed calls that were 4xx, in the failed tests and the endpoint', () => {
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 750 });
+  const negative = testAt(4, 'refuses a product in a cart');
+  const cleanUp = testAt(40, 'deletes a product');
+  const call = (test: TestIdentity, statusCode: number) => {
+    run.take(
+      { endpoint: 'DELETE /produtos/{_id}', statusCode, responseTimeMs: 5 },
+      () => ({ kind: 'test', title: test.title, attempt: 1 }),
+      {
+        test,
+        attempt: 1,
+        testPassed: false,
+        retriedAway: false,
+      },
+    );
+  };
+  call(negative, 400);
+  call(negative, 400);
+  call(cleanUp, 500);
+  const report = run.finish({ tests: { total: 2, passed: 0, failed: 2, flaky: 0, skipped: 0 }, failedTests: [negative, cleanUp] });
+
+  expect(report.failedTests?.map(({ line, endpoints }) => [line, endpoints])).toStrictEqual([
+    [40, [{ endpoint: 'DELETE /produtos/{_id}', calls: 1, failedCalls: 1, serverErrorCalls: 1 }]],
+    [4, [{ endpoint: 'DELETE /produtos/{_id}', calls: 2, failedCalls: 2 }]],
+  ]);
+  expect(report.endpoints[0]!.tests?.map(({ line, failedCalls, serverErrorCalls }) => [line, failedCalls, serverErrorCalls])).toStrictEqual(
+    [
+      [40, 1, 1],
+      [4, 2, undefined],
+    ],
+  );
+  expect(reportDisagreement(report)).toBeUndefined();
+});
+
 test('reports merged name each failed test once, its calls of each endpoint added up, and the failed tests of both', () => {
   const first = runOfThreeTests().finish({ tests, failedTests: [creates, reads] });
   const second = runOfThreeTests().finish({ tests, failedTests: [creates] });
@@ -97,7 +131,7 @@ test('reports merged name each failed test once, its calls of each endpoint adde
     [
       4,
       [
-        { endpoint: 'POST /counterparties', calls: 4, failedCalls: 4 },
+        { endpoint: 'POST /counterparties', calls: 4, failedCalls: 4, serverErrorCalls: 2 },
         { endpoint: 'GET /counterparties/:id', calls: 2, failedCalls: 0 },
       ],
     ],

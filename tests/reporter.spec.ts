@@ -116,7 +116,7 @@ const expectedOrdersReport: QualityReport = {
       responseTimeMs: { min: 40, mean: 40, p50: 40, p90: 40, p95: 40, p99: 40, max: 40, source: 'exact' },
       latencyHistogram: histogramOf(40, 40),
       latencyByStatus: timesByStatus([200, 40], [503, 40]),
-      tests: [{ ...declared(13, 'retries a flaky call'), calls: 2, failedCalls: 1 }],
+      tests: [{ ...declared(13, 'retries a flaky call'), calls: 2, failedCalls: 1, serverErrorCalls: 1 }],
       testCount: 1,
       flakyFailedExecutionCount: 1,
       failedExecutions: [failedCall('GET', '/flaky', 503, 40, 13, 'retries a flaky call', 1)],
@@ -183,7 +183,7 @@ const expectedOrdersReport: QualityReport = {
       responseTimeMs: { min: 900, mean: 900, p50: 900, p90: 900, p95: 900, p99: 900, max: 900, source: 'exact' },
       latencyHistogram: histogramOf(900, 900),
       latencyByStatus: timesByStatus([500, 900, 900]),
-      tests: [{ ...declared(18, 'always fails'), calls: 2, failedCalls: 2 }],
+      tests: [{ ...declared(18, 'always fails'), calls: 2, failedCalls: 2, serverErrorCalls: 2 }],
       testCount: 1,
       flakyFailedExecutionCount: 0,
       failedExecutions: [
@@ -204,7 +204,11 @@ const expectedOrdersReport: QualityReport = {
   tests: { total: 6, passed: 2, failed: 2, flaky: 1, skipped: 1 },
   // The two failed tests, beside the endpoints their calls reached: the one with failed calls first.
   failedTests: [
-    { ...declared(18, 'always fails'), endpoints: [{ endpoint: 'POST /orders', calls: 2, failedCalls: 2 }], endpointCount: 1 },
+    {
+      ...declared(18, 'always fails'),
+      endpoints: [{ endpoint: 'POST /orders', calls: 2, failedCalls: 2, serverErrorCalls: 2 }],
+      endpointCount: 1,
+    },
     { ...declared(23, 'times out'), endpoints: [{ endpoint: 'GET /reports', calls: 2, failedCalls: 0 }], endpointCount: 1 },
   ],
   runStatus: 'failed',
@@ -636,7 +640,7 @@ for (const id of [1, 2, 3, 4, 5, 6]) {
       location: `test "more.spec.ts › order ${id}" (attempt 1)`,
     };
     return {
-      tests: [{ ...test, calls: 1, failedCalls: failing ? 1 : 0 }],
+      tests: [{ ...test, calls: 1, ...(failing ? { failedCalls: 1, serverErrorCalls: 1 } : { failedCalls: 0 }) }],
       testCount: 1,
       flakyFailedExecutionCount: 0,
       ...(failing ? { failedExecutions: [failed], passingTestFailures: { '502': 1 } } : {}),

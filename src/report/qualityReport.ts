@@ -70,12 +70,18 @@ const testIdentityShape = {
   testId: z.string().optional().meta({ description: "Playwright's test id, as its HTML report links to it" }),
 };
 
+/** Of a test's failed calls, those that got a server error or no response. */
+const serverErrorCallsSchema = z.int().min(1).optional().meta({
+  description: 'Only when some did: its failed calls that got a server error (a 5xx outside the expected statuses) or no response',
+});
+
 /** One test's calls of an endpoint. */
 const testCallsSchema = z
   .strictObject({
     ...testIdentityShape,
     calls: z.int().min(1).meta({ description: 'Executions of the endpoint in the test, every attempt counted' }),
     failedCalls: z.int().min(0),
+    serverErrorCalls: serverErrorCallsSchema,
   })
   .meta({ title: 'TestCalls' });
 
@@ -84,11 +90,18 @@ const failedTestSchema = z
   .strictObject({
     ...testIdentityShape,
     endpoints: z
-      .array(z.strictObject({ endpoint: z.string(), calls: z.int().min(1), failedCalls: z.int().min(0) }))
+      .array(
+        z.strictObject({
+          endpoint: z.string(),
+          calls: z.int().min(1),
+          failedCalls: z.int().min(0),
+          serverErrorCalls: serverErrorCallsSchema,
+        }),
+      )
       .max(FAILED_TEST_ENDPOINT_LIMIT)
       .meta({
         description:
-          `The endpoints its calls reached, every attempt counted: those where its calls failed first (most failed ` +
+          `The endpoints its calls reached, every attempt counted: those where its calls got server errors first, then failed (most failed ` +
           `calls), then most calls, then by label; at most ${FAILED_TEST_ENDPOINT_LIMIT}. Empty for a test that made no ` +
           `recorded call`,
       }),
@@ -194,8 +207,8 @@ export const endpointStatisticsSchema = z
       .optional()
       .meta({
         description:
-          'Only in reports written by the Playwright reporter: the tests that called the endpoint, most failed calls ' +
-          `first, then most calls; at most ${ENDPOINT_TEST_LIMIT}`,
+          'Only in reports written by the Playwright reporter: the tests that called the endpoint, most server errors ' +
+          `first, then most failed calls, then most calls; at most ${ENDPOINT_TEST_LIMIT}`,
       }),
     testCount: z.int().min(1).optional().meta({
       description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not',
@@ -375,7 +388,7 @@ export const qualityReportSchema = z
       .meta({
         description:
           `Only in reports written by the Playwright reporter, when tests failed: the failed tests (those tests.failed ` +
-          `counts), each beside the endpoints its calls reached; most failed calls first, then by file, line, column and ` +
+          `counts), each beside the endpoints its calls reached; most server errors first, then most failed calls, then by file, line, column and ` +
           `title; at most ${FAILED_TEST_LIMIT} (tests.failed says how many failed in all)`,
       }),
     runStatus: runStatusSchema.optional().meta({

@@ -134,7 +134,15 @@ export class RecordIntake {
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
     if (record.source === 'browser') accumulator.addBrowserExecution(slot, failed, statusCode === undefined, responseTimeMs);
     if (failed || origin?.test !== undefined) {
-      accumulator.addEvidence(slot, failed, origin, () => failedExecutionOf(record, origin, this.named(locate())), origin?.excerptOf);
+      const serverError = failed && (statusCode === undefined || statusCode >= 500);
+      accumulator.addEvidence(
+        slot,
+        failed,
+        serverError,
+        origin,
+        () => failedExecutionOf(record, origin, this.named(locate())),
+        origin?.excerptOf,
+      );
     }
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;
@@ -224,7 +232,8 @@ export class RecordIntake {
 
   // Lists a scanned failed call as take() lists one: its method and path as written (query removed), status, time, id and place.
   private addScannedFailure(slot: EndpointTally, batch: RecordBatch, scanned: ScannedColumns, index: number): void {
-    this.accumulator.addEvidence(slot, true, undefined, () => {
+    // No test: the call counts for none, so whether it was a server error matters to no test's tally.
+    this.accumulator.addEvidence(slot, true, false, undefined, () => {
       const { method, path } = failedPlaceOf(scanned.endpoints.text(scanned.endpoint[index]!));
       const id = scanned.idOf(index);
       const statusCode = scanned.statusCode[index]!;

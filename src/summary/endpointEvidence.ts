@@ -73,6 +73,22 @@ export interface FailedExecution {
 export interface TestCalls extends TestIdentity {
   readonly calls: number;
   readonly failedCalls: number;
+  /** Its failed calls that got a server error (5xx) or no response; absent when none did. */
+  readonly serverErrorCalls?: number | undefined;
+}
+
+/** The counts of a test's calls, `serverErrorCalls` only when there are some. */
+export function callCounts(
+  calls: number,
+  failedCalls: number,
+  serverErrorCalls: number,
+): Pick<TestCalls, 'calls' | 'failedCalls' | 'serverErrorCalls'> {
+  return { calls, failedCalls, ...(serverErrorCalls > 0 ? { serverErrorCalls } : {}) };
+}
+
+/** Most server errors, then most failed calls, then most calls first: the order tests and endpoints are named in. */
+export function compareCallCounts(a: Omit<TestCalls, keyof TestIdentity>, b: Omit<TestCalls, keyof TestIdentity>): number {
+  return (b.serverErrorCalls ?? 0) - (a.serverErrorCalls ?? 0) || b.failedCalls - a.failedCalls || b.calls - a.calls;
 }
 
 /** One endpoint's evidence as plain data (to cross a thread boundary, or to be merged). */
@@ -102,7 +118,7 @@ export interface EndpointEvidenceResult {
 
 /** An endpoint's evidence being gathered. */
 export class EndpointEvidence {
-  private readonly tests = new Map<string, { identity: TestIdentity; calls: number; failedCalls: number }>();
+  private readonly tests = new Map<string, { identity: TestIdentity; calls: number; failedCalls: number; serverErrorCalls: number }>();
   private failed: FailedExecution[] = [];
   private retriedFailureCount = 0;
   private readonly passingTestFailures = new Map<string, number>();
@@ -114,9 +130,15 @@ export class EndpointEvidence {
    * excerpt of a large body is costly, and most failed calls of a run are not
    * listed.
    */
-  add(failed: boolean, source: CallSource | undefined, execution: () => FailedExecution, excerpt?: () => string | undefined): void {
+  add(
+    failed: boolean,
+    serverError: boolean,
+    source: CallSource | undefined,
+    execution: () => FailedExecution,
+    excerpt?: () => string | undefined,
+  ): void {
     const { test } = source ?? {};
-    if (test !== undefined) this.countTest(test, 1, failed ? 1 : 0);
+    if (test !== undefined) this.countTest(test, 1, failed ? 1 : 0, serverError ? 1 : 0);
     if (!failed) return;
     if (source?.retriedAway === true) this.retriedFailureCount++;
     const kept = execution();
@@ -151,7 +173,8 @@ export class EndpointEvidence {
 
   /** Adds what another part gathered; its calls come after this one's. */
   merge(data: EndpointEvidenceData): void {
-    for (const { calls, failedCalls, ...identity } of data.tests) this.countTest(identity, calls, failedCalls);
+    for (const { calls, failedCalls, serverErrorCalls = 0, ...identity } of data.tests)
+      this.countTest(identity, calls, failedCalls, serverErrorCalls);
     for (const execution of data.failed) this.keep(execution);
     this.retriedFailureCount += data.retriedFailureCount;
     for (const [code, count] of data.passingTestFailures)
@@ -162,7 +185,10 @@ export class EndpointEvidence {
 
   toData(): EndpointEvidenceData {
     return {
-      tests: [...this.tests.values()].map(({ identity, calls, failedCalls }) => ({ ...identity, calls, failedCalls })),
+      tests: [...this.tests.values()].map(({ identity, calls, failedCalls, serverErrorCalls }) => ({
+        ...identity,
+        ...callCounts(calls, failedCalls, serverErrorCalls),
+      })),
       failed: [...this.failed],
       retriedFailureCount: this.retriedFailureCount,
       passingTestFailures: [...this.passingTestFailures],
@@ -172,11 +198,10 @@ export class EndpointEvidence {
 
   result(): EndpointEvidenceResult {
     const tests = [...this.tests.values()]
-      .map(({ identity, calls, failedCalls }) => ({ ...identity, calls, failedCalls }))
+      .map(({ identity, calls, failedCalls, serverErrorCalls }) => ({ ...identity, ...callCounts(calls, failedCalls, serverErrorCalls) }))
       .sort(
         (a, b) =>
-          b.failedCalls - a.failedCalls ||
-          b.calls - a.calls ||
+          compareCallCounts(a, b) ||
           compareCodeUnits(a.file, b.file) ||
           a.line - b.line ||
           a.column - b.column ||
@@ -193,18 +218,19 @@ export class EndpointEvidence {
   }
 
   /** The calls of one test (by {@link testKeyOf}) this endpoint counted; undefined when the test did not call it. */
-  callsOf(key: string): { readonly calls: number; readonly failedCalls: number } | undefined {
+  callsOf(key: string): Pick<TestCalls, 'calls' | 'failedCalls' | 'serverErrorCalls'> | undefined {
     const known = this.tests.get(key);
-    return known === undefined ? undefined : { calls: known.calls, failedCalls: known.failedCalls };
+    return known === undefined ? undefined : callCounts(known.calls, known.failedCalls, known.serverErrorCalls);
   }
 
-  private countTest(identity: TestIdentity, calls: number, failedCalls: number): void {
+  private countTest(identity: TestIdentity, calls: number, failedCalls: number, serverErrorCalls: number): void {
     const key = testKeyOf(identity);
     const known = this.tests.get(key);
-    if (known === undefined) this.tests.set(key, { identity, calls, failedCalls });
+    if (known === undefined) this.tests.set(key, { identity, calls, failedCalls, serverErrorCalls });
     else {
       known.calls += calls;
       known.failedCalls += failedCalls;
+      known.serverErrorCalls += serverErrorCalls;
     }
   }
 }

@@ -380,11 +380,12 @@ export class ExecutionAccumulator {
   addEvidence(
     tally: EndpointTally,
     failed: boolean,
+    serverError: boolean,
     source: CallSource | undefined,
     execution: () => FailedExecution,
     excerpt?: () => string | undefined,
   ): void {
-    (tally.evidence ??= new EndpointEvidence()).add(failed, source, execution, excerpt);
+    (tally.evidence ??= new EndpointEvidence()).add(failed, serverError, source, execution, excerpt);
   }
 
   /**

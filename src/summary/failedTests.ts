@@ -1,5 +1,5 @@
 import { compareCodeUnits } from './compareCodeUnits.js';
-import { testKeyOf, type TestIdentity } from './endpointEvidence.js';
+import { callCounts, compareCallCounts, testKeyOf, type TestIdentity } from './endpointEvidence.js';
 
 /**
  * The tests that failed, named beside the endpoints their calls reached, so
@@ -9,10 +9,10 @@ import { testKeyOf, type TestIdentity } from './endpointEvidence.js';
  * called. Kept small: a run whose every test failed names the worst few.
  */
 
-/** How many failed tests a report names: those with most failed calls first (`tests.failed` says how many failed in all). */
+/** How many failed tests a report names: those with most server errors, then most failed calls first (`tests.failed` says how many failed in all). */
 export const FAILED_TEST_LIMIT = 20;
 
-/** How many endpoints a failed test names: those where its calls failed first. */
+/** How many endpoints a failed test names: those where its calls got server errors, then failed, first. */
 export const FAILED_TEST_ENDPOINT_LIMIT = 10;
 
 /** One endpoint a test's calls reached: how many calls, and how many of them failed. */
@@ -20,11 +20,13 @@ export interface TestEndpoint {
   readonly endpoint: string;
   readonly calls: number;
   readonly failedCalls: number;
+  /** Its failed calls that got a server error (5xx) or no response; absent when none did. */
+  readonly serverErrorCalls?: number | undefined;
 }
 
 /** A failed test as the report names it: the test, and the endpoints its calls reached. */
 export interface FailedTest extends TestIdentity {
-  /** Those where its calls failed first (most failed calls), then by most calls, then by label; at most {@link FAILED_TEST_ENDPOINT_LIMIT}. */
+  /** Those where its calls got most server errors, then most failed calls, then most calls, then by label; at most {@link FAILED_TEST_ENDPOINT_LIMIT}. */
   readonly endpoints: readonly TestEndpoint[];
   /** How many endpoints its calls reached, listed or not. */
   readonly endpointCount: number;
@@ -37,7 +39,7 @@ export type FailedTestFact = TestIdentity & { readonly endpoints?: readonly Test
  * The failed tests a report names: each test once (a test named twice, by
  * two merged reports, is one), with the endpoints the run's tallies found
  * its calls reached (`endpointsOf`) and those the facts already gave added
- * up; the most failed calls first, then by file, line, column and title; at
+ * up; the most server errors, then most failed calls first, then by file, line, column and title; at
  * most {@link FAILED_TEST_LIMIT}.
  */
 export function failedTestsOf(facts: readonly FailedTestFact[], endpointsOf: (key: string) => readonly TestEndpoint[]): FailedTest[] {
@@ -55,12 +57,12 @@ export function failedTestsOf(facts: readonly FailedTestFact[], endpointsOf: (ke
       const given = endpoints.get(found.endpoint);
       if (given === undefined || given.calls < found.calls) endpoints.set(found.endpoint, found);
     }
-    const ordered = [...endpoints.values()].sort(
-      (a, b) => b.failedCalls - a.failedCalls || b.calls - a.calls || compareCodeUnits(a.endpoint, b.endpoint),
-    );
+    const ordered = [...endpoints.values()].sort((a, b) => compareCallCounts(a, b) || compareCodeUnits(a.endpoint, b.endpoint));
     const failedCalls = ordered.reduce((sum, entry) => sum + entry.failedCalls, 0);
+    const serverErrorCalls = ordered.reduce((sum, entry) => sum + (entry.serverErrorCalls ?? 0), 0);
     return {
       failedCalls,
+      serverErrorCalls,
       // A merged report's count of endpoints it did not list stands for what no tally here holds.
       test: { ...identity, endpoints: ordered.slice(0, FAILED_TEST_ENDPOINT_LIMIT), endpointCount: Math.max(ordered.length, counted) },
     };
@@ -68,6 +70,7 @@ export function failedTestsOf(facts: readonly FailedTestFact[], endpointsOf: (ke
   return tests
     .sort(
       (a, b) =>
+        b.serverErrorCalls - a.serverErrorCalls ||
         b.failedCalls - a.failedCalls ||
         compareCodeUnits(a.test.file, b.test.file) ||
         a.test.line - b.test.line ||
@@ -80,10 +83,12 @@ export function failedTestsOf(facts: readonly FailedTestFact[], endpointsOf: (ke
 
 function addCalls(endpoints: Map<string, TestEndpoint>, entry: TestEndpoint): void {
   const known = endpoints.get(entry.endpoint);
-  endpoints.set(
-    entry.endpoint,
-    known === undefined
-      ? { endpoint: entry.endpoint, calls: entry.calls, failedCalls: entry.failedCalls }
-      : { endpoint: entry.endpoint, calls: known.calls + entry.calls, failedCalls: known.failedCalls + entry.failedCalls },
-  );
+  endpoints.set(entry.endpoint, {
+    endpoint: entry.endpoint,
+    ...callCounts(
+      (known?.calls ?? 0) + entry.calls,
+      (known?.failedCalls ?? 0) + entry.failedCalls,
+      (known?.serverErrorCalls ?? 0) + (entry.serverErrorCalls ?? 0),
+    ),
+  });
 }
