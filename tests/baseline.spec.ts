@@ -55,6 +55,12 @@ test('the totals as before and after pairs', () => {
   );
 });
 
+test('server errors before and after, apart from the 404 of a client; unknown (null) before for a baseline of a version that did not count them', () => {
+  expect(comparison.serverErrorCount).toStrictEqual({ before: 1, after: 1 });
+  const { serverErrorCount: _counted, ...older } = main;
+  expect(compareWithBaseline(branch, older).serverErrorCount).toStrictEqual({ before: null, after: 1 });
+});
+
 test('each list names its endpoints', () => {
   expect({
     newlyFailingEndpoints: comparison.newlyFailingEndpoints,

@@ -84,6 +84,7 @@ percentiles and histogram`, async () => {
     failedExecutionCount: 6,
     slowExecutionCount: 0,
     noResponseCount: 0,
+    serverErrorCount: 6,
     endpoints: report.endpoints.map((entry) => ({
       endpoint: entry.endpoint,
       executionCount: 20,

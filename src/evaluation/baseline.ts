@@ -195,6 +195,7 @@ export function compareWithBaseline(
     ...(baseline.run === undefined ? {} : { run: { ...baseline.run } }),
     executionCount: { before: baseline.executionCount, after: report.executionCount },
     failedExecutionCount: { before: baseline.failedExecutionCount, after: report.failedExecutionCount },
+    serverErrorCount: { before: baseline.serverErrorCount ?? null, after: report.serverErrorCount ?? null },
     slowExecutionCount: { before: baseline.slowExecutionCount, after: report.slowExecutionCount },
     endpoints,
     significanceLevel,

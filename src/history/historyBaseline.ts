@@ -93,6 +93,8 @@ export interface ComparedRun {
   readonly executionCount: number;
   readonly failedExecutionCount: number;
   readonly slowExecutionCount: number;
+  /** Absent in a report or history line of a version before 0.2. */
+  readonly serverErrorCount?: number | undefined;
   readonly failureCountByEndpoint: Readonly<Record<string, number>>;
   readonly slowEndpoints: readonly string[];
   readonly endpoints?:
@@ -122,6 +124,7 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
     executionCount: run.executionCount,
     failedExecutionCount: run.failedExecutionCount,
     slowExecutionCount: run.slowExecutionCount,
+    ...(run.serverErrorCount === undefined ? {} : { serverErrorCount: run.serverErrorCount }),
     // fromEntries makes own properties: an endpoint named "__proto__" stays an endpoint.
     failureCountByEndpoint: Object.fromEntries(
       run.endpoints.filter((entry) => entry.failedExecutionCount > 0).map((entry) => [entry.endpoint, entry.failedExecutionCount]),

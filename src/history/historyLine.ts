@@ -46,6 +46,8 @@ export const historyRunSchema = z.strictObject({
   failedExecutionCount: count,
   slowExecutionCount: count,
   noResponseCount: count,
+  /** Absent in lines of versions before 0.2. */
+  serverErrorCount: count.optional(),
   endpoints: z.array(historyEndpointSchema),
 });
 
@@ -62,6 +64,7 @@ export function historyRunOf(report: QualityReport, identity: RunIdentity): Hist
     failedExecutionCount: report.failedExecutionCount,
     slowExecutionCount: report.slowExecutionCount,
     noResponseCount: report.noResponseCount,
+    ...(report.serverErrorCount === undefined ? {} : { serverErrorCount: report.serverErrorCount }),
     endpoints: report.endpoints.map((entry) => ({
       endpoint: entry.endpoint,
       executionCount: entry.executionCount,

@@ -151,6 +151,11 @@ export const baselineComparisonSchema = z
       .meta({ description: 'Only when the baseline was taken from the history file (baselineFromHistory): which run it was' }),
     executionCount: countPair,
     failedExecutionCount: countPair,
+    serverErrorCount: countPair.optional().meta({
+      description:
+        'Failed executions answered 5xx or not at all, as serverErrorCount counts them; before is null for a baseline of a version before 0.2. ' +
+        'Absent in reports of versions before 0.2',
+    }),
     slowExecutionCount: countPair,
     endpoints: z
       .array(

@@ -718,6 +718,7 @@ export function formatCountChange({ before, after }: { readonly before: number |
 export function baselineNumbers(comparison: NonNullable<QualityReport['baseline']>): string {
   return [
     `executions ${formatCountChange(comparison.executionCount)}`,
+    ...(comparison.serverErrorCount === undefined ? [] : [`server errors ${formatCountChange(comparison.serverErrorCount)}`]),
     `failed ${formatCountChange(comparison.failedExecutionCount)}`,
     `slow ${formatCountChange(comparison.slowExecutionCount)}`,
   ].join(' · ');
