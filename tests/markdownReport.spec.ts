@@ -62,6 +62,8 @@ test('the fixture renders exactly this Markdown', async () => {
 
 Response time: p50 980 ms (n=3) · p95 1,210 ms (n=3) · p99 1,210 ms (n=3) · max 1,210 ms
 
+- ✖ **1 server error (5xx or no response) on 1 endpoint**: \`POST /orders (503 ×1)\`
+
 ### Failed calls
 
 The first failed calls of each endpoint, server errors first, with the test and line behind each.

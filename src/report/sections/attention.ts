@@ -1,8 +1,9 @@
 import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import { undeclaredWorstFirst, violationsWorstFirst } from '../renderers/contractPresentation.js';
-import { countOf, formatCount, shownText } from '../renderers/presentation.js';
+import { baselineChanges, countOf, formatCount, shownText, type ChangeKind } from '../renderers/presentation.js';
 import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
 import { text } from './htmlParts.js';
+import { code } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
 
 type Endpoint = QualityReport['endpoints'][number];
@@ -10,9 +11,20 @@ type Endpoint = QualityReport['endpoints'][number];
 /** How many names each line of the list gives before `and 3 more`. */
 const NAMES_PER_LINE = 5;
 
+/** What a line of the list is about. */
+export type AttentionKind =
+  | 'serverErrors'
+  | 'failedTests'
+  | 'newlyFailing'
+  | 'failingMore'
+  | 'slower'
+  | 'aboveRange'
+  | 'undeclaredStatuses'
+  | 'schemaViolations';
+
 /** One line of what is new and wrong: its count in words, where the page says more, and the first names. */
 interface Attention {
-  readonly kind: string;
+  readonly kind: AttentionKind;
   readonly tone: 'bad' | 'warn';
   readonly what: string;
   readonly href: string;
@@ -54,20 +66,16 @@ export function attentionOf(report: QualityReport): Attention[] {
       names: failedTests.map((test) => `${test.file}:${test.line} · ${test.title}`),
     });
   }
-  const comparison = report.baseline;
-  if (comparison !== undefined && comparison.newlyFailingEndpoints.length > 0) {
-    const names = comparison.newlyFailingEndpoints;
-    lines.push({ kind: 'newlyFailing', tone: 'bad', what: `${countOf(names.length, 'endpoint')} newly failing`, href: '#baseline', names });
-  }
-  if (comparison !== undefined && comparison.slowerEndpoints.length > 0) {
-    const names = comparison.slowerEndpoints;
-    lines.push({
-      kind: 'slower',
-      tone: 'warn',
-      what: `${countOf(names.length, 'endpoint')} slower than the baseline`,
-      href: '#baseline',
-      names,
-    });
+  // Each endpoint once, by its most telling change, as the comparison's headline counts it (an endpoint failing more and slower is failing more).
+  const changes = baselineChanges(report);
+  const changed = (kind: ChangeKind) => changes.filter((change) => change.kind === kind).map((change) => change.endpoint);
+  for (const [kind, change, tone, words] of [
+    ['newlyFailing', 'newly failing', 'bad', 'newly failing'],
+    ['failingMore', 'failing more', 'bad', 'failing more than in the baseline'],
+    ['slower', 'slower', 'warn', 'slower than the baseline'],
+  ] as const) {
+    const names = changed(change);
+    if (names.length > 0) lines.push({ kind, tone, what: `${countOf(names.length, 'endpoint')} ${words}`, href: '#baseline', names });
   }
   const above = report.history?.aboveRangeEndpoints ?? [];
   if (above.length > 0) {
@@ -108,17 +116,38 @@ export function attentionOf(report: QualityReport): Attention[] {
 const MARKS = { bad: '✖', warn: '▲' } as const;
 
 /**
+ * What is new and wrong as Markdown list items, one line each, most
+ * actionable first, each naming its first few: `- ✖ **2 server errors**
+ * (5xx or no response) on 2 endpoints: `DELETE /produtos/{_id} (500 ×1)``.
+ * Only the kinds asked for, when given (the pull-request comment says the
+ * baseline's and the contract's in tables of its own).
+ */
+export function attentionMarkdown(report: QualityReport, kinds?: readonly AttentionKind[]): string[] {
+  return attentionOf(report)
+    .filter((line) => kinds === undefined || kinds.includes(line.kind))
+    .map(({ tone, what, names }) => {
+      const shown = names.slice(0, NAMES_PER_LINE).map((name) => code(shownText(name)));
+      const more = names.length - shown.length;
+      return `- ${MARKS[tone]} **${what}**: ${shown.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`;
+    });
+}
+
+/**
  * The page's first screen after the verdict: what is new and wrong, one
  * line each, most actionable first (server errors, failed tests, endpoints
  * newly failing or slower than the baseline or above their history's range,
  * statuses the contract does not declare, bodies off their schema), each
  * naming its first few and linking to the section that says more. Nothing
- * when nothing is. No Markdown: its headline, failed tests and failed calls
- * come first, and its comparison's one line names the regressions.
+ * when nothing is. The Markdown gives the same lines as a list under its
+ * headline.
  */
 export const attentionSection: ReportSection<'attention'> = {
   id: 'attention',
   keptWhenCut: true,
+  markdown: (report) => {
+    const lines = attentionMarkdown(report);
+    return lines.length === 0 ? [] : ['', ...lines];
+  },
   html: (report) => {
     const lines = attentionOf(report);
     if (lines.length === 0) return '';
