@@ -214,6 +214,29 @@ test('the failed calls name, for each failing endpoint, the status, the call and
   expect(tableRows(markdown, 'Endpoints')[0]?.slice(0, 5)).toStrictEqual(['⚠️ flaky', '`POST /login`', '2', '1', '200 ×1, 503 ×1']);
 });
 
+test("the failed calls list every endpoint's server errors before any client error: no deliberate 400 between two 500s", () => {
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
+  const products = { title: 'produtos.spec.ts › refuses a product in a cart', file: 'produtos.spec.ts', line: 8, column: 1 };
+  const call = (endpoint: string, statusCode: number, line: number) => {
+    run.take({ endpoint, statusCode, responseTimeMs: line }, () => ({ kind: 'test', title: products.title, attempt: 1 }), {
+      test: products,
+      attempt: 1,
+      retriedAway: false,
+      testPassed: true,
+      callLocation: { file: 'produtos.spec.ts', line, column: 5 },
+    });
+  };
+  call('DELETE /produtos/{_id}', 400, 10);
+  call('DELETE /produtos/{_id}', 500, 11);
+  call('PUT /usuarios/{_id}', 500, 12);
+  const markdown = renderMarkdown(run.finish({ tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 } }));
+  expect(tableRows(markdown, 'Failed calls').map((cells) => cells.slice(0, 3))).toStrictEqual([
+    ['`DELETE /produtos/{_id}`', '500', '`DELETE /produtos/{_id}`'],
+    ['`PUT /usuarios/{_id}`', '500', '`PUT /usuarios/{_id}`'],
+    ['`DELETE /produtos/{_id}`', '400', '`DELETE /produtos/{_id}`'],
+  ]);
+});
+
 test(
   'endpoints too small to judge against the baseline are counted in one line, each named with its samples in a ' +
     'folded list, however far its p95 moved',

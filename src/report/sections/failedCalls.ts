@@ -13,8 +13,42 @@ import { testLink } from './endpointDetail.js';
 import { attribute, label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
+import type { QualityReport } from '../qualityReport.js';
 
 const LEAD = 'The first failed calls of each endpoint, server errors first, with the test and line behind each.';
+
+type Endpoint = QualityReport['endpoints'][number];
+type FailedExecution = NonNullable<Endpoint['failedExecutions']>[number];
+
+/** Rows of one endpoint in the table: some of its failed calls, and after its last group, how many it did not list. */
+interface CallGroup {
+  readonly endpoint: Endpoint;
+  readonly executions: readonly FailedExecution[];
+  readonly more: number;
+}
+
+/**
+ * The failed calls of the endpoints shown, in table order: every server
+ * error first, endpoint by endpoint (most server errors first), then the
+ * other failed calls (client errors, most often a negative test's), so that
+ * no 4xx sits between two 5xx of different endpoints. An endpoint with both
+ * has a group in each part; the count of calls it did not list follows its
+ * last group.
+ */
+function callGroups(failing: readonly Endpoint[]): CallGroup[] {
+  const parts = [true, false].map((server) =>
+    failing.map((endpoint) => ({
+      endpoint,
+      executions: (endpoint.failedExecutions ?? []).filter((execution) => isServerError(execution) === server),
+    })),
+  );
+  const groups = parts.flat().filter((group) => group.executions.length > 0);
+  return groups.map((group, index) => {
+    const last = !groups.slice(index + 1).some((later) => later.endpoint === group.endpoint);
+    const listed = group.endpoint.failedExecutions?.length ?? 0;
+    return { ...group, more: last ? group.endpoint.failedExecutionCount - listed : 0 };
+  });
+}
 
 /**
  * The first failed calls of each failing endpoint (server errors first),
@@ -31,14 +65,12 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
     const stateOf = endpointStates(report);
     const lines = ['', '### Failed calls', '', LEAD, ''];
     lines.push('| Endpoint | Status | Call | Time | Where |', '|---|---|---|---:|---|');
-    for (const endpoint of failing.slice(0, limits.failingEndpoints)) {
-      const executions = endpoint.failedExecutions ?? [];
+    for (const { endpoint, executions, more } of callGroups(failing.slice(0, limits.failingEndpoints))) {
       executions.forEach((execution, index) => {
         const first = index === 0 ? `${code(endpoint.endpoint)}${stateOf(endpoint).flaky ? ' (flaky)' : ''}` : '';
         const call = code(`${execution.method} ${execution.path}`);
         lines.push(row([first, failedStatus(execution), call, formatMs(execution.responseTimeMs), code(failedWhere(execution))]));
       });
-      const more = endpoint.failedExecutionCount - executions.length;
       if (more > 0) lines.push(row(['', '', `… ${countOf(more, 'more failed call')}`, '', '']));
     }
     if (failing.length > limits.failingEndpoints) {
@@ -50,8 +82,7 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
     const failing = endpointsWithFailedCalls(report);
     if (failing.length === 0) return '';
     const stateOf = endpointStates(report);
-    const rows = failing.slice(0, limits.failingEndpoints).flatMap((endpoint) => {
-      const executions = endpoint.failedExecutions ?? [];
+    const rows = callGroups(failing.slice(0, limits.failingEndpoints)).flatMap(({ endpoint, executions, more }) => {
       const flaky = stateOf(endpoint).flaky ? ' <span class="muted">flaky</span>' : '';
       const cells = executions.map((execution, index) => {
         const status = `<td class="state${isServerError(execution) ? ' bad' : ''}" data-label="Status">${text(failedStatus(execution))}</td>`;
@@ -65,7 +96,6 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
           `<td data-label="Where">${testLink(report, execution.test, failedWhere(execution))}${excerpt}</td></tr>`
         );
       });
-      const more = endpoint.failedExecutionCount - executions.length;
       if (more > 0) cells.push(`<tr><td></td><td colspan="4" class="muted">${text(`… ${countOf(more, 'more failed call')}`)}</td></tr>`);
       return cells;
     });
