@@ -13,14 +13,7 @@ const NAMES_PER_LINE = 5;
 
 /** What a line of the list is about. */
 export type AttentionKind =
-  | 'serverErrors'
-  | 'failedTests'
-  | 'newlyFailing'
-  | 'failingMore'
-  | 'slower'
-  | 'aboveRange'
-  | 'undeclaredStatuses'
-  | 'schemaViolations';
+  'serverErrors' | 'failedTests' | 'newlyFailing' | 'failingMore' | 'slower' | 'aboveRange' | 'undeclaredStatuses' | 'schemaViolations';
 
 /** One line of what is new and wrong: its count in words, where the page says more, and the first names. */
 interface Attention {
