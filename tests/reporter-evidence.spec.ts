@@ -146,9 +146,9 @@ test('orders', async () => {
   expect(outcome.exitCode).toBe(1);
   // The test passed with a 500: the hint says it stays a failure (never to declare it expected), once, before the breaches.
   expect(outcome.stderr).toBe(
-    'quality-evidence reporter: 1 server error (5xx or no response, 1 endpoint) came from tests that passed, in a ' +
-      'set-up or clean-up call as often as not: a passing test does not make a server error right, and it stays a ' +
-      'failure\n' +
+    'quality-evidence reporter: 1 server error (5xx or no response, 1 endpoint) came from tests that passed: GET /orders: ' +
+      '500 ×1, first at orders.spec.ts:3 · orders.spec.ts › orders (attempt 1). In a set-up or clean-up call as often as not: ' +
+      'a passing test does not make a server error right, and it stays a failure\n' +
       'quality-evidence reporter: 2 of 2 budgets breached:\n' +
       '  FAIL maxFailedExecutions: 1 (limit ≤ 0)\n' +
       '  FAIL responseTimeMs.p95 of GET /orders: 250 ms (limit ≤ 100 ms)\n',

@@ -177,7 +177,8 @@ test('the hint on failed calls of passing tests suggests declaring a 4xx expecte
   const hints = passingTestFailureHints(report);
 
   expect(hints).toStrictEqual([
-    '1 server error (5xx or no response, 1 endpoint) came from tests that passed, in a set-up or clean-up call as often as not: ' +
+    '1 server error (5xx or no response, 1 endpoint) came from tests that passed: DELETE /counterparties/:id: 500 ×1, first at ' +
+      'counterparties.spec.ts:3 · counterparties.spec.ts › creates one (attempt 1). In a set-up or clean-up call as often as not: ' +
       'a passing test does not make a server error right, and it stays a failure',
     '2 failed calls (1 endpoint) came from tests that passed: if they are negative cases, declare the status expected ' +
       'with the test\'s "expected-status" annotation or with expectedStatusesByEndpoint, and they stop counting as failures',

@@ -1,5 +1,6 @@
 import { escapeControlCharacters, shorten } from '../../renderValue.js';
 import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
+import { isServerError } from '../../summary/endpointEvidence.js';
 import { isIncompleteRun, serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';
 import type { EndpointHistory, Trend } from '../historySchemas.js';
@@ -373,6 +374,9 @@ function compareFailing(a: Endpoint, b: Endpoint): number {
   );
 }
 
+/** How many endpoints the hint on server errors of passing tests names, with where the first call was. */
+const HINT_ENDPOINTS = 3;
+
 /** Whether a key of `passingTestFailures` is a server error's: a status of 500 or above, or the error code of a call with no response. */
 function isServerErrorKey(key: string): boolean {
   return !/^\d+$/.test(key) || Number(key) >= 500;
@@ -389,22 +393,35 @@ function isServerErrorKey(key: string): boolean {
 export function passingTestFailureHints(report: QualityReport): string[] {
   if ((report.passingTestFailureCount ?? 0) === 0) return [];
   const tally = { client: { calls: 0, endpoints: 0 }, server: { calls: 0, endpoints: 0 } };
+  const serverErrors: { endpoint: Endpoint; codes: [string, number][] }[] = [];
   for (const endpoint of report.endpoints) {
     const seen = { client: false, server: false };
+    const codes: [string, number][] = [];
     for (const [key, count] of Object.entries(endpoint.passingTestFailures ?? {})) {
       const kind = isServerErrorKey(key) ? 'server' : 'client';
       tally[kind].calls += count;
       seen[kind] = true;
+      if (kind === 'server') codes.push([key, count]);
     }
     if (seen.client) tally.client.endpoints++;
     if (seen.server) tally.server.endpoints++;
+    if (codes.length > 0) serverErrors.push({ endpoint, codes });
   }
   const hints: string[] = [];
   const { server, client } = tally;
   if (server.calls > 0) {
+    const calls = (codes: readonly [string, number][]) => codes.reduce((sum, [, count]) => sum + count, 0);
+    serverErrors.sort((a, b) => calls(b.codes) - calls(a.codes) || compareCodeUnits(a.endpoint.endpoint, b.endpoint.endpoint));
+    const named = serverErrors.slice(0, HINT_ENDPOINTS).map(({ endpoint, codes }) => {
+      const first = endpoint.failedExecutions?.find(isServerError);
+      const where = first === undefined || failedWhere(first) === '' ? '' : `, first at ${failedWhere(first)}`;
+      return `${shownText(endpoint.endpoint)}: ${codes.map(([code, count]) => `${code} ×${formatCount(count)}`).join(', ')}${where}`;
+    });
+    const more = serverErrors.length - named.length;
     hints.push(
-      `${countOf(server.calls, 'server error')} (5xx or no response, ${countOf(server.endpoints, 'endpoint')}) came from tests that passed, ` +
-        'in a set-up or clean-up call as often as not: a passing test does not make a server error right, and it stays a failure',
+      `${countOf(server.calls, 'server error')} (5xx or no response, ${countOf(server.endpoints, 'endpoint')}) came from tests that passed: ` +
+        `${named.join('; ')}${more > 0 ? `; and ${countOf(more, 'more endpoint')}` : ''}. ` +
+        'In a set-up or clean-up call as often as not: a passing test does not make a server error right, and it stays a failure',
     );
   }
   if (client.calls > 0) {
