@@ -1,6 +1,8 @@
 import {
   baselineNumbers,
   comparisonHeadline,
+  describeTests,
+  headlineNumbers,
   contractCoverageChange,
   countOf,
   formatChangePercent,
@@ -15,6 +17,7 @@ import {
 import { statusSet } from '../../records/statusList.js';
 import { CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
 import { code, row } from '../sections/markdownParts.js';
+import { attentionMarkdown } from '../sections/attention.js';
 import {
   entriesOfChange,
   findingsOf,
@@ -100,6 +103,10 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
     `${comparedWith(report)} · ${baselineNumbers(comparison)}`,
   ];
   if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}`);
+  head.push('', `**This run**: ${thisRun(report)}`);
+  // What is wrong in the run itself leads, whatever the base had: its server errors by endpoint, and its failed tests by name.
+  const wrong = attentionMarkdown(report, ['serverErrors', 'failedTests']);
+  if (wrong.length > 0) head.push('', ...wrong);
   if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
@@ -277,6 +284,11 @@ function leftOutNote(blocks: readonly Block[], left: readonly number[], where: s
     `**Left out to stay within GitHub's ${formatCount(COMMENT_LIMIT_CHARACTERS)} characters for a comment:** ${parts.join(', ')}. ` +
     `They are in the report's \`baseline\` section, among ${where}.`
   );
+}
+
+/** `47 calls · 2 server errors · 8 failed · 0 slow · 0 with no response · 12 tests: 11 passed, 1 failed, 0 flaky, 0 skipped`. */
+function thisRun(report: ComparedReport): string {
+  return [...headlineNumbers(report), ...(report.tests === undefined ? [] : [describeTests(report.tests)])].join(' · ');
 }
 
 /** What the comparison was made with: the base commit and its run where the baseline names them. */
