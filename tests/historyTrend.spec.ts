@@ -181,7 +181,7 @@ test('the renderings show the trend: arrows in the terminal, words and the last 
   expect(terminal).toMatch(/GET \/shifted .* p95 [\d.,]+ ms \(n=30\) ↑/);
   const markdown = renderMarkdown(report);
   expect(markdown).toContain('### Against the history');
-  const shiftedRow = markdown.split('\n').find((line) => line.includes('`GET /shifted`'))!;
+  const shiftedRow = markdown.split('\n').find((line) => line.startsWith('| ') && line.includes('`GET /shifted`'))!;
   expect(shiftedRow).toMatch(
     /^\| ↑ above its range \([\d.,]+–[\d.,]+ ms\) \| `GET \/shifted` \| [\d.,]+ ms \| [\d.,]+ ms \| ([\d.,]+ · ){4}[\d.,]+ ms \|$/,
   );

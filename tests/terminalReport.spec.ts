@@ -38,6 +38,33 @@ test('the terminal summary of the fixture: verdict, numbers, percentiles with th
   );
 });
 
+test("a Playwright run's summary says its tests, and names the failed ones by file, line and title, five at most", () => {
+  const failed = (line: number) => ({
+    title: `orders.spec.ts › case ${line}`,
+    file: 'orders.spec.ts',
+    line,
+    column: 1,
+    endpoints: [],
+    endpointCount: 0,
+  });
+  const report = {
+    ...reportOf(fixture),
+    tests: { total: 12, passed: 5, failed: 7, flaky: 0, skipped: 0 },
+    failedTests: [3, 9, 14, 20, 31, 40].map(failed),
+  };
+  const lines = renderTerminal(report, { files: [] }).split('\n');
+  const at = lines.indexOf('Tests: 12 tests: 5 passed, 7 failed, 0 flaky, 0 skipped');
+  expect(at).toBe(4);
+  expect(lines.slice(at + 1, at + 7)).toStrictEqual([
+    '  ✖ orders.spec.ts:3 · orders.spec.ts › case 3',
+    '  ✖ orders.spec.ts:9 · orders.spec.ts › case 9',
+    '  ✖ orders.spec.ts:14 · orders.spec.ts › case 14',
+    '  ✖ orders.spec.ts:20 · orders.spec.ts › case 20',
+    '  ✖ orders.spec.ts:31 · orders.spec.ts › case 31',
+    '  … and 2 more failed tests',
+  ]);
+});
+
 test('the terminal lists the 10 worst endpoints and says how many more there are', () => {
   const lines = renderTerminal(reportOf(generatedRecords(25)), { files: ['q.json'] }).split('\n');
   expect(lines.filter((line) => /^ {2}[✖▲✔] /.test(line))).toHaveLength(10);

@@ -18,6 +18,7 @@ import {
   endpointStates,
   formatBudgetLimit,
   countOf,
+  describeTests,
   formatCount,
   formatPercentile,
   headlineNumbers,
@@ -34,6 +35,9 @@ const TERMINAL_ENDPOINT_LIMIT = 10;
 
 /** How many failed calls the terminal shows under each failing endpoint. */
 const TERMINAL_FAILED_CALLS = 3;
+
+/** How many failed tests the terminal names under the tests' line. */
+const TERMINAL_FAILED_TESTS = 5;
 
 /**
  * The one line a run ends with, for people and CI logs: the headline
@@ -105,6 +109,12 @@ export function renderTerminal(report: QualityReport, { files, color = false }: 
     headlineNumbers(report, { withThreshold: true }).join(' · '),
   ];
   if (n > 0) lines.push((['p50', 'p95', 'p99'] as const).map((name) => formatPercentile(name, report.responseTimeMs[name], n)).join(' · '));
+  // A Playwright run's report says its tests, and the failed ones by place: the command, compare and merge print them as the page does.
+  if (report.tests !== undefined) lines.push(`Tests: ${describeTests(report.tests)}`);
+  for (const failed of (report.failedTests ?? []).slice(0, TERMINAL_FAILED_TESTS))
+    lines.push(`  ✖ ${shownText(`${failed.file}:${failed.line} · ${failed.title}`)}`);
+  const unnamed = (report.tests?.failed ?? 0) - Math.min(TERMINAL_FAILED_TESTS, report.failedTests?.length ?? 0);
+  if ((report.failedTests?.length ?? 0) > 0 && unnamed > 0) lines.push(`  … and ${countOf(unnamed, 'more failed test')}`);
   const sources = sourcesText(report);
   if (sources !== undefined) lines.push(`By source: ${sources}`);
   const browser = browserCallsText(report);
