@@ -91,13 +91,23 @@ export async function createTemporaryFolder(files: Readonly<Record<string, strin
   return folder;
 }
 
-/** Removes every temporary folder this worker made (a read-only one is made writable first). */
+/**
+ * Removes every temporary folder this worker made, at once. A folder that a
+ * spec made read-only cannot be removed by a user who is not root: it is made
+ * writable (one `chmod -R`, only then) and removed again. A worker of many
+ * Playwright projects used to start a `chmod` per folder and outlast its
+ * fixture's teardown on a loaded machine.
+ */
 export async function removeTemporaryFolders(): Promise<void> {
-  for (const folder of temporaryFolders) {
-    await run('chmod', ['-R', 'u+rwX', folder]).catch(() => undefined);
-    await rm(folder, { recursive: true, force: true, maxRetries: 3 });
-    temporaryFolders.delete(folder);
-  }
+  await Promise.all(
+    [...temporaryFolders].map(async (folder) => {
+      await rm(folder, { recursive: true, force: true, maxRetries: 3 }).catch(async () => {
+        await run('chmod', ['-R', 'u+rwX', folder]).catch(() => undefined);
+        await rm(folder, { recursive: true, force: true, maxRetries: 3 });
+      });
+      temporaryFolders.delete(folder);
+    }),
+  );
 }
 
 /** Whether anything exists at `path`. */

@@ -18,6 +18,7 @@ export const test = base.extend<object, { temporaryFolders: undefined }>({
       await use(undefined);
       await removeTemporaryFolders();
     },
-    { scope: 'worker', auto: true },
+    // A worker that made a hundred Playwright projects removes them all here: on a loaded machine that outlasts 30 s.
+    { scope: 'worker', auto: true, timeout: 180_000 },
   ],
 });
