@@ -73,25 +73,34 @@ test('regressions come first, each with p50 and p95 before and after, n on each 
   expect(body).toContain("among [the run's artifacts](https://github.example/owner/repo/actions/runs/4242).");
 });
 
-test("under the base, the run's own numbers, its server errors by endpoint and its failed tests by name, before every table", () => {
+test("under the title, the run's own numbers, its server errors by endpoint and its failed tests by name, then the comparison", () => {
   const report = structuredClone(slowerAndFailing);
   const failed = { title: 'orders.spec.ts › creates an order', file: 'tests/orders.spec.ts', line: 7, column: 1 };
   const failedTests = [
     { ...failed, endpoints: [{ endpoint: 'POST /orders', calls: 2, failedCalls: 1, serverErrorCalls: 1 }], endpointCount: 1 },
   ];
-  const withTests = { ...report, tests: { total: 12, passed: 11, failed: 1, flaky: 0, skipped: 0 }, failedTests };
+  const withTests = {
+    ...report,
+    tests: { total: 12, passed: 11, failed: 1, flaky: 0, skipped: 0 },
+    failedTests,
+    passingTestFailureCount: 2,
+  };
   const lines = renderComment(withTests, options).body.split('\n');
-  const base = lines.findIndex((line) => line.startsWith('Compared with the baseline report'));
-  expect(lines.slice(base + 1, base + 7)).toEqual([
+  expect(lines.slice(1, 9)).toEqual([
+    '### API changes against the base · `staging`',
     '',
-    '**This run**: 503 calls · 3 server errors · 3 failed · 0 slow · 0 with no response · 12 tests: 11 passed, 1 failed, 0 flaky, 0 skipped',
+    '**This run**: 503 calls · 3 server errors · 3 failed · 0 slow · 0 with no response · 2 failed calls in tests that passed · ' +
+      '12 tests: 11 passed, 1 failed, 0 flaky, 0 skipped',
     '',
     '- ✖ **3 server errors (5xx or no response) on 1 endpoint**: `POST /orders (500 ×3)`',
     '- ✖ **1 failed test**: `tests/orders.spec.ts:7 · orders.spec.ts › creates an order`',
     '',
+    '**vs base: 1 endpoint slower, 1 newly failing, 1 with new statuses, 1 unchanged, 1 too few samples to judge**',
   ]);
-  expect(lines[base]).toContain('· executions 503 → 503 · server errors 0 → 3 · failed 0 → 3 · slow 0 → 0');
-  expect(lines.indexOf('#### Regressions (3)')).toBe(base + 7);
+  expect(lines[10]).toMatch(
+    /^Compared with the baseline report .* · executions 503 → 503 · server errors 0 → 3 · failed 0 → 3 · slow 0 → 0$/,
+  );
+  expect(lines.indexOf('#### Regressions (3)')).toBe(12);
 });
 
 test('improvements follow the regressions', () => {

@@ -104,7 +104,7 @@ test('the first screen at 1280 px holds the verdict, what is new and wrong, the 
   const { page, close } = await open(reviewedReport({ slow: true }));
   try {
     await expect(page.locator('#attention li')).toHaveText([
-      '✖ 1 server error (5xx or no response) on 1 endpoint: DELETE /counterparties/{id} (500 ×1)',
+      '✖ 1 server error (5xx or no response) on 1 endpoint: DELETE /counterparties/{id} (500 ×1, first at counterparties.spec.ts:4)',
       '✖ 1 failed test: counterparties.spec.ts:20 · counterparties.spec.ts › reads one',
       '✖ 2 endpoints newly failing: DELETE /counterparties/{id}, GET /counterparties/{id}',
       '▲ 1 endpoint slower than the baseline: GET /counterparties',

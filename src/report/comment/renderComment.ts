@@ -94,19 +94,12 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   const nothingToReport = hasNothingToReport(findings);
   const marker = commentMarker(options.environment);
   const comparison = report.baseline;
-  const head = [
-    marker,
-    `### API changes against the base · ${code(options.environment)}`,
-    '',
-    `**${comparisonHeadline(comparison)}**`,
-    '',
-    `${comparedWith(report)} · ${baselineNumbers(comparison)}`,
-  ];
-  if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}`);
-  head.push('', `**This run**: ${thisRun(report)}`);
-  // What is wrong in the run itself leads, whatever the base had: its server errors by endpoint, and its failed tests by name.
+  // What is wrong in the run itself leads, whatever the base had: its numbers, its server errors by endpoint, its failed tests by name.
+  const head = [marker, `### API changes against the base · ${code(options.environment)}`, '', `**This run**: ${thisRun(report)}`];
   const wrong = attentionMarkdown(report, ['serverErrors', 'failedTests']);
   if (wrong.length > 0) head.push('', ...wrong);
+  head.push('', `**${comparisonHeadline(comparison)}**`, '', `${comparedWith(report)} · ${baselineNumbers(comparison)}`);
+  if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}`);
   if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
@@ -288,7 +281,12 @@ function leftOutNote(blocks: readonly Block[], left: readonly number[], where: s
 
 /** `47 calls · 2 server errors · 8 failed · 0 slow · 0 with no response · 12 tests: 11 passed, 1 failed, 0 flaky, 0 skipped`. */
 function thisRun(report: ComparedReport): string {
-  return [...headlineNumbers(report), ...(report.tests === undefined ? [] : [describeTests(report.tests)])].join(' · ');
+  const passing = report.passingTestFailureCount ?? 0;
+  return [
+    ...headlineNumbers(report),
+    ...(passing === 0 ? [] : [`${countOf(passing, 'failed call')} in tests that passed`]),
+    ...(report.tests === undefined ? [] : [describeTests(report.tests)]),
+  ].join(' · ');
 }
 
 /** What the comparison was made with: the base commit and its run where the baseline names them. */

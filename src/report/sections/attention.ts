@@ -2,6 +2,7 @@ import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import { undeclaredWorstFirst, violationsWorstFirst } from '../renderers/contractPresentation.js';
 import { baselineChanges, countOf, formatCount, shownText, type ChangeKind } from '../renderers/presentation.js';
 import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
+import { isServerError } from '../../summary/endpointEvidence.js';
 import { text } from './htmlParts.js';
 import { code } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
@@ -24,12 +25,19 @@ interface Attention {
   readonly names: readonly string[];
 }
 
-/** `POST /orders (500 ×2, no response ×1)`: an endpoint and its server errors. */
+/**
+ * `POST /orders (500 ×2, no response ×1, first at orders.spec.ts:14)`: an
+ * endpoint, its server errors, and where the first was made where a test made it.
+ */
 function serverErrorName(endpoint: Endpoint): string {
   const codes = Object.entries(endpoint.statusCodes)
     .filter(([code]) => Number(code) >= 500)
     .map(([code, count]) => `${code} ×${formatCount(count)}`);
   if (endpoint.noResponseCount > 0) codes.push(`no response ×${formatCount(endpoint.noResponseCount)}`);
+  const first = endpoint.failedExecutions?.find(isServerError);
+  // The call's own line when the test made it, else the test's (a call in a shared helper has one line for every test).
+  const at = first?.test === undefined || first.callLocation?.file !== first.test.file ? first?.test : first.callLocation;
+  if (at !== undefined) codes.push(`first at ${at.file}:${at.line}`);
   return `${endpoint.endpoint} (${codes.join(', ')})`;
 }
 
