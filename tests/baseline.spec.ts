@@ -13,7 +13,7 @@ import {
 } from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
 import { NEW_STATUS_LIMIT } from '../src/report/verdictSchemas.js';
-import { comparisonHeadline } from '../src/report/renderers/presentation.js';
+import { comparisonHeadline, tooFewToJudge } from '../src/report/renderers/presentation.js';
 import { thrownBy } from './support/failures.js';
 
 // The comparison of a run with a baseline report (main's artifact).
@@ -59,6 +59,13 @@ test('server errors before and after, apart from the 404 of a client; unknown (n
   expect(comparison.serverErrorCount).toStrictEqual({ before: 1, after: 1 });
   const { serverErrorCount: _counted, ...older } = main;
   expect(compareWithBaseline(branch, older).serverErrorCount).toStrictEqual({ before: null, after: 1 });
+});
+
+test('the endpoints too few to judge are those the headline counts so: a newly failing one with a single call is that change, not one of them', () => {
+  const headline = comparisonHeadline(comparison);
+  const tooFew = tooFewToJudge(comparison, 10);
+  expect(headline).toContain(`${tooFew.count} too few samples to judge`);
+  expect(tooFew.shown.some((name) => name.startsWith('GET /b '))).toBe(false);
 });
 
 test('each list names its endpoints', () => {

@@ -621,15 +621,23 @@ function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovere
  * The endpoints of the comparison with too few samples to judge, each with
  * its sample counts: `GET /health (5 → 5)`; at most `limit`, how many more
  * there are, and the line that counts them all: little to judge is said
- * briefly, in one line with the names folded under it. A new endpoint is
- * not among them: it is a change of its own.
+ * briefly, in one line with the names folded under it. An endpoint new,
+ * newly failing or failing more is not among them: it is a change of its
+ * own, in the table, as the comparison's headline counts it.
  */
 export function tooFewToJudge(
   comparison: NonNullable<QualityReport['baseline']>,
   limit: number,
 ): { shown: string[]; more: number; count: number; line: string } {
   const fresh = new Set(comparison.newEndpoints);
-  const entries = comparison.endpoints.filter((entry) => entry.latencyVerdict === 'tooFewSamples' && !fresh.has(entry.endpoint));
+  const newlyFailing = new Set(comparison.newlyFailingEndpoints);
+  // Counted as the headline counts them: an endpoint newly failing or failing more is that change, however few its samples.
+  const failingMore = ({ failureRate: { before, after } }: (typeof comparison.endpoints)[number]) =>
+    before !== null && after !== null && after > before;
+  const entries = comparison.endpoints.filter(
+    (entry) =>
+      entry.latencyVerdict === 'tooFewSamples' && !fresh.has(entry.endpoint) && !newlyFailing.has(entry.endpoint) && !failingMore(entry),
+  );
   const shown = entries
     .slice(0, limit)
     .map(
