@@ -237,6 +237,30 @@ test("the failed calls list every endpoint's server errors before any client err
   ]);
 });
 
+test("an endpoint's row names the test whose call got a server error before the negative test with more 4xx", () => {
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: 500 });
+  const negative = { title: 'carts.spec.ts › refuses a product in a cart', file: 'carts.spec.ts', line: 10, column: 1 };
+  const cleanUp = { title: 'produtos.spec.ts › filters products', file: 'produtos.spec.ts', line: 6, column: 1 };
+  for (const [test, statusCode] of [
+    [negative, 400],
+    [negative, 400],
+    [cleanUp, 500],
+  ] as const) {
+    run.take(
+      { endpoint: 'DELETE /produtos/{_id}', statusCode, responseTimeMs: 4 },
+      () => ({ kind: 'test', title: test.title, attempt: 1 }),
+      {
+        test,
+        attempt: 1,
+        retriedAway: false,
+        testPassed: true,
+      },
+    );
+  }
+  const markdown = renderMarkdown(run.finish({ tests: { total: 2, passed: 2, failed: 0, flaky: 0, skipped: 0 } }));
+  expect(tableRows(markdown, 'Endpoints')[0]?.at(-1)).toBe('`produtos.spec.ts:6` ×1, `carts.spec.ts:10` ×2');
+});
+
 test(
   'endpoints too small to judge against the baseline are counted in one line, each named with its samples in a ' +
     'folded list, however far its p95 moved',

@@ -11,6 +11,7 @@ import {
   worstEndpoints,
   type EndpointState,
 } from '../renderers/presentation.js';
+import { compareCallCounts } from '../../summary/endpointEvidence.js';
 import { endpointDetail } from './endpointDetail.js';
 import { trendCell } from './endpointTrend.js';
 import { attribute, label, numberCell, stateBadge, text } from './htmlParts.js';
@@ -79,7 +80,7 @@ function stateCell(state: EndpointState): string {
   return `${symbol === '~' ? '⚠️' : TONE_MARKS[tone]} ${describeState(state)}`;
 }
 
-/** How many places an endpoint's row names, by file and line (most failed calls first). */
+/** How many places an endpoint's row names, by file and line (most server errors, then most failed calls first). */
 const MARKDOWN_TESTS_PER_ENDPOINT = 3;
 
 // `orders.spec.ts:12 ×3`: the tests by where they are declared, short enough for a table cell. One test run in
@@ -87,21 +88,21 @@ const MARKDOWN_TESTS_PER_ENDPOINT = 3;
 function testsCell(endpoint: Endpoint): string {
   const tests = endpoint.tests ?? [];
   if (tests.length === 0) return '';
-  const places = new Map<string, { calls: number; failedCalls: number; tests: number }>();
+  const places = new Map<string, { calls: number; failedCalls: number; serverErrorCalls: number; tests: number }>();
   for (const test of tests) {
     const place = `${test.file}:${test.line}`;
     const seen = places.get(place);
-    if (seen === undefined) places.set(place, { calls: test.calls, failedCalls: test.failedCalls, tests: 1 });
+    if (seen === undefined)
+      places.set(place, { calls: test.calls, failedCalls: test.failedCalls, serverErrorCalls: test.serverErrorCalls ?? 0, tests: 1 });
     else {
       seen.calls += test.calls;
       seen.failedCalls += test.failedCalls;
+      seen.serverErrorCalls += test.serverErrorCalls ?? 0;
       seen.tests += 1;
     }
   }
-  // As the report orders its tests: most failed calls first, then most calls (a stable sort keeps the report's order).
-  const named = [...places]
-    .sort(([, a], [, b]) => b.failedCalls - a.failedCalls || b.calls - a.calls)
-    .slice(0, MARKDOWN_TESTS_PER_ENDPOINT);
+  // As the report orders its tests: most server errors, then most failed calls first, then most calls (a stable sort keeps the report's order).
+  const named = [...places].sort(([, a], [, b]) => compareCallCounts(a, b)).slice(0, MARKDOWN_TESTS_PER_ENDPOINT);
   const namedTests = named.reduce((sum, [, { tests: count }]) => sum + count, 0);
   const more = (endpoint.testCount ?? tests.length) - namedTests;
   const cells = named.map(([place, { calls }]) => `${code(place)} ×${formatCount(calls)}`);
