@@ -127,6 +127,14 @@ test('the file keeps the last historyLimit runs: the oldest go', async () => {
   expect(lines.slice(1).map((line) => (line as { runId: string }).runId)).toEqual(['3', '4', '5']);
 });
 
+test('a run that recorded no call appends nothing: it would be the next base with nothing in it', async () => {
+  const folder = await createTemporaryFolder({ 'in.ndjson': records(5), 'none.json': '[]' }, 'history');
+  expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).exitCode).toBe(0);
+  const before = await readFile(join(folder, 'h.jsonl'), 'utf8');
+  expect((await runIn(folder, ['none.json', '--history', 'h.jsonl', '--output', 'none-report.json'])).exitCode).toBe(0);
+  expect(await readFile(join(folder, 'h.jsonl'), 'utf8')).toBe(before);
+});
+
 test('--history-read-only judges against the history and appends nothing', async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': records(5) }, 'history');
   for (let run = 1; run <= 6; run++) expect((await runIn(folder, ['in.ndjson', '--history', 'h.jsonl'])).exitCode).toBe(0);

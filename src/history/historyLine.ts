@@ -79,9 +79,14 @@ export function historyRunOf(report: QualityReport, identity: RunIdentity): Hist
   };
 }
 
-/** Whether a run's report belongs in the history: not one cut short (interrupted, timed out), whose numbers are partial. */
+/**
+ * Whether a run's report belongs in the history: not one cut short
+ * (interrupted, timed out), whose numbers are partial, nor one that recorded
+ * no call (a suite not yet recording, a server that was not there), which
+ * would become the base of the next comparison with nothing in it.
+ */
 export function belongsInHistory(report: QualityReport): boolean {
-  return !isIncompleteRun(report.runStatus);
+  return !isIncompleteRun(report.runStatus) && report.executionCount > 0;
 }
 
 /** The variables CI systems name a run by: GitHub Actions first, then GitLab CI. */
