@@ -27,7 +27,7 @@ test('no collector until a reporter receives calls; then every receiver of the p
 test("a call's frames are those below the recording's own, each an absolute file (a file URL read as its path), with its line and column", () => {
   const stack = [
     'Error: call outside tests',
-    '    at stackOutsideTests (/p/node_modules/quality-evidence/.build/reporter/worker/recordRequests.js:60:12)',
+    '    at stackOutsideTests (/p/node_modules/quality-evidence/lib/recordRequests.js:60:12)',
     '    at node:quality-evidence/recorded-call:3:50',
     '    at ApiClient.create (/p/support/api client.ts:12:22)',
     '    at async globalSetup (file:///p/global-setup.ts:4:3)',
