@@ -3,12 +3,13 @@ import {
   aliasTargetsOf,
   withoutJsonComments,
   mergesTests,
+  playwrightRequestModuleOf,
   takesRecordingTest,
   testModuleOf,
   testSourceOf,
   testSourceOfFile,
 } from '../reporter/runner/testSource.js';
-import { unrecordedCallHints } from '../reporter/runner/unrecordedHints.js';
+import { globalHookRequestHints, unrecordedCallHints } from '../reporter/runner/unrecordedHints.js';
 import { expect, test } from './support/test.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 
@@ -171,5 +172,33 @@ test(`a spec that takes test from quality-evidence/test already is told where su
       "so they were sent some other way: most often a context made with the request of '@playwright/test', " +
       "in this file or a helper it calls (an API client class); import request from 'quality-evidence/test' there, or " +
       'record them with recordExecution',
+  ]);
+});
+
+test("a global setup's request is Playwright's when it is imported or required from @playwright/test or playwright/test, renamed or not", () => {
+  expect(playwrightRequestModuleOf(`import { request, type FullConfig } from '@playwright/test';`)).toBe('@playwright/test');
+  expect(playwrightRequestModuleOf(`import { expect, request as api } from "playwright/test";`)).toBe('playwright/test');
+  expect(playwrightRequestModuleOf(`const { request } = require('@playwright/test');`)).toBe('@playwright/test');
+  expect(playwrightRequestModuleOf(`const { request: pw } = require('@playwright/test');`)).toBe('@playwright/test');
+  expect(
+    playwrightRequestModuleOf(`import { request } from 'quality-evidence/test';\nimport { expect } from '@playwright/test';`),
+  ).toBeUndefined();
+  expect(playwrightRequestModuleOf(`import { requestContext, request$ } from '@playwright/test';`)).toBeUndefined();
+  expect(playwrightRequestModuleOf(`// import { request } from '@playwright/test';\nexport default async () => {};`)).toBeUndefined();
+});
+
+test('the global setup hint names each file relative to the working folder, in order, its control characters escaped', () => {
+  expect(
+    globalHookRequestHints(
+      [
+        { file: '/p/setup/teardown.ts', module: 'playwright/test' },
+        { file: '/p/global\nsetup.ts', module: '@playwright/test' },
+      ],
+      '/p',
+    ),
+  ).toEqual([
+    'global\\u000asetup.ts calls the API with request from @playwright/test, which the report cannot see: ' +
+      "import { request } from 'quality-evidence/test' there",
+    "setup/teardown.ts calls the API with request from playwright/test, which the report cannot see: import { request } from 'quality-evidence/test' there",
   ]);
 });

@@ -8,17 +8,19 @@ import { describeBreaches, formatHeadline } from '../../src/report/renderers/ter
 import { openRun, type RunSettings } from '../../src/workflow/openRun.js';
 import type { Judgement } from '../../src/evaluation/judgeReport.js';
 import { escapeControlCharacters, quotePath } from '../../src/renderValue.js';
-import { isListingRun } from './playwrightPrivate.js';
+import { globalHookFilesOf, isListingRun } from './playwrightPrivate.js';
 import { partsOfSuite } from './partialRun.js';
 import { systemClock, type Clock } from '../../src/helpers/clock.js';
 import { apiCallsOf } from '../shared/apiCalls.js';
 import { BROWSER_CALLS_CONTENT_TYPE, EXECUTION_CONTENT_TYPE } from '../shared/executionAttachment.js';
 import { EXPECTED_STATUS_ANNOTATION, feedAttempts, testIdentityOf, type Attempt } from './feedAttempts.js';
 import type { TestIdentity } from '../../src/summary/endpointEvidence.js';
-import { testSourceOfFile } from './testSource.js';
+import { playwrightRequestModuleOf, testSourceOfFile } from './testSource.js';
 import { checkBeforeRun } from './checkBeforeRun.js';
 import { runTestsOf } from './runTests.js';
-import { unrecordedCallHints } from './unrecordedHints.js';
+import { globalHookRequestHints, unrecordedCallHints, type PlaywrightRequestFile } from './unrecordedHints.js';
+import { feedCallsOutsideTests, type CallOutsideTestsTaken, type GlobalHookFiles } from './feedCallsOutsideTests.js';
+import { receiveCallsOutsideTests, type CallOutsideTests } from '../shared/callsOutsideTests.js';
 import { resolveReporterSettings, type QualityEvidenceReporterOptions, type ReporterSettings } from '../shared/reporterSettings.js';
 import { REPORTER_OPTIONS_VARIABLE, sharedReporterOptions } from '../shared/workerOptions.js';
 
@@ -41,6 +43,11 @@ export interface ReporterHost {
   readonly setWorkerVariable?: (name: string, value: string) => void;
   /** The runner's command line, where Playwright's config does not give it (older versions): whether the run is of part of the suite (see partialRun.ts). */
   readonly argv?: readonly string[];
+  /**
+   * Makes `receive` take the calls made outside any test in the reporter's process (global setup and teardown) with
+   * `quality-evidence/test`'s `request` (see shared/callsOutsideTests.ts); absent, none is taken.
+   */
+  readonly receiveCallsOutsideTests?: (receive: (call: CallOutsideTests) => void) => void;
 }
 
 /** The process the reporter runs in: the one place it reads `process`. */
@@ -56,6 +63,7 @@ function processHost(): ReporterHost {
     setWorkerVariable: (name, value) => {
       process.env[name] = value;
     },
+    receiveCallsOutsideTests,
   };
 }
 
@@ -91,6 +99,16 @@ export default class QualityEvidenceReporter implements Reporter {
   private readonly judgement: Judgement | undefined;
   /** Why the run is of part of the suite (`--grep`, a file filter, a shard); empty for a whole run (see partialRun.ts). */
   private partsOfSuite: readonly string[] = [];
+  /** The calls made outside any test in this process (global setup and teardown), in the order they ended. */
+  private readonly callsOutsideTests: CallOutsideTestsTaken[] = [];
+  /**
+   * Whether the tests began: Playwright runs global setup before `onBegin` (1.45 to 1.65), so a call outside
+   * the tests after it is the teardown's. A run whose setup failed calls `onBegin` only as it ends, after its
+   * teardown: those calls are told by their stack (see feedCallsOutsideTests.ts).
+   */
+  private testsBegan = false;
+  /** The config's global setup and teardown files, once `onBegin` gives the config. */
+  private globalHooks: GlobalHookFiles = { setups: [], teardowns: [] };
 
   constructor(
     options: QualityEvidenceReporterOptions = {},
@@ -111,6 +129,9 @@ export default class QualityEvidenceReporter implements Reporter {
       : host.checkBeforeRun?.(runSettingsOf(this.settings), [this.settings.settingsFile], { ...host.env }, configDir, host.cwd);
     for (const warning of this.settings.ignoredOptions)
       host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
+    // Global setup runs after this and before onBegin: its calls are taken from now on.
+    if (!this.listing)
+      host.receiveCallsOutsideTests?.((call) => this.callsOutsideTests.push({ ...call, phase: this.testsBegan ? 'teardown' : 'setup' }));
   }
 
   printsToStdio(): boolean {
@@ -120,6 +141,8 @@ export default class QualityEvidenceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.rootSuite = suite;
     this.rootDir = config.rootDir;
+    this.testsBegan = true;
+    this.globalHooks = globalHookFilesOf(config);
     this.htmlReportFolder = htmlReportFolderOf(config, this.host.env);
     // Recent versions of Playwright give their command line in the config (config.argv); older ones, the runner's process has it.
     const given = (config as { argv?: unknown }).argv;
@@ -160,6 +183,8 @@ export default class QualityEvidenceReporter implements Reporter {
         judgement: this.judgement,
         noun: 'recorded execution',
       });
+      // The calls of global setup and teardown come first, as they were made before the tests' and after.
+      feedCallsOutsideTests(opened.run, this.callsOutsideTests, { hooks: this.globalHooks, rootDir: this.rootDir });
       const { unrecordedCalls, unrecordedByFile, browserCalls } = await feedAttempts(opened.run, this.attempts, {
         fileSystem: host.fileSystem,
         rootDir: this.rootDir,
@@ -184,7 +209,8 @@ export default class QualityEvidenceReporter implements Reporter {
         [...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })),
       );
       const partial = keptFromHistory ? [partialRunWarning(this.partsOfSuite, displayPath(settings.historyPath, host.cwd))] : [];
-      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), [...partial, ...warnings]);
+      const hookHints = globalHookRequestHints(await playwrightRequestFiles(this.globalHooks, host.fileSystem), host.cwd);
+      this.warn(report, unrecordedCallHints(unrecordedSpecs, host.cwd), [...partial, ...warnings], hookHints);
       if (!this.quiet)
         host.stdout.write(
           `${formatHeadline(
@@ -205,7 +231,12 @@ export default class QualityEvidenceReporter implements Reporter {
   }
 
   /** What a reader must know about the evidence: calls it leaves out, calls that got no answer, a run that recorded nothing. */
-  private warn(report: QualityReport, unrecordedHints: readonly string[], runWarnings: readonly string[]): void {
+  private warn(
+    report: QualityReport,
+    unrecordedHints: readonly string[],
+    runWarnings: readonly string[],
+    hookHints: readonly string[],
+  ): void {
     const lines: string[] = [];
     const unrecorded = report.unrecordedCallCount ?? 0;
     if (unrecorded > 0) {
@@ -216,6 +247,7 @@ export default class QualityEvidenceReporter implements Reporter {
       );
       lines.push(...unrecordedHints);
     }
+    for (const hint of hookHints) lines.push(`quality-evidence reporter: ${hint}`);
     if (report.noResponseCount > 0) {
       lines.push(
         `quality-evidence reporter: ${countOf(report.noResponseCount, 'API call')} got no response ` +
@@ -280,6 +312,16 @@ function partialRunWarning(parts: readonly string[], historyPath: string): strin
     `this run is of part of the suite (${parts.join(', ')}): it is judged against the history file ${quotePath(historyPath)} and not appended to it, ` +
     'so that it does not thin the range of every endpoint it did not call; historyPartialRuns: true (QE_HISTORY_PARTIAL_RUNS=true) appends such runs too'
   );
+}
+
+/** The global setup and teardown files (each once) that take `request` from Playwright; a file that cannot be read tells nothing. */
+async function playwrightRequestFiles(hooks: GlobalHookFiles, fileSystem: FileSystem): Promise<PlaywrightRequestFile[]> {
+  const files = [...new Set([...hooks.setups, ...hooks.teardowns])];
+  const modules = await Promise.all(files.map((file) => fileSystem.readFile(file).then(playwrightRequestModuleOf, () => undefined)));
+  return files.flatMap((file, index) => {
+    const module = modules[index];
+    return module === undefined ? [] : [{ file, module }];
+  });
 }
 
 /** The tests that failed (their outcome `unexpected`, as countTests counts them), each as the report names a test. */

@@ -164,7 +164,7 @@ export function testIdentityOf(test: TestCase, rootDir: string): TestIdentity {
  * absolute path (a file outside the root, such as an API client in `src/`,
  * keeps its `../`).
  */
-function sourceLocationOf({ file, line, column }: StepLocation, rootDir: string): SourceLocation {
+export function sourceLocationOf({ file, line, column }: StepLocation, rootDir: string): SourceLocation {
   const relativePath = relative(rootDir, file);
   const shown = relativePath === '' || isAbsolute(relativePath) ? file : relativePath;
   return { file: shown.split(sep).join('/'), line, column };

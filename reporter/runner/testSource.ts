@@ -197,14 +197,31 @@ export function mergesTests(source: string): boolean {
 
 /** Whether a fixture file's source takes `test`, under any local name, from `quality-evidence/test`. */
 export function takesRecordingTest(source: string): boolean {
+  return moduleOfImported(source, 'test', QUALITY_EVIDENCE_MODULES) !== undefined;
+}
+
+/**
+ * The module of Playwright (`@playwright/test`, `playwright/test`) that a
+ * source takes `request` from, under any local name, by an import or a
+ * require; undefined when it takes it from neither (from
+ * `quality-evidence/test`, say). A global setup file that makes its API
+ * contexts with that `request` sends calls no report can see.
+ */
+export function playwrightRequestModuleOf(source: string): string | undefined {
+  return moduleOfImported(source, 'request', PLAYWRIGHT_MODULES);
+}
+
+/** The first of `modules` that a source imports `name` from (as it is exported, whatever it is called locally), by an import or a require. */
+function moduleOfImported(source: string, name: string, modules: ReadonlySet<string>): string | undefined {
   const code = source.replace(COMMENTS, '');
+  const imported = new RegExp(`^\\s*${name}\\b(?!\\$)`);
   for (const pattern of [NAMED_IMPORT, NAMED_REQUIRE]) {
     for (const match of code.matchAll(pattern)) {
-      if (!QUALITY_EVIDENCE_MODULES.has(match[3] ?? '')) continue;
-      if ((match[1] ?? '').split(',').some((specifier) => /^\s*test\b(?!\$)/.test(specifier))) return true;
+      if (!modules.has(match[3] ?? '')) continue;
+      if ((match[1] ?? '').split(',').some((specifier) => imported.test(specifier))) return match[3];
     }
   }
-  return false;
+  return undefined;
 }
 
 /**

@@ -69,3 +69,25 @@ export function unrecordedCallHints(specs: readonly UnrecordedSpec[], cwd: strin
   }
   return lines.sort((a, b) => compareCodeUnits(a.file, b.file)).map(({ line }) => `  - ${line}`);
 }
+
+/** A global setup or teardown file that takes `request` from Playwright: its absolute path, and the module as written. */
+export interface PlaywrightRequestFile {
+  readonly file: string;
+  readonly module: string;
+}
+
+/**
+ * One line per global setup or teardown file that makes its API contexts
+ * with Playwright's own `request`: no test runs there, so no step shows its
+ * calls, and neither the report nor its count of unrecorded calls can see
+ * them. Paths are shown relative to `cwd`, their controls escaped.
+ */
+export function globalHookRequestHints(files: readonly PlaywrightRequestFile[], cwd: string): string[] {
+  return files
+    .map(({ file, module }) => ({ shown: escapeControlCharacters(displayPath(file, cwd)), module }))
+    .sort((a, b) => compareCodeUnits(a.shown, b.shown))
+    .map(
+      ({ shown, module }) =>
+        `${shown} calls the API with request from ${module}, which the report cannot see: import { request } from 'quality-evidence/test' there`,
+    );
+}

@@ -6,6 +6,7 @@ import type { CheckedBody } from '../../src/contract/bodyConformance.js';
 import type { BodyCheck } from '../../src/records/bodyCheck.js';
 import { callCheckerFor, failureExcerptsFor, type CallChecker } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
+import { callsOutsideTestsCollector, RECORDED_CALL_FILE } from '../shared/callsOutsideTests.js';
 import { responseTimeOf, roundToMicroseconds } from './resourceTiming.js';
 
 /** The test a call belongs to: a fixed one, or whichever test is running when the call is made. */
@@ -13,28 +14,54 @@ export type TestInfoSource = TestInfo | (() => TestInfo | undefined);
 
 const RECORDED_METHODS = new Set(['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head']);
 
-type Settle<Result> = (args: readonly unknown[], startedMs: number, result: Result | undefined, error: unknown) => Result | Promise<Result>;
+type Settle<Result> = (
+  args: readonly unknown[],
+  startedMs: number,
+  result: Result | undefined,
+  error: unknown,
+  begun: string | undefined,
+) => Result | Promise<Result>;
 type Call<Result> = (...args: unknown[]) => Promise<Result>;
 
 /**
  * Wraps `send` so that `settle` sees each call's arguments, start time and
- * outcome. The wrapper is compiled under a `node:` file name: Playwright
+ * outcome, and what `begin` (when given) said as the call was made, before
+ * its clock starts. The wrapper is compiled under a `node:` file name: Playwright
  * leaves such frames out of the stack it shows for a failed call and out of
  * the source location of the call's step, so a call made through the
  * recording wrapper reads, in every report, as if the test made it itself.
  */
 const observeCall = runInThisContext(
-  `(function observeCall(send, settle) {
+  `(function observeCall(send, settle, begin) {
     return function (...args) {
+      const begun = begin === undefined ? undefined : begin();
       const startedMs = performance.now();
       return send(...args).then(
-        (result) => settle(args, startedMs, result, undefined),
-        (error) => settle(args, startedMs, undefined, error),
+        (result) => settle(args, startedMs, result, undefined, begun),
+        (error) => settle(args, startedMs, undefined, error, begun),
       );
     };
   })`,
-  { filename: 'node:quality-evidence/recorded-call' },
-) as <Result>(send: Call<Result>, settle: Settle<Result>) => Call<Result>;
+  { filename: RECORDED_CALL_FILE },
+) as <Result>(send: Call<Result>, settle: Settle<Result>, begin?: () => string | undefined) => Call<Result>;
+
+/**
+ * The stack of a call made outside any test where a reporter takes such calls
+ * (global setup and teardown, in the runner's process), read as the call is
+ * made: the reporter tells by it which setup file made the call, and where.
+ * Undefined in a test, and in a test worker, where it costs one lookup.
+ */
+function stackOutsideTests(currentTest: () => TestInfo | undefined): string | undefined {
+  if (callsOutsideTestsCollector() === undefined || currentTest() !== undefined) return undefined;
+  const limit = Error.stackTraceLimit;
+  // Deep enough for an API client class or two between the setup function and the call.
+  Error.stackTraceLimit = 40;
+  try {
+    return new Error('call outside tests').stack;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
 
 const recordingContexts = new WeakSet<object>();
 
@@ -57,13 +84,19 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
       if (typeof property !== 'string' || typeof value !== 'function') return value;
       const method = (value as (...args: unknown[]) => unknown).bind(target);
       if (!RECORDED_METHODS.has(property)) return method;
-      return observeCall(method as Call<APIResponse>, (args, startedMs, response, error) => {
+      const settle: Settle<APIResponse> = (args, startedMs, response, error, stack) => {
         const test = currentTest();
         const call = { method: (property === 'fetch' ? fetchMethod(args[0], args[1]) : property).toUpperCase(), url: writtenUrl(args[0]) };
+        // Outside any test, where the reporter runs (global setup and teardown): the record goes to it, without body checks or excerpts.
+        const outside = test === undefined && stack !== undefined ? callsOutsideTestsCollector() : undefined;
         if (response !== undefined) {
-          if (test === undefined) return response;
+          if (test === undefined && outside === undefined) return response;
           const endpoint = `${call.method} ${pathOfUrl(response.url(), undefined) ?? '/'}`;
           const record = { statusCode: response.status(), endpoint, ...timingOf(response, startedMs), call };
+          if (test === undefined) {
+            outside?.({ record, stack });
+            return response;
+          }
           // With a contract, the call's bodies are checked before the test goes on: the record carries the outcome, never a body.
           // With failureExcerptBytes, a call that answered 400 or above keeps the first bytes of its body, secrets replaced.
           return Promise.all([callCheckerFor(test.config), failureExcerptsFor(test.config)]).then(async ([checker, excerptOf]) => {
@@ -85,8 +118,10 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
           });
         }
         if (test !== undefined) attachRecord(noResponseRecord(call, error, startedMs, baseURL), test);
+        else outside?.({ record: noResponseRecord(call, error, startedMs, baseURL), stack });
         throw error;
-      });
+      };
+      return observeCall(method as Call<APIResponse>, settle, () => stackOutsideTests(currentTest));
     },
   });
   recordingContexts.add(recording);

@@ -17,6 +17,7 @@
 export const UNIT_SPECS: readonly string[] = [
   'apiCalls.spec.ts',
   'bodyConformance.spec.ts',
+  'callsOutsideTests.spec.ts',
   'baseline.spec.ts',
   'budgets.spec.ts',
   'commentRendering.spec.ts',
