@@ -80,7 +80,10 @@ test('a call is named for the setup or teardown file in its stack, relative to t
       endpoint: 'DELETE /usuarios',
       tests: [{ title: 'global teardown', file: '../global-teardown.ts', line: 1, column: 1, calls: 1, failedCalls: 0 }],
     },
-    { endpoint: 'POST /usuarios', tests: [{ title: 'global setup', file: '../seed.ts', line: 1, column: 1, calls: 1, failedCalls: 1 }] },
+    {
+      endpoint: 'POST /usuarios',
+      tests: [{ title: 'global setup', file: '../seed.ts', line: 1, column: 1, calls: 1, failedCalls: 1, serverErrorCalls: 1 }],
+    },
   ]);
   expect(report.endpoints[2]?.failedExecutions?.map(({ test: named, callLocation }) => ({ named: named?.title, callLocation }))).toEqual([
     { named: 'global setup', callLocation: { file: '../support/client.ts', line: 8, column: 5 } },

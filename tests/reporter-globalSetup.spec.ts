@@ -130,7 +130,15 @@ export default defineConfig({
 
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     const report = await readReport(join(project, 'out/q.json'));
-    const teardown = { title: 'global teardown', file: '../support/global-teardown.ts', line: 1, column: 1, calls: 1, failedCalls: 1 };
+    const teardown = {
+      title: 'global teardown',
+      file: '../support/global-teardown.ts',
+      line: 1,
+      column: 1,
+      calls: 1,
+      failedCalls: 1,
+      serverErrorCalls: 1,
+    };
     expect(
       report.endpoints.map(({ endpoint, statusCodes, noResponseCount, tests }) => ({ endpoint, statusCodes, noResponseCount, tests })),
     ).toStrictEqual([
@@ -225,7 +233,7 @@ export default defineConfig({
           : []),
         {
           endpoint: 'POST /usuarios',
-          tests: [{ title: 'global setup', file: '../global-setup.ts', line: 1, column: 1, calls: 1, failedCalls: 1 }],
+          tests: [{ title: 'global setup', file: '../global-setup.ts', line: 1, column: 1, calls: 1, failedCalls: 1, serverErrorCalls: 1 }],
         },
       ],
     });
