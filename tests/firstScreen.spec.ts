@@ -61,6 +61,11 @@ function reviewedReport({ slow, budgets }: { readonly slow: boolean; readonly bu
     listPath: 'executions',
     index: 60,
   }));
+  baselineRun.take({ endpoint: 'GET /health', statusCode: 200, responseTimeMs: 2 }, () => ({
+    kind: 'list',
+    listPath: 'executions',
+    index: 61,
+  }));
   const baseline = baselineRun.finish();
   const run = createEvidenceRun(
     { environment: 'pull-request', slowResponseThresholdMs: 750 },
@@ -78,6 +83,7 @@ function reviewedReport({ slow, budgets }: { readonly slow: boolean; readonly bu
   for (let index = 0; index < 9; index++) call(creates, true, 'GET /counterparties/{id}', 404, 4);
   call(creates, true, 'DELETE /counterparties/{id}', 500, 6);
   call(reads, false, 'GET /counterparties/{id}', 418, 5);
+  call(reads, false, 'GET /health', 200, 3);
   return run.finish({ tests: { total: 2, passed: 1, failed: 1, flaky: 0, skipped: 0 }, failedTests: [reads] });
 }
 
@@ -176,14 +182,14 @@ test('the slowest executions fit at 1280 px with a long label, a long test title
   }
 });
 
-test(`endpoints too few to judge against the baseline are one line, their names folded (a new endpoint is new, not among them), \
-in the Markdown and on the page`, async () => {
+test(`endpoints too few to judge against the baseline are one line, their names folded (a new endpoint is new and a newly failing one \
+newly failing, not among them), in the Markdown and on the page`, async () => {
   requireChromium();
   const report = reviewedReport({ slow: true });
   const markdown = renderMarkdown(report);
   expect(markdown).toContain(
     '\n<details><summary>1 endpoint with too few samples to judge (n before → after)</summary>\n\n' +
-      '`DELETE /counterparties/{id} (1 → 1)`.\n\n</details>\n',
+      '`GET /health (1 → 1)`.\n\n</details>\n',
   );
   expect(markdown).not.toContain('**Too few samples to judge**');
   const { page, close } = await open(report);
@@ -192,7 +198,7 @@ in the Markdown and on the page`, async () => {
     await expect(folded.locator('summary')).toHaveText('1 endpoint with too few samples to judge (n before → after)');
     await expect(folded.locator('p')).toBeHidden();
     await folded.locator('summary').click();
-    await expect(folded.locator('p')).toHaveText('DELETE /counterparties/{id} (1 → 1).');
+    await expect(folded.locator('p')).toHaveText('GET /health (1 → 1).');
   } finally {
     await close();
   }
@@ -206,7 +212,7 @@ test('a budget with too few samples to judge is no row of the budgets table but 
     expect.stringMatching(/^\| ❌ fail \| `maxP95IncreasePercent` \| `GET \/counterparties` \| ≤ \+50% \| \+[\d,.]+% \|$/),
   ]);
   expect(budgets).toContain(
-    '<details><summary>maxP95IncreasePercent holds for 2 endpoints with too few samples to judge</summary>\n\n' +
-      '`DELETE /counterparties/{id}`, `GET /counterparties/{id}`\n\n</details>',
+    '<details><summary>maxP95IncreasePercent holds for 3 endpoints with too few samples to judge</summary>\n\n' +
+      '`DELETE /counterparties/{id}`, `GET /counterparties/{id}`, `GET /health`\n\n</details>',
   );
 });

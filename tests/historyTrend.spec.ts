@@ -6,6 +6,7 @@ import type { QualityReport } from '../src/report/qualityReport.js';
 import { renderHtml } from '../src/report/renderers/html.js';
 import { renderMarkdown } from '../src/report/renderers/markdown.js';
 import { renderTerminal } from '../src/report/renderers/terminal.js';
+import { historyHeadline } from '../src/report/renderers/presentation.js';
 import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
 import { mulberry32, normal } from './support/latencyTrials.js';
 import { expect, test } from './support/test.js';
@@ -209,4 +210,9 @@ test('the endpoints with too few runs to judge are one line under the history ta
     `<details><summary>2 endpoints with too few runs to judge (fewer than ${MINIMUM_HISTORY_RUNS} earlier runs)</summary>\n\n` +
       '`GET /late`, `GET /later`.\n\n</details>',
   );
+});
+
+test('the history line says "their range" of several endpoints above it, "its range" of one', () => {
+  const history = { runCount: 20, trendCounts: { aboveRange: 2, withinRange: 6, belowRange: 0, new: 0, tooFewRuns: 0 } };
+  expect(historyHeadline(history as never)).toContain('2 endpoints above their range, 6 within');
 });

@@ -8,6 +8,7 @@ import { createBodyChecker } from '../src/contract/bodyConformance.js';
 import { loadContract } from '../src/contract/loadContract.js';
 import { createOperationMatcher } from '../src/labels/operationIndex.js';
 import { formatReport } from '../src/index.js';
+import { commentTargetOf } from '../src/review/commentTarget.js';
 import { apiCalls, compared, reportOf } from './support/comparedReports.js';
 import {
   HEAD_SHA,
@@ -404,4 +405,16 @@ test('comment --help prints its usage and exit codes, and the command’s help l
   expect(help.stdout.split('\n').every((line) => line.length <= 150)).toBe(true);
   const main = await runProgram('src/cli/main.js', { args: ['--help'] });
   expect(main.stdout).toContain('  comment <report.json>                write (and --post) the pull-request comment');
+});
+
+test('with no pull request to comment on, the problem says whether the event file was missing or named none', () => {
+  const env = { GITHUB_REPOSITORY: 'owner/repo', GITHUB_ACTIONS: 'true' };
+  expect(commentTargetOf(env, undefined, undefined)).toStrictEqual({
+    problem:
+      'no pull request: GITHUB_EVENT_PATH is not set, so no event names one; run on pull_request or workflow_run, or pass --pull-request N',
+  });
+  expect(commentTargetOf({ ...env, GITHUB_EVENT_PATH: '/github/workflow/event.json' }, {}, undefined)).toStrictEqual({
+    problem:
+      'no pull request: the event payload (GITHUB_EVENT_PATH) names none; run on pull_request or workflow_run, or pass --pull-request N',
+  });
 });

@@ -139,7 +139,9 @@ export function commentTargetOf(
   if (number === undefined)
     return {
       problem:
-        'no pull request: the event payload (GITHUB_EVENT_PATH) names none; run on pull_request or workflow_run, or pass --pull-request N',
+        presentValue(env['GITHUB_EVENT_PATH']) === undefined
+          ? 'no pull request: GITHUB_EVENT_PATH is not set, so no event names one; run on pull_request or workflow_run, or pass --pull-request N'
+          : 'no pull request: the event payload (GITHUB_EVENT_PATH) names none; run on pull_request or workflow_run, or pass --pull-request N',
     };
   // A number handed over by the tested code (an artifact) is trusted only for the commit the tests ran on.
   const headSha = event?.workflow_run?.head_sha;

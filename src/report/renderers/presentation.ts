@@ -822,7 +822,10 @@ export function historyHeadline(history: NonNullable<QualityReport['history']>):
   const counts = history.trendCounts;
   // The first run of a history judges nothing: it says so, not "0 within".
   if (history.runCount === 0) return 'vs history: no earlier run of this environment to judge against';
-  const parts = [`${countOf(counts.aboveRange, 'endpoint')} above its range`, `${formatCount(counts.withinRange)} within`];
+  const parts = [
+    `${countOf(counts.aboveRange, 'endpoint')} above ${counts.aboveRange === 1 ? 'its' : 'their'} range`,
+    `${formatCount(counts.withinRange)} within`,
+  ];
   if (counts.belowRange > 0) parts.push(`${formatCount(counts.belowRange)} below`);
   if (counts.new > 0) parts.push(`${formatCount(counts.new)} new`);
   if (counts.tooFewRuns > 0) parts.push(`${formatCount(counts.tooFewRuns)} with too few runs`);
