@@ -216,11 +216,12 @@ function responseFor(responses: readonly DeclaredResponse[], statusCode: number)
 }
 
 /** `application/json; charset=utf-8` as `application/json`. */
-function mediaEssence(contentType: string | undefined): string {
+export function mediaEssence(contentType: string | undefined): string {
   return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 
-function isJsonMediaType(essence: string): boolean {
+/** Whether a media type's essence is JSON (`application/json`, `application/problem+json`): the bodies validated. */
+export function isJsonMediaType(essence: string): boolean {
   return essence === 'application/json' || essence.endsWith('+json');
 }
 

@@ -8,6 +8,7 @@ import { formatIssuePath } from '../issues/issuePath.js';
 import { quotePath, quoteText, shorten } from '../renderValue.js';
 import type { Contract, ContractDocument, ContractOperation, DeclaredResponse, MediaTypeSchema, OpenApiVersion } from './contract.js';
 import { isLiteral } from './documentLiterals.js';
+import { followRef, pointerOf } from './documentPointers.js';
 import { refuseEndlessDocument } from './documentShape.js';
 import { toJsonSchema2020 } from './jsonSchemaDialect.js';
 import { refuseUnusableSchemas } from './schemaReferences.js';
@@ -324,47 +325,6 @@ function fileSystemPath(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** The object at a local `$ref` (`#/components/responses/NotFound`), with its pointer; the value itself when it is no `$ref`. */
-function followRef(document: Json, value: unknown, pointer: string): { readonly value: unknown; readonly pointer: string } {
-  let current = value;
-  let at = pointer;
-  for (
-    let hops = 0;
-    hops < 32 && typeof current === 'object' && current !== null && typeof (current as Json)['$ref'] === 'string';
-    hops++
-  ) {
-    const ref = (current as Json)['$ref'] as string;
-    if (!ref.startsWith('#')) break;
-    at = ref;
-    current = valueAtPointer(document, ref);
-  }
-  return { value: current, pointer: at };
-}
-
-function valueAtPointer(document: Json, ref: string): unknown {
-  let parts: string[];
-  try {
-    parts = ref
-      .slice(1)
-      .split('/')
-      .slice(1)
-      .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'));
-  } catch {
-    return undefined;
-  }
-  let current: unknown = document;
-  for (const part of parts) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Json)[part];
-  }
-  return current;
-}
-
-/** A JSON pointer, as a URI fragment: `#/paths/~1users~1{id}/get`. */
-function pointerOf(...parts: readonly string[]): string {
-  return `#/${parts.map((part) => encodeURI(part.replaceAll('~', '~0').replaceAll('/', '~1')).replaceAll('#', '%23')).join('/')}`;
 }
 
 function operationsOf(document: Json, version: OpenApiVersion, documentIndex: number): ContractOperation[] {
