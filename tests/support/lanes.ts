@@ -32,6 +32,7 @@ export const UNIT_SPECS: readonly string[] = [
   'config.spec.ts',
   'comparePairs.spec.ts',
   'contractComparison.spec.ts',
+  'contractConditions.spec.ts',
   'contractCoverage.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',
