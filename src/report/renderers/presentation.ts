@@ -452,6 +452,30 @@ export const SIGNIFICANCE_METHOD =
   'slower or faster only when the p-value is below the significance level; ' +
   'too few samples when no outcome of so few could be; a change within the histograms’ 1% resolution is never judged real';
 
+/** How the headline counts an endpoint of the comparison: once, by the first of these that holds. */
+type HeadlineKind = 'newlyFailing' | 'failingMore' | 'new' | Change['latencyVerdict'];
+
+/**
+ * Each endpoint's one kind in the comparison's headline, in this order of
+ * precedence: newly failing, failing more (a higher failure rate, as the
+ * table of changes says it, whatever the latency), new, then its latency
+ * verdict. The folded list of endpoints too few to judge takes the same.
+ */
+function headlineKinds(comparison: NonNullable<QualityReport['baseline']>): (entry: Change) => HeadlineKind {
+  const newlyFailing = new Set(comparison.newlyFailingEndpoints);
+  const fresh = new Set(comparison.newEndpoints);
+  return (entry) => {
+    if (newlyFailing.has(entry.endpoint)) return 'newlyFailing';
+    if (failsMore(entry)) return 'failingMore';
+    return fresh.has(entry.endpoint) ? 'new' : entry.latencyVerdict;
+  };
+}
+
+/** Whether an endpoint's failure rate rose: rates per execution, so a retry that repeats a failing call does not fail more. */
+function failsMore({ failureRate: { before, after } }: Change): boolean {
+  return before !== null && after !== null && after > before;
+}
+
 /**
  * The comparison with the baseline in one line, regressions first: `vs base: 2 endpoints slower,
  * 1 newly failing, 1 new undeclared status, operations covered 70.59% -> 76.47%, 14 unchanged,
@@ -461,8 +485,6 @@ export const SIGNIFICANCE_METHOD =
  * unchanged; the first endpoint count names its noun.
  */
 export function comparisonHeadline(comparison: NonNullable<QualityReport['baseline']>): string {
-  const newlyFailing = new Set(comparison.newlyFailingEndpoints);
-  const fresh = new Set(comparison.newEndpoints);
   const counts = {
     slower: 0,
     newlyFailing: 0,
@@ -474,13 +496,9 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
     newlyFlaky: 0,
     newStatuses: 0,
   };
+  const kindOf = headlineKinds(comparison);
   for (const entry of comparison.endpoints) {
-    const { before, after: rate } = entry.failureRate;
-    if (newlyFailing.has(entry.endpoint)) counts.newlyFailing++;
-    // As the table of changes says it (changeKindOf): a higher failure rate is a regression, whatever the latency.
-    else if (before !== null && rate !== null && rate > before) counts.failingMore++;
-    else if (fresh.has(entry.endpoint)) counts.new++;
-    else counts[entry.latencyVerdict]++;
+    counts[kindOf(entry)]++;
     if (entry.flakiness === 'newlyFlaky') counts.newlyFlaky++;
     if ((entry.newStatusCount ?? 0) > 0) counts.newStatuses++;
   }
@@ -605,10 +623,9 @@ export function baselineChanges(report: QualityReport): BaselineChange[] {
 }
 
 function changeKindOf(entry: Change, newlyFailing: ReadonlySet<string>, recovered: ReadonlySet<string>): ChangeKind | undefined {
-  // Rates per execution: a retry that repeats a failing call does not fail more.
   const { before, after } = entry.failureRate;
   if (newlyFailing.has(entry.endpoint)) return 'newly failing';
-  if (before !== null && after !== null && after > before) return 'failing more';
+  if (failsMore(entry)) return 'failing more';
   if (entry.latencyVerdict === 'slower') return 'slower';
   if (entry.executionCount.before === null) return 'new';
   if (recovered.has(entry.endpoint)) return 'recovered';
@@ -629,15 +646,9 @@ export function tooFewToJudge(
   comparison: NonNullable<QualityReport['baseline']>,
   limit: number,
 ): { shown: string[]; more: number; count: number; line: string } {
-  const fresh = new Set(comparison.newEndpoints);
-  const newlyFailing = new Set(comparison.newlyFailingEndpoints);
   // Counted as the headline counts them: an endpoint newly failing or failing more is that change, however few its samples.
-  const failingMore = ({ failureRate: { before, after } }: (typeof comparison.endpoints)[number]) =>
-    before !== null && after !== null && after > before;
-  const entries = comparison.endpoints.filter(
-    (entry) =>
-      entry.latencyVerdict === 'tooFewSamples' && !fresh.has(entry.endpoint) && !newlyFailing.has(entry.endpoint) && !failingMore(entry),
-  );
+  const kindOf = headlineKinds(comparison);
+  const entries = comparison.endpoints.filter((entry) => kindOf(entry) === 'tooFewSamples');
   const shown = entries
     .slice(0, limit)
     .map(
