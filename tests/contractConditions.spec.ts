@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from './support/test.js';
 import { listDeclaredConditions, type Condition, type ContractConditions } from '../src/contract/conditions.js';
 import type { Contract } from '../src/contract/contract.js';
@@ -542,6 +543,8 @@ test('a contract made by hand, with no document behind it, lists the statuses of
         documentIndex: 0,
         conditions: [{ kind: 'status', where: '#/paths/~1users/get/responses/200', status: '200' }],
         conditionCount: 1,
+        // SHA-256 of the one condition's identity and a line break, its first 16 digits.
+        fingerprint: createHash('sha256').update('["status","#/paths/~1users/get/responses/200"]\n').digest('hex').slice(0, 16),
       },
     ],
     conditionCount: 1,

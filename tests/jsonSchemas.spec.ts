@@ -71,6 +71,7 @@ test('the input schema accepts an object with an executions array or a bare arra
         examples: ['404', '200-299,403'],
       },
       bodyCheck: expect.objectContaining({ type: 'object', title: 'BodyCheck' }),
+      conditions: expect.objectContaining({ type: 'object', title: 'ConditionsMet' }),
       excerpt: {
         type: 'string',
         maxLength: 4097,

@@ -1,8 +1,10 @@
 import { dirname } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import type { BodyChecker, CheckedBody } from '../../src/contract/bodyConformance.js';
+import type { MetConditions } from '../../src/contract/conditionsMet.js';
 import type { ContractOperation } from '../../src/contract/contract.js';
 import type { BodyCheck } from '../../src/records/bodyCheck.js';
+import type { ConditionsRecord } from '../../src/records/conditionsRecord.js';
 import { normaliseEndpoint } from '../../src/records/normaliseExecutionRecords.js';
 import { FAILED_EXECUTION_LIMIT } from '../../src/summary/endpointEvidence.js';
 import type { ReporterSettings } from '../shared/reporterSettings.js';
@@ -31,6 +33,18 @@ export interface CheckedCall {
   readonly responseBody: Buffer | undefined;
   readonly requestContentType: string | undefined;
   readonly requestBody: CheckedBody;
+  /** The URL that answered (its path and query give the call's path and query parameters). */
+  readonly url: string;
+  /** The headers the call sent as far as the fixture sees them: the context's extra headers, then the call's own. */
+  readonly requestHeaders: readonly (readonly [string, string])[];
+  /** A form body's fields (`form`, or `multipart`'s text fields). */
+  readonly formFields?: readonly (readonly [string, string])[] | undefined;
+}
+
+/** What a call's check gives its record: its body check and the conditions it met, each when there is one. */
+export interface CallCheck {
+  readonly bodyCheck?: BodyCheck;
+  readonly conditions?: ConditionsRecord;
 }
 
 /**
@@ -40,7 +54,7 @@ export interface CheckedCall {
  */
 export interface CallChecker {
   wants(endpoint: string): boolean;
-  check(call: CheckedCall): BodyCheck | undefined;
+  check(call: CheckedCall): CallCheck;
 }
 
 const checkers = new WeakMap<object, Promise<CallChecker | undefined>>();
@@ -130,12 +144,14 @@ export function callCheckerFor(config: FullConfig): Promise<CallChecker | undefi
 async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefined> {
   const settings = await settingsIn(config);
   if (settings?.openapi === undefined || settings.openapi.length === 0) return undefined;
-  const [{ loadContract }, { createBodyChecker }, { createEndpointLabelling }, { nodeFileSystem }] = await Promise.all([
-    import('../../src/contract/loadContract.js'),
-    import('../../src/contract/bodyConformance.js'),
-    import('../../src/labels/endpointLabels.js'),
-    import('../../src/io/fileSystem.js'),
-  ]);
+  const [{ loadContract }, { createBodyChecker }, { createEndpointLabelling }, { nodeFileSystem }, { conditionsRecordOf }] =
+    await Promise.all([
+      import('../../src/contract/loadContract.js'),
+      import('../../src/contract/bodyConformance.js'),
+      import('../../src/labels/endpointLabels.js'),
+      import('../../src/io/fileSystem.js'),
+      import('../../src/contract/conditionsMet.js'),
+    ]);
   const contract = await loadContract(settings.openapi, nodeFileSystem);
   const checker = await createBodyChecker(contract);
   // The labels the run gives calls (routes first, then the contract): a call is checked against the operation whose label it takes.
@@ -151,16 +167,31 @@ async function makeCallChecker(config: FullConfig): Promise<CallChecker | undefi
     wants: (endpoint) => operationOf(endpoint) !== undefined,
     check(call) {
       const operation = operationOf(call.endpoint);
-      return operation === undefined ? undefined : checkCall(checker, operation, call);
+      return operation === undefined ? {} : checkCall(checker, operation, call, conditionsRecordOf);
     },
   };
 }
 
-function checkCall(checker: BodyChecker, operation: ContractOperation, call: CheckedCall): BodyCheck | undefined {
-  const body = call.responseBody;
-  const response =
-    body === undefined ? undefined : checker.checkResponse(operation, call.statusCode, call.responseContentType, { text: body });
-  const request = checker.checkRequest(operation, call.requestContentType, call.requestBody);
-  if (response === undefined && request === undefined) return undefined;
-  return { ...(response === undefined ? {} : { response }), ...(request === undefined ? {} : { request }) };
+function checkCall(
+  checker: BodyChecker,
+  operation: ContractOperation,
+  call: CheckedCall,
+  conditionsRecordOf: (met: MetConditions) => ConditionsRecord,
+): CallCheck {
+  const url = new URL(call.url);
+  const { bodyCheck, conditions } = checker.examine(operation, {
+    path: url.pathname,
+    query: [...url.searchParams],
+    headers: call.requestHeaders,
+    formFields: call.formFields,
+    statusCode: call.statusCode,
+    responseContentType: call.responseContentType,
+    responseBody: call.responseBody === undefined ? undefined : { text: call.responseBody },
+    requestContentType: call.requestContentType,
+    requestBody: call.requestBody,
+  });
+  return {
+    ...(bodyCheck === undefined ? {} : { bodyCheck }),
+    ...(conditions === undefined ? {} : { conditions: conditionsRecordOf(conditions) }),
+  };
 }

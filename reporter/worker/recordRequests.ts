@@ -3,8 +3,7 @@ import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@play
 import type { TimingPhases } from '../../src/index.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl } from '../shared/apiCalls.js';
 import type { CheckedBody } from '../../src/contract/bodyConformance.js';
-import type { BodyCheck } from '../../src/records/bodyCheck.js';
-import { callCheckerFor, failureExcerptsFor, type CallChecker } from './bodyChecks.js';
+import { callCheckerFor, failureExcerptsFor, type CallCheck, type CallChecker } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
 import { callsOutsideTestsCollector, RECORDED_CALL_FILE } from '../shared/callsOutsideTests.js';
 import { responseTimeOf, roundToMicroseconds } from './resourceTiming.js';
@@ -74,7 +73,12 @@ const recordingContexts = new WeakSet<object>();
  *
  * @param baseURL the context's base URL, for the path of a call that got no response.
  */
-export function recordRequests(request: APIRequestContext, testInfo: TestInfoSource, baseURL?: string): APIRequestContext {
+export function recordRequests(
+  request: APIRequestContext,
+  testInfo: TestInfoSource,
+  baseURL?: string,
+  contextHeaders?: Readonly<Record<string, string>>,
+): APIRequestContext {
   if (recordingContexts.has(request)) return request;
   const currentTest = typeof testInfo === 'function' ? testInfo : () => testInfo;
   const recording = new Proxy(request, {
@@ -107,13 +111,10 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
               return response;
             }
             const body = await response.body().catch(() => undefined);
-            const bodyCheck = checks ? checkedBodies(checker, record, response, body, args[1]) : undefined;
+            const checked = checks ? checkedCall(checker, record, response, body, args[1], contextHeaders) : {};
             // Decided as the record is attached: the order in which the report lists a test's calls.
             const excerpt = excerpts && body !== undefined ? excerptOf(body, test, record.endpoint, record.statusCode) : undefined;
-            attachRecord(
-              { ...record, ...(bodyCheck === undefined ? {} : { bodyCheck }), ...(excerpt === undefined ? {} : { excerpt }) },
-              test,
-            );
+            attachRecord({ ...record, ...checked, ...(excerpt === undefined ? {} : { excerpt }) }, test);
             return body === undefined ? response : servingBody(response, body);
           });
         }
@@ -128,14 +129,19 @@ export function recordRequests(request: APIRequestContext, testInfo: TestInfoSou
   return recording;
 }
 
-/** The check of a call's bodies against the contract; undefined when nothing was checked, or the check failed (it never fails the test). */
-function checkedBodies(
+/**
+ * The check of a call against the contract: its bodies' conformance and
+ * the conditions it met; nothing when the check failed (it never fails the
+ * test).
+ */
+function checkedCall(
   checker: CallChecker,
   record: { readonly endpoint: string; readonly statusCode: number },
   response: APIResponse,
   body: Buffer | undefined,
   options: unknown,
-): BodyCheck | undefined {
+  contextHeaders: Readonly<Record<string, string>> | undefined,
+): CallCheck {
   const sent = sentBody(options);
   try {
     return checker.check({
@@ -145,10 +151,19 @@ function checkedBodies(
       responseBody: body,
       requestContentType: sent.contentType,
       requestBody: sent.body,
+      url: response.url(),
+      requestHeaders: [...headerPairs(contextHeaders), ...headerPairs((options as { headers?: unknown } | undefined)?.headers)],
+      formFields: sent.formFields,
     });
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** A headers object's pairs whose values are strings (as Playwright sends them). */
+function headerPairs(headers: unknown): [string, string][] {
+  if (typeof headers !== 'object' || headers === null) return [];
+  return Object.entries(headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as [string, string]] : []));
 }
 
 /**
@@ -160,8 +175,14 @@ export function recordingApiRequest(apiRequest: APIRequest, currentTest: () => T
     (...args: unknown[]) => apiRequest.newContext(...(args as Parameters<APIRequest['newContext']>)),
     (args, _startedMs, context: APIRequestContext | undefined, error) => {
       if (context === undefined) throw error;
-      const options = args[0] as { readonly baseURL?: unknown } | undefined;
-      return recordRequests(context, currentTest, typeof options?.baseURL === 'string' ? options.baseURL : undefined);
+      const options = args[0] as { readonly baseURL?: unknown; readonly extraHTTPHeaders?: unknown } | undefined;
+      const headers = headerPairs(options?.extraHTTPHeaders);
+      return recordRequests(
+        context,
+        currentTest,
+        typeof options?.baseURL === 'string' ? options.baseURL : undefined,
+        headers.length === 0 ? undefined : Object.fromEntries(headers),
+      );
     },
   );
   return overriding(apiRequest, 'newContext', newContext);
@@ -234,15 +255,34 @@ function servingBody(response: APIResponse, body: Buffer): APIResponse {
  * content type the test set or Playwright's `application/octet-stream`),
  * `form` or `multipart` (never JSON). Nothing for a call without one.
  */
-function sentBody(options: unknown): { readonly contentType: string | undefined; readonly body: CheckedBody } {
+function sentBody(options: unknown): {
+  readonly contentType: string | undefined;
+  readonly body: CheckedBody;
+  readonly formFields?: readonly (readonly [string, string])[];
+} {
   if (typeof options !== 'object' || options === null) return { contentType: undefined, body: undefined };
   const { data, form, multipart, headers } = options as { data?: unknown; form?: unknown; multipart?: unknown; headers?: unknown };
   const contentType = headerOf(headers, 'content-type');
-  if (form !== undefined) return { contentType: contentType ?? 'application/x-www-form-urlencoded', body: { value: form } };
-  if (multipart !== undefined) return { contentType: contentType ?? 'multipart/form-data', body: { value: multipart } };
+  if (form !== undefined)
+    return { contentType: contentType ?? 'application/x-www-form-urlencoded', body: { value: form }, formFields: fieldsOf(form) };
+  if (multipart !== undefined)
+    return { contentType: contentType ?? 'multipart/form-data', body: { value: multipart }, formFields: fieldsOf(multipart) };
   if (typeof data === 'string' || data instanceof Uint8Array)
     return { contentType: contentType ?? 'application/octet-stream', body: { text: data } };
   return { contentType, body: data === undefined ? undefined : { value: data } };
+}
+
+/** A form's fields with a text value (a number or boolean as Playwright sends it): an object's, or a FormData's; files have none. */
+function fieldsOf(form: unknown): [string, string][] {
+  if (typeof form !== 'object' || form === null) return [];
+  const entries: Iterable<[string, unknown]> =
+    typeof (form as { entries?: unknown }).entries === 'function' && !Array.isArray(form)
+      ? (form as { entries(): Iterable<[string, unknown]> }).entries()
+      : Object.entries(form);
+  const fields: [string, string][] = [];
+  for (const [name, value] of entries)
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields.push([name, String(value)]);
+  return fields;
 }
 
 function headerOf(headers: unknown, name: string): string | undefined {

@@ -1,6 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import { MAX_RECORDED_VIOLATIONS, type BodyOutcome } from '../records/bodyCheck.js';
+import type { BodyCheck } from '../records/bodyCheck.js';
+import { conditionsMetBy, type ExaminedBody, type MetConditions, type ObservedCall } from './conditionsMet.js';
 import type { Contract, ContractOperation, DeclaredResponse, MediaTypeSchema } from './contract.js';
 import { isLiteral } from './documentLiterals.js';
 
@@ -34,7 +36,28 @@ export const BODY_NESTING_LIMIT = 256;
  */
 export type CheckedBody = { readonly text: string | Uint8Array } | { readonly value: unknown } | undefined;
 
+/** A call as {@link BodyChecker.examine} takes it: its bodies, and what conditions.ts's parameters are read from. */
+export interface ExaminedCall extends Omit<ObservedCall, 'requestBody' | 'responseBody'> {
+  readonly responseContentType: string | undefined;
+  /** Undefined when the response body could not be read: neither checked nor examined. */
+  readonly responseBody: CheckedBody;
+  readonly requestContentType: string | undefined;
+  readonly requestBody: CheckedBody;
+}
+
+/** What a call's examination gives its record: the outcome of its body checks, and the conditions it met. */
+export interface CallExamination {
+  readonly bodyCheck: BodyCheck | undefined;
+  readonly conditions: MetConditions | undefined;
+}
+
 export interface BodyChecker {
+  /**
+   * Checks a call's bodies and finds the conditions of its operation it met
+   * (conditionsMet.ts), parsing each body once: a body not examined (not
+   * JSON, too large, too deep, unparsable, no schema) meets no body condition.
+   */
+  examine(operation: ContractOperation, call: ExaminedCall): CallExamination;
   /** The outcome for a response, or undefined when there was nothing to check (no body, and none declared). */
   checkResponse(
     operation: ContractOperation,
@@ -109,50 +132,92 @@ export async function createBodyChecker(contract: Contract): Promise<BodyChecker
     contentType: string | undefined,
     body: CheckedBody,
     direction: 'response' | 'request',
-  ): BodyOutcome | undefined => {
+  ): { readonly outcome: BodyOutcome | undefined; readonly examined?: ExaminedBody } => {
     if (isEmpty(body))
-      return declared.some((media) => media.schemaPointer !== undefined) ? { validated: false, reason: 'emptyBody' } : undefined;
-    if (declared.length === 0) return { validated: false, reason: 'noSchema' };
+      return {
+        outcome: declared.some((media) => media.schemaPointer !== undefined) ? { validated: false, reason: 'emptyBody' } : undefined,
+      };
+    if (declared.length === 0) return { outcome: { validated: false, reason: 'noSchema' } };
     const essence = 'value' in body! && contentType === undefined ? 'application/json' : mediaEssence(contentType);
-    if (!isJsonMediaType(essence)) return { validated: false, reason: 'notJson' };
+    if (!isJsonMediaType(essence)) return { outcome: { validated: false, reason: 'notJson' } };
     const schemaPointer = mediaTypeFor(declared, essence)?.schemaPointer;
-    if (schemaPointer === undefined) return { validated: false, reason: 'noSchema' };
+    if (schemaPointer === undefined) return { outcome: { validated: false, reason: 'noSchema' } };
     let value: unknown;
     if ('value' in body!) value = body.value;
     else {
       const { text } = body!;
       if ((typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength) > BODY_VALIDATION_LIMIT_BYTES)
-        return { validated: false, reason: 'tooLarge' };
+        return { outcome: { validated: false, reason: 'tooLarge' } };
       try {
         value = JSON.parse(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8'));
       } catch {
-        return { validated: true, violationCount: 1, violations: [{ pointer: '', keyword: 'json' }] };
+        return { outcome: { validated: true, violationCount: 1, violations: [{ pointer: '', keyword: 'json' }] } };
       }
     }
-    if (nestsDeeperThan(value, BODY_NESTING_LIMIT)) return { validated: false, reason: 'tooDeep' };
+    if (nestsDeeperThan(value, BODY_NESTING_LIMIT)) return { outcome: { validated: false, reason: 'tooDeep' } };
     const validate = validatorOf(operation.documentIndex, schemaPointer);
-    if (validate === undefined) return { validated: false, reason: 'schemaUnusable' };
+    if (validate === undefined) return { outcome: { validated: false, reason: 'schemaUnusable' } };
+    const examined = { value, schemaPointer };
     try {
-      if (validate(value)) return { validated: true, violationCount: 0 };
+      if (validate(value)) return { outcome: { validated: true, violationCount: 0 }, examined };
     } catch {
       // The loader refuses the schemas that never end (see schemaReferences.ts); whatever else throws leaves this body unvalidated, never the test failed.
-      return { validated: false, reason: 'schemaUnusable' };
+      return { outcome: { validated: false, reason: 'schemaUnusable' } };
     }
     const violations = (validate.errors ?? []).filter((error) => !ignoredFor(direction, error)).map(violationOf);
-    return violations.length === 0
-      ? { validated: true, violationCount: 0 }
-      : { validated: true, violationCount: violations.length, violations: violations.slice(0, MAX_RECORDED_VIOLATIONS) };
+    const outcome: BodyOutcome =
+      violations.length === 0
+        ? { validated: true, violationCount: 0 }
+        : { validated: true, violationCount: violations.length, violations: violations.slice(0, MAX_RECORDED_VIOLATIONS) };
+    return { outcome, examined };
+  };
+
+  const checkResponse = (operation: ContractOperation, statusCode: number, contentType: string | undefined, body: CheckedBody) => {
+    const declared = responseFor(operation.responses, statusCode);
+    if (declared === undefined) return { outcome: isEmpty(body) ? undefined : ({ validated: false, reason: 'noSchema' } as const) };
+    const { outcome, examined } = check(operation, declared.content, contentType, body, 'response');
+    return { outcome, examined: examined === undefined ? undefined : { ...examined, statusKey: declared.status } };
+  };
+  const checkRequest = (operation: ContractOperation, contentType: string | undefined, body: CheckedBody) =>
+    isEmpty(body) ? { outcome: undefined } : check(operation, operation.requestBody ?? [], contentType, body, 'request');
+  // Whether a body matches a schema inside a document (a branch of a oneOf): the document's validator, the schema compiled once.
+  const validates = (documentIndex: number, pointer: string, value: unknown): boolean | undefined => {
+    const validate = validatorOf(documentIndex, pointer);
+    if (validate === undefined) return undefined;
+    try {
+      return validate(value);
+    } catch {
+      return undefined;
+    }
   };
 
   return {
-    checkResponse(operation, statusCode, contentType, body) {
-      const declared = responseFor(operation.responses, statusCode);
-      if (declared === undefined) return isEmpty(body) ? undefined : { validated: false, reason: 'noSchema' };
-      return check(operation, declared.content, contentType, body, 'response');
-    },
-    checkRequest(operation, contentType, body) {
-      if (isEmpty(body)) return undefined;
-      return check(operation, operation.requestBody ?? [], contentType, body, 'request');
+    checkResponse: (operation, statusCode, contentType, body) => checkResponse(operation, statusCode, contentType, body).outcome,
+    checkRequest: (operation, contentType, body) => checkRequest(operation, contentType, body).outcome,
+    examine(operation, call) {
+      const response =
+        call.responseBody === undefined
+          ? { outcome: undefined }
+          : checkResponse(operation, call.statusCode, call.responseContentType, call.responseBody);
+      const request = checkRequest(operation, call.requestContentType, call.requestBody);
+      const bodyCheck =
+        response.outcome === undefined && request.outcome === undefined
+          ? undefined
+          : {
+              ...(response.outcome === undefined ? {} : { response: response.outcome }),
+              ...(request.outcome === undefined ? {} : { request: request.outcome }),
+            };
+      const { path, query, headers, formFields, statusCode } = call;
+      const observed: ObservedCall = {
+        path,
+        query,
+        headers,
+        formFields,
+        statusCode,
+        requestBody: 'examined' in request ? request.examined : undefined,
+        responseBody: response.examined,
+      };
+      return { bodyCheck, conditions: conditionsMetBy(contract, operation, observed, validates) };
     },
   };
 }

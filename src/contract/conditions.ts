@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isJsonMediaType, mediaEssence } from './bodyConformance.js';
 import type { Contract, ContractOperation, MediaTypeSchema, OpenApiVersion } from './contract.js';
 import { followRef, pointerBelow, pointerOf, pointerTokens, valueAtPointer } from './documentPointers.js';
@@ -179,20 +180,57 @@ type Json = Record<string, unknown>;
  */
 export function listDeclaredConditions(contract: Contract): ContractConditions {
   let conditionCount = 0;
-  const operations = contract.operations.map((operation) => {
-    const document = contract.documents[operation.documentIndex];
-    const conditions = operationConditions(operation, document?.bundled, document?.version ?? '3.1');
-    conditionCount += conditions.length;
-    return { label: operation.label, documentIndex: operation.documentIndex, conditions, conditionCount: conditions.length };
+  const operations = contract.operations.map((_operation, index) => {
+    const listed = conditionsOfOperation(contract, index);
+    conditionCount += listed.conditionCount;
+    return listed;
   });
   return { operations, conditionCount };
+}
+
+/** The conditions of one operation, with what tells their list apart from another's. */
+export interface ListedConditions extends OperationConditions {
+  /**
+   * 16 hexadecimal digits naming the list (a SHA-256 of each condition's
+   * identity, in order): what a run met of it is kept as positions in the
+   * list, which mean the same only for the same list.
+   */
+  readonly fingerprint: string;
+}
+
+const listedByContract = new WeakMap<Contract, Map<number, ListedConditions>>();
+
+/**
+ * The conditions of the contract's operation at `index`, listed the first
+ * time they are asked for and kept with the contract: a run lists those of
+ * the operations its calls reach, not every one of a large document's.
+ */
+export function conditionsOfOperation(contract: Contract, index: number): ListedConditions {
+  let listed = listedByContract.get(contract);
+  if (listed === undefined) listedByContract.set(contract, (listed = new Map<number, ListedConditions>()));
+  const known = listed.get(index);
+  if (known !== undefined) return known;
+  const operation = contract.operations[index]!;
+  const document = contract.documents[operation.documentIndex];
+  const conditions = operationConditions(operation, document?.bundled, document?.version ?? '3.1');
+  const hash = createHash('sha256');
+  for (const condition of conditions) hash.update(`${conditionIdentity(condition)}\n`);
+  const made = {
+    label: operation.label,
+    documentIndex: operation.documentIndex,
+    conditions,
+    conditionCount: conditions.length,
+    fingerprint: hash.digest('hex').slice(0, 16),
+  };
+  listed.set(index, made);
+  return made;
 }
 
 function operationConditions(operation: ContractOperation, document: unknown, version: OpenApiVersion): Condition[] {
   const conditions: Condition[] = [];
   const listed = new Set<string>();
   const emit = (condition: Condition): void => {
-    const identity = identityOf(condition);
+    const identity = conditionIdentity(condition);
     if (listed.has(identity)) return;
     listed.add(identity);
     conditions.push(condition);
@@ -234,11 +272,30 @@ function operationConditions(operation: ContractOperation, document: unknown, ve
 }
 
 /** What tells two conditions of one operation apart: a place, and the parameter, direction, status or case it is met by. */
-function identityOf(condition: Condition): string {
-  const parts: unknown[] = [condition.kind, condition.where];
-  if (condition.kind === 'parameter') parts.push(condition.case);
-  if ('direction' in condition) parts.push(condition.direction, condition.status ?? null);
-  if ('parameter' in condition) parts.push(condition.parameter.in, condition.parameter.name);
+export function conditionIdentity(condition: Condition): string {
+  return identityKey(
+    condition.kind,
+    condition.where,
+    condition.kind === 'parameter' ? condition.case : undefined,
+    'direction' in condition ? condition.direction : undefined,
+    'direction' in condition ? (condition.status ?? null) : undefined,
+    'parameter' in condition ? condition.parameter : undefined,
+  );
+}
+
+/** The identity of a condition from its parts (see {@link conditionIdentity}): what a call that meets it looks it up by. */
+export function identityKey(
+  kind: ConditionKind,
+  where: string,
+  parameterCase: 'sent' | 'omitted' | undefined,
+  direction: ConditionDirection | undefined,
+  status: string | null | undefined,
+  parameter: ParameterName | undefined,
+): string {
+  const parts: unknown[] = [kind, where];
+  if (parameterCase !== undefined) parts.push(parameterCase);
+  if (direction !== undefined) parts.push(direction, status ?? null);
+  if (parameter !== undefined) parts.push(parameter.in, parameter.name);
   return JSON.stringify(parts);
 }
 
@@ -457,7 +514,7 @@ function walkSchema(
  * composition): `{ anyOf: [schema, { type: 'null' }] }`, alone. Its two
  * branches are the document's `nullable`, not branches it declares.
  */
-function isNullableWrapper(version: OpenApiVersion, schema: Json): boolean {
+export function isNullableWrapper(version: OpenApiVersion, schema: Json): boolean {
   if (version === '3.1' || Object.keys(schema).length !== 1) return false;
   const branches = schema['anyOf'];
   if (!Array.isArray(branches) || branches.length !== 2) return false;
@@ -487,7 +544,11 @@ function requiredNames(document: unknown, schema: Json, inherited: ReadonlySet<s
 }
 
 /** Whether a property is not sent this way: `readOnly` in a request, `writeOnly` in a response (on it or on its `$ref`'s target). */
-function isHiddenFrom(walk: SchemaWalk, property: unknown, inResource: boolean): boolean {
+export function isHiddenFrom(
+  walk: { readonly document: unknown; readonly direction: ConditionDirection },
+  property: unknown,
+  inResource: boolean,
+): boolean {
   if (!isObject(property)) return false;
   const flag = walk.direction === 'request' ? 'readOnly' : 'writeOnly';
   if (property[flag] === true) return true;
@@ -496,7 +557,7 @@ function isHiddenFrom(walk: SchemaWalk, property: unknown, inResource: boolean):
 }
 
 /** The schema a schema's local `$ref` names (`#/components/schemas/User`), with its pointer spelled as the contract spells pointers. */
-function refTarget(document: unknown, schema: Json): { readonly value: unknown; readonly pointer: string } | undefined {
+export function refTarget(document: unknown, schema: Json): { readonly value: unknown; readonly pointer: string } | undefined {
   const ref = schema['$ref'];
   if (typeof ref !== 'string') return undefined;
   const tokens = pointerTokens(ref);

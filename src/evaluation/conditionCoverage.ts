@@ -1,5 +1,7 @@
-import type { Condition } from '../contract/conditions.js';
-import type { ContractOperation } from '../contract/contract.js';
+import { conditionsOfOperation, type Condition } from '../contract/conditions.js';
+import type { Contract, ContractOperation } from '../contract/contract.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { decodePositions } from '../summary/conditionTally.js';
 
 /**
  * Which of the conditions an operation's document declares (see
@@ -27,4 +29,63 @@ export interface OperationConditionCoverage {
   readonly executionCount: number;
   /** The status codes its calls got, ascending. */
   readonly seenStatuses: readonly string[];
+  /** Its calls whose records said which of these conditions they met (the recording fixture's, a HAR file's). */
+  readonly examinedCallCount: number;
+  /**
+   * Whether its calls' records named only another list of its conditions
+   * (recorded against another version of the document): what they met is
+   * not counted, as their positions mean other conditions.
+   */
+  readonly otherList: boolean;
+  /** The fingerprint of its list (see conditionsOfOperation). */
+  readonly fingerprint: string;
+}
+
+/**
+ * Which of each operation's conditions a report's calls met: those its
+ * endpoint's records named (`conditionsMet`, for the operation's list), and
+ * two kinds every matched call shows whatever its record carried: the
+ * statuses it got (as response coverage counts them: a code, or a range
+ * that holds it) and its path parameters, which a call matched to the
+ * operation's path sent. One entry per operation, index for index with the
+ * contract's; operations sharing a label share its endpoint's calls.
+ */
+export function conditionCoverageOf(report: QualityReport, contract: Contract): OperationConditionCoverage[] {
+  const byLabel = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
+  return contract.operations.map((operation, index) => {
+    const { conditions, fingerprint } = conditionsOfOperation(contract, index);
+    const entry = byLabel.get(operation.label);
+    const lists = entry?.conditionsMet ?? [];
+    const list = lists.find((candidate) => candidate.fingerprint === fingerprint);
+    const met = new Set(list === undefined ? [] : decodePositions(list.met));
+    const outside = new Set(list === undefined ? [] : decodePositions(list.outside));
+    const seenStatuses = entry === undefined ? [] : Object.keys(entry.statusCodes).sort();
+    const called = (entry?.executionCount ?? 0) > 0;
+    const bounds = conditions.map((condition, position) =>
+      condition.kind === 'bound' ? { reached: met.has(position), outside: outside.has(position) } : undefined,
+    );
+    const covered = conditions.map((condition, position) => {
+      if (condition.kind === 'status') return seenStatuses.some((code) => statusCovers(condition.status, code));
+      if (condition.kind === 'parameter' && condition.in === 'path' && called) return true;
+      if (condition.kind === 'bound') return met.has(position) && outside.has(position);
+      return met.has(position);
+    });
+    return {
+      operation,
+      conditions,
+      covered,
+      bounds,
+      executionCount: entry?.executionCount ?? 0,
+      seenStatuses,
+      examinedCallCount: list?.callCount ?? 0,
+      otherList: list === undefined && lists.length > 0,
+      fingerprint,
+    };
+  });
+}
+
+/** Whether a declared status (`200`, `2XX`) covers a status code seen, as response coverage counts it. */
+function statusCovers(declared: string, code: string): boolean {
+  if (/^[1-5]xx$/i.test(declared)) return declared[0] === code[0];
+  return declared === code;
 }

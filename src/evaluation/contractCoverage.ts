@@ -1,5 +1,12 @@
 import type { Contract, ContractOperation } from '../contract/contract.js';
-import type { ContractCoverage, ContractOperationCoverage } from '../report/contractSchemas.js';
+import {
+  MAX_LISTED_UNMET_CONDITIONS,
+  type ContractCoverage,
+  type ContractOperationCoverage,
+  type OperationConditionsReport,
+  type UnmetCondition,
+} from '../report/contractSchemas.js';
+import { conditionCoverageOf, type OperationConditionCoverage } from './conditionCoverage.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
@@ -27,7 +34,10 @@ const NEVER_CALLED: EndpointEntry['responseTimeMs'] = {
  */
 export function contractCoverage(report: QualityReport, contract: Contract): ContractCoverage {
   const byLabel = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
-  const operations = contract.operations.map((operation) => operationCoverage(operation, byLabel.get(operation.label)));
+  const conditions = conditionCoverageOf(report, contract);
+  const operations = contract.operations.map((operation, index) =>
+    operationCoverage(operation, byLabel.get(operation.label), conditionsReportOf(conditions[index]!)),
+  );
   const labels = new Set(contract.operations.map((operation) => operation.label));
   const exercisedOperationCount = operations.filter((operation) => operation.executionCount > 0).length;
   let declaredResponseCount = 0;
@@ -45,6 +55,7 @@ export function contractCoverage(report: QualityReport, contract: Contract): Con
     declaredResponseCount,
     exercisedResponseCount,
     responseCoveragePercent: percentOf(exercisedResponseCount, declaredResponseCount),
+    ...conditionTotals(operations),
     operations,
     unmatchedEndpoints: report.endpoints
       .filter((entry) => !labels.has(entry.endpoint))
@@ -61,7 +72,11 @@ export function contractCoverage(report: QualityReport, contract: Contract): Con
   };
 }
 
-function operationCoverage(operation: ContractOperation, entry: EndpointEntry | undefined): ContractOperationCoverage {
+function operationCoverage(
+  operation: ContractOperation,
+  entry: EndpointEntry | undefined,
+  conditions: OperationConditionsReport,
+): ContractOperationCoverage {
   const declaredStatuses = operation.responses.map((response) => response.status);
   const seenStatuses = entry === undefined ? [] : Object.keys(entry.statusCodes).sort();
   const declaresDefault = declaredStatuses.includes('default');
@@ -85,6 +100,64 @@ function operationCoverage(operation: ContractOperation, entry: EndpointEntry | 
     schemaViolationCount: entry?.bodies?.schemaViolationCount ?? 0,
     notValidatedCount: entry?.bodies?.notValidatedCount ?? 0,
     topViolations: (entry?.bodies?.topViolations ?? []).map((violation) => ({ ...violation })),
+    conditions,
+  };
+}
+
+const CONDITION_KIND_ORDER = ['parameter', 'enumValue', 'branch', 'optionalProperty', 'status', 'bound'] as const;
+
+/** An operation's conditions as the report gives them: counts, counts by kind, and the first unmet ones in document order. */
+function conditionsReportOf(coverage: OperationConditionCoverage): OperationConditionsReport {
+  const { conditions, covered, bounds } = coverage;
+  const kinds: Partial<Record<(typeof CONDITION_KIND_ORDER)[number], { conditionCount: number; coveredConditionCount: number }>> = {};
+  for (const kind of CONDITION_KIND_ORDER) {
+    let conditionCount = 0;
+    let coveredConditionCount = 0;
+    conditions.forEach((condition, position) => {
+      if (condition.kind !== kind) return;
+      conditionCount++;
+      if (covered[position] === true) coveredConditionCount++;
+    });
+    if (conditionCount > 0) kinds[kind] = { conditionCount, coveredConditionCount };
+  }
+  const unmet: UnmetCondition[] = [];
+  let unmetCount = 0;
+  conditions.forEach((condition, position) => {
+    if (covered[position] === true) return;
+    unmetCount++;
+    if (unmet.length >= MAX_LISTED_UNMET_CONDITIONS) return;
+    const bound = bounds[position];
+    if (condition.kind === 'bound') unmet.push({ ...condition, reached: bound?.reached ?? false, outside: bound?.outside ?? false });
+    else unmet.push({ ...condition });
+  });
+  const coveredConditionCount = conditions.length - unmetCount;
+  return {
+    conditionCount: conditions.length,
+    coveredConditionCount,
+    conditionCoveragePercent: percentOf(coveredConditionCount, conditions.length),
+    examinedCallCount: coverage.examinedCallCount,
+    ...(coverage.otherList ? { otherDocumentVersion: true as const } : {}),
+    kinds,
+    unmet,
+    unlistedUnmetCount: unmetCount - unmet.length,
+  };
+}
+
+/** The conditions over every operation; calls examined counted once per endpoint (operations sharing a label share its calls). */
+function conditionTotals(operations: readonly ContractOperationCoverage[]) {
+  let conditionCount = 0;
+  let coveredConditionCount = 0;
+  const examined = new Map<string, number>();
+  for (const { endpoint, conditions } of operations) {
+    conditionCount += conditions.conditionCount;
+    coveredConditionCount += conditions.coveredConditionCount;
+    examined.set(endpoint, Math.max(examined.get(endpoint) ?? 0, conditions.examinedCallCount));
+  }
+  return {
+    conditionCount,
+    coveredConditionCount,
+    conditionCoveragePercent: percentOf(coveredConditionCount, conditionCount),
+    examinedCallCount: [...examined.values()].reduce((sum, count) => sum + count, 0),
   };
 }
 

@@ -133,7 +133,12 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
   return { statusCode: status, endpoint, responseTimeMs: entry['time'], ...timing };
 }
 
-/** The bodies an entry's recorder kept: `response.content.text` and `request.postData.text`, each with its media type. */
+/**
+ * The bodies an entry's recorder kept (`response.content.text` and
+ * `request.postData.text`, each with its media type), and the request's
+ * URL, headers and form fields (`postData.params`), which a contract's
+ * conditions are read from.
+ */
 function keptBodies(entry: unknown): RecordedBodies | undefined {
   if (!isPlainObject(entry)) return undefined;
   const { request, response } = entry;
@@ -141,7 +146,25 @@ function keptBodies(entry: unknown): RecordedBodies | undefined {
   const postData = isPlainObject(request) ? request['postData'] : undefined;
   const responseBody = isPlainObject(content) ? bodyOf(content['text'], content['mimeType'], content['encoding']) : undefined;
   const requestBody = isPlainObject(postData) ? bodyOf(postData['text'], postData['mimeType'], undefined) : undefined;
-  return responseBody === undefined && requestBody === undefined ? undefined : { response: responseBody, request: requestBody };
+  const url = isPlainObject(request) && typeof request['url'] === 'string' ? request['url'] : undefined;
+  if (responseBody === undefined && requestBody === undefined && url === undefined) return undefined;
+  return {
+    response: responseBody,
+    request: requestBody,
+    url,
+    headers: isPlainObject(request) ? namedValues(request['headers']) : undefined,
+    formFields: isPlainObject(postData) ? namedValues(postData['params']) : undefined,
+  };
+}
+
+/** A HAR list of `{ name, value }` (headers, form fields) as pairs, those with a text value. */
+function namedValues(list: unknown): [string, string][] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const pairs: [string, string][] = [];
+  for (const item of list as unknown[])
+    if (isPlainObject(item) && typeof item['name'] === 'string' && typeof item['value'] === 'string')
+      pairs.push([item['name'], item['value']]);
+  return pairs;
 }
 
 function bodyOf(text: unknown, mimeType: unknown, encoding: unknown): RecordedBody | undefined {

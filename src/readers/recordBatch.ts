@@ -114,10 +114,19 @@ export interface RecordedBody {
   readonly encoding?: string | undefined;
 }
 
-/** The bodies of one HAR entry that its recorder kept. */
+/**
+ * The bodies of one HAR entry that its recorder kept, and what a contract's
+ * conditions are read from besides: the request's URL, headers and form
+ * fields. Read from the entry, never kept in a record.
+ */
 export interface RecordedBodies {
   readonly response?: RecordedBody | undefined;
   readonly request?: RecordedBody | undefined;
+  /** The request's URL as the recorder wrote it. */
+  readonly url?: string | undefined;
+  readonly headers?: readonly (readonly [string, string])[] | undefined;
+  /** `postData.params`: a form body's fields with a value. */
+  readonly formFields?: readonly (readonly [string, string])[] | undefined;
 }
 
 /** The input formats a reader exists for. */

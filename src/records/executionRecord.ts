@@ -12,6 +12,7 @@ import {
 } from './recordCheck.js';
 import { isPlainObject } from './validateRecordList.js';
 import { bodyCheckSchema } from './bodyCheck.js';
+import { conditionsRecordSchema } from './conditionsRecord.js';
 
 export {
   ENDPOINT_LABEL_PATTERN,
@@ -121,6 +122,7 @@ export const executionRecordSchema = z
     timingMs: timingPhasesSchema.optional(),
     expectedStatuses: expectedStatusesSchema.optional(),
     bodyCheck: bodyCheckSchema.optional(),
+    conditions: conditionsRecordSchema.optional(),
     excerpt: z
       .string({ error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
       .max(MAX_EXCERPT_LENGTH, {

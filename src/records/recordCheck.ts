@@ -2,6 +2,7 @@ import type { ExecutionRecord } from './executionRecord.js';
 import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
 import { isBodyCheck } from './bodyCheckRules.js';
+import { isConditionsRecord } from './conditionsRecord.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from './failureExcerpt.js';
 
 /**
@@ -69,7 +70,7 @@ export const parseRecordStatusList = createStatusListCache();
 /** Whether a value is a valid execution record: the same rules as the schema, with no allocation. */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, excerpt, source } = value;
+  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, conditions, excerpt, source } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -85,6 +86,7 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     (timingMs === undefined || areTimingPhases(timingMs)) &&
     (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses))) &&
     (bodyCheck === undefined || isBodyCheck(bodyCheck)) &&
+    (conditions === undefined || isConditionsRecord(conditions)) &&
     (excerpt === undefined || (typeof excerpt === 'string' && excerpt.length <= MAX_EXCERPT_LENGTH)) &&
     (source === undefined || source === 'api' || source === 'browser')
   );

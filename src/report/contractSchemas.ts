@@ -17,6 +17,90 @@ const percent = (of: string) =>
     .nullable()
     .meta({ description: `${of}, rounded to 2 decimals; null when there is nothing to cover` });
 
+/** How many unmet conditions an operation lists; the rest are counted. */
+export const MAX_LISTED_UNMET_CONDITIONS = 50;
+
+const CONDITION_KINDS = ['parameter', 'enumValue', 'branch', 'optionalProperty', 'status', 'bound'] as const;
+const where = z
+  .string()
+  .meta({ description: "A JSON pointer into the operation's document, as a URI fragment: #/paths/~1users/get/parameters/0" });
+const direction = z.enum(['request', 'response']).meta({ description: 'Sent by the suite, or answered by the server' });
+const responseStatus = z.string().optional().meta({ description: 'A response body’s: the status key of the response that declares it' });
+const parameterName = z.strictObject({ name: z.string(), in: z.enum(['path', 'query', 'header', 'cookie', 'formData']) });
+
+/** One condition an operation declares that the run did not meet (docs/contract.md, "Conditions a document declares"). */
+const unmetConditionSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('parameter'),
+      where,
+      name: z.string(),
+      in: z.enum(['path', 'query', 'header', 'cookie', 'formData']),
+      required: z.boolean(),
+      case: z.enum(['sent', 'omitted']).meta({ description: 'Sent at least once, or (one not required) left out at least once' }),
+    }),
+    z.strictObject({
+      kind: z.literal('enumValue'),
+      where,
+      value: z.unknown().meta({ description: 'The value as the document declares it (an enum item or a const)' }),
+      direction,
+      status: responseStatus,
+      parameter: parameterName.optional().meta({ description: 'A parameter’s value: which parameter' }),
+    }),
+    z.strictObject({ kind: z.literal('branch'), where, keyword: z.enum(['oneOf', 'anyOf']), direction, status: responseStatus }),
+    z.strictObject({ kind: z.literal('optionalProperty'), where, name: z.string(), direction, status: responseStatus }),
+    z.strictObject({ kind: z.literal('status'), where, status: statusKey }),
+    z.strictObject({
+      kind: z.literal('bound'),
+      where,
+      keyword: z.enum(['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems']),
+      value: z.number(),
+      parameter: parameterName.optional().meta({ description: 'A parameter’s bound: which parameter; absent for the request body’s' }),
+      reached: z.boolean().meta({ description: 'Whether some value reached the bound exactly' }),
+      outside: z.boolean().meta({ description: 'Whether some value outside it was sent and answered 4xx' }),
+    }),
+  ])
+  .meta({ title: 'UnmetCondition' });
+
+const conditionCountsShape = {
+  conditionCount: z.int().min(0).meta({ description: 'Conditions declared' }),
+  coveredConditionCount: z.int().min(0).meta({ description: 'Of those, the ones the run met' }),
+  conditionCoveragePercent: percent('coveredConditionCount / conditionCount × 100'),
+};
+
+/** What an operation declares of each kind, and what the run met of it. */
+const operationConditionsSchema = z
+  .strictObject({
+    ...conditionCountsShape,
+    examinedCallCount: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          'Calls whose records said which of these conditions they met (the recording fixture’s, a HAR file’s read with the contract); ' +
+          'statuses and path parameters are known from every call',
+      }),
+    otherDocumentVersion: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Only when its calls’ records named another list of its conditions (recorded with another version of the document): ' +
+          'what they met is not counted',
+      }),
+    kinds: z
+      .partialRecord(z.enum(CONDITION_KINDS), z.strictObject({ conditionCount: z.int().min(1), coveredConditionCount: z.int().min(0) }))
+      .meta({ description: 'The kinds it declares, each with its count and what the run met of it' }),
+    unmet: z
+      .array(unmetConditionSchema)
+      .max(MAX_LISTED_UNMET_CONDITIONS)
+      .meta({
+        description: `The conditions the run did not meet, in document order (at most ${MAX_LISTED_UNMET_CONDITIONS})`,
+      }),
+    unlistedUnmetCount: z.int().min(0).meta({ description: 'Unmet conditions beyond those listed' }),
+  })
+  .meta({ title: 'OperationConditions' });
+
 /** One operation of the contract, and what the run did with it. */
 const contractOperationSchema = z
   .strictObject({
@@ -38,6 +122,10 @@ const contractOperationSchema = z
       description: 'The statistics of its calls’ response times (those of its endpoint); every one null when it was never called',
     }),
     ...bodyCountsShape,
+    conditions: operationConditionsSchema.meta({
+      description:
+        'The conditions its document declares (parameters, enum values, branches, optional properties, statuses, bounds) and the ones met',
+    }),
   })
   .meta({ title: 'ContractOperation' });
 
@@ -63,6 +151,12 @@ export const contractCoverageSchema = z
     declaredResponseCount: z.int().min(0).meta({ description: 'Pairs of an operation and a status it declares, default left out' }),
     exercisedResponseCount: z.int().min(0).meta({ description: 'Of those pairs, the ones some call got' }),
     responseCoveragePercent: percent('exercisedResponseCount / declaredResponseCount × 100'),
+    conditionCount: z.int().min(0).meta({ description: 'Conditions the operations declare, over every operation' }),
+    coveredConditionCount: z.int().min(0).meta({ description: 'Of those, the ones the run met' }),
+    conditionCoveragePercent: percent('coveredConditionCount / conditionCount × 100'),
+    examinedCallCount: z.int().min(0).meta({
+      description: 'Calls whose records said which conditions they met; 0: only statuses and path parameters were known',
+    }),
     operations: z
       .array(contractOperationSchema)
       .meta({ description: 'Every operation, document by document, each in its document’s order' }),
@@ -81,3 +175,5 @@ export const contractCoverageSchema = z
 
 export type ContractCoverage = z.infer<typeof contractCoverageSchema>;
 export type ContractOperationCoverage = ContractCoverage['operations'][number];
+export type OperationConditionsReport = ContractOperationCoverage['conditions'];
+export type UnmetCondition = OperationConditionsReport['unmet'][number];

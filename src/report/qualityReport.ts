@@ -241,6 +241,35 @@ export const endpointStatisticsSchema = z
         'Only when records of this endpoint carried body checks (the recording fixture or a HAR file read with a ' +
         "contract): its bodies' conformance to the contract's schemas",
     }),
+    conditionsMet: z
+      .array(
+        z.strictObject({
+          fingerprint: z
+            .string()
+            .regex(/^[0-9a-f]{16}$/)
+            .meta({
+              description:
+                "The list of conditions the positions are in: its operation's, as the contract listed them (16 hexadecimal digits)",
+            }),
+          callCount: z.int().min(1).meta({ description: 'Calls examined against the list' }),
+          met: z.base64().meta({
+            description:
+              'Positions of the conditions met (a bound: reached exactly), as a bit set: position p is bit p % 8 ' +
+              '(least significant first) of byte ⌊p / 8⌋, in base64; empty for none',
+          }),
+          outside: z
+            .base64()
+            .meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
+        }),
+      )
+      .max(8)
+      .optional()
+      .meta({
+        description:
+          'Only when records of this endpoint carried the conditions they met (the recording fixture or a HAR file read with a contract): ' +
+          "which of its operation's declared conditions its calls met, per list of conditions (one, unless the document changed " +
+          'within the run), in fingerprint order; the contract section counts and names them. No value of a call is kept',
+      }),
     history: endpointHistorySchema
       .optional()
       .meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
@@ -501,7 +530,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: copySparseCounts(summary.statusCodes),
     responseTimeMs: copyStatistics(summary.responseTimeMs),
-    endpoints: summary.endpoints.map(({ bodies, failedExecutions, tests, passingTestFailures, ...endpoint }) => ({
+    endpoints: summary.endpoints.map(({ bodies, conditionsMet, failedExecutions, tests, passingTestFailures, ...endpoint }) => ({
       ...endpoint,
       ...(endpoint.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: copyStatistics(endpoint.timeToFirstByteMs) }),
       ...(tests === undefined ? {} : { tests: tests.map((test) => ({ ...test })) }),
@@ -525,6 +554,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
               topViolations: bodies.topViolations.map((violation) => ({ ...violation })),
             },
           }),
+      ...(conditionsMet === undefined ? {} : { conditionsMet: conditionsMet.map((entry) => ({ ...entry })) }),
     })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
     ...(summary.sources === undefined

@@ -3,8 +3,10 @@ import type { RecordIssue } from '../issues/recordIssue.js';
 import type { RecordBatch } from '../readers/recordBatch.js';
 import type { EvidenceRules } from './evidenceRules.js';
 import type { BodyChecker } from '../contract/bodyConformance.js';
+import { conditionsRecordOf } from '../contract/conditionsMet.js';
 import type { ContractOperation } from '../contract/contract.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
+import type { ConditionsRecord } from '../records/conditionsRecord.js';
 import type { RecordedBodies, RecordedBody } from '../readers/recordBatch.js';
 import { isExecutionRecord } from '../records/recordCheck.js';
 import { DEFAULT_EXPECTED_STATUSES, statusSet } from '../records/statusList.js';
@@ -140,8 +142,8 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       const origin = batch.derivedEndpoints === true ? { derivedFromUrl: true } : undefined;
       batch.records.forEach((record, index) => {
         const kept = bodies[index];
-        const bodyCheck = kept === undefined ? undefined : checkBodies?.(record, kept);
-        const taken = bodyCheck === undefined ? record : { ...(record as object), bodyCheck };
+        const checked = kept === undefined ? undefined : checkBodies?.(record, kept);
+        const taken = checked === undefined || Object.keys(checked).length === 0 ? record : { ...(record as object), ...checked };
         // The excerpt is worked out only if the call is kept among the failed calls the report lists.
         const excerpt = kept === undefined || excerptOf === undefined ? undefined : () => excerptOf(record, kept);
         intake.take(taken, () => batch.location(index), excerpt === undefined ? origin : { ...origin, excerptOf: excerpt });
@@ -219,32 +221,50 @@ function isFlaky({ failedExecutionCount, flakyFailedExecutionCount }: EndpointSt
 }
 
 /**
- * The body check of a record whose bodies its reader kept: the response's
- * (by its status and media type) and the request's, against the operation
- * whose label the record's endpoint takes. Undefined for a record that is
- * invalid (validation names it), a call with no response, an endpoint that
- * matches no operation, or nothing to check.
+ * The body check of a record whose bodies its reader kept (the response's,
+ * by its status and media type, and the request's), and the conditions of
+ * its operation the call met, read from its URL, headers and bodies: what
+ * the record is taken with. Nothing for a record that is invalid
+ * (validation names it), a call with no response, or an endpoint that
+ * matches no operation.
  */
 function keptBodyCheck(
   checker: BodyChecker,
   operations: readonly ContractOperation[],
   labelOf: (endpoint: string) => string,
-): (record: unknown, bodies: RecordedBodies) => BodyCheck | undefined {
+): (record: unknown, bodies: RecordedBodies) => { readonly bodyCheck?: BodyCheck; readonly conditions?: ConditionsRecord } {
   const byLabel = new Map<string, ContractOperation>();
   for (const operation of operations) if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation);
   return (record, bodies) => {
-    if (!isExecutionRecord(record) || record.statusCode === undefined) return undefined;
+    if (!isExecutionRecord(record) || record.statusCode === undefined) return {};
     const operation = byLabel.get(labelOf(record.endpoint));
-    if (operation === undefined) return undefined;
-    const response =
-      bodies.response === undefined
-        ? undefined
-        : checker.checkResponse(operation, record.statusCode, bodies.response.mimeType, { text: textOf(bodies.response) });
-    const request =
-      bodies.request === undefined ? undefined : checker.checkRequest(operation, bodies.request.mimeType, { text: bodies.request.text });
-    if (response === undefined && request === undefined) return undefined;
-    return { ...(response === undefined ? {} : { response }), ...(request === undefined ? {} : { request }) };
+    if (operation === undefined) return {};
+    const url = urlOf(bodies.url);
+    const { bodyCheck, conditions } = checker.examine(operation, {
+      path: url?.pathname ?? record.endpoint.slice(record.endpoint.indexOf(' ') + 1),
+      query: url === undefined ? [] : [...url.searchParams],
+      headers: bodies.headers ?? [],
+      formFields: bodies.formFields,
+      statusCode: record.statusCode,
+      responseContentType: bodies.response?.mimeType,
+      responseBody: bodies.response === undefined ? undefined : { text: textOf(bodies.response) },
+      requestContentType: bodies.request?.mimeType,
+      requestBody: bodies.request === undefined ? undefined : { text: bodies.request.text },
+    });
+    return {
+      ...(bodyCheck === undefined ? {} : { bodyCheck }),
+      ...(conditions === undefined ? {} : { conditions: conditionsRecordOf(conditions) }),
+    };
   };
+}
+
+function urlOf(text: string | undefined): URL | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 // A HAR body as its bytes: base64 when the recorder says so (binary bodies), else the text itself.

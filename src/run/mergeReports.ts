@@ -119,6 +119,7 @@ function reportedEndpointOf(entry: Endpoint): ReportedEndpoint {
     newConnectionCount,
     sources,
     bodies,
+    conditionsMet,
   } = entry;
   return {
     executionCount,
@@ -138,6 +139,7 @@ function reportedEndpointOf(entry: Endpoint): ReportedEndpoint {
     max: entry.responseTimeMs.max!,
     sources,
     bodies: bodies === undefined ? undefined : bodyDataOf(bodies),
+    conditions: conditionsMet,
     evidence: evidenceDataOf(entry),
   };
 }

@@ -132,6 +132,7 @@ export class RecordIntake {
       timingMs?.connect,
     );
     if (record.bodyCheck !== undefined) accumulator.addBodyCheck(slot, record.bodyCheck);
+    if (record.conditions !== undefined) accumulator.addConditions(slot, record.conditions);
     if (record.source === 'browser') accumulator.addBrowserExecution(slot, failed, statusCode === undefined, responseTimeMs);
     if (failed || origin?.test !== undefined) {
       const serverError = failed && (statusCode === undefined || statusCode >= 500);

@@ -17,6 +17,8 @@ import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';
 import type { BodyCheck } from '../records/bodyCheck.js';
+import type { ConditionsRecord } from '../records/conditionsRecord.js';
+import { ConditionTally, type ConditionsMetEntry } from './conditionTally.js';
 import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
 import type { TestEndpoint } from './failedTests.js';
@@ -81,6 +83,8 @@ export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly newConnectionCount?: number;
   /** Only when records of this endpoint carried body checks (a contract was given): their bodies' conformance. */
   readonly bodies?: BodyConformance;
+  /** Only when records of this endpoint carried the conditions they met (a contract was given): which, per list of conditions. */
+  readonly conditionsMet?: readonly ConditionsMetEntry[];
   /** Only when the run has browser-made executions: this endpoint's executions and failures by source. */
   readonly sources?: Readonly<Record<ExecutionSource, SourceCounts>>;
 }
@@ -154,6 +158,7 @@ export interface EndpointDetails {
   /** The endpoint's place in {@link ExecutionData.labels}. */
   readonly index: number;
   readonly bodies?: BodyTallyData;
+  readonly conditions?: readonly ConditionsMetEntry[];
   readonly evidence?: EndpointEvidenceData;
   readonly browser?: BrowserShareData;
   /** What reports said of the endpoint: their bounds and counts by source, and their times by outcome, summarised. */
@@ -184,6 +189,7 @@ export interface ReportedEndpoint {
   /** Its executions by source; absent: every one an API client's. */
   readonly sources?: Readonly<Record<ExecutionSource, SourceCounts>> | undefined;
   readonly bodies?: BodyTallyData | undefined;
+  readonly conditions?: readonly ConditionsMetEntry[] | undefined;
   readonly evidence?: EndpointEvidenceData | undefined;
 }
 
@@ -235,6 +241,8 @@ export class EndpointTally {
   learnable = false;
   /** The bodies' conformance, once a record of the endpoint carried a body check. */
   bodies: BodyTally | undefined;
+  /** The conditions its calls met, once a record of the endpoint carried them. */
+  conditions: ConditionTally | undefined;
   /** Its tests and failed calls, once a call came from a test or failed. */
   evidence: EndpointEvidence | undefined;
   /** The executions a browser made, once one did. */
@@ -371,6 +379,11 @@ export class ExecutionAccumulator {
     (tally.bodies ??= new BodyTally()).add(check);
   }
 
+  /** Counts the conditions met by an execution counted in `tally`. */
+  addConditions(tally: EndpointTally, conditions: ConditionsRecord): void {
+    (tally.conditions ??= new ConditionTally()).add(conditions);
+  }
+
   /** Counts an execution counted in `tally` as one a browser made too (its `source` is `browser`). */
   addBrowserExecution(tally: EndpointTally, failed: boolean, noResponse: boolean, responseTimeMs: number): void {
     (tally.browser ??= new BrowserShare()).add(failed, noResponse, responseTimeMs > this.slowResponseThresholdMs, responseTimeMs + 0);
@@ -423,6 +436,7 @@ export class ExecutionAccumulator {
       browser,
     });
     if (reported.bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(reported.bodies);
+    if (reported.conditions !== undefined) (tally.conditions ??= new ConditionTally()).merge(reported.conditions);
     if (reported.evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(reported.evidence);
   }
 
@@ -517,9 +531,10 @@ export class ExecutionAccumulator {
       for (let outcome = 0; outcome < outcomeCount; outcome++) adoptNext(tally.timesOf(outcomes[outcomeAt++]!));
       adoptNext(tally.waits);
     }
-    for (const { index, bodies, evidence, browser, reported } of data.details) {
+    for (const { index, bodies, conditions, evidence, browser, reported } of data.details) {
       const tally = tallies[index]!;
       if (bodies !== undefined) (tally.bodies ??= new BodyTally()).merge(bodies);
+      if (conditions !== undefined) (tally.conditions ??= new ConditionTally()).merge(conditions);
       if (evidence !== undefined) (tally.evidence ??= new EndpointEvidence()).merge(evidence);
       if (browser !== undefined) (tally.browser ??= new BrowserShare()).merge(browser);
       if (reported !== undefined) {
@@ -558,6 +573,7 @@ export class ExecutionAccumulator {
       });
       mine.waits.adoptBuffer(tally.waits);
       if (tally.bodies !== undefined) (mine.bodies ??= new BodyTally()).merge(tally.bodies.toData());
+      if (tally.conditions !== undefined) (mine.conditions ??= new ConditionTally()).merge(tally.conditions.result());
       if (tally.evidence !== undefined) (mine.evidence ??= new EndpointEvidence()).merge(tally.evidence.toData());
       if (tally.browser !== undefined) (mine.browser ??= new BrowserShare()).merge(tally.browser.toData());
       if (tally.reported !== undefined) (mine.reported ??= new ReportedShare()).merge(tally.reported.toData());
@@ -703,7 +719,8 @@ export class ExecutionAccumulator {
       // A report keeps no wait: an endpoint a report was taken into gives no time to first byte, which would be a part's.
       const waits = reported === undefined ? { timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()) } : {};
       const timed = tally.timed ? { ...statistics, ...waits, newConnectionCount: tally.newConnectionCount } : statistics;
-      const checked = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
+      const bodied = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
+      const checked = tally.conditions === undefined ? bodied : { ...bodied, conditionsMet: tally.conditions.result() };
       endpoints.push(tally.evidence === undefined ? checked : { ...checked, ...tally.evidence.result() });
       wholes.push({
         executionCount: tally.executionCount,
@@ -806,10 +823,12 @@ function packTallies(
     counts[base + FIELD_OUTCOMES] = tally.outcomes.length;
     outcomes.push(...tally.outcomes);
     buffers.push(...tally.outcomeTimes, tally.waits);
-    if (tally.bodies !== undefined || tally.evidence !== undefined || tally.browser !== undefined || tally.reported !== undefined) {
+    const detailed = tally.bodies ?? tally.conditions ?? tally.evidence ?? tally.browser ?? tally.reported;
+    if (detailed !== undefined) {
       details.push({
         index,
         ...(tally.bodies === undefined ? {} : { bodies: tally.bodies.toData() }),
+        ...(tally.conditions === undefined ? {} : { conditions: tally.conditions.result() }),
         ...(tally.evidence === undefined ? {} : { evidence: tally.evidence.toData() }),
         ...(tally.browser === undefined ? {} : { browser: tally.browser.toData() }),
         ...(tally.reported === undefined ? {} : { reported: { share: tally.reported.toData(), outcomes: summarisedOutcomes(tally) } }),
