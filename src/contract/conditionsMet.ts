@@ -361,6 +361,8 @@ interface BodyWalk {
   readonly met: Set<number>;
   /** Where bounds overstepped go; undefined when the call was not answered 4xx. */
   readonly outside: Set<number> | undefined;
+  /** Inside a branch the value matched no way: only bounds overstepped are marked (a negative case fails its branch). */
+  readonly outsideOnly?: boolean;
 }
 
 const BOUNDS: readonly BoundKeyword[] = [
@@ -380,7 +382,9 @@ const BOUNDS: readonly BoundKeyword[] = [
  * optional property it has, each branch it matches (a `oneOf` branch when it
  * matches that one alone, every `anyOf` branch it matches), each request
  * bound it reaches or oversteps. It goes into a property, item or branch
- * only when the value has it; `hops` counts the schemas followed at one
+ * only when the value has it or matches it (a value that matches no branch
+ * is walked into each for the bounds it oversteps alone, as a negative case
+ * fails its branch); `hops` counts the schemas followed at one
  * place in the value (`$ref`, `allOf`, branches), so a `$ref` cycle ends.
  */
 function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unknown, hops: number, inResource: boolean): void {
@@ -392,7 +396,7 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
         ? identityKey('bound', where, undefined, undefined, undefined, undefined)
         : identityKey(kind, where, undefined, walk.direction, walk.status ?? null, undefined),
     );
-    if (position !== undefined) walk.met.add(position);
+    if (position !== undefined && walk.outsideOnly !== true) walk.met.add(position);
   };
 
   const target = within ? undefined : refTarget(walk.document, schema);
@@ -456,6 +460,14 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
     branches.forEach((_branch: unknown, index) => {
       if (walk.validates(walk.documentIndex, pointerBelow(pointer, keyword, index), value) === true) matching.push(index);
     });
+    if (matching.length === 0 && walk.outside !== undefined) {
+      // A value outside a bound inside a branch fails that branch: the negative case is still the branch's bound's.
+      const outsideOnly = { ...walk, outsideOnly: true };
+      branches.forEach((branch: unknown, index) => {
+        walkBody(outsideOnly, branch, pointerBelow(pointer, keyword, index), value, hops + 1, within);
+      });
+      continue;
+    }
     if (keyword === 'oneOf' && matching.length !== 1) continue;
     const nullable = keyword === 'anyOf' && isNullableWrapper(walk.version, schema);
     for (const index of matching) {

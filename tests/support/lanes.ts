@@ -33,6 +33,7 @@ export const UNIT_SPECS: readonly string[] = [
   'comparePairs.spec.ts',
   'contractComparison.spec.ts',
   'contractConditions.spec.ts',
+  'conditionsMet.spec.ts',
   'contractCoverage.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',
