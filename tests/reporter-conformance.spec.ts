@@ -146,6 +146,38 @@ sent as a form or multipart as not JSON`, async () => {
     expect([contract?.validatedCount, contract?.schemaViolationCount, contract?.notValidatedCount]).toEqual([9, 2, 2]);
   });
 
+  test('each operation counts the conditions its calls met, examined in the test worker, and names those they did not', async () => {
+    const { contract } = await readReport(join(project, 'out/quality-summary.json'));
+    // Counted by hand from the document and the spec: GET /pets declares tags and limit (each sent, and left out: neither is
+    // required), status 200 (default is none) and Pet's optional tag in its response (name and id are required through allOf);
+    // its calls sent limit once and no tags, and no pet they got had a tag. POST /pets: NewPet's tag in the request (sent once),
+    // status 200, Pet's tag in the response (never). GET /pets/{id}: id, 200, and the tag its one response had (of the wrong type,
+    // but present). DELETE /pets/{id}: id and 204.
+    expect(
+      contract?.operations.map(({ endpoint, conditions }) => [
+        endpoint,
+        conditions.conditionCount,
+        conditions.coveredConditionCount,
+        conditions.examinedCallCount,
+        conditions.unmet.map((condition) => `${condition.kind} ${condition.where}`),
+      ]),
+    ).toEqual([
+      ['GET /pets', 6, 4, 2, ['parameter #/paths/~1pets/get/parameters/0', 'optionalProperty #/components/schemas/NewPet/properties/tag']],
+      ['POST /pets', 3, 2, 4, ['optionalProperty #/components/schemas/NewPet/properties/tag']],
+      ['GET /pets/{id}', 3, 3, 1, []],
+      ['DELETE /pets/{id}', 2, 2, 1, []],
+    ]);
+    expect(contract?.operations[1]?.conditions.unmet).toEqual([
+      { kind: 'optionalProperty', where: '#/components/schemas/NewPet/properties/tag', name: 'tag', direction: 'response', status: '200' },
+    ]);
+    expect([
+      contract?.conditionCount,
+      contract?.coveredConditionCount,
+      contract?.conditionCoveragePercent,
+      contract?.examinedCallCount,
+    ]).toEqual([14, 11, 78.57, 8]);
+  });
+
   test("the response a checked call returns reads as Playwright's own: body, text, json, toBeOK, and it refuses once disposed", async () => {
     const report = await readReport(join(project, 'out/quality-summary.json'));
     expect(report.tests).toEqual({ total: 6, passed: 6, failed: 0, flaky: 0, skipped: 0 });
