@@ -164,10 +164,7 @@ const BY_ID = `      parameters: [{ name: id, in: path, required: true, schema: 
 test('records without conditions (another tool’s) still meet statuses and path parameters, and say none was examined', async () => {
   const folder = await createTemporaryFolder(
     {
-      'api.yaml': API.replace(
-        '  /pets:\n',
-        `  /pets/{id}:\n    get:\n${BY_ID}  /pets:\n`,
-      ),
+      'api.yaml': API.replace('  /pets:\n', `  /pets/{id}:\n    get:\n${BY_ID}  /pets:\n`),
       'calls.json': JSON.stringify([{ endpoint: 'GET /pets/3', statusCode: 200, responseTimeMs: 4 }]),
     },
     'conditions',
