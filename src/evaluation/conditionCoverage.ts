@@ -52,6 +52,13 @@ export interface OperationConditionCoverage {
  */
 export function conditionCoverageOf(report: QualityReport, contract: Contract): OperationConditionCoverage[] {
   const byLabel = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
+  // The lists of every operation of a label: a call is examined against the first one's, so another's is no other version.
+  const listsOfLabel = new Map<string, Set<string>>();
+  contract.operations.forEach((operation, index) => {
+    const lists = listsOfLabel.get(operation.label) ?? new Set<string>();
+    lists.add(conditionsOfOperation(contract, index).fingerprint);
+    listsOfLabel.set(operation.label, lists);
+  });
   return contract.operations.map((operation, index) => {
     const { conditions, fingerprint } = conditionsOfOperation(contract, index);
     const entry = byLabel.get(operation.label);
@@ -78,7 +85,8 @@ export function conditionCoverageOf(report: QualityReport, contract: Contract): 
       executionCount: entry?.executionCount ?? 0,
       seenStatuses,
       examinedCallCount: list?.callCount ?? 0,
-      otherList: list === undefined && lists.length > 0,
+      otherList:
+        list === undefined && lists.length > 0 && !lists.some((entry) => listsOfLabel.get(operation.label)?.has(entry.fingerprint)),
       fingerprint,
     };
   });
