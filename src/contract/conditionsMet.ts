@@ -1,10 +1,9 @@
 import {
   CONDITION_SCHEMA_DEPTH_LIMIT,
   conditionsOfOperation,
-  identityKey,
   isHiddenFrom,
   isNullableWrapper,
-  refTarget,
+  refTarget as targetOf,
   type BoundKeyword,
   type Condition,
   type ConditionDirection,
@@ -72,7 +71,10 @@ interface PreparedOperation {
   readonly operation: ContractOperation;
   readonly fingerprint: string;
   readonly conditions: readonly Condition[];
-  readonly byIdentity: ReadonlyMap<string, number>;
+  /** Positions of the body conditions by place, then by {@link sideKey}. */
+  readonly byPlace: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** Places below places, worked out once: pointers are spelled (escaped, encoded) once per operation, not once per value. */
+  readonly places: Map<string, Map<string | number, string>>;
   readonly parameters: readonly PreparedParameter[];
   readonly statuses: readonly (readonly [number, string])[];
 }
@@ -131,7 +133,8 @@ export function conditionsMetBy(
     direction,
     status,
     bounds: direction === 'request',
-    byIdentity: ready.byIdentity,
+    byPlace: ready.byPlace,
+    places: ready.places,
     validates,
     met,
     outside: answeredClientError ? outside : undefined,
@@ -167,7 +170,12 @@ interface ParameterEntry {
 }
 
 function prepare(operation: ContractOperation, conditions: readonly Condition[], fingerprint: string): PreparedOperation {
-  const byIdentity = new Map<string, number>();
+  const byPlace = new Map<string, Map<string, number>>();
+  const place = (where: string, side: string, position: number): void => {
+    let sides = byPlace.get(where);
+    if (sides === undefined) byPlace.set(where, (sides = new Map<string, number>()));
+    sides.set(side, position);
+  };
   const parameters = new Map<string, ParameterEntry>();
   const parameterOf = (parameter: ParameterName) => {
     const key = parameterKey(parameter.name, parameter.in);
@@ -186,27 +194,38 @@ function prepare(operation: ContractOperation, conditions: readonly Condition[],
         return;
       case 'enumValue':
         if (condition.parameter !== undefined) parameterOf(condition.parameter).values.push([position, condition.value]);
-        else
-          byIdentity.set(
-            identityKey('enumValue', condition.where, undefined, condition.direction, condition.status ?? null, undefined),
-            position,
-          );
+        else place(condition.where, sideKey('enumValue', condition.direction, condition.status), position);
         return;
       case 'bound':
         if (condition.parameter !== undefined) parameterOf(condition.parameter).bounds.push([position, condition.keyword, condition.value]);
-        else byIdentity.set(identityKey('bound', condition.where, undefined, undefined, undefined, undefined), position);
+        else place(condition.where, 'bound', position);
         return;
       default:
-        byIdentity.set(
-          identityKey(condition.kind, condition.where, undefined, condition.direction, condition.status ?? null, undefined),
-          position,
-        );
+        place(condition.where, sideKey(condition.kind, condition.direction, condition.status), position);
     }
   });
   const prepared: PreparedParameter[] = [];
   for (const { sent, omitted, parameter, values, bounds } of parameters.values())
     if (sent !== undefined) prepared.push({ ...parameter, sent, omitted, values, bounds });
-  return { operation, fingerprint, conditions, byIdentity, parameters: prepared, statuses };
+  return { operation, fingerprint, conditions, byPlace, places: new Map(), parameters: prepared, statuses };
+}
+
+/** What tells apart conditions at one place: their kind, and the way and status of the body (a bound has neither). */
+function sideKey(kind: ConditionKind, direction: ConditionDirection | undefined, status: string | undefined): string {
+  return kind === 'bound' ? 'bound' : `${kind}\u0000${direction ?? ''}\u0000${status ?? ''}`;
+}
+
+/** The place below a place, spelled once (see {@link PreparedOperation.places}). */
+function below(walk: BodyWalk, pointer: string, ...keys: readonly (string | number)[]): string {
+  let at = pointer;
+  for (const key of keys) {
+    let children = walk.places.get(at);
+    if (children === undefined) walk.places.set(at, (children = new Map<string | number, string>()));
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = pointerBelow(at, key)));
+    at = child;
+  }
+  return at;
 }
 
 function parameterKey(name: string, place: string): string {
@@ -356,7 +375,8 @@ interface BodyWalk {
   readonly direction: ConditionDirection;
   readonly status: string | undefined;
   readonly bounds: boolean;
-  readonly byIdentity: ReadonlyMap<string, number>;
+  readonly byPlace: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  readonly places: Map<string, Map<string | number, string>>;
   readonly validates: SchemaTest;
   readonly met: Set<number>;
   /** Where bounds overstepped go; undefined when the call was not answered 4xx. */
@@ -391,11 +411,7 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
   if (!isObject(schema) || hops > CONDITION_SCHEMA_DEPTH_LIMIT) return;
   const within = inResource || typeof schema['$id'] === 'string';
   const mark = (kind: ConditionKind, where: string): void => {
-    const position = walk.byIdentity.get(
-      kind === 'bound'
-        ? identityKey('bound', where, undefined, undefined, undefined, undefined)
-        : identityKey(kind, where, undefined, walk.direction, walk.status ?? null, undefined),
-    );
+    const position = walk.byPlace.get(where)?.get(sideKey(kind, walk.direction, walk.status));
     if (position !== undefined && walk.outsideOnly !== true) walk.met.add(position);
   };
 
@@ -405,19 +421,19 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
   const declared = schema['enum'];
   if (Array.isArray(declared))
     declared.forEach((item: unknown, index) => {
-      if (sameJson(item, value)) mark('enumValue', pointerBelow(pointer, 'enum', index));
+      if (sameJson(item, value)) mark('enumValue', below(walk, pointer, 'enum', index));
     });
-  if (Object.hasOwn(schema, 'const') && sameJson(schema['const'], value)) mark('enumValue', pointerBelow(pointer, 'const'));
+  if (Object.hasOwn(schema, 'const') && sameJson(schema['const'], value)) mark('enumValue', below(walk, pointer, 'const'));
   if (walk.bounds) {
     for (const keyword of BOUNDS) {
       const bound = schema[keyword];
       if (typeof bound !== 'number') continue;
       const measure = measureOfValue(keyword, value);
       if (measure === undefined) continue;
-      const where = pointerBelow(pointer, keyword);
+      const where = below(walk, pointer, keyword);
       if (reaches(keyword, measure, bound)) mark('bound', where);
       if (walk.outside !== undefined && oversteps(keyword, measure, bound)) {
-        const position = walk.byIdentity.get(identityKey('bound', where, undefined, undefined, undefined, undefined));
+        const position = walk.byPlace.get(where)?.get('bound');
         if (position !== undefined) walk.outside.add(position);
       }
     }
@@ -428,14 +444,14 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
     const declaredNames = isObject(properties) ? properties : {};
     for (const [name, property] of Object.entries(declaredNames)) {
       if (property === false || !Object.hasOwn(value, name) || isHiddenFrom(walk, property, within)) continue;
-      const where = pointerBelow(pointer, 'properties', name);
+      const where = below(walk, pointer, 'properties', name);
       mark('optionalProperty', where);
       walkBody(walk, property, where, value[name], 0, within);
     }
     const additional = schema['additionalProperties'];
     if (isObject(additional))
       for (const [name, item] of Object.entries(value))
-        if (!Object.hasOwn(declaredNames, name)) walkBody(walk, additional, pointerBelow(pointer, 'additionalProperties'), item, 0, within);
+        if (!Object.hasOwn(declaredNames, name)) walkBody(walk, additional, below(walk, pointer, 'additionalProperties'), item, 0, within);
   }
   if (Array.isArray(value)) {
     const { items } = schema;
@@ -443,35 +459,35 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
     const tupleKeyword = Array.isArray(schema['prefixItems']) ? 'prefixItems' : 'items';
     value.forEach((item: unknown, index) => {
       if (tuple !== undefined && index < tuple.length)
-        walkBody(walk, tuple[index], pointerBelow(pointer, tupleKeyword, index), item, 0, within);
-      else if (isObject(items)) walkBody(walk, items, pointerBelow(pointer, 'items'), item, 0, within);
+        walkBody(walk, tuple[index], below(walk, pointer, tupleKeyword, index), item, 0, within);
+      else if (isObject(items)) walkBody(walk, items, below(walk, pointer, 'items'), item, 0, within);
     });
   }
 
   const { allOf } = schema;
   if (Array.isArray(allOf))
     allOf.forEach((part: unknown, index) => {
-      walkBody(walk, part, pointerBelow(pointer, 'allOf', index), value, hops + 1, within);
+      walkBody(walk, part, below(walk, pointer, 'allOf', index), value, hops + 1, within);
     });
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const branches = schema[keyword];
     if (!Array.isArray(branches)) continue;
     const matching: number[] = [];
     branches.forEach((_branch: unknown, index) => {
-      if (walk.validates(walk.documentIndex, pointerBelow(pointer, keyword, index), value) === true) matching.push(index);
+      if (walk.validates(walk.documentIndex, below(walk, pointer, keyword, index), value) === true) matching.push(index);
     });
     if (matching.length === 0 && walk.outside !== undefined) {
       // A value outside a bound inside a branch fails that branch: the negative case is still the branch's bound's.
       const outsideOnly = { ...walk, outsideOnly: true };
       branches.forEach((branch: unknown, index) => {
-        walkBody(outsideOnly, branch, pointerBelow(pointer, keyword, index), value, hops + 1, within);
+        walkBody(outsideOnly, branch, below(walk, pointer, keyword, index), value, hops + 1, within);
       });
       continue;
     }
     if (keyword === 'oneOf' && matching.length !== 1) continue;
     const nullable = keyword === 'anyOf' && isNullableWrapper(walk.version, schema);
     for (const index of matching) {
-      const where = pointerBelow(pointer, keyword, index);
+      const where = below(walk, pointer, keyword, index);
       if (!nullable) mark('branch', where);
       walkBody(walk, branches[index], where, value, hops + 1, within);
     }
@@ -492,8 +508,20 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 function valueAt(document: unknown, pointer: string): unknown {
-  const target = refTarget(document, { $ref: pointer });
-  return target?.value;
+  return refTarget(document, { $ref: pointer })?.value;
+}
+
+const targets = new WeakMap<object, Map<string, { readonly value: unknown; readonly pointer: string } | null>>();
+
+/** A schema's local `$ref` target (see conditions.ts), looked up once per document and reference. */
+function refTarget(document: unknown, schema: Record<string, unknown>): { readonly value: unknown; readonly pointer: string } | undefined {
+  const ref = schema['$ref'];
+  if (typeof ref !== 'string' || typeof document !== 'object' || document === null) return undefined;
+  let known = targets.get(document);
+  if (known === undefined) targets.set(document, (known = new Map<string, { readonly value: unknown; readonly pointer: string } | null>()));
+  let target = known.get(ref);
+  if (target === undefined) known.set(ref, (target = targetOf(document, schema) ?? null));
+  return target ?? undefined;
 }
 
 /** A string's length as JSON Schema counts it: in code points, a pair of surrogates one. */
