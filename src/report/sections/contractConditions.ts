@@ -22,12 +22,12 @@ import { code } from './markdownParts.js';
  */
 
 /** How many operations the Markdown lists, and how many conditions of each kind under each. */
-export const MARKDOWN_CONDITION_LIMITS = { operations: 20, perKind: 3 } as const;
+const MARKDOWN_CONDITION_LIMITS = { operations: 20, perKind: 3 } as const;
 
 /** How many operations the page lists, and how many conditions of each kind under each. */
-export const HTML_CONDITION_LIMITS = { operations: 100, perKind: 5 } as const;
+const HTML_CONDITION_LIMITS = { operations: 100, perKind: 5 } as const;
 
-/** The part's Markdown lines, each after a blank line as the section's parts are; none when every operation called met all it declares. */
+/** The part's Markdown lines, the first blank as the section's other parts start; none when every operation called met all it declares. */
 export function unmetConditionsMarkdown(contract: ContractCoverage, reportName: string, operationLimit: number): string[] {
   const operations = unmetConditionsWorstFirst(contract);
   if (operations.length === 0) return [];
