@@ -250,7 +250,8 @@ test.describe('budgets on the contract', () => {
 test.describe('the contract in the reports', () => {
   const judged = judgeReport(report, { contract });
 
-  test('the Markdown: the numbers, undeclared statuses worst first, the operations never called by tag, the endpoints matching none', () => {
+  test(`the Markdown: the numbers, undeclared statuses worst first, the operations never called by tag, the endpoints matching none, \
+the statuses never answered (a contract declaring no other condition adds no line of conditions)`, () => {
     const markdown = renderMarkdown(judged);
     const section = markdown.slice(markdown.indexOf('### Contract'), markdown.indexOf('### Slowest executions'));
     expect(section).toBe(
@@ -270,6 +271,15 @@ test.describe('the contract in the reports', () => {
         '**Matching no operation**: `GET /health` ×1, `GET /helth` ×2',
         '',
         '**Deprecated operations called**: `GET /users/{id}`',
+        '',
+        '**Conditions never met** (2 operations, worst-covered first; those never called are under **Never called**):',
+        '',
+        '- `GET /users/{id}` (`getUser`): 1 of 2 conditions met (50%)',
+        '  - Statuses, 1 of 2 never met:',
+        '    - `404`: never answered · `#/paths/~1users~1%7Bid%7D/get/responses/404`',
+        '- `POST /users`: 2 of 3 conditions met (66.67%)',
+        '  - Statuses, 1 of 3 never met:',
+        '    - `400`: never answered · `#/paths/~1users/post/responses/400`',
         '',
         '',
       ].join('\n'),

@@ -85,6 +85,24 @@ test('a HAR file gives the saved reports', async () => {
   await expectSavedReports('har', folder, exitCode);
 });
 
+test('a HAR file read with an OpenAPI document gives the saved reports, with the conditions each operation called never met', async () => {
+  const folder = await createTemporaryFolder();
+  await cp(join(SAVED, 'contract/calls.har'), join(folder, 'calls.har'));
+  await cp(join(SAVED, 'contract/api.yaml'), join(folder, 'api.yaml'));
+
+  const exitCode = await command(folder, [
+    'calls.har',
+    '--openapi',
+    'api.yaml',
+    '--environment',
+    'contract',
+    '--output',
+    'quality-summary.json',
+  ]);
+
+  await expectSavedReports('contract', folder, exitCode);
+});
+
 test('a reporter run gives the saved reports', async () => {
   const project = await createPlaywrightProject({
     'playwright.config.ts': await readFile(join(SAVED, 'reporter/playwright.config.txt'), 'utf8'),

@@ -15,6 +15,7 @@ import {
   SIGNIFICANCE_METHOD,
 } from '../renderers/presentation.js';
 import { statusSet } from '../../records/statusList.js';
+import { conditionCoverageText } from '../renderers/conditionPresentation.js';
 import { CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
 import { code, row } from '../sections/markdownParts.js';
 import { attentionMarkdown } from '../sections/attention.js';
@@ -99,7 +100,7 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   const wrong = attentionMarkdown(report, ['serverErrors', 'failedTests']);
   if (wrong.length > 0) head.push('', ...wrong);
   head.push('', `**${comparisonHeadline(comparison)}**`, '', `${comparedWith(report)} · ${baselineNumbers(comparison)}`);
-  if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}`);
+  if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractLine(report, comparison.contract)}`);
   if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
@@ -166,6 +167,12 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
     '',
   ];
   return { ...fitSections(head, sections, tail, limit, where), marker, nothingToReport, findings };
+}
+
+/** Coverage before → after, and this run's conditions met beside it (the comparison does not hold the base's). */
+function contractLine(report: ComparedReport, contract: NonNullable<ComparedReport['baseline']['contract']>): string {
+  const conditions = report.contract === undefined ? undefined : conditionCoverageText(report.contract);
+  return [contractCoverageChange(contract), ...(conditions === undefined ? [] : [conditions])].join(' · ');
 }
 
 /** What a comment with nothing to report says, naming the contract where the comparison has one. */

@@ -1,4 +1,5 @@
 import type { ContractCoverage, ContractOperationCoverage } from '../contractSchemas.js';
+import { conditionCoverageText } from './conditionPresentation.js';
 import { countOf, formatCount } from './presentation.js';
 
 /**
@@ -25,12 +26,14 @@ export function responseCoverageText(contract: ContractCoverage): string {
   );
 }
 
-/** The coverage numbers of a headline: operations, responses, undeclared statuses, unmatched endpoints. */
+/** The coverage numbers of a headline: operations, responses, conditions, undeclared statuses, unmatched endpoints. */
 export function contractNumbers(contract: ContractCoverage): string[] {
   const undeclared = contract.operations.reduce((sum, operation) => sum + operation.undeclaredStatuses.length, 0);
+  const conditions = conditionCoverageText(contract);
   return [
     operationCoverageText(contract),
     responseCoverageText(contract),
+    ...(conditions === undefined ? [] : [conditions]),
     `${formatCount(undeclared)} undeclared ${undeclared === 1 ? 'status' : 'statuses'}`,
     `${countOf(contract.unmatchedEndpoints.length, 'endpoint')} matching no operation`,
     ...(contract.validatedCount + contract.notValidatedCount === 0 ? [] : [bodiesText(contract)]),

@@ -1,5 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import type { BudgetResult, BudgetVerdict } from '../verdictSchemas.js';
+import { conditionCoverageText } from './conditionPresentation.js';
 import { contractNumbers, operationCoverageText } from './contractPresentation.js';
 import {
   browserCallsText,
@@ -53,7 +54,10 @@ export function formatHeadline(report: QualityReport, files: readonly string[]):
   const parts = [`${calls}: ${numbers.join(', ')}`];
   const browser = browserCallsText(report);
   if (browser !== undefined) parts.push(browser);
-  if (report.contract !== undefined) parts.push(operationCoverageText(report.contract));
+  if (report.contract !== undefined) {
+    const conditions = conditionCoverageText(report.contract);
+    parts.push(operationCoverageText(report.contract), ...(conditions === undefined ? [] : [conditions]));
+  }
   if (report.baseline !== undefined) parts.push(comparisonHeadline(report.baseline));
   if (report.history !== undefined) parts.push(historyHeadline(report.history));
   // A run that stopped early says so whatever its budgets say: its numbers are only part of the evidence.

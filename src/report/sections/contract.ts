@@ -9,6 +9,7 @@ import {
   violationText,
 } from '../renderers/contractPresentation.js';
 import { countOf, formatCount, shownText } from '../renderers/presentation.js';
+import { unmetConditionsHtml, unmetConditionsMarkdown } from './contractConditions.js';
 import { attribute, label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
@@ -17,7 +18,8 @@ import type { ReportSection } from './reportSection.js';
  * The API's contract: its numbers, the operations answered with statuses it
  * does not declare, the bodies off their schema, the operations never called
  * (by tag; the page filters them by tag), the calls matching no operation,
- * and the deprecated operations called.
+ * the deprecated operations called, and the conditions never met
+ * (./contractConditions.ts).
  */
 export const contractSection: ReportSection<'contract'> = {
   id: 'contract',
@@ -84,6 +86,7 @@ export const contractSection: ReportSection<'contract'> = {
         `**Deprecated operations called**: ${contract.deprecatedOperationsCalled.slice(0, limits.operations).map(code).join(', ')}`,
       );
     }
+    lines.push(...unmetConditionsMarkdown(contract, reportName, limits.operations));
     return lines;
   },
   html: (report, { limits }) => {
@@ -164,6 +167,7 @@ export const contractSection: ReportSection<'contract'> = {
       const items = contract.deprecatedOperationsCalled.slice(0, limit).map((endpoint) => `<li>${label(endpoint)}</li>`);
       parts.push(`<h3>Deprecated operations called</h3><ul>${items.join('')}</ul>`);
     }
+    parts.push(unmetConditionsHtml(contract, limit));
     parts.push('</section>');
     return parts.join('');
   },
