@@ -37,6 +37,8 @@ const MARKER = '<!-- quality-evidence:staging -->';
 let nonConformity: (request: ReceivedRequest) => string | undefined;
 
 test.beforeAll(async () => {
+  // GitHub's whole description, 10 MB of JSON, loaded and matched: seconds on a busy machine.
+  test.setTimeout(180_000);
   const text = gunzipSync(readFileSync(join(repositoryRoot, 'fixtures/openapi/github-ghec.json.gz'))).toString('utf8');
   const contract = await loadContract(['/ghec.json'], new MemoryFileSystem({ '/ghec.json': text }));
   const match = createOperationMatcher(contract.operations);

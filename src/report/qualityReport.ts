@@ -25,6 +25,12 @@ import { endpointHistorySchema, reportHistorySchema } from './historySchemas.js'
  * merge inputs): this version always writes it, and reads an older report's
  * as {@link serverErrorsOf} estimates it.
  */
+/** A bit set in base64 (padded; `''` for none): JSON Schema's `contentEncoding`, which validators read as an annotation. */
+const bitSet = z
+  .string()
+  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
+  .meta({ contentEncoding: 'base64' });
+
 const SERVER_ERROR_DESCRIPTION =
   "Failed executions answered with a status of 500 or above, or with no response at all: the server's defects, " +
   'counted apart from client errors (4xx), which are most often deliberate. A 5xx declared expected is not one. ' +
@@ -252,14 +258,12 @@ export const endpointStatisticsSchema = z
                 "The list of conditions the positions are in: its operation's, as the contract listed them (16 hexadecimal digits)",
             }),
           callCount: z.int().min(1).meta({ description: 'Calls examined against the list' }),
-          met: z.base64().meta({
+          met: bitSet.meta({
             description:
               'Positions of the conditions met (a bound: reached exactly), as a bit set: position p is bit p % 8 ' +
               '(least significant first) of byte ⌊p / 8⌋, in base64; empty for none',
           }),
-          outside: z
-            .base64()
-            .meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
+          outside: bitSet.meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
         }),
       )
       .max(8)
