@@ -1,7 +1,7 @@
 import { conditionsOfOperation, type Condition, type ListedConditions } from '../contract/conditions.js';
 import type { Contract, ContractOperation } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { decodePositions, type ConditionsMetEntry } from '../summary/conditionTally.js';
+import { decodePositions, type PositionsMet } from '../summary/conditionTally.js';
 
 /**
  * Which of the conditions an operation's document declares (see
@@ -68,7 +68,7 @@ export interface ConditionEvidence {
   readonly executionCount: number;
   /** The status codes its calls got, ascending. */
   readonly statuses: readonly string[];
-  readonly conditionsMet?: readonly ConditionsMetEntry[] | undefined;
+  readonly conditionsMet?: readonly PositionsMet[] | undefined;
 }
 
 /**

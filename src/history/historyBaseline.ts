@@ -2,7 +2,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { quoteText } from '../renderValue.js';
 import type { RunIdentity } from '../report/historySchemas.js';
-import type { ConditionsMetEntry } from '../summary/conditionTally.js';
+import type { PositionsMet } from '../summary/conditionTally.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { HistoryContract, HistoryRun } from './historyLine.js';
 
@@ -112,8 +112,8 @@ export interface ComparedRun {
         readonly statusCodes?: Readonly<Record<string, number>> | undefined;
         /** Only in a history line of a run with a contract, for an operation's endpoint: the status codes its calls got, ascending. */
         readonly statuses?: readonly string[] | undefined;
-        /** Only where its records said which conditions they met: as the report's endpoint keeps them. */
-        readonly conditionsMet?: readonly ConditionsMetEntry[] | undefined;
+        /** Only where its records said which conditions they met: as the report's endpoint keeps them (a history line: without counts). */
+        readonly conditionsMet?: readonly PositionsMet[] | undefined;
       }[]
     | undefined;
   /** Only in a baseline report of the Playwright reporter: its flaky endpoints. */
@@ -163,7 +163,9 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
       responseTimeMs: { p50: entry.p50, p95: entry.p95 },
       latencyHistogram: entry.latencyHistogram,
       ...(entry.statuses === undefined ? {} : { statuses: entry.statuses }),
-      ...(entry.conditionsMet === undefined ? {} : { conditionsMet: entry.conditionsMet }),
+      ...(entry.conditionLists === undefined
+        ? {}
+        : { conditionsMet: entry.conditionLists.map(({ fingerprint, met, outside }) => ({ fingerprint, met, outside })) }),
     })),
     ...(run.contract === undefined ? {} : { contract: comparedContractOf(run.contract, run.endpoints) }),
     run: {
@@ -184,7 +186,7 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
 function comparedContractOf(contract: HistoryContract, endpoints: HistoryRun['endpoints']): ComparedContract {
   const { operationCoveragePercent, responseCoveragePercent, conditionCount, coveredConditionCount, uncalledOperations } = contract;
   const called = endpoints.flatMap((entry) =>
-    (entry.conditionLists ?? []).map((fingerprint) => ({
+    (entry.conditionLists ?? []).map(({ fingerprint }) => ({
       endpoint: entry.endpoint,
       executionCount: entry.executionCount,
       undeclaredStatuses: entry.undeclaredStatuses ?? [],

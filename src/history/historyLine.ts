@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpointStatisticsSchema, isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
+import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
 import { bucketRange } from '../summary/latencyHistogram.js';
 import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
@@ -27,9 +27,19 @@ const count = z.int().min(0);
 const milliseconds = z.number().min(0).nullable();
 
 const statusCode = z.string().regex(/^[1-5]\d\d$/);
-const fingerprint = z.string().regex(/^[0-9a-f]{16}$/);
-// The report's own shape of a list of conditions met (fingerprint, callCount, met, outside).
-const conditionsMetEntrySchema = endpointStatisticsSchema.shape.conditionsMet.unwrap().element;
+const positions = z.base64();
+
+/**
+ * A list of conditions the contract section counted for an operation of the
+ * endpoint, and what its calls met of it: the positions of the report's
+ * conditionsMet entry of the list (bit sets alike; empty when no record
+ * said), without its count of calls, which no comparison reads.
+ */
+const historyConditionListSchema = z.strictObject({
+  fingerprint: z.string().regex(/^[0-9a-f]{16}$/),
+  met: positions,
+  outside: positions,
+});
 
 /**
  * One endpoint of one run. The fields after the histogram are only an
@@ -46,12 +56,10 @@ export const historyEndpointSchema = z.strictObject({
   p95: milliseconds,
   p99: milliseconds,
   latencyHistogram: latencyHistogramSchema,
-  /** The fingerprints of the lists of conditions the contract section counted for the operations of this label, in its order. */
-  conditionLists: z.array(fingerprint).min(1).optional(),
+  /** The lists of conditions the contract section counted for the operations of this label, in its order, and what was met of each. */
+  conditionLists: z.array(historyConditionListSchema).min(1).optional(),
   /** The status codes its calls got, ascending: the statuses of its conditions a call met. */
   statuses: z.array(statusCode).optional(),
-  /** Its conditionsMet entries of those lists (the report's shape); entries of other lists, which no baseline compares, are left out. */
-  conditionsMet: z.array(conditionsMetEntrySchema).min(1).max(8).optional(),
   /** Only when some: the statuses its operations do not declare, ascending. */
   undeclaredStatuses: z.array(statusCode).min(1).optional(),
   /** Only when some: its bodies off their operation's schema. */
@@ -87,6 +95,7 @@ export const historyRunSchema = z.strictObject({
 export type HistoryRun = z.infer<typeof historyRunSchema>;
 export type HistoryEndpoint = z.infer<typeof historyEndpointSchema>;
 export type HistoryContract = z.infer<typeof historyContractSchema>;
+export type HistoryConditionList = z.infer<typeof historyConditionListSchema>;
 
 /**
  * The line a run appends: its identity, its totals and each endpoint's
@@ -142,14 +151,19 @@ function operationsByLabel(contract: ContractSection): Map<string, LabelledOpera
   return byLabel;
 }
 
-/** An operation's endpoint's part of the contract: the lists counted, the statuses seen, what its calls met of those lists. */
+/**
+ * An operation's endpoint's part of the contract: the lists counted and what its calls met of each, the statuses seen;
+ * what its records met of another list (recorded with another version of the document) no baseline compares, and is left out.
+ */
 function contractOfEndpoint(entry: QualityReport['endpoints'][number], operations: LabelledOperations | undefined) {
   if (operations === undefined) return {};
-  const met = (entry.conditionsMet ?? []).filter((list) => operations.lists.has(list.fingerprint)).map((list) => ({ ...list }));
+  const conditionLists = [...operations.lists].map((fingerprint) => {
+    const met = entry.conditionsMet?.find((list) => list.fingerprint === fingerprint);
+    return { fingerprint, met: met?.met ?? '', outside: met?.outside ?? '' };
+  });
   return {
-    conditionLists: [...operations.lists],
+    conditionLists,
     statuses: Object.keys(entry.statusCodes).sort(),
-    ...(met.length === 0 ? {} : { conditionsMet: met }),
     ...(operations.undeclaredStatuses.size === 0 ? {} : { undeclaredStatuses: [...operations.undeclaredStatuses].sort() }),
     ...(operations.schemaViolationCount === 0 ? {} : { schemaViolationCount: operations.schemaViolationCount }),
   };
@@ -207,9 +221,9 @@ export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string
 
 const RUN_KEYS = new Set(Object.keys(historyRunSchema.shape));
 const ENDPOINT_KEYS = new Set(Object.keys(historyEndpointSchema.shape));
-const OPTIONAL_ENDPOINT_KEYS = ['conditionLists', 'statuses', 'conditionsMet', 'undeclaredStatuses', 'schemaViolationCount'];
+const OPTIONAL_ENDPOINT_KEYS = ['conditionLists', 'statuses', 'undeclaredStatuses', 'schemaViolationCount'];
 const REQUIRED_ENDPOINT_KEY_COUNT = ENDPOINT_KEYS.size - OPTIONAL_ENDPOINT_KEYS.length;
-const CONDITIONS_MET_KEYS = new Set(['fingerprint', 'callCount', 'met', 'outside']);
+const CONDITION_LIST_KEYS = new Set(['fingerprint', 'met', 'outside']);
 const STATUS_CODE = /^[1-5]\d\d$/;
 const FINGERPRINT = /^[0-9a-f]{16}$/;
 const HISTOGRAM_KEYS = new Set(['relativeAccuracy', 'zeroCount', 'bins']);
@@ -237,7 +251,7 @@ function isHistoryEndpoint(value: unknown): boolean {
   const optional = OPTIONAL_ENDPOINT_KEYS.filter((key) => Object.hasOwn(value, key)).length;
   if (keys.length !== REQUIRED_ENDPOINT_KEY_COUNT + optional || !keys.every((key) => ENDPOINT_KEYS.has(key))) return false;
   const { endpoint, executionCount, failedExecutionCount, slowExecutionCount, noResponseCount, p50, p95, p99, latencyHistogram } = value;
-  const { conditionLists, statuses, conditionsMet, undeclaredStatuses, schemaViolationCount } = value;
+  const { conditionLists, statuses, undeclaredStatuses, schemaViolationCount } = value;
   return (
     typeof endpoint === 'string' &&
     endpoint.length > 0 &&
@@ -247,13 +261,9 @@ function isHistoryEndpoint(value: unknown): boolean {
     isCount(noResponseCount, 0) &&
     [p50, p95, p99].every((time) => time === null || (typeof time === 'number' && Number.isFinite(time) && time >= 0)) &&
     isHistogram(latencyHistogram) &&
-    (conditionLists === undefined || isStringList(conditionLists, 1, FINGERPRINT)) &&
+    (conditionLists === undefined ||
+      (Array.isArray(conditionLists) && conditionLists.length >= 1 && conditionLists.every(isConditionList))) &&
     (statuses === undefined || isStringList(statuses, 0, STATUS_CODE)) &&
-    (conditionsMet === undefined ||
-      (Array.isArray(conditionsMet) &&
-        conditionsMet.length >= 1 &&
-        conditionsMet.length <= 8 &&
-        conditionsMet.every(isConditionsMetEntry))) &&
     (undeclaredStatuses === undefined || isStringList(undeclaredStatuses, 1, STATUS_CODE)) &&
     (schemaViolationCount === undefined || isCount(schemaViolationCount, 1))
   );
@@ -266,12 +276,12 @@ function isStringList(value: unknown, least: number, pattern: RegExp): boolean {
   );
 }
 
-function isConditionsMetEntry(value: unknown): boolean {
+function isConditionList(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
-  if (keys.length !== CONDITIONS_MET_KEYS.size || !keys.every((key) => CONDITIONS_MET_KEYS.has(key))) return false;
-  const { fingerprint, callCount, met, outside } = value;
-  return typeof fingerprint === 'string' && FINGERPRINT.test(fingerprint) && isCount(callCount, 1) && isBase64(met) && isBase64(outside);
+  if (keys.length !== CONDITION_LIST_KEYS.size || !keys.every((key) => CONDITION_LIST_KEYS.has(key))) return false;
+  const { fingerprint, met, outside } = value;
+  return typeof fingerprint === 'string' && FINGERPRINT.test(fingerprint) && isBase64(met) && isBase64(outside);
 }
 
 // As zod's base64 checks it: its alphabet, at most two = at the end, a length a multiple of 4 (what atob then always decodes).

@@ -19,6 +19,9 @@ export interface ConditionsMetEntry {
   readonly outside: string;
 }
 
+/** The positions of one list met and overstepped, as bit sets: a ConditionsMetEntry, or a history line's (which keeps no count). */
+export type PositionsMet = Pick<ConditionsMetEntry, 'fingerprint' | 'met' | 'outside'> & { readonly callCount?: number | undefined };
+
 /** Lists of conditions kept per endpoint; a record naming another is not counted (a hostile input must not grow memory without bound). */
 export const MAX_CONDITION_LISTS = 8;
 
