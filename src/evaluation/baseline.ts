@@ -234,7 +234,8 @@ export function compareWithBaseline(
  * The status codes an endpoint's calls got now and never in the baseline,
  * ascending, at most NEW_STATUS_LIMIT, and how many; nothing when the
  * baseline has no status codes of it (it did not run it, or it is a run of
- * the history file, whose lines keep none).
+ * the history file, whose lines keep no counts of them: only an operation's
+ * statuses seen, for its conditions).
  */
 function newStatusesOf(
   after: Readonly<Record<string, number>>,

@@ -108,7 +108,7 @@ export interface ComparedRun {
         readonly failedExecutionCount: number;
         readonly responseTimeMs: { readonly p50: number | null; readonly p95: number | null };
         readonly latencyHistogram?: LatencyHistogram | undefined;
-        /** Only in a baseline report (a history line keeps none): the endpoint's executions by status code. */
+        /** Only in a baseline report (a history line keeps no counts): the endpoint's executions by status code. */
         readonly statusCodes?: Readonly<Record<string, number>> | undefined;
         /** Only in a history line of a run with a contract, for an operation's endpoint: the status codes its calls got, ascending. */
         readonly statuses?: readonly string[] | undefined;
