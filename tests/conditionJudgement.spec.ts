@@ -308,6 +308,29 @@ not named as changed`, () => {
     expect([comparison.conditionListChangedOperations, comparison.conditionListChangedOperationCount]).toStrictEqual([[], 0]);
   });
 
+  test(`a baseline whose bit sets run far past its list (24 million positions) is read for the list's positions alone: \
+compared, not failed`, () => {
+    const everything = Buffer.alloc(3_000_000, 0xff).toString('base64');
+    const hostile = {
+      ...baseline,
+      endpoints: baseline.endpoints.map((entry) =>
+        entry.endpoint === 'GET /pets'
+          ? { ...entry, conditionsMet: [{ fingerprint: LIST, callCount: 2, met: everything, outside: everything }] }
+          : entry,
+      ),
+    };
+    const comparison = compared(reportOf(CALLS), hostile);
+    // The baseline met every one of GET /pets's 9; this run 0, 2, 3, 4, 7, 8: 1, 5 and 6 are no longer met, none newly.
+    expect(
+      comparison.noLongerMetConditions!.filter(({ operation }) => operation === 'GET /pets').map(({ condition }) => condition.where),
+    ).toStrictEqual([
+      '#/paths/~1pets/get/parameters/0',
+      '#/paths/~1pets/get/parameters/1/schema/minimum',
+      '#/paths/~1pets/get/parameters/1/schema/maximum',
+    ]);
+    expect(comparison.newlyMetConditions!.filter(({ operation }) => operation === 'GET /pets')).toStrictEqual([]);
+  });
+
   test('without the document the coverage is compared, and no condition is listed', () => {
     const comparison = compareWithBaseline(reportOf(CALLS), baseline).contract!;
     expect(comparison.conditionCoveragePercent).toStrictEqual({ before: 66.67, after: 66.67 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { QualityReport } from '../src/index.js';
 import { createTemporaryFolder, runProgram } from './support/runProgram.js';
@@ -254,4 +254,27 @@ test('merged reports add the conditions up as a union: a condition met on one sh
     [where('get/parameters/1/schema/minimum')],
     [where('post/requestBody/content/application~1json/schema/oneOf/0/properties/cat/maxLength')],
   ]);
+});
+
+test(`a report whose bit set of conditions holds a position no record can name (past 999,999) is refused by merge and as \
+a baseline (65), naming the place; nothing is written`, async () => {
+  const folder = await baseRun();
+  const report = JSON.parse(await readFile(join(folder, 'base.json'), 'utf8')) as { endpoints: { conditionsMet: { met: string }[] }[] };
+  // 3 MB of ones: 24 million positions, which a merge used to collect one by one until the Set it filled gave out (exit 70).
+  report.endpoints[0]!.conditionsMet[0]!.met = Buffer.alloc(3_000_000, 0xff).toString('base64');
+  await writeFile(join(folder, 'hostile.json'), JSON.stringify(report));
+  const refusal =
+    'the report "hostile.json" is not a quality-summary.json written by quality-evidence ' +
+    '(at endpoints[0].conditionsMet[0].met: Too big: expected string to have <=166668 characters)';
+
+  const merged = await command(folder, ['merge', 'hostile.json', 'base.json', '--output', 'merged.json']);
+  const compared = await command(folder, ['head.har', '--environment', 'ci', '--baseline', 'hostile.json', '--output', 'head.json']);
+
+  expect(merged).toStrictEqual({ exitCode: 65, stdout: '', stderr: `quality-evidence: ${refusal}\n` });
+  expect(compared).toStrictEqual({
+    exitCode: 65,
+    stdout: '',
+    stderr: `quality-evidence: ${refusal.replace('the report', 'the baseline report')}\n`,
+  });
+  expect((await readdir(folder)).sort()).toStrictEqual(['api.yaml', 'base.har', 'base.json', 'head.har', 'hostile.json']);
 });

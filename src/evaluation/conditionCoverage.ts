@@ -1,7 +1,7 @@
 import { conditionsOfOperation, type Condition, type ListedConditions } from '../contract/conditions.js';
 import type { Contract, ContractOperation } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { decodePositions, type PositionsMet } from '../summary/conditionTally.js';
+import type { PositionsMet } from '../summary/conditionTally.js';
 
 /**
  * Which of the conditions an operation's document declares (see
@@ -82,18 +82,18 @@ export function coveredConditions(
 ): Omit<OperationConditionCoverage, 'operation'> {
   const lists = evidence?.conditionsMet ?? [];
   const list = lists.find((candidate) => candidate.fingerprint === fingerprint);
-  const met = new Set(list === undefined ? [] : decodePositions(list.met));
-  const outside = new Set(list === undefined ? [] : decodePositions(list.outside));
+  const met = bitsOf(list?.met);
+  const outside = bitsOf(list?.outside);
   const seenStatuses = evidence?.statuses ?? [];
   const called = (evidence?.executionCount ?? 0) > 0;
   const bounds = conditions.map((condition, position) =>
-    condition.kind === 'bound' ? { reached: met.has(position), outside: outside.has(position) } : undefined,
+    condition.kind === 'bound' ? { reached: met(position), outside: outside(position) } : undefined,
   );
   const covered = conditions.map((condition, position) => {
     if (condition.kind === 'status') return seenStatuses.some((code) => statusCovers(condition.status, code));
     if (condition.kind === 'parameter' && condition.in === 'path' && called) return true;
-    if (condition.kind === 'bound') return met.has(position) && outside.has(position);
-    return met.has(position);
+    if (condition.kind === 'bound') return met(position) && outside(position);
+    return met(position);
   });
   return {
     conditions,
@@ -105,6 +105,16 @@ export function coveredConditions(
     otherList: list === undefined && lists.length > 0,
     fingerprint,
   };
+}
+
+/**
+ * Whether a bit set (see encodePositions) holds a position: read where the
+ * list has conditions only, so that a bit set of a report read as a
+ * baseline, however long, costs no more than the list.
+ */
+function bitsOf(encoded: string | undefined): (position: number) => boolean {
+  const bytes = Buffer.from(encoded ?? '', 'base64');
+  return (position) => ((bytes[position >> 3] ?? 0) & (1 << (position & 7))) !== 0;
 }
 
 /** Whether a declared status (`200`, `2XX`) covers a status code seen, as response coverage counts it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
+import { MAX_POSITIONS_LENGTH } from '../summary/conditionTally.js';
 import { bucketRange } from '../summary/latencyHistogram.js';
 import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
 
@@ -27,7 +28,7 @@ const count = z.int().min(0);
 const milliseconds = z.number().min(0).nullable();
 
 const statusCode = z.string().regex(/^[1-5]\d\d$/);
-const positions = z.base64();
+const positions = z.base64().max(MAX_POSITIONS_LENGTH);
 
 /**
  * A list of conditions the contract section counted for an operation of the
@@ -286,7 +287,9 @@ function isConditionList(value: unknown): boolean {
 
 // As zod's base64 checks it: its alphabet, at most two = at the end, a length a multiple of 4 (what atob then always decodes).
 function isBase64(value: unknown): boolean {
-  return typeof value === 'string' && value.length % 4 === 0 && /^[0-9a-zA-Z+/]*={0,2}$/.test(value);
+  return (
+    typeof value === 'string' && value.length <= MAX_POSITIONS_LENGTH && value.length % 4 === 0 && /^[0-9a-zA-Z+/]*={0,2}$/.test(value)
+  );
 }
 
 function isHistogram(value: unknown): boolean {
