@@ -99,7 +99,8 @@ async function reportFiles(folder: string): Promise<Record<string, string>> {
   return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(folder, name), 'utf8')] as const)));
 }
 
-test('compare writes what a run of HEAD’s records with --baseline BASE writes, byte for byte: the JSON, the Markdown and the page', async () => {
+test(`compare, given the document, writes what a run of HEAD’s records with --baseline BASE writes, byte for byte: the JSON, the \
+Markdown and the page`, async () => {
   const folder = await twoReports();
   const run = await command(folder, [
     'head-records.json',
@@ -113,7 +114,16 @@ test('compare writes what a run of HEAD’s records with --baseline BASE writes,
     'run/quality-summary.json',
     '--quiet',
   ]);
-  const compared = await command(folder, ['compare', 'base.json', 'head.json', '--output', 'compared/quality-summary.json', '--quiet']);
+  const compared = await command(folder, [
+    'compare',
+    'base.json',
+    'head.json',
+    '--openapi',
+    'openapi.json',
+    '--output',
+    'compared/quality-summary.json',
+    '--quiet',
+  ]);
 
   expect([run, compared]).toStrictEqual([
     { exitCode: 0, stdout: '', stderr: '' },
@@ -127,6 +137,7 @@ test('compare writes what a run of HEAD’s records with --baseline BASE writes,
     baseline?.newEndpoints,
     baseline?.contract?.noLongerExercisedOperations,
     baseline?.contract?.newUndeclaredStatuses,
+    baseline?.contract?.noLongerMetConditions,
   ]).toStrictEqual([
     ['GET /orders'],
     ['GET /health'],
@@ -135,7 +146,21 @@ test('compare writes what a run of HEAD’s records with --baseline BASE writes,
       { operation: 'GET /orders', status: '503' },
       { operation: 'GET /orders/{id}', status: '502' },
     ],
+    [{ operation: 'POST /orders', condition: { kind: 'status', where: '#/paths/~1orders/post/responses/201', status: '201' } }],
   ]);
+});
+
+test(`without the document, compare compares the conditions' coverage and lists none of them (the report's contract section \
+names no condition met)`, async () => {
+  const folder = await twoReports();
+  const outcome = await command(folder, ['compare', 'base.json', 'head.json', '--output', 'compared.json', '--formats', 'json', '--quiet']);
+
+  expect(outcome).toStrictEqual({ exitCode: 0, stdout: '', stderr: '' });
+  const { baseline } = JSON.parse(await readFile(join(folder, 'compared.json'), 'utf8')) as QualityReport;
+  // 8 conditions: the statuses each operation declares (1, 2, 2, 1) and the path parameter id of the two with one. BASE met all
+  // but POST's 400 and GET /orders/{id}'s 404: 6 of 8; HEAD no longer POST's 201 either (it never called POST): 5 of 8.
+  expect(baseline?.contract?.conditionCoveragePercent).toStrictEqual({ before: 75, after: 62.5 });
+  expect(Object.keys(baseline?.contract ?? {}).filter((key) => key.includes('Met') || key.startsWith('conditionList'))).toStrictEqual([]);
 });
 
 test('a baseline section HEAD holds, against another report, is replaced by the comparison with BASE', async () => {
@@ -261,6 +286,8 @@ test.describe('budgets', () => {
       'compare',
       'base.json',
       'head.json',
+      '--openapi',
+      'openapi.json',
       '--budgets',
       'budgets.json',
       '-o',

@@ -79,6 +79,7 @@ const listPets: OperationOf = {
     coveredConditionCount: 8,
     conditionCoveragePercent: 61.54,
     examinedCallCount: 2,
+    fingerprint: '0123456789abcdef',
     kinds: {
       parameter: { conditionCount: 3, coveredConditionCount: 3 },
       enumValue: { conditionCount: 4, coveredConditionCount: 2 },
@@ -128,6 +129,7 @@ const addPet: OperationOf = {
     coveredConditionCount: 2,
     conditionCoveragePercent: 50,
     examinedCallCount: 1,
+    fingerprint: '0123456789abcdef',
     kinds: {
       branch: { conditionCount: 2, coveredConditionCount: 1 },
       status: { conditionCount: 1, coveredConditionCount: 1 },
@@ -167,6 +169,7 @@ const unexamined: OperationOf = {
     coveredConditionCount: 1,
     conditionCoveragePercent: 7.69,
     examinedCallCount: 0,
+    fingerprint: '0123456789abcdef',
     kinds: {
       parameter: { conditionCount: 3, coveredConditionCount: 0 },
       enumValue: { conditionCount: 4, coveredConditionCount: 0 },
@@ -252,6 +255,7 @@ test.describe('the line beside operation coverage', () => {
         coveredConditionCount: 1,
         conditionCoveragePercent: 50,
         examinedCallCount: 0,
+        fingerprint: '0123456789abcdef',
         kinds: { status: { conditionCount: 2, coveredConditionCount: 1 } },
         unmet: [{ kind: 'status', where: '#/paths/~1pets~1{id}/delete/responses/404', status: '404' }],
         unlistedUnmetCount: 0,
@@ -319,6 +323,7 @@ what they sent last, with only their statuses; those never called left out`, () 
         coveredConditionCount: covered,
         conditionCoveragePercent: Math.round((covered / count) * 10_000) / 100,
         examinedCallCount: 1,
+        fingerprint: '0123456789abcdef',
         kinds: { optionalProperty: { conditionCount: count, coveredConditionCount: covered } },
         unmet: [],
         unlistedUnmetCount: count - covered,
@@ -368,6 +373,7 @@ a thousand operations of 50 unmet conditions each make a page under 1.5 MB and a
         coveredConditionCount: 10,
         conditionCoveragePercent: 16.67,
         examinedCallCount: 1,
+        fingerprint: '0123456789abcdef',
         kinds: {
           parameter: { conditionCount: 30, coveredConditionCount: 5 },
           enumValue: { conditionCount: 30, coveredConditionCount: 5 },
@@ -424,6 +430,7 @@ a thousand operations of 50 unmet conditions each make a page under 1.5 MB and a
         coveredConditionCount: 0,
         conditionCoveragePercent: 0,
         examinedCallCount: 1,
+        fingerprint: '0123456789abcdef',
         kinds: {
           parameter: { conditionCount: 1, coveredConditionCount: 0 },
           enumValue: { conditionCount: 1, coveredConditionCount: 0 },

@@ -5,7 +5,8 @@ import { expect, test } from './support/test.js';
 
 // The fast check of a history line is sound: it accepts a line only where the
 // zod schema does (a line it refuses goes to the schema, for the verdict and
-// the message). Checked on valid lines and on every kind of damage to one.
+// the message). Checked on valid lines and on every kind of damage to one,
+// what a run judged against a contract keeps of it included.
 
 const validRun = {
   time: '2026-11-25T12:00:00.000Z',
@@ -36,8 +37,19 @@ const validRun = {
           [151, 1],
         ],
       },
+      conditionLists: [{ fingerprint: '3e776319db70d9cc', met: 'uxY=', outside: '' }],
+      statuses: ['200', '503'],
+      undeclaredStatuses: ['503'],
+      schemaViolationCount: 1,
     },
   ],
+  contract: {
+    operationCoveragePercent: 50,
+    responseCoveragePercent: null,
+    conditionCount: 13,
+    coveredConditionCount: 8,
+    uncalledOperations: ['DELETE /orders/{id}'],
+  },
 };
 
 /** A value to put somewhere a line holds one: of every JSON type, and the edges of the rules. */
@@ -54,6 +66,9 @@ const anyValue = fc.oneof(
   fc.constant([1, 1]),
   fc.constant([0.5, 1]),
   fc.constant([1, 0]),
+  fc.constantFrom('uxY=', 'uxY', 'ux==', '3e776319db70d9cc', '3E776319DB70D9CC', '200', '099', 'GET /x'),
+  fc.constant(['200']),
+  fc.constant(['3e776319db70d9cc', 'x']),
 );
 
 /** Paths into the valid run: every field of the run, of its endpoint, of its histogram, and of a bin. */
@@ -64,6 +79,10 @@ const paths: readonly (readonly (string | number)[])[] = [
   ['endpoints', 0, 'latencyHistogram', 'bins', 0],
   ['endpoints', 0, 'latencyHistogram', 'bins', 0, 0],
   ['endpoints', 0, 'latencyHistogram', 'bins', 0, 1],
+  ...['conditionLists', 'statuses', 'undeclaredStatuses'].map((key) => ['endpoints', 0, key, 0]),
+  ...['fingerprint', 'met', 'outside', 'extra'].map((key) => ['endpoints', 0, 'conditionLists', 0, key]),
+  ...Object.keys(validRun.contract).map((key) => ['contract', key]),
+  ['contract', 'uncalledOperations', 0],
   ['endpoints', 0],
   ['endpoints', 1],
   ['extra'],

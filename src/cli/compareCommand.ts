@@ -27,10 +27,12 @@ import type { CommandContext } from './summariseCommand.js';
  * The settings compare takes from the table, flag and variable alike: the
  * files beside the report, the level of the latency test, quiet, and every
  * setting the exports read (`forExports` in its row), so that a new export
- * setting is taken here with no change. Where the report goes is --output
- * alone (QE_OUTPUT_PATH is not read): compare must be told.
+ * setting is taken here with no change; and the OpenAPI document HEAD was
+ * judged against, which names the conditions the comparison lists. Where
+ * the report goes is --output alone (QE_OUTPUT_PATH is not read): compare
+ * must be told.
  */
-const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', ...EXPORT_SETTING_KEYS, 'quiet'];
+const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', 'openapi', ...EXPORT_SETTING_KEYS, 'quiet'];
 
 const OPTIONS = {
   // Its settings' flags, as the settings table names them, and its own.
@@ -79,7 +81,11 @@ export async function compareCommand(context: CommandContext): Promise<number> {
   const runSettings = { ...settings, environment, slowResponseThresholdMs, outputFile, baselinePath: basePath };
   const { judgement, publish } = await openRun(runSettings, host, { reads });
   const budgets = budgetsPath === undefined ? undefined : await budgetsFor(head, budgetsPath, context.fileSystem);
-  const compared = compareReports(head, judgement.baseline!, { significanceLevel: judgement.significanceLevel, budgets });
+  const compared = compareReports(head, judgement.baseline!, {
+    significanceLevel: judgement.significanceLevel,
+    budgets,
+    contract: judgement.contract,
+  });
   const { report, reportText, files, warnings } = await publish(compared);
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
   else if (!quiet) {
@@ -177,6 +183,11 @@ ${optionHelpLine(
   '--budgets <file>',
   "judge the compared report by these budgets; without it, HEAD's recorded verdict is kept " +
     "(one that judged maxP95IncreasePercent against HEAD's own baseline is refused)",
+)}
+${optionHelpLine(
+  '--openapi <path>',
+  'the OpenAPI document HEAD was judged against (QE_OPENAPI_PATH; repeatable): with it, the conditions ' +
+    "newly met and no longer met are listed; HEAD's contract section is kept as it is",
 )}
 ${settingHelpLines([...EXPORT_SETTING_KEYS, 'quiet'])}
 ${optionHelpLine('--json', 'print the compared report JSON on stdout, on a terminal too')}

@@ -74,15 +74,27 @@ const contractLimits = {
   minResponseCoveragePercent: percentage(
     'At least this share of the pairs of an operation and a status it declares (default left out) seen, in percent',
   ),
+  minConditionCoveragePercent: percentage(
+    'At least this share of the conditions the operations declare (parameters, enum values, branches, optional properties, ' +
+      'statuses, bounds) met, in percent; for one operation (under operations), of its own conditions, and one that declares none is breached',
+  ),
   maxUndeclaredStatuses: count('At most this many statuses seen that an operation does not declare, counted once per operation and status'),
   maxUnmatchedEndpoints: count('At most this many endpoints whose calls match no operation of the contract'),
   maxSchemaViolations: count("At most this many bodies (responses and requests) that broke their operation's schema"),
 };
 
-/** The limits of one operation: those of an endpoint, the statuses it may answer undeclared, and the bodies that may break its schemas. */
+/**
+ * The limits of one operation: those of an endpoint, the statuses it may answer undeclared, the bodies that may break its
+ * schemas, and how many of its conditions the run must meet.
+ */
 const operationBudgetsSchema = z
   .strictObject(
-    { ...limits, maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses, maxSchemaViolations: contractLimits.maxSchemaViolations },
+    {
+      ...limits,
+      maxUndeclaredStatuses: contractLimits.maxUndeclaredStatuses,
+      maxSchemaViolations: contractLimits.maxSchemaViolations,
+      minConditionCoveragePercent: contractLimits.minConditionCoveragePercent,
+    },
     { error: 'must be an object of budgets' },
   )
   .meta({ title: 'OperationBudgets' });

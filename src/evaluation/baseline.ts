@@ -3,20 +3,27 @@ import { parseInputJson } from '../input/parseInputJson.js';
 import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { z } from 'zod';
+import { baselineContractCoverageSchema } from '../report/contractSchemas.js';
 import { NEW_STATUS_LIMIT, type BaselineComparison, type FlakinessChange } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 import { DEFAULT_SIGNIFICANCE_LEVEL, runShiftOf, shiftPercent, smallestPValue, testLatencyChange } from './latencyChange.js';
 import { HISTOGRAM_RELATIVE_ACCURACY, histogramCount, type LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
 import { compareContracts } from './contractComparison.js';
+import { compareConditions } from './conditionComparison.js';
+import type { Contract } from '../contract/contract.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with
  * the same `schemaVersion`. The statistics added after the first release
- * may be missing from an older report; what is missing compares as null.
+ * may be missing from an older report, as may its contract section's
+ * conditions; what is missing compares as null.
  */
 const baselineReportSchema = qualityReportSchema
-  .extend({ endpoints: z.array(endpointStatisticsSchema.partial({ latencyHistogram: true })) })
+  .extend({
+    endpoints: z.array(endpointStatisticsSchema.partial({ latencyHistogram: true })),
+    contract: baselineContractCoverageSchema.optional(),
+  })
   .partial({
     expectedStatuses: true,
     expectedErrorCount: true,
@@ -115,9 +122,11 @@ function keepProtoFailures(written: Record<string, unknown>, parsed: Record<stri
   Object.defineProperty(parsed, '__proto__', { value: count, enumerable: true, writable: true, configurable: true });
 }
 
-/** How a comparison judges latency: the significance level of its test (see latencyChange.ts). */
+/** How a comparison judges latency (the significance level of its test, see latencyChange.ts), and the document its conditions are of. */
 export interface ComparisonOptions {
   readonly significanceLevel?: number | undefined;
+  /** The contract the report was judged against: with it, the conditions newly met and no longer met are listed (compareConditions). */
+  readonly contract?: Contract | undefined;
 }
 
 /**
@@ -130,14 +139,16 @@ export interface ComparisonOptions {
  * does not read as failing more. Each endpoint also says the statuses it
  * got that the baseline never did, and how its flakiness changed, where
  * the baseline says; with a contract section in both reports, the
- * comparison says what the run did to the contract (compareContracts).
- * It reads the reports alone (histograms, counts, the contract sections):
- * `quality-evidence compare` gives what a run with the baseline gives.
+ * comparison says what the run did to the contract (compareContracts), and
+ * with the document too, which conditions it newly met and no longer met.
+ * It reads the reports alone (histograms, counts, the contract sections)
+ * and the document: `quality-evidence compare` given the same document
+ * gives what a run with the baseline gives.
  */
 export function compareWithBaseline(
   report: QualityReport,
   baseline: ComparedRun,
-  { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL }: ComparisonOptions = {},
+  { significanceLevel = DEFAULT_SIGNIFICANCE_LEVEL, contract }: ComparisonOptions = {},
 ): BaselineComparison {
   const beforeEndpoints = new Map((baseline.endpoints ?? []).map((entry) => [entry.endpoint, entry]));
   const afterEndpoints = new Map(report.endpoints.map((entry) => [entry.endpoint, entry]));
@@ -210,7 +221,12 @@ export function compareWithBaseline(
     missingEndpoints: sorted([...beforeEndpoints.keys()].filter((endpoint) => !afterEndpoints.has(endpoint))),
     ...(report.contract === undefined || baseline.contract === undefined
       ? {}
-      : { contract: compareContracts(report.contract, baseline.contract) }),
+      : {
+          contract: {
+            ...compareContracts(report.contract, baseline.contract),
+            ...(contract === undefined ? {} : compareConditions(report, contract, baseline)),
+          },
+        }),
   };
 }
 
@@ -218,7 +234,8 @@ export function compareWithBaseline(
  * The status codes an endpoint's calls got now and never in the baseline,
  * ascending, at most NEW_STATUS_LIMIT, and how many; nothing when the
  * baseline has no status codes of it (it did not run it, or it is a run of
- * the history file, whose lines keep none).
+ * the history file, whose lines keep no counts of them: only an operation's
+ * statuses seen, for its conditions).
  */
 function newStatusesOf(
   after: Readonly<Record<string, number>>,

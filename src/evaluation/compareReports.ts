@@ -1,7 +1,9 @@
 import type { Budgets } from '../config/budgetsSchema.js';
+import type { Contract } from '../contract/contract.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { judgeReport } from './judgeReport.js';
+import { compareWithBaseline } from './baseline.js';
+import { evaluateBudgets } from './evaluateBudgets.js';
 
 /** How {@link compareReports} judges: the baseline's significance level, and budgets to judge the compared report by. */
 export interface ReportComparisonOptions {
@@ -9,6 +11,8 @@ export interface ReportComparisonOptions {
   readonly significanceLevel?: number | undefined;
   /** Budgets judged afresh on the compared report; absent, the verdict the report recorded is kept. */
   readonly budgets?: Budgets | undefined;
+  /** The document the report was judged against: the conditions newly met and no longer met are listed only with it. */
+  readonly contract?: Contract | undefined;
 }
 
 /**
@@ -21,14 +25,17 @@ export interface ReportComparisonOptions {
  * report recorded is kept, which the same budgets give again unless one of
  * them compares with a baseline (`maxP95IncreasePercent`): the caller
  * refuses that case. Keys keep the report's order, the judgement's sections
- * last, as a run writes them.
+ * last, as a run writes them. The document, when given, only says which
+ * conditions the comparison names: the contract section is the run's own,
+ * never counted again.
  */
 export function compareReports(
   head: QualityReport,
   base: ComparedRun,
-  { significanceLevel, budgets }: ReportComparisonOptions = {},
+  { significanceLevel, budgets, contract }: ReportComparisonOptions = {},
 ): QualityReport {
   const { baseline, budgets: recorded, ...report } = head;
-  const judged = judgeReport(report, { baseline: base, significanceLevel, budgets });
-  return budgets === undefined && recorded !== undefined ? { ...judged, budgets: recorded } : judged;
+  const compared = { ...report, baseline: compareWithBaseline(report, base, { significanceLevel, contract }) };
+  if (budgets !== undefined) return { ...compared, budgets: evaluateBudgets(compared, budgets) };
+  return recorded === undefined ? compared : { ...compared, budgets: recorded };
 }

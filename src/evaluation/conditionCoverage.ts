@@ -1,7 +1,7 @@
-import { conditionsOfOperation, type Condition } from '../contract/conditions.js';
+import { conditionsOfOperation, type Condition, type ListedConditions } from '../contract/conditions.js';
 import type { Contract, ContractOperation } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { decodePositions } from '../summary/conditionTally.js';
+import type { PositionsMet } from '../summary/conditionTally.js';
 
 /**
  * Which of the conditions an operation's document declares (see
@@ -60,36 +60,70 @@ export function conditionCoverageOf(report: QualityReport, contract: Contract): 
     listsOfLabel.set(operation.label, lists);
   });
   return contract.operations.map((operation, index) => {
-    const { conditions, fingerprint } = conditionsOfOperation(contract, index);
+    const listed = conditionsOfOperation(contract, index);
     const entry = byLabel.get(operation.label);
-    const lists = entry?.conditionsMet ?? [];
-    const list = lists.find((candidate) => candidate.fingerprint === fingerprint);
-    const met = new Set(list === undefined ? [] : decodePositions(list.met));
-    const outside = new Set(list === undefined ? [] : decodePositions(list.outside));
-    const seenStatuses = entry === undefined ? [] : Object.keys(entry.statusCodes).sort();
-    const called = (entry?.executionCount ?? 0) > 0;
-    const bounds = conditions.map((condition, position) =>
-      condition.kind === 'bound' ? { reached: met.has(position), outside: outside.has(position) } : undefined,
-    );
-    const covered = conditions.map((condition, position) => {
-      if (condition.kind === 'status') return seenStatuses.some((code) => statusCovers(condition.status, code));
-      if (condition.kind === 'parameter' && condition.in === 'path' && called) return true;
-      if (condition.kind === 'bound') return met.has(position) && outside.has(position);
-      return met.has(position);
-    });
-    return {
-      operation,
-      conditions,
-      covered,
-      bounds,
-      executionCount: entry?.executionCount ?? 0,
-      seenStatuses,
-      examinedCallCount: list?.callCount ?? 0,
-      otherList:
-        list === undefined && lists.length > 0 && !lists.some((entry) => listsOfLabel.get(operation.label)?.has(entry.fingerprint)),
-      fingerprint,
-    };
+    const evidence =
+      entry === undefined
+        ? undefined
+        : { executionCount: entry.executionCount, statuses: Object.keys(entry.statusCodes).sort(), conditionsMet: entry.conditionsMet };
+    return { operation, ...coveredConditions(listed, evidence, listsOfLabel.get(operation.label)) };
   });
+}
+
+/** What a run kept of one endpoint's calls that says which conditions they met: a report's endpoint entry, or a history line's. */
+export interface ConditionEvidence {
+  readonly executionCount: number;
+  /** The status codes its calls got, ascending. */
+  readonly statuses: readonly string[];
+  readonly conditionsMet?: readonly PositionsMet[] | undefined;
+}
+
+/**
+ * Which of one list of conditions an endpoint's calls met (none: an
+ * endpoint that did not run), by the rules of {@link conditionCoverageOf}:
+ * the same for this run and for a baseline, so that the two compare.
+ */
+export function coveredConditions(
+  { conditions, fingerprint }: Pick<ListedConditions, 'conditions' | 'fingerprint'>,
+  evidence: ConditionEvidence | undefined,
+  sameLabelLists?: ReadonlySet<string>,
+): Omit<OperationConditionCoverage, 'operation'> {
+  const lists = evidence?.conditionsMet ?? [];
+  const list = lists.find((candidate) => candidate.fingerprint === fingerprint);
+  const met = bitsOf(list?.met);
+  const outside = bitsOf(list?.outside);
+  const seenStatuses = evidence?.statuses ?? [];
+  const called = (evidence?.executionCount ?? 0) > 0;
+  const bounds = conditions.map((condition, position) =>
+    condition.kind === 'bound' ? { reached: met(position), outside: outside(position) } : undefined,
+  );
+  const covered = conditions.map((condition, position) => {
+    if (condition.kind === 'status') return seenStatuses.some((code) => statusCovers(condition.status, code));
+    if (condition.kind === 'parameter' && condition.in === 'path' && called) return true;
+    if (condition.kind === 'bound') return met(position) && outside(position);
+    return met(position);
+  });
+  return {
+    conditions,
+    covered,
+    bounds,
+    executionCount: evidence?.executionCount ?? 0,
+    seenStatuses: [...seenStatuses],
+    examinedCallCount: list?.callCount ?? 0,
+    // The list of an operation sharing the label (its calls were examined against the first one's) is no other version.
+    otherList: list === undefined && lists.length > 0 && !lists.some((entry) => sameLabelLists?.has(entry.fingerprint) === true),
+    fingerprint,
+  };
+}
+
+/**
+ * Whether a bit set (see encodePositions) holds a position: read where the
+ * list has conditions only, so that a bit set of a report read as a
+ * baseline, however long, costs no more than the list.
+ */
+function bitsOf(encoded: string | undefined): (position: number) => boolean {
+  const bytes = Buffer.from(encoded ?? '', 'base64');
+  return (position) => ((bytes[position >> 3] ?? 0) & (1 << (position & 7))) !== 0;
 }
 
 /** Whether a declared status (`200`, `2XX`) covers a status code seen, as response coverage counts it. */

@@ -1,5 +1,7 @@
-import type { ContractCoverage, ContractOperationCoverage } from '../report/contractSchemas.js';
+import type { ComparedContract } from '../history/historyBaseline.js';
+import type { ContractCoverage } from '../report/contractSchemas.js';
 import { CONTRACT_CHANGE_LIMIT, type ContractComparison } from '../report/verdictSchemas.js';
+import { coveragePercentOf } from './contractCoverage.js';
 
 /**
  * What a run did to the API's contract against a baseline, from the two
@@ -12,9 +14,11 @@ import { CONTRACT_CHANGE_LIMIT, type ContractComparison } from '../report/verdic
  * that this report's contract dropped is left out: it is no longer the
  * contract's. Operations that share a label (the same method and path in
  * two documents) share its calls: counted once, their undeclared statuses
- * together.
+ * together. The baseline may be a history line's (see ComparedContract);
+ * which conditions were newly met is compareConditions' (it needs the
+ * document).
  */
-export function compareContracts(after: ContractCoverage, before: ContractCoverage): ContractComparison {
+export function compareContracts(after: ContractCoverage, before: ComparedContract): ContractComparison {
   const operationsAfter = byLabel(after.operations);
   const operationsBefore = byLabel(before.operations);
   const newlyExercised: string[] = [];
@@ -42,6 +46,10 @@ export function compareContracts(after: ContractCoverage, before: ContractCovera
   return {
     operationCoveragePercent: { before: before.operationCoveragePercent, after: after.operationCoveragePercent },
     responseCoveragePercent: { before: before.responseCoveragePercent, after: after.responseCoveragePercent },
+    conditionCoveragePercent: {
+      before: before.conditionCount === undefined ? null : coveragePercentOf(before.coveredConditionCount ?? 0, before.conditionCount),
+      after: after.conditionCoveragePercent,
+    },
     newlyExercisedOperations: newlyExercised.slice(0, CONTRACT_CHANGE_LIMIT),
     newlyExercisedOperationCount: newlyExercised.length,
     noLongerExercisedOperations: noLongerExercised.slice(0, CONTRACT_CHANGE_LIMIT),
@@ -65,7 +73,7 @@ interface LabelledOperation {
 }
 
 // A Map, never a property lookup: a label may be "GET /__proto__".
-function byLabel(operations: readonly ContractOperationCoverage[]): Map<string, LabelledOperation> {
+function byLabel(operations: ComparedContract['operations']): Map<string, LabelledOperation> {
   const labelled = new Map<string, LabelledOperation>();
   for (const operation of operations) {
     const first = labelled.get(operation.endpoint);

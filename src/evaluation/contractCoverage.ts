@@ -6,7 +6,8 @@ import {
   type OperationConditionsReport,
   type UnmetCondition,
 } from '../report/contractSchemas.js';
-import { conditionCoverageOf, type OperationConditionCoverage } from './conditionCoverage.js';
+import type { Condition } from '../contract/conditions.js';
+import { conditionCoverageOf, type BoundCoverage, type OperationConditionCoverage } from './conditionCoverage.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
 
@@ -51,10 +52,10 @@ export function contractCoverage(report: QualityReport, contract: Contract): Con
     documents: contract.documents.map(({ path, name, version }) => ({ path: name ?? path, version })),
     operationCount: operations.length,
     exercisedOperationCount,
-    operationCoveragePercent: percentOf(exercisedOperationCount, operations.length),
+    operationCoveragePercent: coveragePercentOf(exercisedOperationCount, operations.length),
     declaredResponseCount,
     exercisedResponseCount,
-    responseCoveragePercent: percentOf(exercisedResponseCount, declaredResponseCount),
+    responseCoveragePercent: coveragePercentOf(exercisedResponseCount, declaredResponseCount),
     ...conditionTotals(operations),
     operations,
     unmatchedEndpoints: report.endpoints
@@ -126,21 +127,26 @@ function conditionsReportOf(coverage: OperationConditionCoverage): OperationCond
     if (covered[position] === true) return;
     unmetCount++;
     if (unmet.length >= MAX_LISTED_UNMET_CONDITIONS) return;
-    const bound = bounds[position];
-    if (condition.kind === 'bound') unmet.push({ ...condition, reached: bound?.reached ?? false, outside: bound?.outside ?? false });
-    else unmet.push({ ...condition });
+    unmet.push(unmetConditionOf(condition, bounds[position]));
   });
   const coveredConditionCount = conditions.length - unmetCount;
   return {
+    fingerprint: coverage.fingerprint,
     conditionCount: conditions.length,
     coveredConditionCount,
-    conditionCoveragePercent: percentOf(coveredConditionCount, conditions.length),
+    conditionCoveragePercent: coveragePercentOf(coveredConditionCount, conditions.length),
     examinedCallCount: coverage.examinedCallCount,
     ...(coverage.otherList ? { otherDocumentVersion: true as const } : {}),
     kinds,
     unmet,
     unlistedUnmetCount: unmetCount - unmet.length,
   };
+}
+
+/** A condition as the report lists one unmet: a bound with how far the run went (its two halves). */
+export function unmetConditionOf(condition: Condition, bound: BoundCoverage | undefined): UnmetCondition {
+  if (condition.kind === 'bound') return { ...condition, reached: bound?.reached ?? false, outside: bound?.outside ?? false };
+  return { ...condition };
 }
 
 /** The conditions over every operation; calls examined counted once per endpoint (operations sharing a label share its calls). */
@@ -156,7 +162,7 @@ function conditionTotals(operations: readonly ContractOperationCoverage[]) {
   return {
     conditionCount,
     coveredConditionCount,
-    conditionCoveragePercent: percentOf(coveredConditionCount, conditionCount),
+    conditionCoveragePercent: coveragePercentOf(coveredConditionCount, conditionCount),
     examinedCallCount: [...examined.values()].reduce((sum, count) => sum + count, 0),
   };
 }
@@ -177,6 +183,7 @@ function covers(declared: string, seen: string): boolean {
   return declared === seen;
 }
 
-function percentOf(part: number, whole: number): number | null {
+/** A share in percent as the contract section gives it: rounded to 2 decimals, null when there is nothing to cover. */
+export function coveragePercentOf(part: number, whole: number): number | null {
   return whole === 0 ? null : Math.round((part / whole) * 10_000) / 100;
 }

@@ -77,6 +77,7 @@ const CONTRACT_LIMITS: readonly {
   readonly budget:
     | 'minOperationCoveragePercent'
     | 'minResponseCoveragePercent'
+    | 'minConditionCoveragePercent'
     | 'maxUndeclaredStatuses'
     | 'maxUnmatchedEndpoints'
     | 'maxSchemaViolations';
@@ -84,6 +85,11 @@ const CONTRACT_LIMITS: readonly {
 }[] = [
   { budget: 'minOperationCoveragePercent', measure: (contract) => contract?.operationCoveragePercent ?? null },
   { budget: 'minResponseCoveragePercent', measure: (contract) => contract?.responseCoveragePercent ?? null },
+  // A report of a version before condition coverage (read by check) has none: nothing is measured.
+  {
+    budget: 'minConditionCoveragePercent',
+    measure: (contract) => (contract as Partial<Contract> | undefined)?.conditionCoveragePercent ?? null,
+  },
   { budget: 'maxUndeclaredStatuses', measure: (contract) => (contract === undefined ? null : undeclaredStatusCount(contract.operations)) },
   { budget: 'maxUnmatchedEndpoints', measure: (contract) => contract?.unmatchedEndpoints.length ?? null },
   { budget: 'maxSchemaViolations', measure: (contract) => contract?.schemaViolationCount ?? null },
@@ -91,11 +97,16 @@ const CONTRACT_LIMITS: readonly {
 
 /** The contract limits an operation has besides an endpoint's, measured on its entry of the contract section. */
 const OPERATION_CONTRACT_LIMITS: readonly {
-  readonly budget: 'maxUndeclaredStatuses' | 'maxSchemaViolations';
-  readonly measure: (operation: ContractOperationCoverage) => number;
+  readonly budget: 'maxUndeclaredStatuses' | 'maxSchemaViolations' | 'minConditionCoveragePercent';
+  readonly measure: (operation: ContractOperationCoverage) => number | null;
 }[] = [
   { budget: 'maxUndeclaredStatuses', measure: (operation) => operation.undeclaredStatuses.length },
   { budget: 'maxSchemaViolations', measure: (operation) => operation.schemaViolationCount },
+  // One that declares no condition has nothing to cover (null): breached, as missing evidence is.
+  {
+    budget: 'minConditionCoveragePercent',
+    measure: (operation) => (operation as Partial<ContractOperationCoverage>).conditions?.conditionCoveragePercent ?? null,
+  },
 ];
 
 /** Statuses seen that their operation does not declare, once per operation and status. */

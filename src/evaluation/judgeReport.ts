@@ -37,6 +37,6 @@ export function judgeReport(report: QualityReport, { budgets, baseline, contract
       history: trends.history,
     };
   }
-  if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline, { significanceLevel }) };
+  if (baseline !== undefined) judged = { ...judged, baseline: compareWithBaseline(judged, baseline, { significanceLevel, contract }) };
   return budgets === undefined ? judged : { ...judged, budgets: evaluateBudgets(judged, budgets) };
 }

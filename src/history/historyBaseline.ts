@@ -1,10 +1,10 @@
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { quoteText } from '../renderValue.js';
-import type { ContractCoverage } from '../report/contractSchemas.js';
 import type { RunIdentity } from '../report/historySchemas.js';
+import type { PositionsMet } from '../summary/conditionTally.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
-import type { HistoryRun } from './historyLine.js';
+import type { HistoryContract, HistoryRun } from './historyLine.js';
 
 /** The variables that say what a pull request (or merge request) is based on. */
 export interface CiVariables {
@@ -87,7 +87,11 @@ export function baselineRunOf(
   };
 }
 
-/** A run as the baseline comparison reads it: its totals, and each endpoint's counts, p50, p95 and histogram. */
+/**
+ * A run as the baseline comparison reads it: its totals, each endpoint's
+ * counts, p50, p95 and histogram, and its contract section or what a
+ * history line kept of it.
+ */
 export interface ComparedRun {
   readonly environment: string;
   readonly executionCount: number;
@@ -104,16 +108,38 @@ export interface ComparedRun {
         readonly failedExecutionCount: number;
         readonly responseTimeMs: { readonly p50: number | null; readonly p95: number | null };
         readonly latencyHistogram?: LatencyHistogram | undefined;
-        /** Only in a baseline report (a history line keeps none): the endpoint's executions by status code. */
+        /** Only in a baseline report (a history line keeps no counts): the endpoint's executions by status code. */
         readonly statusCodes?: Readonly<Record<string, number>> | undefined;
+        /** Only in a history line of a run with a contract, for an operation's endpoint: the status codes its calls got, ascending. */
+        readonly statuses?: readonly string[] | undefined;
+        /** Only where its records said which conditions they met: as the report's endpoint keeps them (a history line: without counts). */
+        readonly conditionsMet?: readonly PositionsMet[] | undefined;
       }[]
     | undefined;
   /** Only in a baseline report of the Playwright reporter: its flaky endpoints. */
   readonly flakyEndpoints?: readonly string[] | undefined;
-  /** Only in a baseline report judged against a contract: its contract section. */
-  readonly contract?: ContractCoverage | undefined;
+  /** Only in a baseline report judged against a contract, or a history line of one: its contract section, or what the line kept of it. */
+  readonly contract?: ComparedContract | undefined;
   /** Only for a run taken from a history file: which run it was. */
   readonly run?: RunIdentity | undefined;
+}
+
+/** What the comparison reads of a baseline's contract section: a report's, or what a history line kept of it. */
+export interface ComparedContract {
+  readonly operationCoveragePercent: number | null;
+  readonly responseCoveragePercent: number | null;
+  /** Absent in a report or a history line of a version before condition coverage. */
+  readonly conditionCount?: number | undefined;
+  readonly coveredConditionCount?: number | undefined;
+  /** Its operations, by endpoint label; those sharing a label (the same method and path in two documents) share its calls. */
+  readonly operations: readonly {
+    readonly endpoint: string;
+    readonly executionCount: number;
+    readonly undeclaredStatuses: readonly string[];
+    readonly schemaViolationCount: number;
+    /** The list of conditions counted, by its fingerprint; a history line keeps it only for an operation called. */
+    readonly conditions?: { readonly fingerprint?: string | undefined } | undefined;
+  }[];
 }
 
 /** A run of the history as a baseline. */
@@ -136,7 +162,12 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
       failedExecutionCount: entry.failedExecutionCount,
       responseTimeMs: { p50: entry.p50, p95: entry.p95 },
       latencyHistogram: entry.latencyHistogram,
+      ...(entry.statuses === undefined ? {} : { statuses: entry.statuses }),
+      ...(entry.conditionLists === undefined
+        ? {}
+        : { conditionsMet: entry.conditionLists.map(({ fingerprint, met, outside }) => ({ fingerprint, met, outside })) }),
     })),
+    ...(run.contract === undefined ? {} : { contract: comparedContractOf(run.contract, run.endpoints) }),
     run: {
       time,
       ...(commit === undefined ? {} : { commit }),
@@ -144,4 +175,25 @@ export function comparedRunOf(run: HistoryRun): ComparedRun {
       ...(runId === undefined ? {} : { runId }),
     },
   };
+}
+
+/**
+ * A line's contract as the comparison reads a report's contract section:
+ * each called operation from its endpoint (one per list of conditions its
+ * label's operations were counted in, each sharing the endpoint's calls),
+ * each one not called from the line's list of them.
+ */
+function comparedContractOf(contract: HistoryContract, endpoints: HistoryRun['endpoints']): ComparedContract {
+  const { operationCoveragePercent, responseCoveragePercent, conditionCount, coveredConditionCount, uncalledOperations } = contract;
+  const called = endpoints.flatMap((entry) =>
+    (entry.conditionLists ?? []).map(({ fingerprint }) => ({
+      endpoint: entry.endpoint,
+      executionCount: entry.executionCount,
+      undeclaredStatuses: entry.undeclaredStatuses ?? [],
+      schemaViolationCount: entry.schemaViolationCount ?? 0,
+      conditions: { fingerprint },
+    })),
+  );
+  const uncalled = uncalledOperations.map((endpoint) => ({ endpoint, executionCount: 0, undeclaredStatuses: [], schemaViolationCount: 0 }));
+  return { operationCoveragePercent, responseCoveragePercent, conditionCount, coveredConditionCount, operations: [...called, ...uncalled] };
 }

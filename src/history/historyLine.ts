@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
+import { MAX_POSITIONS_LENGTH } from '../summary/conditionTally.js';
 import { bucketRange } from '../summary/latencyHistogram.js';
 import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
 
@@ -8,8 +9,10 @@ import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js'
  * The history file (`historyPath`): JSON Lines, one line per run, oldest
  * first, after a first line that states the schema version. A line holds
  * what trends and a baseline need of a run, per endpoint: counts, three
- * exact percentiles and the latency histogram. Never a body, a header, a
- * query string or a test's name.
+ * exact percentiles and the latency histogram; and, for a run judged
+ * against a contract, what a baseline needs to compare the contract and its
+ * conditions as a baseline report's contract section compares. Never a
+ * body, a header, a query string or a test's name.
  */
 
 /** The version of the history file's lines; raised on any incompatible change. */
@@ -24,7 +27,26 @@ export const historyHeaderSchema = z.strictObject({
 const count = z.int().min(0);
 const milliseconds = z.number().min(0).nullable();
 
-/** One endpoint of one run. */
+const statusCode = z.string().regex(/^[1-5]\d\d$/);
+const positions = z.base64().max(MAX_POSITIONS_LENGTH);
+
+/**
+ * A list of conditions the contract section counted for an operation of the
+ * endpoint, and what its calls met of it: the positions of the report's
+ * conditionsMet entry of the list (bit sets alike; empty when no record
+ * said), without its count of calls, which no comparison reads.
+ */
+const historyConditionListSchema = z.strictObject({
+  fingerprint: z.string().regex(/^[0-9a-f]{16}$/),
+  met: positions,
+  outside: positions,
+});
+
+/**
+ * One endpoint of one run. The fields after the histogram are only an
+ * operation's endpoint's, in a run judged against a contract (absent in
+ * lines of versions before condition coverage).
+ */
 export const historyEndpointSchema = z.strictObject({
   endpoint: z.string().min(1),
   executionCount: z.int().min(1),
@@ -35,6 +57,24 @@ export const historyEndpointSchema = z.strictObject({
   p95: milliseconds,
   p99: milliseconds,
   latencyHistogram: latencyHistogramSchema,
+  /** The lists of conditions the contract section counted for the operations of this label, in its order, and what was met of each. */
+  conditionLists: z.array(historyConditionListSchema).min(1).optional(),
+  /** The status codes its calls got, ascending: the statuses of its conditions a call met. */
+  statuses: z.array(statusCode).optional(),
+  /** Only when some: the statuses its operations do not declare, ascending. */
+  undeclaredStatuses: z.array(statusCode).min(1).optional(),
+  /** Only when some: its bodies off their operation's schema. */
+  schemaViolationCount: z.int().min(1).optional(),
+});
+
+/** What a line keeps of the report's contract section (besides its endpoints'): the coverage a baseline compares. */
+export const historyContractSchema = z.strictObject({
+  operationCoveragePercent: z.number().min(0).max(100).nullable(),
+  responseCoveragePercent: z.number().min(0).max(100).nullable(),
+  conditionCount: count,
+  coveredConditionCount: count,
+  /** The labels of the operations the run did not call, in the contract's order (the others are its endpoints). */
+  uncalledOperations: z.array(z.string().min(1)),
 });
 
 /** One run, as a line of the history file. */
@@ -49,13 +89,22 @@ export const historyRunSchema = z.strictObject({
   /** Absent in lines of versions before 0.2. */
   serverErrorCount: count.optional(),
   endpoints: z.array(historyEndpointSchema),
+  /** Only for a run judged against a contract; absent in lines of versions before condition coverage. */
+  contract: historyContractSchema.optional(),
 });
 
 export type HistoryRun = z.infer<typeof historyRunSchema>;
 export type HistoryEndpoint = z.infer<typeof historyEndpointSchema>;
+export type HistoryContract = z.infer<typeof historyContractSchema>;
+export type HistoryConditionList = z.infer<typeof historyConditionListSchema>;
 
-/** The line a run appends: its identity, its totals and each endpoint's counts, percentiles and histogram. */
+/**
+ * The line a run appends: its identity, its totals and each endpoint's
+ * counts, percentiles and histogram; with a contract section, its coverage
+ * and what each operation's endpoint met of its conditions.
+ */
 export function historyRunOf(report: QualityReport, identity: RunIdentity): HistoryRun {
+  const operations = report.contract === undefined ? undefined : operationsByLabel(report.contract);
   return {
     ...identity,
     environment: report.environment,
@@ -75,7 +124,61 @@ export function historyRunOf(report: QualityReport, identity: RunIdentity): Hist
       p95: entry.responseTimeMs.p95,
       p99: entry.responseTimeMs.p99,
       latencyHistogram: entry.latencyHistogram,
+      ...contractOfEndpoint(entry, operations?.get(entry.endpoint)),
     })),
+    ...(report.contract === undefined ? {} : { contract: historyContractOf(report.contract) }),
+  };
+}
+
+type ContractSection = NonNullable<QualityReport['contract']>;
+
+/** What the operations of one label gave the contract section: their lists of conditions, undeclared statuses, bodies off their schema. */
+interface LabelledOperations {
+  readonly lists: Set<string>;
+  readonly undeclaredStatuses: Set<string>;
+  readonly schemaViolationCount: number;
+}
+
+// A Map, never a property lookup: a label may be "GET /__proto__".
+function operationsByLabel(contract: ContractSection): Map<string, LabelledOperations> {
+  const byLabel = new Map<string, LabelledOperations>();
+  for (const operation of contract.operations) {
+    const known = byLabel.get(operation.endpoint);
+    const labelled = known ?? { lists: new Set<string>(), undeclaredStatuses: new Set<string>(), schemaViolationCount: 0 };
+    labelled.lists.add(operation.conditions.fingerprint);
+    for (const status of operation.undeclaredStatuses) labelled.undeclaredStatuses.add(status);
+    byLabel.set(operation.endpoint, { ...labelled, schemaViolationCount: operation.schemaViolationCount });
+  }
+  return byLabel;
+}
+
+/**
+ * An operation's endpoint's part of the contract: the lists counted and what its calls met of each, the statuses seen;
+ * what its records met of another list (recorded with another version of the document) no baseline compares, and is left out.
+ */
+function contractOfEndpoint(entry: QualityReport['endpoints'][number], operations: LabelledOperations | undefined) {
+  if (operations === undefined) return {};
+  const conditionLists = [...operations.lists].map((fingerprint) => {
+    const met = entry.conditionsMet?.find((list) => list.fingerprint === fingerprint);
+    return { fingerprint, met: met?.met ?? '', outside: met?.outside ?? '' };
+  });
+  return {
+    conditionLists,
+    statuses: Object.keys(entry.statusCodes).sort(),
+    ...(operations.undeclaredStatuses.size === 0 ? {} : { undeclaredStatuses: [...operations.undeclaredStatuses].sort() }),
+    ...(operations.schemaViolationCount === 0 ? {} : { schemaViolationCount: operations.schemaViolationCount }),
+  };
+}
+
+function historyContractOf(contract: ContractSection): HistoryContract {
+  return {
+    operationCoveragePercent: contract.operationCoveragePercent,
+    responseCoveragePercent: contract.responseCoveragePercent,
+    conditionCount: contract.conditionCount,
+    coveredConditionCount: contract.coveredConditionCount,
+    uncalledOperations: [
+      ...new Set(contract.operations.filter((operation) => operation.executionCount === 0).map((operation) => operation.endpoint)),
+    ],
   };
 }
 
@@ -119,6 +222,11 @@ export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string
 
 const RUN_KEYS = new Set(Object.keys(historyRunSchema.shape));
 const ENDPOINT_KEYS = new Set(Object.keys(historyEndpointSchema.shape));
+const OPTIONAL_ENDPOINT_KEYS = ['conditionLists', 'statuses', 'undeclaredStatuses', 'schemaViolationCount'];
+const REQUIRED_ENDPOINT_KEY_COUNT = ENDPOINT_KEYS.size - OPTIONAL_ENDPOINT_KEYS.length;
+const CONDITION_LIST_KEYS = new Set(['fingerprint', 'met', 'outside']);
+const STATUS_CODE = /^[1-5]\d\d$/;
+const FINGERPRINT = /^[0-9a-f]{16}$/;
 const HISTOGRAM_KEYS = new Set(['relativeAccuracy', 'zeroCount', 'bins']);
 
 /** The run's own fields checked by zod, its endpoints left to the fast check below. */
@@ -141,8 +249,10 @@ export function isHistoryRun(value: unknown): value is HistoryRun {
 function isHistoryEndpoint(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
-  if (keys.length !== ENDPOINT_KEYS.size || !keys.every((key) => ENDPOINT_KEYS.has(key))) return false;
+  const optional = OPTIONAL_ENDPOINT_KEYS.filter((key) => Object.hasOwn(value, key)).length;
+  if (keys.length !== REQUIRED_ENDPOINT_KEY_COUNT + optional || !keys.every((key) => ENDPOINT_KEYS.has(key))) return false;
   const { endpoint, executionCount, failedExecutionCount, slowExecutionCount, noResponseCount, p50, p95, p99, latencyHistogram } = value;
+  const { conditionLists, statuses, undeclaredStatuses, schemaViolationCount } = value;
   return (
     typeof endpoint === 'string' &&
     endpoint.length > 0 &&
@@ -151,7 +261,34 @@ function isHistoryEndpoint(value: unknown): boolean {
     isCount(slowExecutionCount, 0) &&
     isCount(noResponseCount, 0) &&
     [p50, p95, p99].every((time) => time === null || (typeof time === 'number' && Number.isFinite(time) && time >= 0)) &&
-    isHistogram(latencyHistogram)
+    isHistogram(latencyHistogram) &&
+    (conditionLists === undefined ||
+      (Array.isArray(conditionLists) && conditionLists.length >= 1 && conditionLists.every(isConditionList))) &&
+    (statuses === undefined || isStringList(statuses, 0, STATUS_CODE)) &&
+    (undeclaredStatuses === undefined || isStringList(undeclaredStatuses, 1, STATUS_CODE)) &&
+    (schemaViolationCount === undefined || isCount(schemaViolationCount, 1))
+  );
+}
+
+/** Whether a value is an array of at least `least` strings, each matching `pattern`. */
+function isStringList(value: unknown, least: number, pattern: RegExp): boolean {
+  return (
+    Array.isArray(value) && value.length >= least && (value as unknown[]).every((item) => typeof item === 'string' && pattern.test(item))
+  );
+}
+
+function isConditionList(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== CONDITION_LIST_KEYS.size || !keys.every((key) => CONDITION_LIST_KEYS.has(key))) return false;
+  const { fingerprint, met, outside } = value;
+  return typeof fingerprint === 'string' && FINGERPRINT.test(fingerprint) && isBase64(met) && isBase64(outside);
+}
+
+// As zod's base64 checks it: its alphabet, at most two = at the end, a length a multiple of 4 (what atob then always decodes).
+function isBase64(value: unknown): boolean {
+  return (
+    typeof value === 'string' && value.length <= MAX_POSITIONS_LENGTH && value.length % 4 === 0 && /^[0-9a-zA-Z+/]*={0,2}$/.test(value)
   );
 }
 

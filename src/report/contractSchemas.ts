@@ -29,7 +29,7 @@ const responseStatus = z.string().optional().meta({ description: 'A response bod
 const parameterName = z.strictObject({ name: z.string(), in: z.enum(['path', 'query', 'header', 'cookie', 'formData']) });
 
 /** One condition an operation declares that the run did not meet (docs/contract.md, "Conditions a document declares"). */
-const unmetConditionSchema = z
+export const unmetConditionSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({
       kind: z.literal('parameter'),
@@ -71,6 +71,14 @@ const conditionCountsShape = {
 /** What an operation declares of each kind, and what the run met of it. */
 const operationConditionsSchema = z
   .strictObject({
+    fingerprint: z
+      .string()
+      .regex(/^[0-9a-f]{16}$/)
+      .meta({
+        description:
+          'The list of conditions counted: 16 hexadecimal digits naming it, as records and conditionsMet name it; ' +
+          'a baseline compares positions in its list only where it counted the same',
+      }),
     ...conditionCountsShape,
     examinedCallCount: z
       .int()
@@ -172,6 +180,14 @@ export const contractCoverageSchema = z
     notValidatedCount: z.int().min(0).meta({ description: 'Bodies not validated, over every operation' }),
   })
   .meta({ title: 'ContractCoverage' });
+
+/**
+ * The contract section as a baseline reads it: in a report of a version
+ * before condition coverage, it and its operations count no conditions.
+ */
+export const baselineContractCoverageSchema = contractCoverageSchema
+  .partial({ conditionCount: true, coveredConditionCount: true, conditionCoveragePercent: true, examinedCallCount: true })
+  .extend({ operations: z.array(contractOperationSchema.partial({ conditions: true })) });
 
 export type ContractCoverage = z.infer<typeof contractCoverageSchema>;
 export type ContractOperationCoverage = ContractCoverage['operations'][number];

@@ -9,6 +9,7 @@ import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } fro
 import { FAILED_TEST_ENDPOINT_LIMIT, FAILED_TEST_LIMIT, type FailedTest } from '../summary/failedTests.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { copySparseCounts } from '../summary/sparseCounts.js';
+import { MAX_POSITIONS_LENGTH } from '../summary/conditionTally.js';
 import {
   bodyConformanceSchema,
   latencyHistogramSchema,
@@ -258,12 +259,14 @@ export const endpointStatisticsSchema = z
                 "The list of conditions the positions are in: its operation's, as the contract listed them (16 hexadecimal digits)",
             }),
           callCount: z.int().min(1).meta({ description: 'Calls examined against the list' }),
-          met: bitSet.meta({
+          met: bitSet.max(MAX_POSITIONS_LENGTH).meta({
             description:
               'Positions of the conditions met (a bound: reached exactly), as a bit set: position p is bit p % 8 ' +
               '(least significant first) of byte ⌊p / 8⌋, in base64; empty for none',
           }),
-          outside: bitSet.meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
+          outside: bitSet
+            .max(MAX_POSITIONS_LENGTH)
+            .meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
         }),
       )
       .max(8)

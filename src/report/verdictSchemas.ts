@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unmetConditionSchema } from './contractSchemas.js';
 import { runIdentitySchema } from './historySchemas.js';
 
 /**
@@ -25,7 +26,7 @@ const budgetResultSchema = z
       description:
         'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, ' +
         'responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, ' +
-        'maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
+        'minConditionCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
     }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),
     operation: z
@@ -76,6 +77,9 @@ export const NEW_STATUS_LIMIT = 10;
 /** The most entries each list of `baseline.contract` holds; its `…Count` beside it counts them all. */
 export const CONTRACT_CHANGE_LIMIT = 100;
 
+/** The most conditions `baseline.contract.newlyMetConditions` and `noLongerMetConditions` each list; their counts count them all. */
+export const CONDITION_CHANGE_LIMIT = 50;
+
 /** How an endpoint's flakiness changed against the baseline (src/evaluation/baseline.ts). */
 export const FLAKINESS_CHANGES = ['newlyFlaky', 'noLongerFlaky', 'stillFlaky'] as const;
 
@@ -90,16 +94,38 @@ const operationName = z
   .string()
   .meta({ description: "The operation's endpoint label, as the contract section's operations give it (`endpoint`: GET /users/{id})" });
 
+const conditionChange = (then: string) =>
+  z
+    .strictObject({
+      operation: operationName,
+      condition: unmetConditionSchema.meta({
+        description: `As the contract section lists an unmet condition; a bound says how far the run ${then} went`,
+      }),
+    })
+    .meta({ title: 'ConditionChange' });
+
+const whenConditionsCompared =
+  'Only when the comparison had the document (a run with openapi, compare with --openapi) and the baseline counted conditions: ';
+
 /**
  * What the run did to the API's contract against the baseline: coverage
  * before and after, operations that started or stopped being called,
- * statuses newly undeclared, and bodies off their schema where their count
- * moved. Operations are this report's contract's, by endpoint label.
+ * statuses newly undeclared, bodies off their schema where their count
+ * moved, and conditions newly met and no longer met. Operations are this
+ * report's contract's, by endpoint label.
  */
 const contractComparisonSchema = z
   .strictObject({
     operationCoveragePercent: percentPair('operationCoveragePercent'),
     responseCoveragePercent: percentPair('responseCoveragePercent'),
+    conditionCoveragePercent: percentPair('conditionCoveragePercent')
+      .optional()
+      .meta({
+        description:
+          "The contract section's conditionCoveragePercent of the baseline and of this report; before is null for a baseline " +
+          'of a version that counted no conditions, and either is null when there was nothing to cover. ' +
+          'Absent in reports of versions before condition coverage',
+      }),
     newlyExercisedOperations: z
       .array(operationName)
       .max(CONTRACT_CHANGE_LIMIT)
@@ -139,6 +165,41 @@ const contractComparisonSchema = z
         description: `Operations whose bodies off their schema changed in number, the largest increase first, decreases last; at most ${CONTRACT_CHANGE_LIMIT}`,
       }),
     schemaViolationChangeCount: z.int().min(0).meta({ description: 'All of them, listed or not' }),
+    newlyMetConditions: z
+      .array(conditionChange('that did not meet it (the baseline)'))
+      .max(CONDITION_CHANGE_LIMIT)
+      .optional()
+      .meta({
+        description:
+          whenConditionsCompared +
+          `conditions met now and not in the baseline, operations in the contract's order, each operation's in document order; ` +
+          `at most ${CONDITION_CHANGE_LIMIT}. An operation the baseline did not call met none there`,
+      }),
+    newlyMetConditionCount: z.int().min(0).optional().meta({ description: 'With newlyMetConditions: all of them, listed or not' }),
+    noLongerMetConditions: z
+      .array(conditionChange('that did not meet it (this one)'))
+      .max(CONDITION_CHANGE_LIMIT)
+      .optional()
+      .meta({
+        description:
+          whenConditionsCompared + `conditions met in the baseline and not now, in the same order; at most ${CONDITION_CHANGE_LIMIT}`,
+      }),
+    noLongerMetConditionCount: z.int().min(0).optional().meta({ description: 'With noLongerMetConditions: all of them, listed or not' }),
+    conditionListChangedOperations: z
+      .array(operationName)
+      .max(CONTRACT_CHANGE_LIMIT)
+      .optional()
+      .meta({
+        description:
+          whenConditionsCompared +
+          'operations the baseline called whose conditions it counted in another list (the document changed them: another fingerprint): ' +
+          `their conditions are not compared; in the contract's order, at most ${CONTRACT_CHANGE_LIMIT}`,
+      }),
+    conditionListChangedOperationCount: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'With conditionListChangedOperations: all of them, listed or not' }),
   })
   .meta({ title: 'ContractComparison' });
 
@@ -256,3 +317,4 @@ export type BudgetResult = z.infer<typeof budgetResultSchema>;
 export type BudgetVerdict = z.infer<typeof budgetVerdictSchema>;
 export type BaselineComparison = z.infer<typeof baselineComparisonSchema>;
 export type ContractComparison = z.infer<typeof contractComparisonSchema>;
+export type ConditionChange = NonNullable<ContractComparison['newlyMetConditions']>[number];

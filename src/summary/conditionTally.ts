@@ -1,4 +1,4 @@
-import type { ConditionsRecord } from '../records/conditionsRecord.js';
+import { MAX_CONDITION_POSITION, type ConditionsRecord } from '../records/conditionsRecord.js';
 import { compareCodeUnits } from './compareCodeUnits.js';
 
 /**
@@ -18,6 +18,16 @@ export interface ConditionsMetEntry {
   readonly met: string;
   readonly outside: string;
 }
+
+/** The positions of one list met and overstepped, as bit sets: a ConditionsMetEntry, or a history line's (which keeps no count). */
+export type PositionsMet = Pick<ConditionsMetEntry, 'fingerprint' | 'met' | 'outside'> & { readonly callCount?: number | undefined };
+
+/**
+ * The length of the longest bit set that positions a record may name make
+ * (up to MAX_CONDITION_POSITION): a report or a history line holding a
+ * longer one was not written by a run, and is refused before it is read.
+ */
+export const MAX_POSITIONS_LENGTH = Math.ceil((MAX_CONDITION_POSITION + 1) / 8 / 3) * 4;
 
 /** Lists of conditions kept per endpoint; a record naming another is not counted (a hostile input must not grow memory without bound). */
 export const MAX_CONDITION_LISTS = 8;

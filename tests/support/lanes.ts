@@ -32,6 +32,7 @@ export const UNIT_SPECS: readonly string[] = [
   'commandProgress.spec.ts',
   'config.spec.ts',
   'comparePairs.spec.ts',
+  'conditionJudgement.spec.ts',
   'contractComparison.spec.ts',
   'contractConditions.spec.ts',
   'conditionsMet.spec.ts',
