@@ -39,8 +39,8 @@ export class ConditionTally {
     const list = this.listOf(conditions.fingerprint);
     if (list === undefined) return;
     list.callCount++;
-    for (const position of conditions.met) list.met.add(position);
-    for (const position of conditions.outside ?? []) list.outside.add(position);
+    list.met.set(conditions.met);
+    list.outside.set(conditions.outside ?? []);
   }
 
   merge(entries: readonly ConditionsMetEntry[]): void {
@@ -48,8 +48,8 @@ export class ConditionTally {
       const list = this.listOf(fingerprint);
       if (list === undefined) continue;
       list.callCount += callCount;
-      for (const position of decodePositions(met)) list.met.add(position);
-      for (const position of decodePositions(outside)) list.outside.add(position);
+      list.met.or(Buffer.from(met, 'base64'));
+      list.outside.or(Buffer.from(outside, 'base64'));
     }
   }
 
@@ -57,26 +57,51 @@ export class ConditionTally {
   result(): ConditionsMetEntry[] {
     return [...this.lists]
       .sort(([a], [b]) => compareCodeUnits(a, b))
-      .map(([fingerprint, { callCount, met, outside }]) => ({
-        fingerprint,
-        callCount,
-        met: encodePositions(met),
-        outside: encodePositions(outside),
-      }));
+      .map(([fingerprint, { callCount, met, outside }]) => ({ fingerprint, callCount, met: met.encoded(), outside: outside.encoded() }));
   }
 
   private listOf(fingerprint: string): ConditionList | undefined {
     let list = this.lists.get(fingerprint);
     if (list === undefined && this.lists.size < MAX_CONDITION_LISTS)
-      this.lists.set(fingerprint, (list = { callCount: 0, met: new Set(), outside: new Set() }));
+      this.lists.set(fingerprint, (list = { callCount: 0, met: new BitSet(), outside: new BitSet() }));
     return list;
   }
 }
 
 interface ConditionList {
   callCount: number;
-  readonly met: Set<number>;
-  readonly outside: Set<number>;
+  readonly met: BitSet;
+  readonly outside: BitSet;
+}
+
+/** Positions as the bytes of their bit set (see {@link encodePositions}), grown as positions come: a union is a byte-wise or. */
+class BitSet {
+  private bytes = new Uint8Array(0);
+
+  set(positions: readonly number[]): void {
+    for (const position of positions) {
+      this.grow((position >> 3) + 1);
+      this.bytes[position >> 3]! |= 1 << (position & 7);
+    }
+  }
+
+  or(other: Uint8Array): void {
+    this.grow(other.length);
+    for (let index = 0; index < other.length; index++) this.bytes[index]! |= other[index]!;
+  }
+
+  encoded(): string {
+    let length = this.bytes.length;
+    while (length > 0 && this.bytes[length - 1] === 0) length--;
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, length).toString('base64');
+  }
+
+  private grow(length: number): void {
+    if (length <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(length, this.bytes.length * 2));
+    grown.set(this.bytes);
+    this.bytes = grown;
+  }
 }
 
 /**
