@@ -176,9 +176,10 @@ async function refuseOtherFiles(fileSystem: FileSystem, files: readonly DraftedF
     if (facts?.kind !== 'file') continue;
     let start: Buffer = Buffer.alloc(0);
     try {
+      // Only as much as the header's first line: the rest of the file is not read.
       for await (const chunk of await fileSystem.openChunks(path)) {
-        start = chunk;
-        break;
+        start = Buffer.concat([start, chunk]);
+        if (start.length >= marker.length) break;
       }
     } catch (error) {
       throw new DraftWriteError(`${quotePath(path)} is there and cannot be read to see whether suggest drafted it`, { cause: error });

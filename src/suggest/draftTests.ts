@@ -120,6 +120,7 @@ function uniqueFileName(tag: string, taken: ReadonlySet<string>): string {
   const base =
     tag
       .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
@@ -361,7 +362,7 @@ class OperationDraft {
 
   /**
    * Adds a test, and plans what it meets: a test to run, or one waiting only
-   * for a path parameter's value, plans everything its request meets; a
+   * for a value to supply (a path parameter's, a file), plans everything its request meets; a
    * test waiting for the server to be arranged plans only what it was
    * drafted for (its `covers`), so that nothing else waits on it.
    */
@@ -374,7 +375,7 @@ class OperationDraft {
     const arrange = waiting.arrange ?? [];
     const before = new Set(this.planned);
     const refused = 'range' in expected ? expected.range === 4 : 'code' in expected ? Math.floor(expected.code / 100) === 4 : false;
-    if (arrange.length === 0 && built.unsupported === undefined) {
+    if (arrange.length === 0) {
       for (const key of built.meets.keys()) if (refused || !key.includes('|outside:')) this.planned.add(key);
       for (const gap of this.gaps)
         if (gap.condition.kind === 'status' && statusMeets(gap.condition.status, expected)) this.planned.add(gap.key);

@@ -104,6 +104,8 @@ export class OperationRequests {
   readonly otherBody: string | undefined;
   readonly bodyRequired: boolean;
   readonly secured: boolean;
+  /** Swagger 2.0's `consumes` (the operation's, else the document's): whether form fields go as multipart. */
+  private readonly consumes: readonly string[];
   private readonly credentials: readonly Credential[];
   private readonly operationObject: Json;
 
@@ -133,6 +135,8 @@ export class OperationRequests {
     this.otherBody = json.length === 0 ? bodies[0]?.mediaType : undefined;
     this.bodyRequired = bodyRequiredIn(document, version, this.operationObject, operationPointer);
     this.credentials = credentialsOf(document, version, this.operationObject);
+    const consumes = this.operationObject['consumes'] ?? (isObject(document) ? document['consumes'] : undefined);
+    this.consumes = Array.isArray(consumes) ? consumes.filter((item): item is string => typeof item === 'string') : [];
     this.secured = this.credentials.length > 0;
   }
 
@@ -208,9 +212,11 @@ export class OperationRequests {
         for (const [place] of made.meets) meets.set(`${key}|${place}`, '');
         value = made.value;
       }
-      values.set(key, value);
-      if (parameter.in === 'formData' && isObject(parameter.schema) && parameter.schema['type'] === 'file')
+      if (parameter.in === 'formData' && isObject(parameter.schema) && parameter.schema['type'] === 'file') {
         unsupported = `a file to upload as the form field ${parameter.name}`;
+        value = '';
+      }
+      values.set(key, value);
       switch (parameter.in) {
         case 'path':
           pathValues.set(parameter.name, Array.isArray(value) ? value.map(String).join(',') : value);
@@ -246,7 +252,7 @@ export class OperationRequests {
 
     let body: DraftBody | undefined;
     if (form.length > 0) {
-      const multipart = (this.operation.requestBody ?? []).some(({ mediaType }) => mediaEssence(mediaType) === 'multipart/form-data');
+      const multipart = this.consumes.some((mediaType) => mediaEssence(mediaType) === 'multipart/form-data');
       body = {
         kind: multipart ? 'multipart' : 'form',
         value: Object.fromEntries(form),

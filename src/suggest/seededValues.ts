@@ -6,20 +6,25 @@
  * same document and seed give the same drafts byte for byte.
  */
 
-/** A generator of numbers in [0, 1): mulberry32, seeded by FNV-1a over the seed and the salt. */
+/**
+ * A generator of numbers in [0, 1): FNV-1a over the seed and the salt
+ * gives a starting count, and each number is the next count through
+ * MurmurHash3's finaliser, which spreads a change of one bit over all 32
+ * (so that seeds one apart give unrelated values).
+ */
 export function seededRandom(seed: number, ...salt: readonly string[]): () => number {
-  let hash = 0x811c9dc5;
+  let state = 0x811c9dc5;
   const text = `${seed}\u0000${salt.join('\u0000')}`;
   for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
+    state ^= text.charCodeAt(index);
+    state = Math.imul(state, 0x01000193);
   }
-  let state = hash >>> 0;
   return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+    state = (state + 0x9e3779b9) | 0;
+    let mixed = Math.imul(state ^ (state >>> 16), 0x85ebca6b);
+    mixed = Math.imul(mixed ^ (mixed >>> 13), 0xc2b2ae35);
+    mixed ^= mixed >>> 16;
+    return (mixed >>> 0) / 4294967296;
   };
 }
 
