@@ -503,12 +503,12 @@ function describeBoundValue(keyword: BoundKeyword, placement: BoundPlacement): s
     case 'minLength':
     case 'maxLength': {
       const count = edge ? placement.value : keyword === 'minLength' ? placement.value - 1 : placement.value + 1;
-      return `of ${count} characters`;
+      return `of ${count} character${count === 1 ? '' : 's'}`;
     }
     case 'minItems':
     case 'maxItems': {
       const count = edge ? placement.value : keyword === 'minItems' ? placement.value - 1 : placement.value + 1;
-      return `of ${count} items`;
+      return `of ${count} item${count === 1 ? '' : 's'}`;
     }
     case 'minimum':
       return `= ${edge ? placement.value : placement.value - 1}`;
