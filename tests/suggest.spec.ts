@@ -253,6 +253,23 @@ test('an optional parameter never sent is sent with its default, and those never
   ]);
 });
 
+test('an optional parameter never sent is sent at a bound never reached, when it has one, rather than at its default', async () => {
+  const drafts = draft(await contractOf(API), {
+    'GET /pets': {
+      executionCount: 5,
+      unmet: ['#/paths/~1pets/get/parameters/1 sent', '#/paths/~1pets/get/parameters/1/schema/minimum reached'],
+    },
+  });
+  expect(testsOf(drafts)).toEqual([
+    `test('GET /pets?limit=1 — optional parameter never sent', async ({ request }) => {
+  // Covers: parameter sent #/paths/~1pets/get/parameters/1, bound #/paths/~1pets/get/parameters/1/schema/minimum
+  // (the value at it).
+  const response = await request.get('/v1/pets', { params: { limit: 1 } });
+  expect(response.status()).toBe(200);
+});`,
+  ]);
+});
+
 test("a request body's oneOf branch never exercised is sent as a body of that branch, its const and examples the document's", async () => {
   const drafts = draft(await contractOf(API), {
     'POST /pets': {

@@ -201,17 +201,18 @@ class OperationDraft {
           this.add(`${this.label} without ${names.join(', ')} — ${what}`, this.requests.build(), this.success.expected);
           return;
         }
-        // Sent with an enum value never sent, when it has one.
-        const value = this.gaps.find(
-          (other) =>
-            other.condition.kind === 'enumValue' &&
-            other.condition.parameter !== undefined &&
-            parameterKey(other.condition.parameter) === key &&
-            !this.planned.has(other.key),
-        );
+        // Sent with an enum value never sent, when it has one, else at a bound never reached.
+        const ofParameter = (other: Gap) =>
+          'parameter' in other.condition && parameterKey(other.condition.parameter) === key && !this.planned.has(other.key);
+        const value = this.gaps.find((other) => other.condition.kind === 'enumValue' && ofParameter(other));
+        const edge = this.gaps.find((other) => other.condition.kind === 'bound' && other.half === 'edge' && ofParameter(other));
         const built = this.requests.build({
           send: new Set([key]),
-          ...(value === undefined ? {} : { targets: new Map([[key, new Set([value.condition.where])]]) }),
+          ...(value !== undefined
+            ? { targets: new Map([[key, new Set([value.condition.where])]]) }
+            : edge?.condition.kind === 'bound'
+              ? { bound: { scope: key, placement: { ...placementOf(edge.condition), half: 'edge' as const } } }
+              : {}),
         });
         const what = condition.required ? 'parameter never sent' : 'optional parameter never sent';
         this.add(`${this.label}${this.showParameter(condition, built)} — ${what}`, built, this.success.expected);
@@ -415,6 +416,10 @@ class OperationDraft {
     const ref = branch['$ref'];
     return typeof ref === 'string' && ref.startsWith('#/') ? ` (${decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1))})` : '';
   }
+}
+
+function placementOf(condition: Extract<Condition, { kind: 'bound' }>): Omit<BoundPlacement, 'half'> {
+  return { where: condition.where, keyword: condition.keyword, value: condition.value };
 }
 
 /** The gaps of an operation, in document order: each unmet condition, a bound's unmet halves (the value outside first). */
