@@ -410,6 +410,47 @@ test('optional properties of a request body never sent are sent together, with v
   ]);
 });
 
+test('a title names three of the optional properties or parameters a test is for, then how many more; its comment names each', async () => {
+  const contract = await contractOf(`openapi: 3.1.0
+info: { title: many, version: '1' }
+paths:
+  /things:
+    post:
+      parameters:
+        - { name: a, in: query, schema: { type: boolean, default: true } }
+        - { name: b, in: query, schema: { type: boolean, default: true } }
+        - { name: c, in: query, schema: { type: boolean, default: true } }
+        - { name: d, in: query, schema: { type: boolean, default: true } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties: { p: { const: 1 }, q: { const: 2 }, r: { const: 3 }, s: { const: 4 }, t: { const: 5 } }
+      responses:
+        '204': { description: done }
+`);
+  const where = (name: string) => `#/paths/~1things/post/requestBody/content/application~1json/schema/properties/${name}`;
+  const drafts = draft(contract, {
+    'POST /things': {
+      executionCount: 1,
+      unmet: [0, 1, 2, 3].map((index) => `#/paths/~1things/post/parameters/${index} omitted`).concat(['p', 'q', 'r', 's', 't'].map(where)),
+    },
+  });
+  expect(testsOf(drafts).map((text) => text.split('\n').slice(0, 3))).toEqual([
+    [
+      "test('POST /things without a, b, c and 1 more — optional parameters never left out', async ({ request }) => {",
+      '  // Covers: parameter omitted #/paths/~1things/post/parameters/0, parameter omitted',
+      '  // #/paths/~1things/post/parameters/1, parameter omitted #/paths/~1things/post/parameters/2, parameter omitted',
+    ],
+    [
+      "test('POST /things with body.p, body.q, body.r and 2 more — optional properties never sent', async ({ request }) => {",
+      `  // Covers: optionalProperty ${where('p')},`,
+      `  // optionalProperty ${where('q')},`,
+    ],
+  ]);
+});
+
 test('the same contract, coverage and seed draft the same bytes; another seed changes only the values the document does not give', async () => {
   const contract = await contractOf(API);
   const runs = allMetBut(contract, {});

@@ -198,7 +198,7 @@ class OperationDraft {
             .filter((other) => other.condition.kind === 'parameter' && other.condition.case === 'omitted' && !this.planned.has(other.key))
             .map((other) => (other.condition as { name: string }).name);
           const what = names.length === 1 ? 'optional parameter never left out' : 'optional parameters never left out';
-          this.add(`${this.label} without ${names.join(', ')} — ${what}`, this.requests.build(), this.success.expected);
+          this.add(`${this.label} without ${listed(names)} — ${what}`, this.requests.build(), this.success.expected);
           return;
         }
         // Sent with an enum value never sent, when it has one, else at a bound never reached.
@@ -242,7 +242,7 @@ class OperationDraft {
         );
         const built = this.requests.build({ targets: new Map([['body', new Set(wanted.map((other) => other.condition.where))]]) });
         const present = wanted.filter((other) => built.meets.has(other.key)).map((other) => bodyPlace(built.meets.get(other.key)));
-        const shown = present.length === 0 ? ` with body.${condition.name}` : ` with ${present.join(', ')}`;
+        const shown = present.length === 0 ? ` with body.${condition.name}` : ` with ${listed(present)}`;
         const what = present.length > 1 ? 'optional properties never sent' : 'optional property never sent';
         this.add(`${this.label}${shown} — ${what}`, built, this.success.expected);
         return;
@@ -393,7 +393,7 @@ class OperationDraft {
   private showParameter(parameter: { readonly in: string; readonly name: string }, built: BuiltRequest): string {
     const key = parameterKey(parameter);
     const value = built.values.get(key);
-    const shown = value === undefined ? '' : Array.isArray(value) ? value.map(showValue).join(',') : showValue(value);
+    const shown = value === undefined ? '' : Array.isArray(value) ? cut(value.map(showValue).join(',')) : showValue(value);
     switch (parameter.in) {
       case 'query':
         return `?${parameter.name}=${shown}`;
@@ -530,13 +530,26 @@ function describeBoundValue(keyword: BoundKeyword, placement: BoundPlacement): s
 function showValue(value: unknown): string {
   if (value instanceof RepeatedText) return `${JSON.stringify(value.text)} × ${value.count}`;
   if (typeof value === 'object' && value !== null && 'variable' in value) return '…';
-  const text = typeof value === 'string' ? value : ((JSON.stringify(value) as string | undefined) ?? String(value));
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  return cut(typeof value === 'string' ? value : jsonText(value));
 }
 
 /** A document value as a title or comment shows it: as JSON, cut at 40 characters. */
 function showJson(value: unknown): string {
-  const text = (JSON.stringify(value) as string | undefined) ?? String(value);
+  return cut(jsonText(value));
+}
+
+/** A value's JSON: values here are the document's or made from it, so JSON can say each. */
+function jsonText(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** Names as a title lists them: three at most, then how many more (the test's comment lists every one). */
+function listed(names: readonly string[]): string {
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}
+
+/** Text cut at 40 characters, ending with … when it was. */
+function cut(text: string): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
