@@ -746,3 +746,162 @@ test('Swagger 2.0: a list sent as the parameter repeated, a body parameter witho
 });`,
   ]);
 });
+
+test('a schema that requires itself twice over (a tree) is drafted at once, nested in itself once, then null where it would never end', async () => {
+  const contract = await contractOf(`openapi: 3.1.0
+info: { title: trees, version: '1' }
+paths:
+  /trees:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Tree' }
+      responses:
+        '201': { description: planted }
+components:
+  schemas:
+    Tree:
+      type: object
+      required: [name, left, right]
+      properties:
+        name: { type: string, example: oak }
+        left: { $ref: '#/components/schemas/Tree' }
+        right: { $ref: '#/components/schemas/Tree' }
+        parent: { $ref: '#/components/schemas/Tree' }
+`);
+  const started = performance.now();
+  const drafts = draftTests(contract, coverageOf(contract, {}), { seed: 1, report: 'r.json', documents: ['api.yaml'] });
+  expect(performance.now() - started).toBeLessThan(5_000);
+  expect(testsOf(drafts)).toEqual([
+    `test('POST /trees — operation never called', async ({ request }) => {
+  // Covers: status #/paths/~1trees/post/responses/201.
+  const response = await request.post('/trees', {
+    data: {
+      name: 'oak',
+      left: { name: 'oak', left: null, right: null },
+      right: { name: 'oak', left: null, right: null },
+    },
+  });
+  expect(response.status()).toBe(201);
+});`,
+    `test('POST /trees with body.parent — optional property never sent', async ({ request }) => {
+  // Covers: optionalProperty #/components/schemas/Tree/properties/parent.
+  const response = await request.post('/trees', {
+    data: {
+      name: 'oak',
+      left: { name: 'oak', left: null, right: null },
+      right: { name: 'oak', left: null, right: null },
+      parent: { name: 'oak', left: null, right: null },
+    },
+  });
+  expect(response.status()).toBe(201);
+});`,
+  ]);
+});
+
+test("a request body's branch made of a base schema and its own part (allOf) is drafted whole, the discriminator's name for it set", async () => {
+  const contract = await contractOf(`openapi: 3.1.0
+info: { title: pets, version: '1' }
+paths:
+  /pets:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - $ref: '#/components/schemas/Dog'
+                - $ref: '#/components/schemas/Cat'
+              discriminator:
+                propertyName: kind
+                mapping: { dog: '#/components/schemas/Dog', cat: '#/components/schemas/Cat' }
+      responses:
+        '201': { description: made }
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [kind, name]
+      properties:
+        kind: { type: string }
+        name: { type: string, example: Rex }
+    Dog:
+      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - { type: object, required: [barks], properties: { barks: { type: boolean, example: true } } }
+    Cat:
+      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - { type: object, required: [lives], properties: { lives: { type: integer, example: 9 } } }
+`);
+  const drafts = draft(contract, {
+    'POST /pets': { executionCount: 1, unmet: ['#/paths/~1pets/post/requestBody/content/application~1json/schema/oneOf/1'] },
+  });
+  expect(testsOf(drafts)).toEqual([
+    `test('POST /pets with a body of oneOf branch 1 (Cat) — branch never exercised', async ({ request }) => {
+  // Covers: branch #/paths/~1pets/post/requestBody/content/application~1json/schema/oneOf/1.
+  const response = await request.post('/pets', { data: { kind: 'cat', name: 'Rex', lives: 9 } });
+  expect(response.status()).toBe(201);
+});`,
+  ]);
+});
+
+test('an operation drafts 250 tests at most, and a note says how many of its gaps were left', async () => {
+  const values = Array.from({ length: 1000 }, (_, index) => `v${index}`);
+  const contract = await contractOf(
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'enum', version: '1' },
+      paths: {
+        '/things': {
+          get: {
+            parameters: [{ name: 'kind', in: 'query', required: true, schema: { type: 'string', enum: values } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    }),
+    'api.json',
+  );
+  const drafts = draft(contract, { 'GET /things': { executionCount: 0, unmet: [] } });
+  expect([drafts.testCount, drafts.notes]).toEqual([
+    250,
+    ['GET /things: 250 tests drafted, the most for one operation; 750 of its gaps are not drafted for'],
+  ]);
+});
+
+test(`a value sought under additionalProperties gets one such property; one no request built from the document reaches \
+is not drafted, and a note names it`, async () => {
+  const contract = await contractOf(`openapi: 3.1.0
+info: { title: plans, version: '1' }
+paths:
+  /plans:
+    put:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                tags: { type: array, maxItems: 0, items: { enum: [x] } }
+              additionalProperties: { enum: [free, paid] }
+      responses:
+        '204': { description: stored }
+`);
+  const schema = '#/paths/~1plans/put/requestBody/content/application~1json/schema';
+  const drafts = draft(contract, {
+    'PUT /plans': { executionCount: 1, unmet: [`${schema}/properties/tags/items/enum/0`, `${schema}/additionalProperties/enum/1`] },
+  });
+  expect(testsOf(drafts)).toEqual([
+    `test('PUT /plans with body.eqnd6ye2 = "paid" — enum value never sent', async ({ request }) => {
+  // Covers: enumValue
+  // ${schema}/additionalProperties/enum/1.
+  const response = await request.put('/plans', { data: { eqnd6ye2: 'paid' } });
+  expect(response.status()).toBe(204);
+});`,
+  ]);
+  expect(drafts.notes).toEqual([
+    `PUT /plans: 1 of its gaps is not drafted for, as no request built from the document reaches them: enumValue ${schema}/properties/tags/items/enum/0`,
+  ]);
+});

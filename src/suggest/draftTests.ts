@@ -43,6 +43,13 @@ export interface Drafts {
   readonly notes: readonly string[];
 }
 
+/**
+ * The most tests drafted for one operation: GitHub's description needs 120
+ * at most (a ruleset's every option); a document listing a million enum
+ * values would otherwise draft a million tests. What is left is said.
+ */
+export const TESTS_PER_OPERATION_LIMIT = 250;
+
 /** Every drafted file's name ends so: what suggest replaces, with its header (see DRAFT_MARKER in specSource.ts). */
 export const DRAFT_FILE_SUFFIX = '.suggested.spec.ts';
 
@@ -72,11 +79,19 @@ export function draftTests(contract: Contract, coverage: readonly OperationCondi
       notes.push(`${operation.label}: none of its calls said which conditions they met: only its statuses are drafted for`);
       statusesOnly = true;
     }
-    const tests = new OperationDraft(
-      entry,
-      new OperationRequests(values, operation, document.bundled, document.version),
-      statusesOnly,
-    ).tests();
+    const draft = new OperationDraft(entry, new OperationRequests(values, operation, document.bundled, document.version), statusesOnly);
+    const tests = draft.tests();
+    if (draft.unreachable.length > 0)
+      notes.push(
+        `${operation.label}: ${draft.unreachable.length} of its gaps ${draft.unreachable.length === 1 ? 'is' : 'are'} not drafted for, ` +
+          'as no request built from the document ' +
+          `reaches them: ${draft.unreachable.map(describeGap).join(', ')}`,
+      );
+    if (draft.undrafted > 0)
+      notes.push(
+        `${operation.label}: ${TESTS_PER_OPERATION_LIMIT} tests drafted, the most for one operation; ` +
+          `${draft.undrafted} of its gaps ${draft.undrafted === 1 ? 'is' : 'are'} not drafted for`,
+      );
     if (tests.length === 0) continue;
     const tag = operation.tags[0] ?? 'untagged';
     let file = fileOfTag.get(tag);
@@ -183,9 +198,26 @@ class OperationDraft {
       this.add(`${this.label} — operation never called`, this.requests.build(), this.success.expected);
     for (const gap of this.gaps) {
       if (this.planned.has(gap.key)) continue;
+      if (this.drafted.length >= TESTS_PER_OPERATION_LIMIT) {
+        this.undrafted++;
+        continue;
+      }
       this.draftFor(gap);
     }
     return this.drafted;
+  }
+
+  /** Gaps left undrafted once the operation had {@link TESTS_PER_OPERATION_LIMIT} tests. */
+  undrafted = 0;
+  /** Gaps no request built from the document reaches (a schema nested in itself too deep, a part the draft does not build). */
+  readonly unreachable: Gap[] = [];
+
+  /** Whether a request meets the gap it was built for; when not, the gap is one no draft reaches, and no test is added. */
+  private reaches(gap: Gap, built: BuiltRequest): boolean {
+    if (built.meets.has(gap.key)) return true;
+    this.unreachable.push(gap);
+    this.planned.add(gap.key);
+    return false;
   }
 
   private draftFor(gap: Gap): void {
@@ -225,6 +257,7 @@ class OperationDraft {
         }
         const scope = condition.parameter === undefined ? 'body' : parameterKey(condition.parameter);
         const built = this.requests.build({ targets: new Map([[scope, new Set([condition.where])]]) });
+        if (!this.reaches(gap, built)) return;
         const shown =
           condition.parameter === undefined
             ? ` with ${bodyPlace(built.meets.get(gap.key))} = ${showJson(condition.value)}`
@@ -242,6 +275,7 @@ class OperationDraft {
         );
         const built = this.requests.build({ targets: new Map([['body', new Set(wanted.map((other) => other.condition.where))]]) });
         const present = wanted.filter((other) => built.meets.has(other.key)).map((other) => bodyPlace(built.meets.get(other.key)));
+        if (present.length === 0 && !this.reaches(gap, built)) return;
         const shown = present.length === 0 ? ` with body.${condition.name}` : ` with ${listed(present)}`;
         const what = present.length > 1 ? 'optional properties never sent' : 'optional property never sent';
         this.add(`${this.label}${shown} — ${what}`, built, this.success.expected);
@@ -253,6 +287,7 @@ class OperationDraft {
           return;
         }
         const built = this.requests.build({ targets: new Map([['body', new Set([condition.where])]]) });
+        if (!this.reaches(gap, built)) return;
         const at = built.meets.get(gap.key);
         const index = condition.where.slice(condition.where.lastIndexOf('/') + 1);
         const name = this.branchName(condition.where);
@@ -280,6 +315,7 @@ class OperationDraft {
     if (value >= limit) return;
     const placement: BoundPlacement = { where: condition.where, keyword, value, half };
     const built = this.requests.build({ bound: { scope, placement } });
+    if (!this.reaches(gap, built)) return;
     const shown =
       condition.parameter === undefined
         ? ` with ${bodyPlace(built.meets.get(`body|${half === 'edge' ? 'reached' : 'outside'}:${condition.where}`))} ${describeBoundValue(keyword, placement)}`

@@ -59,6 +59,14 @@ export interface MadeValue {
 
 /** How deep a value is built: as deep as conditions are listed (CONDITION_SCHEMA_DEPTH_LIMIT). */
 const DEPTH_LIMIT = 64;
+/**
+ * The most values (each object, array, property and item one) one request's
+ * value is built of: a schema that requires itself twice over (a tree whose
+ * two branches are required) would otherwise double at each level.
+ */
+const VALUE_PART_LIMIT = 10_000;
+/** How many times a schema is built inside itself (a tree's node in a node): once more than the value itself. */
+const SELF_NESTING_LIMIT = 2;
 /** The most items a value at an items bound may have: more is not drafted. */
 export const ITEMS_BOUND_LIMIT = 1000;
 /** The most characters a value at a length bound may have: more is not drafted. */
@@ -182,6 +190,14 @@ export class SchemaValues {
 class ValueRun {
   readonly meets = new Map<string, string>();
   leftOut: string | undefined;
+  /**
+   * The places of the schemas the value being built is inside, each with the
+   * places in the value it applies at: a schema met again deeper in the value
+   * contains itself (a tree's nodes), and is built {@link SELF_NESTING_LIMIT}
+   * times deep at most; met again at the same place, it is already applied.
+   */
+  private readonly within = new Map<string, string[]>();
+  private parts = 0;
   private readonly targets: ReadonlySet<string>;
   private readonly boundSchema: string | undefined;
 
@@ -217,14 +233,25 @@ class ValueRun {
   ): unknown {
     if (schema === false) return null;
     if (!isObject(schema) || depth > DEPTH_LIMIT) return seededWord(this.random(pointer, at), 8);
-    const parts = this.values.inPlace(schema, pointer);
+    const all = this.values.inPlace(schema, pointer);
+    // A schema nested in itself too deep (a required property of its own type), or a value grown too large, ends with null.
+    if (++this.parts > VALUE_PART_LIMIT || this.nestedTooDeep(all, at)) return null;
+    const parts = all.filter((part) => this.within.get(part.pointer)?.includes(at) !== true);
+    if (parts.length === 0) return undefined;
+    for (const part of parts) this.within.set(part.pointer, [...(this.within.get(part.pointer) ?? []), at]);
     const bound = this.steering.bound;
     const value =
       bound !== undefined && parts.some((part) => part.pointer === this.boundSchema)
         ? this.valueAtBound(parts, bound, pointer, at, depth)
         : this.chosen(parts, pointer, at, depth, inherited, preferred);
+    for (const part of parts) this.within.get(part.pointer)?.pop();
     this.recordMatches(parts, value, at);
     return value;
+  }
+
+  /** Whether building a schema at a place in the value would nest it in itself more than {@link SELF_NESTING_LIMIT} times. */
+  private nestedTooDeep(parts: readonly Place[], at: string): boolean {
+    return parts.some((part) => (this.within.get(part.pointer) ?? []).filter((applied) => applied !== at).length >= SELF_NESTING_LIMIT);
   }
 
   private meet(place: string, at: string): void {
@@ -317,10 +344,14 @@ class ValueRun {
     if (leaveOut !== undefined) this.leftOut = leaveOut;
     const entries: [string, unknown][] = [];
     for (const [name, places] of properties) {
-      const wanted = places.find((place) => this.leadsToTarget(place.schema, place.pointer));
+      const inside = `${at}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      // An optional property nesting a schema in itself deeper than the limit would only repeat it: it is left out.
+      const wanted = places.find(
+        (place) =>
+          this.leadsToTarget(place.schema, place.pointer) && !this.nestedTooDeep(this.values.inPlace(place.schema, place.pointer), inside),
+      );
       if (name === leaveOut || (!required.has(name) && wanted === undefined)) continue;
       const place = wanted ?? places[0]!;
-      const inside = `${at}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
       entries.push([name, this.value(place.schema, place.pointer, inside, depth + 1, NONE)]);
       for (const { pointer } of places) this.meet(pointer, inside);
     }
@@ -328,6 +359,17 @@ class ValueRun {
     for (const name of required) {
       if (name === leaveOut || properties.has(name)) continue;
       entries.push([name, seededWord(this.random(`${parts[0]?.pointer ?? ''}/required`, `${at}/${name}`), 8)]);
+    }
+    // What a target lies under in `additionalProperties` needs one such property, named by the seed.
+    for (const { schema, pointer } of parts) {
+      const additional = schema['additionalProperties'];
+      const additionalPointer = pointerBelow(pointer, 'additionalProperties');
+      if (!isObject(additional) || !this.leadsToTarget(additional, additionalPointer)) continue;
+      const name = seededWord(this.random(additionalPointer, at), 8);
+      const inside = `${at}/${name}`;
+      if (!this.nestedTooDeep(this.values.inPlace(additional, additionalPointer), inside))
+        entries.push([name, this.value(additional, additionalPointer, inside, depth + 1, NONE)]);
+      break;
     }
     return Object.fromEntries(entries);
   }
