@@ -871,8 +871,8 @@ test('an operation drafts 250 tests at most, and a note says how many of its gap
   ]);
 });
 
-test(`a value sought under additionalProperties gets one such property; one no request built from the document reaches \
-is not drafted, and a note names it`, async () => {
+test(`a value sought under additionalProperties gets one such property, an example beside it set aside; one no request \
+built from the document reaches is not drafted, and a note names it`, async () => {
   const contract = await contractOf(`openapi: 3.1.0
 info: { title: plans, version: '1' }
 paths:
@@ -885,19 +885,22 @@ paths:
               type: object
               properties:
                 tags: { type: array, maxItems: 0, items: { enum: [x] } }
-              additionalProperties: { enum: [free, paid] }
+                limits: { type: object, example: { basic: free }, additionalProperties: { enum: [free, paid] } }
       responses:
         '204': { description: stored }
 `);
   const schema = '#/paths/~1plans/put/requestBody/content/application~1json/schema';
   const drafts = draft(contract, {
-    'PUT /plans': { executionCount: 1, unmet: [`${schema}/properties/tags/items/enum/0`, `${schema}/additionalProperties/enum/1`] },
+    'PUT /plans': {
+      executionCount: 1,
+      unmet: [`${schema}/properties/tags/items/enum/0`, `${schema}/properties/limits/additionalProperties/enum/1`],
+    },
   });
   expect(testsOf(drafts)).toEqual([
-    `test('PUT /plans with body.eqnd6ye2 = "paid" — enum value never sent', async ({ request }) => {
+    `test('PUT /plans with body.limits.wekbntun = "paid" — enum value never sent', async ({ request }) => {
   // Covers: enumValue
-  // ${schema}/additionalProperties/enum/1.
-  const response = await request.put('/plans', { data: { eqnd6ye2: 'paid' } });
+  // ${schema}/properties/limits/additionalProperties/enum/1.
+  const response = await request.put('/plans', { data: { limits: { wekbntun: 'paid' } } });
   expect(response.status()).toBe(204);
 });`,
   ]);

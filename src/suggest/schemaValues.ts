@@ -270,9 +270,11 @@ class ValueRun {
     if (constant !== undefined) return copy(constant.schema['const']);
     const enumerated = parts.filter((part) => Array.isArray(part.schema['enum']) && (part.schema['enum'] as unknown[]).length > 0);
     if (enumerated.length > 0) return this.enumValue(enumerated, parts, preferred);
-    const structured = parts.some(({ schema }) =>
-      ['properties', 'items', 'prefixItems', 'oneOf', 'anyOf'].some((keyword) => schema[keyword] !== undefined),
-    );
+    // Built from its parts, so that the draft knows what it meets: a value with parts, or one under which something is sought.
+    const structured =
+      parts.some(({ schema }) =>
+        ['properties', 'items', 'prefixItems', 'oneOf', 'anyOf'].some((keyword) => schema[keyword] !== undefined),
+      ) || parts.some(({ schema, pointer }) => this.leadsToTarget(schema, pointer));
     if (!structured) {
       const example = preferred ?? firstOf(parts, exampleOf);
       if (example !== undefined) return copy(example.value);
