@@ -51,6 +51,7 @@ const folders = [
   'run',
   'workflow',
   'review',
+  'suggest',
   'cli',
 ];
 // A file one folder deeper (src/report/renderers/, src/report/sections/) reaches the others through ../../.
@@ -83,6 +84,8 @@ const directions = [
   { files: ['src/workflow/**'], forbidden: except(...folders.filter((folder) => folder !== 'review' && folder !== 'cli')) },
   // Posting a pull-request comment (review/): the edge where a comment leaves for GitHub or GitLab; only the command imports it.
   { files: ['src/review/**'], forbidden: except('config', 'report') },
+  // Drafting tests for the gaps (suggest/) is pure: the contract and the evaluation's condition coverage in, spec files' text out.
+  { files: ['src/suggest/**'], forbidden: [...except('issues', 'contract', 'records', 'summary', 'report', 'evaluation'), ...nodeEffects] },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 // The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other

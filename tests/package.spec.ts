@@ -101,6 +101,7 @@ specs, programs or source maps`, async () => {
     'docs/report-format.md',
     'docs/reporter.md',
     'docs/statuses-and-labels.md',
+    'docs/suggest.md',
     'package.json',
     'schemas/budgets.schema.json',
     'schemas/check-observation.schema.json',

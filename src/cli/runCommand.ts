@@ -3,6 +3,7 @@ import { checkCommand } from './checkCommand.js';
 import { commentCommand } from './commentCommand.js';
 import { compareCommand } from './compareCommand.js';
 import { mergeCommand } from './mergeCommand.js';
+import { suggestCommand } from './suggestCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
 import { summariseCommand, type CommandContext } from './summariseCommand.js';
 
@@ -12,6 +13,7 @@ const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<
   merge: mergeCommand,
   compare: compareCommand,
   comment: commentCommand,
+  suggest: suggestCommand,
 };
 
 /**

@@ -165,6 +165,7 @@ Subcommands:
   merge <report.json...>               merge reports of separate runs or machines into one (see quality-evidence merge --help)
   comment <report.json>                write (and --post) the pull-request comment of a report with a baseline (see quality-evidence comment --help)
   compare <BASE.json> <HEAD.json>      HEAD's report compared with BASE, as a run with --baseline BASE (see quality-evidence compare --help)
+  suggest <report.json>                draft Playwright tests for the API's conditions the run never met (see quality-evidence suggest --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
 64 usage, 65 bad input data, 66 input missing, 70 internal error,

@@ -308,7 +308,8 @@ function jsonSchemaPointers(media: readonly MediaTypeSchema[]): string[] {
   return pointers;
 }
 
-interface DeclaredParameter extends ParameterName {
+/** A parameter an operation declares, as its conditions list it (and as `suggest` builds its requests from). */
+export interface DeclaredParameter extends ParameterName {
   readonly where: string;
   readonly required: boolean;
   /** What holds its values' schema: 3.x's `schema` (or its `content`'s), 2.0's parameter itself. */
@@ -332,7 +333,7 @@ const IGNORED_HEADERS: readonly string[] = ['accept', 'content-type', 'authoriza
  * name in any case), then the operation's. A second declaration of one
  * parameter in one list is not listed again.
  */
-function parametersOf(
+export function parametersOf(
   document: unknown,
   version: OpenApiVersion,
   pathItem: unknown,

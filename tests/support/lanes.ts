@@ -71,6 +71,8 @@ export const UNIT_SPECS: readonly string[] = [
   'suite.spec.ts',
   'summary.spec.ts',
   'summaryAccumulator.spec.ts',
+  'suggest.spec.ts',
+  'suggestCommand.spec.ts',
   'terminalReport.spec.ts',
   'testSource.spec.ts',
   'validation.spec.ts',
