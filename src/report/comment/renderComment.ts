@@ -15,7 +15,12 @@ import {
   SIGNIFICANCE_METHOD,
 } from '../renderers/presentation.js';
 import { statusSet } from '../../records/statusList.js';
-import { conditionCoverageText, newlyMetConditionParts, noLongerMetConditionParts } from '../renderers/conditionPresentation.js';
+import {
+  conditionCoverageText,
+  contractCoverageChangeText,
+  newlyMetConditionParts,
+  noLongerMetConditionParts,
+} from '../renderers/conditionPresentation.js';
 import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
 import { markdownOf } from '../sections/contractConditions.js';
 import { code, row } from '../sections/markdownParts.js';
@@ -180,7 +185,7 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
  * not: then this run's conditions met beside them).
  */
 function contractLine(report: ComparedReport, contract: NonNullable<ComparedReport['baseline']['contract']>): string {
-  if (contract.conditionCoveragePercent !== undefined) return contractCoverageChange(contract);
+  if (contract.conditionCoveragePercent !== undefined) return contractCoverageChangeText(contract, report.contract);
   const conditions = report.contract === undefined ? undefined : conditionCoverageText(report.contract);
   return [contractCoverageChange(contract), ...(conditions === undefined ? [] : [conditions])].join(' · ');
 }

@@ -1,6 +1,7 @@
 import { pointerTokens } from '../../contract/documentPointers.js';
 import type { ContractCoverage, ContractOperationCoverage, UnmetCondition } from '../contractSchemas.js';
-import { countOf, formatCount, formatCoverage } from './presentation.js';
+import type { ContractComparison } from '../verdictSchemas.js';
+import { contractCoverageChange, countOf, formatCount, formatCoverage } from './presentation.js';
 
 /**
  * What every rendering says of the conditions a contract declares (issue
@@ -65,6 +66,23 @@ export function conditionCoverageText(contract: ContractCoverage): string | unde
         : CONDITIONS_NOT_EXAMINED;
   }
   return conditionsMetText(contract);
+}
+
+/**
+ * The contract's coverage against the baseline, conditions met before →
+ * after among it (presentation's contractCoverageChange), as this run's
+ * contract section bears out: none when every condition it declares is a
+ * status (the change would repeat response coverage's), and, when its
+ * calls' records said nothing of what they sent, that they were not
+ * examined (or not counted) instead of a fall no suite made.
+ */
+export function contractCoverageChangeText(comparison: ContractComparison, contract: ContractCoverage | undefined): string {
+  if (contract === undefined || comparison.conditionCoveragePercent === undefined) return contractCoverageChange(comparison);
+  const line = conditionCoverageText(contract);
+  if (line !== undefined && line !== CONDITIONS_NOT_EXAMINED && line !== CONDITIONS_OF_OTHER_VERSION)
+    return contractCoverageChange(comparison);
+  const { conditionCoveragePercent: _, ...withoutConditions } = comparison;
+  return [contractCoverageChange(withoutConditions), ...(line === undefined ? [] : [line])].join(' · ');
 }
 
 /** An operation's line: `8 of 13 conditions met (61.54%)`, or what its calls left unknown. */

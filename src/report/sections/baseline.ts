@@ -2,7 +2,6 @@ import {
   baselineChanges,
   baselineLists,
   baselineNumbers,
-  contractCoverageChange,
   countOf,
   formatChangePercent,
   formatCount,
@@ -17,6 +16,7 @@ import {
   type BaselineChange,
   type ShownList,
 } from '../renderers/presentation.js';
+import { contractCoverageChangeText } from '../renderers/conditionPresentation.js';
 import { newlyMetHtml, newlyMetMarkdown, noLongerMetHtml, noLongerMetMarkdown } from './conditionChanges.js';
 import { attribute, foldedHtml, label, text } from './htmlParts.js';
 import { code, foldedMarkdown, row } from './markdownParts.js';
@@ -59,7 +59,11 @@ export const baselineSection: ReportSection<'baseline'> = {
     }
     const { contract } = comparison;
     if (contract !== undefined)
-      lines.push('', `**Contract**: ${contractCoverageChange(contract)}.`, ...noLongerMetMarkdown(contract, limits.changes));
+      lines.push(
+        '',
+        `**Contract**: ${contractCoverageChangeText(contract, report.contract)}.`,
+        ...noLongerMetMarkdown(contract, limits.changes),
+      );
     for (const list of baselineLists(comparison, limits.changes)) lines.push('', listMarkdown(list));
     if (contract !== undefined) lines.push(...newlyMetMarkdown(contract, limits.changes));
     lines.push('', `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`);
@@ -84,7 +88,7 @@ export const baselineSection: ReportSection<'baseline'> = {
     const contract =
       comparison.contract === undefined
         ? ''
-        : `<p data-field="contract"><strong>Contract</strong>: ${text(contractCoverageChange(comparison.contract))}.</p>` +
+        : `<p data-field="contract"><strong>Contract</strong>: ${text(contractCoverageChangeText(comparison.contract, report.contract))}.</p>` +
           noLongerMetHtml(comparison.contract);
     const newlyMet = comparison.contract === undefined ? '' : newlyMetHtml(comparison.contract);
     const lists = `${contract}${baselineLists(comparison, limits.changes).map(listHtml).join('')}${newlyMet}`;
