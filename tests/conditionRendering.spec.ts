@@ -223,9 +223,15 @@ test.describe('the line beside operation coverage', () => {
     );
   });
 
-  test("the pull-request comment gives this run's conditions met beside coverage before → after", () => {
-    const body = renderComment(compared(pets, reportWith(contractOf([listPets, addPet]), 'main')), { environment: 'staging' }).body;
+  test("the pull-request comment gives conditions met before → after, or this run's beside a comparison of a version without them", () => {
+    const report = compared(pets, reportWith(contractOf([listPets, addPet]), 'main'));
+    const body = renderComment(report, { environment: 'staging' }).body;
     expect(body.split('\n')).toContain(
+      '**Contract**: operations covered 100% → 100% · responses covered 100% → 100% · conditions met 58.82% → 58.82%',
+    );
+    const { conditionCoveragePercent: _, ...older } = report.baseline.contract!;
+    const olderBody = renderComment({ ...report, baseline: { ...report.baseline, contract: older } }, { environment: 'staging' }).body;
+    expect(olderBody.split('\n')).toContain(
       '**Contract**: operations covered 100% → 100% · responses covered 100% → 100% · 10 of 17 conditions met (58.82%)',
     );
   });
@@ -244,6 +250,10 @@ test.describe('the line beside operation coverage', () => {
     expect(formatHeadline(other, ['q.json'])).toContain(
       '; conditions not counted: the calls were recorded against another version of the document; ',
     );
+    // Against a baseline: the words, not a fall in conditions met that no suite made.
+    const comment = renderComment(compared(alone, reportWith(contractOf([listPets]), 'main')), { environment: 'staging' }).body;
+    const contractLine = comment.split('\n').find((line) => line.startsWith('**Contract**'));
+    expect(contractLine).toBe(`**Contract**: operations covered 100% → 100% · responses covered 100% → 100% · ${said}`);
   });
 
   test('a document whose every condition is a status adds no line: it would repeat response coverage', () => {
@@ -266,6 +276,9 @@ test.describe('the line beside operation coverage', () => {
       '1 of 1 operation called (100%) · 3 of 3 declared responses seen (100%) · 0 undeclared statuses · 0 endpoints matching no operation',
     );
     expect(formatHeadline(report, ['q.json'])).toContain('; 1 of 1 operation called (100%); report written to q.json');
+    // Nor does the comparison with a baseline say conditions met before → after.
+    const comment = renderComment(compared(report, reportWith(contractOf([statusesOnly]), 'main')), { environment: 'staging' }).body;
+    expect(comment.split('\n')).toContain('**Contract**: operations covered 100% → 100% · responses covered 100% → 100%');
     // Its status never answered is still listed.
     expect(unmetMarkdown(report)).toContain(
       '- `DELETE /pets/{id}`: 1 of 2 conditions met (50%)\n  - Statuses, 1 of 2 never met:\n    - `404`: never answered',

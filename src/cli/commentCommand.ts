@@ -138,8 +138,8 @@ Writes the pull-request comment of a report that holds a comparison with its
 base (made with --baseline or --baseline-from-history): the headline, the
 regressions first (slower, newly failing, failing more, with the tests
 behind them; new statuses, newly flaky; the contract's new undeclared
-statuses, more bodies off their schema, operations no longer exercised),
-then the improvements, then what held, folded; a link to the run's
+statuses, more bodies off their schema, operations no longer exercised,
+conditions no longer met), then the improvements, then what held, folded; a link to the run's
 artifacts where CI names them. It stays within GitHub's 65,536 characters
 and says what it left out. Its first line is a hidden marker,
 <!-- quality-evidence:ENVIRONMENT -->, that finds it again.

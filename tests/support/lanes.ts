@@ -21,6 +21,7 @@ export const UNIT_SPECS: readonly string[] = [
   'baseline.spec.ts',
   'budgets.spec.ts',
   'commentRendering.spec.ts',
+  'conditionChangeRendering.spec.ts',
   'conditionRendering.spec.ts',
   'failureExcerpt.spec.ts',
   'failedTests.spec.ts',

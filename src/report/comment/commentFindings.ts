@@ -1,5 +1,6 @@
 import { baselineChanges, isRegression, type ChangeKind } from '../renderers/presentation.js';
 import type { QualityReport } from '../qualityReport.js';
+import type { UnmetCondition } from '../contractSchemas.js';
 import type { BaselineComparison, ContractComparison } from '../verdictSchemas.js';
 
 /**
@@ -37,9 +38,11 @@ export interface Finding<Kind extends string = string> {
  * What got worse besides an endpoint's latency and failures, in the order a
  * comment lists them: an endpoint's statuses new against the base, an
  * endpoint newly flaky, then the contract's statuses newly undeclared, more
- * bodies off their schema, operations no longer exercised, a coverage that
- * went down. `bodies off their schema changed` counts the changes the report
- * did not list, which may be more or fewer.
+ * bodies off their schema, operations no longer exercised, conditions met
+ * in the base and not now (issue 36: a regression of what the suite
+ * exercises, as an operation no longer exercised is), a coverage that went
+ * down. `bodies off their schema changed` counts the changes the report did
+ * not list, which may be more or fewer.
  */
 export const STATUS_AND_CONTRACT_REGRESSIONS = [
   'new statuses',
@@ -48,6 +51,7 @@ export const STATUS_AND_CONTRACT_REGRESSIONS = [
   'more bodies off their schema',
   'bodies off their schema changed',
   'no longer exercised',
+  'condition no longer met',
   'coverage down',
 ] as const;
 
@@ -56,6 +60,7 @@ export const STATUS_AND_CONTRACT_IMPROVEMENTS = [
   'no longer flaky',
   'fewer bodies off their schema',
   'newly exercised',
+  'condition newly met',
   'coverage up',
 ] as const;
 
@@ -75,7 +80,7 @@ export interface BeforeAfter {
  */
 export interface StatusOrContractChange<Kind extends StatusOrContractKind = StatusOrContractKind> {
   readonly kind: Kind;
-  /** The endpoint or the operation, by label; for a coverage, what it covers (`operations`, `responses`). */
+  /** The endpoint or the operation, by label; for a coverage, what it covers (`operations`, `responses`, `conditions`). */
   readonly subject?: string | undefined;
   /** An endpoint's new statuses, or the status an operation's document does not declare. */
   readonly statuses?: readonly string[] | undefined;
@@ -83,6 +88,8 @@ export interface StatusOrContractChange<Kind extends StatusOrContractKind = Stat
   readonly moreStatuses?: number | undefined;
   /** Bodies off their schema (a count) or a coverage (a percent), in the base and now. */
   readonly change?: BeforeAfter | undefined;
+  /** A condition newly met or no longer met, as the report lists it (for one no longer met, how far this run went). */
+  readonly condition?: UnmetCondition | undefined;
   /** For the finding with no subject: the entries of this kind the report counted and did not list. */
   readonly unlisted?: number | undefined;
 }
@@ -183,12 +190,21 @@ function statusAndContractChanges(comparison: BaselineComparison): { worse: Wors
   for (const operation of contract.noLongerExercisedOperations) worse.push({ kind: 'no longer exercised', subject: operation });
   const gone = unlisted(contract.noLongerExercisedOperations.length, contract.noLongerExercisedOperationCount);
   if (gone > 0) worse.push({ kind: 'no longer exercised', unlisted: gone });
+  const noLongerMet = contract.noLongerMetConditions ?? [];
+  for (const { operation, condition } of noLongerMet) worse.push({ kind: 'condition no longer met', subject: operation, condition });
+  const unmet = unlisted(noLongerMet.length, contract.noLongerMetConditionCount ?? noLongerMet.length);
+  if (unmet > 0) worse.push({ kind: 'condition no longer met', unlisted: unmet });
   for (const operation of contract.newlyExercisedOperations) better.push({ kind: 'newly exercised', subject: operation });
   const fresh = unlisted(contract.newlyExercisedOperations.length, contract.newlyExercisedOperationCount);
   if (fresh > 0) better.push({ kind: 'newly exercised', unlisted: fresh });
+  const newlyMet = contract.newlyMetConditions ?? [];
+  for (const { operation, condition } of newlyMet) better.push({ kind: 'condition newly met', subject: operation, condition });
+  const met = unlisted(newlyMet.length, contract.newlyMetConditionCount ?? newlyMet.length);
+  if (met > 0) better.push({ kind: 'condition newly met', unlisted: met });
   for (const [subject, change] of [
     ['operations', contract.operationCoveragePercent],
     ['responses', contract.responseCoveragePercent],
+    ...(contract.conditionCoveragePercent === undefined ? [] : [['conditions', contract.conditionCoveragePercent] as const]),
   ] as const) {
     // A side with nothing to cover (null) is no coverage to compare.
     if (change.before === null || change.after === null || change.before === change.after) continue;

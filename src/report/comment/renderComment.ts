@@ -15,8 +15,14 @@ import {
   SIGNIFICANCE_METHOD,
 } from '../renderers/presentation.js';
 import { statusSet } from '../../records/statusList.js';
-import { conditionCoverageText } from '../renderers/conditionPresentation.js';
-import { CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
+import {
+  conditionCoverageText,
+  contractCoverageChangeText,
+  newlyMetConditionParts,
+  noLongerMetConditionParts,
+} from '../renderers/conditionPresentation.js';
+import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
+import { markdownOf } from '../sections/contractConditions.js';
 import { code, row } from '../sections/markdownParts.js';
 import { attentionMarkdown } from '../sections/attention.js';
 import {
@@ -100,7 +106,11 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   const wrong = attentionMarkdown(report, ['serverErrors', 'failedTests']);
   if (wrong.length > 0) head.push('', ...wrong);
   head.push('', `**${comparisonHeadline(comparison)}**`, '', `${comparedWith(report)} · ${baselineNumbers(comparison)}`);
-  if (comparison.contract !== undefined) head.push('', `**Contract**: ${contractLine(report, comparison.contract)}`);
+  if (comparison.contract !== undefined) {
+    head.push('', `**Contract**: ${contractLine(report, comparison.contract)}`);
+    const notCompared = notComparedLine(comparison.contract);
+    if (notCompared !== undefined) head.push('', notCompared);
+  }
   if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
@@ -169,22 +179,45 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   return { ...fitSections(head, sections, tail, limit, where), marker, nothingToReport, findings };
 }
 
-/** Coverage before → after, and this run's conditions met beside it (the comparison does not hold the base's). */
+/**
+ * Coverage before → after, conditions met among them where the comparison
+ * holds the base's (a report of a version before condition coverage does
+ * not: then this run's conditions met beside them).
+ */
 function contractLine(report: ComparedReport, contract: NonNullable<ComparedReport['baseline']['contract']>): string {
+  if (contract.conditionCoveragePercent !== undefined) return contractCoverageChangeText(contract, report.contract);
   const conditions = report.contract === undefined ? undefined : conditionCoverageText(report.contract);
   return [contractCoverageChange(contract), ...(conditions === undefined ? [] : [conditions])].join(' · ');
 }
 
+/** The operations whose conditions the document changed since the base, not compared: `**Conditions not compared** (…): `GET /a`.` */
+function notComparedLine(contract: NonNullable<ComparedReport['baseline']['contract']>): string | undefined {
+  const listed = contract.conditionListChangedOperations ?? [];
+  const count = contract.conditionListChangedOperationCount ?? listed.length;
+  if (count === 0) return undefined;
+  const shown = listed.slice(0, NOT_COMPARED_SHOWN);
+  const more = count - shown.length;
+  return (
+    `**Conditions not compared** (${countOf(count, 'operation')}: the document changed their conditions since the base): ` +
+    `${shown.map(code).join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}.`
+  );
+}
+
+/** The operations a comment names whose conditions were not compared; the report's `baseline.contract` lists 100. */
+const NOT_COMPARED_SHOWN = 10;
+
 /** What a comment with nothing to report says, naming the contract where the comparison has one. */
 function nothingToReportLine(report: ComparedReport): string {
-  const contract =
-    report.baseline.contract === undefined
+  const { contract } = report.baseline;
+  const conditions = contract?.noLongerMetConditions === undefined ? '' : 'no condition newly met or no longer, ';
+  const held =
+    contract === undefined
       ? ''
       : ' The contract held: no operation newly exercised or no longer, no status newly undeclared, ' +
-        'no more or fewer bodies off their schema, no coverage up or down.';
+        `no more or fewer bodies off their schema, ${conditions}no coverage up or down.`;
   return (
     'Nothing to report: no endpoint got slower, started failing, failed more, got a new status or became flaky, ' +
-    `and none got faster, recovered or stopped being flaky.${contract}`
+    `and none got faster, recovered or stopped being flaky.${held}`
   );
 }
 
@@ -346,19 +379,24 @@ const STATUS_OR_CONTRACT_HEAD = ['| Change | Endpoint or operation | What |', '|
  */
 function statusOrContractRow(change: StatusOrContractChange): Row {
   const mark = (STATUS_AND_CONTRACT_REGRESSIONS as readonly string[]).includes(change.kind) ? '🔺' : '🔻';
-  const { subject, statuses, moreStatuses = 0, change: numbers, unlisted } = change;
+  const { subject, statuses, moreStatuses = 0, change: numbers, unlisted, condition } = change;
   const coverage = change.kind === 'coverage up' || change.kind === 'coverage down';
+  const conditionParts = change.kind === 'condition newly met' ? newlyMetConditionParts : noLongerMetConditionParts;
   const what =
-    statuses !== undefined
-      ? `${statuses.map(code).join(', ')}${moreStatuses > 0 ? ` and ${formatCount(moreStatuses)} more` : ''}`
-      : numbers === undefined
-        ? ''
-        : coverage
-          ? `${formatCoverage(numbers.before)} → ${formatCoverage(numbers.after)}`
-          : formatCountChange(numbers);
+    condition !== undefined
+      ? `${markdownOf(conditionParts(condition))} · ${code(condition.where)}`
+      : statuses !== undefined
+        ? `${statuses.map(code).join(', ')}${moreStatuses > 0 ? ` and ${formatCount(moreStatuses)} more` : ''}`
+        : numbers === undefined
+          ? ''
+          : coverage
+            ? `${formatCoverage(numbers.before)} → ${formatCoverage(numbers.after)}`
+            : formatCountChange(numbers);
   if (subject === undefined) {
     const either = change.kind === 'bodies off their schema changed' ? 'more or fewer; ' : '';
-    const counted = `${either}counted in the report's \`baseline.contract\`, which lists the first ${formatCount(CONTRACT_CHANGE_LIMIT)}`;
+    const listLimit =
+      change.kind === 'condition newly met' || change.kind === 'condition no longer met' ? CONDITION_CHANGE_LIMIT : CONTRACT_CHANGE_LIMIT;
+    const counted = `${either}counted in the report's \`baseline.contract\`, which lists the first ${formatCount(listLimit)}`;
     return { line: row([`${mark} ${change.kind}`, `${formatCount(unlisted ?? 0)} more`, counted]), entries: entriesOfChange(change) };
   }
   return { line: row([`${mark} ${change.kind}`, coverage ? subject : code(subject), what]), entries: 1 };

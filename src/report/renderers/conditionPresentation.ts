@@ -1,6 +1,7 @@
 import { pointerTokens } from '../../contract/documentPointers.js';
 import type { ContractCoverage, ContractOperationCoverage, UnmetCondition } from '../contractSchemas.js';
-import { countOf, formatCount, formatCoverage } from './presentation.js';
+import type { ContractComparison } from '../verdictSchemas.js';
+import { contractCoverageChange, countOf, formatCount, formatCoverage } from './presentation.js';
 
 /**
  * What every rendering says of the conditions a contract declares (issue
@@ -65,6 +66,23 @@ export function conditionCoverageText(contract: ContractCoverage): string | unde
         : CONDITIONS_NOT_EXAMINED;
   }
   return conditionsMetText(contract);
+}
+
+/**
+ * The contract's coverage against the baseline, conditions met before →
+ * after among it (presentation's contractCoverageChange), as this run's
+ * contract section bears out: none when every condition it declares is a
+ * status (the change would repeat response coverage's), and, when its
+ * calls' records said nothing of what they sent, that they were not
+ * examined (or not counted) instead of a fall no suite made.
+ */
+export function contractCoverageChangeText(comparison: ContractComparison, contract: ContractCoverage | undefined): string {
+  if (contract === undefined || comparison.conditionCoveragePercent === undefined) return contractCoverageChange(comparison);
+  const line = conditionCoverageText(contract);
+  if (line !== undefined && line !== CONDITIONS_NOT_EXAMINED && line !== CONDITIONS_OF_OTHER_VERSION)
+    return contractCoverageChange(comparison);
+  const { conditionCoveragePercent: _, ...withoutConditions } = comparison;
+  return [contractCoverageChange(withoutConditions), ...(line === undefined ? [] : [line])].join(' · ');
 }
 
 /** An operation's line: `8 of 13 conditions met (61.54%)`, or what its calls left unknown. */
@@ -168,15 +186,64 @@ export type TextPart = string | { readonly code: string };
  * above it answered 4xx.
  */
 export function unmetConditionParts(condition: UnmetCondition): TextPart[] {
+  if (condition.kind === 'bound') return [...conditionSubjectParts(condition), `: ${boundHalvesText(condition)}`];
+  return [...conditionSubjectParts(condition), `: never ${metVerbOf(condition)}`];
+}
+
+/**
+ * A condition met in the baseline and not now, in the words of
+ * {@link unmetConditionParts} with the verb of a change: `status =
+ * "available"` (query): no longer sent; a bound says which halves this run
+ * left: `limit maximum 100` (query): no longer met (never reached; one above
+ * it answered 4xx).
+ */
+export function noLongerMetConditionParts(condition: UnmetCondition): TextPart[] {
+  if (condition.kind === 'bound') return [...conditionSubjectParts(condition), `: no longer met (${boundHalvesText(condition)})`];
+  return [...conditionSubjectParts(condition), `: no longer ${metVerbOf(condition)}`];
+}
+
+/**
+ * A condition met now and not in the baseline: `status = "available"`
+ * (query): now sent; `limit maximum 100` (query): now reached, and one
+ * above it answered 4xx.
+ */
+export function newlyMetConditionParts(condition: UnmetCondition): TextPart[] {
+  if (condition.kind === 'bound')
+    return [...conditionSubjectParts(condition), `: now reached, and one ${BEYOND[condition.keyword]} answered 4xx`];
+  return [...conditionSubjectParts(condition), `: now ${metVerbOf(condition)}`];
+}
+
+/** What meeting a condition other than a bound is: a parameter `sent` or `left out`, a value `sent` or `answered`, a branch `matched`. */
+function metVerbOf(condition: Exclude<UnmetCondition, { kind: 'bound' }>): string {
   switch (condition.kind) {
     case 'parameter':
-      return [{ code: condition.name }, ` (${condition.in}): ${condition.case === 'sent' ? 'never sent' : 'never left out'}`];
+      return condition.case === 'sent' ? 'sent' : 'left out';
+    case 'enumValue':
+      return condition.direction === 'request' ? 'sent' : 'answered';
+    case 'branch':
+      return 'matched';
+    case 'optionalProperty':
+      return 'present';
+    case 'status':
+      return 'answered';
+  }
+}
+
+/** A bound's two halves as the run that did not meet it went: `never reached; one above it answered 4xx`. */
+function boundHalvesText(condition: Extract<UnmetCondition, { kind: 'bound' }>): string {
+  return `${condition.reached ? 'reached' : 'never reached'}; ${condition.outside ? 'one' : 'none'} ${BEYOND[condition.keyword]} answered 4xx`;
+}
+
+/** What a condition is, without what became of it: `status = "available"` (query), `oneOf` branch 2 (request body), `404`. */
+function conditionSubjectParts(condition: UnmetCondition): TextPart[] {
+  switch (condition.kind) {
+    case 'parameter':
+      return [{ code: condition.name }, ` (${condition.in})`];
     case 'enumValue': {
       const name = condition.parameter?.name ?? propertyNameOf(condition.where);
       // A value read from JSON; a report edited by hand may leave it out.
       const value = condition.value === undefined ? 'undefined' : JSON.stringify(condition.value);
-      const verb = condition.direction === 'request' ? 'never sent' : 'never answered';
-      return [{ code: name === undefined ? value : `${name} = ${value}` }, ...placeOf(condition), `: ${verb}`];
+      return [{ code: name === undefined ? value : `${name} = ${value}` }, ...placeOf(condition)];
     }
     case 'branch': {
       const index = Number(pointerTokens(condition.where)?.at(-1));
@@ -186,24 +253,40 @@ export function unmetConditionParts(condition: UnmetCondition): TextPart[] {
         Number.isInteger(index) ? ` branch ${formatCount(index + 1)}` : ' branch',
         ...(name === undefined ? [] : [' of ', { code: name }]),
         ...placeOf(condition),
-        ': never matched',
       ];
     }
     case 'optionalProperty':
-      return [{ code: condition.name }, ...placeOf(condition), ': never present'];
+      return [{ code: condition.name }, ...placeOf(condition)];
     case 'status':
-      return [{ code: condition.status }, ': never answered'];
+      return [{ code: condition.status }];
     case 'bound': {
       const name = condition.parameter?.name ?? propertyNameOf(condition.where);
       const bound = `${condition.keyword} ${String(condition.value)}`;
-      const halves = `${condition.reached ? 'reached' : 'never reached'}; ${condition.outside ? 'one' : 'none'} ${BEYOND[condition.keyword]} answered 4xx`;
       return [
         { code: name === undefined ? bound : `${name} ${bound}` },
         ...placeOf({ direction: 'request', parameter: condition.parameter }),
-        `: ${halves}`,
       ];
     }
   }
+}
+
+/** Conditions of the comparison's lists, each operation's together, in the order the comparison gives them. */
+export interface OperationConditionChanges {
+  readonly operation: string;
+  readonly conditions: readonly UnmetCondition[];
+}
+
+/** The comparison's list of conditions newly met or no longer met, grouped by operation (its entries come each operation's together). */
+export function conditionChangesByOperation(
+  changes: readonly { readonly operation: string; readonly condition: UnmetCondition }[],
+): OperationConditionChanges[] {
+  const groups: { operation: string; conditions: UnmetCondition[] }[] = [];
+  for (const { operation, condition } of changes) {
+    const last = groups.at(-1);
+    if (last?.operation === operation) last.conditions.push(condition);
+    else groups.push({ operation, conditions: [condition] });
+  }
+  return groups;
 }
 
 /** A value outside each bound, in words. */

@@ -513,6 +513,7 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
   };
   const after = (noun: string, words: string) => (noun === '' ? words : `${noun} ${words}`);
   const coverage = contract?.operationCoveragePercent;
+  const conditions = contract?.conditionCoveragePercent;
   const parts = [
     ...endpoints(counts.slower, (noun) => after(noun, 'slower')),
     ...endpoints(counts.newlyFailing, (noun) => after(noun, 'newly failing')),
@@ -530,6 +531,13 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
     ...(coverage === undefined || coverage.before === coverage.after
       ? []
       : [`operations covered ${formatCoverage(coverage.before)} -> ${formatCoverage(coverage.after)}`]),
+    ...((contract?.noLongerMetConditionCount ?? 0) === 0
+      ? []
+      : [`${countOf(contract?.noLongerMetConditionCount ?? 0, 'condition')} no longer met`]),
+    // A baseline that counted no conditions (before null) has no change of them to say.
+    ...(conditions === undefined || conditions.before === null || conditions.after === null || conditions.before === conditions.after
+      ? []
+      : [`conditions met ${formatCoverage(conditions.before)} -> ${formatCoverage(conditions.after)}`]),
     ...endpoints(counts.new, (noun) => `new ${noun}`),
     ...endpoints(comparison.missingEndpoints.length, (noun) => after(noun, 'missing')),
     ...endpoints(counts.noChange, (noun) => after(noun, 'unchanged'), true),
@@ -688,8 +696,9 @@ export interface ShownList {
  * in the order the comparison gives, regressions first: the endpoints with
  * statuses new against the baseline, newly flaky and no longer flaky, then
  * the contract's new undeclared statuses, operations no longer exercised,
- * bodies off their schema where their count moved, and operations newly
- * exercised. Empty lists are left out; each shows at most `limit`, and a
+ * bodies off their schema where their count moved, operations newly
+ * exercised, and operations whose conditions the document changed since
+ * the baseline (not compared). Empty lists are left out; each shows at most `limit`, and a
  * list the report capped counts what it left out too.
  */
 export function baselineLists(comparison: NonNullable<QualityReport['baseline']>, limit: number): ShownList[] {
@@ -735,14 +744,39 @@ export function baselineLists(comparison: NonNullable<QualityReport['baseline']>
     contract.schemaViolationChangeCount,
   );
   add('newlyExercisedOperations', 'Newly exercised', operations(contract.newlyExercisedOperations), contract.newlyExercisedOperationCount);
+  const changedLists = contract.conditionListChangedOperations ?? [];
+  add(
+    'conditionListChangedOperations',
+    'Conditions not compared (the document changed them)',
+    operations(changedLists),
+    contract.conditionListChangedOperationCount ?? changedLists.length,
+  );
   return lists;
 }
 
-/** The contract's coverage against the baseline: `operations covered 70.59% → 76.47% · responses covered 50% → 52.63%`. */
+/**
+ * The contract's coverage against the baseline: `operations covered 70.59%
+ * → 76.47% · responses covered 50% → 52.63% · conditions met 40% → 58.82%`.
+ * The conditions only where the comparison has them (a report of a version
+ * before condition coverage has not), and none when neither side had any
+ * to meet; a baseline that counted none, with this run's beside it, is said
+ * so: `conditions met 58.82% (the baseline did not count conditions)`.
+ */
 export function contractCoverageChange(contract: NonNullable<NonNullable<QualityReport['baseline']>['contract']>): string {
   const change = ({ before, after }: { readonly before: number | null; readonly after: number | null }) =>
     `${formatCoverage(before)} → ${formatCoverage(after)}`;
-  return `operations covered ${change(contract.operationCoveragePercent)} · responses covered ${change(contract.responseCoveragePercent)}`;
+  const parts = [
+    `operations covered ${change(contract.operationCoveragePercent)}`,
+    `responses covered ${change(contract.responseCoveragePercent)}`,
+  ];
+  const conditions = contract.conditionCoveragePercent;
+  if (conditions !== undefined && (conditions.before !== null || conditions.after !== null))
+    parts.push(
+      conditions.before === null
+        ? `conditions met ${formatCoverage(conditions.after)} (the baseline did not count conditions)`
+        : `conditions met ${change(conditions)}`,
+    );
+  return parts.join(' · ');
 }
 
 /** A count before and after: `3 → 5`, with `–` for a side that has none. */

@@ -2,7 +2,6 @@ import {
   baselineChanges,
   baselineLists,
   baselineNumbers,
-  contractCoverageChange,
   countOf,
   formatChangePercent,
   formatCount,
@@ -17,6 +16,8 @@ import {
   type BaselineChange,
   type ShownList,
 } from '../renderers/presentation.js';
+import { contractCoverageChangeText } from '../renderers/conditionPresentation.js';
+import { newlyMetHtml, newlyMetMarkdown, noLongerMetHtml, noLongerMetMarkdown } from './conditionChanges.js';
 import { attribute, foldedHtml, label, text } from './htmlParts.js';
 import { code, foldedMarkdown, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
@@ -24,7 +25,8 @@ import type { ReportSection } from './reportSection.js';
 /**
  * The changes against the baseline, regressions first, and each endpoint the
  * test could not judge, with its samples: a p95 that moved on 5 calls is no
- * change, and no evidence of none.
+ * change, and no evidence of none. The contract's coverage, the conditions
+ * no longer met open beside it, those newly met folded last.
  */
 export const baselineSection: ReportSection<'baseline'> = {
   id: 'baseline',
@@ -55,8 +57,15 @@ export const baselineSection: ReportSection<'baseline'> = {
       const more = tooFew.more > 0 ? `, and ${formatCount(tooFew.more)} more` : '';
       lines.push('', foldedMarkdown(tooFew.line, `${tooFew.shown.map(code).join(', ')}${more}.`));
     }
-    if (comparison.contract !== undefined) lines.push('', `**Contract**: ${contractCoverageChange(comparison.contract)}.`);
+    const { contract } = comparison;
+    if (contract !== undefined)
+      lines.push(
+        '',
+        `**Contract**: ${contractCoverageChangeText(contract, report.contract)}.`,
+        ...noLongerMetMarkdown(contract, limits.changes),
+      );
     for (const list of baselineLists(comparison, limits.changes)) lines.push('', listMarkdown(list));
+    if (contract !== undefined) lines.push(...newlyMetMarkdown(contract, limits.changes));
     lines.push('', `<sub>${SIGNIFICANCE_METHOD} (level ${comparison.significanceLevel}).</sub>`);
     return lines;
   },
@@ -79,8 +88,10 @@ export const baselineSection: ReportSection<'baseline'> = {
     const contract =
       comparison.contract === undefined
         ? ''
-        : `<p data-field="contract"><strong>Contract</strong>: ${text(contractCoverageChange(comparison.contract))}.</p>`;
-    const lists = `${contract}${baselineLists(comparison, limits.changes).map(listHtml).join('')}`;
+        : `<p data-field="contract"><strong>Contract</strong>: ${text(contractCoverageChangeText(comparison.contract, report.contract))}.</p>` +
+          noLongerMetHtml(comparison.contract);
+    const newlyMet = comparison.contract === undefined ? '' : newlyMetHtml(comparison.contract);
+    const lists = `${contract}${baselineLists(comparison, limits.changes).map(listHtml).join('')}${newlyMet}`;
     const title = '<section id="baseline"><h2>Changes against the baseline</h2>';
     if (changes.length === 0) return `${title}${lead}<p>No endpoint changed.</p>${tooFewLine}${lists}${method}</section>`;
     const rows = changes.slice(0, limits.changes).map(changeRowHtml);

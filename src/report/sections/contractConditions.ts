@@ -84,10 +84,12 @@ function groupHtml(group: UnmetConditionGroup): string {
   return `<li>${text(unmetGroupText(group))}<ul>${items.join('')}</ul></li>`;
 }
 
-function markdownOf(parts: readonly TextPart[]): string {
+/** A condition in words as Markdown: the document's names and values in code spans, escaped as input is. */
+export function markdownOf(parts: readonly TextPart[]): string {
   return parts.map((part) => (typeof part === 'string' ? part : code(part.code))).join('');
 }
 
-function htmlOf(parts: readonly TextPart[]): string {
+/** A condition in words as HTML: the document's names and values escaped, in code. */
+export function htmlOf(parts: readonly TextPart[]): string {
   return parts.map((part) => (typeof part === 'string' ? text(part) : label(part.code))).join('');
 }
