@@ -1,4 +1,5 @@
 import {
+  BOUND_KEYWORDS,
   CONDITION_SCHEMA_DEPTH_LIMIT,
   conditionsOfOperation,
   isHiddenFrom,
@@ -340,14 +341,14 @@ function measureOfValue(keyword: BoundKeyword, value: unknown): number | undefin
  * exclusive bound the nearest a value can be and stay inside, within one
  * (an integer just inside it).
  */
-function reaches(keyword: BoundKeyword, measure: number, bound: number): boolean {
+export function reaches(keyword: BoundKeyword, measure: number, bound: number): boolean {
   if (keyword === 'exclusiveMinimum') return measure > bound && measure <= bound + 1;
   if (keyword === 'exclusiveMaximum') return measure < bound && measure >= bound - 1;
   return measure === bound;
 }
 
 /** Whether a measure is outside a bound. */
-function oversteps(keyword: BoundKeyword, measure: number, bound: number): boolean {
+export function oversteps(keyword: BoundKeyword, measure: number, bound: number): boolean {
   switch (keyword) {
     case 'minimum':
     case 'minLength':
@@ -385,17 +386,6 @@ interface BodyWalk {
   readonly outsideOnly?: boolean;
 }
 
-const BOUNDS: readonly BoundKeyword[] = [
-  'minimum',
-  'exclusiveMinimum',
-  'maximum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-];
-
 /**
  * Walks a body's value beside its schema, as conditions.ts walks the schema
  * alone, marking what the value meets: each enum value it equals, each
@@ -425,7 +415,7 @@ function walkBody(walk: BodyWalk, schema: unknown, pointer: string, value: unkno
     });
   if (Object.hasOwn(schema, 'const') && sameJson(schema['const'], value)) mark('enumValue', below(walk, pointer, 'const'));
   if (walk.bounds) {
-    for (const keyword of BOUNDS) {
+    for (const keyword of BOUND_KEYWORDS) {
       const bound = schema[keyword];
       if (typeof bound !== 'number') continue;
       const measure = measureOfValue(keyword, value);
@@ -525,7 +515,7 @@ function refTarget(document: unknown, schema: Record<string, unknown>): { readon
 }
 
 /** A string's length as JSON Schema counts it: in code points, a pair of surrogates one. */
-function codePointLength(text: string): number {
+export function codePointLength(text: string): number {
   let length = 0;
   for (let index = 0; index < text.length; index++) {
     const unit = text.charCodeAt(index);

@@ -1,5 +1,6 @@
 import { BOUND_KEYWORDS, isHiddenFrom, isNullableWrapper, refTarget, type BoundKeyword } from '../contract/conditions.js';
 import type { OpenApiVersion } from '../contract/contract.js';
+import { codePointLength, oversteps, reaches } from '../contract/conditionsMet.js';
 import { pointerBelow } from '../contract/documentPointers.js';
 import { formattedString, seededRandom, seededWord, stringOfPattern, wholeNumber } from './seededValues.js';
 
@@ -481,43 +482,6 @@ export function measureOf(keyword: BoundKeyword, value: unknown): number | undef
   }
   if (keyword === 'minItems' || keyword === 'maxItems') return Array.isArray(value) ? value.length : undefined;
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** A string's length as JSON Schema counts it: in code points. */
-function codePointLength(text: string): number {
-  let length = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index++;
-    }
-    length++;
-  }
-  return length;
-}
-
-/** Whether a measure reaches a bound: equal to it, or for an exclusive bound within one inside it (as conditions met count it). */
-export function reaches(keyword: BoundKeyword, measure: number, bound: number): boolean {
-  if (keyword === 'exclusiveMinimum') return measure > bound && measure <= bound + 1;
-  if (keyword === 'exclusiveMaximum') return measure < bound && measure >= bound - 1;
-  return measure === bound;
-}
-
-/** Whether a measure is outside a bound. */
-export function oversteps(keyword: BoundKeyword, measure: number, bound: number): boolean {
-  switch (keyword) {
-    case 'minimum':
-    case 'minLength':
-    case 'minItems':
-      return measure < bound;
-    case 'exclusiveMinimum':
-      return measure <= bound;
-    case 'exclusiveMaximum':
-      return measure >= bound;
-    default:
-      return measure > bound;
-  }
 }
 
 /** The example a schema gives: `example`, the first of `examples`, or `default`. */
