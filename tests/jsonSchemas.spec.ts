@@ -72,6 +72,8 @@ test('the input schema accepts an object with an executions array or a bare arra
       },
       bodyCheck: expect.objectContaining({ type: 'object', title: 'BodyCheck' }),
       conditions: expect.objectContaining({ type: 'object', title: 'ConditionsMet' }),
+      traceId: expect.objectContaining({ type: 'string', pattern: '^(?!0{32})[0-9a-f]{32}$' }),
+      spanId: expect.objectContaining({ type: 'string', pattern: '^(?!0{16})[0-9a-f]{16}$' }),
       excerpt: {
         type: 'string',
         maxLength: 4097,

@@ -5,6 +5,7 @@ import { withoutMatrixParameters } from '../records/normaliseExecutionRecords.js
 import { isPlainObject } from '../records/validateRecordList.js';
 import { describeType, renderValue } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
+import { parseTraceparent } from '../records/traceContext.js';
 import type { RecordBatch, RecordedBodies, RecordedBody, ReadTally } from './recordBatch.js';
 
 /** What the HAR reader is told besides its input. */
@@ -126,7 +127,7 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
   const endpoint = `${request['method']} ${path}`;
   const status = response['status'];
   const timingMs = timingPhases(entry['timings']);
-  const timing = timingMs === undefined ? {} : { timingMs };
+  const timing = { ...(timingMs === undefined ? {} : { timingMs }), ...traceContextOf(request) };
   if (status === 0 || status === -1) {
     return { errorCode: failureCode(entry, response), endpoint, responseTimeMs: Math.max(0, numberOr(entry['time'], 0)), ...timing };
   }
@@ -155,6 +156,19 @@ function keptBodies(entry: unknown): RecordedBodies | undefined {
     headers: isPlainObject(request) ? namedValues(request['headers']) : undefined,
     formFields: isPlainObject(postData) ? namedValues(postData['params']) : undefined,
   };
+}
+
+/** The trace and span ids of the request's `traceparent` header (W3C Trace Context), when it sent a valid one. */
+function traceContextOf(request: Record<string, unknown>): { traceId?: string; spanId?: string } {
+  const headers = request['headers'];
+  if (!Array.isArray(headers)) return {};
+  for (const header of headers as unknown[]) {
+    if (!isPlainObject(header) || typeof header['name'] !== 'string' || header['name'].toLowerCase() !== 'traceparent') continue;
+    const value = header['value'];
+    const ids = typeof value === 'string' ? parseTraceparent(value) : undefined;
+    return ids === undefined ? {} : { ...ids };
+  }
+  return {};
 }
 
 /** A HAR list of `{ name, value }` (headers, form fields) as pairs, those with a text value. */

@@ -3,6 +3,7 @@ import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
 import { isBodyCheck } from './bodyCheckRules.js';
 import { isConditionsRecord } from './conditionsRecord.js';
+import { isSpanId, isTraceId } from './traceContext.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from './failureExcerpt.js';
 
 /**
@@ -70,7 +71,21 @@ export const parseRecordStatusList = createStatusListCache();
 /** Whether a value is a valid execution record: the same rules as the schema, with no allocation. */
 export function isExecutionRecord(value: unknown): value is ExecutionRecord {
   if (!isPlainObject(value)) return false;
-  const { statusCode, errorCode, endpoint, responseTimeMs, id, timingMs, expectedStatuses, bodyCheck, conditions, excerpt, source } = value;
+  const {
+    statusCode,
+    errorCode,
+    endpoint,
+    responseTimeMs,
+    id,
+    timingMs,
+    expectedStatuses,
+    bodyCheck,
+    conditions,
+    traceId,
+    spanId,
+    excerpt,
+    source,
+  } = value;
   return (
     (statusCode === undefined
       ? typeof errorCode === 'string' && ERROR_CODE_PATTERN.test(errorCode)
@@ -87,6 +102,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     (expectedStatuses === undefined || !('problem' in parseRecordStatusList(expectedStatuses))) &&
     (bodyCheck === undefined || isBodyCheck(bodyCheck)) &&
     (conditions === undefined || isConditionsRecord(conditions)) &&
+    (traceId === undefined || isTraceId(traceId)) &&
+    (spanId === undefined || isSpanId(spanId)) &&
     (excerpt === undefined || (typeof excerpt === 'string' && excerpt.length <= MAX_EXCERPT_LENGTH)) &&
     (source === undefined || source === 'api' || source === 'browser')
   );

@@ -37,6 +37,7 @@ export const UNIT_SPECS: readonly string[] = [
   'contractComparison.spec.ts',
   'contractConditions.spec.ts',
   'conditionsMet.spec.ts',
+  'traceContext.spec.ts',
   'contractCoverage.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',
