@@ -364,7 +364,7 @@ export function oversteps(keyword: BoundKeyword, measure: number, bound: number)
 }
 
 /** Whether a declared status (`200`, `2XX`) covers a status code, as response coverage counts it. */
-function statusCovers(declared: string, code: string): boolean {
+export function statusCovers(declared: string, code: string): boolean {
   if (/^[1-5]xx$/i.test(declared)) return declared[0] === code[0];
   return declared === code;
 }

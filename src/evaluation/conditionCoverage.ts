@@ -1,3 +1,4 @@
+import { statusCovers } from '../contract/conditionsMet.js';
 import { conditionsOfOperation, type Condition, type ListedConditions } from '../contract/conditions.js';
 import type { Contract, ContractOperation } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -124,10 +125,4 @@ export function coveredConditions(
 function bitsOf(encoded: string | undefined): (position: number) => boolean {
   const bytes = Buffer.from(encoded ?? '', 'base64');
   return (position) => ((bytes[position >> 3] ?? 0) & (1 << (position & 7))) !== 0;
-}
-
-/** Whether a declared status (`200`, `2XX`) covers a status code seen, as response coverage counts it. */
-function statusCovers(declared: string, code: string): boolean {
-  if (/^[1-5]xx$/i.test(declared)) return declared[0] === code[0];
-  return declared === code;
 }
