@@ -74,6 +74,8 @@ test('the input schema accepts an object with an executions array or a bare arra
       conditions: expect.objectContaining({ type: 'object', title: 'ConditionsMet' }),
       traceId: expect.objectContaining({ type: 'string', pattern: '^(?!0{32})[0-9a-f]{32}$' }),
       spanId: expect.objectContaining({ type: 'string', pattern: '^(?!0{16})[0-9a-f]{16}$' }),
+      parentSpanId: expect.objectContaining({ type: 'string', pattern: '^(?!0{16})[0-9a-f]{16}$' }),
+      startedAtMs: expect.objectContaining({ type: 'number', minimum: Date.UTC(2000, 0, 1), maximum: Date.UTC(2100, 0, 1) }),
       excerpt: {
         type: 'string',
         maxLength: 4097,
@@ -207,6 +209,9 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'openapi',
     'exports',
     'serviceName',
+    'traceContext',
+    'traceUrlTemplate',
+    'otlpSpanLimit',
     'formats',
   ]);
 });

@@ -101,7 +101,7 @@ test.describe('the settings file', () => {
           'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
           'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
           'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, ' +
-          'significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, formats)',
+          'significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, traceContext, traceUrlTemplate, otlpSpanLimit, formats)',
       },
     ]);
   });
@@ -296,7 +296,7 @@ test.describe('the settings table', () => {
   });
 
   test('check takes, and its help lists, exactly the settings the exports read', () => {
-    expect(EXPORT_SETTING_KEYS).toEqual(['exports', 'serviceName']);
+    expect(EXPORT_SETTING_KEYS).toEqual(['exports', 'serviceName', 'traceContext', 'otlpSpanLimit']);
     for (const key of EXPORT_SETTING_KEYS) expect(CHECK_HELP).toContain(settingHelpLines([key]));
   });
 
@@ -332,6 +332,9 @@ test.describe('the settings table', () => {
       'openapi',
       'export',
       'service-name',
+      'trace-context',
+      'trace-url-template',
+      'otlp-span-limit',
       'formats',
     ]);
   });

@@ -83,6 +83,27 @@ const historyLimitRule = `must be a whole number of runs from 1 to ${MAX_HISTORY
 
 const openapiRule = 'must be the path of an OpenAPI document, or an array of paths';
 
+const traceUrlRule =
+  'must be an http or https URL with {traceId} where the trace id goes, such as https://grafana.example/explore?traceId={traceId}';
+const traceUrlTemplate = nonEmptyText.refine(
+  (template) => {
+    if (!template.includes('{traceId}')) return false;
+    try {
+      const url = new URL(template.replaceAll('{traceId}', '0af7651916cd43dd8448eb211c80319c'));
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  },
+  { error: traceUrlRule },
+);
+
+/** The most client spans the otlp export sends when no source says (see docs/exports.md#spans). */
+export const DEFAULT_OTLP_SPAN_LIMIT = 10_000;
+/** The most a run may ask for: each held span costs the run about 300 bytes until the export is written. */
+export const MAX_OTLP_SPAN_LIMIT = 1_000_000;
+const spanLimitRule = `must be a whole number of spans from 0 to ${MAX_OTLP_SPAN_LIMIT.toLocaleString('en-US')}`;
+
 /** The files a run can write: the JSON report always, and its Markdown and HTML renderings beside it. */
 export const REPORT_FORMATS = ['json', 'markdown', 'html'] as const;
 
@@ -556,6 +577,50 @@ export const SETTINGS = {
     description:
       "The name the OpenTelemetry export gives the run's service (service.name on its Resource) " +
       'and the Prometheus export its service label (QE_SERVICE_NAME); default unknown_service',
+    forExports: true,
+  },
+  traceContext: {
+    variable: 'QE_TRACE_CONTEXT',
+    flag: { name: 'trace-context', argument: '<true|false>', help: 'W3C trace context on recorded calls and spans in the otlp export' },
+    inFile: true,
+    default: true,
+    value: z.boolean({ error: 'must be true or false' }),
+    text: booleanText,
+    purpose: 'whether calls carry W3C trace context',
+    description:
+      'When true (the default), every call of an API request context that quality-evidence/test records carries a W3C ' +
+      'traceparent header (one trace per test, one span per call; a traceparent the test set itself is kept), the report ' +
+      "keeps each failed and slow call's trace id and the otlp export sends a client span per call; when false, none of " +
+      'these: no header is added, no trace id is kept (QE_TRACE_CONTEXT). Never added to the requests of browser pages',
+    forExports: true,
+  },
+  traceUrlTemplate: {
+    variable: 'QE_TRACE_URL_TEMPLATE',
+    flag: { name: 'trace-url-template', argument: '<url>', help: 'link each failed call to its trace: a URL with {traceId}' },
+    inFile: true,
+    value: traceUrlTemplate,
+    text: z.string(),
+    purpose: "the URL of a trace in the team's tracing backend",
+    description:
+      "The URL of a trace in the team's tracing backend, {traceId} where the trace id goes (QE_TRACE_URL_TEMPLATE), such " +
+      'as https://grafana.example/explore?traceId={traceId} or http://localhost:16686/trace/{traceId} (Jaeger): the ' +
+      'Markdown, the page and the pull-request comment link each failed call that has a trace id to its trace',
+  },
+  otlpSpanLimit: {
+    variable: 'QE_OTLP_SPAN_LIMIT',
+    flag: { name: 'otlp-span-limit', argument: '<n>', help: 'the most client spans the otlp export sends', helpDefault: '10000' },
+    inFile: true,
+    default: DEFAULT_OTLP_SPAN_LIMIT,
+    value: z.int({ error: spanLimitRule }).min(0, { error: spanLimitRule }).max(MAX_OTLP_SPAN_LIMIT, { error: spanLimitRule }),
+    text: z
+      .string()
+      .regex(/^\d{1,7}$/, { error: spanLimitRule })
+      .transform(Number),
+    purpose: 'the most client spans the otlp export sends',
+    description:
+      'The most client spans the otlp export sends (QE_OTLP_SPAN_LIMIT); default 10000: every traced call of a run up ' +
+      'to that many; beyond it, the failed calls first, then the slow ones, then a sample of the rest chosen by span id ' +
+      '(the same calls whatever order they came in); 0 sends no spans',
     forExports: true,
   },
   formats: {

@@ -5,7 +5,7 @@ import { withoutMatrixParameters } from '../records/normaliseExecutionRecords.js
 import { isPlainObject } from '../records/validateRecordList.js';
 import { describeType, renderValue } from '../renderValue.js';
 import { JsonListScanner } from './jsonListScanner.js';
-import { parseTraceparent } from '../records/traceContext.js';
+import { isStartedAtMs, parseTraceparent } from '../records/traceContext.js';
 import type { RecordBatch, RecordedBodies, RecordedBody, ReadTally } from './recordBatch.js';
 
 /** What the HAR reader is told besides its input. */
@@ -127,7 +127,7 @@ function harEntryRecord(entry: unknown, index: number, file: string, options: Ha
   const endpoint = `${request['method']} ${path}`;
   const status = response['status'];
   const timingMs = timingPhases(entry['timings']);
-  const timing = { ...(timingMs === undefined ? {} : { timingMs }), ...traceContextOf(request) };
+  const timing = { ...(timingMs === undefined ? {} : { timingMs }), ...traceContextOf(request), ...startOf(entry['startedDateTime']) };
   if (status === 0 || status === -1) {
     return { errorCode: failureCode(entry, response), endpoint, responseTimeMs: Math.max(0, numberOr(entry['time'], 0)), ...timing };
   }
@@ -169,6 +169,13 @@ function traceContextOf(request: Record<string, unknown>): { traceId?: string; s
     return ids === undefined ? {} : { ...ids };
   }
   return {};
+}
+
+/** When the entry's request started (`startedDateTime`, ISO 8601), in milliseconds since the epoch: the start of its span. */
+function startOf(startedDateTime: unknown): { startedAtMs?: number } {
+  if (typeof startedDateTime !== 'string') return {};
+  const startedAtMs = Date.parse(startedDateTime);
+  return isStartedAtMs(startedAtMs) ? { startedAtMs } : {};
 }
 
 /** A HAR list of `{ name, value }` (headers, form fields) as pairs, those with a text value. */

@@ -13,7 +13,7 @@ import {
 import { isPlainObject } from './validateRecordList.js';
 import { bodyCheckSchema } from './bodyCheck.js';
 import { conditionsRecordSchema } from './conditionsRecord.js';
-import { spanIdSchema, traceIdSchema } from './traceContext.js';
+import { parentSpanIdSchema, spanIdSchema, startedAtMsSchema, traceIdSchema } from './traceContext.js';
 
 export {
   ENDPOINT_LABEL_PATTERN,
@@ -126,6 +126,8 @@ export const executionRecordSchema = z
     conditions: conditionsRecordSchema.optional(),
     traceId: traceIdSchema.optional(),
     spanId: spanIdSchema.optional(),
+    parentSpanId: parentSpanIdSchema.optional(),
+    startedAtMs: startedAtMsSchema.optional(),
     excerpt: z
       .string({ error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
       .max(MAX_EXCERPT_LENGTH, {

@@ -3,7 +3,7 @@ import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
 import { isBodyCheck } from './bodyCheckRules.js';
 import { isConditionsRecord } from './conditionsRecord.js';
-import { isSpanId, isTraceId } from './traceContext.js';
+import { isSpanId, isStartedAtMs, isTraceId } from './traceContext.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from './failureExcerpt.js';
 
 /**
@@ -83,6 +83,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     conditions,
     traceId,
     spanId,
+    parentSpanId,
+    startedAtMs,
     excerpt,
     source,
   } = value;
@@ -104,6 +106,8 @@ export function isExecutionRecord(value: unknown): value is ExecutionRecord {
     (conditions === undefined || isConditionsRecord(conditions)) &&
     (traceId === undefined || isTraceId(traceId)) &&
     (spanId === undefined || isSpanId(spanId)) &&
+    (parentSpanId === undefined || isSpanId(parentSpanId)) &&
+    (startedAtMs === undefined || isStartedAtMs(startedAtMs)) &&
     (excerpt === undefined || (typeof excerpt === 'string' && excerpt.length <= MAX_EXCERPT_LENGTH)) &&
     (source === undefined || source === 'api' || source === 'browser')
   );

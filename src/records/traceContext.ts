@@ -23,6 +23,35 @@ export const spanIdSchema = z
   .regex(SPAN_ID, { error: spanIdRule })
   .meta({ description: "Optional: the W3C span id of the call (its traceparent's parent id): the client span the server's continues" });
 
+export const parentSpanIdSchema = z
+  .string({ error: spanIdRule })
+  .regex(SPAN_ID, { error: spanIdRule })
+  .meta({
+    description:
+      "Optional: the span of the test the call was made in, when quality-evidence/test began the call's trace: " +
+      "the parent of the call's client span in the otlp export",
+  });
+
+/** The earliest start a record may give: 2000-01-01, before which a clock is wrong rather than old. */
+const EARLIEST_START_MS = Date.UTC(2000, 0, 1);
+/** The latest: 2100-01-01. */
+const LATEST_START_MS = Date.UTC(2100, 0, 1);
+const startRule = 'must be a time in milliseconds since the Unix epoch, between 2000 and 2100, when present';
+
+export const startedAtMsSchema = z
+  .number({ error: startRule })
+  .min(EARLIEST_START_MS, { error: startRule })
+  .max(LATEST_START_MS, { error: startRule })
+  .meta({
+    description:
+      'Optional: when the call started, in milliseconds since the Unix epoch (fractions allowed): the start of its span in the otlp export',
+  });
+
+/** Whether a value is a valid start time (no allocation). */
+export function isStartedAtMs(value: unknown): boolean {
+  return typeof value === 'number' && value >= EARLIEST_START_MS && value <= LATEST_START_MS;
+}
+
 /** Whether a value is a valid trace id (no allocation). */
 export function isTraceId(value: unknown): boolean {
   return typeof value === 'string' && TRACE_ID.test(value);
