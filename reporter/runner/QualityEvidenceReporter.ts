@@ -47,7 +47,11 @@ export interface ReporterHost {
    * Makes `receive` take the calls made outside any test in the reporter's process (global setup and teardown) with
    * `quality-evidence/test`'s `request` (see shared/callsOutsideTests.ts); absent, none is taken.
    */
-  readonly receiveCallsOutsideTests?: (receive: (call: CallOutsideTests) => void) => void;
+  readonly receiveCallsOutsideTests?: (
+    receive: (call: CallOutsideTests) => void,
+    holder: object | undefined,
+    traceContext: boolean,
+  ) => void;
 }
 
 /** The process the reporter runs in: the one place it reads `process`. */
@@ -131,7 +135,11 @@ export default class QualityEvidenceReporter implements Reporter {
       host.stderr.write(`quality-evidence reporter: warning: ${escapeControlCharacters(warning)}\n`);
     // Global setup runs after this and before onBegin: its calls are taken from now on.
     if (!this.listing)
-      host.receiveCallsOutsideTests?.((call) => this.callsOutsideTests.push({ ...call, phase: this.testsBegan ? 'teardown' : 'setup' }));
+      host.receiveCallsOutsideTests?.(
+        (call) => this.callsOutsideTests.push({ ...call, phase: this.testsBegan ? 'teardown' : 'setup' }),
+        undefined,
+        this.settings.traceContext,
+      );
   }
 
   printsToStdio(): boolean {

@@ -29,6 +29,8 @@ type Receiver = (call: CallOutsideTests) => void;
 /** What the slot holds: every reporter of the process that takes such calls (a config may name the reporter twice). */
 interface Collector {
   readonly receivers: Receiver[];
+  /** Whether such calls carry W3C trace context: no reporter's settings turned it off (`traceContext`). */
+  traceContext?: boolean;
 }
 
 function collectorOf(holder: object): Collector | undefined {
@@ -38,11 +40,24 @@ function collectorOf(holder: object): Collector | undefined {
     : undefined;
 }
 
-/** Makes `receive` take every call made outside a test in this process, from now on. */
-export function receiveCallsOutsideTests(receive: Receiver, holder: object = globalThis): void {
+/**
+ * Makes `receive` take every call made outside a test in this process, from
+ * now on; such calls carry trace context unless a reporter's `traceContext`
+ * is false.
+ */
+export function receiveCallsOutsideTests(receive: Receiver, holder: object = globalThis, traceContext = true): void {
   const collector = collectorOf(holder);
-  if (collector === undefined) Reflect.set(holder, SLOT, { receivers: [receive] } satisfies Collector);
-  else collector.receivers.push(receive);
+  if (collector === undefined) Reflect.set(holder, SLOT, { receivers: [receive], traceContext } satisfies Collector);
+  else {
+    collector.receivers.push(receive);
+    collector.traceContext = collector.traceContext !== false && traceContext;
+  }
+}
+
+/** Whether calls made outside a test in this process carry trace context: where a reporter takes them, and it did not turn it off. */
+export function traceContextOutsideTests(holder: object = globalThis): boolean {
+  const collector = collectorOf(holder);
+  return collector !== undefined && collector.receivers.length > 0 && collector.traceContext !== false;
 }
 
 /** Where a call made outside a test goes in this process, or undefined when no reporter takes them (a test worker). */

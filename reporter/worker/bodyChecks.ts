@@ -7,7 +7,7 @@ import type { BodyCheck } from '../../src/records/bodyCheck.js';
 import type { ConditionsRecord } from '../../src/records/conditionsRecord.js';
 import { normaliseEndpoint } from '../../src/records/normaliseExecutionRecords.js';
 import { FAILED_EXECUTION_LIMIT } from '../../src/summary/endpointEvidence.js';
-import type { ReporterSettings } from '../shared/reporterSettings.js';
+import { resolveReporterSettings, type ReporterSettings } from '../shared/reporterSettings.js';
 import { reporterOptionsFor } from '../shared/workerOptions.js';
 
 /**
@@ -58,27 +58,34 @@ export interface CallChecker {
 }
 
 const checkers = new WeakMap<object, Promise<CallChecker | undefined>>();
-const workerSettings = new WeakMap<object, Promise<ReporterSettings | undefined>>();
+const workerSettings = new WeakMap<object, ReporterSettings | null>();
 
 /**
  * The reporter's settings as a test worker reads them, from the config
  * Playwright gives every test: once per config; undefined when they do not
- * resolve (the reporter itself stops the run then).
+ * resolve (the reporter itself stops the run then). Read at once (the
+ * reading is synchronous), so that a call can be sent by them: its trace
+ * context is decided before it leaves.
  */
-export function settingsIn(config: FullConfig): Promise<ReporterSettings | undefined> {
+export function settingsNow(config: FullConfig): ReporterSettings | undefined {
   let settings = workerSettings.get(config);
   if (settings === undefined) {
-    settings = import('../shared/reporterSettings.js')
-      .then(({ resolveReporterSettings }) => {
-        const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
-        // The options the reporter handed over (see shared/workerOptions.ts); none when it does not run (then the fixture
-        // records, and nothing reads the checks).
-        return resolveReporterSettings({ configDir, ...reporterOptionsFor(configDir, process.env) }, process.env, process.cwd());
-      })
-      .catch(() => undefined);
+    const configDir = config.configFile === undefined ? config.rootDir : dirname(config.configFile);
+    try {
+      // The options the reporter handed over (see shared/workerOptions.ts); none when it does not run (then the fixture
+      // records, and nothing reads the checks).
+      settings = resolveReporterSettings({ configDir, ...reporterOptionsFor(configDir, process.env) }, process.env, process.cwd());
+    } catch {
+      settings = null;
+    }
     workerSettings.set(config, settings);
   }
-  return settings;
+  return settings ?? undefined;
+}
+
+/** {@link settingsNow}, for the code that waits on a contract or a module anyway. */
+export function settingsIn(config: FullConfig): Promise<ReporterSettings | undefined> {
+  return Promise.resolve().then(() => settingsNow(config));
 }
 
 /** Excerpts a failed call's body for the test attempt that made it, or says the report cannot list it (undefined). */

@@ -1,3 +1,4 @@
+import { pageTrace } from './traceContext.js';
 import type { BrowserContext, Request, Response } from '@playwright/test';
 import type { TimingPhases } from '../../src/index.js';
 import { responseTimeOf, roundToMicroseconds, type ResourceTiming } from './resourceTiming.js';
@@ -73,6 +74,9 @@ export interface BrowserExecution {
   readonly endpoint: string;
   readonly responseTimeMs: number;
   readonly timingMs?: TimingPhases;
+  /** The ids of a `traceparent` the page itself sent (the fixture never adds one to a page's request). */
+  readonly traceId?: string;
+  readonly spanId?: string;
 }
 
 /** What an observation saw besides its executions. */
@@ -200,6 +204,7 @@ export function observeBrowserCalls(
           statusCode: outcome.statusCode,
           endpoint: endpointOf(request),
           ...timingOf(request.timing(), started.get(request)),
+          ...pageTrace(request.headers()),
         });
       })(),
     );
@@ -224,6 +229,7 @@ export function observeBrowserCalls(
       errorCode: browserErrorCode(errorText),
       endpoint: endpointOf(request),
       responseTimeMs: roundToMicroseconds(failedAfterMs(request, started.get(request))),
+      ...pageTrace(request.headers()),
     });
   };
   context.on('request', onRequest);

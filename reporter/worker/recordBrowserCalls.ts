@@ -1,3 +1,4 @@
+import { settingsNow } from './bodyChecks.js';
 import type { Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
 import {
   noBrowserCalls,
@@ -30,8 +31,10 @@ class TestBrowserCalls implements BrowserCallSink {
 
   constructor(private readonly test: TestInfo) {}
 
-  record(execution: BrowserExecution): void {
-    attachRecord({ ...execution, source: 'browser' }, this.test);
+  record({ traceId, spanId, ...execution }: BrowserExecution): void {
+    // The ids of a traceparent the page sent itself, unless the run's traceContext is off.
+    const trace = traceId !== undefined && spanId !== undefined && settingsNow(this.test.config)?.traceContext !== false;
+    attachRecord({ ...execution, ...(trace ? { traceId, spanId } : {}), source: 'browser' }, this.test);
   }
 
   count(kind: BrowserCallCount): void {

@@ -3,9 +3,10 @@ import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@play
 import type { TimingPhases } from '../../src/index.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl } from '../shared/apiCalls.js';
 import type { CheckedBody } from '../../src/contract/bodyConformance.js';
-import { callCheckerFor, failureExcerptsFor, type CallCheck, type CallChecker } from './bodyChecks.js';
+import { callCheckerFor, failureExcerptsFor, settingsNow, type CallCheck, type CallChecker } from './bodyChecks.js';
 import { attachRecord } from './recordExecution.js';
-import { callsOutsideTestsCollector, RECORDED_CALL_FILE } from '../shared/callsOutsideTests.js';
+import { callsOutsideTestsCollector, RECORDED_CALL_FILE, traceContextOutsideTests } from '../shared/callsOutsideTests.js';
+import { headerOf, traceCall, traceOfTest, type CallTrace } from './traceContext.js';
 import { responseTimeOf, roundToMicroseconds } from './resourceTiming.js';
 
 /** The test a call belongs to: a fixed one, or whichever test is running when the call is made. */
@@ -13,36 +14,43 @@ export type TestInfoSource = TestInfo | (() => TestInfo | undefined);
 
 const RECORDED_METHODS = new Set(['fetch', 'get', 'post', 'put', 'patch', 'delete', 'head']);
 
-type Settle<Result> = (
-  args: readonly unknown[],
-  startedMs: number,
-  result: Result | undefined,
-  error: unknown,
-  begun: string | undefined,
-) => Result | Promise<Result>;
+/** What a call was sent with, decided as it was made, before its clock started. */
+interface Begun {
+  /** The arguments sent: the test's, or a copy with a traceparent header added. */
+  readonly args: readonly unknown[];
+  /** The stack of a call made outside any test where the reporter takes such calls. */
+  readonly stack?: string | undefined;
+  /** The trace ids its record carries. */
+  readonly trace?: CallTrace | undefined;
+}
+
+type Settle<Result> = (begun: Begun, startedMs: number, result: Result | undefined, error: unknown) => Result | Promise<Result>;
 type Call<Result> = (...args: unknown[]) => Promise<Result>;
 
 /**
- * Wraps `send` so that `settle` sees each call's arguments, start time and
- * outcome, and what `begin` (when given) said as the call was made, before
- * its clock starts. The wrapper is compiled under a `node:` file name: Playwright
- * leaves such frames out of the stack it shows for a failed call and out of
- * the source location of the call's step, so a call made through the
- * recording wrapper reads, in every report, as if the test made it itself.
+ * Wraps `send` so that `settle` sees each call's start time and outcome, and
+ * what `begin` (when given) decided as the call was made, before its clock
+ * starts: the arguments to send (`begin` may add a header to a copy of them)
+ * and what the record needs to know. The wrapper is compiled under a `node:`
+ * file name: Playwright leaves such frames out of the stack it shows for a
+ * failed call and out of the source location of the call's step, so a call
+ * made through the recording wrapper reads, in every report, as if the test
+ * made it itself; `begin` has returned before `send` is called, and is in no
+ * stack Playwright reads.
  */
 const observeCall = runInThisContext(
   `(function observeCall(send, settle, begin) {
     return function (...args) {
-      const begun = begin === undefined ? undefined : begin();
+      const begun = begin === undefined ? { args } : begin(args);
       const startedMs = performance.now();
-      return send(...args).then(
-        (result) => settle(args, startedMs, result, undefined, begun),
-        (error) => settle(args, startedMs, undefined, error, begun),
+      return send(...begun.args).then(
+        (result) => settle(begun, startedMs, result, undefined),
+        (error) => settle(begun, startedMs, undefined, error),
       );
     };
   })`,
   { filename: RECORDED_CALL_FILE },
-) as <Result>(send: Call<Result>, settle: Settle<Result>, begin?: () => string | undefined) => Call<Result>;
+) as <Result>(send: Call<Result>, settle: Settle<Result>, begin?: (args: unknown[]) => Begun) => Call<Result>;
 
 /**
  * The stack of a call made outside any test where a reporter takes such calls
@@ -88,15 +96,16 @@ export function recordRequests(
       if (typeof property !== 'string' || typeof value !== 'function') return value;
       const method = (value as (...args: unknown[]) => unknown).bind(target);
       if (!RECORDED_METHODS.has(property)) return method;
-      const settle: Settle<APIResponse> = (args, startedMs, response, error, stack) => {
+      const settle: Settle<APIResponse> = ({ args, stack, trace }, startedMs, response, error) => {
         const test = currentTest();
         const call = { method: (property === 'fetch' ? fetchMethod(args[0], args[1]) : property).toUpperCase(), url: writtenUrl(args[0]) };
+        const traced = traceFieldsOf(trace, startedMs);
         // Outside any test, where the reporter runs (global setup and teardown): the record goes to it, without body checks or excerpts.
         const outside = test === undefined && stack !== undefined ? callsOutsideTestsCollector() : undefined;
         if (response !== undefined) {
           if (test === undefined && outside === undefined) return response;
           const endpoint = `${call.method} ${pathOfUrl(response.url(), undefined) ?? '/'}`;
-          const record = { statusCode: response.status(), endpoint, ...timingOf(response, startedMs), call };
+          const record = { statusCode: response.status(), endpoint, ...timingOf(response, startedMs), ...traced, call };
           if (test === undefined) {
             outside?.({ record, stack });
             return response;
@@ -118,11 +127,20 @@ export function recordRequests(
             return body === undefined ? response : servingBody(response, body);
           });
         }
-        if (test !== undefined) attachRecord(noResponseRecord(call, error, startedMs, baseURL), test);
-        else outside?.({ record: noResponseRecord(call, error, startedMs, baseURL), stack });
+        if (test !== undefined) attachRecord({ ...noResponseRecord(call, error, startedMs, baseURL), ...traced }, test);
+        else outside?.({ record: { ...noResponseRecord(call, error, startedMs, baseURL), ...traced }, stack });
         throw error;
       };
-      return observeCall(method as Call<APIResponse>, settle, () => stackOutsideTests(currentTest));
+      const begin = (args: unknown[]): Begun => {
+        const test = currentTest();
+        const stack = stackOutsideTests(currentTest);
+        // A call is traced where it is recorded and the run's traceContext is on: in a test, or outside tests where the reporter takes them.
+        const traces =
+          test !== undefined ? settingsNow(test.config)?.traceContext !== false : stack !== undefined && traceContextOutsideTests();
+        if (!traces) return { args, stack };
+        return { ...traceCall(args, contextHeaders, () => (test === undefined ? undefined : traceOfTest(test))), stack };
+      };
+      return observeCall(method as Call<APIResponse>, settle, begin);
     },
   });
   recordingContexts.add(recording);
@@ -173,7 +191,7 @@ function headerPairs(headers: unknown): [string, string][] {
 export function recordingApiRequest(apiRequest: APIRequest, currentTest: () => TestInfo | undefined): APIRequest {
   const newContext = observeCall(
     (...args: unknown[]) => apiRequest.newContext(...(args as Parameters<APIRequest['newContext']>)),
-    (args, _startedMs, context: APIRequestContext | undefined, error) => {
+    ({ args }, _startedMs, context: APIRequestContext | undefined, error) => {
       if (context === undefined) throw error;
       const options = args[0] as { readonly baseURL?: unknown; readonly extraHTTPHeaders?: unknown } | undefined;
       const headers = headerPairs(options?.extraHTTPHeaders);
@@ -213,6 +231,12 @@ export function withMethods<Target extends object>(target: Target, methods: Read
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
     },
   });
+}
+
+/** A traced call's ids and start (milliseconds since the epoch, on the clock OpenTelemetry's SDK stamps spans with), for its record. */
+function traceFieldsOf(trace: CallTrace | undefined, startedMs: number) {
+  if (trace === undefined) return {};
+  return { ...trace, startedAtMs: roundToMicroseconds(performance.timeOrigin + startedMs) };
 }
 
 function noResponseRecord(call: { method: string; url: string }, error: unknown, startedMs: number, baseURL: string | undefined) {
@@ -283,12 +307,6 @@ function fieldsOf(form: unknown): [string, string][] {
   for (const [name, value] of entries)
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields.push([name, String(value)]);
   return fields;
-}
-
-function headerOf(headers: unknown, name: string): string | undefined {
-  if (typeof headers !== 'object' || headers === null) return undefined;
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name && typeof value === 'string') return value;
-  return undefined;
 }
 
 function writtenUrl(urlOrRequest: unknown): string {
