@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { ExportResultCode } from '@opentelemetry/core';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-node';
@@ -56,7 +57,7 @@ const fileExporter: SpanExporter = {
       };
       appendFileSync(spansFile, `${JSON.stringify(line)}\n`);
     }
-    done({ code: 0 });
+    done({ code: ExportResultCode.SUCCESS });
   },
   shutdown: () => Promise.resolve(),
 };
@@ -77,8 +78,9 @@ function answer(request: IncomingMessage, response: ServerResponse): void {
     `${JSON.stringify({ method: request.method ?? '', url: request.url ?? '', headers: request.headers } satisfies ReceivedRequest)}\n`,
   );
   const path = new URL(request.url ?? '/', 'http://server').pathname;
-  const json = (status: number, body: unknown) =>
+  const json = (status: number, body: unknown): void => {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
   if (request.method === 'GET' && path === '/') response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   else if (request.method === 'GET' && /^\/items\/\d+$/.test(path)) json(200, { id: Number(path.slice(7)), name: 'kettle' });
   else if (request.method === 'POST' && path === '/items') json(201, { id: 2 });
@@ -89,7 +91,9 @@ function answer(request: IncomingMessage, response: ServerResponse): void {
 const server = http.createServer((request, response) => {
   // The body is read to its end before answering, as a framework would.
   request.resume();
-  request.on('end', () => answer(request, response));
+  request.on('end', () => {
+    answer(request, response);
+  });
 });
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
