@@ -1,3 +1,4 @@
+import { recordsAttachedTo } from './support/attachedRecords.js';
 import { expect, test } from './support/test.js';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -171,23 +172,6 @@ test.describe('every call the server answered is recorded or counted as unrecord
     expect(records.map((record) => 'connect' in (record['timingMs'] as object))).toEqual([true, false]);
   });
 });
-
-/** The execution records attached to one test, from Playwright's JSON report. */
-async function recordsAttachedTo(jsonReport: string, title: string): Promise<Record<string, unknown>[]> {
-  interface JsonSuite {
-    suites?: JsonSuite[];
-    specs?: { title: string; tests: { results: { attachments: { contentType: string; body?: string }[] }[] }[] }[];
-  }
-  const report = JSON.parse(await readFile(jsonReport, 'utf8')) as { suites: JsonSuite[] };
-  const specs = (suites: readonly JsonSuite[]): NonNullable<JsonSuite['specs']> =>
-    suites.flatMap((suite) => [...(suite.specs ?? []), ...specs(suite.suites ?? [])]);
-  const spec = specs(report.suites).find((candidate) => candidate.title === title);
-  return (spec?.tests ?? [])
-    .flatMap((testEntry) => testEntry.results)
-    .flatMap((result) => result.attachments)
-    .filter((attachment) => attachment.contentType === 'application/vnd.quality-evidence.execution+json')
-    .map((attachment) => JSON.parse(Buffer.from(attachment.body ?? '', 'base64').toString('utf8')) as Record<string, unknown>);
-}
 
 test('a server stopped mid-suite: the calls after the stop are no-response executions, said on stderr, with no frame of the wrapper in the stack', async () => {
   const server = await startCountingServer();
