@@ -38,7 +38,9 @@ async function startTracedServer(): Promise<TracedServer> {
       const match = /listening (\S+)/.exec(output);
       if (match !== null) listening(match[1]!);
     });
-    server.once('exit', (code) => failed(new Error(`the traced server exited (${code}) before it listened`)));
+    server.once('exit', (code) => {
+      failed(new Error(`the traced server exited (${String(code)}) before it listened`));
+    });
   });
   const lines = async <Line>(file: string): Promise<Line[]> =>
     (await readFile(file, 'utf8').catch(() => ''))
@@ -51,7 +53,9 @@ async function startTracedServer(): Promise<TracedServer> {
     requests: () => lines<ReceivedRequest>(requestsFile),
     stop: () =>
       new Promise<void>((stopped) => {
-        server.once('exit', () => stopped());
+        server.once('exit', () => {
+          stopped();
+        });
         server.kill('SIGTERM');
       }),
   };
@@ -211,7 +215,7 @@ test('shows item ${item}', async ({ page }) => {
     const project = await createPlaywrightProject({
       'playwright.config.ts': config().replace(
         'use: { baseURL: process.env.BASE_URL }',
-        `use: { baseURL: process.env.BASE_URL, launchOptions: { executablePath: ${JSON.stringify(CHROMIUM_PATH)}, args: ${JSON.stringify(QUIET_CHROMIUM_ARGS)} } }`,
+        `use: { baseURL: process.env.BASE_URL, launchOptions: ${JSON.stringify({ executablePath: CHROMIUM_PATH, args: QUIET_CHROMIUM_ARGS })} }`,
       ),
       'tests/a-plain.spec.ts': browserSuite('@playwright/test', 6),
       'tests/b-recorded.spec.ts': browserSuite('quality-evidence/test', 7),

@@ -69,7 +69,10 @@ registerInstrumentations({ instrumentations: [new HttpInstrumentation()] });
 const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 const PAGE = `<!doctype html><html><body><p id="out">…</p>
-<script>fetch('/items/' + (new URLSearchParams(location.search).get('item') ?? '1')).then((response) => response.json()).then((item) => { document.getElementById('out').textContent = item.name; });</script>
+<script>
+const item = new URLSearchParams(location.search).get('item') ?? '1';
+fetch('/items/' + item).then((response) => response.json()).then((found) => { document.getElementById('out').textContent = found.name; });
+</script>
 </body></html>`;
 
 function answer(request: IncomingMessage, response: ServerResponse): void {
