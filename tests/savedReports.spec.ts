@@ -85,6 +85,23 @@ test('a HAR file gives the saved reports', async () => {
   await expectSavedReports('har', folder, exitCode);
 });
 
+test('records with trace ids, and a trace URL template, give the saved reports: each failed and slow call linked to its trace', async () => {
+  const folder = await createTemporaryFolder();
+  await cp(join(SAVED, 'traces/calls.ndjson'), join(folder, 'calls.ndjson'));
+
+  const exitCode = await command(folder, [
+    'calls.ndjson',
+    '--environment',
+    'traced',
+    '--trace-url-template',
+    'https://grafana.example/explore?traceId={traceId}&spanId={spanId}',
+    '--output',
+    'quality-summary.json',
+  ]);
+
+  await expectSavedReports('traces', folder, exitCode);
+});
+
 test('a HAR file read with an OpenAPI document gives the saved reports, with the conditions each operation called never met', async () => {
   const folder = await createTemporaryFolder();
   await cp(join(SAVED, 'contract/calls.har'), join(folder, 'calls.har'));

@@ -1,5 +1,7 @@
 import { CommentPostError, ReportFormatError } from '../errors.js';
-import { presentValue } from '../config/settingsSources.js';
+import { resolveSettings } from '../config/resolveSettings.js';
+import type { SettingKey } from '../config/settings.js';
+import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { displayPath } from '../io/displayPath.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
@@ -16,11 +18,16 @@ import {
   type GitHubEvent,
 } from '../review/commentTarget.js';
 import { parseCommandLine } from './commandLine.js';
-import { optionHelpLine } from './settingsHelp.js';
+import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
+import { settingFlagOptions, settingsBut, settingVariables } from './commandSettings.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import type { CommandContext } from './summariseCommand.js';
 
+/** The settings comment takes from the table, flag and variable alike: the link of a trace (QE_TRACE_URL_TEMPLATE). */
+const COMMENT_SETTING_KEYS: readonly SettingKey[] = ['traceUrlTemplate'];
+
 const OPTIONS = {
+  ...settingFlagOptions(COMMENT_SETTING_KEYS),
   output: { type: 'string', short: 'o' },
   post: { type: 'boolean' },
   'pull-request': { type: 'string' },
@@ -57,6 +64,13 @@ export async function commentCommand(context: CommandContext): Promise<number> {
   const environment = flags.environment?.trim();
   if (environment === '') throw new UsageError(`--environment must not be empty; see ${context.programName} comment --help`);
 
+  // Checked before any file is read: a bad template is a configuration error (78) naming its flag or variable, never its value.
+  const { traceUrlTemplate } = resolveSettings(
+    [flagSettings(flags), environmentSettings(settingVariables(context.env, COMMENT_SETTING_KEYS))],
+    {
+      ignored: settingsBut(COMMENT_SETTING_KEYS),
+    },
+  );
   const reportPath = positionals[0]!;
   const report = parseReport(await readInputFile(context.fileSystem, reportPath, 'report', REPORT_FILE_LIMIT_BYTES), reportPath, 'report');
   if (report.baseline === undefined)
@@ -70,6 +84,7 @@ export async function commentCommand(context: CommandContext): Promise<number> {
   const comment = renderComment(report as ComparedReport, {
     environment: environment ?? report.environment,
     artifactsUrl: artifactsUrlOf(context.env, event.event),
+    traceUrlTemplate,
   });
   const reads: ReadFile[] = [
     { path: reportPath, what: 'report' },
@@ -157,6 +172,7 @@ ${optionHelpLine(
   "the pull request's number, where the event does not name it (a workflow_run job of a pull request from a fork)",
 )}
 ${optionHelpLine('--environment <name>', "the environment the marker names (default: the report's)")}
+${settingHelpLines(COMMENT_SETTING_KEYS)}
 ${optionHelpLine('-h, --help', 'this help')}
 
 Examples:
@@ -166,5 +182,6 @@ Examples:
 Exit codes: 0 written (and posted, with --post), 64 usage, 65 not a report
 or one with no baseline section, 66 the report is missing, 69 the comment
 was written and not posted (a warning says why), 73 the comment cannot be
-written.
+written, 78 a --trace-url-template or QE_TRACE_URL_TEMPLATE that is not an
+http or https URL with {traceId}.
 `;

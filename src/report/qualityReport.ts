@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { describeLocation } from '../issues/location.js';
 import { DEFAULT_EXPECTED_STATUSES } from '../records/statusList.js';
+import { spanIdSchema, traceIdSchema } from '../records/traceContext.js';
 import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
@@ -113,6 +114,11 @@ const failedTestSchema = z
           `recorded call`,
       }),
     endpointCount: z.int().min(0).meta({ description: 'How many endpoints its calls reached, listed or not' }),
+    traceId: traceIdSchema.optional().meta({
+      description:
+        'Only where its calls had one and traceContext is not false: the W3C trace id of its failing attempt (the last), ' +
+        "that of the attempt's first failed call with one, else of its first call with one",
+    }),
   })
   .meta({ title: 'FailedTest' });
 
@@ -148,6 +154,18 @@ const callOutcomeShape = {
   responseTimeMs: z.number().min(0),
 };
 
+/** The trace context a call was sent under, where its record gave it and the run keeps trace ids (the traceContext setting). */
+const traceIdsShape = {
+  traceId: traceIdSchema.optional().meta({
+    description:
+      "Only where the call's record gave one and traceContext is not false: the W3C trace id it was sent under, to find the " +
+      "server's trace of it (traceUrlTemplate links it in the Markdown, the page and the comment)",
+  }),
+  spanId: spanIdSchema.optional().meta({
+    description: 'Only with traceId, where the record gave one: the W3C span id of the call, the client span the server continued',
+  }),
+};
+
 /** One failed call of an endpoint, with where it came from. */
 const failedExecutionSchema = z
   .strictObject({
@@ -168,6 +186,7 @@ const failedExecutionSchema = z
       .optional()
       .meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
+    ...traceIdsShape,
     location: z.string().optional().meta({ description: 'Where the record is, as slowestExecutions gives it' }),
     excerpt: z.string().optional().meta({
       description:
@@ -297,6 +316,7 @@ const slowExecutionSchema = z
     endpoint: z.string(),
     ...callOutcomeShape,
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
+    ...traceIdsShape,
     location: z
       .string()
       .optional()

@@ -14,4 +14,6 @@ export interface EvidenceRules extends LabelRules {
   readonly expectedStatuses?: StatusListInput | undefined;
   /** Per endpoint label (after templating): overrides the run-wide rule. */
   readonly expectedStatusesByEndpoint?: Readonly<Record<string, StatusListInput>> | undefined;
+  /** Whether the report keeps the trace ids records carry (the traceContext setting); default true, false keeps none. */
+  readonly traceContext?: boolean | undefined;
 }

@@ -16,7 +16,12 @@ import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
 import { compareCodeUnits } from '../summary/compareCodeUnits.js';
-import { ExecutionAccumulator, type EndpointStatistics, type ExecutionData } from '../summary/executionAccumulator.js';
+import {
+  ExecutionAccumulator,
+  type EndpointStatistics,
+  type ExecutionData,
+  type ExecutionStatistics,
+} from '../summary/executionAccumulator.js';
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
 import { testKeyOf } from '../summary/endpointEvidence.js';
 import { failedTestsOf, type FailedTestFact } from '../summary/failedTests.js';
@@ -170,7 +175,15 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       const { unrecordedCalls, failedTests: failed, ...given } = facts;
       // Each failed test beside the endpoints its calls reached, found in the tallies under their final labels.
       const found = intake.accumulator.endpointsOfTests(new Set((failed ?? []).map(testKeyOf)));
-      const failedTests = failed === undefined ? undefined : failedTestsOf(failed, (key) => found.get(key) ?? []);
+      const keepTraces = settings.traceContext !== false;
+      const failedTests =
+        failed === undefined
+          ? undefined
+          : failedTestsOf(
+              keepTraces ? failed : failed.map(withoutTraceId),
+              (key) => found.get(key) ?? [],
+              (key) => intake.traceOfTest(key),
+            );
       const context: ReportContext = {
         environment: settings.environment,
         slowResponseThresholdMs: settings.slowResponseThresholdMs,
@@ -187,7 +200,8 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
               },
             }),
       };
-      const summary = intake.accumulator.result();
+      // The intake keeps no trace id of a record then; a part may bring some (a report merged): left out too.
+      const summary = keepTraces ? intake.accumulator.result() : withoutTraceIds(intake.accumulator.result());
       // A Playwright run says which failing endpoints only ever failed in attempts that a retry made good.
       const flaky = facts.tests === undefined ? undefined : summary.endpoints.filter(isFlaky).map(({ endpoint }) => endpoint);
       const report = buildReport(summary, flaky === undefined ? context : { ...context, flakyEndpoints: flaky });
@@ -213,6 +227,25 @@ function expectedStatusesOf({
     expectedStatuses: statusSet(expectedStatuses ?? DEFAULT_EXPECTED_STATUSES).text,
     ...(byEndpoint === undefined ? {} : { expectedStatusesByEndpoint: byEndpoint }),
   };
+}
+
+/** The statistics with no trace or span id on any failed or slowest execution: what a run whose traceContext is false reports. */
+function withoutTraceIds(summary: ExecutionStatistics): ExecutionStatistics {
+  return {
+    ...summary,
+    endpoints: summary.endpoints.map((endpoint) =>
+      endpoint.failedExecutions === undefined ? endpoint : { ...endpoint, failedExecutions: endpoint.failedExecutions.map(withoutTraceId) },
+    ),
+    slowestExecutions: summary.slowestExecutions.map(withoutTraceId),
+  };
+}
+
+function withoutTraceId<Execution extends { readonly traceId?: string | undefined; readonly spanId?: string | undefined }>(
+  execution: Execution,
+): Execution {
+  if (execution.traceId === undefined && execution.spanId === undefined) return execution;
+  const { traceId, spanId, ...rest } = execution;
+  return rest as Execution;
 }
 
 /** An endpoint whose every failed execution came from an attempt that a retry made good. */

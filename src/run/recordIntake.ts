@@ -7,7 +7,7 @@ import { learnTemplates } from '../labels/learnedTemplates.js';
 import { expectedStatusesByTemplate } from './expectedByTemplate.js';
 import type { EvidenceRules } from './evidenceRules.js';
 import type { ExecutionRecord, executionRecordSchema } from '../records/executionRecord.js';
-import type { CallSource, FailedExecution } from '../summary/endpointEvidence.js';
+import { testKeyOf, type CallSource, type FailedExecution } from '../summary/endpointEvidence.js';
 import { isEndpointLabel, isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
@@ -30,6 +30,13 @@ export interface RecordOrigin extends CallSource {
 
 const LABEL_CACHE_LIMIT = 10_000;
 
+/** The trace a failing attempt of a test was seen with: the attempt, the trace id, and whether a failed call of it had that id. */
+interface TestTrace {
+  readonly attempt: number;
+  readonly traceId: string;
+  readonly failedCall: boolean;
+}
+
 /** A failed call's method and path (query removed), from its endpoint as recorded. */
 function failedPlaceOf(written: string): { readonly method: string; readonly path: string } {
   const endpoint = normaliseEndpoint(written);
@@ -37,8 +44,19 @@ function failedPlaceOf(written: string): { readonly method: string; readonly pat
   return { method: endpoint.slice(0, space), path: endpoint.slice(space + 1).split(/[?#]/, 1)[0]! };
 }
 
+/** The trace and span ids a record carries, as the report keeps them beside a call: none when the run keeps no trace id. */
+function traceIdsOf({ traceId, spanId }: ExecutionRecord, keep: boolean): { readonly traceId?: string; readonly spanId?: string } {
+  if (!keep || traceId === undefined) return {};
+  return spanId === undefined ? { traceId } : { traceId, spanId };
+}
+
 /** A failed call as the report lists it: its method and path (query removed) as recorded, its outcome, and where it came from. */
-function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undefined, location: RecordLocation): FailedExecution {
+function failedExecutionOf(
+  record: ExecutionRecord,
+  origin: RecordOrigin | undefined,
+  location: RecordLocation,
+  keepTraces: boolean,
+): FailedExecution {
   const { method, path } = failedPlaceOf(record.endpoint);
   const { statusCode, errorCode, responseTimeMs, id } = record;
   return {
@@ -50,6 +68,7 @@ function failedExecutionOf(record: ExecutionRecord, origin: RecordOrigin | undef
     ...(origin?.attempt === undefined ? {} : { attempt: origin.attempt }),
     ...(origin?.callLocation === undefined ? {} : { callLocation: origin.callLocation }),
     ...(id === undefined ? {} : { id }),
+    ...traceIdsOf(record, keepTraces),
     location,
     ...(record.excerpt === undefined ? {} : { excerpt: record.excerpt }),
     ...(record.source === 'browser' ? { source: 'browser' as const } : {}),
@@ -85,6 +104,10 @@ export class RecordIntake {
   private readonly unions = new Map<string, StatusSet>();
   /** Per input's scanned endpoints (see takeScanned): each id's tally, or null when the record check refuses the endpoint. */
   private readonly scannedSlots = new WeakMap<EndpointBytes, (EndpointTally | null)[]>();
+  /** Whether the report keeps the trace ids records carry (the traceContext setting). */
+  private readonly keepTraces: boolean;
+  /** Per test (by testKeyOf) whose attempts failed: the trace of its last failed attempt (see {@link traceOfTest}). */
+  private readonly testTraces = new Map<string, TestTrace>();
 
   /**
    * @param options.schema explains invalid records (`executionRecordSchema`);
@@ -107,6 +130,7 @@ export class RecordIntake {
       expectedStatusesOf: expectedStatusesByTemplate(expectedStatusesByEndpoint),
     });
     this.label = createEndpointLabelling(rules);
+    this.keepTraces = rules.traceContext !== false;
   }
 
   /** Takes one record; `locate` is called only when it is invalid, failed or among the slowest. */
@@ -141,7 +165,7 @@ export class RecordIntake {
         failed,
         serverError,
         origin,
-        () => failedExecutionOf(record, origin, this.named(locate())),
+        () => failedExecutionOf(record, origin, this.named(locate()), this.keepTraces),
         origin?.excerptOf,
       );
     }
@@ -153,10 +177,31 @@ export class RecordIntake {
         // -0 as 0, as the samples hold it.
         responseTimeMs: responseTimeMs + 0,
         ...(id === undefined ? {} : { id }),
+        ...traceIdsOf(record, this.keepTraces),
         location: this.named(locate()),
         ...(record.source === 'browser' ? { source: 'browser' as const } : {}),
       });
     }
+    if (this.keepTraces && record.traceId !== undefined && origin?.test !== undefined && origin.testPassed !== true)
+      this.noteTestTrace(testKeyOf(origin.test), origin.attempt ?? 0, record.traceId, failed);
+  }
+
+  /**
+   * The trace id a failed test is shown with: that of its last attempt that
+   * failed and had a call with one (a failed test's attempts all failed, so
+   * its last), of the first of that attempt's failed calls with one, or,
+   * where none of them had one, of the attempt's first call with one.
+   * Undefined when none of its calls had one, or the run keeps no trace id.
+   */
+  traceOfTest(key: string): string | undefined {
+    return this.testTraces.get(key)?.traceId;
+  }
+
+  // Remembers a trace of a failing attempt: a later attempt's replaces an earlier one's, a failed call's a call's that did not fail.
+  private noteTestTrace(key: string, attempt: number, traceId: string, failedCall: boolean): void {
+    const known = this.testTraces.get(key);
+    if (known === undefined || attempt > known.attempt || (attempt === known.attempt && failedCall && !known.failedCall))
+      this.testTraces.set(key, { attempt, traceId, failedCall });
   }
 
   /** The label of an endpoint derived from a URL (a call no record accounts for), by the rules records are labelled by. */

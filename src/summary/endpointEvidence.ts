@@ -61,6 +61,10 @@ export interface FailedExecution {
   readonly attempt?: number;
   readonly callLocation?: SourceLocation;
   readonly id?: string;
+  /** The W3C trace id it was sent under, when its record has one (see src/records/traceContext.ts). */
+  readonly traceId?: string;
+  /** Its W3C span id, when its record has one. */
+  readonly spanId?: string;
   /** Where its record is, as slowestExecutions gives it. */
   readonly location?: RecordLocation;
   /** The first bytes of its response body, secrets replaced (failureExcerptBytes; off by default). */

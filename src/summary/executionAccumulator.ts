@@ -52,6 +52,10 @@ export interface SlowExecution {
   readonly responseTimeMs: number;
   /** The record's `id`, when it has one. */
   readonly id?: string;
+  /** The W3C trace id it was sent under, when its record has one. */
+  readonly traceId?: string;
+  /** Its W3C span id, when its record has one. */
+  readonly spanId?: string;
   /** Where the record is: its file and position, or the test and attempt that recorded it. */
   readonly location?: RecordLocation;
   /** Only for a call a web application made in a browser test: `browser`. */

@@ -30,28 +30,43 @@ export interface FailedTest extends TestIdentity {
   readonly endpoints: readonly TestEndpoint[];
   /** How many endpoints its calls reached, listed or not. */
   readonly endpointCount: number;
+  /** The trace id of its failing attempt, where its calls had one (see RecordIntake.traceOfTest). */
+  readonly traceId?: string | undefined;
 }
 
 /** A failed test as a run's feeder gives it: the reporter, the test alone; a merge, what its report said of it too. */
-export type FailedTestFact = TestIdentity & { readonly endpoints?: readonly TestEndpoint[]; readonly endpointCount?: number };
+export type FailedTestFact = TestIdentity & {
+  readonly endpoints?: readonly TestEndpoint[];
+  readonly endpointCount?: number;
+  readonly traceId?: string | undefined;
+};
 
 /**
  * The failed tests a report names: each test once (a test named twice, by
  * two merged reports, is one), with the endpoints the run's tallies found
  * its calls reached (`endpointsOf`) and those the facts already gave added
  * up; the most server errors, then most failed calls first, then by file, line, column and title; at
- * most {@link FAILED_TEST_LIMIT}.
+ * most {@link FAILED_TEST_LIMIT}. Each keeps the trace id the run's records
+ * give it (`traceOf`), or else the first its facts give (a merged report's).
  */
-export function failedTestsOf(facts: readonly FailedTestFact[], endpointsOf: (key: string) => readonly TestEndpoint[]): FailedTest[] {
-  const byKey = new Map<string, { identity: TestIdentity; endpoints: Map<string, TestEndpoint>; counted: number }>();
-  for (const { endpoints = [], endpointCount, ...identity } of facts) {
+export function failedTestsOf(
+  facts: readonly FailedTestFact[],
+  endpointsOf: (key: string) => readonly TestEndpoint[],
+  traceOf: (key: string) => string | undefined = () => undefined,
+): FailedTest[] {
+  const byKey = new Map<
+    string,
+    { identity: TestIdentity; endpoints: Map<string, TestEndpoint>; counted: number; traceId?: string | undefined }
+  >();
+  for (const { endpoints = [], endpointCount, traceId, ...identity } of facts) {
     const key = testKeyOf(identity);
     const known = byKey.get(key) ?? { identity, endpoints: new Map<string, TestEndpoint>(), counted: 0 };
     byKey.set(key, known);
     for (const entry of endpoints) addCalls(known.endpoints, entry);
     known.counted = Math.max(known.counted, endpointCount ?? endpoints.length);
+    known.traceId ??= traceId;
   }
-  const tests = [...byKey].map(([key, { identity, endpoints, counted }]) => {
+  const tests = [...byKey].map(([key, { identity, endpoints, counted, traceId: given }]) => {
     // The tallies count every call of the run: where a merged report's own list says the same endpoint, the larger count is the whole.
     for (const found of endpointsOf(key)) {
       const given = endpoints.get(found.endpoint);
@@ -64,7 +79,12 @@ export function failedTestsOf(facts: readonly FailedTestFact[], endpointsOf: (ke
       failedCalls,
       serverErrorCalls,
       // A merged report's count of endpoints it did not list stands for what no tally here holds.
-      test: { ...identity, endpoints: ordered.slice(0, FAILED_TEST_ENDPOINT_LIMIT), endpointCount: Math.max(ordered.length, counted) },
+      test: {
+        ...identity,
+        endpoints: ordered.slice(0, FAILED_TEST_ENDPOINT_LIMIT),
+        endpointCount: Math.max(ordered.length, counted),
+        ...traceOfTest(traceOf(key) ?? given),
+      },
     };
   });
   return tests
@@ -91,4 +111,8 @@ function addCalls(endpoints: Map<string, TestEndpoint>, entry: TestEndpoint): vo
       (known?.serverErrorCalls ?? 0) + (entry.serverErrorCalls ?? 0),
     ),
   });
+}
+
+function traceOfTest(traceId: string | undefined): { readonly traceId?: string } {
+  return traceId === undefined ? {} : { traceId };
 }

@@ -147,6 +147,7 @@ function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRun
     reads,
     exports: settings.exports,
     history: historyAppendOf(settings),
+    traceUrlTemplate: settings.traceUrlTemplate,
   };
 }
 

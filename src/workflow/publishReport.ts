@@ -44,6 +44,8 @@ export interface ReportDestination {
   readonly history?: HistoryAppend | undefined;
   /** Files in other tools' formats, written with the report. */
   readonly exports?: Readonly<Partial<Record<ExportKind, string>>> | undefined;
+  /** The traceUrlTemplate setting: the Markdown and the page link each trace id the report keeps to its trace with it. */
+  readonly traceUrlTemplate?: string | undefined;
 }
 
 /** Where and how a run is appended to its history. */
@@ -283,6 +285,7 @@ export async function publishReport(
   exportContext: ExportContext,
 ): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
+  const { traceUrlTemplate } = destination;
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
   const reportText = withinStringLimit(() => formatReport(report));
@@ -291,11 +294,11 @@ export async function publishReport(
     if (format === 'json') return { path, role, content: reportText };
     if (format === 'markdown') {
       // The file is whole; the job summary is the same Markdown, cut to its limit when it is longer (see MARKDOWN_BYTE_LIMIT).
-      const whole = renderMarkdown(report, { reportName, byteLimit: Number.POSITIVE_INFINITY });
-      markdown = Buffer.byteLength(whole) <= MARKDOWN_BYTE_LIMIT ? whole : renderMarkdown(report, { reportName });
+      const whole = renderMarkdown(report, { reportName, byteLimit: Number.POSITIVE_INFINITY, traceUrlTemplate });
+      markdown = Buffer.byteLength(whole) <= MARKDOWN_BYTE_LIMIT ? whole : renderMarkdown(report, { reportName, traceUrlTemplate });
       return { path, role, content: whole };
     }
-    return { path, role, content: renderHtml(report, { reportName }) };
+    return { path, role, content: renderHtml(report, { reportName, traceUrlTemplate }) };
   });
   // Every export is made before anything is written: one that cannot be made leaves every file as it was.
   const exports = await Promise.all(

@@ -91,6 +91,6 @@ export function buildQualityReport(
 
 /** The summary rules of a configuration. */
 function rulesOf(config: QualityToolConfig): EvidenceRules {
-  const { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping } = config;
-  return { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping };
+  const { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, traceContext } = config;
+  return { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, traceContext };
 }

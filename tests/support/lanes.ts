@@ -38,6 +38,7 @@ export const UNIT_SPECS: readonly string[] = [
   'contractConditions.spec.ts',
   'conditionsMet.spec.ts',
   'traceContext.spec.ts',
+  'traceLinks.spec.ts',
   'contractCoverage.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',

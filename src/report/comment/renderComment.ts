@@ -25,6 +25,7 @@ import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../verdictSchemas
 import { markdownOf } from '../sections/contractConditions.js';
 import { code, row } from '../sections/markdownParts.js';
 import { attentionMarkdown } from '../sections/attention.js';
+import { traceMarkdown } from '../sections/traceParts.js';
 import {
   entriesOfChange,
   findingsOf,
@@ -59,6 +60,8 @@ export interface CommentOptions {
   readonly artifactsUrl?: string | undefined;
   /** The longest body, in UTF-16 code units (never fewer characters); default {@link COMMENT_LIMIT_CHARACTERS}. */
   readonly limitCharacters?: number | undefined;
+  /** The traceUrlTemplate setting: a failing endpoint's failed calls link to their traces with it; without it, their trace ids as code. */
+  readonly traceUrlTemplate?: string | undefined;
 }
 
 /** A comment, written. */
@@ -103,7 +106,7 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
   const comparison = report.baseline;
   // What is wrong in the run itself leads, whatever the base had: its numbers, its server errors by endpoint, its failed tests by name.
   const head = [marker, `### API changes against the base · ${code(options.environment)}`, '', `**This run**: ${thisRun(report)}`];
-  const wrong = attentionMarkdown(report, ['serverErrors', 'failedTests']);
+  const wrong = attentionMarkdown(report, ['serverErrors', 'failedTests'], options.traceUrlTemplate);
   if (wrong.length > 0) head.push('', ...wrong);
   head.push('', `**${comparisonHeadline(comparison)}**`, '', `${comparedWith(report)} · ${baselineNumbers(comparison)}`);
   if (comparison.contract !== undefined) {
@@ -120,7 +123,7 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
         {
           name: ['endpoint regression', 'endpoint regressions'],
           head: CHANGE_HEAD,
-          rows: findings.regressions.map((finding) => one(changeRow(finding, report))),
+          rows: findings.regressions.map((finding) => one(changeRow(finding, report, options.traceUrlTemplate))),
         },
         {
           name: ['status or contract regression', 'status or contract regressions'],
@@ -357,15 +360,16 @@ const MARKS: Readonly<Record<string, string>> = {
   faster: '🔻',
 };
 
-function changeRow({ endpoint, kind, entry, now }: Finding, report: ComparedReport): string {
+function changeRow({ endpoint, kind, entry, now }: Finding, report: ComparedReport, traceUrlTemplate?: string): string {
   const failing = kind === 'newly failing' || kind === 'failing more';
+  const traces = failing && now !== undefined ? tracesOf(now, traceUrlTemplate) : '';
   return row([
     `${MARKS[kind] ?? '•'} ${kind}`,
     code(endpoint),
     entry === undefined ? '' : `${formatMs(now?.responseTimeMs.p50 ?? null)} (${formatChangePercent(entry.latencyTest.p50ChangePercent)})`,
     entry === undefined ? '' : p95Change(entry),
     entry === undefined ? '' : formatCountChange({ before: entry.latencyTest.nBefore, after: entry.latencyTest.nAfter }),
-    entry === undefined ? '' : failedCalls(entry, failing ? now : undefined, report),
+    entry === undefined ? '' : `${failedCalls(entry, failing ? now : undefined, report)}${traces === '' ? '' : `<br>${traces}`}`,
     now === undefined ? '' : testsBehind(now, failing),
   ]);
 }
@@ -451,6 +455,26 @@ function failedCalls(entry: NonNullable<Finding['entry']>, now: ReportEndpoint |
   if (statuses.length === 0) return counts;
   return `${counts}: ${statuses.map(([status, count]) => `${code(status)} ×${formatCount(count)}`).join(', ')}`;
 }
+
+/**
+ * The traces of a failing endpoint's first failed calls (server errors
+ * first, as the report lists them), each trace once, three at most:
+ * `[trace 4bf92f35](https://…), [trace 0af76519](https://…)`; '' when none
+ * has a trace id.
+ */
+function tracesOf(now: ReportEndpoint, traceUrlTemplate: string | undefined): string {
+  const seen = new Set<string>();
+  const traces: string[] = [];
+  for (const execution of now.failedExecutions ?? []) {
+    if (execution.traceId === undefined || seen.has(execution.traceId) || traces.length === TRACES_SHOWN) continue;
+    seen.add(execution.traceId);
+    traces.push(traceMarkdown(execution, traceUrlTemplate));
+  }
+  return traces.join(', ');
+}
+
+/** The traces a failing endpoint's row links: the first failed calls' (the report keeps five). */
+const TRACES_SHOWN = 3;
 
 /** The tests behind an endpoint: those with failed calls for a failing one, else those that called it most; three at most. */
 function testsBehind(now: ReportEndpoint, failing: boolean): string {

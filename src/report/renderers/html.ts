@@ -16,6 +16,8 @@ const HTML_LIMITS: HtmlLimits = { endpoints: 500, budgets: 500, changes: 200, fa
 export interface HtmlOptions {
   /** The JSON report's file name, for "see quality-summary.json"; default `quality-summary.json`. */
   readonly reportName?: string | undefined;
+  /** The traceUrlTemplate setting: each failed call's, slow call's and failed test's trace id links to its trace; without it, the id as code. */
+  readonly traceUrlTemplate?: string | undefined;
 }
 
 /**
@@ -196,8 +198,8 @@ svg.distribution .mark.p99 { stroke: var(--p99); stroke-dasharray: 4 3; }
  * Each section's HTML comes from its module in src/report/sections/, in the
  * order of REPORT_SECTIONS; this file holds the page around them.
  */
-export function renderHtml(report: QualityReport, { reportName = 'quality-summary.json' }: HtmlOptions = {}): string {
-  const context: HtmlContext = { reportName, limits: HTML_LIMITS };
+export function renderHtml(report: QualityReport, { reportName = 'quality-summary.json', traceUrlTemplate }: HtmlOptions = {}): string {
+  const context: HtmlContext = { reportName, limits: HTML_LIMITS, traceUrlTemplate };
   const sections = REPORT_SECTIONS.map((section) => section.html?.(report, context) ?? '').filter((section) => section !== '');
   const scripts =
     report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];

@@ -24,6 +24,8 @@ export interface MarkdownOptions {
   readonly reportName?: string | undefined;
   /** The most bytes the Markdown may take; default {@link MARKDOWN_BYTE_LIMIT}. */
   readonly byteLimit?: number | undefined;
+  /** The traceUrlTemplate setting: each failed call's, slow call's and failed test's trace id links to its trace; without it, the id as code. */
+  readonly traceUrlTemplate?: string | undefined;
 }
 
 /**
@@ -37,11 +39,11 @@ export interface MarkdownOptions {
  */
 export function renderMarkdown(
   report: QualityReport,
-  { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT }: MarkdownOptions = {},
+  { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT, traceUrlTemplate }: MarkdownOptions = {},
 ): string {
-  const full = renderWith(report, { reportName, limits: FULL_LIMITS });
+  const full = renderWith(report, { reportName, limits: FULL_LIMITS, traceUrlTemplate });
   if (Buffer.byteLength(full) <= byteLimit) return full;
-  const cut = renderWith(report, { reportName, limits: CUT_LIMITS });
+  const cut = renderWith(report, { reportName, limits: CUT_LIMITS, traceUrlTemplate });
   const base = reportName.replace(/\.json$/i, '');
   const note =
     `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(Math.floor(byteLimit / 1024))} KiB in full): ` +

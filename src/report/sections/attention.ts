@@ -6,6 +6,7 @@ import { isServerError } from '../../summary/endpointEvidence.js';
 import { text } from './htmlParts.js';
 import { code } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
+import { joinedParts, traceHtml, traceMarkdown, type TraceIds } from './traceParts.js';
 
 type Endpoint = QualityReport['endpoints'][number];
 
@@ -23,6 +24,8 @@ interface Attention {
   readonly what: string;
   readonly href: string;
   readonly names: readonly string[];
+  /** Beside each name, where it has one: its trace (an endpoint's first server error's, a failed test's failing attempt's). */
+  readonly traces?: readonly TraceIds[];
 }
 
 /**
@@ -55,6 +58,7 @@ export function attentionOf(report: QualityReport): Attention[] {
       what: `${countOf(serverErrors, 'server error')} (5xx or no response) on ${countOf(endpoints.length, 'endpoint')}`,
       href: '#failed-calls',
       names: endpoints.map(serverErrorName),
+      traces: endpoints.map((endpoint) => endpoint.failedExecutions?.find(isServerError) ?? {}),
     });
   }
   const failedTests = report.failedTests ?? [];
@@ -65,6 +69,7 @@ export function attentionOf(report: QualityReport): Attention[] {
       what: countOf(report.tests?.failed ?? failedTests.length, 'failed test'),
       href: '#failed-tests',
       names: failedTests.map((test) => `${test.file}:${test.line} · ${test.title}`),
+      traces: failedTests,
     });
   }
   // Each endpoint once, by its most telling change, as the comparison's headline counts it (an endpoint failing more and slower is failing more).
@@ -123,11 +128,13 @@ const MARKS = { bad: '✖', warn: '▲' } as const;
  * Only the kinds asked for, when given (the pull-request comment says the
  * baseline's and the contract's in tables of its own).
  */
-export function attentionMarkdown(report: QualityReport, kinds?: readonly AttentionKind[]): string[] {
+export function attentionMarkdown(report: QualityReport, kinds?: readonly AttentionKind[], traceUrlTemplate?: string): string[] {
   return attentionOf(report)
     .filter((line) => kinds === undefined || kinds.includes(line.kind))
-    .map(({ tone, what, names }) => {
-      const shown = names.slice(0, NAMES_PER_LINE).map((name) => code(shownText(name)));
+    .map(({ tone, what, names, traces = [] }) => {
+      const shown = names
+        .slice(0, NAMES_PER_LINE)
+        .map((name, index) => joinedParts([code(shownText(name)), traceMarkdown(traces[index] ?? {}, traceUrlTemplate)]));
       const more = names.length - shown.length;
       return `- ${MARKS[tone]} **${what}**: ${shown.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`;
     });
@@ -145,15 +152,17 @@ export function attentionMarkdown(report: QualityReport, kinds?: readonly Attent
 export const attentionSection: ReportSection<'attention'> = {
   id: 'attention',
   keptWhenCut: true,
-  markdown: (report) => {
-    const lines = attentionMarkdown(report);
+  markdown: (report, { traceUrlTemplate }) => {
+    const lines = attentionMarkdown(report, undefined, traceUrlTemplate);
     return lines.length === 0 ? [] : ['', ...lines];
   },
-  html: (report) => {
+  html: (report, { traceUrlTemplate }) => {
     const lines = attentionOf(report);
     if (lines.length === 0) return '';
-    const items = lines.map(({ kind, tone, what, href, names }) => {
-      const shown = names.slice(0, NAMES_PER_LINE).map((name) => `<code>${text(shownText(name))}</code>`);
+    const items = lines.map(({ kind, tone, what, href, names, traces = [] }) => {
+      const shown = names
+        .slice(0, NAMES_PER_LINE)
+        .map((name, index) => joinedParts([`<code>${text(shownText(name))}</code>`, traceHtml(traces[index] ?? {}, traceUrlTemplate)]));
       const more = names.length - shown.length;
       const list = `${shown.join(', ')}${more > 0 ? text(`, and ${formatCount(more)} more`) : ''}`;
       return `<li class="${tone}" data-attention="${kind}"><span aria-hidden="true">${MARKS[tone]}</span> <a href="${href}">${text(what)}</a>: ${list}</li>`;

@@ -2,6 +2,7 @@ import { escapeControlCharacters } from '../../renderValue.js';
 import type { QualityReport } from '../qualityReport.js';
 import { countOf, failedStatus, failedWhere, formatCount, formatMs, shownText } from '../renderers/presentation.js';
 import { attribute, round, text } from './htmlParts.js';
+import { joinedParts, traceHtml } from './traceParts.js';
 
 type Endpoint = QualityReport['endpoints'][number];
 
@@ -13,13 +14,13 @@ const HTML_DETAIL_LIMIT = 10;
  * each came from (the page's rendering of the Markdown's failed calls,
  * ./failedCalls.ts), its tests, and its latency distribution.
  */
-export function endpointDetail(report: QualityReport, endpoint: Endpoint): string {
+export function endpointDetail(report: QualityReport, endpoint: Endpoint, traceUrlTemplate?: string): string {
   const parts: string[] = [];
   const failed = endpoint.failedExecutions ?? [];
   if (failed.length > 0) {
     const items = failed.map((execution) => {
       const call = `<code>${text(shownText(`${execution.method} ${execution.path}`))}</code>`;
-      const where = testLink(report, execution.test, failedWhere(execution));
+      const where = joinedParts([testLink(report, execution.test, failedWhere(execution)), traceHtml(execution, traceUrlTemplate)]);
       const excerpt =
         execution.excerpt === undefined ? '' : `<pre class="excerpt">${text(escapeControlCharacters(execution.excerpt))}</pre>`;
       const time = text(formatMs(execution.responseTimeMs));

@@ -67,9 +67,9 @@ export const endpointsSection: ReportSection<'endpoints'> = {
     }
     return lines;
   },
-  html: (report, { reportName, limits }) => {
+  html: (report, { reportName, limits, traceUrlTemplate }) => {
     const { shown, more } = worstEndpoints(report, limits.endpoints);
-    return endpointTable(report, shown, endpointStates(report), more, reportName);
+    return endpointTable(report, shown, endpointStates(report), more, reportName, traceUrlTemplate);
   },
 };
 
@@ -129,6 +129,7 @@ function endpointTable(
   stateOf: (endpoint: Endpoint) => EndpointState,
   more: number,
   reportName: string,
+  traceUrlTemplate: string | undefined,
 ): string {
   if (shown.length === 0) return '<section id="endpoints"><h2>Endpoints</h2><p>No endpoint ran.</p></section>';
   const withTrend = report.history !== undefined;
@@ -142,7 +143,7 @@ function endpointTable(
     const sources = split === undefined ? '' : (['api', 'browser'] as const).filter((source) => split[source].executionCount > 0).join(' ');
     const cells = [
       `<td data-label="Status">${stateBadge(state)}</td>`,
-      `<td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint)}</details></td>`,
+      `<td data-label="Endpoint"><details><summary>${label(endpoint.endpoint)}</summary>${endpointDetail(report, endpoint, traceUrlTemplate)}</details></td>`,
       bySource ? `<td data-field="sources" data-label="Source">${text(endpointSourceText(endpoint) ?? '')}</td>` : '',
       numberCell('executionCount', 'n', n, formatCount(n)),
       numberCell('failedExecutionCount', 'Failed', endpoint.failedExecutionCount, formatCount(endpoint.failedExecutionCount)),

@@ -13,6 +13,7 @@ import { testLink } from './endpointDetail.js';
 import { attribute, label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
+import { joinedParts, traceHtml, traceMarkdown } from './traceParts.js';
 import type { QualityReport } from '../qualityReport.js';
 
 const LEAD = 'The first failed calls of each endpoint, server errors first, with the test and line behind each.';
@@ -59,7 +60,7 @@ function callGroups(failing: readonly Endpoint[]): CallGroup[] {
 export const failedCallsSection: ReportSection<'failedCalls'> = {
   id: 'failedCalls',
   keptWhenCut: true,
-  markdown: (report, { reportName, limits }) => {
+  markdown: (report, { reportName, limits, traceUrlTemplate }) => {
     const failing = endpointsWithFailedCalls(report);
     if (failing.length === 0) return [];
     const stateOf = endpointStates(report);
@@ -69,7 +70,8 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
       executions.forEach((execution, index) => {
         const first = index === 0 ? `${code(endpoint.endpoint)}${stateOf(endpoint).flaky ? ' (flaky)' : ''}` : '';
         const call = code(`${execution.method} ${execution.path}`);
-        lines.push(row([first, failedStatus(execution), call, formatMs(execution.responseTimeMs), code(failedWhere(execution))]));
+        const where = joinedParts([code(failedWhere(execution)), traceMarkdown(execution, traceUrlTemplate)]);
+        lines.push(row([first, failedStatus(execution), call, formatMs(execution.responseTimeMs), where]));
       });
       if (more > 0) lines.push(row(['', '', `… ${countOf(more, 'more failed call')}`, '', '']));
     }
@@ -78,7 +80,7 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
     }
     return lines;
   },
-  html: (report, { reportName, limits }) => {
+  html: (report, { reportName, limits, traceUrlTemplate }) => {
     const failing = endpointsWithFailedCalls(report);
     if (failing.length === 0) return '';
     const stateOf = endpointStates(report);
@@ -93,7 +95,8 @@ export const failedCallsSection: ReportSection<'failedCalls'> = {
           `<td data-label="Endpoint">${index === 0 ? `${label(endpoint.endpoint)}${flaky}` : ''}</td>${status}` +
           `<td data-label="Call"><code>${text(shownText(`${execution.method} ${execution.path}`))}</code></td>` +
           `<td class="num" data-label="Time">${text(formatMs(execution.responseTimeMs))}</td>` +
-          `<td data-label="Where">${testLink(report, execution.test, failedWhere(execution))}${excerpt}</td></tr>`
+          `<td data-label="Where">${joinedParts([testLink(report, execution.test, failedWhere(execution)), traceHtml(execution, traceUrlTemplate)])}` +
+          `${excerpt}</td></tr>`
         );
       });
       if (more > 0) cells.push(`<tr><td></td><td colspan="4" class="muted">${text(`… ${countOf(more, 'more failed call')}`)}</td></tr>`);

@@ -4,6 +4,7 @@ import { testLink } from './endpointDetail.js';
 import { label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
+import { joinedParts, traceHtml, traceMarkdown } from './traceParts.js';
 
 type FailedTest = NonNullable<QualityReport['failedTests']>[number];
 
@@ -32,7 +33,7 @@ function unnamedCount(report: QualityReport): number {
  * failed. The section below gives them under a heading; the pull-request
  * comment takes the same lines.
  */
-export function failedTestsMarkdown(report: QualityReport, limit: number): string[] {
+export function failedTestsMarkdown(report: QualityReport, limit: number, traceUrlTemplate?: string): string[] {
   const tests = report.failedTests ?? [];
   if (tests.length === 0) return [];
   const lines = ['| Test | Where | Endpoints its calls reached |', '|---|---|---|'];
@@ -40,7 +41,7 @@ export function failedTestsMarkdown(report: QualityReport, limit: number): strin
     const named = test.endpoints.slice(0, MARKDOWN_ENDPOINTS_PER_TEST).map((entry) => `${code(entry.endpoint)} ${callsText(entry)}`);
     const more = test.endpointCount - named.length;
     const endpoints = named.length === 0 ? 'no recorded call' : `${named.join(', ')}${more > 0 ? `, +${formatCount(more)} more` : ''}`;
-    lines.push(row([code(test.title), code(placeOf(test)), endpoints]));
+    lines.push(row([code(test.title), joinedParts([code(placeOf(test)), traceMarkdown(test, traceUrlTemplate)]), endpoints]));
   }
   const left = tests.length - Math.min(limit, tests.length) + unnamedCount(report);
   if (left > 0) lines.push('', `${countOf(left, 'more failed test')}: Playwright's own report lists them.`);
@@ -55,13 +56,13 @@ export function failedTestsMarkdown(report: QualityReport, limit: number): strin
 export const failedTestsSection: ReportSection<'failedTests'> = {
   id: 'failedTests',
   keptWhenCut: true,
-  markdown: (report, { limits }) => {
-    const lines = failedTestsMarkdown(report, limits.failingEndpoints);
+  markdown: (report, { limits, traceUrlTemplate }) => {
+    const lines = failedTestsMarkdown(report, limits.failingEndpoints, traceUrlTemplate);
     if (lines.length === 0) return [];
     const failed = report.tests?.failed ?? report.failedTests?.length ?? 0;
     return ['', '### Failed tests', '', `${countOf(failed, 'test')} failed; beside each, the endpoints its calls reached.`, '', ...lines];
   },
-  html: (report) => {
+  html: (report, { traceUrlTemplate }) => {
     const tests = report.failedTests ?? [];
     if (tests.length === 0) return '';
     const items = tests.map((test) => {
@@ -71,7 +72,8 @@ export const failedTestsSection: ReportSection<'failedTests'> = {
       const more = test.endpointCount - test.endpoints.length;
       if (more > 0) endpoints.push(`<li class="muted">${text(`${countOf(more, 'more endpoint')} in the report`)}</li>`);
       const reached = endpoints.length === 0 ? '<p class="muted">No recorded call.</p>' : `<ul>${endpoints.join('')}</ul>`;
-      return `<li data-failed-test>${testLink(report, test, `${placeOf(test)} · ${test.title}`)}${reached}</li>`;
+      const trace = traceHtml(test, traceUrlTemplate);
+      return `<li data-failed-test>${testLink(report, test, `${placeOf(test)} · ${test.title}`)}${trace === '' ? '' : ` · ${trace}`}${reached}</li>`;
     });
     const left = unnamedCount(report);
     if (left > 0) items.push(`<li class="muted">${text(`${countOf(left, 'more failed test')}: Playwright's own report lists them`)}</li>`);

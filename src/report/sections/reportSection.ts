@@ -45,10 +45,12 @@ export interface MarkdownLimits {
   readonly everySection: boolean;
 }
 
-/** What a section's Markdown may know of the rendering: the JSON report's file name, and how much to list. */
+/** What a section's Markdown may know of the rendering: the JSON report's file name, how much to list, how to link a trace. */
 export interface MarkdownContext {
   readonly reportName: string;
   readonly limits: MarkdownLimits;
+  /** The traceUrlTemplate setting: each trace id is linked to its trace with it (see ./traceParts.ts). */
+  readonly traceUrlTemplate?: string | undefined;
 }
 
 /**
@@ -63,10 +65,12 @@ export interface HtmlLimits {
   readonly failingEndpoints: number;
 }
 
-/** What a section's HTML may know of the rendering: the JSON report's file name, and how much to list. */
+/** What a section's HTML may know of the rendering: the JSON report's file name, how much to list, how to link a trace. */
 export interface HtmlContext {
   readonly reportName: string;
   readonly limits: HtmlLimits;
+  /** The traceUrlTemplate setting: each trace id is linked to its trace with it (see ./traceParts.ts). */
+  readonly traceUrlTemplate?: string | undefined;
 }
 
 /**

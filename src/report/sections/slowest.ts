@@ -2,23 +2,23 @@ import { formatMs, shownText, slowestStatus, slowestWhere } from '../renderers/p
 import { label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
+import { joinedParts, traceHtml, traceMarkdown } from './traceParts.js';
 
 /** The run's slowest executions, slowest first, with where each came from. */
 export const slowestSection: ReportSection<'slowest'> = {
   id: 'slowest',
   keptWhenCut: false,
-  markdown: (report) => {
+  markdown: (report, { traceUrlTemplate }) => {
     if (report.slowestExecutions.length === 0) return [];
     const lines = ['', '### Slowest executions', '', '| Endpoint | Status | Time | Where |', '|---|---|---:|---|'];
     for (const execution of report.slowestExecutions) {
       const where = slowestWhere(execution);
-      lines.push(
-        row([code(execution.endpoint), slowestStatus(execution), formatMs(execution.responseTimeMs), where === '' ? '' : code(where)]),
-      );
+      const cell = joinedParts([where === '' ? '' : code(where), traceMarkdown(execution, traceUrlTemplate)]);
+      lines.push(row([code(execution.endpoint), slowestStatus(execution), formatMs(execution.responseTimeMs), cell]));
     }
     return lines;
   },
-  html: (report) => {
+  html: (report, { traceUrlTemplate }) => {
     if (report.slowestExecutions.length === 0) return '';
     const rows = report.slowestExecutions.map((execution) => {
       const where = slowestWhere(execution);
@@ -26,7 +26,7 @@ export const slowestSection: ReportSection<'slowest'> = {
         `<td data-label="Endpoint">${label(execution.endpoint)}</td>`,
         `<td data-label="Status">${text(slowestStatus(execution))}</td>`,
         `<td class="num" data-label="Time" data-value="${execution.responseTimeMs}">${text(formatMs(execution.responseTimeMs))}</td>`,
-        `<td data-label="Where">${where === '' ? '' : `<code>${text(shownText(where))}</code>`}</td>`,
+        `<td data-label="Where">${joinedParts([where === '' ? '' : `<code>${text(shownText(where))}</code>`, traceHtml(execution, traceUrlTemplate)])}</td>`,
       ];
       return `<tr>${cells.join('')}</tr>`;
     });
