@@ -485,7 +485,7 @@ test('--help prints the usage and exits 0', async () => {
 
 test('--help lists the settings compare takes, every one the exports read among them, each line made from its row', async () => {
   const { stdout } = await command(await createTemporaryFolder({}, 'compare'), ['compare', '--help']);
-  expect(stdout).toContain(`${settingHelpLines(['formats', 'significanceLevel'])}\n  --budgets <file>`);
+  expect(stdout).toContain(`${settingHelpLines(['formats', 'significanceLevel', 'traceUrlTemplate'])}\n  --budgets <file>`);
   expect(stdout).toContain(`${settingHelpLines([...EXPORT_SETTING_KEYS, 'quiet'])}\n  --json`);
   expect(stdout).toContain('  -o, --output <file>                  where the compared report goes (required; never BASE or HEAD)\n');
 });

@@ -72,3 +72,34 @@ test('comment --help names --trace-url-template and its variable', async () => {
     /--trace-url-template <url> +link each failed call to its trace: a URL with \{traceId\} \(QE_TRACE_URL_TEMPLATE\)/,
   );
 });
+
+test("compare --trace-url-template links HEAD's failed calls in the Markdown it writes", async () => {
+  const base = createEvidenceRun({ environment: 'staging', slowResponseThresholdMs: 750 });
+  base.take({ endpoint: 'POST /orders', statusCode: 201, responseTimeMs: 10 }, () => ({ kind: 'list', listPath: '', index: 0 }));
+  const folder = await createTemporaryFolder({ 'base.json': formatReport(base.finish()), 'head.json': headOnly() }, 'compare');
+  const outcome = await runProgram('src/cli/main.js', {
+    args: [
+      'compare',
+      'base.json',
+      'head.json',
+      '--output',
+      'compared.json',
+      '--trace-url-template',
+      'https://tempo.example/trace/{traceId}',
+    ],
+    cwd: folder,
+  });
+  expect(outcome.exitCode).toBe(0);
+  expect(await readFile(join(folder, 'compared.md'), 'utf8')).toContain(LINK);
+});
+
+/** HEAD alone: POST /orders, its one 500 traced. */
+function headOnly(): string {
+  const head = createEvidenceRun({ environment: 'staging', slowResponseThresholdMs: 750 });
+  head.take({ endpoint: 'POST /orders', statusCode: 500, responseTimeMs: 10, traceId: TRACE }, () => ({
+    kind: 'list',
+    listPath: '',
+    index: 0,
+  }));
+  return formatReport(head.finish());
+}

@@ -32,7 +32,7 @@ import type { CommandContext } from './summariseCommand.js';
  * the report goes is --output alone (QE_OUTPUT_PATH is not read): compare
  * must be told.
  */
-const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', 'openapi', ...EXPORT_SETTING_KEYS, 'quiet'];
+const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', 'openapi', 'traceUrlTemplate', ...EXPORT_SETTING_KEYS, 'quiet'];
 
 const OPTIONS = {
   // Its settings' flags, as the settings table names them, and its own.
@@ -178,7 +178,7 @@ version whose parts add up. With .md and .html beside it, as every report.
 
 Options:
 ${optionHelpLine('-o, --output <file>', 'where the compared report goes (required; never BASE or HEAD)')}
-${settingHelpLines(['formats', 'significanceLevel'])}
+${settingHelpLines(['formats', 'significanceLevel', 'traceUrlTemplate'])}
 ${optionHelpLine(
   '--budgets <file>',
   "judge the compared report by these budgets; without it, HEAD's recorded verdict is kept " +
