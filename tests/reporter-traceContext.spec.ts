@@ -5,6 +5,7 @@ import { attachedRecords } from './support/attachedRecords.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { createTemporaryFolder, repositoryRoot } from './support/runProgram.js';
+import type { QualityReport } from '../src/index.js';
 import type { ReceivedRequest, ServerSpan } from './support/tracedServer.js';
 import { expect, test } from './support/test.js';
 
@@ -103,15 +104,22 @@ test.describe('a suite against a server instrumented with OpenTelemetry', () => 
   let records: { readonly title: string; readonly record: Record<string, unknown> }[];
   let spans: ServerSpan[];
   let requests: ReceivedRequest[];
+  let report: QualityReport;
+  let markdown: string;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     server = await startTracedServer();
     try {
-      const project = await createPlaywrightProject({ 'playwright.config.ts': config(), 'tests/items.spec.ts': apiSuite });
+      const project = await createPlaywrightProject({
+        'playwright.config.ts': config(", traceUrlTemplate: 'http://127.0.0.1:16686/trace/{traceId}'"),
+        'tests/items.spec.ts': apiSuite,
+      });
       const outcome = await runPlaywright(project, ['test'], { BASE_URL: server.url });
       expect(outcome.stdout).toContain('1 failed');
       records = await attachedRecords(join(project, 'out/playwright.json'));
+      report = JSON.parse(await readFile(join(project, 'out/q.json'), 'utf8')) as QualityReport;
+      markdown = await readFile(join(project, 'out/q.md'), 'utf8');
     } finally {
       await server.stop();
     }
@@ -153,6 +161,19 @@ test.describe('a suite against a server instrumented with OpenTelemetry', () => 
     const sent = requests.filter((request) => request.url !== '/items/4' && request.url !== '/items/5');
     expect(sent.map((request) => request.headers['traceparent'])).toEqual(
       begun.map(({ record }) => `00-${String(record['traceId'])}-${String(record['spanId'])}-01`),
+    );
+  });
+
+  test("the report's failed call and failed test carry the trace of the server's span of that call, linked in the Markdown", () => {
+    const failed = records.find(({ record }) => record['statusCode'] === 500)!.record;
+    const entry = report.endpoints.find((endpoint) => endpoint.endpoint === 'GET /fail')!.failedExecutions![0]!;
+    expect([entry.traceId, entry.spanId]).toStrictEqual([failed['traceId'], failed['spanId']]);
+    expect(spans.find((span) => span.parentSpanId === entry.spanId)!.attributes['http.response.status_code']).toBe(500);
+    expect(report.failedTests?.map((failedTest) => [failedTest.title, failedTest.traceId])).toStrictEqual([
+      ['items.spec.ts › reads, writes and fails', failed['traceId']],
+    ]);
+    expect(markdown).toContain(
+      `[trace ${String(failed['traceId']).slice(0, 8)}](http://127.0.0.1:16686/trace/${String(failed['traceId'])})`,
     );
   });
 
