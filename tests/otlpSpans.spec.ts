@@ -140,6 +140,15 @@ test.describe('the traced calls a run keeps for spans', () => {
     expect(spansOfRun([call!, call!, { ...call!, responseTimeMs: 11 }], 10)).toHaveLength(1);
   });
 
+  test('a call recorded twice takes a place for each record: the sample is the best records, each call sent once', () => {
+    // Two calls of one class (neither failed nor slow): the smaller span id is the better.
+    const [call, other] = tracedCalls(4, 8)
+      .slice(2)
+      .sort((a, b) => (a.spanId! < b.spanId! ? -1 : 1));
+    expect(spansOfRun([other!, call!, call!], 2)!.map(({ spanId }) => spanId)).toEqual([call!.spanId]);
+    expect(spansOfRun([other!, call!, call!], 3)!.map(({ spanId }) => spanId)).toEqual([call!.spanId, other!.spanId]);
+  });
+
   test('only records with a trace id, a span id, a test span id and a start are kept', () => {
     const [call] = tracedCalls(1, 9);
     const without = (field: keyof Traced): Traced =>
@@ -401,6 +410,24 @@ test.describe('the command writes the spans', () => {
     expect(await readFile(join(folder, 'out/quality-summary.json'), 'utf8')).toBe(
       await readFile(join(folder, 'plain/quality-summary.json'), 'utf8'),
     );
+  });
+
+  test('merge --export otlp of reports of traced runs: the metrics line alone (a report holds no spans)', async () => {
+    const folder = await createTemporaryFolder({ 'calls.ndjson': records() }, 'otlp-spans');
+    const first = await runProgram('src/cli/main.js', {
+      cwd: folder,
+      args: ['calls.ndjson', '-o', 'a/quality-summary.json', '--quiet', '--export', 'otlp=a/otel.jsonl'],
+    });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect((await readFile(join(folder, 'a/otel.jsonl'), 'utf8')).trimEnd().split('\n')).toHaveLength(2);
+    const merged = await runProgram('src/cli/main.js', {
+      cwd: folder,
+      args: ['merge', 'a/quality-summary.json', '-o', 'all/quality-summary.json', '--quiet', '--export', 'otlp=all/otel.jsonl'],
+    });
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    const text = await readFile(join(folder, 'all/otel.jsonl'), 'utf8');
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+    expect(text).not.toContain('exemplars');
   });
 
   for (const [name, args, env] of [

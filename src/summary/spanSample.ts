@@ -7,9 +7,9 @@ import { compareCodeUnits } from './compareCodeUnits.js';
  * and within each class the smallest span ids. Span ids are random, so the
  * rest is a uniform sample, and the selection depends only on the set of
  * calls offered: the same whatever the order of records, files, threads or
- * shards (`sample(a ++ b) = merge(sample(a), sample(b))`). A call offered
- * twice under the same trace and span id is one span: the first of its
- * entries in the order above is kept.
+ * shards (`sample(a ++ b) = merge(sample(a), sample(b))`). A call recorded
+ * twice under the same trace and span id is sent once (the first of its
+ * entries in the order above), but takes a place for each record.
  *
  * The report never holds it (a report is the same bytes with or without an
  * export); it reaches the export beside the report (see EvidenceRun.spans).
@@ -55,21 +55,29 @@ function classOf(failed: boolean, slow: boolean): number {
   return failed ? 0 : slow ? 1 : 2;
 }
 
-/** The selection's total order: class, span id, trace id, then (for the same ids offered twice) the entry itself. */
-function compareSampled(a: SampledCall, b: SampledCall): number {
-  return (
-    classOf(a.failed, a.slow) - classOf(b.failed, b.slow) ||
-    compareCodeUnits(a.spanId, b.spanId) ||
-    compareCodeUnits(a.traceId, b.traceId) ||
-    compareCodeUnits(JSON.stringify(a), JSON.stringify(b))
-  );
+/** A kept call and its place in the selection's order: class, span id, trace id (all fixed-length), compared as one string. */
+interface Ranked {
+  readonly key: string;
+  readonly call: SampledCall;
 }
 
-/** See the module's comment. Keeps at most twice `limit` entries between normalisations (amortised O(log limit) per call). */
+function rankOf(call: SampledCall): Ranked {
+  return { key: `${classOf(call.failed, call.slow)}${call.spanId}${call.traceId}`, call };
+}
+
+/** The selection's total order: class, span id, trace id, then (for the same ids recorded twice) the entry itself. */
+function compareRanked(a: Ranked, b: Ranked): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : compareCodeUnits(JSON.stringify(a.call), JSON.stringify(b.call));
+}
+
+/**
+ * See the module's comment. A heap of the `limit` best calls offered so far
+ * by the order above, the worst at its root: a call no better than the root
+ * is refused at the cost of one comparison, and no object is made for it
+ * (see {@link admits}). O(log limit) per call kept.
+ */
 export class SpanSample {
-  private calls: SampledCall[] = [];
-  /** Once `limit` calls are kept: the last of them; a call after it in the order is never kept. */
-  private bound: SampledCall | undefined;
+  private readonly heap: Ranked[] = [];
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit <= 0) throw new RangeError(`a span sample keeps one call or more; got ${limit}`);
@@ -77,53 +85,82 @@ export class SpanSample {
 
   /** Whether a call of this class and span id may be kept: the caller builds its entry only then. */
   admits(failed: boolean, slow: boolean, spanId: string): boolean {
-    const { bound } = this;
-    if (bound === undefined) return true;
-    return (classOf(failed, slow) - classOf(bound.failed, bound.slow) || compareCodeUnits(spanId, bound.spanId)) <= 0;
+    if (this.heap.length < this.limit) return true;
+    const worst = this.heap[0]!.call;
+    return (classOf(failed, slow) - classOf(worst.failed, worst.slow) || compareCodeUnits(spanId, worst.spanId)) <= 0;
   }
 
   add(call: SampledCall): void {
-    this.calls.push(call);
-    if (this.calls.length >= 2 * this.limit) this.normalise();
+    const { heap } = this;
+    const ranked = rankOf(call);
+    if (heap.length < this.limit) {
+      heap.push(ranked);
+      this.siftUp(heap.length - 1);
+    } else if (compareRanked(ranked, heap[0]!) < 0) {
+      heap[0] = ranked;
+      this.siftDown(0);
+    }
   }
 
   /** Adds another sample's calls (of another file, range, thread or shard). */
   merge(other: SpanSampleData | SpanSample): void {
-    const calls = other instanceof SpanSample ? other.calls : other.calls;
+    const calls = other instanceof SpanSample ? other.heap.map(({ call }) => call) : other.calls;
     for (const call of calls) this.add(call);
   }
 
   /** The calls under the labels learning renamed them to (see ExecutionAccumulator.relabel). */
   relabel(renamed: ReadonlyMap<string, string>): void {
     if (renamed.size === 0) return;
-    this.calls = this.calls.map((call) => {
+    const calls = this.heap.splice(0).map(({ call }) => {
       const endpoint = renamed.get(call.endpoint);
       return endpoint === undefined ? call : { ...call, endpoint };
     });
-    this.bound = undefined;
+    // The order of calls recorded twice may follow their labels: the heap is made anew.
+    for (const call of calls) this.add(call);
   }
 
+  /** The calls as data: every call kept, those recorded twice too, so that merging parts keeps what the whole would. */
   toData(): SpanSampleData {
-    return { limit: this.limit, calls: this.result() };
+    return { limit: this.limit, calls: this.heap.map(({ call }) => call) };
   }
 
-  /** The kept calls, in the selection's order (failed, slow, rest; by span id). */
+  /** The kept calls, in the selection's order (failed, slow, rest; by span id), each trace and span id once. */
   result(): readonly SampledCall[] {
-    this.normalise();
-    return [...this.calls];
+    const seen = new Set<string>();
+    return [...this.heap]
+      .sort(compareRanked)
+      .map(({ call }) => call)
+      .filter(({ traceId, spanId }) => {
+        const key = `${traceId}-${spanId}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
   }
 
-  private normalise(): void {
-    const seen = new Set<string>();
-    const kept: SampledCall[] = [];
-    for (const call of this.calls.sort(compareSampled)) {
-      const key = `${call.traceId}${call.spanId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      kept.push(call);
-      if (kept.length === this.limit) break;
+  private siftUp(at: number): void {
+    const { heap } = this;
+    const ranked = heap[at]!;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (compareRanked(heap[parent]!, ranked) >= 0) break;
+      heap[at] = heap[parent]!;
+      at = parent;
     }
-    this.calls = kept;
-    this.bound = kept.length === this.limit ? kept[kept.length - 1] : undefined;
+    heap[at] = ranked;
+  }
+
+  private siftDown(at: number): void {
+    const { heap } = this;
+    const ranked = heap[at]!;
+    const half = heap.length >> 1;
+    while (at < half) {
+      let child = 2 * at + 1;
+      if (child + 1 < heap.length && compareRanked(heap[child + 1]!, heap[child]!) > 0) child++;
+      if (compareRanked(heap[child]!, ranked) <= 0) break;
+      heap[at] = heap[child]!;
+      at = child;
+    }
+    heap[at] = ranked;
   }
 }
