@@ -1,4 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import type { TestCase } from '@playwright/test/reporter';
+import { feedAttempts, type Attempt } from '../reporter/runner/feedAttempts.js';
+import type { FileSystem } from '../src/io/fileSystem.js';
 import { join } from 'node:path';
 import { withDefaults } from '../src/config/resolveSettings.js';
 import { renderOtlp } from '../src/exports/otlp.js';
@@ -367,6 +370,37 @@ test.describe('the spans of the otlp export', () => {
     const lines = await exportOf([{ endpoint: 'GET /orders', statusCode: 200, responseTimeMs: 3 }]);
     expect(lines).toHaveLength(1);
     expect(JSON.stringify(lines[0])).not.toContain('exemplars');
+  });
+});
+
+test("the reporter gives a span the server a test wrote an absolute URL to (the port its scheme's by default), none for a relative URL", async () => {
+  const testCase = {
+    titlePath: () => ['', 'orders.spec.ts', 'lists orders'],
+    location: { file: '/suite/tests/orders.spec.ts', line: 12, column: 3 },
+    parent: { project: () => ({ use: { baseURL: 'https://api.example' } }) },
+    expectedStatus: 'passed',
+    id: 'test-1',
+  } as unknown as TestCase;
+  const urls = ['https://api.example:8443/orders/1', 'http://[::1]/orders/2', 'https://api.example/orders/3', '/orders/4'];
+  const attachments = tracedCalls(4, 12).map((record, index) => ({
+    body: Buffer.from(JSON.stringify({ ...record, statusCode: 200, call: { method: 'GET', url: urls[index] } })),
+    path: undefined,
+  }));
+  const attempt: Attempt = { test: testCase, retry: 1, calls: [], status: 'passed', expectedStatuses: [], attachments };
+  const run = createEvidenceRun({ environment: 'ci', slowResponseThresholdMs: THRESHOLD_MS, spanLimit: 10 });
+  await feedAttempts(run, [attempt], { fileSystem: {} as FileSystem, rootDir: '/suite' });
+  run.finish();
+  const byStart = [...run.spans()!].sort((a, b) => a.startedAtMs - b.startedAtMs);
+  expect(byStart.map(({ server }) => server)).toEqual([
+    { address: 'api.example', port: 8443 },
+    { address: '::1', port: 80 },
+    { address: 'api.example', port: 443 },
+    undefined,
+  ]);
+  expect(byStart[0]).toMatchObject({
+    test: { title: 'orders.spec.ts › lists orders', file: 'tests/orders.spec.ts', line: 12 },
+    attempt: 2,
+    testPassed: true,
   });
 });
 
