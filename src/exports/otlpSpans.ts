@@ -11,11 +11,10 @@ import { methodAndTemplate } from './exportContext.js';
  * exemplars that link the metric's points to them.
  */
 
-/** What the SDK's trace serialiser reads of a span (the SDK's ReadableSpan), as its own type says. */
-export type SpanShape = {
-  -readonly [Key in keyof ReadableSpanOf]: ReadableSpanOf[Key];
-};
-type ReadableSpanOf = Parameters<(typeof import('@opentelemetry/otlp-transformer'))['JsonTraceSerializer']['serializeRequest']>[0][number];
+/** What the SDK's trace serialiser reads of a span: the SDK's ReadableSpan, as the serialiser's own signature names it. */
+export type SpanShape = Parameters<
+  (typeof import('@opentelemetry/otlp-transformer'))['JsonTraceSerializer']['serializeRequest']
+>[0][number];
 
 /** `SpanKind` and `SpanStatusCode` of @opentelemetry/api, whose module the export need not load for four numbers. */
 /* eslint-disable @typescript-eslint/no-unsafe-enum-assignment -- the API's enums have had these values since 1.0 */
