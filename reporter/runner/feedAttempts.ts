@@ -77,10 +77,12 @@ export async function feedAttempts(
     // The recording fixture's records (they carry the call) and the calls rebuilt from steps have endpoints derived from URLs.
     records.forEach((record, index) => {
       const { call, browser } = recordedCallOf(record);
+      const server = serverOf(call?.url);
       run.take(record, () => location, {
         ...origin,
         ...at(account.callOfRecord[index]?.location),
         derivedFromUrl: call !== undefined || browser === true,
+        ...(server === undefined ? {} : { server }),
       });
     });
     for (const call of account.noResponse)
@@ -117,6 +119,23 @@ function recordedCallOf(record: unknown): RecordedCall {
       ? (call as { method: string; url: string })
       : undefined;
   return { endpoint: typeof endpoint === 'string' ? endpoint : '', call: written, browser: source === 'browser' };
+}
+
+/**
+ * The host and port of a URL the test wrote absolute (its span's
+ * server.address and server.port; the port the scheme's default when none is
+ * written). A relative URL went to a base URL the reporter cannot be sure of
+ * (a context's own, or the project's): none.
+ */
+function serverOf(url: string | undefined): { address: string; port: number } | undefined {
+  if (url === undefined || !/^https?:\/\//i.test(url)) return undefined;
+  try {
+    const { protocol, hostname, port } = new URL(url);
+    const address = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+    return address === '' ? undefined : { address, port: port === '' ? (protocol === 'https:' ? 443 : 80) : Number(port) };
+  } catch {
+    return undefined;
+  }
 }
 
 function noResponseRecord({ endpoint, errorCode, responseTimeMs }: NoResponseCall): unknown {

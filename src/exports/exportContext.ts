@@ -1,6 +1,7 @@
 import type { Settings } from '../config/resolveSettings.js';
 import type { ExportSettingKey } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
+import type { SampledCall } from '../summary/spanSample.js';
 
 export { DEFAULT_SERVICE_NAME } from '../config/settings.js';
 
@@ -21,6 +22,12 @@ export interface ExportContext {
   readonly settings: Pick<Settings, ExportSettingKey>;
   /** The run's Playwright tests, when the reporter made the report: the CTRF export lists them. */
   readonly tests?: readonly RunTest[] | undefined;
+  /**
+   * The traced calls the run kept (see spanSample.ts), when it kept any: the
+   * otlp export's spans and exemplars. Absent for a report not made from
+   * records (`merge`, `check`, `compare`), which then sends no spans.
+   */
+  readonly spans?: readonly SampledCall[] | undefined;
 }
 
 /** One Playwright test as the CTRF export gives it. */

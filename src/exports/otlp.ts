@@ -5,18 +5,23 @@ import { PACKAGE_VERSION } from '../packageVersion.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { bucketValue, type LatencyHistogram } from '../summary/latencyHistogram.js';
 import { ciRunOf, methodAndTemplate, type ExportContext } from './exportContext.js';
+import { exemplarKeyOf, exemplarsOf, hrTimeOf, spansOf, type OtlpExemplar } from './otlpSpans.js';
 import { timesByStatusOf } from './timesByStatus.js';
 
 /**
- * The OpenTelemetry export: one line of OTLP JSON (an
- * ExportMetricsServiceRequest), as the Collector's file exporter writes and
- * its file receiver reads. It holds the histogram
+ * The OpenTelemetry export: OTLP JSON Lines, as the Collector's file
+ * exporter writes and its file receiver reads. The first line (an
+ * ExportMetricsServiceRequest) holds the histogram
  * `http.client.request.duration` (seconds, exponential buckets, delta
  * temporality) with one point per endpoint and status (or error code), the
  * attributes of the HTTP client semantic conventions, and the run on the
- * Resource. The points are made in the OpenTelemetry JavaScript SDK's own
- * data model and written by its own JSON serialiser, loaded only when the
- * export is asked for (the SDK packages are optional peer dependencies).
+ * Resource. When the run kept traced calls (see spanSample.ts), a second
+ * line (an ExportTraceServiceRequest) holds their spans, and each point
+ * carries an exemplar linking it to the slowest of them (see otlpSpans.ts).
+ * The points and spans are made in the OpenTelemetry JavaScript SDK's own
+ * data model and written by its own JSON serialisers, loaded only when the
+ * export is asked for (the SDK packages are optional peer dependencies);
+ * the SDK's metric data model has no exemplars, so they are added to its JSON.
  */
 
 /** The SDK packages the export loads, in the words of the install command that brings them. */
@@ -98,9 +103,14 @@ export async function renderOtlp(report: QualityReport, context: ExportContext):
   const { transformer, metrics, resources } = await loadOtlpSdk();
   const endTime = hrTimeOf(context.endedAtMs);
   const startTime = hrTimeOf(context.startedAtMs ?? context.endedAtMs);
+  const calls = context.spans ?? [];
+  const exemplars = exemplarsOf(calls);
+  // Each point's exemplar, or undefined, in the points' order: the serialiser keeps that order.
+  const pointExemplars: (OtlpExemplar | undefined)[] = [];
   const dataPoints = report.endpoints.flatMap((entry) => {
     const { method, template } = methodAndTemplate(entry.endpoint);
     return timesByStatusOf(entry, 'otlp').map((times) => {
+      pointExemplars.push(exemplars.get(exemplarKeyOf(entry.endpoint, times.statusCode ?? times.errorCode!)));
       const { scale, offset, bucketCounts } = exponentialBucketsOf(times.latencyHistogram);
       return {
         attributes: {
@@ -127,11 +137,13 @@ export async function renderOtlp(report: QualityReport, context: ExportContext):
       };
     });
   });
+  const resource = resources.resourceFromAttributes(resourceAttributesOf(report, context));
+  const scope = { name: 'quality-evidence', version: PACKAGE_VERSION };
   const resourceMetrics: ResourceMetrics = {
-    resource: resources.resourceFromAttributes(resourceAttributesOf(report, context)),
+    resource,
     scopeMetrics: [
       {
-        scope: { name: 'quality-evidence', version: PACKAGE_VERSION },
+        scope,
         metrics: [
           {
             descriptor: {
@@ -150,7 +162,33 @@ export async function renderOtlp(report: QualityReport, context: ExportContext):
   };
   const bytes = transformer.JsonMetricsSerializer.serializeRequest(resourceMetrics);
   if (bytes === undefined) throw new Error('the OpenTelemetry SDK wrote no OTLP request');
-  return `${new TextDecoder().decode(bytes)}\n`;
+  const metricsLine = withExemplars(new TextDecoder().decode(bytes), pointExemplars);
+  if (calls.length === 0) return `${metricsLine}\n`;
+  const traceBytes = transformer.JsonTraceSerializer.serializeRequest(spansOf(calls, resource, scope));
+  if (traceBytes === undefined) throw new Error('the OpenTelemetry SDK wrote no OTLP trace request');
+  return `${metricsLine}\n${new TextDecoder().decode(traceBytes)}\n`;
+}
+
+/**
+ * The metrics request's JSON with each point's exemplar added (OTLP JSON:
+ * `exemplars`, ids in hexadecimal): the SDK's metric data model has none
+ * to give its serialiser. The same text when no point has one.
+ */
+function withExemplars(text: string, exemplars: readonly (OtlpExemplar | undefined)[]): string {
+  if (exemplars.every((exemplar) => exemplar === undefined)) return text;
+  // The SDK's own output, read back only to place the exemplars: its points are where its one metric is.
+  const request: unknown = JSON.parse(text);
+  const points = ['resourceMetrics', 0, 'scopeMetrics', 0, 'metrics', 0, 'exponentialHistogram', 'dataPoints'].reduce<unknown>(
+    (value, key) => (typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined),
+    request,
+  );
+  if (!Array.isArray(points) || points.length !== exemplars.length)
+    throw new Error('the OpenTelemetry SDK wrote another number of points than it was given');
+  points.forEach((point: unknown, index) => {
+    const exemplar = exemplars[index];
+    if (exemplar !== undefined && typeof point === 'object' && point !== null) Object.assign(point, { exemplars: [exemplar] });
+  });
+  return JSON.stringify(request);
 }
 
 /**
@@ -176,9 +214,3 @@ export function resourceAttributesOf(report: QualityReport, context: ExportConte
 /** `ValueType.DOUBLE` of @opentelemetry/api, whose module the export need not load for one number. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- ValueType.DOUBLE is 1 in every version of the API
 const DOUBLE = 1 as ValueType;
-
-/** Milliseconds since the epoch as the SDK's time: [seconds, nanoseconds]. */
-function hrTimeOf(milliseconds: number): [number, number] {
-  const whole = Math.floor(milliseconds);
-  return [Math.floor(whole / 1000), (whole % 1000) * 1_000_000 + Math.round((milliseconds - whole) * 1_000_000)];
-}

@@ -1,4 +1,5 @@
 import type { LabelRules } from '../labels/endpointLabels.js';
+import { DEFAULT_OTLP_SPAN_LIMIT } from '../config/settings.js';
 import type { StatusListInput } from '../records/statusList.js';
 
 /**
@@ -16,4 +17,22 @@ export interface EvidenceRules extends LabelRules {
   readonly expectedStatusesByEndpoint?: Readonly<Record<string, StatusListInput>> | undefined;
   /** Whether the report keeps the trace ids records carry (the traceContext setting); default true, false keeps none. */
   readonly traceContext?: boolean | undefined;
+  /** The most traced calls the run keeps for the otlp export's spans (see spanSample.ts); 0 or absent: none, at no cost. */
+  readonly spanLimit?: number | undefined;
+}
+
+/**
+ * The traced calls a run keeps for spans: `otlpSpanLimit`, only when the
+ * otlp export is asked for and `traceContext` is on; otherwise 0 (none).
+ */
+export function spanLimitOf({
+  exports,
+  traceContext,
+  otlpSpanLimit,
+}: {
+  readonly exports?: { readonly otlp?: string | undefined } | undefined;
+  readonly traceContext?: boolean | undefined;
+  readonly otlpSpanLimit?: number | undefined;
+}): number {
+  return exports?.otlp === undefined || traceContext === false ? 0 : (otlpSpanLimit ?? DEFAULT_OTLP_SPAN_LIMIT);
 }

@@ -25,6 +25,7 @@ import {
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
 import { testKeyOf } from '../summary/endpointEvidence.js';
 import { failedTestsOf, type FailedTestFact } from '../summary/failedTests.js';
+import type { SampledCall } from '../summary/spanSample.js';
 import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';
 
 /** What a run needs of the settings: the rules its records are counted by, and the environment its report names. */
@@ -94,6 +95,13 @@ export interface EvidenceRun {
   absorb(part: EvidencePart): void;
   /** The report. Throws a RecordValidationError when any record taken or absorbed was invalid. */
   finish(facts?: RunFacts): QualityReport;
+  /**
+   * The traced calls kept for the otlp export's spans (see spanSample.ts),
+   * under the report's labels, once `finish` gave the report; undefined
+   * before, or when the run keeps none (its rules' `spanLimit` is 0). Never
+   * part of the report: a report is the same bytes with or without it.
+   */
+  spans(): readonly SampledCall[] | undefined;
 }
 
 /** The rules a run labels by: its settings', and the operations of the contract it is judged by, when it has one. */
@@ -121,6 +129,7 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
     bodyChecker === undefined || judgement.contract === undefined
       ? undefined
       : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
+  let spans: readonly SampledCall[] | undefined;
   const excerptBytes = settings.failureExcerptBytes ?? 0;
   // A failed call's excerpt, from the response body its reader kept: only for a status of 400 or above (the report shows it only if the call failed).
   const excerpter = excerptBytes <= 0 ? undefined : createFailureExcerpter(excerptBytes, settings.redactKeys);
@@ -172,6 +181,7 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       const learned = intake.learnedLabels();
       const renamed = (endpoint: string): string => learned.get(endpoint) ?? endpoint;
       intake.accumulator.relabel(learned);
+      spans = intake.accumulator.spans?.result();
       const { unrecordedCalls, failedTests: failed, ...given } = facts;
       // Each failed test beside the endpoints its calls reached, found in the tallies under their final labels.
       const found = intake.accumulator.endpointsOfTests(new Set((failed ?? []).map(testKeyOf)));
@@ -206,6 +216,9 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       const flaky = facts.tests === undefined ? undefined : summary.endpoints.filter(isFlaky).map(({ endpoint }) => endpoint);
       const report = buildReport(summary, flaky === undefined ? context : { ...context, flakyEndpoints: flaky });
       return judgeReport(report, judgement);
+    },
+    spans() {
+      return spans;
     },
   };
 }

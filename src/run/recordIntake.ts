@@ -8,6 +8,7 @@ import { expectedStatusesByTemplate } from './expectedByTemplate.js';
 import type { EvidenceRules } from './evidenceRules.js';
 import type { ExecutionRecord, executionRecordSchema } from '../records/executionRecord.js';
 import { testKeyOf, type CallSource, type FailedExecution } from '../summary/endpointEvidence.js';
+import type { SampledCall } from '../summary/spanSample.js';
 import { isEndpointLabel, isExecutionRecord, MAX_DISTINCT_ENDPOINTS, parseRecordStatusList } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
@@ -26,6 +27,8 @@ export interface RecordOrigin extends CallSource {
   readonly alsoExpected?: StatusSet | undefined;
   /** The excerpt of its response body (failureExcerptBytes), asked for only when the report keeps the call among its failed ones. */
   readonly excerptOf?: (() => string | undefined) | undefined;
+  /** The host and port the call went to, where the reporter knows them (a URL the test wrote absolute): its span's server.address. */
+  readonly server?: { readonly address: string; readonly port: number } | undefined;
 }
 
 const LABEL_CACHE_LIMIT = 10_000;
@@ -72,6 +75,33 @@ function failedExecutionOf(
     location,
     ...(record.excerpt === undefined ? {} : { excerpt: record.excerpt }),
     ...(record.source === 'browser' ? { source: 'browser' as const } : {}),
+  };
+}
+
+/** A traced call as the span sample keeps it (see spanSample.ts): a record with all four of its trace fields. */
+function sampledCallOf(
+  record: ExecutionRecord,
+  endpoint: string,
+  failed: boolean,
+  slow: boolean,
+  origin: RecordOrigin | undefined,
+): SampledCall {
+  const { traceId, spanId, parentSpanId, startedAtMs, responseTimeMs, statusCode, errorCode } = record;
+  const test = origin?.test;
+  return {
+    traceId: traceId!,
+    spanId: spanId!,
+    parentSpanId: parentSpanId!,
+    startedAtMs: startedAtMs!,
+    responseTimeMs: responseTimeMs + 0,
+    endpoint,
+    ...(statusCode === undefined ? { errorCode: errorCode! } : { statusCode }),
+    failed,
+    slow,
+    ...(test === undefined ? {} : { test: { title: test.title, file: test.file, line: test.line } }),
+    ...(origin?.attempt === undefined ? {} : { attempt: origin.attempt }),
+    ...(origin?.testPassed === undefined ? {} : { testPassed: origin.testPassed }),
+    ...(origin?.server === undefined ? {} : { server: { address: origin.server.address, port: origin.server.port } }),
   };
 }
 
@@ -131,6 +161,7 @@ export class RecordIntake {
     });
     this.label = createEndpointLabelling(rules);
     this.keepTraces = rules.traceContext !== false;
+    if (rules.spanLimit !== undefined && rules.spanLimit > 0) this.accumulator.sampleSpans(rules.spanLimit);
   }
 
   /** Takes one record; `locate` is called only when it is invalid, failed or among the slowest. */
@@ -168,6 +199,12 @@ export class RecordIntake {
         () => failedExecutionOf(record, origin, this.named(locate()), this.keepTraces),
         origin?.excerptOf,
       );
+    }
+    const { spans } = accumulator;
+    if (spans !== undefined && record.parentSpanId !== undefined && record.startedAtMs !== undefined) {
+      const slow = responseTimeMs > accumulator.slowResponseThresholdMs;
+      if (record.spanId !== undefined && record.traceId !== undefined && spans.admits(failed, slow, record.spanId))
+        spans.add(sampledCallOf(record, endpoint, failed, slow, origin));
     }
     if (accumulator.isAmongSlowest(responseTimeMs)) {
       const { id, errorCode } = record;

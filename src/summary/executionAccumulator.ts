@@ -21,6 +21,7 @@ import type { ConditionsRecord } from '../records/conditionsRecord.js';
 import { ConditionTally, type ConditionsMetEntry } from './conditionTally.js';
 import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
+import { SpanSample, type SpanSampleData } from './spanSample.js';
 import type { TestEndpoint } from './failedTests.js';
 import {
   EndpointEvidence,
@@ -155,6 +156,8 @@ export interface ExecutionData {
   readonly slowest: readonly SlowExecution[];
   /** Only when reports were taken: their totals by source (see reportedShare.ts). */
   readonly reportedSources?: Readonly<Record<ExecutionSource, ReportedTotalsData>>;
+  /** Only when the run keeps traced calls for the otlp export's spans (see spanSample.ts). */
+  readonly spans?: SpanSampleData;
 }
 
 /** The parts of one endpoint's tally that only some endpoints have, as plain data. */
@@ -306,6 +309,8 @@ export class ExecutionAccumulator {
   private readonly tallies = new Map<string, EndpointTally>();
   private slowest: SlowExecution[] = [];
   private reportedSources: Record<ExecutionSource, ReportedTotals> | undefined;
+  /** The traced calls kept for the otlp export's spans, when the run keeps them (see {@link sampleSpans}). */
+  spans: SpanSample | undefined;
 
   constructor(slowResponseThresholdMs: number, rules: ExpectationRules = {}) {
     if (typeof slowResponseThresholdMs !== 'number') {
@@ -464,6 +469,11 @@ export class ExecutionAccumulator {
     if (this.isAmongSlowest(record.responseTimeMs)) this.addSlowest(slowExecutionOf(record));
   }
 
+  /** Keeps up to `limit` traced calls for the otlp export's spans (see spanSample.ts); what the intake offers it. */
+  sampleSpans(limit: number): void {
+    this.spans ??= new SpanSample(limit);
+  }
+
   /** The statuses expected of an endpoint's executions by the rules (its own list, or the run-wide one). */
   expectedOf(endpoint: string): StatusSet {
     return this.endpointRule(endpoint) ?? this.runWide;
@@ -548,6 +558,7 @@ export class ExecutionAccumulator {
     }
     for (const execution of data.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
     if (data.reportedSources !== undefined) this.addReportedSources(data.reportedSources);
+    if (data.spans !== undefined) (this.spans ??= new SpanSample(data.spans.limit)).merge(data.spans);
   }
 
   /**
@@ -585,9 +596,11 @@ export class ExecutionAccumulator {
     for (const execution of other.slowest) if (this.isAmongSlowest(execution.responseTimeMs)) this.addSlowest(execution);
     const sources = other.reportedSources;
     if (sources !== undefined) this.addReportedSources({ api: sources.api.toData(), browser: sources.browser.toData() });
+    if (other.spans !== undefined) (this.spans ??= new SpanSample(other.spans.limit)).merge(other.spans);
     other.tallies.clear();
     other.slowest = [];
     other.reportedSources = undefined;
+    other.spans = undefined;
   }
 
   /**
@@ -622,6 +635,7 @@ export class ExecutionAccumulator {
       ...packTallies([...this.tallies], sorted, last),
       slowest: [...this.slowest],
       ...(sources === undefined ? {} : { reportedSources: { api: sources.api.toData(), browser: sources.browser.toData() } }),
+      ...(this.spans === undefined ? {} : { spans: this.spans.toData() }),
     };
   }
 
@@ -633,6 +647,7 @@ export class ExecutionAccumulator {
    */
   relabel(renamed: ReadonlyMap<string, string>): void {
     if (renamed.size === 0) return;
+    this.spans?.relabel(renamed);
     const moved = [...this.tallies].filter(([endpoint]) => renamed.has(endpoint));
     for (const [endpoint] of moved) this.tallies.delete(endpoint);
     const slowest = this.slowest.map((execution) => {

@@ -10,6 +10,8 @@ import type { QualityReport } from '../report/qualityReport.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { unmatchedEndpointKeyWarnings } from '../evaluation/unmatchedEndpointKeys.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
+import { spanLimitOf } from '../run/evidenceRules.js';
+import type { SampledCall } from '../summary/spanSample.js';
 import { judgementFiles, loadJudgement } from './judgement.js';
 import {
   checkReportDestination,
@@ -68,6 +70,8 @@ export interface OpenRunOptions {
 export interface PublishFacts {
   readonly startedAtMs?: number | undefined;
   readonly tests?: readonly RunTest[] | undefined;
+  /** The traced calls the run kept for the otlp export's spans (EvidenceRun.spans): the opened run's own, by default. */
+  readonly spans?: readonly SampledCall[] | undefined;
 }
 
 /** What publishing wrote, and every warning a reader must see, in one list. */
@@ -105,8 +109,13 @@ export async function openRun(given: RunSettings, host: RunHost, options: OpenRu
     options.checkKeptBodies === true && judgement.contract !== undefined
       ? await (await import('../contract/bodyConformance.js')).createBodyChecker(judgement.contract)
       : undefined;
-  const run = createEvidenceRun(settings, { judgement, noun: options.noun, bodyChecker });
-  return { run, judgement, publish: (report, facts) => publishRun(report, settings, host, destination, judgement, facts) };
+  // The traced calls for the otlp export's spans are kept only when that export is asked for (spanLimitOf).
+  const run = createEvidenceRun({ ...settings, spanLimit: spanLimitOf(settings) }, { judgement, noun: options.noun, bodyChecker });
+  return {
+    run,
+    judgement,
+    publish: (report, facts) => publishRun(report, settings, host, destination, judgement, { spans: run.spans(), ...facts }),
+  };
 }
 
 /**
@@ -161,7 +170,7 @@ async function publishRun(
 ): Promise<PublishedRun> {
   // The history line and the exports are stamped when the run ends, by the run's clock.
   const now = host.clock.now();
-  const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, settings, tests: facts.tests };
+  const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, settings, tests: facts.tests, spans: facts.spans };
   const laterWarnings = [
     ...(judgement.warnings ?? []),
     ...historySkippedWarnings(report),

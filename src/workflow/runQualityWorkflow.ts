@@ -1,7 +1,7 @@
 import type { QualityToolConfig } from '../config/loadQualityToolConfig.js';
 import type { ReadFile } from '../io/writeReportAtomically.js';
 import { validateExecutionRecords } from '../readers/jsonReader.js';
-import type { EvidenceRules } from '../run/evidenceRules.js';
+import { spanLimitOf, type EvidenceRules } from '../run/evidenceRules.js';
 import type { QualityReport, ReportContext } from '../report/qualityReport.js';
 import { formatReport } from '../report/renderers/json.js';
 import { createEvidenceRun, rulesWithContract } from '../run/evidenceRun.js';
@@ -92,5 +92,13 @@ export function buildQualityReport(
 /** The summary rules of a configuration. */
 function rulesOf(config: QualityToolConfig): EvidenceRules {
   const { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, traceContext } = config;
-  return { slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, routes, endpointGrouping, traceContext };
+  return {
+    slowResponseThresholdMs,
+    expectedStatuses,
+    expectedStatusesByEndpoint,
+    routes,
+    endpointGrouping,
+    traceContext,
+    spanLimit: spanLimitOf(config),
+  };
 }
