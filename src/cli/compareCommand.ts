@@ -32,7 +32,14 @@ import type { CommandContext } from './summariseCommand.js';
  * the report goes is --output alone (QE_OUTPUT_PATH is not read): compare
  * must be told.
  */
-const COMPARE_SETTING_KEYS: readonly SettingKey[] = ['formats', 'significanceLevel', 'openapi', 'traceUrlTemplate', ...EXPORT_SETTING_KEYS, 'quiet'];
+const COMPARE_SETTING_KEYS: readonly SettingKey[] = [
+  'formats',
+  'significanceLevel',
+  'openapi',
+  'traceUrlTemplate',
+  ...EXPORT_SETTING_KEYS,
+  'quiet',
+];
 
 const OPTIONS = {
   // Its settings' flags, as the settings table names them, and its own.
