@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attachedRecords } from './support/attachedRecords.js';
 import { CHROMIUM_PATH, QUIET_CHROMIUM_ARGS, requireChromium } from './support/chromium.js';
@@ -62,6 +62,19 @@ async function startTracedServer(): Promise<TracedServer> {
   };
 }
 
+/** The spans of an OTLP JSON trace line, as far as these specs read them. */
+interface OtlpSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId?: string;
+  readonly name: string;
+  readonly kind: number;
+  readonly attributes: readonly { readonly key: string; readonly value: Record<string, unknown> }[];
+}
+interface OtlpTraces {
+  readonly resourceSpans: readonly { readonly scopeSpans: readonly { readonly spans: readonly OtlpSpan[] }[] }[];
+}
+
 const OWN_TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const CONTEXT_TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
@@ -106,20 +119,27 @@ test.describe('a suite against a server instrumented with OpenTelemetry', () => 
   let requests: ReceivedRequest[];
   let report: QualityReport;
   let markdown: string;
+  let clientSide: OtlpSpan[];
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     server = await startTracedServer();
     try {
       const project = await createPlaywrightProject({
-        'playwright.config.ts': config(", traceUrlTemplate: 'http://127.0.0.1:16686/trace/{traceId}'"),
+        'playwright.config.ts': config(", traceUrlTemplate: 'http://127.0.0.1:16686/trace/{traceId}', exports: { otlp: 'out/otlp.jsonl' }"),
         'tests/items.spec.ts': apiSuite,
       });
+      // The otlp export's optional peers, as a team that asks for it installs them.
+      await symlink(join(repositoryRoot, 'node_modules/@opentelemetry'), join(project, 'node_modules/@opentelemetry'), 'dir');
       const outcome = await runPlaywright(project, ['test'], { BASE_URL: server.url });
       expect(outcome.stdout).toContain('1 failed');
       records = await attachedRecords(join(project, 'out/playwright.json'));
       report = JSON.parse(await readFile(join(project, 'out/q.json'), 'utf8')) as QualityReport;
       markdown = await readFile(join(project, 'out/q.md'), 'utf8');
+      const [, traceLine] = (await readFile(join(project, 'out/otlp.jsonl'), 'utf8')).split('\n');
+      clientSide = (JSON.parse(traceLine!) as OtlpTraces).resourceSpans.flatMap((resource) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      );
     } finally {
       await server.stop();
     }
@@ -175,6 +195,31 @@ test.describe('a suite against a server instrumented with OpenTelemetry', () => 
     expect(markdown).toContain(
       `[trace ${String(failed['traceId']).slice(0, 8)}](http://127.0.0.1:16686/trace/${String(failed['traceId'])})`,
     );
+  });
+
+  test("the otlp export's test and client spans and the server's spans form one tree per call", () => {
+    const begun = records.filter(({ record }) => record['parentSpanId'] !== undefined);
+    expect(begun).toHaveLength(5);
+    for (const { title, record } of begun) {
+      const client = clientSide.find((span) => span.spanId === record['spanId'])!;
+      const testSpan = clientSide.find((span) => span.spanId === record['parentSpanId'])!;
+      const server = spans.find((span) => span.kind === 1 && span.parentSpanId === client.spanId)!;
+      expect([client.kind, client.traceId, client.parentSpanId]).toStrictEqual([3, record['traceId'], testSpan.spanId]);
+      expect([testSpan.kind, testSpan.traceId, testSpan.parentSpanId ?? '', testSpan.name]).toStrictEqual([
+        1,
+        record['traceId'],
+        '',
+        `items.spec.ts › ${title}`,
+      ]);
+      expect(server.traceId).toBe(client.traceId);
+    }
+    // A test's own trace is its own tracer's: the export sends no span into it.
+    expect(
+      clientSide.filter(
+        (span) => span.traceId === '4bf92f3577b34da6a3ce929d0e0e4736' || span.traceId === '0af7651916cd43dd8448eb211c80319c',
+      ),
+    ).toEqual([]);
+    expect(clientSide).toHaveLength(5 + 2);
   });
 
   test('a traceparent the test sent itself is kept, with its tracestate, and its ids recorded without a test span', () => {
