@@ -267,7 +267,7 @@ test('with traceContext false, no call carries a traceparent the test did not se
   ]);
 });
 
-test("a browser page's own API call reaches the server with exactly the headers it has without the package", async () => {
+test("a browser page's own API call reaches the server with exactly the headers it has without the package; a page's own traceparent is recorded", async () => {
   requireChromium();
   const server = await startTracedServer();
   let records: { readonly title: string; readonly record: Record<string, unknown> }[];
@@ -285,6 +285,10 @@ test('shows item ${item}', async ({ page }) => {
       ),
       'tests/a-plain.spec.ts': browserSuite('@playwright/test', 6),
       'tests/b-recorded.spec.ts': browserSuite('quality-evidence/test', 7),
+      'tests/c-page-traced.spec.ts': browserSuite('quality-evidence/test', 8).replace(
+        '/?item=8',
+        `/?item=8&traceparent=${OWN_TRACEPARENT}`,
+      ),
     });
     // Chromium keeps its profile under HOME: the project's own folder, removed with it.
     const outcome = await runPlaywright(project, ['test'], { BASE_URL: server.url, HOME: project });
@@ -297,7 +301,10 @@ test('shows item ${item}', async ({ page }) => {
   const headersOf = (url: string) => Object.keys(received.find((request) => request.url === url)!.headers).sort();
   expect(headersOf('/items/7')).toEqual(headersOf('/items/6'));
   expect(headersOf('/items/7')).not.toContain('traceparent');
-  expect(records.map(({ record }) => [record['endpoint'], record['source'], record['traceId']])).toEqual([
-    ['GET /items/7', 'browser', undefined],
+  // A page that sends its own traceparent (a front end instrumented with OpenTelemetry's web SDK): its ids are recorded.
+  expect(received.find((request) => request.url === '/items/8')!.headers['traceparent']).toBe(OWN_TRACEPARENT);
+  expect(records.map(({ record }) => [record['endpoint'], record['source'], record['traceId'], record['spanId']])).toEqual([
+    ['GET /items/7', 'browser', undefined, undefined],
+    ['GET /items/8', 'browser', '4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7'],
   ]);
 });

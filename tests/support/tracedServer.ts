@@ -71,7 +71,10 @@ const http = createRequire(import.meta.url)('node:http') as typeof import('node:
 const PAGE = `<!doctype html><html><body><p id="out">…</p>
 <script>
 const item = new URLSearchParams(location.search).get('item') ?? '1';
-fetch('/items/' + item).then((response) => response.json()).then((found) => { document.getElementById('out').textContent = found.name; });
+const own = new URLSearchParams(location.search).get('traceparent');
+fetch('/items/' + item, own === null ? {} : { headers: { traceparent: own } })
+  .then((response) => response.json())
+  .then((found) => { document.getElementById('out').textContent = found.name; });
 </script>
 </body></html>`;
 
