@@ -102,6 +102,7 @@ specs, programs or source maps`, async () => {
     'docs/reporter.md',
     'docs/statuses-and-labels.md',
     'docs/suggest.md',
+    'docs/trace-context.md',
     'package.json',
     'schemas/budgets.schema.json',
     'schemas/check-observation.schema.json',

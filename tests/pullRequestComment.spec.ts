@@ -401,6 +401,7 @@ test('comment --help prints its usage and exit codes, and the command’s help l
   // Each option's text at column 39, as in every command's help, continued under itself past 150 columns.
   expect(help.stdout).toContain(
     "  --environment <name>                 the environment the marker names (default: the report's)\n" +
+      '  --trace-url-template <url>           link each failed call to its trace: a URL with {traceId} (QE_TRACE_URL_TEMPLATE)\n' +
       '  -h, --help                           this help\n',
   );
   expect(help.stdout).toContain(`\n${' '.repeat(39)}GITHUB_EVENT_PATH) or merge request (GitLab:`);

@@ -94,6 +94,9 @@ export default defineConfig({
           test: setup,
           attempt: 1,
           callLocation: { file: '../global-setup.ts', line: 4, column: 13 },
+          // A call outside any test is traced too, in a trace of its own.
+          traceId: expect.stringMatching(/^[0-9a-f]{32}$/) as unknown as string,
+          spanId: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown as string,
           location: 'test "global setup" (attempt 1)',
         },
       ],

@@ -28,12 +28,20 @@ export async function readReport(path: string): Promise<QualityReport> {
 }
 
 /**
- * A report without its measured times, for runs that make real calls (real
- * calls take real, varying time): every count, status and label stays.
+ * A report without its measured times and its trace ids, for runs that make
+ * real calls (real calls take real, varying time, and each run of the
+ * fixture begins traces of its own): every count, status and label stays.
  */
-export function withoutTimes({ responseTimeMs: _times, slowestExecutions: _slowest, endpoints, ...report }: QualityReport): unknown {
+export function withoutTimes({
+  responseTimeMs: _times,
+  slowestExecutions: _slowest,
+  endpoints,
+  failedTests,
+  ...report
+}: QualityReport): unknown {
   return {
     ...report,
+    ...(failedTests === undefined ? {} : { failedTests: failedTests.map(({ traceId: _trace, ...failedTest }) => failedTest) }),
     endpoints: endpoints.map(
       ({
         responseTimeMs: _,
@@ -50,7 +58,11 @@ export function withoutTimes({ responseTimeMs: _times, slowestExecutions: _slowe
           : { latencyByStatus: latencyByStatus.map(({ totalMs: _total, latencyHistogram: _statusHistogram, ...counts }) => counts) }),
         ...(failedExecutions === undefined
           ? {}
-          : { failedExecutions: failedExecutions.map(({ responseTimeMs: _time, ...execution }) => execution) }),
+          : {
+              failedExecutions: failedExecutions.map(
+                ({ responseTimeMs: _time, traceId: _trace, spanId: _span, ...execution }) => execution,
+              ),
+            }),
       }),
     ),
   };
