@@ -88,6 +88,7 @@ specs, programs or source maps`, async () => {
     'docs/budgets-and-baseline.md',
     'docs/command.md',
     'docs/configuration.md',
+    'docs/contract-diff.md',
     'docs/contract.md',
     'docs/exports.md',
     'docs/helpers.md',

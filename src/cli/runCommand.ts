@@ -2,6 +2,7 @@ import { PACKAGE_VERSION } from '../packageVersion.js';
 import { checkCommand } from './checkCommand.js';
 import { commentCommand } from './commentCommand.js';
 import { compareCommand } from './compareCommand.js';
+import { contractDiffCommand } from './contractDiffCommand.js';
 import { mergeCommand } from './mergeCommand.js';
 import { suggestCommand } from './suggestCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
@@ -14,6 +15,7 @@ const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<
   compare: compareCommand,
   comment: commentCommand,
   suggest: suggestCommand,
+  'contract-diff': contractDiffCommand,
 };
 
 /**

@@ -40,6 +40,7 @@ export const UNIT_SPECS: readonly string[] = [
   'traceContext.spec.ts',
   'traceLinks.spec.ts',
   'contractCoverage.spec.ts',
+  'contractDiff.spec.ts',
   'contractLoading.spec.ts',
   'documentLinks.spec.ts',
   'endpointKeys.spec.ts',
