@@ -1,4 +1,5 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
+import { affectedCommand } from './affectedCommand.js';
 import { checkCommand } from './checkCommand.js';
 import { commentCommand } from './commentCommand.js';
 import { compareCommand } from './compareCommand.js';
@@ -14,6 +15,7 @@ const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<
   compare: compareCommand,
   comment: commentCommand,
   suggest: suggestCommand,
+  affected: affectedCommand,
 };
 
 /**
