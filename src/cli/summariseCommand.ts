@@ -166,6 +166,7 @@ Subcommands:
   comment <report.json>                write (and --post) the pull-request comment of a report with a baseline (see quality-evidence comment --help)
   compare <BASE.json> <HEAD.json>      HEAD's report compared with BASE, as a run with --baseline BASE (see quality-evidence compare --help)
   suggest <report.json>                draft Playwright tests for the API's conditions the run never met (see quality-evidence suggest --help)
+  affected <BASE.yaml> <HEAD.yaml>     the tests whose calls reach what changes between two OpenAPI documents (see quality-evidence affected --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
 64 usage, 65 bad input data, 66 input missing, 70 internal error,
