@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { affectedCommand, type FindChanges } from '../src/cli/affectedCommand.js';
 import { exitCodeFor } from '../src/cli/exitCodes.js';
+import { grepPatternOf } from '../src/contract/diff/affectedTests.js';
 import { runCommand } from '../src/cli/runCommand.js';
 import type { CommandContext } from '../src/cli/summariseCommand.js';
 import type { ContractChange } from '../src/contract/diff/contractChange.js';
@@ -10,7 +13,7 @@ import { historyText } from '../src/history/historyFile.js';
 import { historyRunOf, runIdentityOf } from '../src/history/historyLine.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { reportFrom } from './support/reports.js';
-import { createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, repositoryRoot, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // `quality-evidence affected BASE HEAD --report|--history` (issue 38): the
@@ -169,4 +172,54 @@ test('the compiled program on two identical documents prints nothing and exits 0
       cwd: folder,
     }),
   ).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+});
+
+/** Lists what real Playwright selects in a small project (no browser: the tests only list): `file:line › titles`, sorted. */
+async function listedTests(folder: string, args: readonly string[]): Promise<string[]> {
+  const listed = await new Promise<string>((done, fail) => {
+    execFile(
+      process.execPath,
+      [join(repositoryRoot, 'node_modules/@playwright/test/cli.js'), 'test', '--list', '--reporter', 'list', ...args],
+      { cwd: folder, env: childEnvironment() },
+      (error, stdout, stderr) => {
+        if (error === null) done(stdout);
+        else fail(new Error(`${stdout}${stderr}`));
+      },
+    );
+  });
+  return listed
+    .split('\n')
+    .filter((line) => line.includes('.spec.ts:'))
+    .map((line) => line.trim().replace(/^\[\w+\] › /, ''))
+    .sort();
+}
+
+const SPECS = {
+  'playwright.config.mjs': "export default { projects: [{ name: 'api', testMatch: /.*\\.spec\\.ts/ }] };\n",
+  'users.spec.ts':
+    "import { test } from '@playwright/test';\n" +
+    "test.describe('users', { tag: '@api' }, () => {\n" +
+    "  test('reads (one) user?', async () => {});\n" +
+    "  test('reads (one) user? twice', async () => {});\n" +
+    "  test('Reads (one) user?', { tag: '@slow' }, async () => {});\n" +
+    '});\n',
+  'orders.spec.ts':
+    "import { test } from '@playwright/test';\ntest('lists orders', async () => {});\ntest('lists orders.', async () => {});\n",
+  'xorders.spec.ts': "import { test } from '@playwright/test';\ntest('lists orders', async () => {});\n",
+};
+
+test('real Playwright: the grep pattern selects exactly the affected tests, titles as the reporter names them, tags and case included', async () => {
+  const folder = await createTemporaryFolder(SPECS, 'affected-grep');
+  await symlink(join(repositoryRoot, 'node_modules'), join(folder, 'node_modules'));
+  // As the reporter names them (titlePath without the root, by ` › `): the project is named, so it leads.
+  const pattern = grepPatternOf(['api › users.spec.ts › users › reads (one) user?', 'api › orders.spec.ts › lists orders']);
+  const selected = ['orders.spec.ts:2:1 › lists orders', 'users.spec.ts:3:3 › users › reads (one) user?'];
+  expect(await listedTests(folder, ['--grep', pattern])).toEqual(selected);
+  // Titles without the project (an unnamed project's) select the same.
+  expect(
+    await listedTests(folder, ['--grep', grepPatternOf(['users.spec.ts › users › reads (one) user?', 'orders.spec.ts › lists orders'])]),
+  ).toEqual(selected);
+  expect(await listedTests(folder, ['--grep', grepPatternOf(['api › users.spec.ts › users › Reads (one) user?'])])).toEqual([
+    'users.spec.ts:5:3 › users › Reads (one) user?',
+  ]);
 });

@@ -171,3 +171,14 @@ test('a history names no tests: its exercised operations are said tests unknown,
     ],
   });
 });
+
+test('a title or file with a line break still prints one line: the pattern matches it by escape, the file is escaped', () => {
+  const pattern = grepPatternOf(['a.spec.ts › two\nlines']);
+  expect(pattern.includes('\n')).toBe(false);
+  expect(playwrightRegExp(pattern).test(grepTitleOf('', ['a.spec.ts', 'two\nlines']))).toBe(true);
+  const index = evidenceIndexOfReport({
+    tests: { total: 1, passed: 1, failed: 0, flaky: 0, skipped: 0 },
+    endpoints: [{ endpoint: 'GET /a', executionCount: 1, tests: [testOf('a\n--config=x.spec.ts', 1, 't')], testCount: 1 }],
+  });
+  expect(formatAffectedTests(affectedTests([changeOf('GET /a')], index), index, 'files').text).toBe('a\\u000a--config=x.spec.ts\n');
+});

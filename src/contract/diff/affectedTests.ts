@@ -1,3 +1,4 @@
+import { escapeControlCharacters } from '../../renderValue.js';
 import { compareTests, evidenceFor, type ChangeEvidence, type EvidenceIndex, type EvidenceTest } from './changeEvidence.js';
 import type { ChangedOperation, ContractChange } from './contractChange.js';
 
@@ -96,7 +97,9 @@ export function formatAffectedTests(affected: AffectedTests, index: EvidenceInde
   if (format === 'json') return { text: `${JSON.stringify(affectedJson(affected, index), null, 2)}\n`, notes: [] };
   const notes = notesOf(affected, index);
   if (affected.tests.length === 0) return { text: '', notes };
-  if (format === 'files') return { text: `${[...new Set(affected.tests.map((test) => test.file))].sort().join('\n')}\n`, notes };
+  // A file's control characters escaped: one a line, whatever a report holds.
+  const files = [...new Set(affected.tests.map((test) => escapeControlCharacters(test.file)))].sort();
+  if (format === 'files') return { text: `${files.join('\n')}\n`, notes };
   return { text: `${grepPatternOf(affected.tests.map((test) => test.title))}\n`, notes };
 }
 
@@ -145,9 +148,13 @@ export function grepPatternOf(titles: readonly string[]): string {
   return `/(?:^| )(?:${alternatives.join('|')})${tags}$/`;
 }
 
+// Control characters as \uXXXX, which the pattern reads as the character: the pattern stays one line of text.
 function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&').replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** The JSON format: { evidence, changes (each with its evidence), tests (each with its changes), untested, testsUnknown, incomplete }. */
 function affectedJson(affected: AffectedTests, index: EvidenceIndex) {
