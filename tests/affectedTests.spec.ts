@@ -182,3 +182,19 @@ test('a title or file with a line break still prints one line: the pattern match
   });
   expect(formatAffectedTests(affectedTests([changeOf('GET /a')], index), index, 'files').text).toBe('a\\u000a--config=x.spec.ts\n');
 });
+
+test('a report of a run cut short says so first: the tests that did not run are named nowhere', () => {
+  const index = evidenceIndexOfReport({
+    runStatus: 'interrupted',
+    tests: { total: 2, passed: 1, failed: 0, flaky: 0, skipped: 1 },
+    endpoints: [{ endpoint: 'GET /a', executionCount: 1, tests: [testOf('a.spec.ts', 1, 'a.spec.ts › a')], testCount: 1 }],
+  });
+  const affected = affectedTests([changeOf('GET /a')], index);
+  expect(formatAffectedTests(affected, index, 'files')).toEqual({
+    text: 'a.spec.ts\n',
+    notes: [
+      "incomplete: the report's run was interrupted before its tests were done: tests that did not run made no call, and none of them is named",
+    ],
+  });
+  expect(JSON.parse(formatAffectedTests(affected, index, 'json').text)).toMatchObject({ evidence: { cutShort: 'interrupted' } });
+});

@@ -112,7 +112,15 @@ function notesOf(affected: AffectedTests, index: EvidenceIndex): string[] {
     index.source === 'history'
       ? 'history lines name no tests (docs/affected-tests.md)'
       : 'the report names no tests (the command made it from record files, not the Playwright reporter)';
+  const cutShort =
+    index.cutShort === undefined
+      ? []
+      : [
+          `incomplete: the report's run was ${index.cutShort === 'interrupted' ? 'interrupted' : 'timed out'} before its tests were done: ` +
+            'tests that did not run made no call, and none of them is named',
+        ];
   return [
+    ...cutShort,
     ...affected.untested.map((operation) => `untested: ${operation.label} (${changesOf(operation)}): no test in ${evidence} calls it`),
     ...affected.incomplete.map(
       ({ operation, unlistedTestCount }) =>
@@ -171,7 +179,12 @@ function affectedJson(affected: AffectedTests, index: EvidenceIndex) {
     message: change.message,
   });
   return {
-    evidence: { source: index.source, runCount: index.runCount, testsKnown: index.testsKnown },
+    evidence: {
+      source: index.source,
+      runCount: index.runCount,
+      testsKnown: index.testsKnown,
+      ...(index.cutShort === undefined ? {} : { cutShort: index.cutShort }),
+    },
     changes: affected.changes.map(({ change, evidence }) => ({
       ...change,
       operation: operationOf(change.operation),

@@ -57,6 +57,8 @@ export interface EvidenceIndex {
    * history file (whose lines name no test: docs/affected-tests.md), do not.
    */
   readonly testsKnown: boolean;
+  /** Only for a report of a run cut short (`interrupted`, `timedout`): its tests that did not run made no calls, and are in no list. */
+  readonly cutShort?: 'interrupted' | 'timedout' | undefined;
   readonly byKey: ReadonlyMap<string, OperationEvidence>;
 }
 
@@ -142,6 +144,7 @@ export function evidenceIndexOfReport(report: {
   readonly endpoints: readonly EndpointEvidence[];
   /** The run's test counts: present only in a report of the Playwright reporter. */
   readonly tests?: object | undefined;
+  readonly runStatus?: string | undefined;
 }): EvidenceIndex {
   const byKey = new Map<string, Tally>();
   for (const endpoint of report.endpoints) {
@@ -151,7 +154,9 @@ export function evidenceIndexOfReport(report: {
     for (const { file, line, title } of listed) tally.tests.set(testKey({ file, line, title }), { file, line, title });
     tally.unlistedTestCount += Math.max(0, (endpoint.testCount ?? listed.length) - listed.length);
   }
-  return indexOf('report', 1, report.tests !== undefined, byKey);
+  const index = indexOf('report', 1, report.tests !== undefined, byKey);
+  const { runStatus } = report;
+  return runStatus === 'interrupted' || runStatus === 'timedout' ? { ...index, cutShort: runStatus } : index;
 }
 
 /**
