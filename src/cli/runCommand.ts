@@ -1,4 +1,5 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
+import { affectedCommand } from './affectedCommand.js';
 import { checkCommand } from './checkCommand.js';
 import { commentCommand } from './commentCommand.js';
 import { compareCommand } from './compareCommand.js';
@@ -16,6 +17,7 @@ const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<
   comment: commentCommand,
   suggest: suggestCommand,
   'contract-diff': contractDiffCommand,
+  affected: affectedCommand,
 };
 
 /**

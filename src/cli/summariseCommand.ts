@@ -167,6 +167,7 @@ Subcommands:
   compare <BASE.json> <HEAD.json>      HEAD's report compared with BASE, as a run with --baseline BASE (see quality-evidence compare --help)
   suggest <report.json>                draft Playwright tests for the API's conditions the run never met (see quality-evidence suggest --help)
   contract-diff <BASE_DOC> <HEAD_DOC>  the changes between two OpenAPI documents, breaking or not (see quality-evidence contract-diff --help)
+  affected <BASE.yaml> <HEAD.yaml>     the tests whose calls reach what changes between two OpenAPI documents (see quality-evidence affected --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
 64 usage, 65 bad input data, 66 input missing, 70 internal error,

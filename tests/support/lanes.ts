@@ -15,7 +15,9 @@
  *   the build it may need.
  */
 export const UNIT_SPECS: readonly string[] = [
+  'affectedTests.spec.ts',
   'apiCalls.spec.ts',
+  'changeEvidence.spec.ts',
   'bodyConformance.spec.ts',
   'callsOutsideTests.spec.ts',
   'baseline.spec.ts',
