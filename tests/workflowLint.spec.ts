@@ -26,7 +26,13 @@ const blocks = readDocuments().flatMap(codeBlocksOf);
 const workflows = blocks.filter((block) => block.language === 'yaml' && isWorkflow(block));
 
 function isWorkflow(block: CodeBlock): boolean {
-  const document: unknown = parseYaml(block.code);
+  let document: unknown;
+  try {
+    document = parseYaml(block.code);
+  } catch {
+    // A block that is no YAML document (a before-and-after example, docs/contract-diff.md) is no workflow either.
+    return false;
+  }
   return typeof document === 'object' && document !== null && 'on' in document && 'jobs' in document;
 }
 
