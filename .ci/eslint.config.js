@@ -58,7 +58,7 @@ const folders = [
 const except = (...allowed) =>
   folders.filter((folder) => !allowed.includes(folder)).flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`]);
 const directions = [
-  { files: ['src/renderValue.ts', 'src/deepReadonly.ts'], forbidden: ['./*', '../*'] },
+  { files: ['src/renderValue.ts', 'src/deepReadonly.ts', 'src/compareCodeUnits.ts'], forbidden: ['./*', '../*'] },
   { files: ['src/errors.ts'], forbidden: folders.filter((folder) => folder !== 'issues').map((folder) => `./${folder}/*`) },
   { files: ['src/issues/**', 'src/helpers/**', 'src/input/**'], forbidden: except() },
   { files: ['src/io/**'], forbidden: except('input') },

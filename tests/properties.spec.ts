@@ -18,7 +18,7 @@ import {
 import { collapseSlashes, createEndpointLabeler } from '../src/labels/endpointLabels.js';
 import { ENDPOINT_LABEL_PATTERN } from '../src/records/recordCheck.js';
 import { normaliseEndpoint } from '../src/records/normaliseExecutionRecords.js';
-import { compareCodeUnits } from '../src/summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../src/compareCodeUnits.js';
 import { ExecutionAccumulator } from '../src/summary/executionAccumulator.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { mergeReports } from '../src/run/mergeReports.js';

@@ -5,7 +5,7 @@ import { parseStatusList, type StatusSet } from '../../src/records/statusList.js
 import { escapeControlCharacters } from '../../src/renderValue.js';
 import type { UnrecordedCalls } from '../../src/report/qualityReport.js';
 import type { EvidenceRun } from '../../src/run/evidenceRun.js';
-import { compareCodeUnits } from '../../src/summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../../src/compareCodeUnits.js';
 import { accountForCalls, type NoResponseCall, type RecordedCall } from './accountForCalls.js';
 import type { ApiCall, StepLocation } from '../shared/apiCalls.js';
 import { isAbsolute, relative, sep } from 'node:path';

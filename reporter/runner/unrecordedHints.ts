@@ -1,7 +1,7 @@
 import { displayPath } from '../../src/io/displayPath.js';
 import { escapeControlCharacters } from '../../src/renderValue.js';
 import { countOf } from '../../src/report/renderers/presentation.js';
-import { compareCodeUnits } from '../../src/summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../../src/compareCodeUnits.js';
 import type { TestSource } from './testSource.js';
 
 /** The spec files whose tests sent calls that no record accounts for: how many each, and where each takes `test` from. */

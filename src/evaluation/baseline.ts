@@ -5,7 +5,7 @@ import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, t
 import { z } from 'zod';
 import { baselineContractCoverageSchema } from '../report/contractSchemas.js';
 import { NEW_STATUS_LIMIT, type BaselineComparison, type FlakinessChange } from '../report/verdictSchemas.js';
-import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import { DEFAULT_SIGNIFICANCE_LEVEL, runShiftOf, shiftPercent, smallestPValue, testLatencyChange } from './latencyChange.js';
 import { HISTOGRAM_RELATIVE_ACCURACY, histogramCount, type LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { ComparedRun } from '../history/historyBaseline.js';

@@ -9,7 +9,7 @@ import {
 import type { Condition } from '../contract/conditions.js';
 import { conditionCoverageOf, type BoundCoverage, type OperationConditionCoverage } from './conditionCoverage.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 type EndpointEntry = QualityReport['endpoints'][number];
 

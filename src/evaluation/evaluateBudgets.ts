@@ -6,7 +6,7 @@ import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import type { BudgetResult, BudgetVerdict, LatencyVerdict } from '../report/verdictSchemas.js';
 import { quoteText } from '../renderValue.js';
-import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**
  * Quality budgets: limits a report must hold, judged like k6 thresholds. A

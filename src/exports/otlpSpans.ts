@@ -1,5 +1,5 @@
 import type { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import type { SampledCall } from '../summary/spanSample.js';
 import { methodAndTemplate } from './exportContext.js';
 

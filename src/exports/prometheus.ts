@@ -2,6 +2,7 @@ import type { QualityReport } from '../report/qualityReport.js';
 import { bucketValue } from '../summary/latencyHistogram.js';
 import { methodAndTemplate, type ExportContext } from './exportContext.js';
 import { timesByStatusOf, type TimesByStatus } from './timesByStatus.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**
  * The Prometheus export: the text exposition format (version 0.0.4), as the
@@ -82,7 +83,7 @@ function byStatusClass(times: readonly TimesByStatus[]): [string, TimesByStatus[
     classes.set(name, [...(classes.get(name) ?? []), entry]);
   }
   // Status classes sort before no_response: digits come before letters.
-  return [...classes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...classes].sort(([a], [b]) => compareCodeUnits(a, b));
 }
 
 /** Labels as the exposition format writes them: values with backslash, double quote and line feed escaped. */

@@ -15,7 +15,7 @@ import { createFailureExcerpter } from '../records/failureExcerpt.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
 import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
-import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import {
   ExecutionAccumulator,
   type EndpointStatistics,

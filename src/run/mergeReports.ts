@@ -6,7 +6,7 @@ import { serverErrorsOf, type QualityReport, type RunStatus } from '../report/qu
 import { MAX_REPORT_EXECUTIONS, MAX_REPORT_EXECUTIONS_TEXT, reportDisagreement } from '../report/reportConsistency.js';
 import { quoteText } from '../renderValue.js';
 import type { BodyTallyData } from '../summary/bodyTally.js';
-import { compareCodeUnits } from '../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import type { EndpointEvidenceData, FailedExecution } from '../summary/endpointEvidence.js';
 import { ExecutionAccumulator, type ReportedEndpoint, type SlowExecution } from '../summary/executionAccumulator.js';
 import { ExactSum } from '../summary/latencySamples.js';

@@ -1,6 +1,6 @@
 import { BODY_NOT_VALIDATED_REASONS, type BodyNotValidatedReason } from '../records/bodyCheckRules.js';
 import type { BodyCheck, BodyOutcome } from '../records/bodyCheck.js';
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**
  * One endpoint's body conformance, counted from its records' body checks:

@@ -1,5 +1,5 @@
 import { MAX_CONDITION_POSITION, type ConditionsRecord } from '../records/conditionsRecord.js';
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**
  * One endpoint's conditions met (issue 36), counted from its records'

@@ -1,5 +1,5 @@
 import { describeLocation, type RecordLocation } from '../issues/location.js';
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**
  * What leads a reader from an endpoint to the calls behind it: the tests

@@ -12,7 +12,7 @@ import {
   type LatencyStatistics,
 } from './latencySamples.js';
 import type { SummarisedTimes } from './latencySamples.js';
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import { sparseCounts } from './sparseCounts.js';
 import type { RecordSummary } from './executionSummary.js';
 import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally.js';

@@ -1,4 +1,4 @@
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import { callCounts, compareCallCounts, testKeyOf, type TestIdentity } from './endpointEvidence.js';
 
 /**

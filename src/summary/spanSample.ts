@@ -1,4 +1,4 @@
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**
  * The traced calls a run keeps for the otlp export's spans (issue 37): a

@@ -1,7 +1,7 @@
 import { validateRecordList } from '../records/validateRecordList.js';
 import { describeType } from '../renderValue.js';
 import { createEndpointNormaliser } from '../records/normaliseExecutionRecords.js';
-import { compareCodeUnits } from './compareCodeUnits.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 import type { ExecutionSummary } from './executionSummary.js';
 import { checkObservationSchema, type CheckObservation } from '../records/checkObservation.js';
 

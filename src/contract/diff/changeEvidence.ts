@@ -1,4 +1,5 @@
 import type { ContractChange } from './contractChange.js';
+import { compareCodeUnits } from '../../compareCodeUnits.js';
 
 /**
  * What a run's evidence says of the operations a contract change touches
@@ -121,12 +122,7 @@ function indexOf(source: EvidenceIndex['source'], runCount: number, testsKnown: 
 
 /** Tests in order: by file, then line, then title. */
 export function compareTests(a: EvidenceTest, b: EvidenceTest): number {
-  return compareText(a.file, b.file) || a.line - b.line || compareText(a.title, b.title);
-}
-
-// By code unit, never by locale: the same order on every machine.
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodeUnits(a.file, b.file) || a.line - b.line || compareCodeUnits(a.title, b.title);
 }
 
 function testKey(test: EvidenceTest): string {

@@ -1,5 +1,5 @@
 import { escapeControlCharacters, shorten } from '../../renderValue.js';
-import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../../compareCodeUnits.js';
 import { isServerError } from '../../summary/endpointEvidence.js';
 import { isIncompleteRun, serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';

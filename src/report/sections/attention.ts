@@ -1,7 +1,7 @@
 import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
 import { undeclaredWorstFirst, violationsWorstFirst } from '../renderers/contractPresentation.js';
 import { baselineChanges, countOf, formatCount, shownText, type ChangeKind } from '../renderers/presentation.js';
-import { compareCodeUnits } from '../../summary/compareCodeUnits.js';
+import { compareCodeUnits } from '../../compareCodeUnits.js';
 import { isServerError } from '../../summary/endpointEvidence.js';
 import { text } from './htmlParts.js';
 import { code } from './markdownParts.js';
