@@ -1,10 +1,11 @@
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page, type Response } from '@playwright/test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   browserErrorCode,
   globToRegExp,
   observeBrowserCalls,
+  outcomeOf,
   type ApiCallRules,
   type BrowserCallCounts,
   type BrowserExecution,
@@ -156,6 +157,27 @@ test('a response from the HTTP cache is counted apart: the server answered once,
   expect(app.answered).toEqual(['GET /api/settings 200']);
   expect(summary(executions)).toEqual(['GET /api/settings 200']);
   expect(counts).toMatchObject({ seenCount: 2, executionCount: 1, cachedCallCount: 1 });
+});
+
+test('a response from the HTTP cache is cached even when its end has not been told yet (a loaded machine), as when it has', async () => {
+  const context = await browser.newContext();
+  const responses: Response[] = [];
+  context.on('response', (response) => {
+    if (response.url().endsWith('/api/settings')) responses.push(response);
+  });
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  await page.evaluate(async () => {
+    await fetch('/api/settings');
+    await fetch('/api/settings');
+  });
+  await expect.poll(() => responses.length).toBe(2);
+  const outcomes = [];
+  for (const finished of [false, true]) {
+    for (const response of responses) outcomes.push(await outcomeOf(response.request(), response, finished));
+  }
+  await context.close();
+  expect(outcomes).toEqual([{ statusCode: 200 }, { kind: 'cachedCallCount' }, { statusCode: 200 }, { kind: 'cachedCallCount' }]);
 });
 
 test('a response the server revalidates (304 Not Modified) is an execution with the status the server answered', async () => {

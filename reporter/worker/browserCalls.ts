@@ -292,10 +292,12 @@ export function observeBrowserCalls(
  * response whose body is not empty (its body is asked for only then). Each
  * question beyond the first is asked only when the one before cannot tell:
  * they are round trips to the browser. Of a call that has not `finished`
- * (its body dropped), only what its response tells: the sizes of a request
- * Chromium never finishes would never come.
+ * (its body dropped, or its end not told yet on a loaded machine), only what
+ * its response tells: the sizes of a request Chromium never finishes would
+ * never come: they are waited for a while longer (a cached call's end can
+ * reach a loaded worker late), then the call is the server's answer.
  */
-async function outcomeOf(
+export async function outcomeOf(
   request: Request,
   response: Response,
   finished: boolean,
@@ -304,13 +306,26 @@ async function outcomeOf(
   // A context that closed meanwhile answers nothing: the call then counts as the server's.
   if (request.timing().requestStart < 0 && (await response.serverAddr().catch(() => undefined)) === null)
     return { kind: 'mockedCallCount' };
-  if (!finished) return { statusCode: response.status() };
-  const sizes = await request.sizes().catch(() => undefined);
+  // Not told finished yet: its sizes are asked once more, for a while, and come once it has (a loaded machine tells late).
+  const sizes = finished ? await request.sizes().catch(() => undefined) : await within(request.sizes(), BODY_GRACE_MS);
   if (sizes === undefined) return { statusCode: response.status() };
   if (sizes.responseHeadersSize + sizes.responseBodySize <= 0) return { kind: 'cachedCallCount' };
   if (response.status() !== 200 || sizes.responseBodySize > 0) return { statusCode: response.status() };
   const body = await response.body().catch(() => undefined);
   return { statusCode: body !== undefined && body.length > 0 ? 304 : 200 };
+}
+
+/** What `work` gives within `ms`, or undefined: when it fails, or has not settled by then. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  try {
+    return await Promise.race([work.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The address of the document a call belongs to, as it is now; empty for a call of no frame (a service worker's). */
