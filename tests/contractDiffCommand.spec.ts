@@ -97,7 +97,9 @@ test('writes the changes with their summary, and prints the summary line', async
 test('--help prints the usage and exits 0', async () => {
   const { exitCode, stdout } = await run(['contract-diff', '--help']);
   expect(exitCode).toBe(0);
-  expect(stdout).toMatch(/^Usage: quality-evidence contract-diff <BASE_DOC> <HEAD_DOC> --output <file>\n/);
+  expect(stdout).toMatch(
+    /^Usage: quality-evidence contract-diff <BASE_DOC> <HEAD_DOC> --output <file> \[--report <file> \| --history <file>\]\n/,
+  );
 });
 
 test('one document, or no --output, is a usage error (64), and nothing is written', async () => {

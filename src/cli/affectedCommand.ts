@@ -1,17 +1,10 @@
 import type { Contract } from '../contract/contract.js';
 import { loadContract } from '../contract/loadContract.js';
 import { AFFECTED_FORMATS, affectedTests, formatAffectedTests, type AffectedFormat } from '../contract/diff/affectedTests.js';
-import { evidenceIndexOfHistory, evidenceIndexOfReport, type EvidenceIndex } from '../contract/diff/changeEvidence.js';
-import type { ChangedOperation, ContractChange } from '../contract/diff/contractChange.js';
+import type { ContractChange } from '../contract/diff/contractChange.js';
 import { diffContracts } from '../contract/diff/diffContracts.js';
-import { ReportFormatError } from '../errors.js';
-import { parseReport } from '../evaluation/baseline.js';
-import { HISTORY_FILE, parseHistory } from '../history/historyFile.js';
-import { firstIssueWhere } from '../issues/issuePath.js';
-import type { FileSystem } from '../io/fileSystem.js';
-import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { qualityReportSchema } from '../report/qualityReport.js';
 import { escapeControlCharacters, quoteText } from '../renderValue.js';
+import { basePathsIn, readChangeEvidence } from './changeEvidenceFiles.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import { optionHelpLine } from './settingsHelp.js';
@@ -53,10 +46,7 @@ export async function affectedCommand(context: CommandContext, findChanges: Find
   const format = formatOf(flags.format, help);
 
   const [basePath, headPath] = positionals.map((path) => path.trim()) as [string, string];
-  const index =
-    reportPath !== undefined && reportPath !== ''
-      ? await readReportEvidence(context.fileSystem, reportPath)
-      : await readHistoryEvidence(context, historyPath!);
+  const { index } = await readChangeEvidence(context, 'affected', reportPath, historyPath);
   const base = await loadContract([basePath], context.fileSystem);
   const head = await loadContract([headPath], context.fileSystem);
   const output = formatAffectedTests(affectedTests(findChanges(base, head), index, basePathsIn(head, base)), index, format);
@@ -71,41 +61,6 @@ function formatOf(text: string | undefined, help: string): AffectedFormat {
   if (format === undefined)
     throw new UsageError(`--format must be one of ${AFFECTED_FORMATS.join(', ')} (got ${quoteText(text, 40)}); ${help}`);
   return format;
-}
-
-/** An operation's base paths, by its label: HEAD's, else BASE's (a removed operation); `''` alone for one neither has. */
-function basePathsIn(head: Contract, base: Contract): (operation: ChangedOperation) => readonly string[] {
-  const byLabel = new Map<string, readonly string[]>();
-  for (const operation of [...head.operations, ...base.operations])
-    if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation.basePaths);
-  return (operation) => byLabel.get(operation.label) ?? [''];
-}
-
-/** A report of this version, complete (65 naming the first field that is not). */
-async function readReportEvidence(fileSystem: FileSystem, path: string): Promise<EvidenceIndex> {
-  const text = await readInputFile(fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES);
-  const checked = qualityReportSchema.safeParse(parseReport(text, path, 'report'), { reportInput: false });
-  if (!checked.success)
-    throw new ReportFormatError(
-      path,
-      `is not a complete report of this version of quality-evidence${firstIssueWhere(checked.error)}: affected takes reports written by this version`,
-      'report',
-    );
-  return evidenceIndexOfReport(checked.data);
-}
-
-/**
- * A history file: every run it holds (a missing file is 66 here, not an
- * empty history: affected has nothing to read). A line that is not a run is
- * left out, said on stderr, as a run reading its history does.
- */
-async function readHistoryEvidence(context: CommandContext, path: string): Promise<EvidenceIndex> {
-  const history = parseHistory(await readInputFile(context.fileSystem, path, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES), path);
-  for (const skipped of history.skippedLines)
-    context.stderr.write(
-      `${context.programName}: warning: ${escapeControlCharacters(`line ${skipped.line} of the history file left out: ${skipped.message}`)}\n`,
-    );
-  return evidenceIndexOfHistory(history.runs);
 }
 
 const AFFECTED_HELP = `Usage: quality-evidence affected <base.yaml> <head.yaml> (--report <file> | --history <file>) [--format files|grep|json]
