@@ -83,7 +83,6 @@ specs, programs or source maps`, async () => {
     'LICENSE',
     'README.md',
     'action.yml',
-    'docs/affected-tests.md',
     'docs/architecture.md',
     'docs/browser-tests.md',
     'docs/budgets-and-baseline.md',

@@ -24,7 +24,7 @@ export type FindChanges = (base: Contract, head: Contract) => readonly ContractC
  * `quality-evidence affected BASE_DOC HEAD_DOC --report FILE | --history FILE
  * [--format files|grep|json]`: the tests whose recorded calls reach an
  * operation the change from BASE_DOC to HEAD_DOC touches
- * (docs/affected-tests.md). Prints them on stdout; names on stderr every
+ * (docs/contract-diff.md#the-tests-to-run-affected). Prints them on stdout; names on stderr every
  * changed operation no test calls, or whose tests the evidence cannot name.
  */
 export async function affectedCommand(context: CommandContext, findChanges: FindChanges = diffContracts): Promise<number> {
@@ -66,7 +66,7 @@ function formatOf(text: string | undefined, help: string): AffectedFormat {
 const AFFECTED_HELP = `Usage: quality-evidence affected <base.yaml> <head.yaml> (--report <file> | --history <file>) [--format files|grep|json]
 
 Prints the tests whose recorded calls reach an operation that changes from
-the BASE OpenAPI document to HEAD (docs/affected-tests.md): a change to a
+the BASE OpenAPI document to HEAD (docs/contract-diff.md#the-tests-to-run-affected): a change to a
 shared component reaches every operation using it. The evidence is a
 report of the Playwright reporter (its tests per endpoint), or a history
 file (its runs' calls; history lines name no tests yet). Every changed

@@ -6,7 +6,7 @@ import type { ChangedOperation, ContractChange } from './contractChange.js';
  * The tests a contract's changes affect (issue 38, `quality-evidence
  * affected`): each change joined with the evidence of its operation, the
  * tests whose recorded calls reach a changed operation, and the changed
- * operations no test calls. Pure; docs/affected-tests.md.
+ * operations no test calls. Pure; docs/contract-diff.md#the-tests-to-run-affected.
  */
 
 /** How `affected` prints: spec files, a `--grep` pattern of titles, or everything as JSON. */
@@ -110,7 +110,7 @@ function notesOf(affected: AffectedTests, index: EvidenceIndex): string[] {
   const evidence = index.source === 'report' ? 'the report' : `the history's ${plural(index.runCount, 'run')}`;
   const why =
     index.source === 'history'
-      ? 'history lines name no tests (docs/affected-tests.md)'
+      ? 'history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)'
       : 'the report names no tests (the command made it from record files, not the Playwright reporter)';
   const cutShort =
     index.cutShort === undefined

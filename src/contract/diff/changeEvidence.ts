@@ -7,7 +7,7 @@ import { compareCodeUnits } from '../../compareCodeUnits.js';
  * report or from a history file's runs. Pure: the command reads the files.
  *
  * Labels are matched by method and path template with parameter names
- * erased (docs/affected-tests.md): a report made with the same document
+ * erased (docs/contract-diff.md#the-tests-to-run-affected): a report made with the same document
  * labels its calls `GET /users/{id}`, as the change's `operation.label`
  * does; one made without it names paths by route templates or grouping,
  * `GET /users/:id`; both are `GET /users/{}` here.
@@ -55,7 +55,7 @@ export interface EvidenceIndex {
   /**
    * Whether it names the tests behind the calls: a report of the Playwright
    * reporter does; a report the command made from record files, and a
-   * history file (whose lines name no test: docs/affected-tests.md), do not.
+   * history file (whose lines name no test: docs/contract-diff.md#the-tests-to-run-affected), do not.
    */
   readonly testsKnown: boolean;
   /** Only for a report of a run cut short (`interrupted`, `timedout`): its tests that did not run made no calls, and are in no list. */
@@ -158,7 +158,7 @@ export function evidenceIndexOfReport(report: {
 /**
  * The evidence of a history file's runs, all of them (the file keeps the
  * last `historyLimit`): each endpoint's calls added up. History lines name
- * no tests, so the index says tests are unknown (docs/affected-tests.md).
+ * no tests, so the index says tests are unknown (docs/contract-diff.md#the-tests-to-run-affected).
  */
 export function evidenceIndexOfHistory(runs: readonly { readonly endpoints: readonly EndpointEvidence[] }[]): EvidenceIndex {
   const byKey = new Map<string, Tally>();
