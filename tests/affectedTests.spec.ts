@@ -167,7 +167,8 @@ test('a history names no tests: its exercised operations are said tests unknown,
     text: '',
     notes: [
       "untested: GET /pets (1 change): no test in the history's 2 runs calls it",
-      "tests unknown: GET /users/{id} (1 change): 3 calls in the history's 2 runs, history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)",
+      "tests unknown: GET /users/{id} (1 change): 3 calls in the history's 2 runs, " +
+        'history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)',
     ],
   });
 });
