@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isMap, isScalar, parseDocument, type Document } from 'yaml';
 import type { QualityReport } from '../src/index.js';
 import { recordPetstoreSuite, type PetstoreSuiteRun } from './support/petstoreSuite.js';
+import { runPlaywright } from './support/playwrightProject.js';
 import { readReport } from './support/reports.js';
 import { createTemporaryFolder, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
@@ -120,6 +121,23 @@ test.describe('the Petstore-expanded document, its server run locally, its suite
       ],
     ]);
     expect(report.tests).toMatchObject({ total: 5, passed: 5 });
+  });
+
+  test('the server answers as the document says: every body checked conforms, every condition of the operations called is met', () => {
+    expect(report.contract).toMatchObject({ validatedCount: 8, schemaViolationCount: 0, notValidatedCount: 0, unmatchedEndpoints: [] });
+    expect(
+      report.contract!.operations.map(({ endpoint, executionCount, conditions }) => [
+        endpoint,
+        executionCount,
+        conditions.coveredConditionCount,
+        conditions.conditionCount,
+      ]),
+    ).toEqual([
+      ['GET /pets', 2, 6, 6],
+      ['POST /pets', 2, 3, 3],
+      ['GET /pets/{id}', 2, 3, 3],
+      ['DELETE /pets/{id}', 0, 0, 2],
+    ]);
   });
 
   test('name removed from the schema every pet answer carries: response-property-removed, breaking, for each operation answering a Pet', async () => {
@@ -325,6 +343,23 @@ test.describe('the Petstore-expanded document, its server run locally, its suite
       untested: ['DELETE /pets/{petId}'],
     },
   ];
+
+  test("affected's grep pattern makes Playwright select exactly the affected tests of the suite", async () => {
+    const head = await editedDocument('tag-required', (document) => {
+      document.setIn(['components', 'schemas', 'NewPet', 'required'], ['name', 'tag']);
+    });
+    const pattern = (await affected(head, 'grep')).stdout.trim();
+    const listed = await runPlaywright(run.project, ['test', '--list', '--reporter', 'list', '--grep', pattern]);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    // `  pets-create.spec.ts:3:1 › adds a pet with a tag`, as the report keys it: `pets-create.spec.ts:3 pets-create.spec.ts › …`.
+    const selected = listed.stdout
+      .split('\n')
+      .map((line) => /^(\S+\.spec\.ts):(\d+):\d+ › (.+)$/.exec(line.trim()))
+      .filter((match) => match !== null)
+      .map(([, file, line, title]) => `${file!}:${line!} ${file!} › ${title!}`)
+      .sort();
+    expect(selected).toEqual(testsOfEndpoints(['POST /pets']));
+  });
 
   for (const change of CHANGES) {
     test(`affected names exactly the tests whose calls reached the operations changed: ${change.name}`, async () => {
