@@ -327,6 +327,38 @@ test.describe('the Petstore-expanded document, its server run locally, its suite
       ],
     },
     {
+      // Error is every operation's default answer: the change reaches DELETE /pets/{id} too, which no test calls.
+      name: "Error's message removed",
+      edit: (document) => {
+        document.deleteIn(['components', 'schemas', 'Error', 'properties', 'message']);
+        document.setIn(['components', 'schemas', 'Error', 'required'], ['code']);
+      },
+      changes: [
+        ['response-property-removed', 'GET /pets'],
+        ['response-property-removed', 'POST /pets'],
+        ['response-property-removed', 'GET /pets/{id}'],
+        ['response-property-removed', 'DELETE /pets/{id}'],
+      ],
+      untested: ['DELETE /pets/{id}'],
+    },
+    {
+      name: 'tags held to an enum',
+      edit: (document) => {
+        document.setIn(['paths', '/pets', 'get', 'parameters', 0, 'schema', 'items', 'enum'], ['dog', 'cat', 'fish']);
+      },
+      changes: [['bound-tightened', 'GET /pets']],
+    },
+    {
+      // The same schema, inlined where Pet referred to it: no change, no test affected.
+      name: "NewPet inlined into Pet's allOf",
+      edit: (document) => {
+        const newPet = document.getIn(['components', 'schemas', 'NewPet']);
+        if (!isMap(newPet)) throw new Error('the document has no NewPet');
+        document.setIn(['components', 'schemas', 'Pet', 'allOf', 0], newPet.clone());
+      },
+      changes: [],
+    },
+    {
       name: '/pets/{id} renamed /pets/{petId}',
       edit: (document) => {
         const paths = document.get('paths');
