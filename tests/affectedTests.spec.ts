@@ -1,5 +1,6 @@
 import { affectedTests, formatAffectedTests, grepPatternOf } from '../src/contract/diff/affectedTests.js';
 import { evidenceIndexOfHistory, evidenceIndexOfReport } from '../src/contract/diff/changeEvidence.js';
+import type { ChangeRule } from '../src/contract/diff/changeRules.js';
 import type { ContractChange } from '../src/contract/diff/contractChange.js';
 import { expect, test } from './support/test.js';
 
@@ -8,7 +9,7 @@ import { expect, test } from './support/test.js';
 // every change behind it; the spec files; a --grep pattern that matches
 // exactly their titles as Playwright matches them; untested operations named.
 
-function changeOf(label: string, rule = 'response-property-removed', component?: string): ContractChange {
+function changeOf(label: string, rule: ChangeRule = 'response-property-removed', component?: string): ContractChange {
   const [method, path] = label.split(' ') as [string, string];
   return {
     rule,

@@ -1,3 +1,5 @@
+import type { ChangeRule } from './changeRules.js';
+
 /**
  * A change between two OpenAPI documents that matters to a client (issue
  * 38): its rule, how much it breaks, the operation it touches and where it
@@ -23,7 +25,7 @@ export interface ChangedOperation {
 /** One change. */
 export interface ContractChange {
   /** The rule that found it, a stable id: `response-property-removed` (docs/contract-diff.md lists them). */
-  readonly rule: string;
+  readonly rule: ChangeRule;
   readonly level: ChangeLevel;
   readonly operation: ChangedOperation;
   /** JSON pointers (RFC 6901, as `#/paths/~1users~1{id}/get/...`) to what changed in BASE and in HEAD; one is absent for a removal or an addition. */
