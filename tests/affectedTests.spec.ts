@@ -46,8 +46,8 @@ const report = evidenceIndexOfReport({
 
 test("a shared component's change reaches every operation using it: one change each, each test once with the changes behind it", () => {
   const changes = [
-    changeOf('GET /users/{id}', 'x', '#/components/schemas/User'),
-    changeOf('GET /orders/{id}', 'x', '#/components/schemas/User'),
+    changeOf('GET /users/{id}', undefined, '#/components/schemas/User'),
+    changeOf('GET /orders/{id}', undefined, '#/components/schemas/User'),
   ];
   const affected = affectedTests(changes, report);
   expect(affected.changes.map(({ change }) => change.operation.label)).toEqual(['GET /users/{id}', 'GET /orders/{id}']);
