@@ -41,13 +41,13 @@ interface Parameter {
 export function diffContracts(base: Contract, head: Contract): ContractChange[] {
   const baseOperations = new Map<string, Located>();
   for (const operation of base.operations) {
-    const key = operationKey(operation);
+    const key = documentOperationKey(operation);
     if (!baseOperations.has(key)) baseOperations.set(key, locate(base, operation));
   }
   const changes: ContractChange[] = [];
   const matched = new Set<string>();
   for (const operation of head.operations) {
-    const key = operationKey(operation);
+    const key = documentOperationKey(operation);
     if (matched.has(key)) continue;
     matched.add(key);
     const now = locate(head, operation);
@@ -64,8 +64,14 @@ export function diffContracts(base: Contract, head: Contract): ContractChange[] 
 
 const OPERATION: ChangeSubject = { kind: 'operation' };
 
-/** Its method and path, the names of its path parameters erased: `GET /users/{}`. */
-function operationKey(operation: ContractOperation): string {
+/**
+ * Its method and path, the names of its path parameters erased: `GET /users/{}`.
+ * Stricter than the evidence's `operationKey` (changeEvidence.ts), which reads
+ * labels calls were given: two documents' `/users/` and `/users` are two
+ * paths OpenAPI tells apart, where a call's repeated or trailing slash is no
+ * other endpoint.
+ */
+function documentOperationKey(operation: ContractOperation): string {
   return `${operation.method} ${operation.path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
