@@ -1,10 +1,14 @@
 import { conditionsOfOperation, type Condition } from '../contract/conditions.js';
 import type { Contract } from '../contract/contract.js';
-import { evidenceFor, operationKey, type ChangeEvidence, type EvidenceIndex, type EvidenceTest } from '../contract/diff/changeEvidence.js';
-import { CHANGE_LEVELS, type ChangeLevel, type ContractChange } from '../contract/diff/contractChange.js';
+import { evidenceFor, operationKey, type ChangeEvidence, type EvidenceIndex } from '../contract/diff/changeEvidence.js';
+import type { ContractChange } from '../contract/diff/contractChange.js';
+import type { Presence, WeighedChange } from '../contract/diff/weighedChange.js';
 import type { HistoryRun } from '../history/historyLine.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { decodePositions } from '../summary/conditionTally.js';
+
+export type { Presence, WeighedChange, WeighedEvidence } from '../contract/diff/weighedChange.js';
+export { weighedSummary, weighedSummaryLine, type WeighedSummary } from '../contract/diff/weighedChange.js';
 
 /**
  * Each contract change weighed by a run's evidence (issue 38): the tests
@@ -12,36 +16,6 @@ import { decodePositions } from '../summary/conditionTally.js';
  * of the calls carried it, read from the conditions the calls met
  * (docs/contract-diff.md#weighed-by-the-evidence). Pure.
  */
-
-/** How many of an operation's calls carried a property (or sent a parameter). */
-export interface Presence {
-  /** `response`: of the responses answered with `status`; `request`: of the calls that sent a body or parameters. */
-  readonly direction: 'request' | 'response';
-  /** A response property's: the status key of its response (`200`, `2XX`). */
-  readonly status?: string | undefined;
-  /** The calls examined: answered with that status, or (request) checked against the operation's conditions. */
-  readonly of: number;
-  /** How many carried it; with `atLeast`, a lower bound (a required property, some bodies off the schema or not validated). */
-  readonly present: number;
-  readonly atLeast?: true | undefined;
-}
-
-/** What the evidence says of one change: as `affected` joins it, and how many calls carried what changed, where the evidence counts it. */
-export type WeighedEvidence =
-  | { readonly exercised: false }
-  | {
-      readonly exercised: true;
-      readonly calls: number;
-      /** The tests that made them; absent when the evidence names no tests (a history file, a report made from record files). */
-      readonly tests?: readonly EvidenceTest[] | undefined;
-      /** Tests that called the operation beyond those listed (a report lists at most 10 per endpoint). */
-      readonly unlistedTestCount: number;
-      readonly presence?: Presence | undefined;
-    };
-
-export interface WeighedChange extends ContractChange {
-  readonly evidence: WeighedEvidence;
-}
 
 /** What the weighing reads of each endpoint: the conditions its calls met, counted, and how many of its bodies were off the schema or not validated. */
 interface ConditionEvidence {
@@ -209,45 +183,4 @@ function isOptionalProperty(condition: Condition, pointer: string, direction: 'r
     condition.direction === direction &&
     (direction === 'request' || condition.status === status)
   );
-}
-
-/** How many changes of each level, and of the breaking ones how many the evidence exercised. */
-export interface WeighedSummary extends Readonly<Record<ChangeLevel, number>> {
-  readonly breakingExercised: number;
-}
-
-export function weighedSummary(changes: readonly WeighedChange[]): WeighedSummary {
-  const counts = Object.fromEntries(CHANGE_LEVELS.map((level) => [level, changes.filter((change) => change.level === level).length]));
-  const breakingExercised = changes.filter((change) => change.level === 'breaking' && change.evidence.exercised).length;
-  return { ...(counts as Record<ChangeLevel, number>), breakingExercised };
-}
-
-/**
- * `3 breaking changes: 2 exercised by 7 tests, 1 not exercised by any test`:
- * the tests counted once however many changes they reach; `at least` when a
- * report left some unlisted; calls instead of tests when the evidence names
- * none (a history: `2 exercised by 310 calls in 20 runs`).
- */
-export function weighedSummaryLine(changes: readonly WeighedChange[], index: Pick<EvidenceIndex, 'testsKnown' | 'runCount'>): string {
-  const breaking = changes.filter((change) => change.level === 'breaking');
-  const head = `${breaking.length} breaking change${breaking.length === 1 ? '' : 's'}`;
-  if (breaking.length === 0) return head;
-  const exercised = breaking.flatMap((change) => (change.evidence.exercised ? [change.evidence] : []));
-  const parts: string[] = [];
-  if (exercised.length > 0) {
-    if (index.testsKnown) {
-      const tests = new Set(
-        exercised.flatMap((evidence) => (evidence.tests ?? []).map((test) => `${test.file}:${test.line} ${test.title}`)),
-      );
-      const unlisted = exercised.some((evidence) => evidence.unlistedTestCount > 0);
-      parts.push(`${exercised.length} exercised by ${unlisted ? 'at least ' : ''}${tests.size} test${tests.size === 1 ? '' : 's'}`);
-    } else {
-      const calls = exercised.reduce((sum, evidence) => sum + evidence.calls, 0);
-      const runs = index.runCount === 1 ? '' : ` in ${index.runCount} runs`;
-      parts.push(`${exercised.length} exercised by ${calls} call${calls === 1 ? '' : 's'}${runs}`);
-    }
-  }
-  const unexercised = breaking.length - exercised.length;
-  if (unexercised > 0) parts.push(`${unexercised} not exercised by any test`);
-  return `${head}: ${parts.join(', ')}`;
 }
