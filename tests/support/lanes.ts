@@ -18,6 +18,7 @@ export const UNIT_SPECS: readonly string[] = [
   'affectedTests.spec.ts',
   'apiCalls.spec.ts',
   'changeEvidence.spec.ts',
+  'weighedChanges.spec.ts',
   'bodyConformance.spec.ts',
   'callsOutsideTests.spec.ts',
   'baseline.spec.ts',
