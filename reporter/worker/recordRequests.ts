@@ -228,7 +228,9 @@ export function withMethods<Target extends object>(target: Target, methods: Read
     get(object, property) {
       if (typeof property === 'string' && Object.hasOwn(methods, property)) return methods[property];
       const value: unknown = Reflect.get(object, property);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
+      // Its class is no method: Playwright's matchers (toBeOK, before 1.52) check `constructor.name`, which a bound class renames.
+      if (property === 'constructor' || typeof value !== 'function') return value;
+      return (value as (...args: unknown[]) => unknown).bind(object);
     },
   });
 }
