@@ -5,7 +5,7 @@ import { loadContract } from '../src/contract/loadContract.js';
 import { qualityReportSchema } from '../src/report/qualityReport.js';
 import { createEvidenceRun } from '../src/run/evidenceRun.js';
 import { mergeReports } from '../src/run/mergeReports.js';
-import { decodePositions } from '../src/summary/conditionTally.js';
+import { ConditionTally, decodePositions } from '../src/summary/conditionTally.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { expect, test } from './support/test.js';
 
@@ -121,4 +121,19 @@ test('a report whose metCounts do not line up with its positions is invalid, the
   expect(qualityReportSchema.safeParse(above).error?.issues.map(({ message }) => message)).toStrictEqual([
     'metCounts holds a count above callCount (2): no more calls met a position than were examined',
   ]);
+});
+
+test(`counts of positions far apart (3, 4,095, 4,096 and 999,999, as a record may name them) come in ascending position \
+order, one per position of met, merged as counted`, () => {
+  const list = '00112233aabbccdd';
+  const tally = new ConditionTally();
+  tally.add({ fingerprint: list, met: [3, 4_096, 999_999] });
+  tally.add({ fingerprint: list, met: [3, 4_095, 4_096] });
+  const [counted] = tally.result();
+  expect(decodePositions(counted!.met)).toStrictEqual([3, 4_095, 4_096, 999_999]);
+  expect(counted!.metCounts).toStrictEqual([2, 1, 2, 1]);
+  const merged = new ConditionTally();
+  merged.merge([counted!]);
+  merged.add({ fingerprint: list, met: [999_999] });
+  expect(merged.result()[0]!.metCounts).toStrictEqual([2, 1, 2, 2]);
 });

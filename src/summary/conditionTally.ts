@@ -51,7 +51,7 @@ export class ConditionTally {
     list.met.set(conditions.met);
     list.outside.set(conditions.outside ?? []);
     const counts = list.metCounts;
-    if (counts !== undefined) for (const position of conditions.met) counts.set(position, (counts.get(position) ?? 0) + 1);
+    if (counts !== undefined) for (const position of conditions.met) counts.add(position, 1);
   }
 
   /**
@@ -72,7 +72,9 @@ export class ConditionTally {
         list.metCounts = undefined;
         continue;
       }
-      positions.forEach((position, index) => counts.set(position, (counts.get(position) ?? 0) + metCounts![index]!));
+      positions.forEach((position, index) => {
+        counts.add(position, metCounts![index]!);
+      });
     }
   }
 
@@ -84,8 +86,7 @@ export class ConditionTally {
         fingerprint,
         callCount,
         met: met.encoded(),
-        // Every position set has a count (both come from the same records and entries): ascending positions give the bits' order.
-        ...(metCounts === undefined ? {} : { metCounts: [...metCounts].sort(([a], [b]) => a - b).map(([, count]) => count) }),
+        ...(metCounts === undefined ? {} : { metCounts: metCounts.inOrder() }),
         outside: outside.encoded(),
       }));
   }
@@ -93,7 +94,7 @@ export class ConditionTally {
   private listOf(fingerprint: string): ConditionList | undefined {
     let list = this.lists.get(fingerprint);
     if (list === undefined && this.lists.size < MAX_CONDITION_LISTS)
-      this.lists.set(fingerprint, (list = { callCount: 0, met: new BitSet(), metCounts: new Map(), outside: new BitSet() }));
+      this.lists.set(fingerprint, (list = { callCount: 0, met: new BitSet(), metCounts: new PositionCounts(), outside: new BitSet() }));
     return list;
   }
 }
@@ -101,12 +102,44 @@ export class ConditionTally {
 interface ConditionList {
   callCount: number;
   readonly met: BitSet;
-  /**
-   * Calls by position met; undefined once counts are unknown. A Map rather than an array by position: it grows with the
-   * positions met, not with the highest one (a record may name position 999,999).
-   */
-  metCounts: Map<number, number> | undefined;
+  /** Calls by position met; undefined once counts are unknown. */
+  metCounts: PositionCounts | undefined;
   readonly outside: BitSet;
+}
+
+/** Positions below this are counted in an array (at most 32 KB a list); those above, which no real operation has, in a Map. */
+const DENSE_POSITIONS = 4096;
+
+/**
+ * Calls per position met: an array by position for the positions operations have, a Map past DENSE_POSITIONS, so that
+ * memory grows with the positions met and not with the highest one (a record may name position 999,999). Measured on 3
+ * million records of 12 positions each, a Map alone made the add three times as slow as before counts, the array 1.6
+ * times. Every position with a count is set in the list's `met`, and every one set has a count.
+ */
+class PositionCounts {
+  private dense = new Float64Array(0);
+  private readonly sparse = new Map<number, number>();
+
+  add(position: number, calls: number): void {
+    if (position >= DENSE_POSITIONS) {
+      this.sparse.set(position, (this.sparse.get(position) ?? 0) + calls);
+      return;
+    }
+    if (position >= this.dense.length) {
+      const grown = new Float64Array(Math.min(DENSE_POSITIONS, Math.max(position + 1, this.dense.length * 2)));
+      grown.set(this.dense);
+      this.dense = grown;
+    }
+    this.dense[position]! += calls;
+  }
+
+  /** The counts, in ascending position order: one for each position met. */
+  inOrder(): number[] {
+    const counts: number[] = [];
+    for (const count of this.dense) if (count > 0) counts.push(count);
+    for (const [, count] of [...this.sparse].sort(([a], [b]) => a - b)) counts.push(count);
+    return counts;
+  }
 }
 
 /** Positions as the bytes of their bit set (see {@link encodePositions}), grown as positions come: a union is a byte-wise or. */
