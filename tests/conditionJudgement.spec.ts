@@ -365,10 +365,17 @@ test.describe('a history line', () => {
       uncalledOperations: ['GET /health'],
     });
     const { endpoint, conditionLists, statuses } = run.endpoints[0]!;
-    // Positions 0, 1, 3, 4, 5 met (bits 0b00111011, 59) and 6 overstepped (bit 6, 64).
+    // Positions 0, 1, 3, 4, 5 met (bits 0b00111011, 59), by 1, 1, 1, 2 and 1 calls, and 6 overstepped (bit 6, 64).
     expect({ endpoint, conditionLists, statuses }).toStrictEqual({
       endpoint: 'GET /pets',
-      conditionLists: [{ fingerprint: LIST, met: Buffer.from([59]).toString('base64'), outside: Buffer.from([64]).toString('base64') }],
+      conditionLists: [
+        {
+          fingerprint: LIST,
+          met: Buffer.from([59]).toString('base64'),
+          metCounts: [1, 1, 1, 2, 1],
+          outside: Buffer.from([64]).toString('base64'),
+        },
+      ],
       statuses: ['200', '400'],
     });
   });

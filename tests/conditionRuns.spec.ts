@@ -278,3 +278,26 @@ a baseline (65), naming the place; nothing is written`, async () => {
   });
   expect((await readdir(folder)).sort()).toStrictEqual(['api.yaml', 'base.har', 'base.json', 'head.har', 'hostile.json']);
 });
+
+test(`a report whose metCounts do not hold one count per position met is refused by merge (65), naming the entry; nothing is \
+written`, async () => {
+  const folder = await baseRun();
+  const report = JSON.parse(await readFile(join(folder, 'base.json'), 'utf8')) as {
+    endpoints: { conditionsMet: { metCounts: number[] }[] }[];
+  };
+  const counts = report.endpoints[0]!.conditionsMet[0]!.metCounts;
+  counts.push(1);
+  await writeFile(join(folder, 'hostile.json'), JSON.stringify(report));
+
+  const merged = await command(folder, ['merge', 'hostile.json', 'base.json', '--output', 'merged.json']);
+
+  expect(merged).toStrictEqual({
+    exitCode: 65,
+    stdout: '',
+    stderr:
+      'quality-evidence: the report "hostile.json" is not a quality-summary.json written by quality-evidence ' +
+      `(at endpoints[0].conditionsMet[0].metCounts: metCounts holds ${counts.length} counts, but met holds ${counts.length - 1} ` +
+      'positions: one count per position met)\n',
+  });
+  expect((await readdir(folder)).sort()).toStrictEqual(['api.yaml', 'base.har', 'base.json', 'head.har', 'hostile.json']);
+});

@@ -71,6 +71,11 @@ const time = fc.oneof(
   fc.constantFrom(0, -0, 750, 750.0001, 751, 1e-300, 5e-324),
   fc.double({ min: 0, max: 1e7, noNaN: true, noDefaultInfinity: true }),
 );
+// The conditions a call met (issues 36, 38): positions of one of two lists, ascending and each once, as records carry them.
+const conditions = fc.record({
+  fingerprint: fc.constantFrom('00112233aabbccdd', 'ffeeddcc99887766'),
+  met: fc.uniqueArray(fc.integer({ min: 0, max: 20 }), { maxLength: 6 }).map((positions) => positions.sort((a, b) => a - b)),
+});
 const record: fc.Arbitrary<CanonicalExecutionRecord> = fc.oneof(
   fc.record({ statusCode: fc.integer({ min: 100, max: 599 }), endpoint: label.map(normaliseEndpoint), responseTimeMs: time }),
   fc.record({
@@ -112,6 +117,7 @@ const shardedRecord = fc.record({
       source: fc.constant('browser' as const),
       timingMs: fc.record({ wait: fc.double({ min: 0, max: 100, noNaN: true }), connect: fc.constantFrom(0, 3) }),
       bodyCheck: fc.record({ response: bodyOutcome }),
+      conditions,
       id: fc.constantFrom('r1', 'r2'),
     },
     { requiredKeys: ['endpoint', 'outcome', 'responseTimeMs'] },

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
-import { MAX_POSITIONS_LENGTH } from '../summary/conditionTally.js';
+import { MAX_CONDITION_POSITION } from '../records/conditionsRecord.js';
+import { MAX_POSITIONS_LENGTH, countPositions } from '../summary/conditionTally.js';
 import { bucketRange } from '../summary/latencyHistogram.js';
 import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
 
@@ -34,13 +35,26 @@ const positions = z.base64().max(MAX_POSITIONS_LENGTH);
  * A list of conditions the contract section counted for an operation of the
  * endpoint, and what its calls met of it: the positions of the report's
  * conditionsMet entry of the list (bit sets alike; empty when no record
- * said), without its count of calls, which no comparison reads.
+ * said) and its calls per position met (`metCounts`, as the report's: absent
+ * where the report had none, and in lines of versions before them), without
+ * its count of calls, which no comparison reads.
  */
-const historyConditionListSchema = z.strictObject({
-  fingerprint: z.string().regex(/^[0-9a-f]{16}$/),
-  met: positions,
-  outside: positions,
-});
+const historyConditionListSchema = z
+  .strictObject({
+    fingerprint: z.string().regex(/^[0-9a-f]{16}$/),
+    met: positions,
+    metCounts: z
+      .array(z.int().min(1))
+      .max(MAX_CONDITION_POSITION + 1)
+      .optional(),
+    outside: positions,
+  })
+  .check((context) => {
+    const { met, metCounts } = context.value;
+    if (metCounts === undefined || metCounts.length === countPositions(met)) return;
+    const message = `metCounts holds ${metCounts.length} counts, but met holds ${countPositions(met)} positions: one count per position met`;
+    context.issues.push({ code: 'custom', message, input: metCounts, path: ['metCounts'] });
+  });
 
 /**
  * One endpoint of one run. The fields after the histogram are only an
@@ -160,7 +174,8 @@ function contractOfEndpoint(entry: QualityReport['endpoints'][number], operation
   if (operations === undefined) return {};
   const conditionLists = [...operations.lists].map((fingerprint) => {
     const met = entry.conditionsMet?.find((list) => list.fingerprint === fingerprint);
-    return { fingerprint, met: met?.met ?? '', outside: met?.outside ?? '' };
+    if (met === undefined) return { fingerprint, met: '', metCounts: [], outside: '' };
+    return { fingerprint, met: met.met, ...(met.metCounts === undefined ? {} : { metCounts: [...met.metCounts] }), outside: met.outside };
   });
   return {
     conditionLists,
@@ -280,9 +295,20 @@ function isStringList(value: unknown, least: number, pattern: RegExp): boolean {
 function isConditionList(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
-  if (keys.length !== CONDITION_LIST_KEYS.size || !keys.every((key) => CONDITION_LIST_KEYS.has(key))) return false;
-  const { fingerprint, met, outside } = value;
-  return typeof fingerprint === 'string' && FINGERPRINT.test(fingerprint) && isBase64(met) && isBase64(outside);
+  const counted = Object.hasOwn(value, 'metCounts') ? 1 : 0;
+  if (keys.length !== CONDITION_LIST_KEYS.size + counted || !keys.every((key) => CONDITION_LIST_KEYS.has(key) || key === 'metCounts'))
+    return false;
+  const { fingerprint, met, metCounts, outside } = value;
+  return (
+    typeof fingerprint === 'string' &&
+    FINGERPRINT.test(fingerprint) &&
+    isBase64(met) &&
+    isBase64(outside) &&
+    (metCounts === undefined ||
+      (Array.isArray(metCounts) &&
+        (metCounts as unknown[]).every((count) => isCount(count, 1)) &&
+        metCounts.length === countPositions(met as string)))
+  );
 }
 
 // As zod's base64 checks it: its alphabet, at most two = at the end, a length a multiple of 4 (what atob then always decodes).

@@ -10,7 +10,8 @@ import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } fro
 import { FAILED_TEST_ENDPOINT_LIMIT, FAILED_TEST_LIMIT, type FailedTest } from '../summary/failedTests.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { copySparseCounts } from '../summary/sparseCounts.js';
-import { MAX_POSITIONS_LENGTH } from '../summary/conditionTally.js';
+import { MAX_POSITIONS_LENGTH, countPositions } from '../summary/conditionTally.js';
+import { MAX_CONDITION_POSITION } from '../records/conditionsRecord.js';
 import {
   bodyConformanceSchema,
   latencyHistogramSchema,
@@ -269,24 +270,48 @@ export const endpointStatisticsSchema = z
     }),
     conditionsMet: z
       .array(
-        z.strictObject({
-          fingerprint: z
-            .string()
-            .regex(/^[0-9a-f]{16}$/)
-            .meta({
+        z
+          .strictObject({
+            fingerprint: z
+              .string()
+              .regex(/^[0-9a-f]{16}$/)
+              .meta({
+                description:
+                  "The list of conditions the positions are in: its operation's, as the contract listed them (16 hexadecimal digits)",
+              }),
+            callCount: z.int().min(1).meta({ description: 'Calls examined against the list' }),
+            met: bitSet.max(MAX_POSITIONS_LENGTH).meta({
               description:
-                "The list of conditions the positions are in: its operation's, as the contract listed them (16 hexadecimal digits)",
+                'Positions of the conditions met (a bound: reached exactly), as a bit set: position p is bit p % 8 ' +
+                '(least significant first) of byte ⌊p / 8⌋, in base64; empty for none',
             }),
-          callCount: z.int().min(1).meta({ description: 'Calls examined against the list' }),
-          met: bitSet.max(MAX_POSITIONS_LENGTH).meta({
-            description:
-              'Positions of the conditions met (a bound: reached exactly), as a bit set: position p is bit p % 8 ' +
-              '(least significant first) of byte ⌊p / 8⌋, in base64; empty for none',
+            metCounts: z
+              .array(z.int().min(1))
+              .max(MAX_CONDITION_POSITION + 1)
+              .optional()
+              .meta({
+                description:
+                  'The calls that met each position of met, one count per position, in ascending position order ' +
+                  '(a bound reached exactly counts alike); each at most callCount. Always written by this version; absent in ' +
+                  'reports of earlier versions, and in a merge of reports one of which had no counts (unknown, never guessed)',
+              }),
+            outside: bitSet
+              .max(MAX_POSITIONS_LENGTH)
+              .meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
+          })
+          .check((context) => {
+            // Counts that do not line up with the positions would be read as another position's calls.
+            const { callCount, met, metCounts } = context.value;
+            if (metCounts === undefined) return;
+            const positionCount = countPositions(met);
+            const problem =
+              metCounts.length !== positionCount
+                ? `metCounts holds ${metCounts.length} counts, but met holds ${positionCount} positions: one count per position met`
+                : metCounts.some((count) => count > callCount)
+                  ? `metCounts holds a count above callCount (${callCount}): no more calls met a position than were examined`
+                  : undefined;
+            if (problem !== undefined) context.issues.push({ code: 'custom', message: problem, input: metCounts, path: ['metCounts'] });
           }),
-          outside: bitSet
-            .max(MAX_POSITIONS_LENGTH)
-            .meta({ description: 'Positions of the bounds overstepped by a value sent and answered 4xx, a bit set alike' }),
-        }),
       )
       .max(8)
       .optional()
@@ -581,7 +606,17 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
               topViolations: bodies.topViolations.map((violation) => ({ ...violation })),
             },
           }),
-      ...(conditionsMet === undefined ? {} : { conditionsMet: conditionsMet.map((entry) => ({ ...entry })) }),
+      ...(conditionsMet === undefined
+        ? {}
+        : {
+            conditionsMet: conditionsMet.map(({ fingerprint, callCount, met, metCounts, outside }) => ({
+              fingerprint,
+              callCount,
+              met,
+              ...(metCounts === undefined ? {} : { metCounts: [...metCounts] }),
+              outside,
+            })),
+          }),
     })),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
     ...(summary.sources === undefined
