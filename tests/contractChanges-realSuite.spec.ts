@@ -37,6 +37,12 @@ interface WrittenChanges {
   readonly changes: readonly WrittenChange[];
 }
 
+/** contract-diff --report's file, as far as these specs read it. */
+interface WeighedChanges {
+  readonly summary: WrittenChanges['summary'] & { readonly breakingExercised: number };
+  readonly changes: readonly (WrittenChange & { readonly evidence: Record<string, unknown> })[];
+}
+
 /** affected --format json, as far as these specs read it. */
 interface AffectedJson {
   readonly changes: readonly (WrittenChange & { readonly evidence: { readonly exercised: boolean } })[];
@@ -82,6 +88,17 @@ test.describe('the Petstore-expanded document, its server run locally, its suite
     const outcome = await runProgram(COMMAND, { cwd: run.project, args: ['contract-diff', run.documentPath, head, '--output', output] });
     expect(outcome.exitCode, outcome.stderr).toBe(0);
     return JSON.parse(await readFile(output, 'utf8')) as WrittenChanges;
+  }
+
+  /** contract-diff weighed by the suite's report: the file, and the line it printed. */
+  async function weighedDiff(head: string): Promise<{ line: string; written: WeighedChanges }> {
+    const output = `${head}.weighed.json`;
+    const outcome = await runProgram(COMMAND, {
+      cwd: run.project,
+      args: ['contract-diff', run.documentPath, head, '--report', run.reportPath, '--output', output],
+    });
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    return { line: outcome.stdout, written: JSON.parse(await readFile(output, 'utf8')) as WeighedChanges };
   }
 
   async function affected(head: string, format: 'files' | 'json' | 'grep') {
@@ -188,6 +205,53 @@ test.describe('the Petstore-expanded document, its server run locally, its suite
     ]);
     // Every test of the suite reached an operation answering a Pet.
     expect((await affected(head, 'files')).stdout).toBe('pets-create.spec.ts\npets-list.spec.ts\npets-read.spec.ts\n');
+  });
+
+  test('name removed, weighed by the report: present in every response of each operation, the tests that called it named', async () => {
+    const head = await editedDocument('name-removed-weighed', (document) => {
+      document.deleteIn(['components', 'schemas', 'NewPet', 'properties', 'name']);
+      document.deleteIn(['components', 'schemas', 'NewPet', 'required']);
+      document.deleteIn(['paths', '/pets/{id}', 'delete']);
+    });
+    const { line, written } = await weighedDiff(head);
+    expect(line).toBe(
+      `quality-evidence contract-diff: 4 breaking changes: 3 exercised by 5 tests, 1 not exercised by any test; written to ${head}.weighed.json\n`,
+    );
+    expect(written.summary).toEqual({ breaking: 4, warning: 1, info: 0, breakingExercised: 3 });
+    // Each operation's evidence is the report's: its calls, its tests; `name` is required, and every body conformed.
+    const evidenceOf = (label: string, presence: object) => {
+      const endpoint = report.endpoints.find((entry) => entry.endpoint === label)!;
+      const tests = endpoint.tests!.map(({ file, line, title }) => ({ file, line, title }));
+      return { exercised: true, calls: endpoint.executionCount, tests, unlistedTestCount: 0, presence };
+    };
+    expect(written.changes.map(({ rule, operation, evidence }) => [rule, operation.label, evidence])).toEqual([
+      ['response-property-removed', 'GET /pets', evidenceOf('GET /pets', { direction: 'response', status: '200', of: 2, present: 2 })],
+      ['request-property-removed', 'POST /pets', evidenceOf('POST /pets', { direction: 'request', of: 2, present: 2 })],
+      ['response-property-removed', 'POST /pets', evidenceOf('POST /pets', { direction: 'response', status: '200', of: 2, present: 2 })],
+      [
+        'response-property-removed',
+        'GET /pets/{id}',
+        evidenceOf('GET /pets/{id}', { direction: 'response', status: '200', of: 2, present: 2 }),
+      ],
+      ['operation-removed', 'DELETE /pets/{id}', { exercised: false }],
+    ]);
+  });
+
+  test('tag, which only some pets have, removed: present in as many responses as carried it, sent by as many requests as sent it', async () => {
+    // The suite: GET /pets lists Rex (dog) both times; POST /pets adds Felix with a tag, Polly without; GET /pets/{id} reads
+    // Polly back and Rex.
+    const head = await editedDocument('tag-removed', (document) => {
+      document.deleteIn(['components', 'schemas', 'NewPet', 'properties', 'tag']);
+    });
+    const { written } = await weighedDiff(head);
+    expect(
+      written.changes.map(({ rule, operation, evidence }) => [rule, operation.label, (evidence as { presence?: unknown }).presence]),
+    ).toEqual([
+      ['response-property-removed', 'GET /pets', { direction: 'response', status: '200', of: 2, present: 2 }],
+      ['request-property-removed', 'POST /pets', { direction: 'request', of: 2, present: 1 }],
+      ['response-property-removed', 'POST /pets', { direction: 'response', status: '200', of: 2, present: 1 }],
+      ['response-property-removed', 'GET /pets/{id}', { direction: 'response', status: '200', of: 2, present: 1 }],
+    ]);
   });
 
   test('DELETE /pets/{id}, which no test calls, removed: operation-removed, breaking; affected names it untested and no file', async () => {
