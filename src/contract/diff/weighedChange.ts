@@ -50,35 +50,47 @@ export function weighedSummary(changes: readonly WeighedChange[]): WeighedSummar
   return { ...(counts as Record<ChangeLevel, number>), breakingExercised };
 }
 
+/** What the evidence is: whether it names tests, and how many runs it adds up. */
+export interface EvidenceKind {
+  readonly testsKnown: boolean;
+  readonly runCount: number;
+}
+
 /**
  * `3 breaking changes: 2 exercised by 7 tests, 1 not exercised by any test`:
  * the tests counted once however many changes they reach; `at least` when a
  * report left some unlisted; calls instead of tests when the evidence names
  * none (a history: `2 exercised by 310 calls in 20 runs`).
  */
-export function weighedSummaryLine(
-  changes: readonly WeighedChange[],
-  index: { readonly testsKnown: boolean; readonly runCount: number },
-): string {
-  const breaking = changes.filter((change) => change.level === 'breaking');
-  const head = `${breaking.length} breaking change${breaking.length === 1 ? '' : 's'}`;
-  if (breaking.length === 0) return head;
-  const exercised = breaking.flatMap((change) => (change.evidence.exercised ? [change.evidence] : []));
+export function weighedSummaryLine(changes: readonly WeighedChange[], evidence: EvidenceKind): string {
+  return breakingChangesLine(weighedSummary(changes), changes, evidence);
+}
+
+/**
+ * The summary line of changes of which only some are listed (a report lists
+ * the first 100, breaking first): counts from `summary`, the tests (or
+ * calls) from the listed ones, `at least` when an exercised breaking change
+ * is not listed.
+ */
+export function breakingChangesLine(summary: WeighedSummary, listed: readonly WeighedChange[], evidence: EvidenceKind): string {
+  const { breaking, breakingExercised } = summary;
+  const head = `${breaking} breaking change${breaking === 1 ? '' : 's'}`;
+  if (breaking === 0) return head;
+  const exercised = listed.flatMap((change) => (change.level === 'breaking' && change.evidence.exercised ? [change.evidence] : []));
+  const partial = exercised.length < breakingExercised;
   const parts: string[] = [];
-  if (exercised.length > 0) {
-    if (index.testsKnown) {
-      const tests = new Set(
-        exercised.flatMap((evidence) => (evidence.tests ?? []).map((test) => `${test.file}:${test.line} ${test.title}`)),
-      );
-      const unlisted = exercised.some((evidence) => evidence.unlistedTestCount > 0);
-      parts.push(`${exercised.length} exercised by ${unlisted ? 'at least ' : ''}${tests.size} test${tests.size === 1 ? '' : 's'}`);
+  if (breakingExercised > 0) {
+    if (evidence.testsKnown) {
+      const tests = new Set(exercised.flatMap((found) => (found.tests ?? []).map((test) => `${test.file}:${test.line} ${test.title}`)));
+      const atLeast = partial || exercised.some((found) => found.unlistedTestCount > 0) ? 'at least ' : '';
+      parts.push(`${breakingExercised} exercised by ${atLeast}${tests.size} test${tests.size === 1 ? '' : 's'}`);
     } else {
-      const calls = exercised.reduce((sum, evidence) => sum + evidence.calls, 0);
-      const runs = index.runCount === 1 ? '' : ` in ${index.runCount} runs`;
-      parts.push(`${exercised.length} exercised by ${calls} call${calls === 1 ? '' : 's'}${runs}`);
+      const calls = exercised.reduce((sum, found) => sum + found.calls, 0);
+      const runs = evidence.runCount === 1 ? '' : ` in ${evidence.runCount} runs`;
+      parts.push(`${breakingExercised} exercised by ${partial ? 'at least ' : ''}${calls} call${calls === 1 ? '' : 's'}${runs}`);
     }
   }
-  const unexercised = breaking.length - exercised.length;
+  const unexercised = breaking - breakingExercised;
   if (unexercised > 0) parts.push(`${unexercised} not exercised by any test`);
   return `${head}: ${parts.join(', ')}`;
 }
