@@ -162,6 +162,17 @@ test.describe('zero budgets ({}) judge nothing: no rendering shows a pass mark f
   });
 });
 
+test('a run without budgets whose calls all passed and a test failed on its own assertion gets no passing mark: the failed tests are said', () => {
+  const report: QualityReport = {
+    ...reportOf([record('GET /orders', 200, 120)]),
+    tests: { total: 3, passed: 2, failed: 1, flaky: 0, skipped: 0 },
+  };
+  expect(renderMarkdown(report).split('\n')[2]).toBe(
+    '❌ **No failed calls, but 1 test failed; no budgets set** · 1 call · 0 server errors · 0 failed · 0 slow (over 750 ms) · 0 with no response',
+  );
+  expect(renderTerminal(report, { files: [] }).split('\n')[1]).toBe('✖ no failed calls, but 1 test failed; no budgets set');
+});
+
 test.describe('a baseline whose endpoints are named like Object.prototype\u2019s properties is compared like any other', () => {
   // A report is any JSON: labels "__proto__" and "toString" are data, not properties to look up.
   const entry = (endpoint: string, failed: number) => ({

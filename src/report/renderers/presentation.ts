@@ -173,6 +173,10 @@ export function verdictOf(report: QualityReport): Verdict {
     return { kind: 'held', passing: true, text: total === 1 ? 'the budget holds' : `all ${countOf(total, 'budget')} hold` };
   }
   if (report.failedExecutionCount > 0) return { kind: 'failed', passing: false, text: `${failedCallsText(report)}, no budgets set` };
+  // A test that failed on its own assertions (a body's content, toBeOK on a client error it expected) is no clean run.
+  const failedTests = report.tests?.failed ?? 0;
+  if (failedTests > 0)
+    return { kind: 'failed', passing: false, text: `no failed calls, but ${countOf(failedTests, 'test')} failed; no budgets set` };
   return { kind: 'clean', passing: true, text: 'no failed calls, no budgets set' };
 }
 
