@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/test.js';
 import { createTemporaryFolder, runProgram } from './support/runProgram.js';
@@ -93,4 +93,122 @@ test('a run with openapi and openapiBase lists the changes between them, each we
   const { exitCode, stderr, folder } = await run(['--openapi', 'head.yaml', '--openapi-base', 'base.yaml']);
   expect([exitCode, stderr]).toStrictEqual([0, '']);
   expect(await changesOf(folder)).toStrictEqual(EXPECTED_CHANGES);
+});
+
+test('maxBreakingChanges below the breaking changes breaches the run (exit 1, the breach on stderr); maxBreakingChangesExercised holds', async () => {
+  const budgets = JSON.stringify({ maxBreakingChanges: 1, maxBreakingChangesExercised: 1 });
+  const { exitCode, stderr, folder } = await run(['--openapi', 'head.yaml', '--openapi-base', 'base.yaml', '--budgets', 'b.json'], {
+    'b.json': budgets,
+  });
+  expect([exitCode, stderr]).toStrictEqual([1, 'quality-evidence: 1 of 2 budgets breached:\n  FAIL maxBreakingChanges: 2 (limit ≤ 1)\n']);
+  const report = JSON.parse(await readFile(join(folder, 'out/q.json'), 'utf8')) as { budgets: unknown };
+  expect(report.budgets).toStrictEqual({
+    passed: false,
+    results: [
+      { budget: 'maxBreakingChanges', limit: 1, actual: 2, passed: false },
+      { budget: 'maxBreakingChangesExercised', limit: 1, actual: 1, passed: true },
+    ],
+  });
+});
+
+test('maxBreakingChangesExercised below the exercised breaking changes breaches the run', async () => {
+  const { exitCode, stderr } = await run(['--openapi', 'head.yaml', '--openapi-base', 'base.yaml', '--budgets', 'b.json'], {
+    'b.json': JSON.stringify({ maxBreakingChanges: 2, maxBreakingChangesExercised: 0 }),
+  });
+  expect([exitCode, stderr]).toStrictEqual([
+    1,
+    'quality-evidence: 1 of 2 budgets breached:\n  FAIL maxBreakingChangesExercised: 1 (limit ≤ 0)\n',
+  ]);
+});
+
+test('check judges the budgets on the written report as the run did', async () => {
+  const { exitCode, folder } = await run(['--openapi', 'head.yaml', '--openapi-base', 'base.yaml'], {
+    'b.json': JSON.stringify({ maxBreakingChanges: 1, maxBreakingChangesExercised: 1 }),
+  });
+  expect(exitCode).toBe(0);
+  const checked = await runProgram(COMMAND, { args: ['check', 'out/q.json', '--budgets', 'b.json'], cwd: folder });
+  expect([checked.exitCode, checked.stdout, checked.stderr]).toStrictEqual([
+    1,
+    'FAIL maxBreakingChanges: 2 (limit ≤ 1)\n' +
+      'pass maxBreakingChangesExercised: 1 (limit ≤ 1)\n' +
+      'quality-evidence check: 1 of 2 budgets breached\n',
+    '',
+  ]);
+});
+
+test('check breaches both budgets on a report of a run without openapiBase, and says so', async () => {
+  const { exitCode, folder } = await run(['--openapi', 'head.yaml'], {
+    'b.json': JSON.stringify({ maxBreakingChanges: 5, maxBreakingChangesExercised: 5 }),
+  });
+  expect(exitCode).toBe(0);
+  expect(await changesOf(folder)).toBeUndefined();
+  const checked = await runProgram(COMMAND, { args: ['check', 'out/q.json', '--budgets', 'b.json'], cwd: folder });
+  expect([checked.exitCode, checked.stdout, checked.stderr]).toStrictEqual([
+    1,
+    'FAIL maxBreakingChanges: no data (the run had no openapiBase: no changes were counted) (limit ≤ 5)\n' +
+      'FAIL maxBreakingChangesExercised: no data (the run had no openapiBase: no changes were counted) (limit ≤ 5)\n' +
+      'quality-evidence check: 2 of 2 budgets breached\n',
+    '',
+  ]);
+});
+
+test('openapiBase without openapi is a configuration error (78) naming both, and nothing is written', async () => {
+  const { exitCode, stdout, stderr, folder } = await run([], {}, { QE_OPENAPI_BASE_PATH: 'base.yaml' });
+  expect([exitCode, stdout, stderr]).toStrictEqual([
+    78,
+    '',
+    'quality-evidence: invalid configuration:\n' +
+      "  - openapiBase: needs openapi, the run's document it is compared with: name that with --openapi, QE_OPENAPI_PATH or the openapi option\n",
+  ]);
+  await expect(readFile(join(folder, 'out/q.json'))).rejects.toThrow('ENOENT');
+});
+
+test('budgets naming maxBreakingChanges in a run without openapiBase are a configuration error (78), and nothing is written', async () => {
+  const { exitCode, stdout, stderr, folder } = await run(['--openapi', 'head.yaml', '--budgets', 'b.json'], {
+    'b.json': JSON.stringify({ maxBreakingChanges: 0 }),
+  });
+  expect([exitCode, stdout, stderr]).toStrictEqual([
+    78,
+    '',
+    'quality-evidence: invalid configuration:\n' +
+      '  - maxBreakingChanges in "b.json": counts the changes between two OpenAPI documents: ' +
+      'name the BASE one with --openapi-base, QE_OPENAPI_BASE_PATH or the openapiBase option\n',
+  ]);
+  await expect(readFile(join(folder, 'out/q.json'))).rejects.toThrow('ENOENT');
+});
+
+test('merge with openapi and openapiBase gives the changes, weighed by the merged calls', async () => {
+  const { exitCode, folder } = await run(['--openapi', 'head.yaml']);
+  expect(exitCode).toBe(0);
+  // A second shard: one more call of GET /users/{id}.
+  await writeFile(
+    join(folder, 'more.json'),
+    JSON.stringify({ executions: [{ endpoint: 'GET /users/19', statusCode: 200, responseTimeMs: 7 }] }),
+  );
+  const again = await runProgram(COMMAND, {
+    args: ['more.json', '-o', 'b.json', '--formats', 'json', '--openapi', 'head.yaml'],
+    cwd: folder,
+  });
+  expect(again.exitCode).toBe(0);
+  const merged = await runProgram(COMMAND, {
+    args: ['merge', 'out/q.json', 'b.json', '-o', 'all.json', '--formats', 'json', '--openapi', 'head.yaml', '--openapi-base', 'base.yaml'],
+    cwd: folder,
+  });
+  expect([merged.exitCode, merged.stderr]).toStrictEqual([0, '']);
+  const [property, ...others] = EXPECTED_CHANGES.changes;
+  expect(await changesOf(folder, 'all.json')).toStrictEqual({
+    ...EXPECTED_CHANGES,
+    changes: [{ ...property!, evidence: { exercised: true, calls: 3, unlistedTestCount: 0 } }, ...others],
+  });
+});
+
+test('the report may not overwrite a BASE document: refused before anything is read, the document kept', async () => {
+  const { exitCode, stdout, stderr, folder } = await run(['--openapi', 'head.yaml', '--openapi-base', 'base.yaml', '-o', 'base.yaml']);
+  expect([exitCode, stdout, stderr]).toStrictEqual([
+    73,
+    '',
+    'quality-evidence: cannot write the report: the output path is the OpenAPI document "base.yaml", which this run reads: ' +
+      'writing the report there would destroy it\n',
+  ]);
+  expect(await readFile(join(folder, 'base.yaml'), 'utf8')).toBe(FILES['base.yaml']);
 });

@@ -154,9 +154,7 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
     throw new ConfigurationError([
       {
         variable: 'openapiBase',
-        message:
-          "is the document openapi is compared with, and openapi is not set: name the run's document with --openapi, QE_OPENAPI_PATH " +
-          'or the openapi option',
+        message: "needs openapi, the run's document it is compared with: name that with --openapi, QE_OPENAPI_PATH or the openapi option",
       },
     ]);
   }
