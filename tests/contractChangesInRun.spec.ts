@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/test.js';
+import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
 import { createTemporaryFolder, runProgram } from './support/runProgram.js';
 
 // A run with both documents (openapi, HEAD; openapiBase, BASE) reports the
@@ -211,4 +212,40 @@ test('the report may not overwrite a BASE document: refused before anything is r
       'writing the report there would destroy it\n',
   ]);
   expect(await readFile(join(folder, 'base.yaml'), 'utf8')).toBe(FILES['base.yaml']);
+});
+
+test('the reporter with openapi and openapiBase weighs each change by the tests that made the calls', async () => {
+  test.setTimeout(240_000);
+  const project = await createPlaywrightProject({
+    'playwright.config.ts':
+      "import { defineConfig } from '@playwright/test';\n" +
+      "export default defineConfig({ testDir: './tests', reporter: [['quality-evidence/reporter', " +
+      "{ outputFile: 'out/q.json', formats: ['json'], openapi: 'head.yaml', openapiBase: 'base.yaml' }]] });\n",
+    'head.yaml': FILES['head.yaml'],
+    'base.yaml': FILES['base.yaml'],
+    'tests/users.spec.ts':
+      "import { test } from '@playwright/test';\n" +
+      "import { recordExecution } from 'quality-evidence/reporter';\n" +
+      "test('reads one', async () => {\n" +
+      "  await recordExecution({ statusCode: 200, endpoint: 'GET /users/17', responseTimeMs: 6 });\n" +
+      '});\n',
+  });
+  const outcome = await runPlaywright(project, ['test']);
+  expect(outcome.exitCode, outcome.stderr).toBe(0);
+  const [property, ...others] = EXPECTED_CHANGES.changes;
+  expect(await changesOf(project)).toStrictEqual({
+    ...EXPECTED_CHANGES,
+    changes: [
+      {
+        ...property!,
+        evidence: {
+          exercised: true,
+          calls: 1,
+          tests: [{ file: 'users.spec.ts', line: 3, title: 'users.spec.ts › reads one' }],
+          unlistedTestCount: 0,
+        },
+      },
+      ...others,
+    ],
+  });
 });
