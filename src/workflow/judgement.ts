@@ -112,6 +112,24 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       },
     ]);
   }
+  if (settings.openapiBase !== undefined && settings.openapi === undefined) {
+    throw new ConfigurationError([
+      {
+        variable: 'openapiBase',
+        message: "needs openapi, the run's document it is compared with: name that with --openapi, QE_OPENAPI_PATH or the openapi option",
+      },
+    ]);
+  }
+  if (budgets !== undefined && settings.openapiBase === undefined && needsContractBase(budgets)) {
+    throw new ConfigurationError([
+      {
+        variable: `${budgets.maxBreakingChanges === undefined ? 'maxBreakingChangesExercised' : 'maxBreakingChanges'}${where}`,
+        message:
+          'counts the changes between two OpenAPI documents: name the BASE one with --openapi-base, QE_OPENAPI_BASE_PATH ' +
+          'or the openapiBase option',
+      },
+    ]);
+  }
   const history = settings.historyPath === undefined ? undefined : await readHistory(fileSystem, settings.historyPath);
   const runs = history?.runs.slice(-settings.historyLimit);
   const found =
@@ -147,24 +165,6 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       {
         variable: `maxP95IncreasePercent${where}`,
         message: 'compares with a baseline report: name one with --baseline, QE_BASELINE_PATH or the baselinePath option',
-      },
-    ]);
-  }
-  if (settings.openapiBase !== undefined && settings.openapi === undefined) {
-    throw new ConfigurationError([
-      {
-        variable: 'openapiBase',
-        message: "needs openapi, the run's document it is compared with: name that with --openapi, QE_OPENAPI_PATH or the openapi option",
-      },
-    ]);
-  }
-  if (budgets !== undefined && settings.openapiBase === undefined && needsContractBase(budgets)) {
-    throw new ConfigurationError([
-      {
-        variable: `${budgets.maxBreakingChanges === undefined ? 'maxBreakingChangesExercised' : 'maxBreakingChanges'}${where}`,
-        message:
-          'counts the changes between two OpenAPI documents: name the BASE one with --openapi-base, QE_OPENAPI_BASE_PATH ' +
-          'or the openapiBase option',
       },
     ]);
   }
