@@ -207,6 +207,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'failureExcerptBytes',
     'redactKeys',
     'openapi',
+    'openapiBase',
     'exports',
     'serviceName',
     'traceContext',

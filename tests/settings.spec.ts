@@ -101,7 +101,8 @@ test.describe('the settings file', () => {
           'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
           'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
           'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, ' +
-          'significanceLevel, failureExcerptBytes, redactKeys, openapi, exports, serviceName, traceContext, traceUrlTemplate, otlpSpanLimit, formats)',
+          'significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, traceContext, ' +
+          'traceUrlTemplate, otlpSpanLimit, formats)',
       },
     ]);
   });
@@ -330,6 +331,7 @@ test.describe('the settings table', () => {
       'significance-level',
       'failure-excerpt-bytes',
       'openapi',
+      'openapi-base',
       'export',
       'service-name',
       'trace-context',

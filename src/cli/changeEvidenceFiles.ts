@@ -1,6 +1,4 @@
-import type { Contract } from '../contract/contract.js';
 import { evidenceIndexOfHistory, evidenceIndexOfReport } from '../contract/diff/changeEvidence.js';
-import type { ChangedOperation } from '../contract/diff/contractChange.js';
 import { ReportFormatError } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { conditionWeightsOfHistory, conditionWeightsOfReport, type ChangeWeights } from '../evaluation/weighedChanges.js';
@@ -55,10 +53,5 @@ async function readHistoryEvidence(context: CommandContext, path: string): Promi
   return { index: evidenceIndexOfHistory(history.runs), conditions: conditionWeightsOfHistory(history.runs) };
 }
 
-/** An operation's base paths, by its label: HEAD's, else BASE's (a removed operation); `''` alone for one neither has. */
-export function basePathsIn(head: Contract, base: Contract): (operation: ChangedOperation) => readonly string[] {
-  const byLabel = new Map<string, readonly string[]>();
-  for (const operation of [...head.operations, ...base.operations])
-    if (!byLabel.has(operation.label)) byLabel.set(operation.label, operation.basePaths);
-  return (operation) => byLabel.get(operation.label) ?? [''];
-}
+// A run's report weighs its contract changes with the same base paths (src/evaluation/contractChanges.ts).
+export { basePathsIn } from '../evaluation/contractChanges.js';

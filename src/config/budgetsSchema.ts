@@ -81,6 +81,10 @@ const contractLimits = {
   maxUndeclaredStatuses: count('At most this many statuses seen that an operation does not declare, counted once per operation and status'),
   maxUnmatchedEndpoints: count('At most this many endpoints whose calls match no operation of the contract'),
   maxSchemaViolations: count("At most this many bodies (responses and requests) that broke their operation's schema"),
+  maxBreakingChanges: count('At most this many breaking changes between openapiBase and openapi (run-wide; needs openapiBase)'),
+  maxBreakingChangesExercised: count(
+    "At most this many breaking changes whose operation the run's calls reached (run-wide; needs openapiBase)",
+  ),
 };
 
 /**

@@ -546,6 +546,27 @@ export const SETTINGS = {
       'YAML or JSON), or an array of paths (QE_OPENAPI_PATH, comma-separated); ' +
       'calls are labelled by its operations and the report gains a contract section',
   },
+  openapiBase: {
+    variable: 'QE_OPENAPI_BASE_PATH',
+    flag: {
+      name: 'openapi-base',
+      kind: 'repeatable',
+      argument: '<path>',
+      help: 'the BASE OpenAPI document --openapi is compared with: its changes, weighed by the run; repeatable',
+    },
+    inFile: true,
+    value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], {
+      error: openapiRule,
+    }),
+    schema: z.union([z.string(), z.array(z.string()).min(1)]),
+    text: commaList,
+    isPath: true,
+    purpose: 'the OpenAPI documents the contract is compared with',
+    description:
+      'The BASE of the contract (openapi, HEAD): the path of an OpenAPI document, or an array of paths ' +
+      "(QE_OPENAPI_BASE_PATH, comma-separated), such as the document as the pull request's merge base has it; " +
+      "the report's contract section gains the changes between the two, each weighed by the run's evidence (needs openapi)",
+  },
   exports: {
     variable: 'QE_EXPORTS',
     flag: {

@@ -80,7 +80,9 @@ const CONTRACT_LIMITS: readonly {
     | 'minConditionCoveragePercent'
     | 'maxUndeclaredStatuses'
     | 'maxUnmatchedEndpoints'
-    | 'maxSchemaViolations';
+    | 'maxSchemaViolations'
+    | 'maxBreakingChanges'
+    | 'maxBreakingChangesExercised';
   readonly measure: (contract: Contract | undefined) => number | null;
 }[] = [
   { budget: 'minOperationCoveragePercent', measure: (contract) => contract?.operationCoveragePercent ?? null },
@@ -93,6 +95,9 @@ const CONTRACT_LIMITS: readonly {
   { budget: 'maxUndeclaredStatuses', measure: (contract) => (contract === undefined ? null : undeclaredStatusCount(contract.operations)) },
   { budget: 'maxUnmatchedEndpoints', measure: (contract) => contract?.unmatchedEndpoints.length ?? null },
   { budget: 'maxSchemaViolations', measure: (contract) => contract?.schemaViolationCount ?? null },
+  // The changes since the contract's BASE: a run without openapiBase has no changes section, and measures nothing.
+  { budget: 'maxBreakingChanges', measure: (contract) => contract?.changes?.summary.breaking ?? null },
+  { budget: 'maxBreakingChangesExercised', measure: (contract) => contract?.changes?.summary.breakingExercised ?? null },
 ];
 
 /** The contract limits an operation has besides an endpoint's, measured on its entry of the contract section. */
@@ -161,6 +166,11 @@ export function needsHistory(budgets: Budgets): boolean {
   const limited = (limits: { readonly maxEndpointsAboveHistoricalRange?: number | undefined }) =>
     limits.maxEndpointsAboveHistoricalRange !== undefined;
   return limited(budgets) || Object.values(budgets.endpoints ?? {}).some(limited) || Object.values(budgets.operations ?? {}).some(limited);
+}
+
+/** Whether budgets count the changes between the contract's BASE (openapiBase) and the run's document. */
+export function needsContractBase(budgets: Budgets): boolean {
+  return budgets.maxBreakingChanges !== undefined || budgets.maxBreakingChangesExercised !== undefined;
 }
 
 /** Whether budgets ask for a comparison with a baseline. */

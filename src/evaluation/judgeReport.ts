@@ -3,6 +3,7 @@ import type { Contract } from '../contract/contract.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { compareWithBaseline } from './baseline.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
+import { contractChangesOf } from './contractChanges.js';
 import { contractCoverage } from './contractCoverage.js';
 import { evaluateBudgets } from './evaluateBudgets.js';
 import { judgeAgainstHistory, type EarlierRuns } from './historyTrend.js';
@@ -13,6 +14,8 @@ export interface Judgement {
   /** A baseline report, or a run of the history file. */
   readonly baseline?: ComparedRun | undefined;
   readonly contract?: Contract | undefined;
+  /** The contract's BASE (openapiBase): with `contract`, the changes between the two, weighed by the run's evidence. */
+  readonly contractBase?: Contract | undefined;
   /** The earlier runs of a history file: each endpoint's trend is judged against them. */
   readonly history?: EarlierRuns | undefined;
   /** What a reader must know of how the run was judged (a baseline named but missing from the history): warnings, not failures. */
@@ -22,13 +25,19 @@ export interface Judgement {
 }
 
 /**
- * The report with its judgement: the coverage of the contract, the trends
+ * The report with its judgement: the coverage of the contract (and its
+ * changes since its BASE, weighed by the run's evidence), the trends
  * against the history, the comparison with the baseline, then the budgets' verdict (which may use
  * both).
  */
-export function judgeReport(report: QualityReport, { budgets, baseline, contract, history, significanceLevel }: Judgement): QualityReport {
+export function judgeReport(
+  report: QualityReport,
+  { budgets, baseline, contract, contractBase, history, significanceLevel }: Judgement,
+): QualityReport {
   let judged = report;
   if (contract !== undefined) judged = { ...judged, contract: contractCoverage(judged, contract) };
+  if (contract !== undefined && contractBase !== undefined)
+    judged = { ...judged, contract: { ...judged.contract!, changes: contractChangesOf(judged, contractBase, contract) } };
   if (history !== undefined) {
     const trends = judgeAgainstHistory(judged, history);
     judged = {

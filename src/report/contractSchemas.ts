@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CHANGE_LEVELS } from '../contract/diff/contractChange.js';
+import { CHANGE_RULES, type ChangeRule } from '../contract/diff/changeRules.js';
 import { bodyCountsShape, latencyStatisticsSchema } from './statisticsSchemas.js';
 
 /**
@@ -137,6 +139,114 @@ const contractOperationSchema = z
   })
   .meta({ title: 'ContractOperation' });
 
+/** How many changes the report lists; the summary counts them all. */
+export const MAX_LISTED_CONTRACT_CHANGES = 100;
+
+const changeTest = z.strictObject({
+  file: z.string().meta({ description: "Relative to the Playwright run's root folder, with / between folders" }),
+  line: z.int().min(1),
+  title: z.string().meta({ description: 'Its title path: file › describe › title' }),
+});
+
+/** What the run's evidence says of one change (docs/contract-diff.md, "Weighed by the evidence"). */
+const changeEvidenceSchema = z
+  .discriminatedUnion('exercised', [
+    z.strictObject({ exercised: z.literal(false).meta({ description: 'No call of the run reached the operation' }) }),
+    z.strictObject({
+      exercised: z.literal(true),
+      calls: z.int().min(1).meta({ description: 'The calls of the run that reached the operation' }),
+      tests: z.array(changeTest).optional().meta({
+        description: 'Only in reports written by the Playwright reporter: the tests that made them, by file, line and title',
+      }),
+      unlistedTestCount: z.int().min(0).meta({ description: 'Tests that called it beyond those listed (an endpoint lists at most 10)' }),
+      presence: z
+        .strictObject({
+          direction: z.enum(['request', 'response']),
+          status: z.string().optional().meta({ description: "A response property's: the status key of its response" }),
+          of: z
+            .int()
+            .min(0)
+            .meta({ description: 'The calls examined: answered with that status, or (request) whose conditions were checked' }),
+          present: z.int().min(0).meta({ description: 'How many carried the property (sent the parameter)' }),
+          atLeast: z
+            .literal(true)
+            .optional()
+            .meta({ description: 'present is a lower bound: a required property, some bodies off the schema or not validated' }),
+        })
+        .optional()
+        .meta({
+          description:
+            'Only for a property or a parameter, where the calls said which conditions they met: how many of them carried what changed',
+        }),
+    }),
+  ])
+  .meta({ title: 'ChangeEvidence' });
+
+const changeSubjectSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('operation') }),
+    z.strictObject({ kind: z.literal('parameter'), in: z.string(), name: z.string() }),
+    z.strictObject({ kind: z.literal('requestBody'), mediaType: z.string().optional() }),
+    z.strictObject({
+      kind: z.literal('requestProperty'),
+      property: z.array(z.string()).meta({ description: "Its path of names from the body's root; [] is the body itself" }),
+    }),
+    z.strictObject({ kind: z.literal('response'), status: statusKey }),
+    z.strictObject({ kind: z.literal('responseProperty'), status: statusKey, property: z.array(z.string()) }),
+  ])
+  .meta({ title: 'ChangeSubject' });
+
+const changeLevel = z.enum(CHANGE_LEVELS);
+
+/** One change between the contract's BASE and its HEAD, weighed by the run's evidence. */
+const contractChangeSchema = z
+  .strictObject({
+    rule: z
+      .enum(Object.keys(CHANGE_RULES) as [ChangeRule, ...ChangeRule[]])
+      .meta({ description: 'The rule that found it (docs/contract-diff.md)' }),
+    level: changeLevel.meta({ description: 'breaking: a client written for BASE fails; warning: it may; info: it cannot' }),
+    operation: z
+      .strictObject({
+        method: z.string().meta({ description: 'Upper case: GET' }),
+        path: z.string().meta({ description: "The path template as the document writes it (HEAD's, or BASE's for a removed operation)" }),
+        label: z.string().meta({ description: 'The endpoint label a run gives its calls: GET /users/{id}' }),
+        operationId: z.string().optional(),
+      })
+      .meta({ description: 'The operation it touches: as HEAD declares it, or as BASE did when HEAD has it no more' }),
+    base: where.optional().meta({ description: 'A JSON pointer to what changed in BASE; absent for an addition' }),
+    head: where.optional().meta({ description: 'A JSON pointer to what changed in HEAD; absent for a removal' }),
+    component: z
+      .string()
+      .optional()
+      .meta({ description: 'The shared component it is inside, when reached through one (#/components/schemas/User)' }),
+    subject: changeSubjectSchema.meta({ description: 'The part of the operation it is in, and the name or value' }),
+    message: z.string().meta({ description: 'The change in words: response 200: property email removed' }),
+    evidence: changeEvidenceSchema,
+  })
+  .meta({ title: 'ContractChange' });
+
+/** The changes between the contract's BASE (openapiBase) and the run's document (openapi), weighed by the run's evidence. */
+export const contractChangesSchema = z
+  .strictObject({
+    base: z.array(z.string()).min(1).meta({ description: 'The BASE documents, named as documents names the contract’s' }),
+    summary: z
+      .strictObject({
+        breaking: z.int().min(0),
+        warning: z.int().min(0),
+        info: z.int().min(0),
+        breakingExercised: z.int().min(0).meta({ description: 'Breaking changes whose operation the run’s calls reached' }),
+      })
+      .meta({ description: 'How many changes of each level, every change counted (listed or not)' }),
+    changes: z
+      .array(contractChangeSchema)
+      .max(MAX_LISTED_CONTRACT_CHANGES)
+      .meta({
+        description: `The changes, breaking first, then warning, then info, each level in the diff's order; at most ${MAX_LISTED_CONTRACT_CHANGES}`,
+      }),
+    omittedChangeCount: z.int().min(1).optional().meta({ description: 'Only when more changes than are listed: how many were left out' }),
+  })
+  .meta({ title: 'ContractChanges' });
+
 /** How the run's calls cover the API's contract. */
 export const contractCoverageSchema = z
   .strictObject({
@@ -178,6 +288,10 @@ export const contractCoverageSchema = z
     validatedCount: z.int().min(0).meta({ description: 'Bodies validated, over every operation' }),
     schemaViolationCount: z.int().min(0).meta({ description: 'Validated bodies that broke their schema, over every operation' }),
     notValidatedCount: z.int().min(0).meta({ description: 'Bodies not validated, over every operation' }),
+    changes: contractChangesSchema.optional().meta({
+      description:
+        "Only when the run had a BASE document too (openapiBase): the changes between it and openapi, each weighed by the run's evidence",
+    }),
   })
   .meta({ title: 'ContractCoverage' });
 
@@ -193,3 +307,4 @@ export type ContractCoverage = z.infer<typeof contractCoverageSchema>;
 export type ContractOperationCoverage = ContractCoverage['operations'][number];
 export type OperationConditionsReport = ContractOperationCoverage['conditions'];
 export type UnmetCondition = OperationConditionsReport['unmet'][number];
+export type ContractChanges = z.infer<typeof contractChangesSchema>;

@@ -26,7 +26,8 @@ const budgetResultSchema = z
       description:
         'The budget key: minExecutions, maxFailedExecutions, maxFailureRate, maxSlowExecutions, maxNoResponseCount, ' +
         'responseTimeMs.p95 (…), maxP95IncreasePercent, minOperationCoveragePercent, minResponseCoveragePercent, ' +
-        'minConditionCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations',
+        'minConditionCoveragePercent, maxUndeclaredStatuses, maxUnmatchedEndpoints, maxSchemaViolations, ' +
+        'maxBreakingChanges, maxBreakingChangesExercised',
     }),
     endpoint: z.string().optional().meta({ description: 'The endpoint it applies to; absent for a budget of the whole run' }),
     operation: z

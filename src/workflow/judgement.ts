@@ -2,10 +2,11 @@ import { budgetsSchema, type Budgets } from '../config/budgetsSchema.js';
 import { parseConfigurationJson } from '../config/settingsSources.js';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
-import { needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
+import { needsBaseline, needsContractBase, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { HISTORY_FILE, readHistory } from '../history/historyFile.js';
 import { baselineRunOf, comparedRunOf, pullRequestBaseOf, type CiVariables } from '../history/historyBaseline.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
+import type { Contract } from '../contract/contract.js';
 import { formatIssuePath, validationIssuesOf } from '../issues/issuePath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
@@ -21,6 +22,8 @@ export interface JudgementSettings {
   readonly baselinePath?: string | undefined;
   /** The OpenAPI documents of the API's contract. */
   readonly openapi?: readonly string[] | undefined;
+  /** The OpenAPI documents `openapi` is compared with (BASE): the report gains the changes between them, weighed. */
+  readonly openapiBase?: readonly string[] | undefined;
   /** The significance level of the baseline comparison's latency test. */
   readonly significanceLevel?: number | undefined;
   /** The history file: each endpoint is judged against its earlier runs. */
@@ -59,7 +62,7 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
   if (settings.baselinePath !== undefined) reads.push({ path: settings.baselinePath, what: 'baseline report' });
   // Kept from the report files even before the first run makes it: a report there would be read as the history next time.
   if (settings.historyPath !== undefined) reads.push({ path: settings.historyPath, what: HISTORY_FILE, evenIfMissing: true });
-  for (const path of settings.openapi ?? []) reads.push({ path, what: 'OpenAPI document' });
+  for (const path of [...(settings.openapi ?? []), ...(settings.openapiBase ?? [])]) reads.push({ path, what: 'OpenAPI document' });
   return reads;
 }
 
@@ -68,8 +71,8 @@ export function judgementFiles(settings: JudgementSettings): ReadFile[] {
  * it is loaded: those the OpenAPI documents brought in through `$ref`
  * (each document too, as {@link judgementFiles} gives it). No file of the run may replace one.
  */
-export function judgementReads({ contract }: Judgement): ReadFile[] {
-  return (contract?.files ?? []).map((path) => ({ path, what: 'OpenAPI document' }));
+export function judgementReads({ contract, contractBase }: Judgement): ReadFile[] {
+  return [...(contract?.files ?? []), ...(contractBase?.files ?? [])].map((path) => ({ path, what: 'OpenAPI document' }));
 }
 
 /**
@@ -80,7 +83,9 @@ export function judgementReads({ contract }: Judgement): ReadFile[] {
  * is not a report of this tool a ReportFormatError (65); budgets that are
  * not valid, or that compare with a baseline when none is named, a
  * ConfigurationError (78) naming each key; the contract's documents as
- * loadContract reads them.
+ * loadContract reads them, and its BASE's (openapiBase) the same way:
+ * openapiBase without openapi, or budgets on breaking changes without
+ * openapiBase, are a ConfigurationError (78).
  */
 export async function loadJudgement(settings: JudgementSettings, fileSystem: FileSystem): Promise<Judgement> {
   const budgets =
@@ -104,6 +109,24 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       {
         variable: `maxEndpointsAboveHistoricalRange${where}`,
         message: 'judges endpoints against their history: name a history file with --history, QE_HISTORY_PATH or the historyPath option',
+      },
+    ]);
+  }
+  if (settings.openapiBase !== undefined && settings.openapi === undefined) {
+    throw new ConfigurationError([
+      {
+        variable: 'openapiBase',
+        message: "needs openapi, the run's document it is compared with: name that with --openapi, QE_OPENAPI_PATH or the openapi option",
+      },
+    ]);
+  }
+  if (budgets !== undefined && settings.openapiBase === undefined && needsContractBase(budgets)) {
+    throw new ConfigurationError([
+      {
+        variable: `${budgets.maxBreakingChanges === undefined ? 'maxBreakingChangesExercised' : 'maxBreakingChanges'}${where}`,
+        message:
+          'counts the changes between two OpenAPI documents: name the BASE one with --openapi-base, QE_OPENAPI_BASE_PATH ' +
+          'or the openapiBase option',
       },
     ]);
   }
@@ -145,23 +168,29 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       },
     ]);
   }
-  // The contract's libraries (yaml, the $ref bundler) load only when one is given.
-  const loaded =
-    settings.openapi === undefined
-      ? undefined
-      : await (await import('../contract/loadContract.js')).loadContract(settings.openapi, fileSystem);
-  const contract =
-    loaded === undefined
-      ? undefined
-      : { ...loaded, documents: loaded.documents.map((document) => ({ ...document, name: documentName(document.path, settings.cwd) })) };
+  const contract = await loadNamedContract(settings.openapi, settings.cwd, fileSystem);
+  const contractBase = await loadNamedContract(settings.openapiBase, settings.cwd, fileSystem);
   return {
     ...(budgets === undefined ? {} : { budgets }),
     ...(baseline === undefined ? {} : { baseline }),
     ...(runs === undefined ? {} : { history: { runs, skippedLines: history!.skippedLines, lines: history!.lines } }),
     ...(contract === undefined ? {} : { contract }),
+    ...(contractBase === undefined ? {} : { contractBase }),
     ...(settings.significanceLevel === undefined ? {} : { significanceLevel: settings.significanceLevel }),
     ...(warnings.length === 0 ? {} : { warnings }),
   };
+}
+
+/** A contract's documents, each named as the report names it (see documentName); undefined when none is given. */
+async function loadNamedContract(
+  paths: readonly string[] | undefined,
+  cwd: string | undefined,
+  fileSystem: FileSystem,
+): Promise<Contract | undefined> {
+  if (paths === undefined) return undefined;
+  // The contract's libraries (yaml, the $ref bundler) load only when one is given.
+  const loaded = await (await import('../contract/loadContract.js')).loadContract(paths, fileSystem);
+  return { ...loaded, documents: loaded.documents.map((document) => ({ ...document, name: documentName(document.path, cwd) })) };
 }
 
 /** Checks a budgets file's text, naming every bad key with the file (quoted and shortened, as every path a user gives). */

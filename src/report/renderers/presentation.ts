@@ -90,6 +90,9 @@ const VERDICT_WORDS = {
  * (`+100% (too few samples to judge)`).
  */
 export function formatMeasured(result: BudgetResult): string {
+  // The changes are counted only between two documents: without openapiBase there is nothing to count, and the line says why.
+  if (result.actual === null && (result.budget === 'maxBreakingChanges' || result.budget === 'maxBreakingChangesExercised'))
+    return 'no data (the run had no openapiBase: no changes were counted)';
   const value = formatBudgetValue(result.budget, result.actual);
   return result.latencyVerdict === undefined || result.latencyVerdict === 'slower'
     ? value
