@@ -4,7 +4,8 @@ import { AFFECTED_FORMATS, affectedTests, formatAffectedTests, type AffectedForm
 import type { ContractChange } from '../contract/diff/contractChange.js';
 import { diffContracts } from '../contract/diff/diffContracts.js';
 import { escapeControlCharacters, quoteText } from '../renderValue.js';
-import { basePathsIn, readChangeEvidence } from './changeEvidenceFiles.js';
+import { basePathsIn } from '../evaluation/contractChanges.js';
+import { readChangeEvidence } from './changeEvidenceFiles.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import { optionHelpLine } from './settingsHelp.js';

@@ -52,6 +52,3 @@ async function readHistoryEvidence(context: CommandContext, path: string): Promi
     );
   return { index: evidenceIndexOfHistory(history.runs), conditions: conditionWeightsOfHistory(history.runs) };
 }
-
-// A run's report weighs its contract changes with the same base paths (src/evaluation/contractChanges.ts).
-export { basePathsIn } from '../evaluation/contractChanges.js';

@@ -1,7 +1,6 @@
 import type { Contract } from '../contract/contract.js';
 import { evidenceIndexOfReport } from '../contract/diff/changeEvidence.js';
 import { CHANGE_LEVELS, type ChangedOperation } from '../contract/diff/contractChange.js';
-import type { ChangeRule } from '../contract/diff/changeRules.js';
 import { diffContracts } from '../contract/diff/diffContracts.js';
 import { MAX_LISTED_CONTRACT_CHANGES, type ContractChanges } from '../report/contractSchemas.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -48,8 +47,6 @@ function changeEntry(change: WeighedChange): ContractChanges['changes'][number] 
   const { subject, evidence } = change;
   return {
     ...change,
-    // diffContracts names every change by a rule of CHANGE_RULES (ContractChange types it as a string).
-    rule: change.rule as ChangeRule,
     subject: 'property' in subject ? { ...subject, property: [...subject.property] } : { ...subject },
     evidence: evidenceEntry(evidence),
   };

@@ -19,6 +19,7 @@ export const UNIT_SPECS: readonly string[] = [
   'apiCalls.spec.ts',
   'changeEvidence.spec.ts',
   'weighedChanges.spec.ts',
+  'contractChangesRendering.spec.ts',
   'bodyConformance.spec.ts',
   'callsOutsideTests.spec.ts',
   'baseline.spec.ts',

@@ -26,6 +26,7 @@ import { markdownOf } from '../sections/contractConditions.js';
 import { code, row } from '../sections/markdownParts.js';
 import { attentionMarkdown } from '../sections/attention.js';
 import { traceMarkdown } from '../sections/traceParts.js';
+import { changeRowsMarkdown, changesLineMarkdown, CHANGES_TABLE_HEAD } from '../sections/contractChanges.js';
 import {
   entriesOfChange,
   findingsOf,
@@ -70,7 +71,10 @@ export interface RenderedComment {
   readonly body: string;
   /** The hidden first line that identifies the comment of this environment: `<!-- quality-evidence:staging -->`. */
   readonly marker: string;
-  /** No regression and no improvement ({@link hasNothingToReport}): an earlier comment is updated to say so, and none is created. */
+  /**
+   * No regression and no improvement ({@link hasNothingToReport}), and no breaking change or warning to the contract: an
+   * earlier comment is updated to say so, and none is created.
+   */
   readonly nothingToReport: boolean;
   /** Entries of the report (endpoints, statuses, operations) left out of the body to keep within the limit. */
   readonly leftOut: number;
@@ -101,7 +105,10 @@ function fnv1a(text: string): string {
 export function renderComment(report: ComparedReport, options: CommentOptions): RenderedComment {
   const limit = options.limitCharacters ?? COMMENT_LIMIT_CHARACTERS;
   const findings = findingsOf(report);
-  const nothingToReport = hasNothingToReport(findings);
+  const changes = report.contract?.changes;
+  // A breaking change or a warning to the contract is something to report, with no regression beside it.
+  const nothingToReport =
+    hasNothingToReport(findings) && (changes === undefined || changes.summary.breaking + changes.summary.warning === 0);
   const marker = commentMarker(options.environment);
   const comparison = report.baseline;
   // What is wrong in the run itself leads, whatever the base had: its numbers, its server errors by endpoint, its failed tests by name.
@@ -114,6 +121,7 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
     const notCompared = notComparedLine(comparison.contract);
     if (notCompared !== undefined) head.push('', notCompared);
   }
+  if (changes !== undefined) head.push('', changesLineMarkdown(changes, report.tests !== undefined));
   if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
@@ -129,6 +137,17 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
           name: ['status or contract regression', 'status or contract regressions'],
           head: STATUS_OR_CONTRACT_HEAD,
           rows: findings.statusAndContractRegressions.map(statusOrContractRow),
+        },
+      ],
+      close: [],
+    },
+    {
+      open: [`#### Contract changes (${countOf(changes?.summary.breaking ?? 0, 'breaking change')})`],
+      blocks: [
+        {
+          name: ['contract change', 'contract changes'],
+          head: CHANGES_TABLE_HEAD,
+          rows: changes === undefined ? [] : changeRowsMarkdown(changes).map(one),
         },
       ],
       close: [],

@@ -9,6 +9,7 @@ import {
   violationText,
 } from '../renderers/contractPresentation.js';
 import { countOf, formatCount, shownText } from '../renderers/presentation.js';
+import { changesHtml, changesMarkdown } from './contractChanges.js';
 import { unmetConditionsHtml, unmetConditionsMarkdown } from './contractConditions.js';
 import { attribute, label, text } from './htmlParts.js';
 import { code, row } from './markdownParts.js';
@@ -28,6 +29,7 @@ export const contractSection: ReportSection<'contract'> = {
     const contract = report.contract;
     if (contract === undefined) return [];
     const lines = ['', '### Contract', '', contractNumbers(contract).join(' · ')];
+    if (contract.changes !== undefined) lines.push(...changesMarkdown(contract.changes, report.tests !== undefined, limits.operations));
     const undeclared = undeclaredWorstFirst(contract);
     if (undeclared.length > 0) {
       lines.push('', '| Operation | Undeclared statuses | Declared | Calls |', '|---|---|---|---:|');
@@ -94,6 +96,7 @@ export const contractSection: ReportSection<'contract'> = {
     if (contract === undefined) return '';
     const limit = limits.endpoints;
     const parts = [`<section id="contract"><h2>Contract</h2><p>${text(contractNumbers(contract).join(' · '))}</p>`];
+    if (contract.changes !== undefined) parts.push(changesHtml(contract.changes, report.tests !== undefined, limit));
     const undeclared = undeclaredWorstFirst(contract);
     if (undeclared.length > 0) {
       const rows = undeclared.slice(0, limit).map((operation) => {

@@ -65,21 +65,33 @@ function evidenceParts(change: WeighedChange): { readonly presence?: string; rea
   return { ...(presence === undefined ? {} : { presence }), calls, tests: shownTests };
 }
 
-/** Markdown rows of the listed changes, at most `limit`, then a line counting the rest. */
-export function changesMarkdown(shown: ShownChanges, testsKnown: boolean, limit: number): string[] {
-  const lines = ['', `**Contract changes** against ${shown.base.map(code).join(', ')}: ${changesHeadline(shown, testsKnown)}`];
-  const listed = listedChanges(shown);
-  if (listed.length === 0) return lines;
-  lines.push('', '| Level | Operation | Change | Evidence |', '|---|---|---|---|');
-  for (const change of listed.slice(0, limit)) {
+/** The head of the Markdown table of changes. */
+export const CHANGES_TABLE_HEAD: readonly string[] = ['| Level | Operation | Change | Evidence |', '|---|---|---|---|'];
+
+/** The line that opens the changes: `**Contract changes** against `base.yaml`: 2 breaking changes: …`. */
+export function changesLineMarkdown(shown: ShownChanges, testsKnown: boolean): string {
+  return `**Contract changes** against ${shown.base.map(code).join(', ')}: ${changesHeadline(shown, testsKnown)}`;
+}
+
+/** One Markdown row per breaking change and warning, as listed. */
+export function changeRowsMarkdown(shown: ShownChanges): string[] {
+  return listedChanges(shown).map((change) => {
     const { presence, calls, tests } = evidenceParts(change);
     const byTests = tests.length === 0 ? '' : ` by ${tests.map((test) => (test.startsWith('and ') ? test : code(test))).join(', ')}`;
     const evidence = change.evidence.exercised
       ? `${presence === undefined ? '' : `${presence} · `}${calls}${byTests}`
       : '**not exercised**';
-    lines.push(row([change.level, code(change.operation.label), code(whatChanged(change)), evidence]));
-  }
-  const more = listed.length - Math.min(limit, listed.length) + (shown.omittedChangeCount ?? 0);
+    return row([change.level, code(change.operation.label), code(whatChanged(change)), evidence]);
+  });
+}
+
+/** The Markdown part: the line, then the rows, at most `limit`, then a line counting the rest. */
+export function changesMarkdown(shown: ShownChanges, testsKnown: boolean, limit: number): string[] {
+  const lines = ['', changesLineMarkdown(shown, testsKnown)];
+  const rows = changeRowsMarkdown(shown);
+  if (rows.length === 0) return lines;
+  lines.push('', ...CHANGES_TABLE_HEAD, ...rows.slice(0, limit));
+  const more = rows.length - Math.min(limit, rows.length) + (shown.omittedChangeCount ?? 0);
   if (more > 0) lines.push('', `${countOf(more, 'more change')} in the report.`);
   return lines;
 }
