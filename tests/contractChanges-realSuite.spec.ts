@@ -237,6 +237,38 @@ test.describe('the Petstore-expanded document, its server run locally, its suite
     ]);
   });
 
+  test("name removed: the suite's report judged with both documents breaches maxBreakingChangesExercised in check", async () => {
+    const head = await editedDocument('name-removed-gated', (document) => {
+      document.deleteIn(['components', 'schemas', 'NewPet', 'properties', 'name']);
+      document.deleteIn(['components', 'schemas', 'NewPet', 'required']);
+    });
+    const budgets = join(heads, 'budgets.json');
+    await writeFile(budgets, JSON.stringify({ maxBreakingChanges: 5, maxBreakingChangesExercised: 0 }));
+    // The suite's report, judged as a run with both documents is: merge, the entry point that takes a report.
+    const judged = join(heads, 'judged.json');
+    const merged = await runProgram(COMMAND, {
+      cwd: run.project,
+      args: ['merge', run.reportPath, '-o', judged, '--formats', 'json', '--openapi', head, '--openapi-base', run.documentPath],
+    });
+    expect([merged.exitCode, merged.stderr]).toStrictEqual([0, '']);
+    const checked = await runProgram(COMMAND, { cwd: run.project, args: ['check', judged, '--budgets', budgets] });
+    expect([checked.exitCode, checked.stdout]).toStrictEqual([
+      1,
+      'pass maxBreakingChanges: 3 (limit ≤ 5)\n' +
+        'FAIL maxBreakingChangesExercised: 3 (limit ≤ 0)\n' +
+        'quality-evidence check: 1 of 2 budgets breached\n',
+    ]);
+    const changes = (JSON.parse(await readFile(judged, 'utf8')) as QualityReport).contract!.changes!;
+    expect(
+      changes.changes.filter((change) => change.level === 'breaking').map(({ operation, evidence }) => [operation.label, evidence]),
+    ).toEqual(
+      ['GET /pets', 'POST /pets', 'GET /pets/{id}'].map((label) => [
+        label,
+        expect.objectContaining({ exercised: true, presence: { direction: 'response', status: '200', of: 2, present: 2 } }),
+      ]),
+    );
+  });
+
   test('tag, which only some pets have, removed: present in as many responses as carried it, sent by as many requests as sent it', async () => {
     // The suite: GET /pets lists Rex (dog) both times; POST /pets adds Felix with a tag, Polly without; GET /pets/{id} reads
     // Polly back and Rex.
