@@ -19,7 +19,8 @@ import { repositoryRoot } from '../support/runProgram.js';
 // with --history (100 runs), medians of 7 rounds alternated; and, in this
 // process, the join alone (evidence index, ten hand-made changes, the three
 // formats). The command's changes come from diffContracts: the count it
-// found is printed beside its times (0 while the placeholder stands in).
+// found is printed beside its times. contract-diff, weighing the same changes by
+// the same report and history, is timed alike.
 
 const OPERATIONS = 200;
 const TESTS = 500;
@@ -95,13 +96,19 @@ const cases = [
   { name: '--report, files', args: ['--report', 'quality-summary.json'] },
   { name: '--report, json', args: ['--report', 'quality-summary.json', '--format', 'json'] },
   { name: `--history (${RUNS} runs), json`, args: ['--history', 'history.jsonl', '--format', 'json'] },
+  { name: 'contract-diff --report', command: 'contract-diff', args: ['--report', 'quality-summary.json', '--output', 'changes.json'] },
+  {
+    name: `contract-diff --history (${RUNS} runs)`,
+    command: 'contract-diff',
+    args: ['--history', 'history.jsonl', '--output', 'changes.json'],
+  },
 ];
 const times = cases.map(() => [] as number[]);
 const found = cases.map(() => 0);
 for (let round = 0; round < ROUNDS; round++) {
-  cases.forEach(({ args }, index) => {
+  cases.forEach(({ args, ...kind }, index) => {
     const started = performance.now();
-    const argv = args[0] === '--version' ? args : ['affected', 'base.json', 'head.json', ...args];
+    const argv = args[0] === '--version' ? args : ['command' in kind ? kind.command : 'affected', 'base.json', 'head.json', ...args];
     const outcome = spawnSync(process.execPath, [command, ...argv], { cwd: folder });
     times[index]!.push(performance.now() - started);
     if (outcome.status !== 0) throw new Error(outcome.stderr.toString());
