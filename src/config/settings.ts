@@ -83,6 +83,16 @@ const historyLimitRule = `must be a whole number of runs from 1 to ${MAX_HISTORY
 
 const openapiRule = 'must be the path of an OpenAPI document, or an array of paths';
 
+/** OpenAPI documents, as `openapi` and `openapiBase` take them: a path, or an array of paths (a comma-separated variable). */
+const openapiPaths = {
+  value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], {
+    error: openapiRule,
+  }),
+  schema: z.union([z.string(), z.array(z.string()).min(1)]),
+  text: commaList,
+  isPath: true,
+} as const;
+
 const traceUrlRule =
   'must be an http or https URL with {traceId} where the trace id goes, such as https://grafana.example/explore?traceId={traceId}';
 const traceUrlTemplate = nonEmptyText.refine(
@@ -534,12 +544,7 @@ export const SETTINGS = {
     variable: 'QE_OPENAPI_PATH',
     flag: { name: 'openapi', kind: 'repeatable', argument: '<path>', help: "the API's OpenAPI document: labels, coverage; repeatable" },
     inFile: true,
-    value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], {
-      error: openapiRule,
-    }),
-    schema: z.union([z.string(), z.array(z.string()).min(1)]),
-    text: commaList,
-    isPath: true,
+    ...openapiPaths,
     purpose: "the API's OpenAPI documents",
     description:
       "The API's contract: the path of an OpenAPI document (3.0, 3.1, or Swagger 2.0; " +
@@ -555,12 +560,7 @@ export const SETTINGS = {
       help: 'the BASE OpenAPI document --openapi is compared with: its changes, weighed by the run; repeatable',
     },
     inFile: true,
-    value: z.union([filePath.transform((path) => [path]), z.array(filePath, { error: openapiRule }).min(1, { error: openapiRule })], {
-      error: openapiRule,
-    }),
-    schema: z.union([z.string(), z.array(z.string()).min(1)]),
-    text: commaList,
-    isPath: true,
+    ...openapiPaths,
     purpose: 'the OpenAPI documents the contract is compared with',
     description:
       'The BASE of the contract (openapi, HEAD): the path of an OpenAPI document, or an array of paths ' +
