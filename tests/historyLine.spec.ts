@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { historyRunSchema, isHistoryRun } from '../src/history/historyLine.js';
+import { historyRunOf, historyRunSchema, isHistoryRun, runIdentityOf } from '../src/history/historyLine.js';
+import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
 import { propertyParameters } from './support/properties.js';
 import { expect, test } from './support/test.js';
 
@@ -41,6 +42,7 @@ const validRun = {
       statuses: ['200', '503'],
       undeclaredStatuses: ['503'],
       schemaViolationCount: 1,
+      flakyFailedExecutionCount: 1,
     },
   ],
   contract: {
@@ -123,4 +125,25 @@ test('a "__proto__" key, as JSON.parse makes it, is refused by both', () => {
   const line = JSON.parse(JSON.stringify(validRun).replace('"endpoint":', '"__proto__":{},"endpoint":')) as unknown;
   expect(isHistoryRun(line)).toBe(false);
   expect(historyRunSchema.safeParse(line).success).toBe(false);
+});
+
+test('a line keeps the failed executions a retry made good where some were, and leaves the count out where none were', () => {
+  const { report } = buildQualityReport(
+    {
+      executions: [
+        { endpoint: 'GET /orders', statusCode: 503, responseTimeMs: 4 },
+        { endpoint: 'GET /users', statusCode: 503, responseTimeMs: 4 },
+      ],
+    },
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+  );
+  // As the reporter counts them: the failed call to /orders came from an attempt that a retry made good.
+  const endpoints = report.endpoints.map((entry) => ({ ...entry, flakyFailedExecutionCount: entry.endpoint === 'GET /orders' ? 1 : 0 }));
+  const line = historyRunOf({ ...report, endpoints }, runIdentityOf(0, {}));
+  expect(line.endpoints.map((entry) => [entry.endpoint, entry.flakyFailedExecutionCount])).toEqual([
+    ['GET /orders', 1],
+    ['GET /users', undefined],
+  ]);
+  expect(Object.hasOwn(line.endpoints[1]!, 'flakyFailedExecutionCount')).toBe(false);
+  expect(isHistoryRun(JSON.parse(JSON.stringify(line)))).toBe(true);
 });

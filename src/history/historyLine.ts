@@ -79,6 +79,8 @@ export const historyEndpointSchema = z.strictObject({
   undeclaredStatuses: z.array(statusCode).min(1).optional(),
   /** Only when some: its bodies off their operation's schema. */
   schemaViolationCount: z.int().min(1).optional(),
+  /** Only when some: its failed executions that a retry of the same test made good (the reporter's; src/history/flakiness.ts). */
+  flakyFailedExecutionCount: z.int().min(1).optional(),
 });
 
 /** What a line keeps of the report's contract section (besides its endpoints'): the coverage a baseline compares. */
@@ -138,6 +140,7 @@ export function historyRunOf(report: QualityReport, identity: RunIdentity): Hist
       p95: entry.responseTimeMs.p95,
       p99: entry.responseTimeMs.p99,
       latencyHistogram: entry.latencyHistogram,
+      ...(entry.flakyFailedExecutionCount ? { flakyFailedExecutionCount: entry.flakyFailedExecutionCount } : {}),
       ...contractOfEndpoint(entry, operations?.get(entry.endpoint)),
     })),
     ...(report.contract === undefined ? {} : { contract: historyContractOf(report.contract) }),
@@ -237,7 +240,7 @@ export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string
 
 const RUN_KEYS = new Set(Object.keys(historyRunSchema.shape));
 const ENDPOINT_KEYS = new Set(Object.keys(historyEndpointSchema.shape));
-const OPTIONAL_ENDPOINT_KEYS = ['conditionLists', 'statuses', 'undeclaredStatuses', 'schemaViolationCount'];
+const OPTIONAL_ENDPOINT_KEYS = ['conditionLists', 'statuses', 'undeclaredStatuses', 'schemaViolationCount', 'flakyFailedExecutionCount'];
 const REQUIRED_ENDPOINT_KEY_COUNT = ENDPOINT_KEYS.size - OPTIONAL_ENDPOINT_KEYS.length;
 const CONDITION_LIST_KEYS = new Set(['fingerprint', 'met', 'outside']);
 const STATUS_CODE = /^[1-5]\d\d$/;
@@ -267,7 +270,7 @@ function isHistoryEndpoint(value: unknown): boolean {
   const optional = OPTIONAL_ENDPOINT_KEYS.filter((key) => Object.hasOwn(value, key)).length;
   if (keys.length !== REQUIRED_ENDPOINT_KEY_COUNT + optional || !keys.every((key) => ENDPOINT_KEYS.has(key))) return false;
   const { endpoint, executionCount, failedExecutionCount, slowExecutionCount, noResponseCount, p50, p95, p99, latencyHistogram } = value;
-  const { conditionLists, statuses, undeclaredStatuses, schemaViolationCount } = value;
+  const { conditionLists, statuses, undeclaredStatuses, schemaViolationCount, flakyFailedExecutionCount } = value;
   return (
     typeof endpoint === 'string' &&
     endpoint.length > 0 &&
@@ -281,7 +284,8 @@ function isHistoryEndpoint(value: unknown): boolean {
       (Array.isArray(conditionLists) && conditionLists.length >= 1 && conditionLists.every(isConditionList))) &&
     (statuses === undefined || isStringList(statuses, 0, STATUS_CODE)) &&
     (undeclaredStatuses === undefined || isStringList(undeclaredStatuses, 1, STATUS_CODE)) &&
-    (schemaViolationCount === undefined || isCount(schemaViolationCount, 1))
+    (schemaViolationCount === undefined || isCount(schemaViolationCount, 1)) &&
+    (flakyFailedExecutionCount === undefined || isCount(flakyFailedExecutionCount, 1))
   );
 }
 
