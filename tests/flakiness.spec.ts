@@ -131,6 +131,16 @@ test('tests are scored by file, line and title: flaky is a retried run, skipped 
   ]);
 });
 
+test('a test listed twice in a run, as two projects run it, counts once in that run, by its worse outcome', () => {
+  const at = (outcome: TestOutcome['outcome']): TestOutcome => ({ file: 'tests/orders.spec.ts', line: 12, title: 'lists orders', outcome });
+  const runs: FlakinessRun[] = [
+    { commit: 'a', endpoints: [], tests: [at('passed'), at('flaky')] },
+    { commit: 'a', endpoints: [], tests: [at('failed'), at('passed')] },
+    { commit: 'a', endpoints: [], tests: [at('skipped'), at('passed')] },
+  ];
+  expect(scoreFlakiness(runs).tests).toMatchObject([{ ranIn: [0, 1, 2], failedIn: [0, 1], retriedIn: [0], flipFlopIn: [1] }]);
+});
+
 test('an endpoint whose calls failed partly in attempts a retry made good, partly for good, failed in that run', () => {
   const runs: FlakinessRun[] = [
     { commit: 'a', endpoints: [{ endpoint: 'GET /x', failedExecutionCount: 3, flakyFailedExecutionCount: 1 }] },

@@ -90,11 +90,11 @@ export interface FlakinessScores {
   readonly tests: readonly TestFlakiness[];
 }
 
-/** What became of a subject in one run: it did not run, passed, failed, or failed and a retry made good. */
+/** What became of a subject in one run, worst last: it did not run, passed, failed and a retry made good, failed. */
 const ABSENT = 0;
 const PASSED = 1;
-const FAILED = 2;
-const RETRIED = 3;
+const RETRIED = 2;
+const FAILED = 3;
 type Observation = typeof ABSENT | typeof PASSED | typeof FAILED | typeof RETRIED;
 
 /** Scores the last runs of a history (oldest first), per endpoint and per test; see docs/history.md. */
@@ -111,13 +111,15 @@ export function scoreFlakiness(runs: readonly FlakinessRun[], options: Flakiness
   const tests = new Map<string, { readonly test: TestOutcome; readonly seen: Observation[] }>();
   window.forEach((run, index) => {
     for (const entry of run.endpoints) {
-      observationsOf(endpoints, entry.endpoint, window.length)[index] = endpointObservation(entry);
+      const seen = observationsOf(endpoints, entry.endpoint, window.length);
+      seen[index] = worse(seen[index]!, endpointObservation(entry));
     }
     for (const test of run.tests ?? []) {
       const key = JSON.stringify([test.file, test.line, test.title]);
       const known = tests.get(key) ?? { test, seen: new Array<Observation>(window.length).fill(ABSENT) };
       tests.set(key, known);
-      known.seen[index] = TEST_OBSERVATIONS[test.outcome];
+      // The same test twice in a run (two projects run it) counts once, by its worse outcome.
+      known.seen[index] = worse(known.seen[index]!, TEST_OBSERVATIONS[test.outcome]);
     }
   });
 
@@ -139,6 +141,8 @@ const TEST_OBSERVATIONS: Readonly<Record<TestOutcomeName, Observation>> = {
   flaky: RETRIED,
   skipped: ABSENT,
 };
+
+const worse = (a: Observation, b: Observation): Observation => (a > b ? a : b);
 
 // A Map, never a property lookup: a label may be "GET /__proto__".
 function observationsOf(subjects: Map<string, Observation[]>, key: string, length: number): Observation[] {
