@@ -1,3 +1,4 @@
+import { compareCodeUnits, compareTests } from '../compareCodeUnits.js';
 import type { HistoryEndpoint } from './historyLine.js';
 
 /**
@@ -127,7 +128,7 @@ export function scoreFlakiness(runs: readonly FlakinessRun[], options: Flakiness
     firstRun,
     runCount: window.length,
     endpoints: [...endpoints]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareCodeUnits(a, b))
       .map(([endpoint, seen]) => ({ endpoint, ...flakinessOf(seen, commits, firstRun) })),
     tests: [...tests.values()]
       .sort((a, b) => compareTests(a.test, b.test))
@@ -157,12 +158,6 @@ function observationsOf(subjects: Map<string, Observation[]>, key: string, lengt
 function endpointObservation(entry: FlakinessRun['endpoints'][number]): Observation {
   if (entry.failedExecutionCount === 0) return PASSED;
   return (entry.flakyFailedExecutionCount ?? 0) >= entry.failedExecutionCount ? RETRIED : FAILED;
-}
-
-function compareTests(a: TestOutcome, b: TestOutcome): number {
-  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  if (a.line !== b.line) return a.line - b.line;
-  return a.title < b.title ? -1 : a.title > b.title ? 1 : 0;
 }
 
 function flakinessOf(seen: readonly Observation[], commits: readonly (string | undefined)[], firstRun: number): Flakiness {

@@ -1,5 +1,6 @@
 import { escapeControlCharacters } from '../../renderValue.js';
-import { compareTests, evidenceFor, type ChangeEvidence, type EvidenceIndex, type EvidenceTest } from './changeEvidence.js';
+import { compareTests } from '../../compareCodeUnits.js';
+import { evidenceFor, type ChangeEvidence, type EvidenceIndex, type EvidenceTest } from './changeEvidence.js';
 import type { ChangedOperation, ContractChange } from './contractChange.js';
 
 /**

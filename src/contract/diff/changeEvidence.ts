@@ -1,5 +1,5 @@
 import type { ContractChange } from './contractChange.js';
-import { compareCodeUnits } from '../../compareCodeUnits.js';
+import { compareTests } from '../../compareCodeUnits.js';
 
 /**
  * What a run's evidence says of the operations a contract change touches
@@ -118,11 +118,6 @@ function indexOf(source: EvidenceIndex['source'], runCount: number, testsKnown: 
     },
   ]);
   return { source, runCount, testsKnown, byKey: new Map(entries) };
-}
-
-/** Tests in order: by file, then line, then title. */
-export function compareTests(a: EvidenceTest, b: EvidenceTest): number {
-  return compareCodeUnits(a.file, b.file) || a.line - b.line || compareCodeUnits(a.title, b.title);
 }
 
 function testKey(test: EvidenceTest): string {
