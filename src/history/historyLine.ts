@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
 import { MAX_CONDITION_POSITION } from '../records/conditionsRecord.js';
-import { MAX_POSITIONS_LENGTH, countPositions } from '../summary/conditionTally.js';
+import { MAX_POSITIONS_LENGTH, metCountsMismatch } from '../summary/conditionTally.js';
 import { bucketRange } from '../summary/latencyHistogram.js';
 import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js';
 
@@ -51,9 +51,8 @@ const historyConditionListSchema = z
   })
   .check((context) => {
     const { met, metCounts } = context.value;
-    if (metCounts === undefined || metCounts.length === countPositions(met)) return;
-    const message = `metCounts holds ${metCounts.length} counts, but met holds ${countPositions(met)} positions: one count per position met`;
-    context.issues.push({ code: 'custom', message, input: metCounts, path: ['metCounts'] });
+    const message = metCountsMismatch(met, metCounts);
+    if (message !== undefined) context.issues.push({ code: 'custom', message, input: metCounts, path: ['metCounts'] });
   });
 
 /**
@@ -311,7 +310,7 @@ function isConditionList(value: unknown): boolean {
     (metCounts === undefined ||
       (Array.isArray(metCounts) &&
         (metCounts as unknown[]).every((count) => isCount(count, 1)) &&
-        metCounts.length === countPositions(met as string)))
+        metCountsMismatch(met as string, metCounts as number[]) === undefined))
   );
 }
 

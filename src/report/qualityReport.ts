@@ -10,7 +10,7 @@ import { ENDPOINT_TEST_LIMIT, FAILED_EXECUTION_LIMIT, type FailedExecution } fro
 import { FAILED_TEST_ENDPOINT_LIMIT, FAILED_TEST_LIMIT, type FailedTest } from '../summary/failedTests.js';
 import { contractCoverageSchema } from './contractSchemas.js';
 import { copySparseCounts } from '../summary/sparseCounts.js';
-import { MAX_POSITIONS_LENGTH, countPositions } from '../summary/conditionTally.js';
+import { MAX_POSITIONS_LENGTH, metCountsMismatch } from '../summary/conditionTally.js';
 import { MAX_CONDITION_POSITION } from '../records/conditionsRecord.js';
 import {
   bodyConformanceSchema,
@@ -302,14 +302,11 @@ export const endpointStatisticsSchema = z
           .check((context) => {
             // Counts that do not line up with the positions would be read as another position's calls.
             const { callCount, met, metCounts } = context.value;
-            if (metCounts === undefined) return;
-            const positionCount = countPositions(met);
             const problem =
-              metCounts.length !== positionCount
-                ? `metCounts holds ${metCounts.length} counts, but met holds ${positionCount} positions: one count per position met`
-                : metCounts.some((count) => count > callCount)
-                  ? `metCounts holds a count above callCount (${callCount}): no more calls met a position than were examined`
-                  : undefined;
+              metCountsMismatch(met, metCounts) ??
+              (metCounts?.some((count) => count > callCount) === true
+                ? `metCounts holds a count above callCount (${callCount}): no more calls met a position than were examined`
+                : undefined);
             if (problem !== undefined) context.issues.push({ code: 'custom', message: problem, input: metCounts, path: ['metCounts'] });
           }),
       )

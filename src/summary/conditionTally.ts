@@ -185,8 +185,20 @@ export function encodePositions(positions: Iterable<number>): string {
   return Buffer.from(bytes).toString('base64');
 }
 
+/**
+ * What is wrong with a list's counts (`metCounts`) against its positions (`met`): one count per position met, or the
+ * counts would be read as another position's calls. Undefined when they line up, or when there are none.
+ */
+export function metCountsMismatch(met: string, metCounts: readonly number[] | undefined): string | undefined {
+  if (metCounts === undefined) return undefined;
+  const positionCount = countPositions(met);
+  return metCounts.length === positionCount
+    ? undefined
+    : `metCounts holds ${metCounts.length} counts, but met holds ${positionCount} positions: one count per position met`;
+}
+
 /** How many positions a bit set holds (see {@link encodePositions}), counted without listing them. */
-export function countPositions(bits: string): number {
+function countPositions(bits: string): number {
   const bytes = Buffer.from(bits, 'base64');
   let count = 0;
   for (const byte of bytes) for (let rest = byte; rest !== 0; rest &= rest - 1) count++;
