@@ -1,4 +1,4 @@
-import { CHANGE_LEVELS, type ChangeLevel, type ContractChange } from '../contract/diff/contractChange.js';
+import { countByLevel, type ChangeLevel, type ContractChange } from '../contract/diff/contractChange.js';
 import { diffContracts } from '../contract/diff/diffContracts.js';
 import { weighChanges, weighedSummary, weighedSummaryLine, type WeighedChange } from '../evaluation/weighedChanges.js';
 import { loadContract } from '../contract/loadContract.js';
@@ -81,14 +81,11 @@ export async function contractDiffCommand(context: CommandContext): Promise<numb
   let file: ContractDiffFile;
   let line: string;
   if (weights === undefined) {
-    const summary = Object.fromEntries(
-      CHANGE_LEVELS.map((level) => [level, changes.filter((change) => change.level === level).length]),
-    ) as Record<ChangeLevel, number>;
+    const summary = countByLevel(changes);
     file = { ...documentNames, summary, changes };
     line = summaryLine(summary);
   } else {
-    const basePaths = basePathsIn(head, base);
-    const weighed = weighChanges(changes, base, head, weights, (change) => basePaths(change.operation));
+    const weighed = weighChanges(changes, base, head, weights, basePathsIn(head, base));
     const { index } = weights;
     const evidence: EvidenceSource = {
       source: index.source,

@@ -15,13 +15,12 @@ import { conditionWeightsOfReport, weighChanges, weighedSummary, type WeighedCha
  * then warning, then info, each level in the diff's order. Pure.
  */
 export function contractChangesOf(report: QualityReport, base: Contract, head: Contract): ContractChanges {
-  const basePaths = basePathsIn(head, base);
   const weighed = weighChanges(
     diffContracts(base, head),
     base,
     head,
     { index: evidenceIndexOfReport(report), conditions: conditionWeightsOfReport(report) },
-    (change) => basePaths(change.operation),
+    basePathsIn(head, base),
   );
   const ordered = CHANGE_LEVELS.flatMap((level) => weighed.filter((change) => change.level === level));
   const listed = ordered.slice(0, MAX_LISTED_CONTRACT_CHANGES);

@@ -1,7 +1,7 @@
 import { conditionsOfOperation, type Condition } from '../contract/conditions.js';
 import type { Contract } from '../contract/contract.js';
 import { evidenceFor, operationKey, type ChangeEvidence, type EvidenceIndex } from '../contract/diff/changeEvidence.js';
-import type { ContractChange } from '../contract/diff/contractChange.js';
+import type { ChangedOperation, ContractChange } from '../contract/diff/contractChange.js';
 import type { Presence, WeighedChange } from '../contract/diff/weighedChange.js';
 import type { HistoryRun } from '../history/historyLine.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -94,10 +94,10 @@ export function weighChanges(
   base: Contract,
   head: Contract,
   weights: ChangeWeights,
-  basePathsOf: (change: ContractChange) => readonly string[] = () => [''],
+  basePathsOf: (operation: ChangedOperation) => readonly string[] = () => [''],
 ): WeighedChange[] {
   return changes.map((change) => {
-    const evidence: ChangeEvidence = evidenceFor(change, weights.index, basePathsOf(change));
+    const evidence: ChangeEvidence = evidenceFor(change, weights.index, basePathsOf(change.operation));
     if (!evidence.exercised) return { ...change, evidence: { exercised: false } };
     const presence = presenceOf(change, evidence.labels, base, head, weights.conditions);
     return {
@@ -127,14 +127,12 @@ function presenceOf(
   )
     return undefined;
   const endpoints = [...new Set(labels.map(operationKey))].map((key) => conditions.get(key)).filter((entry) => entry !== undefined);
+  const key = operationKey(`${change.operation.method} ${change.operation.path}`);
   for (const [contract, pointer] of [
     [base, change.base],
     [head, change.head],
   ] as const) {
-    const index = contract.operations.findIndex(
-      (operation) =>
-        operationKey(`${operation.method} ${operation.path}`) === operationKey(`${change.operation.method} ${change.operation.path}`),
-    );
+    const index = contract.operations.findIndex((operation) => operationKey(`${operation.method} ${operation.path}`) === key);
     if (index < 0 || (pointer === undefined && subject.kind !== 'parameter')) continue;
     const listed = conditionsOfOperation(contract, index);
     const counted = endpoints.map((entry) => entry.lists.get(listed.fingerprint)).filter((tally) => tally !== undefined);

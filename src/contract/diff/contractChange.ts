@@ -12,6 +12,13 @@ import type { ChangeRule } from './changeRules.js';
 export const CHANGE_LEVELS = ['breaking', 'warning', 'info'] as const;
 export type ChangeLevel = (typeof CHANGE_LEVELS)[number];
 
+/** How many changes of each level. */
+export function countByLevel(changes: readonly Pick<ContractChange, 'level'>[]): Record<ChangeLevel, number> {
+  const counts: Record<ChangeLevel, number> = { breaking: 0, warning: 0, info: 0 };
+  for (const { level } of changes) counts[level]++;
+  return counts;
+}
+
 /** The operation a change touches: as HEAD declares it, or as BASE did when HEAD has it no more. */
 export interface ChangedOperation {
   readonly method: string;

@@ -1,5 +1,5 @@
 import type { EvidenceTest } from './changeEvidence.js';
-import { CHANGE_LEVELS, type ChangeLevel, type ContractChange } from './contractChange.js';
+import { countByLevel, type ChangeLevel, type ContractChange } from './contractChange.js';
 
 /**
  * A contract change weighed by a run's evidence (issue 38): what the
@@ -45,9 +45,8 @@ export interface WeighedSummary extends Readonly<Record<ChangeLevel, number>> {
 }
 
 export function weighedSummary(changes: readonly WeighedChange[]): WeighedSummary {
-  const counts = Object.fromEntries(CHANGE_LEVELS.map((level) => [level, changes.filter((change) => change.level === level).length]));
   const breakingExercised = changes.filter((change) => change.level === 'breaking' && change.evidence.exercised).length;
-  return { ...(counts as Record<ChangeLevel, number>), breakingExercised };
+  return { ...countByLevel(changes), breakingExercised };
 }
 
 /** What the evidence is: whether it names tests, and how many runs it adds up. */
