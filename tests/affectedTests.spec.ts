@@ -169,7 +169,7 @@ test('a history names no tests: its exercised operations are said tests unknown,
     notes: [
       "untested: GET /pets (1 change): no test in the history's 2 runs calls it",
       "tests unknown: GET /users/{id} (1 change): 3 calls in the history's 2 runs, " +
-        'history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)',
+        'some history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)',
     ],
   });
 });
@@ -199,4 +199,42 @@ test('a report of a run cut short says so first: the tests that did not run are 
     ],
   });
   expect(JSON.parse(formatAffectedTests(affected, index, 'json').text)).toMatchObject({ evidence: { cutShort: 'interrupted' } });
+});
+
+test('a history whose every line names its tests names the tests that called an operation in any of its runs, none unlisted', () => {
+  const index = evidenceIndexOfHistory([
+    {
+      endpoints: [
+        { endpoint: 'GET /pets', executionCount: 1 },
+        { endpoint: 'GET /users/:id', executionCount: 2 },
+      ],
+      tests: [
+        { file: 'b.spec.ts', line: 4, title: 'b.spec.ts › reads one', endpoints: [1] },
+        { file: 'p.spec.ts', line: 1, title: 'p.spec.ts › pets', endpoints: [0] },
+        { file: 'z.spec.ts', line: 9, title: 'z.spec.ts › later' },
+      ],
+    },
+    {
+      endpoints: [{ endpoint: 'GET /users/{id}', executionCount: 3 }],
+      tests: [
+        { file: 'a.spec.ts', line: 2, title: 'a.spec.ts › reads', endpoints: [0] },
+        { file: 'b.spec.ts', line: 4, title: 'b.spec.ts › reads one', endpoints: [0] },
+      ],
+    },
+  ]);
+  expect(formatAffectedTests(affectedTests([changeOf('GET /users/{id}')], index), index, 'files')).toEqual({
+    text: 'a.spec.ts\nb.spec.ts\n',
+    notes: [],
+  });
+});
+
+test('a history with one line that names no tests says its tests are unknown, though its other lines name some', () => {
+  const index = evidenceIndexOfHistory([
+    { endpoints: [{ endpoint: 'GET /users/:id', executionCount: 3 }] },
+    { endpoints: [{ endpoint: 'GET /users/:id', executionCount: 1 }], tests: [{ file: 'a.spec.ts', line: 2, title: 'a', endpoints: [0] }] },
+  ]);
+  expect(formatAffectedTests(affectedTests([changeOf('GET /users/{id}')], index), index, 'files').notes).toEqual([
+    "tests unknown: GET /users/{id} (1 change): 4 calls in the history's 2 runs, " +
+      'some history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)',
+  ]);
 });

@@ -52,6 +52,10 @@ const validRun = {
     coveredConditionCount: 8,
     uncalledOperations: ['DELETE /orders/{id}'],
   },
+  tests: [
+    { file: 'orders.spec.ts', line: 3, title: 'orders.spec.ts › lists orders', outcome: 'flaky', endpoints: [0] },
+    { file: 'orders.spec.ts', line: 9, title: 'orders.spec.ts › later', outcome: 'skipped' },
+  ],
 };
 
 /** A value to put somewhere a line holds one: of every JSON type, and the edges of the rules. */
@@ -87,6 +91,12 @@ const paths: readonly (readonly (string | number)[])[] = [
   ['endpoints', 0, 'conditionLists', 0, 'metCounts', 8],
   ...Object.keys(validRun.contract).map((key) => ['contract', key]),
   ['contract', 'uncalledOperations', 0],
+  ...['file', 'line', 'title', 'outcome', 'endpoints', 'extra'].map((key) => ['tests', 0, key]),
+  ['tests', 0, 'endpoints', 0],
+  ['tests', 0, 'endpoints', 1],
+  ['tests', 1, 'endpoints'],
+  ['tests', 0],
+  ['tests', 2],
   ['endpoints', 0],
   ['endpoints', 1],
   ['extra'],
@@ -146,4 +156,60 @@ test('a line keeps the failed executions a retry made good where some were, and 
   ]);
   expect(Object.hasOwn(line.endpoints[1]!, 'flakyFailedExecutionCount')).toBe(false);
   expect(isHistoryRun(JSON.parse(JSON.stringify(line)))).toBe(true);
+});
+
+test(`a line the reporter writes holds every test of the run: its file, line, title and outcome (a pass on a retry flaky, pending \
+skipped, an interrupted test left out), and the endpoints its calls reached as positions in the line's endpoints`, () => {
+  const { report } = buildQualityReport(
+    {
+      executions: [
+        { endpoint: 'GET /orders', statusCode: 200, responseTimeMs: 4 },
+        { endpoint: 'GET /users', statusCode: 503, responseTimeMs: 4 },
+      ],
+    },
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+  );
+  const test = { file: 'orders.spec.ts', durationMs: 1, suite: ['orders.spec.ts'], retries: 0 };
+  const line = historyRunOf(report, runIdentityOf(0, {}), [
+    {
+      ...test,
+      line: 3,
+      name: 'orders.spec.ts › lists',
+      status: 'passed',
+      flaky: false,
+      endpoints: ['GET /users', 'GET /orders', 'GET /users'],
+    },
+    { ...test, line: 9, name: 'orders.spec.ts › retried', status: 'passed', flaky: true, endpoints: ['GET /users'] },
+    { ...test, line: 12, name: 'orders.spec.ts › broken', status: 'failed', flaky: false, endpoints: ['GET /users'] },
+    { ...test, line: 20, name: 'orders.spec.ts › later', status: 'skipped', flaky: false },
+    { ...test, line: 24, name: 'orders.spec.ts › fixme', status: 'pending', flaky: false, endpoints: [] },
+    { ...test, line: 30, name: 'orders.spec.ts › cut short', status: 'other', flaky: false, endpoints: ['GET /orders'] },
+  ]);
+  expect(JSON.stringify(line.tests)).toBe(
+    '[{"file":"orders.spec.ts","line":3,"title":"orders.spec.ts › lists","outcome":"passed","endpoints":[0,1]},' +
+      '{"file":"orders.spec.ts","line":9,"title":"orders.spec.ts › retried","outcome":"flaky","endpoints":[1]},' +
+      '{"file":"orders.spec.ts","line":12,"title":"orders.spec.ts › broken","outcome":"failed","endpoints":[1]},' +
+      '{"file":"orders.spec.ts","line":20,"title":"orders.spec.ts › later","outcome":"skipped"},' +
+      '{"file":"orders.spec.ts","line":24,"title":"orders.spec.ts › fixme","outcome":"skipped"}]',
+  );
+  expect(line.endpoints.map(({ endpoint }) => endpoint)).toEqual(['GET /orders', 'GET /users']);
+  expect(isHistoryRun(JSON.parse(JSON.stringify(line)))).toBe(true);
+});
+
+test("a line without the run's tests (the command's, from record files) has no tests field", () => {
+  const { report } = buildQualityReport(
+    { executions: [{ endpoint: 'GET /orders', statusCode: 200, responseTimeMs: 4 }] },
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+  );
+  expect(Object.hasOwn(historyRunOf(report, runIdentityOf(0, {})), 'tests')).toBe(false);
+});
+
+test("a test's endpoint past the line's endpoints, or out of order, is refused by both checks, naming the field", () => {
+  for (const endpoints of [[1], [0, 0]]) {
+    const line = { ...validRun, tests: [{ file: 'a.spec.ts', line: 1, title: 'a', outcome: 'passed', endpoints }] };
+    expect(isHistoryRun(line)).toBe(false);
+    const parsed = historyRunSchema.safeParse(line);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map(({ path }) => path)).toEqual([['tests', 0, 'endpoints']]);
+  }
 });

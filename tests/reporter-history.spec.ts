@@ -61,3 +61,40 @@ test('a run of part of the suite is judged against the history, not appended to 
   expect([asked.exitCode, asked.stderr]).toStrictEqual([0, '']);
   expect(await historyRuns(project)).toBe(2);
 });
+
+test(`the line a Playwright run appends holds every test: its file, line, title and outcome, and the endpoints its calls \
+reached as positions in the line's endpoints`, async () => {
+  const retried = `import { test, expect } from '@playwright/test';
+import { recordExecution } from 'quality-evidence/reporter';
+test('lists orders', async () => {
+  await recordExecution({ statusCode: 200, endpoint: 'GET /orders', responseTimeMs: 12 });
+  await recordExecution({ statusCode: 200, endpoint: 'GET /invoices', responseTimeMs: 9 });
+});
+test('retried', async ({}, testInfo) => {
+  await recordExecution({ statusCode: testInfo.retry === 0 ? 503 : 200, endpoint: 'GET /orders', responseTimeMs: 5 });
+  expect(testInfo.retry).toBe(1);
+});
+test('broken', async () => {
+  await recordExecution({ statusCode: 500, endpoint: 'GET /invoices', responseTimeMs: 5 });
+  expect(1).toBe(2);
+});
+test.skip('later', async () => {});
+`;
+  const project = await createPlaywrightProject({
+    'playwright.config.ts': config.replace('workers: 1,', 'workers: 1,\n  retries: 1,'),
+    'tests/orders.spec.ts': retried,
+  });
+  const run = await runPlaywright(project, ['test']);
+  expect(run.exitCode).toBe(1);
+  const line = JSON.parse((await readFile(join(project, 'out/history.jsonl'), 'utf8')).trimEnd().split('\n')[1]!) as {
+    endpoints: { endpoint: string }[];
+    tests: unknown;
+  };
+  expect(line.endpoints.map(({ endpoint }) => endpoint)).toStrictEqual(['GET /invoices', 'GET /orders']);
+  expect(line.tests).toStrictEqual([
+    { file: 'orders.spec.ts', line: 3, title: 'orders.spec.ts › lists orders', outcome: 'passed', endpoints: [0, 1] },
+    { file: 'orders.spec.ts', line: 7, title: 'orders.spec.ts › retried', outcome: 'flaky', endpoints: [1] },
+    { file: 'orders.spec.ts', line: 11, title: 'orders.spec.ts › broken', outcome: 'failed', endpoints: [0] },
+    { file: 'orders.spec.ts', line: 15, title: 'orders.spec.ts › later', outcome: 'skipped' },
+  ]);
+});

@@ -211,7 +211,10 @@ export default class QualityEvidenceReporter implements Reporter {
       });
       // The exports' time is the run's: from Playwright's start to its end.
       const startedAtMs = Math.min(runHost.clock.now(), result.startTime.getTime());
-      const { report, files, warnings } = await opened.publish(finished, { startedAtMs, tests: runTestsOf(this.rootSuite, this.rootDir) });
+      const { report, files, warnings } = await opened.publish(finished, {
+        startedAtMs,
+        tests: runTestsOf(this.rootSuite, this.rootDir, (tests) => opened.run.endpointsOfTests(tests)),
+      });
       // Each spec file with unrecorded calls is read once, to tell which file takes test from @playwright/test.
       const unrecordedSpecs = await Promise.all(
         [...unrecordedByFile].map(async ([spec, count]) => ({ spec, count, source: await testSourceOfFile(spec, host.fileSystem) })),

@@ -1,5 +1,6 @@
 import type { Suite, TestCase } from '@playwright/test/reporter';
 import type { RunTest } from '../../src/exports/exportContext.js';
+import type { TestIdentity } from '../../src/summary/endpointEvidence.js';
 import { testIdentityOf } from './feedAttempts.js';
 
 /**
@@ -7,16 +8,25 @@ import { testIdentityOf } from './feedAttempts.js';
  * outcome of each: expected is passed (a test expected to fail that failed
  * too), unexpected is failed, flaky is passed and flaky, skipped is skipped;
  * a test whose last attempt was interrupted is `other`. The counts are the
- * report's `tests`: passed here is its passed and flaky together.
+ * report's `tests`: passed here is its passed and flaky together. Given
+ * the run's `endpointsOfTests` (once it finished), each test names the
+ * endpoints its calls reached, which the history line keeps.
  */
-export function runTestsOf(suite: Suite | undefined, rootDir: string): RunTest[] {
-  return (suite?.allTests() ?? []).map((test) => runTestOf(test, rootDir));
+export function runTestsOf(
+  suite: Suite | undefined,
+  rootDir: string,
+  endpointsOfTests?: (tests: readonly TestIdentity[]) => readonly (readonly string[])[],
+): RunTest[] {
+  const tests = suite?.allTests() ?? [];
+  const identities = tests.map((test) => testIdentityOf(test, rootDir));
+  const endpoints = endpointsOfTests?.(identities);
+  return tests.map((test, index) => runTestOf(test, identities[index]!, endpoints?.[index]));
 }
 
-function runTestOf(test: TestCase, rootDir: string): RunTest {
+function runTestOf(test: TestCase, identity: TestIdentity, endpoints: readonly string[] | undefined): RunTest {
   const last = test.results[test.results.length - 1];
   const outcome = test.outcome();
-  const { title, file, line } = testIdentityOf(test, rootDir);
+  const { title, file, line } = identity;
   const project = test.parent.project()?.name;
   // The describe blocks between the file and the test, the file first.
   const path = test.titlePath().slice(2, -1).filter(Boolean);
@@ -34,6 +44,7 @@ function runTestOf(test: TestCase, rootDir: string): RunTest {
     flaky: outcome === 'flaky',
     ...(project === undefined || project === '' ? {} : { project }),
     ...(message === undefined ? {} : { message }),
+    ...(endpoints === undefined ? {} : { endpoints }),
   };
 }
 

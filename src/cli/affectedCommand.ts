@@ -70,7 +70,7 @@ Prints the tests whose recorded calls reach an operation that changes from
 the BASE OpenAPI document to HEAD (docs/contract-diff.md#the-tests-to-run-affected): a change to a
 shared component reaches every operation using it. The evidence is a
 report of the Playwright reporter (its tests per endpoint), or a history
-file (its runs' calls; history lines name no tests yet). Every changed
+file (its runs' calls, and tests where its lines name them). Every changed
 operation no test calls is named on stderr as untested, and so is one
 whose tests the evidence cannot name all of. Nothing is printed when no
 test is affected: check for that before handing the output to Playwright,

@@ -51,6 +51,8 @@ export interface RunTest {
   readonly project?: string | undefined;
   /** Why it failed: the first line of its last attempt's first error. */
   readonly message?: string | undefined;
+  /** The labels of the endpoints its calls reached, as the report names them (EvidenceRun.endpointsOfTests): the history line keeps them. */
+  readonly endpoints?: readonly string[] | undefined;
 }
 
 /** The run as CI names it: each value only where CI's variables give it. */

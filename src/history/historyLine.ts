@@ -12,8 +12,9 @@ import { runIdentityShape, type RunIdentity } from '../report/historySchemas.js'
  * what trends and a baseline need of a run, per endpoint: counts, three
  * exact percentiles and the latency histogram; and, for a run judged
  * against a contract, what a baseline needs to compare the contract and its
- * conditions as a baseline report's contract section compares. Never a
- * body, a header, a query string or a test's name.
+ * conditions as a baseline report's contract section compares; and, from
+ * the Playwright reporter, each test's place, title and outcome with the
+ * endpoints its calls reached. Never a body, a header or a query string.
  */
 
 /** The version of the history file's lines; raised on any incompatible change. */
@@ -92,8 +93,25 @@ export const historyContractSchema = z.strictObject({
   uncalledOperations: z.array(z.string().min(1)),
 });
 
-/** One run, as a line of the history file. */
-export const historyRunSchema = z.strictObject({
+/** How a test of the run ended, as Playwright's outcome names it (`expected` is passed, `unexpected` failed). */
+export const historyTestOutcomeSchema = z.enum(['passed', 'failed', 'flaky', 'skipped']);
+
+/**
+ * One test of a run (the reporter's lines only): its file (relative to the
+ * Playwright project's root), the line of its declaration, its title path
+ * without the project, its outcome, and the endpoints its calls reached as
+ * positions in the line's `endpoints` (a label is long, a position a digit
+ * or two), ascending; absent when it reached none.
+ */
+export const historyTestSchema = z.strictObject({
+  file: z.string().min(1),
+  line: z.int().min(1),
+  title: z.string().min(1),
+  outcome: historyTestOutcomeSchema,
+  endpoints: z.array(z.int().min(0)).min(1).optional(),
+});
+
+const historyRunObject = z.strictObject({
   ...runIdentityShape,
   environment: z.string(),
   slowResponseThresholdMs: count,
@@ -106,19 +124,54 @@ export const historyRunSchema = z.strictObject({
   endpoints: z.array(historyEndpointSchema),
   /** Only for a run judged against a contract; absent in lines of versions before condition coverage. */
   contract: historyContractSchema.optional(),
+  /** Only in lines the Playwright reporter writes: every test of the run, in Playwright's order; absent in lines of versions before them. */
+  tests: z.array(historyTestSchema).optional(),
 });
+
+// A test's endpoints are positions in the line's endpoints, strictly ascending.
+function checkTestEndpoints(
+  context: z.core.ParsePayload<{ endpoints: readonly unknown[]; tests?: readonly HistoryTest[] | undefined }>,
+): void {
+  const { endpoints, tests } = context.value;
+  tests?.forEach((test, index) => {
+    const positions = test.endpoints ?? [];
+    if (positions.every((position, at) => position < endpoints.length && (at === 0 || position > positions[at - 1]!))) return;
+    const message = `a test's endpoints are positions in the line's ${endpoints.length} endpoints, strictly ascending`;
+    context.issues.push({ code: 'custom', message, input: test.endpoints, path: ['tests', index, 'endpoints'] });
+  });
+}
+
+/** One run, as a line of the history file. */
+export const historyRunSchema = historyRunObject.check(checkTestEndpoints);
 
 export type HistoryRun = z.infer<typeof historyRunSchema>;
 export type HistoryEndpoint = z.infer<typeof historyEndpointSchema>;
 export type HistoryContract = z.infer<typeof historyContractSchema>;
 export type HistoryConditionList = z.infer<typeof historyConditionListSchema>;
+export type HistoryTest = z.infer<typeof historyTestSchema>;
+
+/**
+ * A test of the run as its feeder gives it (the exports' RunTest is one,
+ * from the Playwright reporter): its place, its title, its status, whether a
+ * retry made it pass, and the labels of the endpoints its calls reached.
+ */
+export interface TestOfRun {
+  readonly file: string;
+  readonly line: number;
+  /** Its title path without the project. */
+  readonly name: string;
+  readonly status: 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
+  readonly flaky: boolean;
+  readonly endpoints?: readonly string[] | undefined;
+}
 
 /**
  * The line a run appends: its identity, its totals and each endpoint's
  * counts, percentiles and histogram; with a contract section, its coverage
- * and what each operation's endpoint met of its conditions.
+ * and what each operation's endpoint met of its conditions; given the run's
+ * tests (the reporter's), each test with its outcome and the endpoints it reached.
  */
-export function historyRunOf(report: QualityReport, identity: RunIdentity): HistoryRun {
+export function historyRunOf(report: QualityReport, identity: RunIdentity, tests?: readonly TestOfRun[]): HistoryRun {
   const operations = report.contract === undefined ? undefined : operationsByLabel(report.contract);
   return {
     ...identity,
@@ -143,7 +196,32 @@ export function historyRunOf(report: QualityReport, identity: RunIdentity): Hist
       ...contractOfEndpoint(entry, operations?.get(entry.endpoint)),
     })),
     ...(report.contract === undefined ? {} : { contract: historyContractOf(report.contract) }),
+    ...(tests === undefined ? {} : { tests: historyTestsOf(tests, report.endpoints) }),
   };
+}
+
+const OUTCOMES: Readonly<Record<Exclude<TestOfRun['status'], 'other'>, HistoryTest['outcome']>> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  pending: 'skipped',
+};
+
+/**
+ * Each test with its outcome (a test passed on a retry is `flaky`) and its
+ * endpoints' positions in the line. A test whose last attempt was
+ * interrupted (`other`) ended neither way and is left out; a label the
+ * report does not list (none should be) too.
+ */
+function historyTestsOf(tests: readonly TestOfRun[], endpoints: QualityReport['endpoints']): HistoryTest[] {
+  // A Map, never a property lookup: a label may be "GET /__proto__".
+  const positions = new Map(endpoints.map(({ endpoint }, index) => [endpoint, index]));
+  return tests.flatMap(({ file, line, name, status, flaky, endpoints: labels = [] }) => {
+    if (status === 'other') return [];
+    const reached = [...new Set(labels.flatMap((label) => positions.get(label) ?? []))].sort((a, b) => a - b);
+    const outcome = status === 'passed' && flaky ? 'flaky' : OUTCOMES[status];
+    return [{ file, line, title: name, outcome, ...(reached.length === 0 ? {} : { endpoints: reached }) }];
+  });
 }
 
 type ContractSection = NonNullable<QualityReport['contract']>;
@@ -237,7 +315,7 @@ export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string
   };
 }
 
-const RUN_KEYS = new Set(Object.keys(historyRunSchema.shape));
+const RUN_KEYS = new Set(Object.keys(historyRunObject.shape));
 const ENDPOINT_KEYS = new Set(Object.keys(historyEndpointSchema.shape));
 const OPTIONAL_ENDPOINT_KEYS = ['conditionLists', 'statuses', 'undeclaredStatuses', 'schemaViolationCount', 'flakyFailedExecutionCount'];
 const REQUIRED_ENDPOINT_KEY_COUNT = ENDPOINT_KEYS.size - OPTIONAL_ENDPOINT_KEYS.length;
@@ -246,12 +324,15 @@ const STATUS_CODE = /^[1-5]\d\d$/;
 const FINGERPRINT = /^[0-9a-f]{16}$/;
 const HISTOGRAM_KEYS = new Set(['relativeAccuracy', 'zeroCount', 'bins']);
 
-/** The run's own fields checked by zod, its endpoints left to the fast check below. */
-const runFieldsSchema = historyRunSchema.extend({ endpoints: z.array(z.unknown()) });
+const TEST_KEYS = new Set(Object.keys(historyTestSchema.shape));
+const TEST_OUTCOMES = new Set<unknown>(historyTestOutcomeSchema.options);
+
+/** The run's own fields checked by zod, its endpoints and tests left to the fast checks below. */
+const runFieldsSchema = historyRunObject.extend({ endpoints: z.array(z.unknown()), tests: z.array(z.unknown()).optional() });
 
 /**
  * Whether a parsed line is a run of {@link historyRunSchema}, checked by hand
- * for its endpoints and histograms (a history of 100 runs of 200 endpoints
+ * for its endpoints, histograms and tests (a history of 100 runs of 200 endpoints
  * holds 20,000 of them: zod took 360 ms where this takes a few). Sound, not
  * complete: true only for what the schema accepts (tests/historyFile.spec.ts
  * holds it to the schema); a false sends the line to the schema, for its
@@ -260,7 +341,36 @@ const runFieldsSchema = historyRunSchema.extend({ endpoints: z.array(z.unknown()
 export function isHistoryRun(value: unknown): value is HistoryRun {
   if (!isPlainObject(value) || !Object.keys(value).every((key) => RUN_KEYS.has(key))) return false;
   if (!runFieldsSchema.safeParse(value).success) return false;
-  return (value['endpoints'] as unknown[]).every(isHistoryEndpoint);
+  const endpointCount = (value['endpoints'] as unknown[]).length;
+  const tests = value['tests'] as unknown[] | undefined;
+  return (
+    (value['endpoints'] as unknown[]).every(isHistoryEndpoint) &&
+    (tests === undefined || tests.every((test) => isHistoryTest(test, endpointCount)))
+  );
+}
+
+function isHistoryTest(value: unknown, endpointCount: number): boolean {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  const { file, line, title, outcome, endpoints } = value;
+  if (keys.length !== TEST_KEYS.size - (endpoints === undefined ? 1 : 0) || !keys.every((key) => TEST_KEYS.has(key))) return false;
+  return (
+    typeof file === 'string' &&
+    file.length > 0 &&
+    isCount(line, 1) &&
+    typeof title === 'string' &&
+    title.length > 0 &&
+    TEST_OUTCOMES.has(outcome) &&
+    (endpoints === undefined ||
+      (Array.isArray(endpoints) &&
+        endpoints.length >= 1 &&
+        (endpoints as unknown[]).every(
+          (position, at) =>
+            isCount(position, 0) &&
+            (position as number) < endpointCount &&
+            (at === 0 || (position as number) > (endpoints[at - 1] as number)),
+        )))
+  );
 }
 
 function isHistoryEndpoint(value: unknown): boolean {

@@ -23,7 +23,7 @@ import {
   type ExecutionStatistics,
 } from '../summary/executionAccumulator.js';
 import { judgeReport, type Judgement } from '../evaluation/judgeReport.js';
-import { testKeyOf } from '../summary/endpointEvidence.js';
+import { testKeyOf, type TestIdentity } from '../summary/endpointEvidence.js';
 import { failedTestsOf, type FailedTestFact } from '../summary/failedTests.js';
 import type { SampledCall } from '../summary/spanSample.js';
 import { RecordIntake, tooManyEndpoints, type RecordOrigin } from './recordIntake.js';
@@ -102,6 +102,13 @@ export interface EvidenceRun {
    * part of the report: a report is the same bytes with or without it.
    */
   spans(): readonly SampledCall[] | undefined;
+  /**
+   * For each test given, the labels of the endpoints its calls reached, as
+   * the report names them (code-unit order), once `finish` gave the report
+   * (before, labels a run learns are not final): what a history line keeps
+   * of each test. Every test counted, none capped as the report's lists are.
+   */
+  endpointsOfTests(tests: readonly TestIdentity[]): string[][];
 }
 
 /** The rules a run labels by: its settings', and the operations of the contract it is judged by, when it has one. */
@@ -219,6 +226,10 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
     },
     spans() {
       return spans;
+    },
+    endpointsOfTests(tests) {
+      const found = intake.accumulator.endpointsOfTests(new Set(tests.map(testKeyOf)));
+      return tests.map((test) => (found.get(testKeyOf(test)) ?? []).map(({ endpoint }) => endpoint).sort(compareCodeUnits));
     },
   };
 }

@@ -319,7 +319,9 @@ export async function publishReport(
             {
               path: history.path,
               role: HISTORY_FILE,
-              content: historyTextOfLines([...lines, JSON.stringify(historyRunOf(report, stamp.identity))].slice(-history.limit)),
+              content: historyTextOfLines(
+                [...lines, JSON.stringify(historyRunOf(report, stamp.identity, exportContext.tests))].slice(-history.limit),
+              ),
             },
           ];
     // The renderings and the exports first, then the history, the JSON report last.

@@ -111,7 +111,7 @@ function notesOf(affected: AffectedTests, index: EvidenceIndex): string[] {
   const evidence = index.source === 'report' ? 'the report' : `the history's ${plural(index.runCount, 'run')}`;
   const why =
     index.source === 'history'
-      ? 'history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)'
+      ? 'some history lines name no tests (docs/contract-diff.md#the-tests-to-run-affected)'
       : 'the report names no tests (the command made it from record files, not the Playwright reporter)';
   const cutShort =
     index.cutShort === undefined

@@ -150,15 +150,34 @@ export function evidenceIndexOfReport(report: {
   return runStatus === 'interrupted' || runStatus === 'timedout' ? { ...index, cutShort: runStatus } : index;
 }
 
+/** A test of a history line (HistoryRun's `tests`): its endpoints are positions in the line's endpoints. */
+export interface HistoryEvidenceTest extends EvidenceTest {
+  readonly endpoints?: readonly number[] | undefined;
+}
+
 /**
  * The evidence of a history file's runs, all of them (the file keeps the
- * last `historyLimit`): each endpoint's calls added up. History lines name
- * no tests, so the index says tests are unknown (docs/contract-diff.md#the-tests-to-run-affected).
+ * last `historyLimit`): each endpoint's calls added up, and the tests that
+ * called it in any run, every one (lines hold them all, uncapped). Tests are
+ * known only when every run's line holds its tests (the reporter's lines
+ * do; the command's, from record files, and those of earlier versions do
+ * not): a run without them made calls no test can be named for
+ * (docs/contract-diff.md#the-tests-to-run-affected).
  */
-export function evidenceIndexOfHistory(runs: readonly { readonly endpoints: readonly EndpointEvidence[] }[]): EvidenceIndex {
+export function evidenceIndexOfHistory(
+  runs: readonly { readonly endpoints: readonly EndpointEvidence[]; readonly tests?: readonly HistoryEvidenceTest[] | undefined }[],
+): EvidenceIndex {
   const byKey = new Map<string, Tally>();
-  for (const run of runs) for (const endpoint of run.endpoints) tallyOf(byKey, endpoint.endpoint).calls += endpoint.executionCount;
-  return indexOf('history', runs.length, false, byKey);
+  for (const run of runs) {
+    const tallies = run.endpoints.map((endpoint) => {
+      const tally = tallyOf(byKey, endpoint.endpoint);
+      tally.calls += endpoint.executionCount;
+      return tally;
+    });
+    for (const { file, line, title, endpoints = [] } of run.tests ?? [])
+      for (const position of endpoints) tallies[position]?.tests.set(testKey({ file, line, title }), { file, line, title });
+  }
+  return indexOf('history', runs.length, runs.length > 0 && runs.every((run) => run.tests !== undefined), byKey);
 }
 
 /**
