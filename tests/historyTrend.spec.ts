@@ -216,3 +216,12 @@ test('the history line says "their range" of several endpoints above it, "its ra
   const history = { runCount: 20, trendCounts: { aboveRange: 2, withinRange: 6, belowRange: 0, new: 0, tooFewRuns: 0 } };
   expect(historyHeadline(history as never)).toContain('2 endpoints above their range, 6 within');
 });
+
+test('the history line says of a whole-run shift whether it is within the swings the history shows (taken out) or past them (a change)', () => {
+  const counts = { aboveRange: 0, withinRange: 16, belowRange: 0, new: 0, tooFewRuns: 0 };
+  const line = (runShiftPercent: number, runShiftTakenOut: boolean) =>
+    historyHeadline({ runCount: 11, trendCounts: counts, runShiftPercent, runShiftTakenOut } as never);
+  const judged = 'vs history (11 earlier runs): 0 endpoints above their range, 16 within; the whole run ';
+  expect(line(158.4, true)).toBe(`${judged}+158.4% alike, within the swings its history shows: taken out as the machine's`);
+  expect(line(-25.58, false)).toBe(`${judged}-25.58%, past the swings its history shows: judged as a change`);
+});

@@ -886,7 +886,7 @@ export function historyHeadline(history: NonNullable<QualityReport['history']>):
     shift === null || shift === 0
       ? ''
       : history.runShiftTakenOut
-        ? `; the whole run ${formatChangePercent(shift)} alike, a swing of the machine's its history shows too`
+        ? `; the whole run ${formatChangePercent(shift)} alike, within the swings its history shows: taken out as the machine's`
         : `; the whole run ${formatChangePercent(shift)}, past the swings its history shows: judged as a change`;
   return `vs history (${countOf(history.runCount, 'earlier run')}): ${parts.join(', ')}${whole}`;
 }
