@@ -32,7 +32,7 @@ export interface ExportContext {
 
 /** One Playwright test as the CTRF export gives it. */
 export interface RunTest {
-  /** Its title path without the project: `orders.spec.ts › lists orders`. */
+  /** Its title path, the project first when it has a name: `API › orders.spec.ts › lists orders`. */
   readonly name: string;
   /** CTRF's statuses: a flaky test passed; an interrupted one is `other`. */
   readonly status: 'passed' | 'failed' | 'skipped' | 'pending' | 'other';

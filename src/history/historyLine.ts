@@ -99,7 +99,7 @@ export const historyTestOutcomeSchema = z.enum(['passed', 'failed', 'flaky', 'sk
 /**
  * One test of a run (the reporter's lines only): its file (relative to the
  * Playwright project's root), the line of its declaration, its title path
- * without the project, its outcome, and the endpoints its calls reached as
+ * (the project first when it has a name), its outcome, and the endpoints its calls reached as
  * positions in the line's `endpoints` (a label is long, a position a digit
  * or two), ascending; absent when it reached none.
  */
@@ -158,7 +158,7 @@ export type HistoryTest = z.infer<typeof historyTestSchema>;
 export interface TestOfRun {
   readonly file: string;
   readonly line: number;
-  /** Its title path without the project. */
+  /** Its title path as the report names it: the project first when it has a name. */
   readonly name: string;
   readonly status: 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
   readonly flaky: boolean;

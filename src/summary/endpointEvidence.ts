@@ -30,7 +30,7 @@ export interface SourceLocation {
 
 /** A Playwright test, as the report names it. */
 export interface TestIdentity extends SourceLocation {
-  /** Its title path, without the project: `orders.spec.ts › lists orders`. */
+  /** Its title path, the project first when it has a name: `API › orders.spec.ts › lists orders`. */
   readonly title: string;
   /** Playwright's test id (`TestCase.id`), for a link into Playwright's HTML report. */
   readonly testId?: string | undefined;
