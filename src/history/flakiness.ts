@@ -119,7 +119,7 @@ export function scoreFlakiness(runs: readonly FlakinessRun[], options: Flakiness
       const key = JSON.stringify([test.file, test.line, test.title]);
       const known = tests.get(key) ?? { test, seen: new Array<Observation>(window.length).fill(ABSENT) };
       tests.set(key, known);
-      // The same test twice in a run (two projects run it) counts once, by its worse outcome.
+      // The same test twice in a run (projects without names run it) counts once, by its worse outcome.
       known.seen[index] = worse(known.seen[index]!, TEST_OBSERVATIONS[test.outcome]);
     }
   });
