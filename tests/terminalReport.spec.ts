@@ -65,6 +65,12 @@ test("a Playwright run's summary says its tests, and names the failed ones by fi
   ]);
 });
 
+test('the line a run ends with says how many of its failed calls a retry of the same test made good', () => {
+  const report = { ...reportOf(fixture), flakyFailedExecutionCount: 1 };
+  expect(formatHeadline(report, ['q.json'])).toContain('3 calls: 1 server error, 1 failed (1 made good by a retry), 2 slow, 0 with no response;');
+  expect(formatHeadline(reportOf(fixture), ['q.json'])).toContain('3 calls: 1 server error, 1 failed, 2 slow, 0 with no response;');
+});
+
 test('the terminal lists the 10 worst endpoints and says how many more there are', () => {
   const lines = renderTerminal(reportOf(generatedRecords(25)), { files: ['q.json'] }).split('\n');
   expect(lines.filter((line) => /^ {2}[✖▲✔] /.test(line))).toHaveLength(10);

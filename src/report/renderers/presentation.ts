@@ -208,20 +208,26 @@ export function budgetPassCaveat(report: QualityReport): string | undefined {
  * The headline numbers, in order: `3 calls`, then the server errors
  * (`1 server error`: 5xx answers and calls with no response, which lead
  * every rendering), `2 failed` (every failed call, the server errors
- * among them), `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`,
+ * among them; `2 failed (1 made good by a retry)` when a retry of the
+ * same test passed after some), `2 slow` (or `2 slow (over 750 ms)`), `0 with no response`,
  * then calls not recorded and assets left out when there are any.
  */
 export function headlineNumbers(report: QualityReport, { withThreshold = false }: { withThreshold?: boolean } = {}): string[] {
   const numbers = [
     countOf(report.executionCount, 'call'),
     countOf(serverErrorsOf(report), 'server error'),
-    `${formatCount(report.failedExecutionCount)} failed`,
+    `${formatCount(report.failedExecutionCount)} failed${madeGood(report)}`,
     `${formatCount(report.slowExecutionCount)} slow${withThreshold ? ` (over ${formatMs(report.slowResponseThresholdMs)})` : ''}`,
     `${formatCount(report.noResponseCount)} with no response`,
   ];
   if ((report.unrecordedCallCount ?? 0) > 0) numbers.push(`${countOf(report.unrecordedCallCount ?? 0, 'call')} not recorded`);
   if ((report.skippedAssetCount ?? 0) > 0) numbers.push(`${countOf(report.skippedAssetCount ?? 0, 'asset')} left out`);
   return numbers;
+}
+
+// A run whose failed calls a retry made good exits 0: the count says why.
+function madeGood({ flakyFailedExecutionCount = 0 }: QualityReport): string {
+  return flakyFailedExecutionCount > 0 ? ` (${formatCount(flakyFailedExecutionCount)} made good by a retry)` : '';
 }
 
 /** The names the renderings give each source. */
