@@ -67,7 +67,9 @@ test("a Playwright run's summary says its tests, and names the failed ones by fi
 
 test('the line a run ends with says how many of its failed calls a retry of the same test made good', () => {
   const report = { ...reportOf(fixture), flakyFailedExecutionCount: 1 };
-  expect(formatHeadline(report, ['q.json'])).toContain('3 calls: 1 server error, 1 failed (1 made good by a retry), 2 slow, 0 with no response;');
+  expect(formatHeadline(report, ['q.json'])).toContain(
+    '3 calls: 1 server error, 1 failed (1 made good by a retry), 2 slow, 0 with no response;',
+  );
   expect(formatHeadline(reportOf(fixture), ['q.json'])).toContain('3 calls: 1 server error, 1 failed, 2 slow, 0 with no response;');
 });
 
