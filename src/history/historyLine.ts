@@ -126,6 +126,14 @@ const historyRunObject = z.strictObject({
   contract: historyContractSchema.optional(),
   /** Only in lines the Playwright reporter writes: every test of the run, in Playwright's order; absent in lines of versions before them. */
   tests: z.array(historyTestSchema).optional(),
+  /** Only for a run judged against budgets: whether every budget held. Absent in lines of versions before it. */
+  budgetsPassed: z.boolean().optional(),
+  /** Only where known: the run's report, an http or https URL (the reportUrl setting, else the CI run's page). */
+  reportUrl: z
+    .string()
+    .max(2048)
+    .regex(/^https?:\/\/[^\s]+$/i)
+    .optional(),
 });
 
 // A test's endpoints are positions in the line's endpoints, strictly ascending.
