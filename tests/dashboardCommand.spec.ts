@@ -113,3 +113,49 @@ test('an --output that is a folder, or the history file itself, is refused (73),
   expect((await readdir(folder)).sort()).toEqual(['history.jsonl', 'page.html']);
   expect(await readdir(join(folder, 'page.html'))).toEqual([]);
 });
+
+test("a run's history line names its report (--report-url, else the CI run's page) and its budgets' verdict, and the page links the run to it", async () => {
+  const folder = await createTemporaryFolder(
+    { 'calls.ndjson': '{"endpoint":"GET /x","statusCode":200,"responseTimeMs":5}\n', 'budgets.json': '{"maxFailedExecutions":0}\n' },
+    'dashboard',
+  );
+  const summarise = ['calls.ndjson', '--output', 'q.json', '--history', 'history.jsonl', '--quiet'];
+  const github = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '42', GITHUB_SHA: 'abc1234' };
+  const first = await runProgram(COMMAND, { cwd: folder, env: github, args: [...summarise, '--budgets', 'budgets.json'] });
+  const second = await runProgram(COMMAND, {
+    cwd: folder,
+    env: github,
+    args: [...summarise, '--report-url', 'https://reports.example/43.html'],
+  });
+  expect([first.exitCode, second.exitCode]).toEqual([0, 0]);
+  const lines = (await readFile(join(folder, 'history.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => JSON.parse(line) as { reportUrl?: string; budgetsPassed?: boolean });
+  expect(lines.map(({ reportUrl, budgetsPassed }) => ({ reportUrl, budgetsPassed }))).toEqual([
+    { reportUrl: 'https://github.com/acme/shop/actions/runs/42', budgetsPassed: true },
+    { reportUrl: 'https://reports.example/43.html', budgetsPassed: undefined },
+  ]);
+  const drawn = await runProgram(COMMAND, { cwd: folder, args: ['dashboard', '--history', 'history.jsonl', '--output', 'd.html'] });
+  expect(drawn.exitCode).toBe(0);
+  const page = await readFile(join(folder, 'd.html'), 'utf8');
+  expect(page.match(/<a href="[^"]*"/g)).toEqual([
+    '<a href="https://github.com/acme/shop/actions/runs/42"',
+    '<a href="https://reports.example/43.html"',
+  ]);
+});
+
+test('a --report-url that is no http or https URL is a configuration error (78), and nothing is written', async () => {
+  const folder = await createTemporaryFolder(
+    { 'calls.ndjson': '{"endpoint":"GET /x","statusCode":200,"responseTimeMs":5}\n' },
+    'dashboard',
+  );
+  const { exitCode, stderr } = await runProgram(COMMAND, {
+    cwd: folder,
+    args: ['calls.ndjson', '--output', 'q.json', '--history', 'history.jsonl', '--report-url', 'javascript:alert(1)'],
+  });
+  expect(exitCode).toBe(78);
+  expect(stderr).toContain('--report-url: must be an http or https URL');
+  expect((await readdir(folder)).sort()).toEqual(['calls.ndjson']);
+});
