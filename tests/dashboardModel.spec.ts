@@ -1,5 +1,5 @@
 import { dashboardModelOf, verdictOf, webAddressOf, type DashboardEndpoint } from '../src/dashboard/dashboardModel.js';
-import { renderDashboard, SHOWN_ENDPOINTS } from '../src/dashboard/dashboardPage.js';
+import { renderDashboard, SHOWN_ENDPOINTS, SPARKLINE_POINTS } from '../src/dashboard/dashboardPage.js';
 import { judgeAgainstHistory } from '../src/evaluation/historyTrend.js';
 import { scoreFlakiness } from '../src/history/flakiness.js';
 import { historyRunOf, runIdentityOf, type HistoryRun } from '../src/history/historyLine.js';
@@ -184,4 +184,15 @@ test('an empty history draws a page that says so', () => {
   const page = renderDashboard(dashboardModelOf([]));
   expect(page).toContain('The history holds no run yet');
   expect(page).not.toContain('<tr data-run=');
+});
+
+test("each endpoint's sparkline is one SVG of two paths, p50 and p95, of at most 60 points however many runs it spans", () => {
+  const page = renderDashboard(model);
+  const sparklines = [...page.matchAll(/<svg class="spark"[^>]*>(.*?)<\/svg>/g)].map((match) => match[1]!);
+  expect(sparklines).toHaveLength(model.endpoints.length);
+  for (const sparkline of sparklines) {
+    const paths = [...sparkline.matchAll(/<path class="(p50|p95)" d="([^"]*)"\/>/g)];
+    expect(paths.map((path) => path[1])).toEqual(['p50', 'p95']);
+    for (const [, , d] of paths) expect(d!.replace(/^M/, '').split(/[ L]+/).length / 2).toBeLessThanOrEqual(SPARKLINE_POINTS);
+  }
 });

@@ -88,7 +88,7 @@ td code { display: inline-block; max-width: min(30vw, 30em); }
 .scroll { overflow: auto; max-width: 100%; }
 #run-box { max-height: 26rem; border: 1px solid var(--line); }
 #run-box table { font-size: 0.9rem; }
-#run-box td { white-space: nowrap; }
+#run-box td, #run-box th { white-space: nowrap; }
 .state { font-weight: 600; white-space: nowrap; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 0.9rem; color: var(--muted); }
 .swatch { display: inline-block; width: 12px; height: 12px; vertical-align: -1px; margin-right: 4px; }
