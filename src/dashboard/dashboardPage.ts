@@ -268,7 +268,7 @@ ${number('failedTestCount', run.failedTestCount, run.failedTestCount === undefin
 ${number('operationCoverage', run.contract?.operationCoveragePercent, run.contract === undefined ? '' : percentText(run.contract.operationCoveragePercent))}\
 ${number('conditionCoverage', run.contract?.conditionCoveragePercent, run.contract === undefined ? '' : percentText(run.contract.conditionCoveragePercent))}\
 ${number('runShift', run.runShiftPercent, formatChangePercent(run.runShiftPercent))}\
-${optional(run.commit, 10)}${optional(run.branch)}${optional(run.runId)}\
+${optional(run.commit, 11)}${optional(run.branch)}${optional(run.runId)}\
 <td>${run.reportUrl === undefined ? '' : `<a href="${attribute(run.reportUrl)}" rel="noopener noreferrer">report</a>`}</td></tr>`;
 }
 
