@@ -52,6 +52,7 @@ const folders = [
   'workflow',
   'review',
   'suggest',
+  'dashboard',
   'cli',
 ];
 // A file one folder deeper (src/report/renderers/, src/report/sections/) reaches the others through ../../.
@@ -86,6 +87,11 @@ const directions = [
   { files: ['src/review/**'], forbidden: except('config', 'report') },
   // Drafting tests for the gaps (suggest/) is pure: the contract and the evaluation's condition coverage in, spec files' text out.
   { files: ['src/suggest/**'], forbidden: [...except('issues', 'contract', 'records', 'summary', 'report', 'evaluation'), ...nodeEffects] },
+  // The history page (dashboard/) is a renderer of the history file: the history, the evaluation and the report's helpers in, HTML out.
+  {
+    files: ['src/dashboard/**'],
+    forbidden: [...except('issues', 'config', 'records', 'summary', 'contract', 'report', 'history', 'evaluation'), ...nodeEffects],
+  },
   { files: ['src/cli/**'], forbidden: [] },
 ];
 // The reporter's two processes: what runs in Playwright's test workers and what runs in the runner import each other

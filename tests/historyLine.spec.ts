@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { historyRunOf, historyRunSchema, isHistoryRun, runIdentityOf } from '../src/history/historyLine.js';
+import { historyRunOf, historyRunSchema, isHistoryRun, reportUrlOf, runIdentityOf } from '../src/history/historyLine.js';
+import { judgeReport } from '../src/evaluation/judgeReport.js';
 import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
 import { propertyParameters } from './support/properties.js';
 import { expect, test } from './support/test.js';
@@ -56,6 +57,8 @@ const validRun = {
     { file: 'orders.spec.ts', line: 3, title: 'orders.spec.ts › lists orders', outcome: 'flaky', endpoints: [0] },
     { file: 'orders.spec.ts', line: 9, title: 'orders.spec.ts › later', outcome: 'skipped' },
   ],
+  budgetsPassed: false,
+  reportUrl: 'https://ci.example/runs/1/quality-summary.html',
 };
 
 /** A value to put somewhere a line holds one: of every JSON type, and the edges of the rules. */
@@ -72,6 +75,7 @@ const anyValue = fc.oneof(
   fc.constant([1, 1]),
   fc.constant([0.5, 1]),
   fc.constant([1, 0]),
+  fc.constantFrom('https://ci.example/r/1', 'javascript:alert(1)', 'https://a b', 'http://'),
   fc.constantFrom('uxY=', 'uxY', 'ux==', '3e776319db70d9cc', '3E776319DB70D9CC', '200', '099', 'GET /x'),
   fc.constant(['200']),
   fc.constant(['3e776319db70d9cc', 'x']),
@@ -212,4 +216,41 @@ test("a test's endpoint past the line's endpoints, or out of order, is refused b
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map(({ path }) => path)).toEqual([['tests', 0, 'endpoints']]);
   }
+});
+
+test("a line says whether the run's budgets held only when it was judged against budgets", () => {
+  const executions = [{ endpoint: 'GET /x', statusCode: 200, responseTimeMs: 5 }];
+  const settings = { environment: 'ci', slowResponseThresholdMs: 750 };
+  const identity = runIdentityOf(0, {});
+  expect(historyRunOf(buildQualityReport({ executions }, settings).report, identity)).not.toHaveProperty('budgetsPassed');
+  const report = buildQualityReport({ executions: [...executions, { ...executions[0]!, statusCode: 500 }] }, settings).report;
+  const held = judgeReport(report, { budgets: { maxFailedExecutions: 1 } });
+  const broken = judgeReport(report, { budgets: { maxFailedExecutions: 0 } });
+  expect([historyRunOf(held, identity).budgetsPassed, historyRunOf(broken, identity).budgetsPassed]).toEqual([true, false]);
+});
+
+test("a line names the run's report by the reportUrl setting, else by the CI run's page, and only by an http or https URL", () => {
+  const github = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '42' };
+  expect(reportUrlOf('https://reports.example/42.html', github)).toBe('https://reports.example/42.html');
+  expect(reportUrlOf(undefined, github)).toBe('https://github.com/acme/shop/actions/runs/42');
+  expect(reportUrlOf(undefined, { CI_PIPELINE_URL: 'https://gitlab.example/acme/shop/-/pipelines/7' })).toBe(
+    'https://gitlab.example/acme/shop/-/pipelines/7',
+  );
+  expect(reportUrlOf(undefined, { GITHUB_REPOSITORY: 'acme/shop', GITHUB_RUN_ID: '42' })).toBeUndefined();
+  expect(reportUrlOf(undefined, { CI_PIPELINE_URL: 'javascript:alert(1)' })).toBeUndefined();
+  expect(reportUrlOf(undefined, {})).toBeUndefined();
+  const line = historyRunOf(
+    buildQualityReport(
+      { executions: [{ endpoint: 'GET /x', statusCode: 200, responseTimeMs: 5 }] },
+      {
+        environment: 'ci',
+        slowResponseThresholdMs: 750,
+      },
+    ).report,
+    runIdentityOf(0, {}),
+    undefined,
+    'https://reports.example/42.html',
+  );
+  expect(line.reportUrl).toBe('https://reports.example/42.html');
+  expect(isHistoryRun(line)).toBe(true);
 });

@@ -212,6 +212,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'serviceName',
     'traceContext',
     'traceUrlTemplate',
+    'reportUrl',
     'otlpSpanLimit',
     'formats',
   ]);

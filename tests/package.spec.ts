@@ -90,6 +90,7 @@ specs, programs or source maps`, async () => {
     'docs/configuration.md',
     'docs/contract-diff.md',
     'docs/contract.md',
+    'docs/dashboard.md',
     'docs/exports.md',
     'docs/helpers.md',
     'docs/history.md',

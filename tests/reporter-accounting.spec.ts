@@ -352,7 +352,7 @@ test('records', async () => {
         `slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, ` +
         `endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, ` +
         `baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, ` +
-        `traceContext, traceUrlTemplate, otlpSpanLimit, formats)\n` +
+        `traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n` +
         `  - slowResponseThresholdMs in ${file}: must be a whole number of milliseconds, 0 or more; got "fast" (a string)\n`,
     );
     expect(await pathExists(join(project, 'test-results'))).toBe(false);

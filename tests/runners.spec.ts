@@ -377,7 +377,7 @@ test.describe('npm run start:environment', () => {
         'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
         'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
         'historyPartialRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
-        'openapiBase, exports, serviceName, traceContext, traceUrlTemplate, otlpSpanLimit, formats)\n',
+        'openapiBase, exports, serviceName, traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n',
     );
   });
 

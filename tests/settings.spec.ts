@@ -102,7 +102,7 @@ test.describe('the settings file', () => {
           'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
           'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, ' +
           'significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, traceContext, ' +
-          'traceUrlTemplate, otlpSpanLimit, formats)',
+          'traceUrlTemplate, reportUrl, otlpSpanLimit, formats)',
       },
     ]);
   });
@@ -336,6 +336,7 @@ test.describe('the settings table', () => {
       'service-name',
       'trace-context',
       'trace-url-template',
+      'report-url',
       'otlp-span-limit',
       'formats',
     ]);

@@ -4,6 +4,7 @@ import { checkCommand } from './checkCommand.js';
 import { commentCommand } from './commentCommand.js';
 import { compareCommand } from './compareCommand.js';
 import { contractDiffCommand } from './contractDiffCommand.js';
+import { dashboardCommand } from './dashboardCommand.js';
 import { mergeCommand } from './mergeCommand.js';
 import { suggestCommand } from './suggestCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
@@ -18,6 +19,7 @@ const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<
   suggest: suggestCommand,
   'contract-diff': contractDiffCommand,
   affected: affectedCommand,
+  dashboard: dashboardCommand,
 };
 
 /**

@@ -168,6 +168,7 @@ Subcommands:
   suggest <report.json>                draft Playwright tests for the API's conditions the run never met (see quality-evidence suggest --help)
   contract-diff <BASE_DOC> <HEAD_DOC>  the changes between two OpenAPI documents, breaking or not (see quality-evidence contract-diff --help)
   affected <BASE.yaml> <HEAD.yaml>     the tests whose calls reach what changes between two OpenAPI documents (see quality-evidence affected --help)
+  dashboard --history <file>           the history page: runs, endpoints' latency, failures and flakiness over time (see quality-evidence dashboard --help)
 
 Exit codes: 0 success, 1 a budget is breached (the report is written),
 64 usage, 65 bad input data, 66 input missing, 70 internal error,

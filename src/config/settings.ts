@@ -93,6 +93,19 @@ const openapiPaths = {
   isPath: true,
 } as const;
 
+const reportUrlRule = 'must be an http or https URL, such as https://ci.example/runs/42/quality-summary.html';
+const reportUrl = nonEmptyText.refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && text.length <= 2048 && !/\s/.test(text);
+    } catch {
+      return false;
+    }
+  },
+  { error: reportUrlRule },
+);
+
 const traceUrlRule =
   'must be an http or https URL with {traceId} where the trace id goes, such as https://grafana.example/explore?traceId={traceId}';
 const traceUrlTemplate = nonEmptyText.refine(
@@ -626,6 +639,19 @@ export const SETTINGS = {
       "The URL of a trace in the team's tracing backend, {traceId} where the trace id goes (QE_TRACE_URL_TEMPLATE), such " +
       'as https://grafana.example/explore?traceId={traceId} or http://localhost:16686/trace/{traceId} (Jaeger): the ' +
       'Markdown, the page and the pull-request comment link each failed call that has a trace id to its trace',
+  },
+  reportUrl: {
+    variable: 'QE_REPORT_URL',
+    flag: { name: 'report-url', argument: '<url>', help: "where the run's report can be read, kept in its history line" },
+    inFile: true,
+    value: reportUrl,
+    text: z.string(),
+    purpose: "the URL of the run's report",
+    description:
+      "The URL where the run's report can be read (QE_REPORT_URL), an http or https URL such as the artifact's or a " +
+      "published page's: the run's history line keeps it (reportUrl) and the history page links the run to it. Without " +
+      "it, the line keeps the CI run's page (GitHub Actions: GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID; " +
+      'GitLab CI: CI_PIPELINE_URL) where CI gives it',
   },
   otlpSpanLimit: {
     variable: 'QE_OTLP_SPAN_LIMIT',

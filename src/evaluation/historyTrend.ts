@@ -89,16 +89,8 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
       failureRate: seen.map((run) => (run === undefined ? null : rateOf(run))),
     });
   }
-  const centred = judged.map(({ endpoint, logs, values, current }) => {
-    const centre = median(logs);
-    // The spread is at least 2%, and at least half a step of the times' own resolution (whole milliseconds have a MAD of 0).
-    const spread = Math.max(median(logs.map((value) => Math.abs(value - centre))), SMALLEST_SPREAD, halfStep(values, Math.expm1(centre)));
-    return { endpoint, centre, spread, deviation: current - centre };
-  });
-  const measuredShift = centred.length >= RUN_SHIFT_MINIMUM_ENDPOINTS ? median(centred.map(({ deviation }) => deviation)) : undefined;
-  // The shift is taken out only when the earlier runs show the machine swinging so far: a shift past their range is a change of the service.
-  const takenOut = measuredShift !== undefined && isUsualShift(measuredShift, earlierShifts(byRun.slice(-HISTORY_WINDOW_RUNS), centred));
-  const shift = takenOut ? measuredShift : 0;
+  const { centred, measuredShift, takenOut } = shiftOfRun(judged, byRun.slice(-HISTORY_WINDOW_RUNS));
+  const shift = takenOut ? measuredShift! : 0;
   for (const { endpoint, centre, spread, deviation } of centred) {
     const width = (MODIFIED_Z_LIMIT * spread) / MAD_PER_DEVIATION;
     const moved = centre + shift;
@@ -135,6 +127,56 @@ export function judgeAgainstHistory(report: QualityReport, { runs: allRuns, skip
   return { endpoints: entries, history };
 }
 
+/** An endpoint judged against its history: the p95s of its window, on the logarithmic scale and as they were, and its p95 now, logged. */
+interface JudgedEndpoint {
+  readonly endpoint: string;
+  readonly logs: readonly number[];
+  readonly values: readonly number[];
+  readonly current: number;
+}
+
+/**
+ * Each judged endpoint's centre, spread and deviation, the shift of p95 they
+ * share (at least {@link RUN_SHIFT_MINIMUM_ENDPOINTS} of them), and whether
+ * it is taken out: only when the earlier runs (`recentRuns`, the last
+ * {@link HISTORY_WINDOW_RUNS}) show the machine swinging so far; a shift past
+ * their range is a change of the service.
+ */
+function shiftOfRun(judged: readonly JudgedEndpoint[], recentRuns: readonly ReadonlyMap<string, { readonly p95: number | null }>[]) {
+  const centred = judged.map(({ endpoint, logs, values, current }) => {
+    const centre = median(logs);
+    // The spread is at least 2%, and at least half a step of the times' own resolution (whole milliseconds have a MAD of 0).
+    const spread = Math.max(median(logs.map((value) => Math.abs(value - centre))), SMALLEST_SPREAD, halfStep(values, Math.expm1(centre)));
+    return { endpoint, centre, spread, deviation: current - centre };
+  });
+  const measuredShift = centred.length >= RUN_SHIFT_MINIMUM_ENDPOINTS ? median(centred.map(({ deviation }) => deviation)) : undefined;
+  const takenOut = measuredShift !== undefined && isUsualShift(measuredShift, earlierShifts(recentRuns, centred));
+  return { centred, measuredShift, takenOut };
+}
+
+/**
+ * The shift of p95 a run shares against its earlier runs, as a report's
+ * `history.runShiftPercent` and `runShiftTakenOut` say it (null with fewer
+ * than 5 endpoints judged), for a run that is itself a history line: the
+ * dashboard's (src/dashboard/). `earlierP95s` gives, per endpoint of the run
+ * with a p95, the p95s of its earlier runs of the environment that had one,
+ * oldest first (only the last {@link HISTORY_WINDOW_RUNS} are read); `recentRuns`
+ * the last {@link HISTORY_WINDOW_RUNS} earlier runs of the environment, by label.
+ */
+export function runShiftOf(
+  current: readonly { readonly endpoint: string; readonly p95: number; readonly earlierP95s: readonly number[] }[],
+  recentRuns: readonly ReadonlyMap<string, { readonly p95: number | null }>[],
+): { readonly runShiftPercent: number | null; readonly runShiftTakenOut: boolean } {
+  const judged = current
+    .filter(({ earlierP95s }) => earlierP95s.length >= MINIMUM_HISTORY_RUNS)
+    .map(({ endpoint, p95, earlierP95s }) => {
+      const window = earlierP95s.slice(-HISTORY_WINDOW_RUNS);
+      return { endpoint, logs: window.map(logScale), values: window, current: logScale(p95) };
+    });
+  const { measuredShift, takenOut } = shiftOfRun(judged, recentRuns.slice(-HISTORY_WINDOW_RUNS));
+  return { runShiftPercent: measuredShift === undefined ? null : round(Math.expm1(measuredShift) * 100, 2), runShiftTakenOut: takenOut };
+}
+
 /**
  * Half a step of the times' resolution at the centre, on the logarithmic
  * scale: times in whole milliseconds step by 1 ms (3 ms to 4 ms is a third
@@ -153,7 +195,7 @@ function halfStep(values: readonly number[], centreMs: number): number {
  * centres; only runs that called enough of them.
  */
 function earlierShifts(
-  runs: readonly ReadonlyMap<string, HistoryRun['endpoints'][number]>[],
+  runs: readonly ReadonlyMap<string, { readonly p95: number | null }>[],
   centred: readonly { endpoint: string; centre: number }[],
 ): number[] {
   return runs.flatMap((endpoints) => {

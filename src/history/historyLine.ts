@@ -126,6 +126,14 @@ const historyRunObject = z.strictObject({
   contract: historyContractSchema.optional(),
   /** Only in lines the Playwright reporter writes: every test of the run, in Playwright's order; absent in lines of versions before them. */
   tests: z.array(historyTestSchema).optional(),
+  /** Only for a run judged against budgets: whether every budget held. Absent in lines of versions before it. */
+  budgetsPassed: z.boolean().optional(),
+  /** Only where known: the run's report, an http or https URL (the reportUrl setting, else the CI run's page). */
+  reportUrl: z
+    .string()
+    .max(2048)
+    .regex(/^https?:\/\/[^\s]+$/i)
+    .optional(),
 });
 
 // A test's endpoints are positions in the line's endpoints, strictly ascending.
@@ -171,7 +179,7 @@ export interface TestOfRun {
  * and what each operation's endpoint met of its conditions; given the run's
  * tests (the reporter's), each test with its outcome and the endpoints it reached.
  */
-export function historyRunOf(report: QualityReport, identity: RunIdentity, tests?: readonly TestOfRun[]): HistoryRun {
+export function historyRunOf(report: QualityReport, identity: RunIdentity, tests?: readonly TestOfRun[], reportUrl?: string): HistoryRun {
   const operations = report.contract === undefined ? undefined : operationsByLabel(report.contract);
   return {
     ...identity,
@@ -197,6 +205,8 @@ export function historyRunOf(report: QualityReport, identity: RunIdentity, tests
     })),
     ...(report.contract === undefined ? {} : { contract: historyContractOf(report.contract) }),
     ...(tests === undefined ? {} : { tests: historyTestsOf(tests, report.endpoints) }),
+    ...(report.budgets === undefined ? {} : { budgetsPassed: report.budgets.passed }),
+    ...(reportUrl === undefined ? {} : { reportUrl }),
   };
 }
 
@@ -313,6 +323,36 @@ export function runIdentityOf(nowMs: number, env: Readonly<Record<string, string
     ...(branch === undefined ? {} : { branch }),
     ...(runId === undefined ? {} : { runId }),
   };
+}
+
+/**
+ * Where a run's report can be read, for its history line: the reportUrl
+ * setting, else the CI run's page: GitHub Actions'
+ * `GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID`, else
+ * GitLab CI's `CI_PIPELINE_URL`; only an http or https URL, else none.
+ */
+export function reportUrlOf(setting: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const given = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const [server, repository, runId] = [given('GITHUB_SERVER_URL'), given('GITHUB_REPOSITORY'), given('GITHUB_RUN_ID')];
+  const github =
+    server === undefined || repository === undefined || runId === undefined
+      ? undefined
+      : `${server.replace(/\/+$/, '')}/${repository}/actions/runs/${runId}`;
+  return [setting, github, given('CI_PIPELINE_URL')].find((url) => url !== undefined && isWebAddress(url));
+}
+
+// What a line's reportUrl may be: an http or https URL of at most 2,048 characters, no white space (the schema's rule).
+function isWebAddress(text: string): boolean {
+  if (text.length > 2048 || !/^https?:\/\/[^\s]+$/i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 const RUN_KEYS = new Set(Object.keys(historyRunObject.shape));

@@ -188,7 +188,7 @@ async function publishRun(
     report,
     destination as ReportDestination & { outputPath: string },
     host.fileSystem,
-    historyStampOf(now, host.env, judgement),
+    historyStampOf(now, host.env, judgement, settings.reportUrl),
     exportContext,
   );
   return { report, ...written, warnings: [...(stepSummaryProblem === undefined ? [] : [stepSummaryProblem]), ...laterWarnings] };

@@ -15,7 +15,7 @@ import { quotePath } from '../renderValue.js';
 import { checkExportsCanBeMade, renderExport } from '../exports/renderExport.js';
 import type { ExportContext } from '../exports/exportContext.js';
 import { HISTORY_FILE, historyTextOfLines, readHistoryLines, withHistoryLock } from '../history/historyFile.js';
-import { belongsInHistory, historyRunOf, runIdentityOf } from '../history/historyLine.js';
+import { belongsInHistory, historyRunOf, runIdentityOf, reportUrlOf } from '../history/historyLine.js';
 import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
@@ -74,11 +74,13 @@ export interface HistoryStamp {
   readonly identity: RunIdentity;
   /** The lines of the history read when the run started: an append keeps them as they are, unparsed. */
   readonly knownLines?: readonly string[] | undefined;
+  /** Where the run's report can be read (the reportUrl setting, else the CI run's page), where known. */
+  readonly reportUrl?: string | undefined;
 }
 
-/** A run's stamp: the time now by its clock, CI's names for it, and the history lines its judgement read. */
-export function historyStampOf(nowMs: number, env: EnvironmentRecord, judgement: Judgement): HistoryStamp {
-  return { identity: runIdentityOf(nowMs, env), knownLines: judgement.history?.lines };
+/** A run's stamp: the time now by its clock, CI's names for it and its report's URL, and the history lines its judgement read. */
+export function historyStampOf(nowMs: number, env: EnvironmentRecord, judgement: Judgement, reportUrl?: string): HistoryStamp {
+  return { identity: runIdentityOf(nowMs, env), knownLines: judgement.history?.lines, reportUrl: reportUrlOf(reportUrl, env) };
 }
 
 /**
@@ -320,7 +322,9 @@ export async function publishReport(
               path: history.path,
               role: HISTORY_FILE,
               content: historyTextOfLines(
-                [...lines, JSON.stringify(historyRunOf(report, stamp.identity, exportContext.tests))].slice(-history.limit),
+                [...lines, JSON.stringify(historyRunOf(report, stamp.identity, exportContext.tests, stamp.reportUrl))].slice(
+                  -history.limit,
+                ),
               ),
             },
           ];

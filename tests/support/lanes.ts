@@ -33,6 +33,7 @@ export const UNIT_SPECS: readonly string[] = [
   'latencyHistogram.spec.ts',
   'historyTrend.spec.ts',
   'historyLine.spec.ts',
+  'dashboardModel.spec.ts',
   'flakiness.spec.ts',
   'mergeReports.spec.ts',
   'commandProgress.spec.ts',

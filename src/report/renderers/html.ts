@@ -92,7 +92,7 @@ const FILTER_SCRIPT = `{
 const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 
 /** Nothing may load from anywhere: inline styles, and the page's inline scripts by their hashes. */
-function contentSecurityPolicy(scripts: readonly string[]): string {
+export function contentSecurityPolicy(scripts: readonly string[]): string {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src ${scripts.map(hashOf).join(' ')}; img-src 'none'; base-uri 'none'; form-action 'none'`;
 }
 
