@@ -97,8 +97,10 @@ test('the failure rate is failed calls over calls in the last 30 runs of the env
 
 test('flakiness is scored per environment over its last 30 runs: flaky endpoints flaky, the regression failing, the rest steady', () => {
   const scored = scoreFlakiness(runsOf('production'), { lastRuns: 30 });
-  for (const { endpoint, score, ranIn, state, trend } of scored.endpoints) {
-    expect(entryOf(endpoint).flakiness).toEqual({ score, runCount: ranIn.length, state, trend });
+  for (const { endpoint, score, ranIn, retriedIn, flipFlopIn, state, trend } of scored.endpoints) {
+    const flakyRunCount = new Set([...retriedIn, ...flipFlopIn]).size;
+    expect(entryOf(endpoint).flakiness).toEqual({ score, runCount: ranIn.length, flakyRunCount, state, trend });
+    expect(flakyRunCount).toBe(Math.round(score * ranIn.length));
   }
   expect(entryOf('GET /flaky-20').flakiness?.state).toBe('flaky');
   expect(entryOf('GET /flaky-50').flakiness?.state).toBe('flaky');

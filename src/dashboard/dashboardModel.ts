@@ -1,7 +1,7 @@
 import { compareCodeUnits } from '../compareCodeUnits.js';
 import { coveragePercentOf } from '../evaluation/contractCoverage.js';
 import { HISTORY_WINDOW_RUNS, runShiftOf } from '../evaluation/historyTrend.js';
-import { DEFAULT_FLAKINESS_RUNS, scoreFlakiness, type FlakinessState, type FlakinessTrend } from '../history/flakiness.js';
+import { DEFAULT_FLAKINESS_RUNS, scoreFlakiness, type Flakiness, type FlakinessState, type FlakinessTrend } from '../history/flakiness.js';
 import type { SkippedHistoryLine } from '../history/historyFile.js';
 import type { HistoryEndpoint, HistoryRun } from '../history/historyLine.js';
 
@@ -53,6 +53,8 @@ export interface DashboardFlakiness {
   readonly score: number;
   /** The runs of the window it ran in: what the score is based on. */
   readonly runCount: number;
+  /** Of those, the runs it was flaky in: failed and a retry made good, or failed and passed in its next run with the same commit. */
+  readonly flakyRunCount: number;
   readonly state: FlakinessState;
   readonly trend: FlakinessTrend;
 }
@@ -240,7 +242,15 @@ function endpointsOf(environment: string, runs: readonly HistoryRun[], flakiness
       windowFailedExecutionCount,
       lastFailureRate: last.failedExecutionCount / last.executionCount,
       flakiness:
-        scored === undefined ? undefined : { score: scored.score, runCount: scored.ranIn.length, state: scored.state, trend: scored.trend },
+        scored === undefined
+          ? undefined
+          : {
+              score: scored.score,
+              runCount: scored.ranIn.length,
+              flakyRunCount: flakyRunCountOf(scored),
+              state: scored.state,
+              trend: scored.trend,
+            },
     };
   });
 }
@@ -263,4 +273,9 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The runs a score counted as flaky: retried, or failed and passed next (a run can be both). */
+function flakyRunCountOf({ retriedIn, flipFlopIn }: Flakiness): number {
+  return new Set([...retriedIn, ...flipFlopIn]).size;
 }

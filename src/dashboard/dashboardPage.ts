@@ -1,7 +1,7 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import { escapeControlCharacters } from '../renderValue.js';
 import { contentSecurityPolicy } from '../report/renderers/html.js';
-import { formatChangePercent, formatCount, formatMs, shownText } from '../report/renderers/presentation.js';
+import { countOf, formatChangePercent, formatCount, formatMs, shownText } from '../report/renderers/presentation.js';
 import { attribute, label, text } from '../report/sections/htmlParts.js';
 import type { DashboardEndpoint, DashboardModel, DashboardRun } from './dashboardModel.js';
 
@@ -301,8 +301,15 @@ function endpointRow(entry: DashboardEndpoint): string {
   const range = entry.p95Range === null ? 'n/a' : `${formatMs(entry.p95Range.low)} – ${formatMs(entry.p95Range.high)}`;
   const { flakiness } = entry;
   const failure =
-    entry.failureRate === null ? 'n/a' : `${percentText(entry.failureRate * 100)} of ${formatCount(entry.windowExecutionCount)}`;
-  const score = flakiness === undefined ? 'n/a' : `${percentText(flakiness.score * 100)} of ${formatCount(flakiness.runCount)} runs`;
+    entry.failureRate === null
+      ? 'n/a'
+      : `${percentText(entry.failureRate * 100)}<br><span class="muted">${formatCount(entry.windowFailedExecutionCount)} of \
+${countOf(entry.windowExecutionCount, 'call')}</span>`;
+  const score =
+    flakiness === undefined
+      ? 'n/a'
+      : `${percentText(flakiness.score * 100)}<br><span class="muted">${formatCount(flakiness.flakyRunCount)} of \
+${countOf(flakiness.runCount, 'run')}</span>`;
   const state =
     flakiness === undefined
       ? '<td data-field="state" data-label="State">not in the window</td>'
