@@ -109,10 +109,14 @@ export function newlyFlakyOf(report: QualityReport, baseline: ComparedRun): { fl
   const now = report.history?.flakiness;
   if (now === undefined) return {};
   const before = baseline.history?.flakiness;
-  const flakyBefore = new Set(
-    (baseline.endpoints ?? []).flatMap(({ endpoint, history }) => (history?.flakiness?.state === 'flaky' ? [endpoint] : [])),
+  // Not newly flaky: flaky in the base, or failing there (broken then, flaky as it recovers).
+  const notSteadyBefore = new Set(
+    (baseline.endpoints ?? []).flatMap(({ endpoint, history }) => {
+      const state = history?.flakiness?.state;
+      return state === undefined || state === 'steady' ? [] : [endpoint];
+    }),
   );
-  const newlyFlakyEndpoints = now.flakyEndpoints.filter((endpoint) => !flakyBefore.has(endpoint));
+  const newlyFlakyEndpoints = now.flakyEndpoints.filter((endpoint) => !notSteadyBefore.has(endpoint));
   const testKey = ({ file, line, title }: { file: string; line: number; title: string }) => JSON.stringify([file, line, title]);
   const testsBefore = new Set((before?.flakyTests ?? []).map(testKey));
   const testsComparable =
