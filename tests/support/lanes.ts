@@ -34,6 +34,7 @@ export const UNIT_SPECS: readonly string[] = [
   'historyTrend.spec.ts',
   'historyLine.spec.ts',
   'flakiness.spec.ts',
+  'flakinessAcrossRuns.spec.ts',
   'mergeReports.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',
