@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
+import { createTemporaryFolder, runProgram } from './support/runProgram.js';
 import { readReport } from './support/reports.js';
 import { expect, test } from './support/test.js';
 
@@ -77,4 +78,41 @@ test('a test that failed its first attempt and passed on a retry in one of three
   expect(markdown).toContain(
     '- `GET /orders`: 1 of 3 runs flaky (33%), stable\n- test `orders.spec.ts:6 › orders.spec.ts › lists orders`: 1 of 3 runs flaky (33%), stable',
   );
+});
+
+test.describe('the command', () => {
+  const records = (status: number) => `${JSON.stringify({ endpoint: 'GET /orders', statusCode: status, responseTimeMs: 12 })}\n`;
+
+  test('--flakiness-runs is the window: of a failure, a pass and a failure of one commit, the last two runs hold one flip-flop', async () => {
+    const folder = await createTemporaryFolder({ 'fail.ndjson': records(503), 'pass.ndjson': records(200) }, 'flakiness');
+    const commit = { GITHUB_SHA: 'abcdef0123456789abcdef0123456789abcdef01' };
+    for (const input of ['fail.ndjson', 'pass.ndjson', 'fail.ndjson', 'pass.ndjson']) {
+      const run = await runProgram('src/cli/main.js', {
+        cwd: folder,
+        args: [input, '--history', 'h.jsonl', '--flakiness-runs', '2', '--output', 'q.json', '--quiet'],
+        env: commit,
+      });
+      expect([run.exitCode, run.stderr]).toStrictEqual([0, '']);
+    }
+    const report = await readReport(join(folder, 'q.json'));
+    expect(report.endpoints[0]?.history?.flakiness).toMatchObject({ runCount: 2, flakyRunCount: 1, flipFlopRunCount: 1, state: 'flaky' });
+    expect(report.history?.flakiness).toMatchObject({ lastRuns: 2, runCount: 2, testsScored: false, flakyEndpoints: ['GET /orders'] });
+  });
+
+  test('a flakiness window out of 1 to 1,000 exits 78 naming the flag or the variable, never the value', async () => {
+    const folder = await createTemporaryFolder({ 'in.ndjson': records(200) }, 'flakiness');
+    const flag = await runProgram('src/cli/main.js', { cwd: folder, args: ['in.ndjson', '--history', 'h.jsonl', '--flakiness-runs', '0'] });
+    expect([flag.exitCode, flag.stderr]).toStrictEqual([
+      78,
+      'quality-evidence: invalid configuration:\n  - --flakiness-runs: must be a whole number of runs from 1 to 1000\n',
+    ]);
+    const variable = await runProgram('src/cli/main.js', {
+      cwd: folder,
+      args: ['in.ndjson', '--history', 'h.jsonl'],
+      env: { QE_FLAKINESS_RUNS: 'sk-live-secret' },
+    });
+    expect(variable.exitCode).toBe(78);
+    expect(variable.stderr).toContain('QE_FLAKINESS_RUNS: must be a whole number of runs from 1 to 1000');
+    expect(variable.stderr).not.toContain('sk-live-secret');
+  });
 });
