@@ -217,6 +217,9 @@ test.describe('renderings', () => {
     const { body, nothingToReport } = renderComment(compared, { environment: 'ci' });
     expect(nothingToReport).toBe(false);
     expect(body).toContain('| 🔺 newly flaky across runs | `GET /x` | 1 of 5 runs flaky (20%), stable |');
+    expect(body).toContain(
+      '**vs base: 1 endpoint newly failing, 1 newly flaky across runs, 1 with new statuses, 0 unchanged, 1 too few samples to judge**',
+    );
     expect(body).not.toContain('**Flaky across the last');
   });
 
@@ -229,5 +232,6 @@ test.describe('renderings', () => {
         '`GET /x` 1 of 5 runs flaky (20%), stable.',
     );
     expect(body).not.toContain('newly flaky across runs');
+    expect(body).toContain('**vs base: 1 endpoint newly failing, 1 with new statuses, 0 unchanged, 1 too few samples to judge**');
   });
 });
