@@ -177,6 +177,8 @@ test.describe('newly flaky against a baseline', () => {
     const now = scored([lineOf('passed', 0, [testOf('lists orders', 'passed')])], 'passed', { tests });
     const base = scored([lineOf('passed', 0, [testOf('lists orders', 'passed')])], 'passed', { tests: [testOf('lists orders', 'passed')] });
     expect(newlyFlakyOf(now, base).flakinessAcrossRuns?.newlyFlakyTests).toEqual([{ file: 'x.spec.ts', line: 3, title: 'lists orders' }]);
+    const { body } = renderComment({ ...now, baseline: compareWithBaseline(now, base) }, { environment: 'ci' });
+    expect(body).toContain('| 🔺 newly flaky test across runs | test `x.spec.ts:3 › lists orders` | 1 of 2 runs flaky (50%), stable |');
     const untested = scored([lineOf('passed', 0)], 'passed');
     expect(newlyFlakyOf(now, untested).flakinessAcrossRuns).not.toHaveProperty('newlyFlakyTests');
   });

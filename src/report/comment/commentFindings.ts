@@ -38,7 +38,8 @@ export interface Finding<Kind extends string = string> {
 /**
  * What got worse besides an endpoint's latency and failures, in the order a
  * comment lists them: an endpoint's statuses new against the base, an
- * endpoint newly flaky, then the contract's statuses newly undeclared, more
+ * endpoint newly flaky (in the run), an endpoint, then a test, newly flaky
+ * across runs, then the contract's statuses newly undeclared, more
  * bodies off their schema, operations no longer exercised, conditions met
  * in the base and not now (issue 36: a regression of what the suite
  * exercises, as an operation no longer exercised is), a coverage that went
@@ -186,21 +187,8 @@ export function findingsOf(report: ComparedReport): CommentFindings {
       if (changed.has(entry.endpoint) || (entry.latencyVerdict === 'tooFewSamples') !== (kind === 'too few samples')) continue;
       held.push({ endpoint: entry.endpoint, kind, entry, now: now.get(entry.endpoint) });
     }
-  const { worse, better } = statusAndContractChanges(report.baseline);
   const acrossRuns = flakyAcrossRunsOf(report);
-  const newlyFlaky = acrossRuns?.baseScored === true ? acrossRuns.flaky : [];
-  const after = worse.findIndex(
-    ({ kind }) => STATUS_AND_CONTRACT_REGRESSIONS.indexOf(kind) > STATUS_AND_CONTRACT_REGRESSIONS.indexOf('newly flaky'),
-  );
-  worse.splice(
-    after < 0 ? worse.length : after,
-    0,
-    ...newlyFlaky.map(({ subject, test, flakiness }) => ({
-      kind: test ? ('newly flaky test across runs' as const) : ('newly flaky across runs' as const),
-      subject,
-      flakiness,
-    })),
-  );
+  const { worse, better } = statusAndContractChanges(report.baseline, acrossRuns?.baseScored === true ? acrossRuns.flaky : []);
   return {
     regressions,
     statusAndContractRegressions: worse,
@@ -243,8 +231,14 @@ function flakyAcrossRunsOf(report: ComparedReport): { baseScored: boolean; runCo
 type Worse = StatusOrContractChange<(typeof STATUS_AND_CONTRACT_REGRESSIONS)[number]>;
 type Better = StatusOrContractChange<(typeof STATUS_AND_CONTRACT_IMPROVEMENTS)[number]>;
 
-/** The endpoints' new statuses and flakiness, and the contract's changes, each as the report lists them, split by direction. */
-function statusAndContractChanges(comparison: BaselineComparison): { worse: Worse[]; better: Better[] } {
+/**
+ * The endpoints' new statuses and flakiness (in the run, then across runs: those newly flaky across runs given), and the
+ * contract's changes, each as the report lists them, split by direction.
+ */
+function statusAndContractChanges(
+  comparison: BaselineComparison,
+  newlyFlakyAcrossRuns: readonly FlakyAcrossRuns[],
+): { worse: Worse[]; better: Better[] } {
   const worse: Worse[] = [];
   const better: Better[] = [];
   for (const { endpoint, newStatuses = [], newStatusCount = 0 } of comparison.endpoints)
@@ -252,6 +246,8 @@ function statusAndContractChanges(comparison: BaselineComparison): { worse: Wors
       worse.push({ kind: 'new statuses', subject: endpoint, statuses: newStatuses, moreStatuses: newStatusCount - newStatuses.length });
   for (const { endpoint, flakiness } of comparison.endpoints)
     if (flakiness === 'newlyFlaky') worse.push({ kind: 'newly flaky', subject: endpoint });
+  for (const { subject, test, flakiness } of newlyFlakyAcrossRuns)
+    worse.push({ kind: test ? 'newly flaky test across runs' : 'newly flaky across runs', subject, flakiness });
   for (const { endpoint, flakiness } of comparison.endpoints)
     if (flakiness === 'noLongerFlaky') better.push({ kind: 'no longer flaky', subject: endpoint });
   const { contract } = comparison;
