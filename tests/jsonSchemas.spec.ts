@@ -202,6 +202,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'historyLimit',
     'historyReadOnly',
     'historyPartialRuns',
+    'flakinessRuns',
     'baselineFromHistory',
     'significanceLevel',
     'failureExcerptBytes',

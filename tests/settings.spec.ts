@@ -8,7 +8,7 @@ import {
   type ConfigurationIssue,
 } from '../src/index.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
-import { environmentSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
+import { environmentSettings, flagSettings, optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
 import { resolveReporterSettings } from '../reporter/shared/reporterSettings.js';
 import {
   EXPORT_SETTING_KEYS,
@@ -100,7 +100,7 @@ test.describe('the settings file', () => {
         message:
           'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
           'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
-          'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, baselineFromHistory, ' +
+          'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, flakinessRuns, baselineFromHistory, ' +
           'significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, traceContext, ' +
           'traceUrlTemplate, reportUrl, otlpSpanLimit, formats)',
       },
@@ -327,6 +327,7 @@ test.describe('the settings table', () => {
       'history',
       'history-limit',
       'history-read-only',
+      'flakiness-runs',
       'baseline-from-history',
       'significance-level',
       'failure-excerpt-bytes',
@@ -339,6 +340,31 @@ test.describe('the settings table', () => {
       'report-url',
       'otlp-span-limit',
       'formats',
+    ]);
+  });
+});
+
+test.describe('flakinessRuns', () => {
+  test('is 30 runs unless a source says, and each source gives it: variable, flag, reporter option, settings file', () => {
+    expect(resolveSettings([], everySetting).flakinessRuns).toBe(30);
+    expect(resolveSettings([environmentSettings({ QE_FLAKINESS_RUNS: '12' })], everySetting).flakinessRuns).toBe(12);
+    expect(resolveSettings([flagSettings({ 'flakiness-runs': '1000' })], everySetting).flakinessRuns).toBe(1000);
+    expect(resolveSettings([options({ flakinessRuns: 1 })], everySetting).flakinessRuns).toBe(1);
+    expect(resolveSettings([file({ flakinessRuns: 50 })], everySetting).flakinessRuns).toBe(50);
+  });
+
+  test('a value that is not a whole number from 1 to 1,000 is an issue naming the variable, the flag or the key, never the variable’s value', () => {
+    const rule = 'must be a whole number of runs from 1 to 1000';
+    const secret = 'sk-live-do-not-print';
+    for (const value of ['0', '1001', '2.5', secret])
+      expect(issuesOf(() => resolveSettings([environmentSettings({ QE_FLAKINESS_RUNS: value })], everySetting))).toEqual([
+        { variable: 'QE_FLAKINESS_RUNS', message: rule },
+      ]);
+    expect(issuesOf(() => resolveSettings([flagSettings({ 'flakiness-runs': '0' })], everySetting))).toEqual([
+      { variable: '--flakiness-runs', message: rule },
+    ]);
+    expect(issuesOf(() => resolveSettings([file({ flakinessRuns: 1001 })], everySetting))).toEqual([
+      { variable: `flakinessRuns in ${filePath}`, message: `${rule}; got 1001 (a number)` },
     ]);
   });
 });

@@ -81,6 +81,14 @@ export const MAX_HISTORY_LIMIT = 1000;
 
 const historyLimitRule = `must be a whole number of runs from 1 to ${MAX_HISTORY_LIMIT}`;
 
+/**
+ * The runs flakiness is scored over when no source says (flakinessRuns): about a month of daily runs, or a week of a busy
+ * main branch (src/history/flakiness.ts).
+ */
+export const DEFAULT_FLAKINESS_RUNS = 30;
+
+const flakinessRunsRule = `must be a whole number of runs from 1 to ${MAX_HISTORY_LIMIT}`;
+
 const openapiRule = 'must be the path of an OpenAPI document, or an array of paths';
 
 /** OpenAPI documents, as `openapi` and `openapiBase` take them: a path, or an array of paths (a comma-separated variable). */
@@ -487,6 +495,25 @@ export const SETTINGS = {
       'filter, --only-changed, --last-failed, --test-list, a shard) is appended to the history file too; by default ' +
       'such a run is judged against the history and not appended, so that it does not thin the range of every ' +
       'endpoint it did not call (QE_HISTORY_PARTIAL_RUNS); default false',
+  },
+  flakinessRuns: {
+    variable: 'QE_FLAKINESS_RUNS',
+    flag: {
+      name: 'flakiness-runs',
+      argument: '<n>',
+      help: "the last runs of the history each endpoint's and test's flakiness is scored over",
+    },
+    inFile: true,
+    default: DEFAULT_FLAKINESS_RUNS,
+    value: z.int({ error: flakinessRunsRule }).min(1, { error: flakinessRunsRule }).max(MAX_HISTORY_LIMIT, { error: flakinessRunsRule }),
+    text: z
+      .string()
+      .regex(/^\d{1,6}$/, { error: flakinessRunsRule })
+      .transform(Number),
+    purpose: 'the number of runs flakiness is scored over',
+    description:
+      "The last runs of the history file, this run the last of them, each endpoint's and test's flakiness is scored over " +
+      `(QE_FLAKINESS_RUNS); default ${DEFAULT_FLAKINESS_RUNS}`,
   },
   baselineFromHistory: {
     variable: 'QE_BASELINE_FROM_HISTORY',

@@ -12,6 +12,7 @@ import type { ComparedRun } from '../history/historyBaseline.js';
 import { compareContracts } from './contractComparison.js';
 import { compareConditions } from './conditionComparison.js';
 import type { Contract } from '../contract/contract.js';
+import { newlyFlakyOf } from './flakinessAcrossRuns.js';
 
 /**
  * A baseline report as this version reads it: a report of this tool with
@@ -227,6 +228,7 @@ export function compareWithBaseline(
             ...(contract === undefined ? {} : compareConditions(report, contract, baseline)),
           },
         }),
+    ...newlyFlakyOf(report, baseline),
   };
 }
 

@@ -1,4 +1,5 @@
 import { compareCodeUnits, compareTests } from '../compareCodeUnits.js';
+import { DEFAULT_FLAKINESS_RUNS } from '../config/settings.js';
 import type { HistoryEndpoint } from './historyLine.js';
 
 /**
@@ -32,8 +33,8 @@ export interface FlakinessOptions {
   readonly lastRuns?: number;
 }
 
-/** The runs scored when no number is given: about a month of daily runs, or a week of a busy main branch. */
-export const DEFAULT_FLAKINESS_RUNS = 30;
+/** The runs scored when no number is given (the flakinessRuns setting's default): about a month of daily runs, or a week of a busy main branch. */
+export { DEFAULT_FLAKINESS_RUNS };
 
 /**
  * The trailing run of failures that is a regression even after flaky runs:

@@ -1,7 +1,7 @@
 import type { FileSystem } from '../io/fileSystem.js';
 import { readInputFile, CONFIGURATION_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { quoteText } from '../renderValue.js';
-import type { RunIdentity } from '../report/historySchemas.js';
+import type { EndpointFlakinessSection, ReportFlakiness, RunIdentity } from '../report/historySchemas.js';
 import type { PositionsMet } from '../summary/conditionTally.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { HistoryContract, HistoryRun } from './historyLine.js';
@@ -114,6 +114,8 @@ export interface ComparedRun {
         readonly statuses?: readonly string[] | undefined;
         /** Only where its records said which conditions they met: as the report's endpoint keeps them (a history line: without counts). */
         readonly conditionsMet?: readonly PositionsMet[] | undefined;
+        /** Only in a baseline report written with its history: the endpoint's flakiness across runs. */
+        readonly history?: { readonly flakiness?: Pick<EndpointFlakinessSection, 'state'> | undefined } | undefined;
       }[]
     | undefined;
   /** Only in a baseline report of the Playwright reporter: its flaky endpoints. */
@@ -122,6 +124,9 @@ export interface ComparedRun {
   readonly contract?: ComparedContract | undefined;
   /** Only for a run taken from a history file: which run it was. */
   readonly run?: RunIdentity | undefined;
+  /** Only in a baseline report written with its history: its flakiness across runs. */
+  readonly history?:
+    { readonly flakiness?: Pick<ReportFlakiness, 'testsScored' | 'flakyTests' | 'flakyTestCount'> | undefined } | undefined;
 }
 
 /** What the comparison reads of a baseline's contract section: a report's, or what a history line kept of it. */

@@ -26,6 +26,48 @@ const series = (what: string) =>
     .array(z.number().nullable())
     .meta({ description: `${what} in each run of history.runs, oldest first; null where the run did not call the endpoint` });
 
+/** How an endpoint or a test stands across the runs scored (src/history/flakiness.ts). */
+export const FLAKINESS_STATES = ['flaky', 'failing', 'steady'] as const;
+
+/** Its score in the second half of the runs scored against the first. */
+export const FLAKINESS_TRENDS = ['rising', 'falling', 'stable'] as const;
+
+/** The most flaky tests `history.flakiness.flakyTests` lists; `flakyTestCount` counts them all. */
+export const FLAKY_TEST_LIMIT = 50;
+
+const flakinessCounts = {
+  score: z.number().min(0).max(1).meta({ description: 'Its flaky runs over the runs it ran in, 0 to 1, to 4 decimals' }),
+  runCount: z.int().min(1).meta({ description: 'The runs scored (history.flakiness.lastRuns, this run the last) it ran in' }),
+  flakyRunCount: z.int().min(0).meta({ description: 'Those runs that were flaky: retried or flip-flop (a run may be both, counted once)' }),
+};
+
+const flakinessStateSchema = z.enum(FLAKINESS_STATES).meta({
+  description:
+    'flaky: at least one flaky run, and not failing; failing: failed in every run it ran in from some run to this one ' +
+    '(a regression, never flaky; see docs/history.md); steady: neither',
+});
+
+const flakinessTrendSchema = z.enum(FLAKINESS_TRENDS).meta({
+  description:
+    "rising or falling: its score in the second half of the runs scored against the first's, by at least 0.1 and two standard errors",
+});
+
+/** An endpoint's flakiness across the runs scored: the earlier runs of the history and this one. */
+export const endpointFlakinessSchema = z
+  .strictObject({
+    ...flakinessCounts,
+    retriedRunCount: z.int().min(0).meta({ description: 'Runs in which a call failed and a retry of its test passed' }),
+    flipFlopRunCount: z.int().min(0).meta({
+      description: 'Runs in which it failed, no retry making good, and its next run passed, both runs naming the same commit',
+    }),
+    failedRunCount: z.int().min(0).meta({ description: 'Runs in which a call failed, whether a retry then passed or not' }),
+    state: flakinessStateSchema,
+    trend: flakinessTrendSchema,
+  })
+  .meta({ title: 'EndpointFlakiness' });
+
+export type EndpointFlakinessSection = z.infer<typeof endpointFlakinessSchema>;
+
 /** One endpoint against its history. */
 export const endpointHistorySchema = z
   .strictObject({
@@ -53,10 +95,46 @@ export const endpointHistorySchema = z
     }),
     p95: series('The p95 in milliseconds'),
     failureRate: series('Failed executions per execution'),
+    flakiness: endpointFlakinessSchema.optional().meta({
+      description:
+        'Only in a report written with its history (not in one from run.finish alone): the endpoint across the last ' +
+        'history.flakiness.lastRuns runs of this environment, this run the last of them',
+    }),
   })
   .meta({ title: 'EndpointHistory' });
 
 export type EndpointHistory = z.infer<typeof endpointHistorySchema>;
+
+/** The run's endpoints and tests across the runs scored. */
+export const reportFlakinessSchema = z
+  .strictObject({
+    lastRuns: z.int().min(1).meta({ description: 'The runs scored at most: the flakinessRuns setting (this run the last of them)' }),
+    runCount: z.int().min(1).meta({ description: 'The runs scored: the earlier runs of this environment in the window, and this one' }),
+    testsScored: z.boolean().meta({
+      description:
+        "Whether every run scored names its tests (the Playwright reporter's runs do): when false, a test's score counts " +
+        'only the runs that name it, and none is scored when this run names none',
+    }),
+    flakyEndpoints: z.array(z.string()).meta({ description: "This run's endpoints whose state is flaky, in code-unit order" }),
+    failingEndpoints: z.array(z.string()).meta({ description: "This run's endpoints whose state is failing, in code-unit order" }),
+    flakyTests: z
+      .array(
+        z.strictObject({
+          file: z.string().min(1).meta({ description: "The test's file, relative to the Playwright project's root" }),
+          line: z.int().min(1),
+          title: z.string().min(1).meta({ description: 'Its title path without the project' }),
+          ...flakinessCounts,
+          trend: flakinessTrendSchema,
+        }),
+      )
+      .meta({
+        description: `This run's tests whose state is flaky, the highest score first (then by file, line and title); at most ${FLAKY_TEST_LIMIT}`,
+      }),
+    flakyTestCount: z.int().min(0).meta({ description: 'All of those tests, listed or not' }),
+  })
+  .meta({ title: 'ReportFlakiness' });
+
+export type ReportFlakiness = z.infer<typeof reportFlakinessSchema>;
 
 /** The run against the history file. */
 export const reportHistorySchema = z
@@ -90,6 +168,9 @@ export const reportHistorySchema = z
       .array(z.strictObject({ line: z.int().min(1), message: z.string() }))
       .optional()
       .meta({ description: 'Only when lines of the history file could not be read: each line number and why; they were left out' }),
+    flakiness: reportFlakinessSchema.optional().meta({
+      description: 'Only in a report written with its history: flakiness across the last runs (docs/history.md, "Flakiness across runs")',
+    }),
   })
   .meta({ title: 'ReportHistory' });
 

@@ -311,6 +311,33 @@ export const baselineComparisonSchema = z
     contract: contractComparisonSchema
       .optional()
       .meta({ description: 'Only when both reports have a contract section: what the run did to the contract against the baseline' }),
+    flakinessAcrossRuns: z
+      .strictObject({
+        baseScored: z.boolean().meta({
+          description:
+            'Whether the baseline scored flakiness across runs (history.flakiness): when false, every endpoint and test flaky ' +
+            'now is listed, and the comment says flaky, not newly flaky',
+        }),
+        newlyFlakyEndpoints: z.array(z.string()).meta({
+          description:
+            "Endpoints whose flakiness across runs is flaky now and was not in the baseline's (steady there, or absent; " +
+            'failing there is not newly flaky), in code-unit order',
+        }),
+        newlyFlakyTests: z
+          .array(z.strictObject({ file: z.string().min(1), line: z.int().min(1), title: z.string().min(1) }))
+          .optional()
+          .meta({
+            description:
+              "Only when both reports scored every run's tests (history.flakiness.testsScored) and the baseline listed all its " +
+              'flaky tests: the tests this report lists as flaky that the baseline did not, by file, line and title',
+          }),
+      })
+      .optional()
+      .meta({
+        description:
+          'Only when this report scored its flakiness across runs (history.flakiness): what became flaky since the baseline ' +
+          '(docs/pull-request-comment.md)',
+      }),
   })
   .meta({ title: 'BaselineComparison' });
 

@@ -4,6 +4,8 @@ import type { Judgement } from '../evaluation/judgeReport.js';
 import type { RunTest } from '../exports/exportContext.js';
 import type { Clock } from '../helpers/clock.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
+import { historyRunOf } from '../history/historyLine.js';
+import { withFlakinessAcrossRuns } from '../evaluation/flakinessAcrossRuns.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -66,7 +68,7 @@ export interface OpenRunOptions {
   readonly checkKeptBodies?: boolean | undefined;
 }
 
-/** What a run's feeder knows only at its end, for the exports: when it started, and its Playwright tests. */
+/** What a run's feeder knows only at its end, for the exports (and its tests for flakiness across runs): when it started, and its Playwright tests. */
 export interface PublishFacts {
   readonly startedAtMs?: number | undefined;
   readonly tests?: readonly RunTest[] | undefined;
@@ -161,7 +163,7 @@ function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRun
 }
 
 async function publishRun(
-  report: QualityReport,
+  finished: QualityReport,
   settings: OpenedSettings,
   host: RunHost,
   destination: ReportDestination,
@@ -170,6 +172,12 @@ async function publishRun(
 ): Promise<PublishedRun> {
   // The history line and the exports are stamped when the run ends, by the run's clock.
   const now = host.clock.now();
+  const stamp = historyStampOf(now, host.env, judgement, settings.reportUrl);
+  // This run is the last run its flakiness is scored over, as its history line gives it.
+  const report =
+    judgement.history === undefined
+      ? finished
+      : withFlakinessAcrossRuns(finished, judgement, historyRunOf(finished, stamp.identity, facts.tests), settings.flakinessRuns);
   const exportContext = { endedAtMs: now, startedAtMs: facts.startedAtMs, env: host.env, settings, tests: facts.tests, spans: facts.spans };
   const laterWarnings = [
     ...(judgement.warnings ?? []),
@@ -188,7 +196,7 @@ async function publishRun(
     report,
     destination as ReportDestination & { outputPath: string },
     host.fileSystem,
-    historyStampOf(now, host.env, judgement, settings.reportUrl),
+    stamp,
     exportContext,
   );
   return { report, ...written, warnings: [...(stepSummaryProblem === undefined ? [] : [stepSummaryProblem]), ...laterWarnings] };

@@ -35,6 +35,7 @@ export const UNIT_SPECS: readonly string[] = [
   'historyLine.spec.ts',
   'dashboardModel.spec.ts',
   'flakiness.spec.ts',
+  'flakinessAcrossRuns.spec.ts',
   'mergeReports.spec.ts',
   'commandProgress.spec.ts',
   'config.spec.ts',

@@ -1,5 +1,6 @@
 import { baselineChanges, isRegression, type ChangeKind } from '../renderers/presentation.js';
 import type { QualityReport } from '../qualityReport.js';
+import { testPlace } from '../sections/history.js';
 import type { UnmetCondition } from '../contractSchemas.js';
 import type { BaselineComparison, ContractComparison } from '../verdictSchemas.js';
 
@@ -37,7 +38,8 @@ export interface Finding<Kind extends string = string> {
 /**
  * What got worse besides an endpoint's latency and failures, in the order a
  * comment lists them: an endpoint's statuses new against the base, an
- * endpoint newly flaky, then the contract's statuses newly undeclared, more
+ * endpoint newly flaky (in the run), an endpoint, then a test, newly flaky
+ * across runs, then the contract's statuses newly undeclared, more
  * bodies off their schema, operations no longer exercised, conditions met
  * in the base and not now (issue 36: a regression of what the suite
  * exercises, as an operation no longer exercised is), a coverage that went
@@ -47,6 +49,8 @@ export interface Finding<Kind extends string = string> {
 export const STATUS_AND_CONTRACT_REGRESSIONS = [
   'new statuses',
   'newly flaky',
+  'newly flaky across runs',
+  'newly flaky test across runs',
   'new undeclared status',
   'more bodies off their schema',
   'bodies off their schema changed',
@@ -92,6 +96,23 @@ export interface StatusOrContractChange<Kind extends StatusOrContractKind = Stat
   readonly condition?: UnmetCondition | undefined;
   /** For the finding with no subject: the entries of this kind the report counted and did not list. */
   readonly unlisted?: number | undefined;
+  /** An endpoint or a test newly flaky across runs: its flakiness (its subject a test's `file:line › title`). */
+  readonly flakiness?: FlakinessWords | undefined;
+}
+
+/** What a comment says of an endpoint's or a test's flakiness across runs. */
+export interface FlakinessWords {
+  readonly score: number;
+  readonly runCount: number;
+  readonly flakyRunCount: number;
+  readonly trend: string;
+}
+
+/** An endpoint or a test flaky across runs, as a comment names it: a label, or a test's `file:line › title`. */
+export interface FlakyAcrossRuns {
+  readonly subject: string;
+  readonly test: boolean;
+  readonly flakiness?: FlakinessWords | undefined;
 }
 
 /** Everything a comment lists, each group in the order it is shown. */
@@ -108,6 +129,11 @@ export interface CommentFindings {
   readonly others: readonly Finding<OtherKind>[];
   /** Endpoints with too few samples to judge, then unchanged ones, each by label: shown folded. */
   readonly held: readonly Finding<HeldKind>[];
+  /**
+   * Only when the base scored no flakiness across runs and this report did: the endpoints and tests flaky across runs now, said
+   * as flaky, not newly flaky (no regression: the base cannot tell).
+   */
+  readonly flakyAcrossRuns?: { readonly runCount: number; readonly flaky: readonly FlakyAcrossRuns[] } | undefined;
 }
 
 /**
@@ -161,15 +187,58 @@ export function findingsOf(report: ComparedReport): CommentFindings {
       if (changed.has(entry.endpoint) || (entry.latencyVerdict === 'tooFewSamples') !== (kind === 'too few samples')) continue;
       held.push({ endpoint: entry.endpoint, kind, entry, now: now.get(entry.endpoint) });
     }
-  const { worse, better } = statusAndContractChanges(report.baseline);
-  return { regressions, statusAndContractRegressions: worse, improvements, statusAndContractImprovements: better, others, held };
+  const acrossRuns = flakyAcrossRunsOf(report);
+  const { worse, better } = statusAndContractChanges(report.baseline, acrossRuns?.baseScored === true ? acrossRuns.flaky : []);
+  return {
+    regressions,
+    statusAndContractRegressions: worse,
+    improvements,
+    statusAndContractImprovements: better,
+    others,
+    held,
+    ...(acrossRuns === undefined || acrossRuns.baseScored || acrossRuns.flaky.length === 0
+      ? {}
+      : { flakyAcrossRuns: { runCount: acrossRuns.runCount, flaky: acrossRuns.flaky } }),
+  };
+}
+
+/**
+ * The endpoints, then the tests, the comparison names as newly flaky across
+ * runs (every one flaky now, when the base scored none), each with its
+ * flakiness as this report gives it.
+ */
+function flakyAcrossRunsOf(report: ComparedReport): { baseScored: boolean; runCount: number; flaky: FlakyAcrossRuns[] } | undefined {
+  const compared = report.baseline.flakinessAcrossRuns;
+  const scored = report.history?.flakiness;
+  if (compared === undefined || scored === undefined) return undefined;
+  const byLabel = new Map(report.endpoints.map((endpoint) => [endpoint.endpoint, endpoint.history?.flakiness]));
+  const testKey = ({ file, line, title }: { file: string; line: number; title: string }) => JSON.stringify([file, line, title]);
+  const byTest = new Map(scored.flakyTests.map((test) => [testKey(test), test]));
+  return {
+    baseScored: compared.baseScored,
+    runCount: scored.runCount,
+    flaky: [
+      ...compared.newlyFlakyEndpoints.map((endpoint) => ({ subject: endpoint, test: false, flakiness: byLabel.get(endpoint) })),
+      ...(compared.newlyFlakyTests ?? []).map((test) => ({
+        subject: testPlace(test),
+        test: true,
+        flakiness: byTest.get(testKey(test)),
+      })),
+    ],
+  };
 }
 
 type Worse = StatusOrContractChange<(typeof STATUS_AND_CONTRACT_REGRESSIONS)[number]>;
 type Better = StatusOrContractChange<(typeof STATUS_AND_CONTRACT_IMPROVEMENTS)[number]>;
 
-/** The endpoints' new statuses and flakiness, and the contract's changes, each as the report lists them, split by direction. */
-function statusAndContractChanges(comparison: BaselineComparison): { worse: Worse[]; better: Better[] } {
+/**
+ * The endpoints' new statuses and flakiness (in the run, then across runs: those newly flaky across runs given), and the
+ * contract's changes, each as the report lists them, split by direction.
+ */
+function statusAndContractChanges(
+  comparison: BaselineComparison,
+  newlyFlakyAcrossRuns: readonly FlakyAcrossRuns[],
+): { worse: Worse[]; better: Better[] } {
   const worse: Worse[] = [];
   const better: Better[] = [];
   for (const { endpoint, newStatuses = [], newStatusCount = 0 } of comparison.endpoints)
@@ -177,6 +246,8 @@ function statusAndContractChanges(comparison: BaselineComparison): { worse: Wors
       worse.push({ kind: 'new statuses', subject: endpoint, statuses: newStatuses, moreStatuses: newStatusCount - newStatuses.length });
   for (const { endpoint, flakiness } of comparison.endpoints)
     if (flakiness === 'newlyFlaky') worse.push({ kind: 'newly flaky', subject: endpoint });
+  for (const { subject, test, flakiness } of newlyFlakyAcrossRuns)
+    worse.push({ kind: test ? 'newly flaky test across runs' : 'newly flaky across runs', subject, flakiness });
   for (const { endpoint, flakiness } of comparison.endpoints)
     if (flakiness === 'noLongerFlaky') better.push({ kind: 'no longer flaky', subject: endpoint });
   const { contract } = comparison;

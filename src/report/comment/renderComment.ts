@@ -24,6 +24,7 @@ import {
 import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
 import { markdownOf } from '../sections/contractConditions.js';
 import { code, row } from '../sections/markdownParts.js';
+import { flakinessWords } from '../sections/history.js';
 import { attentionMarkdown } from '../sections/attention.js';
 import { traceMarkdown } from '../sections/traceParts.js';
 import { changeRowsMarkdown, changesLineMarkdown, CHANGES_TABLE_HEAD } from '../sections/contractChanges.js';
@@ -122,6 +123,7 @@ export function renderComment(report: ComparedReport, options: CommentOptions): 
     if (notCompared !== undefined) head.push('', notCompared);
   }
   if (changes !== undefined) head.push('', changesLineMarkdown(changes, report.tests !== undefined));
+  if (findings.flakyAcrossRuns !== undefined) head.push('', flakyAcrossRunsLine(findings.flakyAcrossRuns));
   if (nothingToReport) head.push('', nothingToReportLine(report));
   const where = options.artifactsUrl === undefined ? "the run's artifacts" : `[the run's artifacts](${options.artifactsUrl})`;
   const sections: Section[] = [
@@ -224,6 +226,25 @@ function notComparedLine(contract: NonNullable<ComparedReport['baseline']['contr
     `${shown.map(code).join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}.`
   );
 }
+
+/**
+ * What is flaky across runs when the base scored none (a base report written without a history, or of a version before):
+ * `**Flaky across the last 30 runs** (the base scored none, so none is said to be new): `GET /a` 4 of 30 runs flaky (13%), rising.`
+ */
+function flakyAcrossRunsLine({ runCount, flaky }: NonNullable<CommentFindings['flakyAcrossRuns']>): string {
+  const shown = flaky.slice(0, FLAKY_SHOWN).map(({ subject, test, flakiness }) => {
+    const named = test ? `test ${code(subject)}` : code(subject);
+    return flakiness === undefined ? named : `${named} ${flakinessWords(flakiness)}`;
+  });
+  const more = flaky.length - shown.length;
+  return (
+    `**Flaky across the last ${countOf(runCount, 'run')}** (the base scored no flakiness across runs, so none is said to be new): ` +
+    `${shown.join('; ')}${more > 0 ? `; and ${formatCount(more)} more` : ''}.`
+  );
+}
+
+/** The endpoints and tests flaky across runs a comment names when the base scored none; the report's baseline section lists them. */
+const FLAKY_SHOWN = 10;
 
 /** The operations a comment names whose conditions were not compared; the report's `baseline.contract` lists 100. */
 const NOT_COMPARED_SHOWN = 10;
@@ -402,19 +423,21 @@ const STATUS_OR_CONTRACT_HEAD = ['| Change | Endpoint or operation | What |', '|
  */
 function statusOrContractRow(change: StatusOrContractChange): Row {
   const mark = (STATUS_AND_CONTRACT_REGRESSIONS as readonly string[]).includes(change.kind) ? '🔺' : '🔻';
-  const { subject, statuses, moreStatuses = 0, change: numbers, unlisted, condition } = change;
+  const { subject, statuses, moreStatuses = 0, change: numbers, unlisted, condition, flakiness } = change;
   const coverage = change.kind === 'coverage up' || change.kind === 'coverage down';
   const conditionParts = change.kind === 'condition newly met' ? newlyMetConditionParts : noLongerMetConditionParts;
   const what =
-    condition !== undefined
-      ? `${markdownOf(conditionParts(condition))} · ${code(condition.where)}`
-      : statuses !== undefined
-        ? `${statuses.map(code).join(', ')}${moreStatuses > 0 ? ` and ${formatCount(moreStatuses)} more` : ''}`
-        : numbers === undefined
-          ? ''
-          : coverage
-            ? `${formatCoverage(numbers.before)} → ${formatCoverage(numbers.after)}`
-            : formatCountChange(numbers);
+    flakiness !== undefined
+      ? flakinessWords(flakiness)
+      : condition !== undefined
+        ? `${markdownOf(conditionParts(condition))} · ${code(condition.where)}`
+        : statuses !== undefined
+          ? `${statuses.map(code).join(', ')}${moreStatuses > 0 ? ` and ${formatCount(moreStatuses)} more` : ''}`
+          : numbers === undefined
+            ? ''
+            : coverage
+              ? `${formatCoverage(numbers.before)} → ${formatCoverage(numbers.after)}`
+              : formatCountChange(numbers);
   if (subject === undefined) {
     const either = change.kind === 'bodies off their schema changed' ? 'more or fewer; ' : '';
     const listLimit =
@@ -422,7 +445,8 @@ function statusOrContractRow(change: StatusOrContractChange): Row {
     const counted = `${either}counted in the report's \`baseline.contract\`, which lists the first ${formatCount(listLimit)}`;
     return { line: row([`${mark} ${change.kind}`, `${formatCount(unlisted ?? 0)} more`, counted]), entries: entriesOfChange(change) };
   }
-  return { line: row([`${mark} ${change.kind}`, coverage ? subject : code(subject), what]), entries: 1 };
+  const named = coverage ? subject : change.kind === 'newly flaky test across runs' ? `test ${code(subject)}` : code(subject);
+  return { line: row([`${mark} ${change.kind}`, named, what]), entries: 1 };
 }
 
 function otherRow({ endpoint, kind, entry }: Finding): string {

@@ -515,7 +515,7 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
     if (entry.flakiness === 'newlyFlaky') counts.newlyFlaky++;
     if ((entry.newStatusCount ?? 0) > 0) counts.newStatuses++;
   }
-  const { contract } = comparison;
+  const { contract, flakinessAcrossRuns: acrossRuns } = comparison;
   let named = false;
   // An endpoint count: the first one shown says "endpoints", the rest leave the noun to it.
   const endpoints = (count: number, words: (noun: string) => string, always = false): string[] => {
@@ -532,6 +532,13 @@ export function comparisonHeadline(comparison: NonNullable<QualityReport['baseli
     ...endpoints(counts.newlyFailing, (noun) => after(noun, 'newly failing')),
     ...endpoints(counts.failingMore, (noun) => after(noun, 'failing more')),
     ...endpoints(counts.newlyFlaky, (noun) => after(noun, 'newly flaky')),
+    // Across runs only against a base that scored it: else nothing is new (the comment names them as flaky).
+    ...endpoints(acrossRuns?.baseScored === true ? acrossRuns.newlyFlakyEndpoints.length : 0, (noun) =>
+      after(noun, 'newly flaky across runs'),
+    ),
+    ...(acrossRuns?.baseScored === true && (acrossRuns.newlyFlakyTests?.length ?? 0) > 0
+      ? [`${countOf(acrossRuns.newlyFlakyTests!.length, 'test')} newly flaky across runs`]
+      : []),
     ...endpoints(counts.newStatuses, (noun) => after(noun, 'with new statuses')),
     ...(contract === undefined || contract.newUndeclaredStatusCount === 0
       ? []

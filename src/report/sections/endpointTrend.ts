@@ -1,5 +1,6 @@
 import type { QualityReport } from '../qualityReport.js';
 import { countOf, formatMs, TREND_ARROWS, trendWords } from '../renderers/presentation.js';
+import { flakinessWords } from './history.js';
 import { attribute, round, text } from './htmlParts.js';
 
 type Endpoint = QualityReport['endpoints'][number];
@@ -61,5 +62,8 @@ export function trendCell(report: QualityReport, endpoint: Endpoint): string {
   const spark =
     `<svg class="spark" viewBox="0 0 ${SPARK.width} ${SPARK.barBottom}" role="img" aria-label="${attribute(title)}">` +
     `<title>${text(title)}</title>${band}${lines.join('')}${now}${bars.join('')}</svg>`;
-  return `<td data-label="Trend" data-field="history.trend" data-value="${entry.trend}">${spark}<span class="trend-words">${text(words)}</span></td>`;
+  // Only a flaky endpoint says more: a steady one's cell is as it was.
+  const flaky =
+    entry.flakiness?.state === 'flaky' ? `<span class="trend-words flakiness">${text(flakinessWords(entry.flakiness))}</span>` : '';
+  return `<td data-label="Trend" data-field="history.trend" data-value="${entry.trend}">${spark}<span class="trend-words">${text(words)}</span>${flaky}</td>`;
 }
