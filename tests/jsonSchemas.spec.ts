@@ -203,6 +203,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'historyReadOnly',
     'historyPartialRuns',
     'flakinessRuns',
+    'dashboardPath',
     'baselineFromHistory',
     'significanceLevel',
     'failureExcerptBytes',

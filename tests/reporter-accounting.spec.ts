@@ -351,7 +351,7 @@ test('records', async () => {
         `  - outputfile in ${file}: is not a setting of quality-evidence.config.json (known: environment, ` +
         `slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, ` +
         `endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, flakinessRuns, ` +
-        `baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, ` +
+        `dashboardPath, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, ` +
         `traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n` +
         `  - slowResponseThresholdMs in ${file}: must be a whole number of milliseconds, 0 or more; got "fast" (a string)\n`,
     );

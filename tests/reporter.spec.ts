@@ -506,7 +506,7 @@ test('bad options stop the run with an error that names each option', async () =
       '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: ' +
       'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
       'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
-      'historyPartialRuns, flakinessRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
+      'historyPartialRuns, flakinessRuns, dashboardPath, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
       'openapiBase, exports, serviceName, traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n' +
       '  - option environment: must be a non-empty string; got 42 (a number)\n' +
       '  - option slowResponseThresholdMs: must be a whole number of milliseconds, 0 or more; got 7.5 (a number)\n' +

@@ -376,7 +376,7 @@ test.describe('npm run start:environment', () => {
         '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: ' +
         'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
         'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
-        'historyPartialRuns, flakinessRuns, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
+        'historyPartialRuns, flakinessRuns, dashboardPath, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
         'openapiBase, exports, serviceName, traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n',
     );
   });

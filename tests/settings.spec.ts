@@ -100,7 +100,7 @@ test.describe('the settings file', () => {
         message:
           'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
           'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
-          'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, flakinessRuns, baselineFromHistory, ' +
+          'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, flakinessRuns, dashboardPath, baselineFromHistory, ' +
           'significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, traceContext, ' +
           'traceUrlTemplate, reportUrl, otlpSpanLimit, formats)',
       },
@@ -328,6 +328,7 @@ test.describe('the settings table', () => {
       'history-limit',
       'history-read-only',
       'flakiness-runs',
+      'dashboard',
       'baseline-from-history',
       'significance-level',
       'failure-excerpt-bytes',

@@ -515,6 +515,23 @@ export const SETTINGS = {
       "The last runs of the history file, this run the last of them, each endpoint's and test's flakiness is scored over " +
       `(QE_FLAKINESS_RUNS); default ${DEFAULT_FLAKINESS_RUNS}`,
   },
+  dashboardPath: {
+    variable: 'QE_DASHBOARD_PATH',
+    flag: {
+      name: 'dashboard',
+      argument: '<path>',
+      help: 'also write the history page there, from the history file; the report links to it',
+    },
+    inFile: true,
+    value: filePath,
+    text: z.string(),
+    isPath: true,
+    purpose: 'the history page',
+    description:
+      'Where to write the history page (QE_DASHBOARD_PATH), such as out/history.html: the page `quality-evidence dashboard` ' +
+      "draws, of the history file's runs with this one, written with the report; the report's headline links to it. " +
+      'Needs historyPath',
+  },
   baselineFromHistory: {
     variable: 'QE_BASELINE_FROM_HISTORY',
     flag: {

@@ -32,6 +32,8 @@ export interface JudgementSettings {
   readonly historyLimit: number;
   /** A branch or commit whose last run in the history is the baseline. */
   readonly baselineFromHistory?: string | undefined;
+  /** The history page written with the report: it needs the history file. */
+  readonly dashboardPath?: string | undefined;
   /** The run's environment: its history is that environment's runs. */
   readonly environment?: string | undefined;
   /** What CI says of a pull request's base (see pullRequestBaseOf): the variables, as the process has them. */
@@ -101,6 +103,14 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
       {
         variable: 'baselineFromHistory',
         message: 'takes the baseline from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option',
+      },
+    ]);
+  }
+  if (settings.dashboardPath !== undefined && settings.historyPath === undefined) {
+    throw new ConfigurationError([
+      {
+        variable: 'dashboardPath',
+        message: 'draws the history page from a history file: name one with --history, QE_HISTORY_PATH or the historyPath option',
       },
     ]);
   }

@@ -159,6 +159,10 @@ function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRun
     exports: settings.exports,
     history: historyAppendOf(settings),
     traceUrlTemplate: settings.traceUrlTemplate,
+    dashboard:
+      settings.dashboardPath === undefined || settings.historyPath === undefined
+        ? undefined
+        : { path: settings.dashboardPath, historyPath: settings.historyPath, flakinessRuns: settings.flakinessRuns },
   };
 }
 

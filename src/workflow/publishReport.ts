@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { InputLimitError, ReportWriteError } from '../errors.js';
 import { EXPORT_KINDS, REPORT_FORMATS, type ExportKind, type ReportFormat } from '../config/settings.js';
 import { presentValue, type EnvironmentRecord } from '../config/settingsSources.js';
@@ -46,7 +46,21 @@ export interface ReportDestination {
   readonly exports?: Readonly<Partial<Record<ExportKind, string>>> | undefined;
   /** The traceUrlTemplate setting: the Markdown and the page link each trace id the report keeps to its trace with it. */
   readonly traceUrlTemplate?: string | undefined;
+  /** The history page written with the report (dashboardPath), of the history's runs with this one. */
+  readonly dashboard?: HistoryPage | undefined;
 }
+
+/** The history page a run writes: where, and what it is drawn from. */
+export interface HistoryPage {
+  readonly path: string;
+  /** The history file the page draws, as the settings name it. */
+  readonly historyPath: string;
+  /** The runs failure rates and flakiness are scored over. */
+  readonly flakinessRuns: number;
+}
+
+/** What the history page is called in messages. */
+export const HISTORY_PAGE = 'history page';
 
 /** Where and how a run is appended to its history. */
 export interface HistoryAppend {
@@ -100,7 +114,11 @@ export function destinationJudgedBy(destination: ReportDestination, judgement: J
  * nowhere or a file the run reads at any report path is a ReportWriteError.
  */
 export async function checkReportDestination(fileSystem: FileSystem, destination: ReportDestination): Promise<void> {
-  const files = [...reportFilePaths(destination.outputPath, destination.formats), ...exportFilePaths(destination)];
+  const files = [
+    ...reportFilePaths(destination.outputPath, destination.formats),
+    ...exportFilePaths(destination),
+    ...pageFilePaths(destination),
+  ];
   await resolveReportTargets(fileSystem, files, destination.reads);
   if (destination.history !== undefined)
     await resolveReportTargets(fileSystem, [{ path: destination.history.path, role: HISTORY_FILE }], readsBesidesHistory(destination));
@@ -115,6 +133,21 @@ export async function checkReportDestination(fileSystem: FileSystem, destination
 // The history file is read, and written by the run itself: only the other reads are kept from it.
 function readsBesidesHistory({ reads = [] }: ReportDestination): ReadFile[] {
   return reads.filter((read) => read.what !== HISTORY_FILE);
+}
+
+/** The history page's file, when one is asked for. */
+function pageFilePaths({ dashboard }: ReportDestination): { path: string; role: string }[] {
+  return dashboard === undefined ? [] : [{ path: dashboard.path, role: HISTORY_PAGE }];
+}
+
+/**
+ * The history page's path as a link from the report's folder: relative, so
+ * that the two stay linked wherever the folder is copied (an artifact), its
+ * segments percent-encoded.
+ */
+function pageHref(outputPath: string, { path }: HistoryPage): string {
+  const relativePath = relative(dirname(resolve(outputPath)), resolve(path));
+  return relativePath.split(sep).map(encodeURIComponent).join('/');
 }
 
 /** The export files, in the order of EXPORT_KINDS. */
@@ -163,6 +196,7 @@ async function checkJobSummaryTarget(fileSystem: FileSystem, destination: Report
   const written = [
     ...exportFilePaths(destination),
     ...(destination.history === undefined ? [] : [{ path: destination.history.path, role: HISTORY_FILE }]),
+    ...pageFilePaths(destination),
   ];
   for (const { path, role } of written) {
     if ((await fileIdentity(fileSystem, path)) === summary)
@@ -179,7 +213,7 @@ function jobSummaryPathOf({ stepSummaryPath, formats = REPORT_FORMATS }: ReportD
 export interface WrittenReport {
   /** The exact bytes of the JSON report. */
   readonly reportText: string;
-  /** The paths written: the JSON report first, then Markdown, HTML, the exports and the history file. */
+  /** The paths written: the JSON report first, then Markdown, HTML, the exports, the history file and the history page. */
   readonly files: readonly string[];
   /**
    * Why the Markdown could not be appended to the job summary, when it could
@@ -262,6 +296,12 @@ export async function publishExports(
   return files.map(({ path }) => path);
 }
 
+/** The history page, its renderer loaded only when a run asks for one. */
+async function historyPage(historyText: string, { historyPath, flakinessRuns }: HistoryPage): Promise<string> {
+  const { historyPageOf } = await import('../dashboard/historyPage.js');
+  return historyPageOf(historyText, { historyName: historyPath, flakinessRuns });
+}
+
 /** {@link withinStringLimit} for a rendering that is made asynchronously. */
 async function withinStringLimitAsync(render: () => Promise<string>): Promise<string> {
   try {
@@ -287,7 +327,8 @@ export async function publishReport(
   exportContext: ExportContext,
 ): Promise<WrittenReport> {
   const reportName = basename(destination.outputPath);
-  const { traceUrlTemplate } = destination;
+  const { traceUrlTemplate, dashboard } = destination;
+  const dashboardHref = dashboard === undefined ? undefined : pageHref(destination.outputPath, dashboard);
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
   const reportText = withinStringLimit(() => formatReport(report));
@@ -296,11 +337,12 @@ export async function publishReport(
     if (format === 'json') return { path, role, content: reportText };
     if (format === 'markdown') {
       // The file is whole; the job summary is the same Markdown, cut to its limit when it is longer (see MARKDOWN_BYTE_LIMIT).
-      const whole = renderMarkdown(report, { reportName, byteLimit: Number.POSITIVE_INFINITY, traceUrlTemplate });
-      markdown = Buffer.byteLength(whole) <= MARKDOWN_BYTE_LIMIT ? whole : renderMarkdown(report, { reportName, traceUrlTemplate });
+      const whole = renderMarkdown(report, { reportName, byteLimit: Number.POSITIVE_INFINITY, traceUrlTemplate, dashboardHref });
+      markdown =
+        Buffer.byteLength(whole) <= MARKDOWN_BYTE_LIMIT ? whole : renderMarkdown(report, { reportName, traceUrlTemplate, dashboardHref });
       return { path, role, content: whole };
     }
-    return { path, role, content: renderHtml(report, { reportName, traceUrlTemplate }) };
+    return { path, role, content: renderHtml(report, { reportName, traceUrlTemplate, dashboardHref }) };
   });
   // Every export is made before anything is written: one that cannot be made leaves every file as it was.
   const exports = await Promise.all(
@@ -314,24 +356,28 @@ export async function publishReport(
   const write = async (): Promise<void> => {
     // Read again under the lock: a run that appended since this one started keeps its line.
     const lines = history === undefined ? [] : await readHistoryLines(fileSystem, history.path, new Set(stamp.knownLines));
-    const historyFiles =
+    const historyText =
       history === undefined
+        ? undefined
+        : historyTextOfLines(
+            [...lines, JSON.stringify(historyRunOf(report, stamp.identity, exportContext.tests, stamp.reportUrl))].slice(-history.limit),
+          );
+    const historyFiles = history === undefined ? [] : [{ path: history.path, role: HISTORY_FILE, content: historyText! }];
+    // The page draws the history as this write leaves it: with this run, or as it was read when the run is not appended.
+    const pages =
+      dashboard === undefined
         ? []
         : [
             {
-              path: history.path,
-              role: HISTORY_FILE,
-              content: historyTextOfLines(
-                [...lines, JSON.stringify(historyRunOf(report, stamp.identity, exportContext.tests, stamp.reportUrl))].slice(
-                  -history.limit,
-                ),
-              ),
+              path: dashboard.path,
+              role: HISTORY_PAGE,
+              content: await historyPage(historyText ?? historyTextOfLines(stamp.knownLines ?? []), dashboard),
             },
           ];
-    // The renderings and the exports first, then the history, the JSON report last.
+    // The renderings, the exports and the history page first, then the history, the JSON report last.
     await writeReportFilesAtomically(
       fileSystem,
-      [...files.slice(1), ...exports, ...historyFiles, files[0]!],
+      [...files.slice(1), ...exports, ...pages, ...historyFiles, files[0]!],
       readsBesidesHistory(destination),
     );
   };
@@ -343,7 +389,12 @@ export async function publishReport(
   }
   const written = {
     reportText,
-    files: [...paths.map(({ path }) => path), ...exports.map(({ path }) => path), ...(history === undefined ? [] : [history.path])],
+    files: [
+      ...paths.map(({ path }) => path),
+      ...exports.map(({ path }) => path),
+      ...(history === undefined ? [] : [history.path]),
+      ...pageFilePaths(destination).map(({ path }) => path),
+    ],
   };
   const stepSummaryPath = destination.stepSummaryPath;
   if (markdown === undefined || stepSummaryPath === undefined || stepSummaryPath.trim() === '') return written;

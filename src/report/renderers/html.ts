@@ -18,6 +18,8 @@ export interface HtmlOptions {
   readonly reportName?: string | undefined;
   /** The traceUrlTemplate setting: each failed call's, slow call's and failed test's trace id links to its trace; without it, the id as code. */
   readonly traceUrlTemplate?: string | undefined;
+  /** The history page written beside the report, relative to the report's folder: the history line links to it. */
+  readonly dashboardHref?: string | undefined;
 }
 
 /**
@@ -198,8 +200,11 @@ svg.distribution .mark.p99 { stroke: var(--p99); stroke-dasharray: 4 3; }
  * Each section's HTML comes from its module in src/report/sections/, in the
  * order of REPORT_SECTIONS; this file holds the page around them.
  */
-export function renderHtml(report: QualityReport, { reportName = 'quality-summary.json', traceUrlTemplate }: HtmlOptions = {}): string {
-  const context: HtmlContext = { reportName, limits: HTML_LIMITS, traceUrlTemplate };
+export function renderHtml(
+  report: QualityReport,
+  { reportName = 'quality-summary.json', traceUrlTemplate, dashboardHref }: HtmlOptions = {},
+): string {
+  const context: HtmlContext = { reportName, limits: HTML_LIMITS, traceUrlTemplate, dashboardHref };
   const sections = REPORT_SECTIONS.map((section) => section.html?.(report, context) ?? '').filter((section) => section !== '');
   const scripts =
     report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];

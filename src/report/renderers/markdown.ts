@@ -26,6 +26,8 @@ export interface MarkdownOptions {
   readonly byteLimit?: number | undefined;
   /** The traceUrlTemplate setting: each failed call's, slow call's and failed test's trace id links to its trace; without it, the id as code. */
   readonly traceUrlTemplate?: string | undefined;
+  /** The history page written beside the report, relative to the report's folder: the history line links to it. */
+  readonly dashboardHref?: string | undefined;
 }
 
 /**
@@ -39,11 +41,11 @@ export interface MarkdownOptions {
  */
 export function renderMarkdown(
   report: QualityReport,
-  { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT, traceUrlTemplate }: MarkdownOptions = {},
+  { reportName = 'quality-summary.json', byteLimit = MARKDOWN_BYTE_LIMIT, traceUrlTemplate, dashboardHref }: MarkdownOptions = {},
 ): string {
-  const full = renderWith(report, { reportName, limits: FULL_LIMITS, traceUrlTemplate });
+  const full = renderWith(report, { reportName, limits: FULL_LIMITS, traceUrlTemplate, dashboardHref });
   if (Buffer.byteLength(full) <= byteLimit) return full;
-  const cut = renderWith(report, { reportName, limits: CUT_LIMITS, traceUrlTemplate });
+  const cut = renderWith(report, { reportName, limits: CUT_LIMITS, traceUrlTemplate, dashboardHref });
   const base = reportName.replace(/\.json$/i, '');
   const note =
     `✂️ This summary is cut to fit GitHub's job summary (over ${formatCount(Math.floor(byteLimit / 1024))} KiB in full): ` +

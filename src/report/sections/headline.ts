@@ -15,7 +15,7 @@ import {
   verdictOf,
   type VerdictKind,
 } from '../renderers/presentation.js';
-import { text } from './htmlParts.js';
+import { attribute, text } from './htmlParts.js';
 import { code } from './markdownParts.js';
 import type { ReportSection } from './reportSection.js';
 
@@ -49,7 +49,7 @@ const VERDICT_CLASSES: Readonly<Record<VerdictKind, { className: string; symbol:
 export const headlineSection: ReportSection<'headline'> = {
   id: 'headline',
   keptWhenCut: true,
-  markdown: (report) => {
+  markdown: (report, { dashboardHref }) => {
     const verdict = verdictOf(report);
     const n = report.executionCount;
     const numbers = headlineNumbers(report, { withThreshold: true }).join(' · ');
@@ -64,11 +64,14 @@ export const headlineSection: ReportSection<'headline'> = {
       lines.push('', `Response time: ${percentiles} · max ${formatMs(times.max)}`);
     }
     if (report.baseline !== undefined) lines.push('', `**${comparisonHeadline(report.baseline)}**`);
-    if (report.history !== undefined) lines.push('', `**${historyHeadline(report.history)}**`);
+    if (report.history !== undefined) {
+      const page = dashboardHref === undefined ? '' : ` · [the history page](${dashboardHref})`;
+      lines.push('', `**${historyHeadline(report.history)}**${page}`);
+    }
     if (report.tests !== undefined) lines.push('', `Tests: ${describeTests(report.tests)}`);
     return lines;
   },
-  html: (report) => {
+  html: (report, { dashboardHref }) => {
     const { kind, text: verdictText } = verdictOf(report);
     const { className, symbol } = VERDICT_CLASSES[kind];
     const number = (field: string, name: string, value: number, tone = '') =>
@@ -105,7 +108,8 @@ export const headlineSection: ReportSection<'headline'> = {
     const history =
       report.history === undefined
         ? ''
-        : `\n<p class="comparison" data-field="history"><strong>${text(historyHeadline(report.history))}</strong>${historySkipped(report.history)}</p>`;
+        : `\n<p class="comparison" data-field="history"><strong>${text(historyHeadline(report.history))}</strong>${historyPageLink(dashboardHref)}\
+${historySkipped(report.history)}</p>`;
     const note = passingTestFailureHints(report)
       .map((hint) => `\n<p class="note" data-field="passingTestFailureCount">ℹ ${text(hint)}.</p>`)
       .join('');
@@ -118,6 +122,11 @@ ${tests}${contract}${comparison}${history}${note}
 </header>`;
   },
 };
+
+/** The history page written with the report, linked beside the history's headline (a relative link: no request leaves the page). */
+function historyPageLink(dashboardHref: string | undefined): string {
+  return dashboardHref === undefined ? '' : ` · <a href="${attribute(dashboardHref)}" data-field="dashboard">the history page</a>`;
+}
 
 /** The history's damaged lines, said beside its headline. */
 function historySkipped(history: NonNullable<QualityReport['history']>): string {

@@ -51,6 +51,9 @@ export interface MarkdownContext {
   readonly limits: MarkdownLimits;
   /** The traceUrlTemplate setting: each trace id is linked to its trace with it (see ./traceParts.ts). */
   readonly traceUrlTemplate?: string | undefined;
+  /** The history page written with the report (dashboardPath), a relative URL from the report's folder, its
+   * path segments percent-encoded: the headline links to it. */
+  readonly dashboardHref?: string | undefined;
 }
 
 /**
@@ -71,6 +74,9 @@ export interface HtmlContext {
   readonly limits: HtmlLimits;
   /** The traceUrlTemplate setting: each trace id is linked to its trace with it (see ./traceParts.ts). */
   readonly traceUrlTemplate?: string | undefined;
+  /** The history page written with the report (dashboardPath), a relative URL from the report's folder, its
+   * path segments percent-encoded: the headline links to it. */
+  readonly dashboardHref?: string | undefined;
 }
 
 /**
