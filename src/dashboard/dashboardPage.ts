@@ -1,6 +1,6 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import { escapeControlCharacters } from '../renderValue.js';
-import { contentSecurityPolicy } from '../report/renderers/html.js';
+import { htmlPage } from '../report/renderers/html.js';
 import { countOf, formatChangePercent, formatCount, formatMs, shownText } from '../report/renderers/presentation.js';
 import { attribute, label, text } from '../report/sections/htmlParts.js';
 import type { DashboardEndpoint, DashboardModel, DashboardRun } from './dashboardModel.js';
@@ -125,19 +125,7 @@ export function renderDashboard(
   const scripts = [FILTER_SCRIPT];
   const shown = model.endpoints.slice(0, shownEndpoints);
   const folded = model.endpoints.slice(shownEndpoints);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(scripts)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>API quality history</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>API quality history</h1>
+  const main = `<h1>API quality history</h1>
 ${headline(model)}
 <section id="runs">
 <h2>Runs over time</h2>
@@ -169,12 +157,8 @@ ${endpointTable('more-endpoint-table', folded)}
 }
 </section>
 <footer>Drawn by quality-evidence ${PACKAGE_VERSION}${historyName === undefined ? '' : ` from ${text(shownText(historyName))}`}: \
-${formatCount(model.runs.length)} runs, ${formatCount(model.endpoints.length)} endpoints. No request leaves this page.</footer>
-</main>
-${scripts.map((script) => `<script>${script}</script>`).join('\n')}
-</body>
-</html>
-`;
+${formatCount(model.runs.length)} runs, ${formatCount(model.endpoints.length)} endpoints. No request leaves this page.</footer>`;
+  return htmlPage({ title: 'API quality history', style: STYLE, main, scripts });
 }
 
 function headline(model: DashboardModel): string {

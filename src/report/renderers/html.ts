@@ -94,7 +94,7 @@ const FILTER_SCRIPT = `{
 const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 
 /** Nothing may load from anywhere: inline styles, and the page's inline scripts by their hashes. */
-export function contentSecurityPolicy(scripts: readonly string[]): string {
+function contentSecurityPolicy(scripts: readonly string[]): string {
   return `default-src 'none'; style-src 'unsafe-inline'; script-src ${scripts.map(hashOf).join(' ')}; img-src 'none'; base-uri 'none'; form-action 'none'`;
 }
 
@@ -208,6 +208,23 @@ export function renderHtml(
   const sections = REPORT_SECTIONS.map((section) => section.html?.(report, context) ?? '').filter((section) => section !== '');
   const scripts =
     report.contract === undefined ? [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT] : [SORT_SCRIPT, ENDPOINT_FILTER_SCRIPT, FILTER_SCRIPT];
+  return htmlPage({ title: `API quality evidence: ${shownText(report.environment)}`, style: STYLE, main: sections.join('\n'), scripts });
+}
+
+/** A page of its own: its title (escaped here), style, the HTML of its main element, and the scripts it may run. */
+export interface HtmlPage {
+  readonly title: string;
+  readonly style: string;
+  readonly main: string;
+  readonly scripts: readonly string[];
+}
+
+/**
+ * The page around a rendering, the report's and the history page's alike:
+ * nothing loads from anywhere, and only the page's own inline scripts run
+ * (each allowed by its hash, see {@link contentSecurityPolicy}); no referrer.
+ */
+export function htmlPage({ title, style, main, scripts }: HtmlPage): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -215,12 +232,12 @@ export function renderHtml(
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(scripts)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>API quality evidence: ${text(shownText(report.environment))}</title>
-<style>${STYLE}</style>
+<title>${text(title)}</title>
+<style>${style}</style>
 </head>
 <body>
 <main>
-${sections.join('\n')}
+${main}
 </main>
 ${scripts.map((script) => `<script>${script}</script>`).join('\n')}
 </body>
