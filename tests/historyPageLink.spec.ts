@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PACKAGE_VERSION } from '../src/packageVersion.js';
 import { createTemporaryFolder, runProgram } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
@@ -34,6 +35,16 @@ test('a run with --dashboard writes the history page of the history with itself,
   expect(await readFile(join(folder, 'out/quality-summary.html'), 'utf8')).toContain(
     ' · <a href="history.html" data-field="dashboard">the history page</a>',
   );
+});
+
+test('the history page a run writes names its history file as the dashboard command does: relative to the working folder', async () => {
+  const folder = await createTemporaryFolder({ 'in.ndjson': RECORDS }, 'history-page');
+  // As the reporter names it: its historyPath option resolved against the config's folder, an absolute path.
+  const args = ['--history', join(folder, 'out/h.jsonl'), '--output', 'out/quality-summary.json', '--dashboard', 'out/history.html'];
+  expect((await runIn(folder, args)).exitCode).toBe(0);
+  const page = await readFile(join(folder, 'out/history.html'), 'utf8');
+  expect(page).toContain(`<footer>Drawn by quality-evidence ${PACKAGE_VERSION} from ${join('out', 'h.jsonl')}: `);
+  expect(page).not.toContain(folder);
 });
 
 test('the link is relative to the report’s folder, each segment percent-encoded', async () => {

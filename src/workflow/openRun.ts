@@ -6,6 +6,7 @@ import type { Clock } from '../helpers/clock.js';
 import { ciVariablesOf } from '../history/historyBaseline.js';
 import { historyRunOf } from '../history/historyLine.js';
 import { withFlakinessAcrossRuns } from '../evaluation/flakinessAcrossRuns.js';
+import { displayPath } from '../io/displayPath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -162,7 +163,12 @@ function destinationOf(settings: OpenedSettings, host: RunHost, options: OpenRun
     dashboard:
       settings.dashboardPath === undefined || settings.historyPath === undefined
         ? undefined
-        : { path: settings.dashboardPath, historyPath: settings.historyPath, flakinessRuns: settings.flakinessRuns },
+        : {
+            path: settings.dashboardPath,
+            historyPath: settings.historyPath,
+            historyName: host.cwd === undefined ? settings.historyPath : displayPath(settings.historyPath, host.cwd),
+            flakinessRuns: settings.flakinessRuns,
+          },
   };
 }
 

@@ -55,6 +55,9 @@ export interface HistoryPage {
   readonly path: string;
   /** The history file the page draws, as the settings name it. */
   readonly historyPath: string;
+  /** The history file as the page's footer names it: relative to the working folder when inside it, as the dashboard command
+   * names it (a reporter's historyPath is absolute: the runner's folders have no place in a published page). */
+  readonly historyName: string;
   /** The runs failure rates and flakiness are scored over. */
   readonly flakinessRuns: number;
 }
@@ -297,9 +300,9 @@ export async function publishExports(
 }
 
 /** The history page, its renderer loaded only when a run asks for one. */
-async function historyPage(historyText: string, { historyPath, flakinessRuns }: HistoryPage): Promise<string> {
+async function historyPage(historyText: string, { historyName, flakinessRuns }: HistoryPage): Promise<string> {
   const { historyPageOf } = await import('../dashboard/historyPage.js');
-  return historyPageOf(historyText, { historyName: historyPath, flakinessRuns });
+  return historyPageOf(historyText, { historyName, flakinessRuns });
 }
 
 /** {@link withinStringLimit} for a rendering that is made asynchronously. */
