@@ -47,6 +47,17 @@ test('the history page a run writes names its history file as the dashboard comm
   expect(page).not.toContain(folder);
 });
 
+test('the history page of one run of one endpoint counts them in the singular in its footer', async () => {
+  const folder = await createTemporaryFolder(
+    { 'in.ndjson': `${JSON.stringify({ endpoint: 'GET /orders', statusCode: 200, responseTimeMs: 40 })}\n` },
+    'history-page',
+  );
+  expect((await runIn(folder, ['--history', 'h.jsonl', '--output', 'q.json', '--dashboard', 'history.html'])).exitCode).toBe(0);
+  expect(await readFile(join(folder, 'history.html'), 'utf8')).toContain(
+    ' from h.jsonl: 1 run, 1 endpoint. No request leaves this page.</footer>',
+  );
+});
+
 test('the link is relative to the report’s folder, each segment percent-encoded', async () => {
   const folder = await createTemporaryFolder({ 'in.ndjson': RECORDS }, 'history-page');
   const args = ['--history', 'h.jsonl', '--output', 'out/quality-summary.json', '--dashboard', 'pages/history (main).html'];

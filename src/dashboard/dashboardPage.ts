@@ -157,7 +157,7 @@ ${endpointTable('more-endpoint-table', folded)}
 }
 </section>
 <footer>Drawn by quality-evidence ${PACKAGE_VERSION}${historyName === undefined ? '' : ` from ${text(shownText(historyName))}`}: \
-${formatCount(model.runs.length)} runs, ${formatCount(model.endpoints.length)} endpoints. No request leaves this page.</footer>`;
+${countOf(model.runs.length, 'run')}, ${countOf(model.endpoints.length, 'endpoint')}. No request leaves this page.</footer>`;
   return htmlPage({ title: 'API quality history', style: STYLE, main, scripts });
 }
 
