@@ -198,3 +198,42 @@ test("each endpoint's sparkline is one SVG of two paths, p50 and p95, of at most
     for (const [, , d] of paths) expect(d!.replace(/^M/, '').split(/[ L]+/).length / 2).toBeLessThanOrEqual(SPARKLINE_POINTS);
   }
 });
+
+test('the runs table has coverage and report columns only when some run has a contract or a report, and says the window the runs fill', () => {
+  const bare = (run: HistoryRun): HistoryRun => {
+    const { contract: _contract, reportUrl: _reportUrl, ...rest } = run;
+    return rest;
+  };
+  const headersOf = (page: string) => [...page.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map(([, header]) => header).slice(0, 14);
+  const short = history.runs.slice(0, 12).map(bare);
+  const page = renderDashboard(dashboardModelOf(short));
+  expect(headersOf(page).slice(0, 11)).toEqual([
+    'Run',
+    'Verdict',
+    'Time (UTC)',
+    'Environment',
+    'Executions',
+    'Failed',
+    'Failed tests',
+    'p95 shift',
+    'Commit',
+    'Branch',
+    'Run id',
+  ]);
+  // 12 runs, 10 of production (the longest environment): the window is 10 of the 30 it could hold.
+  expect(page).toContain('Failure rate and flakiness over the last 10 runs of each environment.');
+  const full = renderDashboard(model);
+  expect(headersOf(full).slice(0, 10)).toEqual([
+    'Run',
+    'Verdict',
+    'Report',
+    'Time (UTC)',
+    'Environment',
+    'Executions',
+    'Failed',
+    'Failed tests',
+    'Operations',
+    'Conditions',
+  ]);
+  expect(full).toContain('Failure rate and flakiness over the last 30 runs of each environment.');
+});

@@ -85,6 +85,9 @@ th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: lef
 th { position: sticky; top: 0; background: #fff; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td code { display: inline-block; max-width: min(30vw, 30em); }
+td[data-label="Endpoint"] { min-width: 10em; }
+td[data-field="p95Range"] { white-space: normal; }
+.nowrap { white-space: nowrap; }
 .scroll { overflow: auto; max-width: 100%; }
 #run-box { max-height: 26rem; border: 1px solid var(--line); }
 #run-box table { font-size: 0.9rem; }
@@ -125,6 +128,11 @@ export function renderDashboard(
   const scripts = [FILTER_SCRIPT];
   const shown = model.endpoints.slice(0, shownEndpoints);
   const folded = model.endpoints.slice(shownEndpoints);
+  // The coverage columns only where some run had a contract: the first screen's width goes to what every run has.
+  const withContract = model.runs.some((run) => run.contract !== undefined);
+  const withReport = model.runs.some((run) => run.reportUrl !== undefined);
+  // The window as the runs fill it: "the last 25 runs" of a history of 25, not the 30 it could hold.
+  const windowRuns = Math.min(model.flakinessRuns, Math.max(0, ...model.endpoints.map((entry) => entry.runCount)));
   const main = `<h1>API quality history</h1>
 ${headline(model)}
 <section id="runs">
@@ -132,11 +140,11 @@ ${headline(model)}
 ${timeline(model.runs)}
 <div class="scroll" id="run-box" tabindex="0">
 <table id="run-table">
-<thead><tr><th class="num">Run</th><th>Time (UTC)</th><th>Environment</th><th>Verdict</th><th class="num">Executions</th><th class="num">Failed</th>\
-<th class="num">Failed tests</th><th class="num">Operations</th><th class="num">Conditions</th><th class="num">p95 shift</th><th>Commit</th>\
-<th>Branch</th><th>Run id</th><th>Report</th></tr></thead>
+<thead><tr><th class="num">Run</th><th>Verdict</th>${withReport ? '<th>Report</th>' : ''}<th>Time (UTC)</th><th>Environment</th><th class="num">Executions</th>\
+<th class="num">Failed</th><th class="num">Failed tests</th>${withContract ? '<th class="num">Operations</th><th class="num">Conditions</th>' : ''}\
+<th class="num">p95 shift</th><th>Commit</th><th>Branch</th><th>Run id</th></tr></thead>
 <tbody>
-${model.runs.map(runRow).join('\n')}
+${model.runs.map((run) => runRow(run, { withContract, withReport })).join('\n')}
 </tbody>
 </table>
 </div>
@@ -144,7 +152,7 @@ ${model.runs.map(runRow).join('\n')}
 <section id="endpoints">
 <h2>Endpoints, what changed most first</h2>
 <p class="note">Sorted by how far each endpoint's last p95 moved from the median of its earlier p95s (its last 20 runs), either way.
-Failure rate and flakiness over the last ${formatCount(model.flakinessRuns)} runs of each environment.
+Failure rate and flakiness over the last ${countOf(windowRuns, 'run')} of each environment.
 Sparklines: p50 solid, p95 dashed, over every run of the environment.</p>
 ${filterForm(model)}
 ${endpointTable('endpoint-table', shown)}
@@ -234,7 +242,7 @@ aria-label="Executions, failed executions and the p95 shift of each run, oldest 
 <span>oldest left, newest right</span></p>`;
 }
 
-function runRow(run: DashboardRun): string {
+function runRow(run: DashboardRun, { withContract, withReport }: { withContract: boolean; withReport: boolean }): string {
   const verdict = run.verdict === 'failed' ? '<span class="state bad">✖ failed</span>' : '<span class="state good">✔ passed</span>';
   const number = (field: string, value: number | null | undefined, shown: string) =>
     `<td class="num" data-field="${field}" data-value="${value ?? ''}">${shown}</td>`;
@@ -244,16 +252,35 @@ function runRow(run: DashboardRun): string {
       : `<td title="${attribute(escapeControlCharacters(value))}"><code>${text(shortened(value, limit))}</code></td>`;
   const budgets = run.budgetsPassed === false ? ' <span class="bad">(budgets)</span>' : '';
   return `<tr data-run="${run.position}" data-environment="${attribute(run.environment)}" data-verdict="${run.verdict}">\
-${number('run', run.position + 1, formatCount(run.position + 1))}<td>${timeText(run.time)}</td><td><code>${text(shownText(run.environment))}</code></td>\
-<td data-field="verdict">${verdict}${budgets}</td>\
+${number('run', run.position + 1, formatCount(run.position + 1))}<td data-field="verdict">${verdict}${budgets}</td>\
+${withReport ? reportCell(run) : ''}\
+<td>${timeText(run.time)}</td><td><code>${text(shownText(run.environment))}</code></td>\
 ${number('executionCount', run.executionCount, formatCount(run.executionCount))}\
 ${number('failedExecutionCount', run.failedExecutionCount, formatCount(run.failedExecutionCount))}\
 ${number('failedTestCount', run.failedTestCount, run.failedTestCount === undefined ? '' : formatCount(run.failedTestCount))}\
-${number('operationCoverage', run.contract?.operationCoveragePercent, run.contract === undefined ? '' : percentText(run.contract.operationCoveragePercent))}\
-${number('conditionCoverage', run.contract?.conditionCoveragePercent, run.contract === undefined ? '' : percentText(run.contract.conditionCoveragePercent))}\
+${withContract ? coverageCells(run, number) : ''}\
 ${number('runShift', run.runShiftPercent, formatChangePercent(run.runShiftPercent))}\
-${optional(run.commit, 11)}${optional(run.branch)}${optional(run.runId)}\
-<td>${run.reportUrl === undefined ? '' : `<a href="${attribute(run.reportUrl)}" rel="noopener noreferrer">report</a>`}</td></tr>`;
+${optional(run.commit, 11)}${optional(run.branch)}${optional(run.runId)}</tr>`;
+}
+
+function reportCell({ reportUrl }: DashboardRun): string {
+  return `<td>${reportUrl === undefined ? '' : `<a href="${attribute(reportUrl)}" rel="noopener noreferrer">report</a>`}</td>`;
+}
+
+function coverageCells(run: DashboardRun, number: (field: string, value: number | null | undefined, shown: string) => string): string {
+  const { contract } = run;
+  return (
+    number(
+      'operationCoverage',
+      contract?.operationCoveragePercent,
+      contract === undefined ? '' : percentText(contract.operationCoveragePercent),
+    ) +
+    number(
+      'conditionCoverage',
+      contract?.conditionCoveragePercent,
+      contract === undefined ? '' : percentText(contract.conditionCoveragePercent),
+    )
+  );
 }
 
 function filterForm(model: DashboardModel): string {
@@ -282,7 +309,10 @@ const STATES = { flaky: 'warn', failing: 'bad', steady: 'good' } as const;
 function endpointRow(entry: DashboardEndpoint): string {
   const cell = (field: string, name: string, value: number | null, shown: string) =>
     `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${shown}</td>`;
-  const range = entry.p95Range === null ? 'n/a' : `${formatMs(entry.p95Range.low)} – ${formatMs(entry.p95Range.high)}`;
+  const range =
+    entry.p95Range === null
+      ? 'n/a'
+      : `<span class="nowrap">${formatMs(entry.p95Range.low)} –</span> <span class="nowrap">${formatMs(entry.p95Range.high)}</span>`;
   const { flakiness } = entry;
   const failure =
     entry.failureRate === null
