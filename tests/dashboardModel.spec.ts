@@ -237,3 +237,47 @@ test('the runs table has coverage and report columns only when some run has a co
   ]);
   expect(full).toContain('Failure rate and flakiness over the last 30 runs of each environment.');
 });
+
+test('tests flaky or failing in the window are listed, the highest score first, each with its runs; steady ones are not', () => {
+  const test = (title: string, line: number, outcome: 'passed' | 'failed' | 'flaky') => ({ file: 'orders.spec.ts', line, title, outcome });
+  const outcomes: readonly (readonly ['passed' | 'failed' | 'flaky', 'passed' | 'failed' | 'flaky'])[] = [
+    ['passed', 'passed'],
+    ['flaky', 'passed'],
+    ['passed', 'failed'],
+    ['passed', 'failed'],
+  ];
+  const runs = runsOf('production')
+    .slice(0, 4)
+    .map((run, index) => ({
+      ...run,
+      tests: [
+        test('lists orders', 3, outcomes[index]![0]),
+        test('creates an order', 9, outcomes[index]![1]),
+        test('reads one', 14, 'passed'),
+      ],
+    }));
+  const scored = dashboardModelOf(runs);
+  expect(scored.tests).toEqual([
+    {
+      environment: 'production',
+      file: 'orders.spec.ts',
+      line: 3,
+      title: 'lists orders',
+      flakiness: { score: 0.25, runCount: 4, flakyRunCount: 1, state: 'flaky', trend: 'stable' },
+    },
+    {
+      environment: 'production',
+      file: 'orders.spec.ts',
+      line: 9,
+      title: 'creates an order',
+      flakiness: { score: 0, runCount: 4, flakyRunCount: 0, state: 'failing', trend: 'stable' },
+    },
+  ]);
+  const page = renderDashboard(scored);
+  expect([...page.matchAll(/<tr data-test="([^"]+)" data-state="(\w+)">/g)].map(([, place, state]) => `${place} ${state}`)).toEqual([
+    'orders.spec.ts:3 flaky',
+    'orders.spec.ts:9 failing',
+  ]);
+  expect(page).toContain('25%<br><span class="muted">1 of 4 runs</span>');
+  expect(renderDashboard(dashboardModelOf(runs.map(({ tests: _tests, ...run }) => run)))).not.toContain('<section id="tests">');
+});

@@ -1,7 +1,14 @@
 import { compareCodeUnits } from '../compareCodeUnits.js';
 import { coveragePercentOf } from '../evaluation/contractCoverage.js';
 import { HISTORY_WINDOW_RUNS, runShiftOf } from '../evaluation/historyTrend.js';
-import { DEFAULT_FLAKINESS_RUNS, scoreFlakiness, type Flakiness, type FlakinessState, type FlakinessTrend } from '../history/flakiness.js';
+import {
+  DEFAULT_FLAKINESS_RUNS,
+  scoreFlakiness,
+  type EndpointFlakiness,
+  type Flakiness,
+  type FlakinessState,
+  type FlakinessTrend,
+} from '../history/flakiness.js';
 import type { SkippedHistoryLine } from '../history/historyFile.js';
 import type { HistoryEndpoint, HistoryRun } from '../history/historyLine.js';
 
@@ -89,12 +96,27 @@ export interface DashboardEndpoint {
   readonly flakiness: DashboardFlakiness | undefined;
 }
 
+/** A test that was flaky or failing over the window of its environment. */
+export interface DashboardTest {
+  readonly environment: string;
+  readonly file: string;
+  readonly line: number;
+  readonly title: string;
+  readonly flakiness: DashboardFlakiness;
+}
+
 /** The page's numbers. */
 export interface DashboardModel {
   /** Oldest first, as the history holds them. */
   readonly runs: readonly DashboardRun[];
   /** What changed most first (see {@link DashboardEndpoint.p95ChangePercent}). */
   readonly endpoints: readonly DashboardEndpoint[];
+  /**
+   * The tests flaky or failing in the window of their environment (from lines
+   * that hold the run's tests), the highest score first, then failing, then
+   * by environment, file, line and title.
+   */
+  readonly tests: readonly DashboardTest[];
   /** The environments of the runs, in code-unit order. */
   readonly environments: readonly string[];
   readonly flakinessRuns: number;
@@ -112,15 +134,24 @@ export function dashboardModelOf(
   const environments = [...new Set(runs.map((run) => run.environment))].sort(compareCodeUnits);
   const shifts = new Map<HistoryRun, number | null>();
   const endpoints: DashboardEndpoint[] = [];
+  const tests: DashboardTest[] = [];
   for (const environment of environments) {
     const ofEnvironment = runs.filter((run) => run.environment === environment);
     for (const [run, shift] of runShiftsOf(ofEnvironment)) shifts.set(run, shift);
-    endpoints.push(...endpointsOf(environment, ofEnvironment, flakinessRuns));
+    const scores = scoreFlakiness(ofEnvironment, { lastRuns: flakinessRuns });
+    endpoints.push(...endpointsOf(environment, ofEnvironment, flakinessRuns, scores.endpoints));
+    for (const { file, line, title, ...scored } of scores.tests)
+      if (scored.state !== 'steady') tests.push({ environment, file, line, title, flakiness: dashboardFlakinessOf(scored) });
   }
   endpoints.sort(byChange);
+  // Stable: the scores' own order (file, line, title) within an environment breaks ties.
+  tests.sort(
+    (a, b) => b.flakiness.score - a.flakiness.score || stateRank(a) - stateRank(b) || compareCodeUnits(a.environment, b.environment),
+  );
   return {
     runs: runs.map((run, position) => dashboardRunOf(run, position, shifts.get(run) ?? null)),
     endpoints,
+    tests,
     environments,
     flakinessRuns,
     skippedLines,
@@ -204,9 +235,14 @@ function runShiftsOf(runs: readonly HistoryRun[]): Map<HistoryRun, number | null
 }
 
 /** Every endpoint the runs of one environment called (given oldest first). */
-function endpointsOf(environment: string, runs: readonly HistoryRun[], flakinessRuns: number): DashboardEndpoint[] {
+function endpointsOf(
+  environment: string,
+  runs: readonly HistoryRun[],
+  flakinessRuns: number,
+  scores: readonly EndpointFlakiness[],
+): DashboardEndpoint[] {
   const firstInWindow = Math.max(0, runs.length - flakinessRuns);
-  const flakiness = new Map(scoreFlakiness(runs, { lastRuns: flakinessRuns }).endpoints.map((scored) => [scored.endpoint, scored]));
+  const flakiness = new Map(scores.map((scored) => [scored.endpoint, scored]));
   const seen = new Map<string, (HistoryEndpoint | undefined)[]>();
   runs.forEach((run, index) => {
     for (const entry of run.endpoints) {
@@ -241,16 +277,7 @@ function endpointsOf(environment: string, runs: readonly HistoryRun[], flakiness
       windowExecutionCount,
       windowFailedExecutionCount,
       lastFailureRate: last.failedExecutionCount / last.executionCount,
-      flakiness:
-        scored === undefined
-          ? undefined
-          : {
-              score: scored.score,
-              runCount: scored.ranIn.length,
-              flakyRunCount: flakyRunCountOf(scored),
-              state: scored.state,
-              trend: scored.trend,
-            },
+      flakiness: scored === undefined ? undefined : dashboardFlakinessOf(scored),
     };
   });
 }
@@ -275,7 +302,10 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** The runs a score counted as flaky: retried, or failed and passed next (a run can be both). */
-function flakyRunCountOf({ retriedIn, flipFlopIn }: Flakiness): number {
-  return new Set([...retriedIn, ...flipFlopIn]).size;
+/** What the page shows of a score: the flaky runs are the retried ones and those failed and passed next (a run can be both). */
+function dashboardFlakinessOf({ score, ranIn, retriedIn, flipFlopIn, state, trend }: Flakiness): DashboardFlakiness {
+  return { score, runCount: ranIn.length, flakyRunCount: new Set([...retriedIn, ...flipFlopIn]).size, state, trend };
 }
+
+// Flaky before failing at the same score: a failing test's score counts only the flaky runs before it broke.
+const stateRank = ({ flakiness }: DashboardTest): number => (flakiness.state === 'flaky' ? 0 : 1);

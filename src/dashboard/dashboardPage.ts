@@ -3,7 +3,7 @@ import { escapeControlCharacters } from '../renderValue.js';
 import { htmlPage } from '../report/renderers/html.js';
 import { countOf, formatChangePercent, formatCount, formatMs, shownText } from '../report/renderers/presentation.js';
 import { attribute, label, text } from '../report/sections/htmlParts.js';
-import type { DashboardEndpoint, DashboardModel, DashboardRun } from './dashboardModel.js';
+import type { DashboardEndpoint, DashboardFlakiness, DashboardModel, DashboardRun, DashboardTest } from './dashboardModel.js';
 
 /**
  * The history page (docs/dashboard.md): one self-contained HTML file, drawn
@@ -164,6 +164,7 @@ ${endpointTable('more-endpoint-table', folded)}
 </details>`
 }
 </section>
+${testSection(model, shownEndpoints)}
 <footer>Drawn by quality-evidence ${PACKAGE_VERSION}${historyName === undefined ? '' : ` from ${text(shownText(historyName))}`}: \
 ${countOf(model.runs.length, 'run')}, ${countOf(model.endpoints.length, 'endpoint')}. No request leaves this page.</footer>`;
   return htmlPage({ title: 'API quality history', style: STYLE, main, scripts });
@@ -306,6 +307,44 @@ ${endpoints.map(endpointRow).join('\n')}
 
 const STATES = { flaky: 'warn', failing: 'bad', steady: 'good' } as const;
 
+// The score, and the runs it is based on under it.
+function scoreText(flakiness: DashboardFlakiness): string {
+  return `${percentText(flakiness.score * 100)}<br><span class="muted">${formatCount(flakiness.flakyRunCount)} of \
+${countOf(flakiness.runCount, 'run')}</span>`;
+}
+
+function stateCell({ state, trend }: DashboardFlakiness): string {
+  return `<td data-field="state" data-label="State"><span class="state ${STATES[state]}">${state}</span>\
+${trend === 'stable' ? '' : ` <span class="muted">${trend}</span>`}</td>`;
+}
+
+/** The tests flaky or failing in the window; nothing when no line holds the run's tests (the command's lines). */
+function testSection(model: DashboardModel, shownTests: number): string {
+  if (!model.runs.some((run) => run.failedTestCount !== undefined)) return '';
+  const heading = '<section id="tests">\n<h2>Tests, flaky and failing</h2>';
+  if (model.tests.length === 0) return `${heading}\n<p>No test was flaky or failing in the window.</p>\n</section>`;
+  const table = (tests: readonly DashboardTest[]) => `<table class="cards">
+<thead><tr><th>Test</th><th>Environment</th><th class="num">Flakiness</th><th>State</th></tr></thead>
+<tbody>
+${tests.map(testRow).join('\n')}
+</tbody>
+</table>`;
+  const folded = model.tests.slice(shownTests);
+  return `${heading}
+<p class="note">Scored as the endpoints are, per test (its file, line and title), from the lines that hold the run's tests.</p>
+${table(model.tests.slice(0, shownTests))}
+${folded.length === 0 ? '' : `<details><summary>The other ${formatCount(folded.length)} tests</summary>\n${table(folded)}\n</details>`}
+</section>`;
+}
+
+function testRow(entry: DashboardTest): string {
+  return `<tr data-test="${attribute(`${entry.file}:${entry.line}`)}" data-state="${entry.flakiness.state}">\
+<td data-label="Test"><code>${text(shownText(`${entry.file}:${entry.line}`))}</code> ${text(shownText(entry.title))}</td>\
+<td data-label="Environment"><code>${text(shownText(entry.environment))}</code></td>\
+<td class="num" data-field="flakinessScore" data-label="Flakiness" data-value="${entry.flakiness.score}">${scoreText(entry.flakiness)}</td>\
+${stateCell(entry.flakiness)}</tr>`;
+}
+
 function endpointRow(entry: DashboardEndpoint): string {
   const cell = (field: string, name: string, value: number | null, shown: string) =>
     `<td class="num" data-field="${field}" data-label="${name}" data-value="${value ?? ''}">${shown}</td>`;
@@ -319,16 +358,8 @@ function endpointRow(entry: DashboardEndpoint): string {
       ? 'n/a'
       : `${percentText(entry.failureRate * 100)}<br><span class="muted">${formatCount(entry.windowFailedExecutionCount)} of \
 ${countOf(entry.windowExecutionCount, 'call')}</span>`;
-  const score =
-    flakiness === undefined
-      ? 'n/a'
-      : `${percentText(flakiness.score * 100)}<br><span class="muted">${formatCount(flakiness.flakyRunCount)} of \
-${countOf(flakiness.runCount, 'run')}</span>`;
-  const state =
-    flakiness === undefined
-      ? '<td data-field="state" data-label="State">not in the window</td>'
-      : `<td data-field="state" data-label="State"><span class="state ${STATES[flakiness.state]}">${flakiness.state}</span>\
-${flakiness.trend === 'stable' ? '' : ` <span class="muted">${flakiness.trend}</span>`}</td>`;
+  const score = flakiness === undefined ? 'n/a' : scoreText(flakiness);
+  const state = flakiness === undefined ? '<td data-field="state" data-label="State">not in the window</td>' : stateCell(flakiness);
   return `<tr data-endpoint="${attribute(entry.endpoint)}" data-environment="${attribute(entry.environment)}" \
 data-state="${flakiness?.state ?? ''}"><td data-label="Endpoint">${label(entry.endpoint)}</td>\
 <td data-label="Environment"><code>${text(shownText(entry.environment))}</code></td>\
