@@ -80,6 +80,23 @@ test('a test that failed its first attempt and passed on a retry in one of three
   );
 });
 
+test('with dashboardPath the reporter writes the history page beside its report, the flaky test on it, and the report links to it', async () => {
+  const withPage = config.replace('quiet: true }', "dashboardPath: 'out/history.html', quiet: true }");
+  const project = await createPlaywrightProject({ 'playwright.config.ts': withPage, 'tests/orders.spec.ts': spec });
+  for (const flake of ['1', '0']) {
+    const run = await runPlaywright(project, ['test'], { FLAKE: flake });
+    expect([run.exitCode, run.stderr]).toStrictEqual([0, '']);
+  }
+  const page = await readFile(join(project, 'out/history.html'), 'utf8');
+  expect(page.match(/<tr [^>]*data-run="\d+"/g)).toHaveLength(2);
+  expect([...page.matchAll(/<tr data-test="([^"]+)" data-state="(\w+)">/g)].map(([, place, state]) => `${place} ${state}`)).toStrictEqual([
+    'orders.spec.ts:6 flaky',
+  ]);
+  expect(await readFile(join(project, 'out/q.html'), 'utf8')).toContain(
+    '<a href="history.html" data-field="dashboard">the history page</a>',
+  );
+});
+
 test.describe('the command', () => {
   const records = (status: number) => `${JSON.stringify({ endpoint: 'GET /orders', statusCode: status, responseTimeMs: 12 })}\n`;
 
