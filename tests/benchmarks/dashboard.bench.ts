@@ -42,6 +42,8 @@ for (const width of [1280, 390]) {
   for (let round = 0; round < ROUNDS; round++) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(pathToFileURL(pagePath).href, { waitUntil: 'load' });
+    // The paint entry can come a moment after the load event: wait for it rather than read an entry not there yet.
+    await page.waitForFunction("performance.getEntriesByName('first-contentful-paint').length > 0");
     const [firstPaint, loaded] = await page.evaluate<[number, number]>(
       "[performance.getEntriesByName('first-contentful-paint')[0].startTime, performance.getEntriesByType('navigation')[0].loadEventEnd]",
     );
