@@ -186,3 +186,15 @@ test('the hint on failed calls of passing tests suggests declaring a 4xx expecte
   expect(passingTestFailureHints(reportOf(negativeTestsAndOneDefect))).toStrictEqual([]);
   expect(renderMarkdown(report)).toContain(`\nℹ️ ${hints[0]}.\n\nℹ️ ${hints[1]}.\n`);
 });
+
+test('what is new and wrong names the five endpoints with most server errors and counts the rest, in the Markdown and on the page', () => {
+  const records = Array.from({ length: 7 }, (_, index) =>
+    Array.from({ length: index + 1 }, () => ({ endpoint: `GET /e${index}`, statusCode: 503, responseTimeMs: 3 })),
+  ).flat();
+  const report = reportOf(records);
+  expect(renderMarkdown(report)).toContain(
+    '- ✖ **28 server errors (5xx or no response) on 7 endpoints**: `GET /e6 (503 ×7)`, `GET /e5 (503 ×6)`, `GET /e4 (503 ×5)`, ' +
+      '`GET /e3 (503 ×4)`, `GET /e2 (503 ×3)`, and 2 more',
+  );
+  expect(renderHtml(report)).toContain('<code>GET /e2 (503 ×3)</code>, and 2 more</li>');
+});

@@ -24,6 +24,8 @@ interface Attention {
   readonly what: string;
   readonly href: string;
   readonly names: readonly string[];
+  /** How many it is about, when `names` holds only the first {@link NAMES_PER_LINE} (each costly to name); else as many as `names`. */
+  readonly nameCount?: number;
   /** Beside each name, where it has one: its trace (an endpoint's first server error's, a failed test's failing attempt's). */
   readonly traces?: readonly TraceIds[];
 }
@@ -49,16 +51,23 @@ export function attentionOf(report: QualityReport): Attention[] {
   const lines: Attention[] = [];
   const serverErrors = serverErrorsOf(report);
   if (serverErrors > 0) {
+    // Each endpoint's count once, not in every comparison; and only the names shown are made (50,000 endpoints may have one).
     const endpoints = report.endpoints
-      .filter((endpoint) => serverErrorsOf(endpoint) > 0)
-      .sort((a, b) => serverErrorsOf(b) - serverErrorsOf(a) || compareCodeUnits(a.endpoint, b.endpoint));
+      .flatMap((endpoint) => {
+        const count = serverErrorsOf(endpoint);
+        return count > 0 ? [{ endpoint, count }] : [];
+      })
+      .sort((a, b) => b.count - a.count || compareCodeUnits(a.endpoint.endpoint, b.endpoint.endpoint))
+      .map(({ endpoint }) => endpoint);
+    const shown = endpoints.slice(0, NAMES_PER_LINE);
     lines.push({
       kind: 'serverErrors',
       tone: 'bad',
       what: `${countOf(serverErrors, 'server error')} (5xx or no response) on ${countOf(endpoints.length, 'endpoint')}`,
       href: '#failed-calls',
-      names: endpoints.map(serverErrorName),
-      traces: endpoints.map((endpoint) => endpoint.failedExecutions?.find(isServerError) ?? {}),
+      names: shown.map(serverErrorName),
+      nameCount: endpoints.length,
+      traces: shown.map((endpoint) => endpoint.failedExecutions?.find(isServerError) ?? {}),
     });
   }
   const failedTests = report.failedTests ?? [];
@@ -131,11 +140,11 @@ const MARKS = { bad: '✖', warn: '▲' } as const;
 export function attentionMarkdown(report: QualityReport, kinds?: readonly AttentionKind[], traceUrlTemplate?: string): string[] {
   return attentionOf(report)
     .filter((line) => kinds === undefined || kinds.includes(line.kind))
-    .map(({ tone, what, names, traces = [] }) => {
+    .map(({ tone, what, names, nameCount = names.length, traces = [] }) => {
       const shown = names
         .slice(0, NAMES_PER_LINE)
         .map((name, index) => joinedParts([code(shownText(name)), traceMarkdown(traces[index] ?? {}, traceUrlTemplate)]));
-      const more = names.length - shown.length;
+      const more = nameCount - shown.length;
       return `- ${MARKS[tone]} **${what}**: ${shown.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`;
     });
 }
@@ -159,11 +168,11 @@ export const attentionSection: ReportSection<'attention'> = {
   html: (report, { traceUrlTemplate }) => {
     const lines = attentionOf(report);
     if (lines.length === 0) return '';
-    const items = lines.map(({ kind, tone, what, href, names, traces = [] }) => {
+    const items = lines.map(({ kind, tone, what, href, names, nameCount = names.length, traces = [] }) => {
       const shown = names
         .slice(0, NAMES_PER_LINE)
         .map((name, index) => joinedParts([`<code>${text(shownText(name))}</code>`, traceHtml(traces[index] ?? {}, traceUrlTemplate)]));
-      const more = names.length - shown.length;
+      const more = nameCount - shown.length;
       const list = `${shown.join(', ')}${more > 0 ? text(`, and ${formatCount(more)} more`) : ''}`;
       return `<li class="${tone}" data-attention="${kind}"><span aria-hidden="true">${MARKS[tone]}</span> <a href="${href}">${text(what)}</a>: ${list}</li>`;
     });
