@@ -10,7 +10,7 @@ import {
   type FlakinessTrend,
 } from '../history/flakiness.js';
 import type { SkippedHistoryLine } from '../history/historyFile.js';
-import type { HistoryEndpoint, HistoryRun } from '../history/historyLine.js';
+import { isWebAddress, type HistoryEndpoint, type HistoryRun } from '../history/historyLine.js';
 
 /**
  * The history page's numbers (docs/dashboard.md), a pure function of the
@@ -196,15 +196,9 @@ export function verdictOf(unretriedFailures: number, failedTestCount: number | u
   return unretriedFailures > 0 || (failedTestCount ?? 0) > 0 || budgetsPassed === false ? 'failed' : 'passed';
 }
 
-/** Only an http or https URL is a link; anything else (javascript:, data:, a relative path) is none. */
+/** Only an http or https URL is a link, as a line's reportUrl is one (isWebAddress); anything else (javascript:, data:, a relative path) is none. */
 export function webAddressOf(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+  return text !== undefined && isWebAddress(text) ? new URL(text).href : undefined;
 }
 
 /** Each run's shift against the earlier runs of the same environment (given oldest first, all of one environment). */

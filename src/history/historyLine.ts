@@ -344,8 +344,8 @@ export function reportUrlOf(setting: string | undefined, env: Readonly<Record<st
   return [setting, github, given('CI_PIPELINE_URL')].find((url) => url !== undefined && isWebAddress(url));
 }
 
-// What a line's reportUrl may be: an http or https URL of at most 2,048 characters, no white space (the schema's rule).
-function isWebAddress(text: string): boolean {
+/** What a line's reportUrl may be: an http or https URL of at most 2,048 characters, no white space (the schema's rule). */
+export function isWebAddress(text: string): boolean {
   if (text.length > 2048 || !/^https?:\/\/[^\s]+$/i.test(text)) return false;
   try {
     const url = new URL(text);
