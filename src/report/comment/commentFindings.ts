@@ -1,6 +1,6 @@
 import { baselineChanges, isRegression, type ChangeKind } from '../renderers/presentation.js';
 import type { QualityReport } from '../qualityReport.js';
-import { testPlace } from '../sections/history.js';
+import { testPlace, type FlakinessWords } from '../sections/history.js';
 import type { UnmetCondition } from '../contractSchemas.js';
 import type { BaselineComparison, ContractComparison } from '../verdictSchemas.js';
 
@@ -98,14 +98,6 @@ export interface StatusOrContractChange<Kind extends StatusOrContractKind = Stat
   readonly unlisted?: number | undefined;
   /** An endpoint or a test newly flaky across runs: its flakiness (its subject a test's `file:line › title`). */
   readonly flakiness?: FlakinessWords | undefined;
-}
-
-/** What a comment says of an endpoint's or a test's flakiness across runs. */
-export interface FlakinessWords {
-  readonly score: number;
-  readonly runCount: number;
-  readonly flakyRunCount: number;
-  readonly trend: string;
 }
 
 /** An endpoint or a test flaky across runs, as a comment names it: a label, or a test's `file:line › title`. */

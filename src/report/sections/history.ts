@@ -74,10 +74,16 @@ export const historySection: ReportSection<'history'> = {
   html: (report, { limits }) => flakinessHtml(report, limits.endpoints),
 };
 
-type Flakiness = { readonly score: number; readonly runCount: number; readonly flakyRunCount: number; readonly trend: string };
+/** What the renderings say of an endpoint's or a test's flakiness across runs (the report's, the comment's). */
+export interface FlakinessWords {
+  readonly score: number;
+  readonly runCount: number;
+  readonly flakyRunCount: number;
+  readonly trend: string;
+}
 
 /** An endpoint's or a test's flakiness across runs in words: `4 of 30 runs flaky (13%), rising`. */
-export function flakinessWords({ score, runCount, flakyRunCount, trend }: Flakiness): string {
+export function flakinessWords({ score, runCount, flakyRunCount, trend }: FlakinessWords): string {
   const percent = Math.round(score * 100);
   return `${formatCount(flakyRunCount)} of ${countOf(runCount, 'run')} flaky (${percent === 0 ? '<1' : percent}%), ${trend}`;
 }
