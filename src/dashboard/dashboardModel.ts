@@ -3,6 +3,7 @@ import { coveragePercentOf } from '../evaluation/contractCoverage.js';
 import { HISTORY_WINDOW_RUNS, runShiftOf } from '../evaluation/historyTrend.js';
 import {
   DEFAULT_FLAKINESS_RUNS,
+  flakyRunCountOf,
   scoreFlakiness,
   type EndpointFlakiness,
   type Flakiness,
@@ -296,9 +297,10 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** What the page shows of a score: the flaky runs are the retried ones and those failed and passed next (a run can be both). */
-function dashboardFlakinessOf({ score, ranIn, retriedIn, flipFlopIn, state, trend }: Flakiness): DashboardFlakiness {
-  return { score, runCount: ranIn.length, flakyRunCount: new Set([...retriedIn, ...flipFlopIn]).size, state, trend };
+/** What the page shows of a score. */
+function dashboardFlakinessOf(flakiness: Flakiness): DashboardFlakiness {
+  const { score, ranIn, state, trend } = flakiness;
+  return { score, runCount: ranIn.length, flakyRunCount: flakyRunCountOf(flakiness), state, trend };
 }
 
 // Flaky before failing at the same score: a failing test's score counts only the flaky runs before it broke.

@@ -1,5 +1,5 @@
 import { compareCodeUnits, compareTests } from '../compareCodeUnits.js';
-import { scoreFlakiness, type Flakiness, type FlakinessRun } from '../history/flakiness.js';
+import { flakyRunCountOf, scoreFlakiness, type Flakiness, type FlakinessRun } from '../history/flakiness.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
 import type { HistoryRun } from '../history/historyLine.js';
 import type { QualityReport } from '../report/qualityReport.js';
@@ -79,8 +79,7 @@ export function withFlakinessAcrossRuns(
 }
 
 function countsOf(flakiness: Flakiness): { score: number; runCount: number; flakyRunCount: number } {
-  const flakyRunCount = new Set([...flakiness.retriedIn, ...flakiness.flipFlopIn]).size;
-  return { score: round(flakiness.score, 4), runCount: flakiness.ranIn.length, flakyRunCount };
+  return { score: round(flakiness.score, 4), runCount: flakiness.ranIn.length, flakyRunCount: flakyRunCountOf(flakiness) };
 }
 
 function endpointFlakinessOf(flakiness: Flakiness): EndpointFlakinessSection {

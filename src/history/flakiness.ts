@@ -137,6 +137,11 @@ export function scoreFlakiness(runs: readonly FlakinessRun[], options: Flakiness
   };
 }
 
+/** The runs a score counted as flaky: retried, or failed and passed next (a run can be both, and counts once). */
+export function flakyRunCountOf({ retriedIn, flipFlopIn }: Pick<Flakiness, 'retriedIn' | 'flipFlopIn'>): number {
+  return new Set([...retriedIn, ...flipFlopIn]).size;
+}
+
 const TEST_OBSERVATIONS: Readonly<Record<TestOutcomeName, Observation>> = {
   passed: PASSED,
   failed: FAILED,
