@@ -1,3 +1,4 @@
+import { writeInPieces } from '../io/textPieces.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { EXPORT_SETTING_KEYS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
@@ -94,7 +95,7 @@ export async function compareCommand(context: CommandContext): Promise<number> {
     contract: judgement.contract,
   });
   const { report, reportText, files, warnings } = await publish(compared);
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
+  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) writeInPieces(context.stdout, reportText);
   else if (!quiet) {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));

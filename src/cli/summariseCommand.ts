@@ -1,3 +1,4 @@
+import { writeInPieces } from '../io/textPieces.js';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS, SETTING_KEYS } from '../config/settings.js';
@@ -96,7 +97,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   ).finally(() => progress?.clear());
 
   // A terminal gets the short summary; a pipe, a file or a CI log gets the report itself, as --json asks everywhere.
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) context.stdout.write(reportText);
+  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) writeInPieces(context.stdout, reportText);
   else if (!quiet) {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));

@@ -1,6 +1,7 @@
 import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
+import { textPieces } from './textPieces.js';
 
 /**
  * How many bytes a read of a large input takes at a time. Small enough that
@@ -83,7 +84,10 @@ export const nodeFileSystem: FileSystem = {
   createFile: async (path, content) => {
     const handle = await open(path, 'wx');
     try {
-      await handle.writeFile(content, 'utf8');
+      for (const piece of textPieces(content)) {
+        const bytes = Buffer.from(piece, 'utf8');
+        for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at, bytes.length - at, null)).bytesWritten;
+      }
       await handle.sync();
     } finally {
       await handle.close();

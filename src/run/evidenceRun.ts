@@ -109,6 +109,13 @@ export interface EvidenceRun {
    * of each test. Every test counted, none capped as the report's lists are.
    */
   endpointsOfTests(tests: readonly TestIdentity[]): string[][];
+  /**
+   * Lets go of every tally once the report is made and the tests' endpoints
+   * were asked for: a run of 50,000 endpoints holds about 120 MB of them,
+   * not needed while its report is written. Afterwards only `spans` answers;
+   * taking, absorbing, finishing or asking for tests' endpoints throws.
+   */
+  release(): void;
 }
 
 /** The rules a run labels by: its settings', and the operations of the contract it is judged by, when it has one. */
@@ -137,6 +144,11 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       ? undefined
       : keptBodyCheck(bodyChecker, judgement.contract.operations, (endpoint) => intake.labelFor(endpoint, true));
   let spans: readonly SampledCall[] | undefined;
+  let released = false;
+  const usable = (): RecordIntake => {
+    if (released) throw new Error('the evidence run was released: nothing can be taken or asked of it');
+    return intake;
+  };
   const excerptBytes = settings.failureExcerptBytes ?? 0;
   // A failed call's excerpt, from the response body its reader kept: only for a status of 400 or above (the report shows it only if the call failed).
   const excerpter = excerptBytes <= 0 ? undefined : createFailureExcerpter(excerptBytes, settings.redactKeys);
@@ -152,9 +164,10 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       intake.inputName = name;
     },
     take(record, locate, origin) {
-      intake.take(record, locate, origin);
+      usable().take(record, locate, origin);
     },
     takeBatch(batch) {
+      usable();
       const { bodies } = batch;
       if (bodies === undefined || (checkBodies === undefined && excerptOf === undefined)) {
         intake.takeBatch(batch);
@@ -177,13 +190,14 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       return intake.labelOf(endpoint);
     },
     absorb(part) {
+      usable();
       if (part.summary instanceof ExecutionAccumulator) intake.accumulator.mergeTaking(part.summary);
       else intake.accumulator.merge(part.summary);
       intake.validation.absorb(part);
       if (intake.accumulator.endpointCount() > MAX_DISTINCT_ENDPOINTS) throw tooManyEndpoints();
     },
     finish(facts = {}) {
-      intake.validation.throwIfInvalid();
+      usable().validation.throwIfInvalid();
       // Templates learned from the whole run's labels rename endpoints everywhere the report names them.
       const learned = intake.learnedLabels();
       const renamed = (endpoint: string): string => learned.get(endpoint) ?? endpoint;
@@ -228,8 +242,12 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
       return spans;
     },
     endpointsOfTests(tests) {
-      const found = intake.accumulator.endpointsOfTests(new Set(tests.map(testKeyOf)));
+      const found = usable().accumulator.endpointsOfTests(new Set(tests.map(testKeyOf)));
       return tests.map((test) => (found.get(testKeyOf(test)) ?? []).map(({ endpoint }) => endpoint).sort(compareCodeUnits));
+    },
+    release() {
+      released = true;
+      intake.release();
     },
   };
 }

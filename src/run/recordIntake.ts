@@ -164,6 +164,15 @@ export class RecordIntake {
     if (rules.spanLimit !== undefined && rules.spanLimit > 0) this.accumulator.sampleSpans(rules.spanLimit);
   }
 
+  /** Lets go of the tallies and of the labels that lead to them (see ExecutionAccumulator.release). */
+  release(): void {
+    this.accumulator.release();
+    for (const cache of this.labels) cache.clear();
+    this.unions.clear();
+    this.learnableCalls.clear();
+    this.testTraces.clear();
+  }
+
   /** Takes one record; `locate` is called only when it is invalid, failed or among the slowest. */
   take(record: unknown, locate: () => RecordLocation, origin?: RecordOrigin): void {
     if (!this.validation.check(record, locate)) return;

@@ -122,10 +122,11 @@ export interface EndpointEvidenceResult {
 
 /** An endpoint's evidence being gathered. */
 export class EndpointEvidence {
-  private readonly tests = new Map<string, { identity: TestIdentity; calls: number; failedCalls: number; serverErrorCalls: number }>();
+  // Both maps are made on first use: at 50,000 endpoints, a failed call's endpoint of a run without tests has neither.
+  private testMap: Map<string, { identity: TestIdentity; calls: number; failedCalls: number; serverErrorCalls: number }> | undefined;
   private failed: FailedExecution[] = [];
   private retriedFailureCount = 0;
-  private readonly passingTestFailures = new Map<string, number>();
+  private passingMap: Map<string, number> | undefined;
   private unlistedTestCount = 0;
 
   /**
@@ -150,7 +151,7 @@ export class EndpointEvidence {
     this.keep(text === undefined ? kept : { ...kept, excerpt: text });
     if (source?.testPassed === true) {
       const code = kept.statusCode === undefined ? (kept.errorCode ?? 'NO_RESPONSE') : String(kept.statusCode);
-      this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + 1);
+      (this.passingMap ??= new Map()).set(code, (this.passingMap.get(code) ?? 0) + 1);
     }
   }
 
@@ -182,26 +183,26 @@ export class EndpointEvidence {
     for (const execution of data.failed) this.keep(execution);
     this.retriedFailureCount += data.retriedFailureCount;
     for (const [code, count] of data.passingTestFailures)
-      this.passingTestFailures.set(code, (this.passingTestFailures.get(code) ?? 0) + count);
+      (this.passingMap ??= new Map()).set(code, (this.passingMap.get(code) ?? 0) + count);
     // A test a report left unlisted may be one another report lists: counted twice then, the one count no part can make exact.
     this.unlistedTestCount += data.unlistedTestCount ?? 0;
   }
 
   toData(): EndpointEvidenceData {
     return {
-      tests: [...this.tests.values()].map(({ identity, calls, failedCalls, serverErrorCalls }) => ({
+      tests: [...(this.testMap?.values() ?? [])].map(({ identity, calls, failedCalls, serverErrorCalls }) => ({
         ...identity,
         ...callCounts(calls, failedCalls, serverErrorCalls),
       })),
       failed: [...this.failed],
       retriedFailureCount: this.retriedFailureCount,
-      passingTestFailures: [...this.passingTestFailures],
+      passingTestFailures: [...(this.passingMap ?? [])],
       ...(this.unlistedTestCount === 0 ? {} : { unlistedTestCount: this.unlistedTestCount }),
     };
   }
 
   result(): EndpointEvidenceResult {
-    const tests = [...this.tests.values()]
+    const tests = [...(this.testMap?.values() ?? [])]
       .map(({ identity, calls, failedCalls, serverErrorCalls }) => ({ ...identity, ...callCounts(calls, failedCalls, serverErrorCalls) }))
       .sort(
         (a, b) =>
@@ -212,7 +213,7 @@ export class EndpointEvidence {
           compareCodeUnits(a.title, b.title),
       );
     const fromTests = tests.length > 0 || this.unlistedTestCount > 0;
-    const passing = [...this.passingTestFailures].sort(([a], [b]) => compareCodeUnits(a, b));
+    const passing = [...(this.passingMap ?? [])].sort(([a], [b]) => compareCodeUnits(a, b));
     return {
       ...(fromTests ? { tests: tests.slice(0, ENDPOINT_TEST_LIMIT), testCount: tests.length + this.unlistedTestCount } : {}),
       ...(this.failed.length > 0 ? { failedExecutions: [...this.failed] } : {}),
@@ -223,14 +224,14 @@ export class EndpointEvidence {
 
   /** The calls of one test (by {@link testKeyOf}) this endpoint counted; undefined when the test did not call it. */
   callsOf(key: string): Pick<TestCalls, 'calls' | 'failedCalls' | 'serverErrorCalls'> | undefined {
-    const known = this.tests.get(key);
+    const known = this.testMap?.get(key);
     return known === undefined ? undefined : callCounts(known.calls, known.failedCalls, known.serverErrorCalls);
   }
 
   private countTest(identity: TestIdentity, calls: number, failedCalls: number, serverErrorCalls: number): void {
     const key = testKeyOf(identity);
-    const known = this.tests.get(key);
-    if (known === undefined) this.tests.set(key, { identity, calls, failedCalls, serverErrorCalls });
+    const known = this.testMap?.get(key);
+    if (known === undefined) (this.testMap ??= new Map()).set(key, { identity, calls, failedCalls, serverErrorCalls });
     else {
       known.calls += calls;
       known.failedCalls += failedCalls;

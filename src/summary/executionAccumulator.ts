@@ -225,6 +225,9 @@ export interface ExpectationRules {
 
 const DEFAULT_STATUSES = statusSet(DEFAULT_EXPECTED_STATUSES);
 
+const NO_OUTCOMES = Object.freeze([]) as unknown as (number | string)[];
+const NO_OUTCOME_TIMES = Object.freeze([]) as unknown as SampleBuffer[];
+
 /**
  * One endpoint's counts and samples: what the accumulator keeps per label.
  * Callers that count the same label millions of times hold on to it (see
@@ -238,9 +241,10 @@ export class EndpointTally {
   slowExecutionCount = 0;
   noResponseCount = 0;
   // The response times by status code, or by error code for calls with no response, side by side: an endpoint
-  // answers with a handful, so a scan beats a map. A status code's count is its buffer's length.
-  readonly outcomes: (number | string)[] = [];
-  readonly outcomeTimes: SampleBuffer[] = [];
+  // answers with a handful, so a scan beats a map. A status code's count is its buffer's length. Shared empty lists
+  // (frozen) until the first outcome, then lists made one long: an endpoint of one status holds no spare room.
+  outcomes: (number | string)[] = NO_OUTCOMES;
+  outcomeTimes: SampleBuffer[] = NO_OUTCOME_TIMES;
   timed = false;
   readonly waits = new SampleBuffer(0);
   newConnectionCount = 0;
@@ -276,8 +280,13 @@ export class EndpointTally {
     const { outcomes } = this;
     for (let index = 0; index < outcomes.length; index++) if (outcomes[index] === outcome) return this.outcomeTimes[index]!;
     const buffer = new SampleBuffer();
-    outcomes.push(outcome);
-    this.outcomeTimes.push(buffer);
+    if (outcomes.length === 0) {
+      this.outcomes = [outcome];
+      this.outcomeTimes = [buffer];
+    } else {
+      outcomes.push(outcome);
+      this.outcomeTimes.push(buffer);
+    }
     return buffer;
   }
 
@@ -789,6 +798,18 @@ export class ExecutionAccumulator {
       }
     }
     return found;
+  }
+
+  /**
+   * Lets go of every tally, the slowest executions and the spans: what a run
+   * of tens of thousands of endpoints holds is not kept while its report is
+   * written. The accumulator is then empty, as if new.
+   */
+  release(): void {
+    this.tallies.clear();
+    this.slowest = [];
+    this.reportedSources = undefined;
+    this.spans = undefined;
   }
 
   /** How many distinct endpoints have been counted. */

@@ -39,27 +39,25 @@ export function nearestRank(percentile: number, count: number): number {
 }
 
 /**
- * A growable store of float64 samples. Its own samples fill chunks that
- * double in size from 4 up to 1 Ki samples (8 KiB) and are never copied while
- * the store grows; at most one chunk is partly empty, so an endpoint wastes
- * at most 8 KiB however many samples it has. The chunks are joined once,
+ * A growable store of float64 samples. Its own samples fill an array that
+ * doubles from 4 up to 1 Ki samples (8 KiB), copied as it grows, then chunks
+ * of 1 Ki that are never copied; at most one is partly empty, so an endpoint
+ * wastes at most 8 KiB however many samples it has, and one of a few calls
+ * holds one small array and no list of chunks. The chunks are joined once,
  * into one sorted run, when the statistics are taken or the samples leave
  * for another thread. Arrays merged in from elsewhere (a
  * worker thread's) are adopted as they are, not copied: the statistics are
- * taken over sorted runs without ever joining them.
+ * taken over sorted runs without ever joining them. The lists start as one
+ * shared empty list each (frozen), replaced by a list of its own on first
+ * use: tens of thousands of endpoints' buffers hold no empty lists.
  */
 export class SampleBuffer {
-  private filled: Float64Array[] = [];
+  private filled: Float64Array[] = NO_CHUNKS;
   private current: Float64Array;
   private used = 0;
-  private adopted: {
-    readonly samples: Float64Array;
-    sorted: boolean;
-    readonly sum: readonly number[] | undefined;
-    readonly histogram: FlatHistogram | undefined;
-  }[] = [];
+  private adopted: AdoptedSamples[] = NO_ADOPTED;
   // Times known only by their count, exact sum and histogram (a report's): counted in every total, in no sorted run.
-  private summarised: SummarisedTimes[] = [];
+  private summarised: SummarisedTimes[] = NO_SUMMARISED;
   // Whether each own chunk is sorted (after runs()), so sorting again is skipped.
   private ownSorted = false;
 
@@ -80,9 +78,15 @@ export class SampleBuffer {
   push(value: number): void {
     this.ownSorted = false;
     if (this.used === this.current.length) {
-      if (this.current.length > 0) this.filled.push(this.current);
-      this.current = new Float64Array(Math.min(MAX_CHUNK, Math.max(FIRST_CHUNK, this.current.length * 2)));
-      this.used = 0;
+      if (this.current.length < MAX_CHUNK) {
+        const grown = new Float64Array(Math.max(FIRST_CHUNK, this.current.length * 2));
+        grown.set(this.current);
+        this.current = grown;
+      } else {
+        this.filled = withItem(this.filled, this.current);
+        this.current = new Float64Array(MAX_CHUNK);
+        this.used = 0;
+      }
     }
     this.current[this.used++] = value;
   }
@@ -93,7 +97,7 @@ export class SampleBuffer {
    * partials, worked out where the samples came from.
    */
   adopt(samples: Float64Array, sorted = false, sum?: readonly number[], histogram?: FlatHistogram): void {
-    if (samples.length > 0) this.adopted.push({ samples, sorted, sum, histogram });
+    if (samples.length > 0) this.adopted = withItem(this.adopted, { samples, sorted, sum, histogram });
   }
 
   /**
@@ -103,7 +107,7 @@ export class SampleBuffer {
    * from the histogram.
    */
   adoptSummarised(times: SummarisedTimes): void {
-    if (times.count > 0) this.summarised.push(times);
+    if (times.count > 0) this.summarised = withItem(this.summarised, times);
   }
 
   /** The summarised times taken (see {@link adoptSummarised}). */
@@ -121,11 +125,11 @@ export class SampleBuffer {
     if (this.ownLength() === 0) return;
     const own = this.joinOwn().sort();
     this.clearOwn();
-    this.adopted.unshift({ samples: own, sorted: true, sum: ExactSum.of(own).toPartials(), histogram: histogramOf?.(own) });
+    this.adopted = [{ samples: own, sorted: true, sum: ExactSum.of(own).toPartials(), histogram: histogramOf?.(own) }, ...this.adopted];
   }
 
   private clearOwn(): void {
-    this.filled = [];
+    this.filled = NO_CHUNKS;
     this.current = NO_SAMPLES;
     this.used = 0;
     this.ownSorted = false;
@@ -135,8 +139,8 @@ export class SampleBuffer {
   adoptBuffer(other: SampleBuffer): void {
     for (const chunk of other.filled) this.adopt(chunk, other.ownSorted);
     this.adopt(other.current.subarray(0, other.used), other.ownSorted);
-    for (const part of other.adopted) this.adopted.push(part);
-    for (const part of other.summarised) this.summarised.push(part);
+    for (const part of other.adopted) this.adopted = withItem(this.adopted, part);
+    for (const part of other.summarised) this.summarised = withItem(this.summarised, part);
     other.clear();
   }
 
@@ -169,8 +173,8 @@ export class SampleBuffer {
   /** Lets every sample go: the buffer is empty afterwards. */
   clear(): void {
     this.clearOwn();
-    this.adopted = [];
-    this.summarised = [];
+    this.adopted = NO_ADOPTED;
+    this.summarised = NO_SUMMARISED;
   }
 
   /** Copies every sample, unsorted, into `target` from `at`: how many. */
@@ -200,7 +204,7 @@ export class SampleBuffer {
       joined.set(samples, at);
       at += samples.length;
     }
-    this.adopted = [];
+    this.adopted = NO_ADOPTED;
     this.setOwn(joined);
     return joined;
   }
@@ -252,10 +256,30 @@ export class SampleBuffer {
 
   private setOwn(samples: Float64Array): void {
     this.ownSorted = false;
-    this.filled = [];
+    this.filled = NO_CHUNKS;
     this.current = samples;
     this.used = samples.length;
   }
+}
+
+/** Samples adopted from elsewhere, with what was worked out of them there. */
+interface AdoptedSamples {
+  readonly samples: Float64Array;
+  sorted: boolean;
+  readonly sum: readonly number[] | undefined;
+  readonly histogram: FlatHistogram | undefined;
+}
+
+// The shared empty lists a buffer starts with: frozen, so that a push into one, instead of a list of its own, throws.
+const NO_CHUNKS = Object.freeze([]) as unknown as Float64Array[];
+const NO_ADOPTED = Object.freeze([]) as unknown as AdoptedSamples[];
+const NO_SUMMARISED = Object.freeze([]) as unknown as SummarisedTimes[];
+
+/** `list` with `item` at its end: pushed, or, for a shared empty list, a new list of one (made exactly as long). */
+function withItem<Item>(list: Item[], item: Item): Item[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
 }
 
 const MAX_CHUNK = 1024;

@@ -92,6 +92,7 @@ export interface OpenedRun {
    * Writes the report where the settings say (the JSON report, its
    * renderings, the exports, the history line stamped now by the host's
    * clock, all of them or none) and appends the Markdown to the job summary.
+   * The run is released first (see EvidenceRun.release): publish last.
    */
   readonly publish: (report: QualityReport, facts?: PublishFacts) => Promise<PublishedRun>;
 }
@@ -117,7 +118,12 @@ export async function openRun(given: RunSettings, host: RunHost, options: OpenRu
   return {
     run,
     judgement,
-    publish: (report, facts) => publishRun(report, settings, host, destination, judgement, { spans: run.spans(), ...facts }),
+    publish: (report, facts) => {
+      // What publishing needs of the run is in the report, its spans and the facts given: the tallies go before the files are made.
+      const spans = run.spans();
+      run.release();
+      return publishRun(report, settings, host, destination, judgement, { spans, ...facts });
+    },
   };
 }
 

@@ -16,6 +16,8 @@
  */
 export const UNIT_SPECS: readonly string[] = [
   'affectedTests.spec.ts',
+  'textPieces.spec.ts',
+  'evidenceRunRelease.spec.ts',
   'apiCalls.spec.ts',
   'changeEvidence.spec.ts',
   'weighedChanges.spec.ts',
