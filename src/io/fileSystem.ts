@@ -86,7 +86,7 @@ export const nodeFileSystem: FileSystem = {
     try {
       for (const piece of textPieces(content)) {
         const bytes = Buffer.from(piece, 'utf8');
-        for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at, bytes.length - at, null)).bytesWritten;
+        for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at, bytes.length - at, null)).bytesWritten;
       }
       await handle.sync();
     } finally {
