@@ -193,12 +193,12 @@ test.describe('merge and dashboard', () => {
     expect((await run({ args: ['merge', ...Object.keys(reports)], files: reports, byFile: true, env: { CI: 'true' } })).stderr).toBe('');
   });
 
-  async function dashboard(env: Readonly<Record<string, string>>, isTTY: boolean): Promise<string> {
+  async function dashboard(env: Readonly<Record<string, string>>, isTTY: boolean, flags: readonly string[] = []): Promise<string> {
     let stderr = '';
     let time = 0;
     const history = seededHistory(40, 8).text;
     await runCommand({
-      args: ['dashboard', '--history', 'history.jsonl', '--output', 'page.html'],
+      args: ['dashboard', '--history', 'history.jsonl', '--output', 'page.html', ...flags],
       env,
       fileSystem: new MemoryFileSystem({ 'history.jsonl': history }),
       stdin: (async function* () {})(),
@@ -227,6 +227,8 @@ test.describe('merge and dashboard', () => {
 
   test('dashboard takes --progress and QE_PROGRESS, and refuses a value that is not auto, always or never (78)', async () => {
     expect(await dashboard({ CI: 'true', QE_PROGRESS: 'always' }, false)).toMatch(/^quality-evidence: 11 history lines, /);
+    expect(await dashboard({ CI: 'true' }, false, ['--progress', 'always'])).toMatch(/^quality-evidence: 11 history lines, /);
+    expect(await dashboard({ QE_PROGRESS: 'always' }, true, ['--progress', 'never'])).toBe('');
     const error = await dashboard({ QE_PROGRESS: 'loud' }, true).then(
       () => undefined,
       (failure: unknown) => failure,

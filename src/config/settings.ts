@@ -356,7 +356,7 @@ export const SETTINGS = {
     flag: {
       name: 'progress',
       argument: '<auto|always|never>',
-      help: 'records, bytes and rate on stderr while long work runs: auto on a terminal outside CI',
+      help: 'progress on stderr once work takes over a second; auto: on a terminal outside CI',
     },
     inFile: true,
     default: 'auto',
