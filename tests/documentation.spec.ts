@@ -184,8 +184,9 @@ const producers: Readonly<Record<string, (block: CodeBlock) => Promise<string>>>
     const folder = await createTemporaryFolder({ 'quality-executions.json': readFileSync(bundledFixture, 'utf8') }, 'docs');
     const line = [process.execPath, command, 'quality-executions.json', '--environment', 'local-example'].map(shellQuote).join(' ');
     const outcome = await runIn(folder, 'script', ['-q', '-c', line, '/dev/null'], { NO_COLOR: '1' });
-    // The progress line, drawn and erased with \r and ESC[K, comes first on a terminal.
-    return outcome.stdout.slice(outcome.stdout.lastIndexOf('\u001b[K') + 3).replace(/\r\n/g, '\n');
+    // A progress line (drawn and erased with \r and ESC[K) would come first, were the read to take more than a second.
+    const erased = outcome.stdout.lastIndexOf('\u001b[K');
+    return outcome.stdout.slice(erased < 0 ? 0 : erased + 3).replace(/\r\n/g, '\n');
   },
   // docs/input-formats.md: the message for invalid records.
   'invalid-records': async () => {

@@ -191,6 +191,7 @@ test('the settings schema has the reporter option keys and $schema, and allows n
     'slowResponseThresholdMs',
     'outputFile',
     'quiet',
+    'progress',
     'expectedStatuses',
     'expectedStatusesByEndpoint',
     'apiCalls',

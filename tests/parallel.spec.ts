@@ -162,3 +162,25 @@ test('the report is byte-identical whatever the order of the input files and the
 
   expect(new Set(reports).size).toBe(1);
 });
+
+test('progress counts the records and bytes of inputs read in ranges on threads as they are read, ending at their totals', async () => {
+  const folder = await createTemporaryFolder({}, 'parallel');
+  const ndjson = records.map((item) => JSON.stringify(item)).join('\n');
+  const json = JSON.stringify({ executions: records.slice(0, 100) });
+  await writeFile(join(folder, 'a.ndjson'), ndjson);
+  await writeFile(join(folder, 'b.json'), json);
+  const told: [number, number][] = [];
+  await runQualityWorkflow(
+    { environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, 'out.json') },
+    { fileSystem: nodeFileSystem, summariseRanges: parallel, progress: (read, bytes) => told.push([read, bytes]) },
+    { inputs: [{ path: join(folder, 'a.ndjson') }, { path: join(folder, 'b.json') }] },
+  );
+  const ndjsonBytes = Buffer.byteLength(ndjson);
+  // Told by each of the three ranges of each input as it goes, not only once an input is done.
+  expect(told.filter(([read, bytes]) => read < 600 && bytes < ndjsonBytes).length).toBeGreaterThan(0);
+  expect(told).toContainEqual([600, ndjsonBytes]);
+  expect(told.at(-1)).toEqual([700, ndjsonBytes + Buffer.byteLength(json)]);
+  for (const [index, [read, bytes]] of told.entries()) {
+    if (index > 0) expect(read >= told[index - 1]![0] && bytes >= told[index - 1]![1]).toBe(true);
+  }
+});

@@ -349,7 +349,7 @@ test('records', async () => {
     expect(outcome.stdout + outcome.stderr).toContain(
       'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
         `  - outputfile in ${file}: is not a setting of quality-evidence.config.json (known: environment, ` +
-        `slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, ` +
+        `slowResponseThresholdMs, outputFile, quiet, progress, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, ` +
         `endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, flakinessRuns, ` +
         `dashboardPath, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, ` +
         `traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n` +

@@ -504,7 +504,7 @@ test('bad options stop the run with an error that names each option', async () =
   expect(output).toContain(
     'ConfigurationError: invalid quality-evidence/reporter settings:\n' +
       '  - option outputfile: is not an option of quality-evidence/reporter; did you mean "outputFile"? (known: ' +
-      'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
+      'environment, slowResponseThresholdMs, outputFile, quiet, progress, expectedStatuses, expectedStatusesByEndpoint, ' +
       'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
       'historyPartialRuns, flakinessRuns, dashboardPath, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
       'openapiBase, exports, serviceName, traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n' +

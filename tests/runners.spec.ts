@@ -374,7 +374,7 @@ test.describe('npm run start:environment', () => {
     expect(outcome.stderr).toBe(
       'quality-evidence start:environment: invalid configuration:\n' +
         '  - environmnet in quality-evidence.config.json: is not a setting of quality-evidence.config.json (known: ' +
-        'environment, slowResponseThresholdMs, outputFile, quiet, expectedStatuses, expectedStatusesByEndpoint, ' +
+        'environment, slowResponseThresholdMs, outputFile, quiet, progress, expectedStatuses, expectedStatusesByEndpoint, ' +
         'apiCalls, routes, endpointGrouping, budgets, baselinePath, historyPath, historyLimit, historyReadOnly, ' +
         'historyPartialRuns, flakinessRuns, dashboardPath, baselineFromHistory, significanceLevel, failureExcerptBytes, redactKeys, openapi, ' +
         'openapiBase, exports, serviceName, traceContext, traceUrlTemplate, reportUrl, otlpSpanLimit, formats)\n',

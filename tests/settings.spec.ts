@@ -99,7 +99,7 @@ test.describe('the settings file', () => {
         variable: `outputfile in ${filePath}`,
         message:
           'is not a setting of quality-evidence.config.json (known: environment, slowResponseThresholdMs, outputFile, ' +
-          'quiet, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
+          'quiet, progress, expectedStatuses, expectedStatusesByEndpoint, apiCalls, routes, endpointGrouping, budgets, ' +
           'baselinePath, historyPath, historyLimit, historyReadOnly, historyPartialRuns, flakinessRuns, dashboardPath, baselineFromHistory, ' +
           'significanceLevel, failureExcerptBytes, redactKeys, openapi, openapiBase, exports, serviceName, traceContext, ' +
           'traceUrlTemplate, reportUrl, otlpSpanLimit, formats)',
@@ -319,6 +319,7 @@ test.describe('the settings table', () => {
       'slow-response-threshold-ms',
       'output',
       'quiet',
+      'progress',
       'expected-statuses',
       'route',
       'endpoint-grouping',

@@ -8,13 +8,18 @@ import { writeReportFilesAtomically } from '../io/writeReportAtomically.js';
 import { escapeControlCharacters, quoteText } from '../renderValue.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
-import { optionHelpLine } from './settingsHelp.js';
+import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
+import { resolveSettings } from '../config/resolveSettings.js';
+import { environmentSettings, flagSettings } from '../config/settingsSources.js';
+import { settingsBut, settingVariables } from './commandSettings.js';
+import { createCommandProgress } from './progressLine.js';
 import type { CommandContext } from './summariseCommand.js';
 
 const OPTIONS = {
   history: { type: 'string' },
   output: { type: 'string', short: 'o' },
   'flakiness-runs': { type: 'string' },
+  progress: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -46,7 +51,16 @@ export async function dashboardCommand(context: CommandContext): Promise<number>
   if (output === undefined || output === '') throw new UsageError(`dashboard needs --output <file>, where the page goes (HTML); ${help}`);
   const flakinessRuns = flakinessRunsOf(flags['flakiness-runs'], help);
 
-  const history = parseHistory(await readInputFile(context.fileSystem, historyPath, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES), historyPath);
+  // Of the settings, the dashboard takes only progress (--progress, QE_PROGRESS): it reads no settings file.
+  const { progress: progressMode } = resolveSettings(
+    [flagSettings({ progress: flags.progress }), environmentSettings(settingVariables(context.env, ['progress']))],
+    { ignored: settingsBut(['progress']) },
+  );
+
+  const progress = createCommandProgress(context, progressMode, (lines) => `${lines.toLocaleString('en-US')} history lines`);
+  const history = await readInputFile(context.fileSystem, historyPath, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES)
+    .then((text) => parseHistory(text, historyPath, progress?.update))
+    .finally(() => progress?.finish());
   for (const skipped of history.skippedLines)
     context.stderr.write(
       `${context.programName}: warning: ${escapeControlCharacters(`line ${skipped.line} of the history file left out: ${skipped.message}`)}\n`,
@@ -87,6 +101,7 @@ Options:
 ${optionHelpLine('--history <file>', 'the history file to draw (JSON Lines, as historyPath writes it)')}
 ${optionHelpLine('-o, --output <file>', 'where the page goes; written at once or not at all')}
 ${optionHelpLine('--flakiness-runs <n>', `the last runs of each environment failure rates and flakiness are scored over (default ${DEFAULT_FLAKINESS_RUNS})`)}
+${settingHelpLines(['progress'])}
 ${optionHelpLine('-h, --help', 'this help')}
 
 Example:
@@ -94,5 +109,6 @@ Example:
 
 Exit codes: 0 written, 64 usage, 65 a history file of a newer version, not a
 history, or past the limit, 66 the history file is missing or unreadable,
-73 the page cannot be written there (a folder, or the history file itself).
+73 the page cannot be written there (a folder, or the history file itself),
+78 a --progress or QE_PROGRESS that is not auto, always or never.
 `;

@@ -21,6 +21,7 @@ import { parseCommandLine } from './commandLine.js';
 import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { settingFlagOptions, settingsBut } from './commandSettings.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
+import { createCommandProgress } from './progressLine.js';
 import type { CommandContext } from './summariseCommand.js';
 
 /**
@@ -72,9 +73,10 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const location = { ...envLocation, namedPath: typeof flags.config === 'string' ? flags.config : envLocation.namedPath };
   const settingsFile = await readSettingsFile(context.fileSystem, location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
-  const { outputFile, quiet, ...settings } = resolveSettings(sources, MERGE_SETTINGS);
+  const { outputFile, quiet, progress: progressMode, ...settings } = resolveSettings(sources, MERGE_SETTINGS);
   await refuseRepeatedReports(context.fileSystem, positionals);
-  const { reports, copies } = await readReports(context.fileSystem, positionals);
+  const progress = createCommandProgress(context, progressMode, (read) => `${read} of ${positionals.length} reports`);
+  const { reports, copies } = await readReports(context.fileSystem, positionals, progress?.update).finally(() => progress?.finish());
   checkMergeable(reports);
   // The reports' own rules (checked to agree) are the run's: each report is a part of it, as a worker thread's range is.
   const { environment, slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint } = reports[0]!.report;
@@ -123,13 +125,22 @@ async function refuseRepeatedReports(fileSystem: FileSystem, paths: readonly str
  * so two files alike may be one run copied (every count doubled) or two
  * runs that happened to agree; the merge goes on and says so.
  */
-async function readReports(fileSystem: FileSystem, paths: readonly string[]): Promise<{ reports: ReportToMerge[]; copies: string[] }> {
+async function readReports(
+  fileSystem: FileSystem,
+  paths: readonly string[],
+  progress: ((reports: number, bytes: number) => void) | undefined,
+): Promise<{ reports: ReportToMerge[]; copies: string[] }> {
   const reports: ReportToMerge[] = [];
   const copies: string[] = [];
   const digests = new Map<string, string>();
+  let bytes = 0;
   for (const path of paths) {
     const text = await readInputFile(fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES);
     reports.push({ report: completeReport(parseReport(text, path, 'report'), path), path });
+    if (progress !== undefined) {
+      bytes += Buffer.byteLength(text);
+      progress(reports.length, bytes);
+    }
     const digest = createHash('sha256').update(text).digest('hex');
     const first = digests.get(digest);
     if (first === undefined) digests.set(digest, path);

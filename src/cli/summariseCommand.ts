@@ -20,6 +20,7 @@ import type { SummariseRanges } from '../workflow/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { parseCommandLine } from './commandLine.js';
 import type { Clock } from '../helpers/clock.js';
+import { createCommandProgress } from './progressLine.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
 /** What a subcommand is given: its arguments and the process around it, as parameters. */
@@ -36,7 +37,7 @@ export interface CommandContext {
   readonly summariseRanges?: SummariseRanges | undefined;
   /** How often the progress line on a terminal is redrawn, in milliseconds; default 250. */
   readonly progressIntervalMs?: number | undefined;
-  /** The clock a history line's time is read from; default the system's. */
+  /** The clock a history line's time and the progress's are read from; default the system's. */
   readonly clock?: Pick<Clock, 'now'> | undefined;
 }
 
@@ -79,9 +80,9 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   const location = { ...envLocation, namedPath: flags.config ?? envLocation.namedPath };
   const settingsFile = await readSettingsFile(context.fileSystem, location);
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
-  const { outputFile, quiet, ...settings } = resolveSettings(sources, COMMAND_SETTINGS);
+  const { outputFile, quiet, progress: progressMode, ...settings } = resolveSettings(sources, COMMAND_SETTINGS);
 
-  const progress = context.stderr.isTTY === true ? createProgress(context.stderr, context.progressIntervalMs ?? 250) : undefined;
+  const progress = createCommandProgress(context, progressMode, (records) => `${records.toLocaleString('en-US')} records`);
   const config = { ...settings, inputPath: inputPaths[0]!, outputPath: outputFile };
   const { report, reportText, files, warnings } = await runQualityWorkflow(
     config,
@@ -94,7 +95,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
       clock: context.clock,
       cwd: process.cwd(),
     },
-  ).finally(() => progress?.clear());
+  ).finally(() => progress?.finish());
 
   // A terminal gets the short summary; a pipe, a file or a CI log gets the report itself, as --json asks everywhere.
   if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) writeInPieces(context.stdout, reportText);
@@ -104,30 +105,6 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   }
   for (const warning of warnings) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
-}
-
-// Progress on a terminal only: CI logs stay clean.
-function createProgress(
-  stderr: CommandContext['stderr'],
-  intervalMs: number,
-): { update: (records: number, bytes: number) => void; clear: () => void } {
-  const started = performance.now();
-  let lastPrinted = started - intervalMs;
-  let shown = false;
-  return {
-    update: (records, bytes) => {
-      const now = performance.now();
-      if (now - lastPrinted < intervalMs) return;
-      lastPrinted = now;
-      shown = true;
-      const megabytes = bytes / 1048576;
-      const rate = megabytes / Math.max(0.001, (now - started) / 1000);
-      stderr.write(`\r${records.toLocaleString('en-US')} records, ${megabytes.toFixed(1)} MB read (${rate.toFixed(1)} MB/s)\u001b[K`);
-    },
-    clear: () => {
-      if (shown) stderr.write('\r\u001b[K');
-    },
-  };
 }
 
 export const SUMMARISE_HELP = `Usage: quality-evidence [options] <input...>

@@ -276,6 +276,15 @@ export const DEFAULT_OUTPUT_PATH = '.build/quality-summary.json';
  */
 export const DEFAULT_SIGNIFICANCE_LEVEL = 0.01;
 
+/**
+ * When long work shows its progress on stderr (the `progress` setting): `auto` on a terminal outside CI, `always` (plain lines
+ * where a terminal's updating line would not do: a CI log, a file), `never`.
+ */
+export const PROGRESS_MODES = ['auto', 'always', 'never'] as const;
+
+/** One of {@link PROGRESS_MODES}. */
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
+
 /** The documented local example threshold (SPEC 2.1). */
 export const DEFAULT_SLOW_RESPONSE_THRESHOLD_MS = 750;
 
@@ -341,6 +350,23 @@ export const SETTINGS = {
     text: booleanText,
     purpose: 'whether to print the closing line',
     description: 'When true, the reporter prints no closing line (QE_QUIET); default false',
+  },
+  progress: {
+    variable: 'QE_PROGRESS',
+    flag: {
+      name: 'progress',
+      argument: '<auto|always|never>',
+      help: 'progress on stderr once work takes over a second; auto: on a terminal outside CI',
+    },
+    inFile: true,
+    default: 'auto',
+    value: z.enum(PROGRESS_MODES, { error: `must be one of ${PROGRESS_MODES.join(', ')}` }),
+    text: z.string(),
+    purpose: 'when progress is shown',
+    description:
+      'When the command, merge and dashboard show their progress on stderr once work has taken more than a second ' +
+      '(QE_PROGRESS): auto, one updating line on a terminal, never in CI or when stderr is not a terminal; always, that line ' +
+      'on a terminal outside CI and a plain line every 5 seconds elsewhere (a CI log); never. The reporter shows none; default auto',
   },
   expectedStatuses: {
     variable: 'QE_EXPECTED_STATUSES',

@@ -64,9 +64,9 @@ async function historyFileText(fileSystem: FileSystem, path: string): Promise<st
   return readInputFile(fileSystem, path, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES);
 }
 
-/** Reads a history file's text (see {@link readHistory}). */
-export function parseHistory(text: string, path: string): History {
-  return readLines(text, path);
+/** Reads a history file's text (see {@link readHistory}); `progress`, when given, is told the lines and bytes read after each line. */
+export function parseHistory(text: string, path: string, progress?: (lines: number, bytes: number) => void): History {
+  return readLines(text, path, undefined, progress);
 }
 
 /**
@@ -79,14 +79,19 @@ export function historyLinesOf(text: string, path: string, known: ReadonlySet<st
   return readLines(text, path, known).lines;
 }
 
-function readLines(text: string, path: string, known?: ReadonlySet<string>): History {
+function readLines(text: string, path: string, known?: ReadonlySet<string>, progress?: (lines: number, bytes: number) => void): History {
   const runs: HistoryRun[] = [];
   const kept: string[] = [];
   const skippedLines: SkippedHistoryLine[] = [];
   const lines = text.split('\n');
   let headerSeen = false;
+  let bytes = 0;
   for (const [index, raw] of lines.entries()) {
     const line = index + 1;
+    if (progress !== undefined) {
+      bytes += Buffer.byteLength(raw) + (line < lines.length ? 1 : 0);
+      progress(line, bytes);
+    }
     const content = (index === 0 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r$/, '');
     if (content.trim() === '') continue;
     if (!headerSeen) {

@@ -33,6 +33,8 @@ export type SummariseRanges = (
   path: string,
   format: 'json' | 'ndjson',
   rules: EvidenceRules,
+  /** Told the records and bytes of this input read so far, when progress is shown. */
+  progress?: (records: number, bytes: number) => void,
 ) => Promise<readonly RangeSummary[] | undefined>;
 
 /** One input of a run: a path, or `-` for standard input, and its format when it is forced. */
@@ -62,13 +64,21 @@ export async function readInputs(
     const format = input.path === '-' ? undefined : (input.format ?? formatFromExtension(input.path));
     run.startInput(input.path === '-' ? 'standard input' : input.path);
     if (summariseRanges !== undefined && (format === 'json' || format === 'ndjson')) {
-      const ranges = await summariseRanges(input.path, format, rules);
+      let rangeBytes = 0;
+      const tell =
+        progress &&
+        ((records: number, bytes: number) => {
+          rangeBytes = bytes;
+          progress(read.records + records, read.bytes + bytes);
+        });
+      const ranges = await summariseRanges(input.path, format, rules, tell);
       const parts = ranges === undefined ? undefined : partsOfOneRead(ranges, format, input.path, inputs.length > 1);
       if (parts !== undefined) {
         for (const part of parts) {
           run.absorb(part);
           read.records += part.recordCount;
         }
+        read.bytes += rangeBytes;
         progress?.(read.records, read.bytes);
         continue;
       }

@@ -23,12 +23,12 @@ export type RangeSummary = (EvidencePart & RangeRead & { readonly ok: true }) | 
 export async function summariseRange(
   chunks: AsyncIterable<Buffer>,
   range: InputRange,
-  { inThisThread = false }: { readonly inThisThread?: boolean } = {},
+  { inThisThread = false, progress }: { readonly inThisThread?: boolean; readonly progress?: RangeProgress | undefined } = {},
 ): Promise<RangeSummary> {
   const intake = new RecordIntake(range.rules);
   const take = intake.takeBatch.bind(intake);
   try {
-    const extra = await readRange(chunks, range, take);
+    const extra = progress === undefined ? await readRange(chunks, range, take) : await readRangeTelling(chunks, range, intake, progress);
     const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
     return {
       ok: true,
@@ -46,6 +46,30 @@ export async function summariseRange(
       return { ok: false, reason: error.message };
     throw error;
   }
+}
+
+/** Told after each chunk of a range how many of its records and bytes have been read. */
+export type RangeProgress = (records: number, bytes: number) => void;
+
+// The range read as readRange reads it, counting its records and bytes as they go, for the command's progress line.
+async function readRangeTelling(
+  chunks: AsyncIterable<Buffer>,
+  range: InputRange,
+  intake: RecordIntake,
+  progress: RangeProgress,
+): Promise<RangeRead> {
+  const read = { records: 0, bytes: 0 };
+  async function* counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of chunks) {
+      read.bytes += chunk.length;
+      yield chunk;
+      progress(read.records, read.bytes);
+    }
+  }
+  return readRange(counted(), range, (batch) => {
+    intake.takeBatch(batch);
+    read.records += batch.records.length;
+  });
 }
 
 // An accumulator sorted, summed and counted into histograms (see ExecutionAccumulator.seal), for the run on this thread to take.
