@@ -17,6 +17,7 @@
 export const UNIT_SPECS: readonly string[] = [
   'affectedTests.spec.ts',
   'textPieces.spec.ts',
+  'reportText.spec.ts',
   'evidenceRunRelease.spec.ts',
   'apiCalls.spec.ts',
   'changeEvidence.spec.ts',

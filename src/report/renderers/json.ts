@@ -10,18 +10,54 @@ import type { QualityReport } from '../qualityReport.js';
  * control character, which JSON escapes) starts no string of the bins' own.
  */
 export function formatReport(report: QualityReport): string {
-  const indented = JSON.stringify(report, binsOnOneLine, 2);
-  const text = `${indented.replaceAll(MARKED_BINS, '"bins": [$1]')}\n`;
-  // V8 keeps the subject of the last match (for RegExp.lastMatch and its kin): a match on a short string lets the
-  // indented text go now, rather than hold it (77 MB at 50,000 endpoints) beside the result until some other match.
-  FORGET_SUBJECT.test(' ');
-  return text;
+  return formatReportPieces(report).join('');
 }
 
-const FORGET_SUBJECT = / /;
+/**
+ * {@link formatReport}'s text in pieces, one an endpoint, that joined are
+ * the text: made an endpoint at a time, a report of 50,000 endpoints never
+ * holds its whole indented text beside the result, only one endpoint's, and
+ * whoever writes the pieces need not join them.
+ */
+export function formatReportPieces(report: QualityReport): string[] {
+  const pieces: string[] = [];
+  let opened = false;
+  for (const [key, value] of Object.entries(report)) {
+    if (value === undefined) continue;
+    const head = `${opened ? ',\n' : '{\n'}  ${JSON.stringify(key)}: `;
+    opened = true;
+    if (key === 'endpoints' && Array.isArray(value) && value.length > 0) {
+      pieces.push(`${head}[\n    `);
+      value.forEach((endpoint: unknown, index) => {
+        if (index > 0) pieces.push(',\n    ');
+        pieces.push(atDepth(endpoint, 2));
+      });
+      pieces.push('\n  ]');
+    } else pieces.push(head, atDepth(value, 1));
+  }
+  pieces.push(opened ? '\n}\n' : '{}\n');
+  // V8 keeps the subject of the last match (for RegExp.lastMatch and its kin): a match on a short string lets the
+  // last endpoint's text go.
+  FORGET_SUBJECT.test(' ');
+  return pieces;
+}
+
+/**
+ * A value's JSON as it stands `depth` levels deep in the report: 2-space
+ * indent, bins on one line. Stringified inside as many arrays, whose
+ * brackets are then cut off: `JSON.stringify` indents it itself, where
+ * indenting its lines afterwards would cost a pass over the text.
+ */
+function atDepth(value: unknown, depth: 1 | 2): string {
+  const wrapped = depth === 1 ? [value] : [[value]];
+  const text = JSON.stringify(wrapped, binsOnOneLine, 2).replaceAll(MARKED_BINS, '"bins": [$1]');
+  // `[\n  ` and `\n]` around it one level deep; `[\n  [\n    ` and `\n  ]\n]` two levels deep.
+  return depth === 1 ? text.slice(4, -2) : text.slice(10, -6);
+}
 
 const BINS_MARK = '\u0001';
 const MARKED_BINS = /"bins": "\\u0001([^"]*)"/g;
+const FORGET_SUBJECT = / /;
 
 function binsOnOneLine(this: unknown, key: string, value: unknown): unknown {
   if (key !== 'bins' || !Array.isArray(value) || typeof this !== 'object' || this === null || !('relativeAccuracy' in this)) return value;
