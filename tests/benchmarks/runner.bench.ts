@@ -23,8 +23,19 @@ const runner = resolve(import.meta.dirname, '../../scripts/startEnvironment.js')
 const startedAt = new Date();
 const loadAtStart = loadavg();
 
-// Prints the child's peak resident memory on exit, so memory is measured the same way for every Node command.
-const reportPeakMemory = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;
+// Prints the child's peak resident memory on exit, so memory is measured the same way for every Node command: the
+// process's high-water mark (VmHWM, every thread's memory counted, as /usr/bin/time -v reports it), read by the main
+// thread once the worker threads are gone; where /proc is missing, getrusage's maxRSS (the process's too).
+const PEAK_MEMORY_HOOK = [
+  "import { readFileSync } from 'node:fs';",
+  "import { isMainThread } from 'node:worker_threads';",
+  'const peak = () => { try { return Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]); }',
+  '  catch { return process.resourceUsage().maxRSS; } };',
+  "if (isMainThread) process.on('exit', () => process.stderr.write('maxrss=' + peak() + '\\n'));",
+].join('\n');
+const reportPeakMemory = `data:text/javascript,${encodeURIComponent(PEAK_MEMORY_HOOK)}`;
+/** A build to time beside this one, round by round (BENCH_BEFORE: its compiled scripts/startEnvironment.js): before and after on the same files. */
+const before = process.env['BENCH_BEFORE'];
 
 /**
  * mulberry32 (Tommy Ettinger's 32-bit generator, period 2^32) in exact 32-bit
@@ -184,10 +195,37 @@ function timeCommand(
     onFailure?.(`${child.stderr.replace(/maxrss=\d+\n/g, '').trim()} (${why})`);
     return undefined;
   }
-  // Worker threads print too (the --import runs in each): the process's peak is the largest of the lines, the main thread's at its exit.
+  // One line, the main thread's at its exit (the largest, should an older hook have printed one per thread).
   const printed = [...child.stderr.matchAll(/maxrss=(\d+)/g)].map((match) => Number(match[1]));
   const peakKilobytes = printed.length === 0 ? Number.NaN : Math.max(...printed);
   return { seconds, peakMegabytes: Number.isNaN(peakKilobytes) ? undefined : peakKilobytes / 1024 };
+}
+
+/** The before build's median seconds and peak, and the medians of the round-by-round ratios of this build to it. */
+function beforeCells(beforeRuns: readonly Sample[], runs: readonly Sample[]): string {
+  const ratios = (of: (sample: Sample) => number | undefined) =>
+    median(
+      beforeRuns.flatMap((beforeSample, round) => {
+        const [after, earlier] = [of(runs[round]!), of(beforeSample)];
+        return after === undefined || earlier === undefined ? [] : [after / earlier];
+      }),
+    );
+  const cell = (value: number | undefined, digits: number, suffix = '') =>
+    value === undefined ? 'n/a' : `${value.toFixed(digits)}${suffix}`;
+  return [
+    cell(median(beforeRuns.map((sample) => sample.seconds)), 2),
+    cell(median(beforeRuns.map((sample) => sample.peakMegabytes ?? Number.NaN)), 0),
+    cell(
+      ratios((sample) => sample.seconds),
+      2,
+      'x',
+    ),
+    cell(
+      ratios((sample) => sample.peakMegabytes),
+      2,
+      'x',
+    ),
+  ].join(' | ');
 }
 
 function median(values: readonly number[]): number | undefined {
@@ -483,6 +521,7 @@ try {
     let duckdbFailure: string | undefined;
     const floor: Sample[] = [];
     const run: Sample[] = [];
+    const beforeRuns: Sample[] = [];
     const jqRuns: Sample[] = [];
     const duckdbRuns: Sample[] = [];
     for (let round = 0; round < input.rounds; round++) {
@@ -491,6 +530,11 @@ try {
         if (sample !== undefined) floor.push(sample);
       }
       let failure = '';
+      if (before !== undefined) {
+        const beforeSample = timeCommand(process.execPath, [before], env, input.invalid === true ? 65 : 0, (stderr) => (failure = stderr));
+        if (beforeSample === undefined) throw new Error(`the build before (${before}) failed over ${input.name}: ${failure}`);
+        beforeRuns.push(beforeSample);
+      }
       const sample = timeCommand(process.execPath, [runner], env, input.invalid === true ? 65 : 0, (stderr) => (failure = stderr));
       if (sample === undefined) throw new Error(`the run over ${input.name} failed: ${failure}`);
       run.push(sample);
@@ -521,7 +565,8 @@ try {
       `| ${input.name} | ${megabytes.toFixed(0)} | ${cell(floorSeconds, 2)} | ${cell(peak(floor), 0)} | ` +
         `${runSeconds.toFixed(2)} | ${cell(peak(run), 0)} | ${perRecordMicroseconds.toFixed(2)} | ` +
         `${ratio(floorSeconds)} | ${cell(median(jqRuns.map((sample) => sample.seconds)), 2)} | ` +
-        `${cell(duckdbSeconds, 2)} | ${cell(peak(duckdbRuns), 0)} | ${ratio(duckdbSeconds)} |`,
+        `${cell(duckdbSeconds, 2)} | ${cell(peak(duckdbRuns), 0)} | ${ratio(duckdbSeconds)} |` +
+        (before === undefined ? '' : ` ${beforeCells(beforeRuns, run)} |`),
     );
   }
   const load = (values: readonly number[]) => values.map((value) => value.toFixed(2)).join(' ');
@@ -547,8 +592,12 @@ try {
       '',
       ...contentLines,
       '',
-      '| input | MB | floor s | floor peak MB | run s | run peak MB | run µs/record | run / floor | jq s | DuckDB s | DuckDB peak MB | run / DuckDB |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...(before === undefined
+        ? []
+        : [`before = ${before}, run in the same rounds just before this build (pairs: the median of each round's after / before).`]),
+      '| input | MB | floor s | floor peak MB | run s | run peak MB | run µs/record | run / floor | jq s | DuckDB s | DuckDB peak MB | run / DuckDB |' +
+        (before === undefined ? '' : ' before s | before peak MB | after / before s (pairs) | after / before peak (pairs) |'),
+      '|---|---|---|---|---|---|---|---|---|---|---|---|' + (before === undefined ? '' : '---|---|---|---|'),
       ...rows,
       '',
       ...agreementLines,
