@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeLocation } from '../issues/location.js';
 import { DEFAULT_EXPECTED_STATUSES } from '../records/statusList.js';
 import { spanIdSchema, traceIdSchema } from '../records/traceContext.js';
-import type { ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
+import type { EndpointStatistics, ExecutionStatistics, SlowExecution } from '../summary/executionAccumulator.js';
 import type { LatencyStatistics } from '../summary/latencySamples.js';
 import type { LatencyHistogram } from '../summary/latencyHistogram.js';
 import type { SourceStatistics } from '../summary/sourceShare.js';
@@ -579,41 +579,7 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
     expectedErrorCount: summary.expectedErrorCount,
     statusCodes: copySparseCounts(summary.statusCodes),
     responseTimeMs: copyStatistics(summary.responseTimeMs),
-    endpoints: summary.endpoints.map(({ bodies, conditionsMet, failedExecutions, tests, passingTestFailures, ...endpoint }) => ({
-      ...endpoint,
-      ...(endpoint.timeToFirstByteMs === undefined ? {} : { timeToFirstByteMs: copyStatistics(endpoint.timeToFirstByteMs) }),
-      ...(tests === undefined ? {} : { tests: tests.map((test) => ({ ...test })) }),
-      ...(failedExecutions === undefined ? {} : { failedExecutions: failedExecutions.map(failedExecutionEntry) }),
-      ...(passingTestFailures === undefined ? {} : { passingTestFailures: copySparseCounts(passingTestFailures) }),
-      statusCodes: copySparseCounts(endpoint.statusCodes),
-      responseTimeMs: copyStatistics(endpoint.responseTimeMs),
-      latencyHistogram: copyHistogram(endpoint.latencyHistogram),
-      latencyByStatus: endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) =>
-        typeof outcome === 'number'
-          ? { statusCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) }
-          : { errorCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) },
-      ),
-      ...(bodies === undefined
-        ? {}
-        : {
-            bodies: {
-              ...bodies,
-              notValidatedReasons: { ...bodies.notValidatedReasons },
-              topViolations: bodies.topViolations.map((violation) => ({ ...violation })),
-            },
-          }),
-      ...(conditionsMet === undefined
-        ? {}
-        : {
-            conditionsMet: conditionsMet.map(({ fingerprint, callCount, met, metCounts, outside }) => ({
-              fingerprint,
-              callCount,
-              met,
-              ...(metCounts === undefined ? {} : { metCounts: [...metCounts] }),
-              outside,
-            })),
-          }),
-    })),
+    endpoints: summary.endpoints.map(endpointEntry),
     slowestExecutions: summary.slowestExecutions.map(slowExecutionEntry),
     ...(summary.sources === undefined
       ? {}
@@ -647,6 +613,51 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   if (context.playwrightHtmlReport !== undefined) report.playwrightHtmlReport = context.playwrightHtmlReport;
   if (context.flakyEndpoints !== undefined) report.flakyEndpoints = [...context.flakyEndpoints];
   return report;
+}
+
+/** The keys of an endpoint's statistics that its entry gives after all the others, in this order. */
+const KEYS_LAST = new Set(['tests', 'failedExecutions', 'passingTestFailures', 'bodies', 'conditionsMet']);
+
+/**
+ * One endpoint's entry: its statistics' keys in their order (copied), then
+ * its tests, failed calls, passing tests' failures, body conformance and
+ * conditions met. Made key by key: an object rest and spread per endpoint
+ * (as this was written before) took a third of the report's assembly at
+ * 50,000 endpoints.
+ */
+function endpointEntry(endpoint: EndpointStatistics): QualityReport['endpoints'][number] {
+  const entry: Record<string, unknown> = {};
+  for (const key of Object.keys(endpoint)) {
+    if (!KEYS_LAST.has(key)) entry[key] = endpoint[key as keyof EndpointStatistics];
+  }
+  const { tests, failedExecutions, passingTestFailures, bodies, conditionsMet, timeToFirstByteMs } = endpoint;
+  if (timeToFirstByteMs !== undefined) entry['timeToFirstByteMs'] = copyStatistics(timeToFirstByteMs);
+  entry['statusCodes'] = copySparseCounts(endpoint.statusCodes);
+  entry['responseTimeMs'] = copyStatistics(endpoint.responseTimeMs);
+  entry['latencyHistogram'] = copyHistogram(endpoint.latencyHistogram);
+  entry['latencyByStatus'] = endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) =>
+    typeof outcome === 'number'
+      ? { statusCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) }
+      : { errorCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) },
+  );
+  if (tests !== undefined) entry['tests'] = tests.map((test) => ({ ...test }));
+  if (failedExecutions !== undefined) entry['failedExecutions'] = failedExecutions.map(failedExecutionEntry);
+  if (passingTestFailures !== undefined) entry['passingTestFailures'] = copySparseCounts(passingTestFailures);
+  if (bodies !== undefined)
+    entry['bodies'] = {
+      ...bodies,
+      notValidatedReasons: { ...bodies.notValidatedReasons },
+      topViolations: bodies.topViolations.map((violation) => ({ ...violation })),
+    };
+  if (conditionsMet !== undefined)
+    entry['conditionsMet'] = conditionsMet.map(({ fingerprint, callCount, met, metCounts, outside }) => ({
+      fingerprint,
+      callCount,
+      met,
+      ...(metCounts === undefined ? {} : { metCounts: [...metCounts] }),
+      outside,
+    }));
+  return entry as QualityReport['endpoints'][number];
 }
 
 /**
