@@ -304,6 +304,11 @@ test.describe('reading a baseline', () => {
     expect(parseReport(text, 'main.json')).toStrictEqual(mixed);
   });
 
+  test('a report read back is written again byte for byte: its keys keep their order', () => {
+    const text = formatReport(mixed);
+    expect(formatReport(parseReport(text, 'main.json') as QualityReport)).toBe(text);
+  });
+
   test("a report of schemaVersion 1, whose sole statuses repeat their endpoint's histogram, is read as a report of this version", () => {
     const text = JSON.stringify({ ...mixed, schemaVersion: 1 }, null, 2);
     expect(text).toContain('"schemaVersion": 1');

@@ -61,6 +61,15 @@ export type BaselineReport = Omit<BaselineReportFile, 'schemaVersion' | 'endpoin
   endpoints?: EndpointOfFile<BaselineEndpointFile>[];
 };
 
+/** A baseline's file as in memory: of this version, its endpoints by {@link endpointOfFile}; its keys keep their order. */
+function reportOfFile(report: BaselineReportFile): BaselineReport {
+  if (report.endpoints === undefined) {
+    const { endpoints: _none, ...rest } = report;
+    return { ...rest, schemaVersion: REPORT_SCHEMA_VERSION };
+  }
+  return { ...report, schemaVersion: REPORT_SCHEMA_VERSION, endpoints: report.endpoints.map(endpointOfFile) };
+}
+
 /** An endpoint of a baseline's file, as in memory: its sole status with the endpoint's histogram (statusesOfFile). */
 function endpointOfFile(entry: BaselineEndpointFile): EndpointOfFile<BaselineEndpointFile> {
   if (entry.latencyByStatus === undefined) {
@@ -107,12 +116,7 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     path,
     what,
   );
-  const { endpoints, ...report } = parsed.data;
-  const read: BaselineReport = {
-    ...report,
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    ...(endpoints === undefined ? {} : { endpoints: endpoints.map(endpointOfFile) }),
-  };
+  const read = reportOfFile(parsed.data);
   const other = histogramsOf(read).find(({ histogram }) => histogram.relativeAccuracy !== HISTOGRAM_RELATIVE_ACCURACY);
   if (other !== undefined) {
     const where = formatIssuePath([...other.path, 'relativeAccuracy']);
