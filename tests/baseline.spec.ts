@@ -276,13 +276,62 @@ test.describe('reading a baseline', () => {
     const error = thrownBy(() => parseReport('{ "stats": { "expected": 3 } }', 'results.json'));
     expect(error).toBeInstanceOf(ReportFormatError);
     expect((error as Error).message).toBe(
-      'the baseline report "results.json" is not a quality-summary.json written by quality-evidence (at schemaVersion: Invalid input: expected 1)',
+      'the baseline report "results.json" is not a quality-summary.json written by quality-evidence (at schemaVersion: Invalid option: expected one of 1|2)',
     );
   });
 
-  test('a report of another schemaVersion is refused, naming both versions', () => {
-    expect((thrownBy(() => parseReport('{ "schemaVersion": 2 }', 'main.json')) as Error).message).toBe(
-      'the baseline report "main.json" is a report of schemaVersion 2; this version of quality-evidence reads schemaVersion 1',
+  test('a report of another schemaVersion is refused, naming the versions this version reads', () => {
+    expect((thrownBy(() => parseReport('{ "schemaVersion": 3 }', 'main.json')) as Error).message).toBe(
+      'the baseline report "main.json" is a report of schemaVersion 3; this version of quality-evidence reads schemaVersion 1 and 2',
+    );
+  });
+
+  // GET /a answers two statuses, GET /b one.
+  const mixed = reportOf('main', [
+    ['GET /a', 200, 10],
+    ['GET /a', 503, 20],
+    ['GET /b', 200, 5],
+  ]);
+  type Written = { schemaVersion: number; endpoints: { latencyByStatus: Record<string, unknown>[] }[] };
+
+  test("the file leaves out the histogram of an endpoint's sole status and keeps each of several; read back, the report is as in memory", () => {
+    const text = formatReport(mixed);
+    const written = JSON.parse(text) as Written;
+    expect([
+      written.schemaVersion,
+      written.endpoints.map((entry) => entry.latencyByStatus.map((status) => 'latencyHistogram' in status)),
+    ]).toStrictEqual([2, [[true, true], [false]]]);
+    expect(parseReport(text, 'main.json')).toStrictEqual(mixed);
+  });
+
+  test('a report read back is written again byte for byte: its keys keep their order', () => {
+    const text = formatReport(mixed);
+    expect(formatReport(parseReport(text, 'main.json') as QualityReport)).toBe(text);
+  });
+
+  test("a report of schemaVersion 1, whose sole statuses repeat their endpoint's histogram, is read as a report of this version", () => {
+    const text = JSON.stringify({ ...mixed, schemaVersion: 1 }, null, 2);
+    expect(text).toContain('"schemaVersion": 1');
+    expect(parseReport(text, 'main.json')).toStrictEqual(mixed);
+  });
+
+  test('a report whose endpoint of several statuses leaves out a histogram is refused, naming the endpoint and the entry', () => {
+    const written = JSON.parse(formatReport(mixed)) as Written;
+    delete written.endpoints[0]!.latencyByStatus[1]!['latencyHistogram'];
+    const error = thrownBy(() => parseReport(JSON.stringify(written), 'main.json'));
+    expect(error).toBeInstanceOf(ReportFormatError);
+    expect((error as Error).message).toBe(
+      'the baseline report "main.json" is not a quality-summary.json written by quality-evidence (at endpoints[0].latencyByStatus[1].latencyHistogram: ' +
+        'is missing: the endpoint "GET /a" has 2 statuses, and only a sole status leaves its histogram out (it is the endpoint\'s))',
+    );
+  });
+
+  test('a sole status without a histogram, in a baseline whose endpoint has none either, is refused: there is none to take', () => {
+    const written = JSON.parse(formatReport(mixed)) as Written & { endpoints: Record<string, unknown>[] };
+    delete written.endpoints[1]!['latencyHistogram'];
+    expect((thrownBy(() => parseReport(JSON.stringify(written), 'main.json')) as Error).message).toBe(
+      'the baseline report "main.json" is not a quality-summary.json written by quality-evidence (at endpoints[1].latencyByStatus[0].latencyHistogram: ' +
+        'is missing, and so is the latencyHistogram of the endpoint "GET /b", which its sole status would take)',
     );
   });
 

@@ -76,7 +76,7 @@ test('npx quality-evidence over a JSON shard, an NDJSON shard and a HAR file wri
     ['POST /orders', 1],
   ]);
   expect(report).toMatchObject({
-    schemaVersion: 1,
+    schemaVersion: 2,
     environment: 'local',
     slowResponseThresholdMs: 750,
     executionCount: 6,
@@ -414,11 +414,11 @@ test.describe('budgets, check and the baseline', () => {
     ],
     [
       'a baseline of another schemaVersion is exit 65',
-      ['shard-1.json', '--baseline', 'v2.json'],
-      { 'v2.json': '{ "schemaVersion": 2 }' },
+      ['shard-1.json', '--baseline', 'v3.json'],
+      { 'v3.json': '{ "schemaVersion": 3 }' },
       {},
       65,
-      'quality-evidence: the baseline report "v2.json" is a report of schemaVersion 2; this version of quality-evidence reads schemaVersion 1\n',
+      'quality-evidence: the baseline report "v3.json" is a report of schemaVersion 3; this version of quality-evidence reads schemaVersion 1 and 2\n',
     ],
     [
       'maxP95IncreasePercent without a baseline is exit 78',

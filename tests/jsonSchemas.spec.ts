@@ -1,7 +1,9 @@
 import { expect, test } from './support/test.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JSON_SCHEMA_FILES, createQualityEvidenceJsonSchemas } from '../src/index.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { JSON_SCHEMA_FILES, buildReport, createQualityEvidenceJsonSchemas, formatReport, summariseExecutions } from '../src/index.js';
 import { repositoryRoot } from './support/runProgram.js';
 
 // The published JSON Schemas come from the zod schemas the code validates
@@ -139,7 +141,7 @@ test("a record's bodyCheck holds, per body, a count and at most 5 places and key
   ]);
 });
 
-test('the report schema fixes schemaVersion 1, requires the SPEC fields, the no-response counts and the statistics, and allows no other', () => {
+test('the report schema fixes schemaVersion 2, requires the SPEC fields, the no-response counts and the statistics, and allows no other', () => {
   expect(schemas.report).toMatchObject({
     title: 'QualityReport',
     type: 'object',
@@ -163,7 +165,7 @@ test('the report schema fixes schemaVersion 1, requires the SPEC fields, the no-
       'slowestExecutions',
     ],
     properties: {
-      schemaVersion: { type: 'number', const: 1 },
+      schemaVersion: { type: 'number', const: 2 },
       slowEndpoints: { type: 'array', items: { type: 'string' } },
       noResponseCount: { type: 'integer', minimum: 0 },
       unrecordedCallCount: { type: 'integer', minimum: 0 },
@@ -227,4 +229,23 @@ test('the check observation schema lists the three states', () => {
     required: ['endpoint', 'state', 'responseTimeMs'],
     properties: { state: { type: 'string', enum: ['pending', 'complete', 'failed'] } },
   });
+});
+
+test("the report schema lets an endpoint's sole status leave out its histogram, and no status of several", () => {
+  const validate = addFormats.default(new Ajv2020({ strict: false })).compile(schemas.report);
+  const report = buildReport(
+    summariseExecutions(
+      [
+        { endpoint: 'GET /a', statusCode: 200, responseTimeMs: 10 },
+        { endpoint: 'GET /a', statusCode: 503, responseTimeMs: 20 },
+        { endpoint: 'GET /b', statusCode: 200, responseTimeMs: 5 },
+      ],
+      750,
+    ),
+    { environment: 'ci', slowResponseThresholdMs: 750 },
+  );
+  const written = JSON.parse(formatReport(report)) as { endpoints: { latencyByStatus: Record<string, unknown>[] }[] };
+  const accepted = validate(written);
+  delete written.endpoints[0]!.latencyByStatus[1]!['latencyHistogram'];
+  expect([accepted, validate(written), validate.errors?.[0]?.instancePath]).toStrictEqual([true, false, '/endpoints/0/latencyByStatus/1']);
 });

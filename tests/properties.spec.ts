@@ -7,6 +7,9 @@ import addFormats from 'ajv-formats';
 import {
   buildReport,
   ConfigurationError,
+  formatReport,
+  parseReport,
+  qualityReportSchema,
   loadQualityToolConfig,
   InputSyntaxError,
   QualityEvidenceError,
@@ -317,6 +320,50 @@ every exact field, the percentiles within 1%`, () => {
             entry.responseTimeMs,
             input.filter(({ endpoint }) => endpoint === entry.endpoint).map(({ responseTimeMs }) => responseTimeMs),
           );
+      }),
+      propertyParameters(),
+    );
+  });
+});
+
+test.describe('the report file, written and read back', () => {
+  /** Reports of records split into shards, and their merge: endpoints of one status and of several, from files and tests, browsers and bodies. */
+  const reportsOf = (input: readonly ShardedRecord[], shardCount: number): QualityReport[] => {
+    const shards = Array.from({ length: shardCount }, (_, shard) => input.filter((item) => item.shard % shardCount === shard));
+    const reports = shards.map((shard, index) => reportOfShards([shard], index));
+    return [...reports, mergeReports(reports.map((report, index) => ({ report, path: `shard-${index}.json` })))];
+  };
+
+  test(`a report written (formatReport, an endpoint's sole status without its histogram) and read (parseReport) is the report in \
+memory, so every reader reads the same; a merge of the reports read is the merge of the reports`, () => {
+    fc.assert(
+      fc.property(fc.array(shardedRecord, { maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (input, shardCount) => {
+        const reports = reportsOf(input, shardCount);
+        const read = reports.map((report) => {
+          const text = formatReport(report);
+          const written = JSON.parse(text) as { endpoints: { latencyByStatus: object[] }[] };
+          for (const { latencyByStatus } of written.endpoints)
+            assert.equal(
+              latencyByStatus.filter((status) => 'latencyHistogram' in status).length,
+              latencyByStatus.length === 1 ? 0 : latencyByStatus.length,
+            );
+          const back = qualityReportSchema.parse(parseReport(text, 'report.json', 'report'));
+          assert.deepStrictEqual(back, report);
+          return back;
+        });
+        const merged = (list: QualityReport[]) =>
+          mergeReports(list.slice(0, -1).map((report, index) => ({ report, path: `shard-${index}.json` })));
+        assert.deepStrictEqual(merged(read), merged(reports));
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test("a report of schemaVersion 1, each sole status repeating its endpoint's histogram, reads as the report of this version", () => {
+    fc.assert(
+      fc.property(fc.array(shardedRecord, { maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (input, shardCount) => {
+        for (const report of reportsOf(input, shardCount))
+          assert.deepStrictEqual(parseReport(JSON.stringify({ ...report, schemaVersion: 1 }, null, 2), 'report.json', 'report'), report);
       }),
       propertyParameters(),
     );

@@ -5,12 +5,17 @@ import { formatReportPieces } from '../src/report/renderers/json.js';
 
 // quality-summary.json is written an endpoint at a time (at 50,000 endpoints the whole indented text never exists
 // beside the result): its bytes must be exactly those of the whole report stringified with a 2-space indent, each
-// histogram's bins on one line.
+// histogram's bins on one line, an endpoint's sole status without its histogram.
 
-/** The report's text as one JSON.stringify makes it, each histogram's bins marked and then put on one line: the reference. */
+/**
+ * The reference: the whole report, its sole statuses' histograms left out (schemaVersion 2), stringified at once,
+ * each histogram's bins marked and then put on one line.
+ */
 function referenceText(report: object): string {
+  const copy = JSON.parse(JSON.stringify(report)) as { endpoints: { latencyByStatus?: Record<string, unknown>[] }[] };
+  for (const { latencyByStatus } of copy.endpoints) if (latencyByStatus?.length === 1) delete latencyByStatus[0]!['latencyHistogram'];
   const indented = JSON.stringify(
-    report,
+    copy,
     function (this: object, key: string, value: unknown) {
       return key === 'bins' && 'relativeAccuracy' in this && Array.isArray(value)
         ? `\u0001${(value as [number, number][]).map(([bucket, count]) => `[${bucket}, ${count}]`).join(', ')}`
@@ -34,7 +39,6 @@ test('the report written an endpoint at a time is the text of the whole report, 
       const text = formatReport(report);
       expect(text).toBe(referenceText(report));
       expect(formatReportPieces(report).join('')).toBe(text);
-      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(report)));
     }),
     { numRuns: 60 },
   );

@@ -88,7 +88,7 @@ function failedCall(
 // attempt's records count (flaky: 503 then 200; always fails: two 500s;
 // times out: two records made before each timeout).
 const expectedOrdersReport: QualityReport = {
-  schemaVersion: 1,
+  schemaVersion: 2,
   environment: 'staging',
   slowResponseThresholdMs: 300,
   expectedStatuses: '100-399',
@@ -296,7 +296,7 @@ test('orders api', async ({ request }) => {
       flakyFailedExecutionCount: 0,
     });
     expect(withoutTimes(report)).toEqual({
-      schemaVersion: 1,
+      schemaVersion: 2,
       environment: 'local-api',
       slowResponseThresholdMs: 400,
       expectedStatuses: '100-399',
@@ -567,7 +567,7 @@ test('one', async () => {
 
   expect(outcome.exitCode).toBe(0);
   expect(await readReport(join(project, 'config/reports/quality.json'))).toMatchObject({
-    schemaVersion: 1,
+    schemaVersion: 2,
     environment: 'from-env',
     slowResponseThresholdMs: 100,
     expectedStatuses: '100-399',

@@ -12,7 +12,8 @@ import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
 import { displayPath } from '../io/displayPath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
-import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import { statusesOfFile } from '../report/reportFile.js';
 import { reportDisagreement } from '../report/reportConsistency.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { escapeControlCharacters, quotePath, quoteText } from '../renderValue.js';
@@ -111,6 +112,8 @@ export async function compareCommand(context: CommandContext): Promise<number> {
  * schema takes the schema's order, which a reporter's report does not
  * follow; the document itself, checked to be that report, keeps it, so
  * that compare writes what the run with the baseline writes, byte for byte.
+ * It is read as a report of this version, as parseReport reads it: each
+ * endpoint's sole status with the endpoint's histogram (reportFile.ts).
  */
 async function readHead(fileSystem: FileSystem, path: string): Promise<QualityReport> {
   const text = await readInputFile(fileSystem, path, 'report', REPORT_FILE_LIMIT_BYTES);
@@ -132,7 +135,16 @@ async function readHead(fileSystem: FileSystem, path: string): Promise<QualityRe
       'report',
     );
   }
-  return parseInputJson(text) as QualityReport;
+  const document = parseInputJson(text) as QualityReport;
+  return {
+    ...document,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    endpoints: document.endpoints.map((entry) =>
+      entry.latencyByStatus === undefined
+        ? entry
+        : { ...entry, latencyByStatus: statusesOfFile(entry.latencyByStatus, entry.latencyHistogram) },
+    ),
+  };
 }
 
 /**

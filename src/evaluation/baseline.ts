@@ -2,6 +2,13 @@ import { InputSyntaxError, ReportFormatError } from '../errors.js';
 import { parseInputJson } from '../input/parseInputJson.js';
 import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
+import {
+  READ_REPORT_SCHEMA_VERSIONS,
+  latencyByStatusFileSchema,
+  statusHistogramProblem,
+  statusesOfFile,
+  type EndpointOfFile,
+} from '../report/reportFile.js';
 import { z } from 'zod';
 import { baselineContractCoverageSchema } from '../report/contractSchemas.js';
 import { NEW_STATUS_LIMIT, type BaselineComparison, type FlakinessChange } from '../report/verdictSchemas.js';
@@ -15,14 +22,25 @@ import type { Contract } from '../contract/contract.js';
 import { newlyFlakyOf } from './flakinessAcrossRuns.js';
 
 /**
- * A baseline report as this version reads it: a report of this tool with
- * the same `schemaVersion`. The statistics added after the first release
- * may be missing from an older report, as may its contract section's
- * conditions; what is missing compares as null.
+ * A baseline report as this version reads its file: a report of this tool
+ * of a `schemaVersion` it reads (READ_REPORT_SCHEMA_VERSIONS). The
+ * statistics added after the first release may be missing from an older
+ * report, as may its contract section's conditions; what is missing
+ * compares as null. An endpoint's sole status may leave out its histogram
+ * (reportFile.ts), which parseReport restores.
  */
 const baselineReportSchema = qualityReportSchema
   .extend({
-    endpoints: z.array(endpointStatisticsSchema.partial({ latencyHistogram: true })),
+    schemaVersion: z.literal(READ_REPORT_SCHEMA_VERSIONS),
+    endpoints: z.array(
+      endpointStatisticsSchema
+        .extend({ latencyByStatus: latencyByStatusFileSchema.optional() })
+        .partial({ latencyHistogram: true })
+        .check((context) => {
+          const problem = statusHistogramProblem(context.value);
+          if (problem !== undefined) context.issues.push({ code: 'custom', input: context.value, ...problem });
+        }),
+    ),
     contract: baselineContractCoverageSchema.optional(),
   })
   .partial({
@@ -34,13 +52,39 @@ const baselineReportSchema = qualityReportSchema
     slowestExecutions: true,
   });
 
-/** A report read as a baseline. */
-export type BaselineReport = ReturnType<typeof baselineReportSchema.parse>;
+type BaselineReportFile = z.infer<typeof baselineReportSchema>;
+type BaselineEndpointFile = NonNullable<BaselineReportFile['endpoints']>[number];
+
+/** A report read as a baseline: of this version, every status of an endpoint with its histogram. */
+export type BaselineReport = Omit<BaselineReportFile, 'schemaVersion' | 'endpoints'> & {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  endpoints?: EndpointOfFile<BaselineEndpointFile>[];
+};
+
+/** A baseline's file as in memory: of this version, its endpoints by {@link endpointOfFile}; its keys keep their order. */
+function reportOfFile(report: BaselineReportFile): BaselineReport {
+  if (report.endpoints === undefined) {
+    const { endpoints: _none, ...rest } = report;
+    return { ...rest, schemaVersion: REPORT_SCHEMA_VERSION };
+  }
+  return { ...report, schemaVersion: REPORT_SCHEMA_VERSION, endpoints: report.endpoints.map(endpointOfFile) };
+}
+
+/** An endpoint of a baseline's file, as in memory: its sole status with the endpoint's histogram (statusesOfFile). */
+function endpointOfFile(entry: BaselineEndpointFile): EndpointOfFile<BaselineEndpointFile> {
+  if (entry.latencyByStatus === undefined) {
+    const { latencyByStatus: _none, ...rest } = entry;
+    return rest;
+  }
+  return { ...entry, latencyByStatus: statusesOfFile(entry.latencyByStatus, entry.latencyHistogram) };
+}
 
 /**
  * Reads a report's text as a baseline, or throws: an InputSyntaxError when
  * it is not JSON, a ReportFormatError when it is not a report of this tool
- * or of another `schemaVersion` (both exit 65).
+ * or of a `schemaVersion` this version does not read (both exit 65). A
+ * report of schemaVersion 1 reads as one of this version: every endpoint's
+ * sole status with the endpoint's histogram, as a report of 2 reads.
  */
 export function parseReport(text: string, path: string, what = 'baseline report'): BaselineReport {
   let document: unknown;
@@ -54,10 +98,10 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     typeof document === 'object' && document !== null && !Array.isArray(document)
       ? (document as Record<string, unknown>)['schemaVersion']
       : undefined;
-  if (typeof version === 'number' && version !== REPORT_SCHEMA_VERSION) {
+  if (typeof version === 'number' && !(READ_REPORT_SCHEMA_VERSIONS as readonly number[]).includes(version)) {
     throw new ReportFormatError(
       path,
-      `is a report of schemaVersion ${version}; this version of quality-evidence reads schemaVersion ${REPORT_SCHEMA_VERSION}`,
+      `is a report of schemaVersion ${version}; this version of quality-evidence reads schemaVersion ${READ_REPORT_SCHEMA_VERSIONS.join(' and ')}`,
       what,
     );
   }
@@ -72,7 +116,8 @@ export function parseReport(text: string, path: string, what = 'baseline report'
     path,
     what,
   );
-  const other = histogramsOf(parsed.data).find(({ histogram }) => histogram.relativeAccuracy !== HISTOGRAM_RELATIVE_ACCURACY);
+  const read = reportOfFile(parsed.data);
+  const other = histogramsOf(read).find(({ histogram }) => histogram.relativeAccuracy !== HISTOGRAM_RELATIVE_ACCURACY);
   if (other !== undefined) {
     const where = formatIssuePath([...other.path, 'relativeAccuracy']);
     throw new ReportFormatError(
@@ -83,7 +128,7 @@ export function parseReport(text: string, path: string, what = 'baseline report'
       what,
     );
   }
-  return parsed.data;
+  return read;
 }
 
 /** Every latency histogram of a report, with its place: each endpoint's, each of its statuses', each source's. */

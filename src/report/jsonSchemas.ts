@@ -3,13 +3,13 @@ import { budgetsSchema } from '../config/budgetsSchema.js';
 import { settingsFileSchema } from '../config/settings.js';
 import { checkObservationSchema } from '../records/checkObservation.js';
 import { executionInputSchema, executionRecordSchema } from '../records/executionRecord.js';
-import { qualityReportSchema } from './qualityReport.js';
+import { latencyByStatusFileSchema, qualityReportFileSchema } from './reportFile.js';
 
 /** The JSON Schemas quality-evidence publishes, by name. */
 export interface QualityEvidenceJsonSchemas {
   /** The input file of the runner: `{ "executions": [...] }` or a bare array of records. */
   readonly input: z.core.JSONSchema.BaseSchema;
-  /** `quality-summary.json`. */
+  /** `quality-summary.json`, as its file holds it (an endpoint's sole status without its histogram, the endpoint's). */
   readonly report: z.core.JSONSchema.BaseSchema;
   /** A quality check observation, as `summariseChecks` takes it. */
   readonly checkObservation: z.core.JSONSchema.BaseSchema;
@@ -39,7 +39,7 @@ export const JSON_SCHEMA_FILES: Readonly<Record<keyof QualityEvidenceJsonSchemas
 export function createQualityEvidenceJsonSchemas(): QualityEvidenceJsonSchemas {
   return {
     input: z.toJSONSchema(executionInputSchema, { io: 'input', override: requireStatusOrErrorCode }),
-    report: z.toJSONSchema(qualityReportSchema),
+    report: z.toJSONSchema(qualityReportFileSchema, { override: requireHistogramsOfSeveralStatuses }),
     checkObservation: z.toJSONSchema(checkObservationSchema, { io: 'input' }),
     settings: z.toJSONSchema(settingsFileSchema, { io: 'input' }),
     budgets: z.toJSONSchema(budgetsSchema, { io: 'input' }),
@@ -50,4 +50,19 @@ export function createQualityEvidenceJsonSchemas(): QualityEvidenceJsonSchemas {
 // which zod cannot express in JSON Schema by itself.
 function requireStatusOrErrorCode({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: z.core.JSONSchema.BaseSchema }): void {
   if (zodSchema === executionRecordSchema) jsonSchema.oneOf = [{ required: ['statusCode'] }, { required: ['errorCode'] }];
+}
+
+// An endpoint's sole status may leave out its histogram, several may not: a
+// refinement on the endpoint (reportFile.ts), said here on its list.
+function requireHistogramsOfSeveralStatuses({
+  zodSchema,
+  jsonSchema,
+}: {
+  zodSchema: unknown;
+  jsonSchema: z.core.JSONSchema.BaseSchema;
+}): void {
+  if (zodSchema === latencyByStatusFileSchema) {
+    jsonSchema.if = { minItems: 2 };
+    jsonSchema.then = { items: { required: ['latencyHistogram'] } };
+  }
 }

@@ -8,6 +8,8 @@ import type { QualityReport } from '../qualityReport.js';
  * marked string while the report is stringified, and the marks are then
  * taken out: only a histogram has a key named "bins", and the mark (a
  * control character, which JSON escapes) starts no string of the bins' own.
+ * An endpoint's sole status is written without its histogram, the
+ * endpoint's (schemaVersion 2, reportFile.ts); the report keeps it.
  */
 export function formatReport(report: QualityReport): string {
   return formatReportPieces(report).join('');
@@ -50,7 +52,7 @@ export function formatReportPieces(report: QualityReport): string[] {
  */
 function atDepth(value: unknown, depth: 1 | 2): string {
   const wrapped = depth === 1 ? [value] : [[value]];
-  const text = JSON.stringify(wrapped, binsOnOneLine, 2).replaceAll(MARKED_BINS, '"bins": [$1]');
+  const text = JSON.stringify(wrapped, asWritten, 2).replaceAll(MARKED_BINS, '"bins": [$1]');
   // `[\n  ` and `\n]` around it one level deep; `[\n  [\n    ` and `\n  ]\n]` two levels deep.
   return depth === 1 ? text.slice(4, -2) : text.slice(10, -6);
 }
@@ -59,7 +61,18 @@ const BINS_MARK = '\u0001';
 const MARKED_BINS = /"bins": "\\u0001([^"]*)"/g;
 const FORGET_SUBJECT = / /;
 
-function binsOnOneLine(this: unknown, key: string, value: unknown): unknown {
+function asWritten(this: unknown, key: string, value: unknown): unknown {
+  if (
+    key === 'latencyByStatus' &&
+    Array.isArray(value) &&
+    value.length === 1 &&
+    typeof this === 'object' &&
+    this !== null &&
+    'latencyHistogram' in this
+  ) {
+    const { latencyHistogram: _endpoints, ...sole } = value[0] as Record<string, unknown>;
+    return [sole];
+  }
   if (key !== 'bins' || !Array.isArray(value) || typeof this !== 'object' || this === null || !('relativeAccuracy' in this)) return value;
   return `${BINS_MARK}${(value as readonly (readonly [number, number])[]).map(([index, count]) => `[${index}, ${count}]`).join(', ')}`;
 }
