@@ -1,9 +1,11 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../../src/index.js';
+// Each from its own module, never from the library's entry (src/index.ts), which would load every renderer and export.
+import type { EnvironmentRecord } from '../../src/config/settingsSources.js';
+import { nodeFileSystem, type FileSystem } from '../../src/io/fileSystem.js';
 import { displayPath } from '../../src/io/displayPath.js';
 import { countOf, describeIncompleteRun, passingTestFailureHints } from '../../src/report/renderers/presentation.js';
-import { isIncompleteRun } from '../../src/report/qualityReport.js';
+import { isIncompleteRun, type QualityReport, type TestCounts } from '../../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../../src/report/renderers/terminal.js';
 import { openRun, type RunSettings } from '../../src/workflow/openRun.js';
 import type { Judgement } from '../../src/evaluation/judgeReport.js';
