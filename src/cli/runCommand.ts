@@ -30,7 +30,8 @@ export async function runCommand(context: CommandContext): Promise<number> {
     context.stdout.write(`${PACKAGE_VERSION}\n`);
     return EXIT_CODES.success;
   }
-  const subcommand = first === undefined ? undefined : SUBCOMMANDS[first];
+  // Own names only: an input file named `constructor` or `toString` is an input, not a property of every object.
+  const subcommand = first !== undefined && Object.hasOwn(SUBCOMMANDS, first) ? SUBCOMMANDS[first] : undefined;
   if (subcommand !== undefined) return (await subcommand())({ ...context, args: rest });
   return summariseCommand(context);
 }
