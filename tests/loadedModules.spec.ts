@@ -140,3 +140,9 @@ test('an input file named like a property every object has (constructor, toStrin
     [0, 1],
   ]);
 });
+
+test("the command with --formats json formats no number by locale: ICU's locale data is never loaded", async () => {
+  const paths = await modulesOfCommand(['--formats', 'json']);
+
+  expect(paths.filter((line) => line.startsWith('intl:'))).toStrictEqual([]);
+});
