@@ -73,7 +73,11 @@ test("the command loads no other subcommand's code, no export and not the librar
 });
 
 test.describe('the reporter in a test worker', () => {
-  async function workerModules(reporterOptions: string): Promise<string[]> {
+  const REQUEST_SPEC =
+    "import { test, expect } from 'quality-evidence/test';\n" +
+    "test('one call', async ({ request }) => { expect((await request.get('/pets/1')).status()).toBe(200); });\n";
+
+  async function workerModules(reporterOptions: string, spec = REQUEST_SPEC): Promise<string[]> {
     const server = createServer((request, response) => {
       request.resume();
       request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":1,"name":"Rex"}'));
@@ -84,9 +88,7 @@ test.describe('the reporter in a test worker', () => {
         'playwright.config.ts':
           `export default { testDir: './tests', workers: 1, use: { baseURL: process.env.BASE_URL }, ` +
           `reporter: [['quality-evidence/reporter', { outputFile: 'out/q.json', quiet: true${reporterOptions} }]] };\n`,
-        'tests/call.spec.ts':
-          "import { test, expect } from 'quality-evidence/test';\n" +
-          "test('one call', async ({ request }) => { expect((await request.get('/pets/1')).status()).toBe(200); });\n",
+        'tests/call.spec.ts': spec,
       });
       const listing = await createModuleListing(join(project, 'listing'));
       const outcome = await runPlaywright(project, ['test'], {
@@ -109,6 +111,18 @@ test.describe('the reporter in a test worker', () => {
 
     expect(heavyPackagesIn(paths)).toStrictEqual([]);
     expect(oursIn(paths).filter((path) => /^src\/(index\.js|contract\/|report\/renderers\/|workflow\/)/.test(path))).toStrictEqual([]);
+  });
+
+  test('a worker that records with recordExecution of quality-evidence/reporter loads the reporter class, not the run it opens at the end', async () => {
+    const paths = await workerModules(
+      '',
+      "import { test } from '@playwright/test';\nimport { recordExecution } from 'quality-evidence/reporter';\n" +
+        "test('one record', async () => { await recordExecution({ endpoint: 'GET /pets/1', statusCode: 200, responseTimeMs: 5 }); });\n",
+    );
+
+    expect(
+      oursIn(paths).filter((path) => /^src\/(index\.js|workflow\/|run\/|report\/renderers\/(markdown|html)\.js)/.test(path)),
+    ).toStrictEqual([]);
   });
 
   test("with the reporter's openapi option, the worker loads the contract stack to check each call's bodies", async () => {
