@@ -4,7 +4,8 @@
 // 1. The command over a one-record input, as a whole process (wall seconds and peak resident memory): with the default
 //    formats and with only json, with and without --openapi (fixtures/openapi/openapi-3.0-petstore-expanded.yaml),
 //    beside a bare `node -e 0`; BENCH_ROUNDS alternating rounds (default 11), medians. Then, once each, the modules the
-//    process loaded (ours, zod's, the rest).
+//    process loaded (ours, zod's, the rest). QE_BENCH_COMMAND names another build's command (an older commit's), run
+//    beside each case, alternated.
 // 2. A Playwright test worker: one test making BENCH_CALLS (default 500) calls to a local server through `request`:
 //    plain @playwright/test with no reporter; quality-evidence/test with the reporter; the same with the contract
 //    (the reporter's openapi option: every call's body checked). Timed from the test's side: when the worker had
@@ -28,6 +29,7 @@ const startedAt = new Date();
 const loadAtStart = loadavg();
 const contract = join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml');
 const command = join(repositoryRoot, '.build/src/cli/main.js');
+const otherCommand = process.env['QE_BENCH_COMMAND'];
 
 // Prints the child's peak resident memory on exit, as npm run bench measures every Node command.
 const reportPeakMemory = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;
@@ -53,13 +55,18 @@ if (only === undefined || only.includes('command')) {
   );
   const input = join(folder, 'one-record.json');
   const output = ['--output', join(folder, 'out/quality-summary.json')];
-  const variants: Readonly<Record<string, readonly string[]>> = {
-    'node -e 0': ['-e', '0'],
-    'default formats': [command, input, ...output],
-    'json only': [command, input, ...output, '--formats', 'json'],
-    '--openapi, default formats': [command, input, ...output, '--openapi', contract],
-    '--openapi, json only': [command, input, ...output, '--openapi', contract, '--formats', 'json'],
+  const flags: Readonly<Record<string, readonly string[]>> = {
+    'default formats': [],
+    'json only': ['--formats', 'json'],
+    '--openapi, default formats': ['--openapi', contract],
+    '--openapi, json only': ['--openapi', contract, '--formats', 'json'],
   };
+  // With QE_BENCH_COMMAND, each case runs with that build's command too, right before this one's: before and after, alternated.
+  const variants: Record<string, readonly string[]> = { 'node -e 0': ['-e', '0'] };
+  for (const [name, given] of Object.entries(flags)) {
+    if (otherCommand !== undefined) variants[`${name} (QE_BENCH_COMMAND)`] = [otherCommand, input, ...output, ...given];
+    variants[name] = [command, input, ...output, ...given];
+  }
   const samples = new Map(Object.keys(variants).map((name) => [name, [] as { seconds: number; megabytes: number }[]]));
   const env = { PATH: process.env['PATH'] ?? '', CI: '' };
   for (let round = 0; round < ROUNDS; round++) {
@@ -79,13 +86,15 @@ if (only === undefined || only.includes('command')) {
   lines.push(
     `The command over a one-record input: medians of ${ROUNDS} alternating rounds.`,
     '',
-    '| run | wall ms | over node -e 0, ms | peak MB | modules: ours | zod | other packages | packages |',
-    '|---|---|---|---|---|---|---|---|',
+    '| run | wall ms | over node -e 0, ms | peak MB | modules: ours | zod | other packages | packages | ICU locale data |',
+    '|---|---|---|---|---|---|---|---|---|',
   );
   for (const [name, args] of Object.entries(variants)) {
     const listing = await createModuleListing(join(folder, `modules-${Object.keys(variants).indexOf(name)}`));
     spawnSync(process.execPath, args, { env: { ...env, NODE_OPTIONS: listing.nodeOptions }, stdio: 'ignore' });
-    const paths = [...(await listing.read()).values()].flat();
+    const listed = [...(await listing.read()).values()].flat();
+    const paths = listed.filter((line) => line.startsWith('/'));
+    const icu = listed.some((line) => line.startsWith('intl:')) ? 'yes' : 'no';
     const ours = paths.filter((path) => path.includes('/.build/')).length;
     const zod = paths.filter((path) => path.includes('/node_modules/zod/')).length;
     const packages = [...packagesIn(paths)].filter((name) => name !== 'zod').sort();
@@ -93,7 +102,7 @@ if (only === undefined || only.includes('command')) {
     const megabytes = median(samples.get(name)!.map((sample) => sample.megabytes));
     lines.push(
       `| ${name} | ${(seconds * 1000).toFixed(0)} | ${((seconds - bare) * 1000).toFixed(0)} | ${megabytes.toFixed(0)} | ` +
-        `${ours} | ${zod} | ${paths.length - ours - zod} | ${packages.join(', ')} |`,
+        `${ours} | ${zod} | ${paths.length - ours - zod} | ${packages.join(', ')} | ${icu} |`,
     );
   }
   lines.push('');
@@ -170,7 +179,7 @@ test('${CALLS} calls', async ({ request }) => {
     await mkdir(join(project, 'out'), { recursive: true });
     await run(variant, listing.nodeOptions);
     const workers = [...(await listing.read()).values()].filter((paths) => paths.some((path) => path.includes('/playwright/lib/worker/')));
-    const paths = workers.flat();
+    const paths = workers.flat().filter((line) => line.startsWith('/'));
     const ours = paths.filter((path) => path.includes('/quality-evidence/.build/')).length;
     const notable = [...packagesIn(paths)].filter((name) => !/^(@playwright\/test|playwright|playwright-core)$/.test(name)).sort();
     lines.push(
