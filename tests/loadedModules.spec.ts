@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCommand } from '../src/cli/runCommand.js';
+import { groupDigits } from '../src/renderValue.js';
 import type { CommandContext } from '../src/cli/summariseCommand.js';
 import { createModuleListing, packagesIn } from './support/loadedModules.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -159,4 +160,10 @@ test("the command with --formats json formats no number by locale: ICU's locale 
   const paths = await modulesOfCommand(['--formats', 'json']);
 
   expect(paths.filter((line) => line.startsWith('intl:'))).toStrictEqual([]);
+});
+
+test("groupDigits writes a whole number as en-US's toLocaleString does, without ICU", () => {
+  const values = [0, 7, 999, 1_000, 65_536, 999_999, 1_000_000, 86_400_000, 123_456_789_012, -1_234];
+
+  expect(values.map(groupDigits)).toStrictEqual(values.map((value) => value.toLocaleString('en-US')));
 });
