@@ -106,7 +106,16 @@ const reporterProcessRules = reporterProcesses.map(({ files, forbidden, message 
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [{ group: [...forbidden, ...benchmarkOnly], message: `${message} (see .ci/eslint.config.js).` }] },
+      {
+        patterns: [
+          { group: [...forbidden, ...benchmarkOnly], message: `${message} (see .ci/eslint.config.js).` },
+          // The library's entry re-exports every renderer and export: through it, each test worker would load them all.
+          {
+            group: ['../../src/index.js'],
+            message: "The reporter imports each module it uses, never the library's entry (docs/architecture.md).",
+          },
+        ],
+      },
     ],
   },
 }));

@@ -5,6 +5,15 @@
  * expensive or overflow the stack.
  */
 
+/**
+ * A whole number with thousands separators, as en-US writes it (`86,400,000`), by hand: the limits that messages quote
+ * are written when their modules load, and `toLocaleString` would load ICU's locale data then, in every run and every
+ * test worker (docs/architecture.md, "What a run loads").
+ */
+export function groupDigits(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 /** Cuts `text` to at most `maxLength` characters, ending with "…" when cut. */
 export function shorten(text: string, maxLength: number): string {
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;

@@ -1,11 +1,13 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { nodeFileSystem, type EnvironmentRecord, type FileSystem, type QualityReport, type TestCounts } from '../../src/index.js';
+// Each from its own module, never from the library's entry (src/index.ts), which would load every renderer and export.
+import type { EnvironmentRecord } from '../../src/config/settingsSources.js';
+import { nodeFileSystem, type FileSystem } from '../../src/io/fileSystem.js';
 import { displayPath } from '../../src/io/displayPath.js';
 import { countOf, describeIncompleteRun, passingTestFailureHints } from '../../src/report/renderers/presentation.js';
-import { isIncompleteRun } from '../../src/report/qualityReport.js';
+import { isIncompleteRun, type QualityReport, type TestCounts } from '../../src/report/qualityReport.js';
 import { describeBreaches, formatHeadline } from '../../src/report/renderers/terminal.js';
-import { openRun, type RunSettings } from '../../src/workflow/openRun.js';
+import type { RunSettings } from '../../src/workflow/openRun.js';
 import type { Judgement } from '../../src/evaluation/judgeReport.js';
 import { escapeControlCharacters, quotePath } from '../../src/renderValue.js';
 import { globalHookFilesOf, isListingRun } from './playwrightPrivate.js';
@@ -185,6 +187,9 @@ export default class QualityEvidenceReporter implements Reporter {
       const keptFromHistory =
         this.partsOfSuite.length > 0 && settings.historyPath !== undefined && !settings.historyReadOnly && !settings.historyPartialRuns;
       const runSettings = keptFromHistory ? { ...runSettingsOf(settings), historyReadOnly: true } : runSettingsOf(settings);
+      // The run itself loads only here, at the end: a test worker that imports quality-evidence/reporter for recordExecution
+      // loads the class, not the run (docs/architecture.md, "What a run loads").
+      const { openRun } = await import('../../src/workflow/openRun.js');
       // A bad record is named by the test that attached it.
       const opened = await openRun(runSettings, runHost, {
         reads: [settings.settingsFile],

@@ -1,10 +1,17 @@
 import { join, resolve } from 'node:path';
-import { DEFAULT_OUTPUT_PATH, settingsFileLocation, type EnvironmentRecord } from '../../src/index.js';
-import { DEFAULT_ENVIRONMENT, type SettingsFileInput } from '../../src/config/settings.js';
-import { readSettingsFileSync, settingsFileRead } from '../../src/config/readSettingsFile.js';
+// Each from its own module, never from the library's entry (src/index.ts): the test workers read these settings, and the
+// entry would load every renderer and export into each worker (docs/architecture.md, "What a run loads").
+import { DEFAULT_ENVIRONMENT, DEFAULT_OUTPUT_PATH, type SettingsFileInput } from '../../src/config/settings.js';
+import { readSettingsFileSync, settingsFileLocation, settingsFileRead } from '../../src/config/readSettingsFile.js';
 import { resolveSettings, type Settings } from '../../src/config/resolveSettings.js';
 import type { ReadFile } from '../../src/io/writeReportAtomically.js';
-import { environmentSettings, optionSettings, settingsFileSettings, type SettingsSource } from '../../src/config/settingsSources.js';
+import {
+  environmentSettings,
+  optionSettings,
+  settingsFileSettings,
+  type EnvironmentRecord,
+  type SettingsSource,
+} from '../../src/config/settingsSources.js';
 
 /**
  * Options of `['quality-evidence/reporter', { ... }]` in playwright.config.ts:

@@ -1,6 +1,6 @@
 import { pageTrace } from './traceContext.js';
 import type { BrowserContext, Request, Response } from '@playwright/test';
-import type { TimingPhases } from '../../src/index.js';
+import type { TimingPhases } from '../../src/records/executionRecord.js';
 import { responseTimeOf, roundToMicroseconds, type ResourceTiming } from './resourceTiming.js';
 import { pathOfUrl } from '../shared/apiCalls.js';
 

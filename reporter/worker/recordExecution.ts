@@ -1,6 +1,5 @@
 import { test, type TestInfo } from '@playwright/test';
-import { executionRecordSchema } from '../../src/index.js';
-import { isExecutionRecord, type ExecutionRecordInput } from '../../src/records/executionRecord.js';
+import { executionRecordSchema, isExecutionRecord, type ExecutionRecordInput } from '../../src/records/executionRecord.js';
 import { validateRecordList } from '../../src/records/validateRecordList.js';
 import {
   EXECUTION_ATTACHMENT_NAME,

@@ -1,6 +1,6 @@
 import { runInThisContext } from 'node:vm';
 import type { APIRequest, APIRequestContext, APIResponse, TestInfo } from '@playwright/test';
-import type { TimingPhases } from '../../src/index.js';
+import type { TimingPhases } from '../../src/records/executionRecord.js';
 import { calledUrlOf, errorCodeOf, pathOfUrl } from '../shared/apiCalls.js';
 import type { CheckedBody } from '../../src/contract/bodyConformance.js';
 import { callCheckerFor, failureExcerptsFor, settingsNow, type CallCheck, type CallChecker } from './bodyChecks.js';

@@ -1,4 +1,4 @@
-import type { TimingPhases } from '../../src/index.js';
+import type { TimingPhases } from '../../src/records/executionRecord.js';
 
 /** Resource timing as Playwright gives it for a browser request and for an API call: milliseconds after `startTime`, -1 for what did not happen. */
 export interface ResourceTiming {

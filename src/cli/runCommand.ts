@@ -1,25 +1,23 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
-import { affectedCommand } from './affectedCommand.js';
-import { checkCommand } from './checkCommand.js';
-import { commentCommand } from './commentCommand.js';
-import { compareCommand } from './compareCommand.js';
-import { contractDiffCommand } from './contractDiffCommand.js';
-import { dashboardCommand } from './dashboardCommand.js';
-import { mergeCommand } from './mergeCommand.js';
-import { suggestCommand } from './suggestCommand.js';
 import { EXIT_CODES } from './exitCodes.js';
 import { summariseCommand, type CommandContext } from './summariseCommand.js';
 
-/** The subcommands besides the default one, by name; each returns its exit code. */
-const SUBCOMMANDS: Readonly<Record<string, (context: CommandContext) => Promise<number>>> = {
-  check: checkCommand,
-  merge: mergeCommand,
-  compare: compareCommand,
-  comment: commentCommand,
-  suggest: suggestCommand,
-  'contract-diff': contractDiffCommand,
-  affected: affectedCommand,
-  dashboard: dashboardCommand,
+type Subcommand = (context: CommandContext) => Promise<number>;
+
+/**
+ * The subcommands besides the default one, by name; each returns its exit code. Each is loaded when it is
+ * asked for: a run of the default command never loads the comment's, the drafted tests', the contract diff's
+ * or the history page's code (docs/architecture.md, "What a run loads").
+ */
+const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {
+  check: async () => (await import('./checkCommand.js')).checkCommand,
+  merge: async () => (await import('./mergeCommand.js')).mergeCommand,
+  compare: async () => (await import('./compareCommand.js')).compareCommand,
+  comment: async () => (await import('./commentCommand.js')).commentCommand,
+  suggest: async () => (await import('./suggestCommand.js')).suggestCommand,
+  'contract-diff': async () => (await import('./contractDiffCommand.js')).contractDiffCommand,
+  affected: async () => (await import('./affectedCommand.js')).affectedCommand,
+  dashboard: async () => (await import('./dashboardCommand.js')).dashboardCommand,
 };
 
 /**
@@ -32,7 +30,8 @@ export async function runCommand(context: CommandContext): Promise<number> {
     context.stdout.write(`${PACKAGE_VERSION}\n`);
     return EXIT_CODES.success;
   }
-  const subcommand = first === undefined ? undefined : SUBCOMMANDS[first];
-  if (subcommand !== undefined) return subcommand({ ...context, args: rest });
+  // Own names only: an input file named `constructor` or `toString` is an input, not a property of every object.
+  const subcommand = first !== undefined && Object.hasOwn(SUBCOMMANDS, first) ? SUBCOMMANDS[first] : undefined;
+  if (subcommand !== undefined) return (await subcommand())({ ...context, args: rest });
   return summariseCommand(context);
 }

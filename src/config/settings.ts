@@ -5,6 +5,7 @@ import { DEFAULT_EXPECTED_STATUSES, parseStatusList, type StatusListInput } from
 import { budgetsSchema, type Budgets } from './budgetsSchema.js';
 import { endpointKeyedObject } from './endpointKeys.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from '../records/failureExcerpt.js';
+import { groupDigits } from '../renderValue.js';
 
 /**
  * Every setting of quality-evidence, with the name each source gives it: the
@@ -133,7 +134,7 @@ const traceUrlTemplate = nonEmptyText.refine(
 export const DEFAULT_OTLP_SPAN_LIMIT = 10_000;
 /** The most a run may ask for: each held span costs the run about 300 bytes until the export is written. */
 export const MAX_OTLP_SPAN_LIMIT = 1_000_000;
-const spanLimitRule = `must be a whole number of spans from 0 to ${MAX_OTLP_SPAN_LIMIT.toLocaleString('en-US')}`;
+const spanLimitRule = `must be a whole number of spans from 0 to ${groupDigits(MAX_OTLP_SPAN_LIMIT)}`;
 
 /** The files a run can write: the JSON report always, and its Markdown and HTML renderings beside it. */
 export const REPORT_FORMATS = ['json', 'markdown', 'html'] as const;

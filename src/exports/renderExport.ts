@@ -1,19 +1,17 @@
 import type { ExportKind } from '../config/settings.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { renderBenchmarkAction } from './benchmarkAction.js';
-import { renderCtrf } from './ctrf.js';
 import type { ExportContext } from './exportContext.js';
-import { renderJunit } from './junit.js';
-import { renderPrometheus } from './prometheus.js';
 
-/** Each export is a function of the report and the run's context: its file's text. */
-const RENDERERS: Readonly<Record<ExportKind, (report: QualityReport, context: ExportContext) => string | Promise<string>>> = {
-  // The OpenTelemetry SDK loads only when this export is asked for.
+/**
+ * Each export is a function of the report and the run's context: its file's text. Each loads only when it is asked for
+ * (the OpenTelemetry SDK with otlp): a run without exports loads none of them.
+ */
+const RENDERERS: Readonly<Record<ExportKind, (report: QualityReport, context: ExportContext) => Promise<string>>> = {
   otlp: async (report, context) => (await import('./otlp.js')).renderOtlp(report, context),
-  prometheus: renderPrometheus,
-  ctrf: renderCtrf,
-  junit: renderJunit,
-  'benchmark-action': renderBenchmarkAction,
+  prometheus: async (report, context) => (await import('./prometheus.js')).renderPrometheus(report, context),
+  ctrf: async (report, context) => (await import('./ctrf.js')).renderCtrf(report, context),
+  junit: async (report, context) => (await import('./junit.js')).renderJunit(report, context),
+  'benchmark-action': async (report) => (await import('./benchmarkAction.js')).renderBenchmarkAction(report),
 };
 
 /** The text of one export of a report. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupDigits } from '../renderValue.js';
 
 /**
  * A record's `conditions`: which of its operation's declared conditions the
@@ -12,7 +13,7 @@ export const MAX_CONDITION_POSITION = 999_999;
 
 const conditionsRule =
   'must be { fingerprint, met, outside? }: 16 lower-case hexadecimal digits and ascending lists of positions ' +
-  `(integers 0 to ${MAX_CONDITION_POSITION.toLocaleString('en-US')}, each once)`;
+  `(integers 0 to ${groupDigits(MAX_CONDITION_POSITION)}, each once)`;
 
 const positions = z
   .array(z.int({ error: conditionsRule }).min(0, { error: conditionsRule }).max(MAX_CONDITION_POSITION, { error: conditionsRule }), {

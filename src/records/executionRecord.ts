@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
+import { groupDigits } from '../renderValue.js';
 import {
   ENDPOINT_LABEL_PATTERN,
   ERROR_CODE_PATTERN,
@@ -31,10 +32,10 @@ export {
 export const endpointLabelSchema = z
   .string({ error: 'must be a string of the form "<METHOD> <path>"' })
   .regex(ENDPOINT_LABEL_PATTERN, { error: 'must be of the form "<METHOD> <path>", with a path that starts with "/"' })
-  .max(MAX_ENDPOINT_LABEL_LENGTH, { error: `must be at most ${MAX_ENDPOINT_LABEL_LENGTH.toLocaleString('en-US')} characters long` })
+  .max(MAX_ENDPOINT_LABEL_LENGTH, { error: `must be at most ${groupDigits(MAX_ENDPOINT_LABEL_LENGTH)} characters long` })
   .meta({ description: 'Endpoint label `<METHOD> <path>`, e.g. `GET /orders`', examples: ['GET /orders'] });
 
-const aDay = `${MAX_MILLISECONDS.toLocaleString('en-US')} (a day)`;
+const aDay = `${groupDigits(MAX_MILLISECONDS)} (a day)`;
 
 /** A response time: a finite number of milliseconds, zero or more, at most a day. */
 export const responseTimeMsSchema = z
@@ -116,8 +117,8 @@ export const executionRecordSchema = z
       description: 'Response time in milliseconds; for a call that got no response, the time until it failed',
     }),
     id: z
-      .string({ error: `must be a string of at most ${MAX_ID_LENGTH.toLocaleString('en-US')} characters when present` })
-      .max(MAX_ID_LENGTH, { error: `must be a string of at most ${MAX_ID_LENGTH.toLocaleString('en-US')} characters when present` })
+      .string({ error: `must be a string of at most ${groupDigits(MAX_ID_LENGTH)} characters when present` })
+      .max(MAX_ID_LENGTH, { error: `must be a string of at most ${groupDigits(MAX_ID_LENGTH)} characters when present` })
       .optional()
       .meta({ description: 'Optional identifier of the execution' }),
     timingMs: timingPhasesSchema.optional(),
@@ -129,9 +130,9 @@ export const executionRecordSchema = z
     parentSpanId: parentSpanIdSchema.optional(),
     startedAtMs: startedAtMsSchema.optional(),
     excerpt: z
-      .string({ error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present` })
+      .string({ error: `must be a string of at most ${groupDigits(MAX_EXCERPT_LENGTH)} characters when present` })
       .max(MAX_EXCERPT_LENGTH, {
-        error: `must be a string of at most ${MAX_EXCERPT_LENGTH.toLocaleString('en-US')} characters when present`,
+        error: `must be a string of at most ${groupDigits(MAX_EXCERPT_LENGTH)} characters when present`,
       })
       .optional()
       .meta({

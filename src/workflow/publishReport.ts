@@ -21,9 +21,7 @@ import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
 import { judgementReads } from './judgement.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { renderHtml } from '../report/renderers/html.js';
 import { formatReport } from '../report/renderers/json.js';
-import { MARKDOWN_BYTE_LIMIT, renderMarkdown } from '../report/renderers/markdown.js';
 
 /** The file GitHub Actions names in every step for the job summary (`GITHUB_STEP_SUMMARY`), when an environment names one. */
 export function stepSummaryPathOf(env: EnvironmentRecord): string | undefined {
@@ -335,17 +333,24 @@ export async function publishReport(
   const paths = reportFilePaths(destination.outputPath, destination.formats);
   await checkJobSummaryTarget(fileSystem, destination);
   const reportText = withinStringLimit(() => formatReport(report));
+  // The Markdown and HTML renderers (and every section they walk) load only when the run's formats ask for them.
+  const asks = (format: ReportFormat) => paths.some((path) => path.format === format);
+  const [markdownRenderer, htmlRenderer] = await Promise.all([
+    asks('markdown') ? import('../report/renderers/markdown.js') : undefined,
+    asks('html') ? import('../report/renderers/html.js') : undefined,
+  ]);
   let markdown: string | undefined;
   const files = paths.map(({ format, path, role }) => {
     if (format === 'json') return { path, role, content: reportText };
     if (format === 'markdown') {
+      const { MARKDOWN_BYTE_LIMIT, renderMarkdown } = markdownRenderer!;
       // The file is whole; the job summary is the same Markdown, cut to its limit when it is longer (see MARKDOWN_BYTE_LIMIT).
       const whole = renderMarkdown(report, { reportName, byteLimit: Number.POSITIVE_INFINITY, traceUrlTemplate, dashboardHref });
       markdown =
         Buffer.byteLength(whole) <= MARKDOWN_BYTE_LIMIT ? whole : renderMarkdown(report, { reportName, traceUrlTemplate, dashboardHref });
       return { path, role, content: whole };
     }
-    return { path, role, content: renderHtml(report, { reportName, traceUrlTemplate, dashboardHref }) };
+    return { path, role, content: htmlRenderer!.renderHtml(report, { reportName, traceUrlTemplate, dashboardHref }) };
   });
   // Every export is made before anything is written: one that cannot be made leaves every file as it was.
   const exports = await Promise.all(

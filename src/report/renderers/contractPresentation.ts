@@ -1,6 +1,6 @@
 import type { ContractCoverage, ContractOperationCoverage } from '../contractSchemas.js';
 import { conditionCoverageText } from './conditionPresentation.js';
-import { countOf, formatCount } from './presentation.js';
+import { countOf, formatCount, numberFormat } from './presentation.js';
 
 /**
  * What every rendering says of the contract, in the same words: the
@@ -8,7 +8,7 @@ import { countOf, formatCount } from './presentation.js';
  * declare (worst first), and the operations never called, by tag.
  */
 
-const PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const PERCENT = numberFormat({ maximumFractionDigits: 2 });
 
 /** `4 of 9 operations called (44.44%)`. */
 export function operationCoverageText(contract: ContractCoverage): string {

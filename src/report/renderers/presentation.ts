@@ -16,9 +16,18 @@ import type { EndpointHistory, Trend } from '../historySchemas.js';
 type Endpoint = QualityReport['endpoints'][number];
 type Change = NonNullable<QualityReport['baseline']>['endpoints'][number];
 
-const COUNT = new Intl.NumberFormat('en-US');
-const MILLISECONDS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-const PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+/**
+ * An en-US number format made when it first formats a number: ICU's locale data loads only in a run that writes a number
+ * for people, never in one that writes only the JSON report (docs/architecture.md, "What a run loads").
+ */
+export function numberFormat(options?: Intl.NumberFormatOptions): { format(value: number): string } {
+  let made: Intl.NumberFormat | undefined;
+  return { format: (value) => (made ??= new Intl.NumberFormat('en-US', options)).format(value) };
+}
+
+const COUNT = numberFormat();
+const MILLISECONDS = numberFormat({ maximumFractionDigits: 1 });
+const PERCENT = numberFormat({ maximumFractionDigits: 2 });
 
 /** What a human rendering shows for a statistic that has no value (no executions). */
 const NO_VALUE = 'n/a';
