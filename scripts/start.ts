@@ -1,3 +1,4 @@
+import { writeInPieces } from '../src/io/textPieces.js';
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
@@ -14,6 +15,6 @@ const illustrativeEnvironment = {
 await runCli('quality-evidence start', async () => {
   const config = loadQualityToolConfig(illustrativeEnvironment);
   const { report, reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
-  process.stdout.write(reportText);
+  writeInPieces(process.stdout, reportText);
   return budgetExitCode(report, 'quality-evidence start', process.stderr);
 });

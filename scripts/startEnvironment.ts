@@ -1,3 +1,4 @@
+import { writeInPieces } from '../src/io/textPieces.js';
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../src/config/readSettingsFile.js';
@@ -21,7 +22,7 @@ await runCli('quality-evidence start:environment', async () => {
     { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() },
     { env: process.env, reads: [settingsFileRead(location)] },
   );
-  process.stdout.write(reportText);
+  writeInPieces(process.stdout, reportText);
   for (const warning of warnings)
     process.stderr.write(`quality-evidence start:environment: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, 'quality-evidence start:environment', process.stderr);
