@@ -618,6 +618,21 @@ export function buildReport(summary: ExecutionStatistics, context: ReportContext
   return report;
 }
 
+/** The keys the accumulator's statistics of an endpoint begin with, in this order (see ExecutionAccumulator.result). */
+const FIRST_KEYS = [
+  'endpoint',
+  'executionCount',
+  'failedExecutionCount',
+  'expectedErrorCount',
+  'slowExecutionCount',
+  'noResponseCount',
+  'serverErrorCount',
+  'statusCodes',
+  'responseTimeMs',
+  'latencyHistogram',
+  'latencyByStatus',
+] as const;
+
 /** The keys of an endpoint's statistics that its entry gives after all the others, in this order. */
 const KEYS_LAST = new Set(['tests', 'failedExecutions', 'passingTestFailures', 'bodies', 'conditionsMet']);
 
@@ -629,20 +644,42 @@ const KEYS_LAST = new Set(['tests', 'failedExecutions', 'passingTestFailures', '
  * 50,000 endpoints.
  */
 function endpointEntry(endpoint: EndpointStatistics): QualityReport['endpoints'][number] {
-  const entry: Record<string, unknown> = {};
-  for (const key of Object.keys(endpoint)) {
-    if (!KEYS_LAST.has(key)) entry[key] = endpoint[key as keyof EndpointStatistics];
-  }
-  const { tests, failedExecutions, passingTestFailures, bodies, conditionsMet, timeToFirstByteMs } = endpoint;
-  if (timeToFirstByteMs !== undefined) entry['timeToFirstByteMs'] = copyStatistics(timeToFirstByteMs);
-  entry['statusCodes'] = copySparseCounts(endpoint.statusCodes);
-  entry['responseTimeMs'] = copyStatistics(endpoint.responseTimeMs);
-  entry['latencyHistogram'] = copyHistogram(endpoint.latencyHistogram);
-  entry['latencyByStatus'] = endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) =>
+  const keys = Object.keys(endpoint);
+  const latencyByStatus = endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) =>
     typeof outcome === 'number'
       ? { statusCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) }
       : { errorCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) },
   );
+  let entry: Record<string, unknown>;
+  if (FIRST_KEYS.every((key, index) => keys[index] === key)) {
+    // The statistics begin as the accumulator makes them: those keys as one literal (one hidden class for them all).
+    entry = {
+      endpoint: endpoint.endpoint,
+      executionCount: endpoint.executionCount,
+      failedExecutionCount: endpoint.failedExecutionCount,
+      expectedErrorCount: endpoint.expectedErrorCount,
+      slowExecutionCount: endpoint.slowExecutionCount,
+      noResponseCount: endpoint.noResponseCount,
+      serverErrorCount: endpoint.serverErrorCount,
+      statusCodes: copySparseCounts(endpoint.statusCodes),
+      responseTimeMs: copyStatistics(endpoint.responseTimeMs),
+      latencyHistogram: copyHistogram(endpoint.latencyHistogram),
+      latencyByStatus,
+    };
+    for (let index = FIRST_KEYS.length; index < keys.length; index++) {
+      const key = keys[index]!;
+      if (!KEYS_LAST.has(key)) entry[key] = endpoint[key as keyof EndpointStatistics];
+    }
+  } else {
+    entry = {};
+    for (const key of keys) if (!KEYS_LAST.has(key)) entry[key] = endpoint[key as keyof EndpointStatistics];
+    entry['statusCodes'] = copySparseCounts(endpoint.statusCodes);
+    entry['responseTimeMs'] = copyStatistics(endpoint.responseTimeMs);
+    entry['latencyHistogram'] = copyHistogram(endpoint.latencyHistogram);
+    entry['latencyByStatus'] = latencyByStatus;
+  }
+  const { tests, failedExecutions, passingTestFailures, bodies, conditionsMet, timeToFirstByteMs } = endpoint;
+  if (timeToFirstByteMs !== undefined) entry['timeToFirstByteMs'] = copyStatistics(timeToFirstByteMs);
   if (tests !== undefined) entry['tests'] = tests.map((test) => ({ ...test }));
   if (failedExecutions !== undefined) entry['failedExecutions'] = failedExecutions.map(failedExecutionEntry);
   if (passingTestFailures !== undefined) entry['passingTestFailures'] = copySparseCounts(passingTestFailures);
@@ -686,18 +723,17 @@ function copyHistogram({ relativeAccuracy, zeroCount, bins }: LatencyHistogram):
   return { relativeAccuracy, zeroCount, bins: bins as [number, number][] };
 }
 
-function failedExecutionEntry({
-  location,
-  test,
-  callLocation,
-  ...execution
-}: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {
-  return {
-    ...execution,
-    ...(test === undefined ? {} : { test: { ...test } }),
-    ...(callLocation === undefined ? {} : { callLocation: { ...callLocation } }),
-    ...(location === undefined ? {} : { location: describeLocation(location) }),
-  };
+// Key by key, as endpointEntry: an object rest and a spread per failed call took 120 ms of a 50,000-endpoint report.
+function failedExecutionEntry(execution: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {
+  const entry: Record<string, unknown> = {};
+  for (const key of Object.keys(execution)) {
+    if (key !== 'location' && key !== 'test' && key !== 'callLocation') entry[key] = execution[key as keyof FailedExecution];
+  }
+  const { test, callLocation, location } = execution;
+  if (test !== undefined) entry['test'] = { ...test };
+  if (callLocation !== undefined) entry['callLocation'] = { ...callLocation };
+  if (location !== undefined) entry['location'] = describeLocation(location);
+  return entry as NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number];
 }
 
 function slowExecutionEntry({ location, ...execution }: SlowExecution): QualityReport['slowestExecutions'][number] {

@@ -216,9 +216,9 @@ export class SampleBuffer {
    */
   runs(): Float64Array[] {
     const runs: Float64Array[] = [];
-    // The own chunks joined into one exact-size array (a transfer moves no empty space), sorted once:
-    // one run per thread keeps the selection over every endpoint's runs cheap.
-    const own = this.filled.length > 0 || this.used < this.current.length ? this.joinOwn() : this.current;
+    // The own chunks joined into one array, sorted once: one run per thread keeps the selection over every endpoint's
+    // runs cheap. Samples in one array are read where they are (a view of its filled part, nothing copied).
+    const own = this.filled.length > 0 ? this.joinOwn() : this.current.subarray(0, this.used);
     if (own.length > 0) {
       if (!this.ownSorted) own.sort();
       runs.push(own);
