@@ -13,7 +13,7 @@ import { displayPath } from '../io/displayPath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
-import { statusesOfFile } from '../report/reportFile.js';
+import { endpointOfFile } from '../report/reportFile.js';
 import { reportDisagreement } from '../report/reportConsistency.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
 import { escapeControlCharacters, quotePath, quoteText } from '../renderValue.js';
@@ -139,11 +139,7 @@ async function readHead(fileSystem: FileSystem, path: string): Promise<QualityRe
   return {
     ...document,
     schemaVersion: REPORT_SCHEMA_VERSION,
-    endpoints: document.endpoints.map((entry) =>
-      entry.latencyByStatus === undefined
-        ? entry
-        : { ...entry, latencyByStatus: statusesOfFile(entry.latencyByStatus, entry.latencyHistogram) },
-    ),
+    endpoints: document.endpoints.map(endpointOfFile),
   };
 }
 

@@ -4,9 +4,9 @@ import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import {
   READ_REPORT_SCHEMA_VERSIONS,
+  checkStatusHistograms,
+  endpointOfFile,
   latencyByStatusFileSchema,
-  statusHistogramProblem,
-  statusesOfFile,
   type EndpointOfFile,
 } from '../report/reportFile.js';
 import { z } from 'zod';
@@ -36,10 +36,7 @@ const baselineReportSchema = qualityReportSchema
       endpointStatisticsSchema
         .extend({ latencyByStatus: latencyByStatusFileSchema.optional() })
         .partial({ latencyHistogram: true })
-        .check((context) => {
-          const problem = statusHistogramProblem(context.value);
-          if (problem !== undefined) context.issues.push({ code: 'custom', input: context.value, ...problem });
-        }),
+        .check(checkStatusHistograms),
     ),
     contract: baselineContractCoverageSchema.optional(),
   })
@@ -61,22 +58,13 @@ export type BaselineReport = Omit<BaselineReportFile, 'schemaVersion' | 'endpoin
   endpoints?: EndpointOfFile<BaselineEndpointFile>[];
 };
 
-/** A baseline's file as in memory: of this version, its endpoints by {@link endpointOfFile}; its keys keep their order. */
+/** A baseline's file as in memory: of this version, its endpoints by endpointOfFile (reportFile.ts); its keys keep their order. */
 function reportOfFile(report: BaselineReportFile): BaselineReport {
   if (report.endpoints === undefined) {
     const { endpoints: _none, ...rest } = report;
     return { ...rest, schemaVersion: REPORT_SCHEMA_VERSION };
   }
   return { ...report, schemaVersion: REPORT_SCHEMA_VERSION, endpoints: report.endpoints.map(endpointOfFile) };
-}
-
-/** An endpoint of a baseline's file, as in memory: its sole status with the endpoint's histogram (statusesOfFile). */
-function endpointOfFile(entry: BaselineEndpointFile): EndpointOfFile<BaselineEndpointFile> {
-  if (entry.latencyByStatus === undefined) {
-    const { latencyByStatus: _none, ...rest } = entry;
-    return rest;
-  }
-  return { ...entry, latencyByStatus: statusesOfFile(entry.latencyByStatus, entry.latencyHistogram) };
 }
 
 /**

@@ -66,6 +66,12 @@ export function statusHistogramProblem(entry: EndpointAsWritten): { readonly pat
   return undefined;
 }
 
+/** The zod check of {@link statusHistogramProblem}'s rule, for every schema of an endpoint as a file holds it. */
+export function checkStatusHistograms(context: z.core.ParsePayload<EndpointAsWritten>): void {
+  const problem = statusHistogramProblem(context.value);
+  if (problem !== undefined) context.issues.push({ code: 'custom', input: context.value, ...problem });
+}
+
 /** An endpoint as the file holds it, held to {@link statusHistogramProblem}'s rule. */
 export const endpointStatisticsFileSchema = endpointStatisticsSchema
   .extend({
@@ -73,10 +79,7 @@ export const endpointStatisticsFileSchema = endpointStatisticsSchema
       description: `${endpointStatisticsSchema.shape.latencyByStatus.description ?? ''}. An endpoint's only entry leaves out its histogram (the endpoint's)`,
     }),
   })
-  .check((context) => {
-    const problem = statusHistogramProblem(context.value);
-    if (problem !== undefined) context.issues.push({ code: 'custom', input: context.value, ...problem });
-  })
+  .check(checkStatusHistograms)
   .meta({ title: 'EndpointStatistics' });
 
 /** `quality-summary.json` as the file holds it: the schema published as `schemas/report.schema.json`. */
@@ -106,4 +109,22 @@ export function statusesOfFile(
     ...status,
     latencyHistogram: latencyHistogram ?? endpointHistogram!,
   }));
+}
+
+/**
+ * An endpoint read from a file (held to {@link statusHistogramProblem}'s
+ * rule), as in memory: its statuses by {@link statusesOfFile}; one without
+ * statuses (a report of a version before 0.2) as it is.
+ */
+export function endpointOfFile<
+  Entry extends {
+    readonly latencyHistogram?: LatencyHistogram | undefined;
+    readonly latencyByStatus?: readonly StatusLatencyAsWritten[] | undefined;
+  },
+>(entry: Entry): EndpointOfFile<Entry> {
+  if (entry.latencyByStatus === undefined) {
+    const { latencyByStatus: _none, ...rest } = entry;
+    return rest;
+  }
+  return { ...entry, latencyByStatus: statusesOfFile(entry.latencyByStatus, entry.latencyHistogram) };
 }
