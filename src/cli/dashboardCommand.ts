@@ -5,7 +5,7 @@ import { HISTORY_FILE, parseHistory } from '../history/historyFile.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { writeReportFilesAtomically } from '../io/writeReportAtomically.js';
-import { escapeControlCharacters, quoteText } from '../renderValue.js';
+import { escapeControlCharacters, groupDigits, quoteText } from '../renderValue.js';
 import { parseCommandLine } from './commandLine.js';
 import { EXIT_CODES, UsageError } from './exitCodes.js';
 import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
@@ -57,7 +57,7 @@ export async function dashboardCommand(context: CommandContext): Promise<number>
     { ignored: settingsBut(['progress']) },
   );
 
-  const progress = createCommandProgress(context, progressMode, (lines) => `${lines.toLocaleString('en-US')} history lines`);
+  const progress = createCommandProgress(context, progressMode, (lines) => `${groupDigits(lines)} history lines`);
   const history = await readInputFile(context.fileSystem, historyPath, HISTORY_FILE, REPORT_FILE_LIMIT_BYTES)
     .then((text) => parseHistory(text, historyPath, progress?.update))
     .finally(() => progress?.finish());

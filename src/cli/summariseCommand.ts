@@ -15,7 +15,7 @@ import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
 import { displayPath } from '../io/displayPath.js';
 import { renderTerminal } from '../report/renderers/terminal.js';
-import { escapeControlCharacters } from '../renderValue.js';
+import { escapeControlCharacters, groupDigits } from '../renderValue.js';
 import type { SummariseRanges } from '../workflow/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { parseCommandLine } from './commandLine.js';
@@ -82,7 +82,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   if (settingsFile !== undefined) sources.push(settingsFileSettings(settingsFile.path, settingsFile.text));
   const { outputFile, quiet, progress: progressMode, ...settings } = resolveSettings(sources, COMMAND_SETTINGS);
 
-  const progress = createCommandProgress(context, progressMode, (records) => `${records.toLocaleString('en-US')} records`);
+  const progress = createCommandProgress(context, progressMode, (records) => `${groupDigits(records)} records`);
   const config = { ...settings, inputPath: inputPaths[0]!, outputPath: outputFile };
   const { report, reportText, files, warnings } = await runQualityWorkflow(
     config,
