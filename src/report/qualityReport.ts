@@ -645,10 +645,14 @@ const KEYS_LAST = new Set(['tests', 'failedExecutions', 'passingTestFailures', '
  */
 function endpointEntry(endpoint: EndpointStatistics): QualityReport['endpoints'][number] {
   const keys = Object.keys(endpoint);
-  const latencyByStatus = endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram }) =>
+  // The copies both ways below give, in the places of the statistics' own.
+  const statusCodes = copySparseCounts(endpoint.statusCodes);
+  const responseTimeMs = copyStatistics(endpoint.responseTimeMs);
+  const latencyHistogram = copyHistogram(endpoint.latencyHistogram);
+  const latencyByStatus = endpoint.latencyByStatus.map(({ outcome, executionCount, totalMs, latencyHistogram: histogram }) =>
     typeof outcome === 'number'
-      ? { statusCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) }
-      : { errorCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(latencyHistogram) },
+      ? { statusCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(histogram) }
+      : { errorCode: outcome, executionCount, totalMs, latencyHistogram: copyHistogram(histogram) },
   );
   let entry: Record<string, unknown>;
   if (FIRST_KEYS.every((key, index) => keys[index] === key)) {
@@ -661,9 +665,9 @@ function endpointEntry(endpoint: EndpointStatistics): QualityReport['endpoints']
       slowExecutionCount: endpoint.slowExecutionCount,
       noResponseCount: endpoint.noResponseCount,
       serverErrorCount: endpoint.serverErrorCount,
-      statusCodes: copySparseCounts(endpoint.statusCodes),
-      responseTimeMs: copyStatistics(endpoint.responseTimeMs),
-      latencyHistogram: copyHistogram(endpoint.latencyHistogram),
+      statusCodes,
+      responseTimeMs,
+      latencyHistogram,
       latencyByStatus,
     };
     for (let index = FIRST_KEYS.length; index < keys.length; index++) {
@@ -673,10 +677,7 @@ function endpointEntry(endpoint: EndpointStatistics): QualityReport['endpoints']
   } else {
     entry = {};
     for (const key of keys) if (!KEYS_LAST.has(key)) entry[key] = endpoint[key as keyof EndpointStatistics];
-    entry['statusCodes'] = copySparseCounts(endpoint.statusCodes);
-    entry['responseTimeMs'] = copyStatistics(endpoint.responseTimeMs);
-    entry['latencyHistogram'] = copyHistogram(endpoint.latencyHistogram);
-    entry['latencyByStatus'] = latencyByStatus;
+    Object.assign(entry, { statusCodes, responseTimeMs, latencyHistogram, latencyByStatus });
   }
   const { tests, failedExecutions, passingTestFailures, bodies, conditionsMet, timeToFirstByteMs } = endpoint;
   if (timeToFirstByteMs !== undefined) entry['timeToFirstByteMs'] = copyStatistics(timeToFirstByteMs);
