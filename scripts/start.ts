@@ -1,4 +1,4 @@
-import { writeInPieces } from '../src/io/textPieces.js';
+import { writeFileTo } from '../src/io/textPieces.js';
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { nodeFileSystem } from '../src/io/fileSystem.js';
 import { runQualityWorkflow } from '../src/workflow/runQualityWorkflow.js';
@@ -14,7 +14,7 @@ const illustrativeEnvironment = {
 
 await runCli('quality-evidence start', async () => {
   const config = loadQualityToolConfig(illustrativeEnvironment);
-  const { report, reportText } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
-  writeInPieces(process.stdout, reportText);
+  const { report, files } = await runQualityWorkflow(config, { fileSystem: nodeFileSystem });
+  await writeFileTo(process.stdout, nodeFileSystem, files[0]!);
   return budgetExitCode(report, 'quality-evidence start', process.stderr);
 });

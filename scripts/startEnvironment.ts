@@ -1,4 +1,4 @@
-import { writeInPieces } from '../src/io/textPieces.js';
+import { writeFileTo } from '../src/io/textPieces.js';
 import { loadQualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { escapeControlCharacters } from '../src/renderValue.js';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../src/config/readSettingsFile.js';
@@ -17,12 +17,12 @@ await runCli('quality-evidence start:environment', async () => {
   const location = settingsFileLocation(process.env, '.');
   const settingsFile = await readSettingsFile(nodeFileSystem, location);
   const config = loadQualityToolConfig(process.env, { settingsFile });
-  const { report, reportText, warnings } = await runQualityWorkflow(
+  const { report, files, warnings } = await runQualityWorkflow(
     config,
     { fileSystem: nodeFileSystem, summariseRanges: createParallelRanges() },
     { env: process.env, reads: [settingsFileRead(location)] },
   );
-  writeInPieces(process.stdout, reportText);
+  await writeFileTo(process.stdout, nodeFileSystem, files[0]!);
   for (const warning of warnings)
     process.stderr.write(`quality-evidence start:environment: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, 'quality-evidence start:environment', process.stderr);

@@ -337,6 +337,63 @@ machine, the file is over five minutes old; a live run's stay`, async () => {
     expect(await filesOf(folder)).toEqual([live, liveButOld, otherMachine, 'in.json', 'notes.tmp', 'q.html', 'q.json', 'q.md'].sort());
   });
 
+  test('a text given in pieces is written as their UTF-8, in order, exclusively: pieces longer than the write buffer, short ones and \
+characters of two, three and four bytes', async () => {
+    const folder = await folderWith({ 'victim.txt': 'keep me' });
+    const pieces = ['{"a": "é', '€😀"', ', "long": "', 'x'.repeat(700_000), '€'.repeat(400_000), '"', '', ' }\n'];
+    const write = nodeFileSystem.createFileFromPieces!;
+
+    await write(join(folder, 'pieces.json'), pieces);
+    await symlink('victim.txt', join(folder, 'planted.json'));
+    const error = await rejectionOf(write(join(folder, 'planted.json'), ['report']));
+
+    expect(await readFile(join(folder, 'pieces.json'))).toEqual(Buffer.from(pieces.join(''), 'utf8'));
+    expect(error).toMatchObject({ code: 'EEXIST' });
+    expect(await readFile(join(folder, 'victim.txt'), 'utf8')).toBe('keep me');
+  });
+
+  test('a file system made by spreading nodeFileSystem, with a createFile of its own, gets the JSON report through that createFile: \
+the writing in pieces does not come with the copy', async () => {
+    const folder = await folderWith();
+    const created: string[] = [];
+    const wrapped: FileSystem = {
+      ...nodeFileSystem,
+      createFile: (path, content) => {
+        created.push(content);
+        return nodeFileSystem.createFile(path, content);
+      },
+    };
+
+    await runQualityWorkflow(
+      { ...config(join(folder, 'q.json')), inputPath: join(folder, 'in.json'), formats: ['json'] },
+      { fileSystem: wrapped },
+    );
+
+    expect(Object.keys(nodeFileSystem)).not.toContain('createFileFromPieces');
+    expect(created).toEqual([await readFile(join(folder, 'q.json'), 'utf8')]);
+  });
+
+  test('a file system that takes pieces gets the JSON report an endpoint at a time, never whole; the renderings whole', async () => {
+    const executions = ['GET /a', 'GET /b', 'GET /c'].map((endpoint) => ({ statusCode: 200, endpoint, responseTimeMs: 5 }));
+    const fileSystem = new MemoryFileSystem({ 'in.json': JSON.stringify({ executions }) });
+    const pieceCounts: number[] = [];
+    const taking: FileSystem = Object.assign(Object.create(fileSystem) as FileSystem, {
+      createFileFromPieces: (path: string, pieces: Iterable<string>) => {
+        const all = [...pieces];
+        pieceCounts.push(all.length);
+        return fileSystem.createFile(path, all.join(''));
+      },
+    });
+
+    const { files, reportText } = await runQualityWorkflow({ ...config('q.json'), formats: ['json', 'markdown'] }, { fileSystem: taking });
+
+    expect(files).toEqual(['q.json', 'q.md']);
+    expect(await fileSystem.readFile('q.json')).toBe(reportText);
+    // The endpoints' opening, one piece each, their close, and each other key's: more pieces than endpoints.
+    expect(pieceCounts).toHaveLength(1);
+    expect(pieceCounts[0]).toBeGreaterThan(executions.length + 2);
+  });
+
   test('each report file is created, flushed and renamed, then its folder is flushed', async () => {
     const fileSystem = new MemoryFileSystem({ 'in.json': input });
     const steps: string[] = [];

@@ -38,7 +38,7 @@ test('the report written an endpoint at a time is the text of the whole report, 
       const report = buildReport(summariseExecutions(records, 750), { environment: 'ci', slowResponseThresholdMs: 750 });
       const text = formatReport(report);
       expect(text).toBe(referenceText(report));
-      expect(formatReportPieces(report).join('')).toBe(text);
+      expect([...formatReportPieces(report)].join('')).toBe(text);
     }),
     { numRuns: 60 },
   );

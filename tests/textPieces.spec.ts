@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, test } from './support/test.js';
-import { textPieces, writeInPieces } from '../src/io/textPieces.js';
+import { textPieces, writeFileTo } from '../src/io/textPieces.js';
+import type { FileSystem } from '../src/io/fileSystem.js';
 
 // A long report is written to its file and to standard output a piece at a time (one piece's bytes at once, not the
 // whole text's): the pieces must make exactly the text, and each must be whole UTF-16, or its UTF-8 would differ.
@@ -29,8 +30,23 @@ test('a pair of surrogates across a cut goes whole into the next piece', () => {
   expect([...textPieces('ab😀cd', 3)]).toEqual(['ab', '😀c', 'd']);
 });
 
-test('writeInPieces writes the pieces in order to the stream', () => {
+test('writeFileTo writes a file read in chunks to the stream, each character whole where a chunk cuts it, in strings of at most 64 KiB', async () => {
+  const text = `${'x'.repeat(70_000)}😀é€`;
+  const bytes = Buffer.from(text, 'utf8');
+  // Cut inside the emoji (4 bytes) and inside the euro sign (3 bytes).
+  const cuts = [0, 70_002, 70_005, bytes.length - 1, bytes.length];
+  const fileSystem = {
+    openChunks: async (path: string) => {
+      expect(path).toBe('out/q.json');
+      return (async function* () {
+        for (let index = 1; index < cuts.length; index++) yield bytes.subarray(cuts[index - 1], cuts[index]);
+      })();
+    },
+  } as unknown as FileSystem;
   const written: string[] = [];
-  writeInPieces({ write: (text: string) => written.push(text) }, 'x'.repeat(2_500_000));
-  expect(written.map((piece) => piece.length)).toEqual([1_048_576, 1_048_576, 402_848]);
+
+  await writeFileTo({ write: (piece: string) => written.push(piece) }, fileSystem, 'out/q.json');
+
+  expect(written.join('')).toBe(text);
+  expect(written.map((piece) => piece.length)).toEqual([65_536, 4_464, 2, 1, 1]);
 });

@@ -1,4 +1,4 @@
-import { writeInPieces } from '../io/textPieces.js';
+import { writeFileTo } from '../io/textPieces.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { EXPORT_SETTING_KEYS, type SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
@@ -95,8 +95,10 @@ export async function compareCommand(context: CommandContext): Promise<number> {
     budgets,
     contract: judgement.contract,
   });
-  const { report, reportText, files, warnings } = await publish(compared);
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) writeInPieces(context.stdout, reportText);
+  const { report, files, warnings } = await publish(compared);
+  if (flags.json === true || (context.stdout.isTTY !== true && !quiet))
+    // The JSON report's own bytes, read back from the file written: the text is never held whole.
+    await writeFileTo(context.stdout, context.fileSystem, files[0]!);
   else if (!quiet) {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));

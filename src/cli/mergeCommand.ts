@@ -1,4 +1,4 @@
-import { writeInPieces } from '../io/textPieces.js';
+import { writeFileTo } from '../io/textPieces.js';
 import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
@@ -85,8 +85,10 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const runSettings = { ...settings, environment, slowResponseThresholdMs, expectedStatuses, expectedStatusesByEndpoint, outputFile };
   const { run, publish } = await openRun(runSettings, host, { reads });
   for (const { report } of reports) run.absorb(reportPart(report));
-  const { report, reportText, files, warnings } = await publish(run.finish(runFactsOf(reports.map(({ report }) => report))));
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) writeInPieces(context.stdout, reportText);
+  const { report, files, warnings } = await publish(run.finish(runFactsOf(reports.map(({ report }) => report))));
+  if (flags.json === true || (context.stdout.isTTY !== true && !quiet))
+    // The JSON report's own bytes, read back from the file written: the text is never held whole.
+    await writeFileTo(context.stdout, context.fileSystem, files[0]!);
   else if (!quiet) {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));

@@ -1,4 +1,4 @@
-import { writeInPieces } from '../io/textPieces.js';
+import { writeFileTo } from '../io/textPieces.js';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS, SETTING_KEYS } from '../config/settings.js';
@@ -84,7 +84,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
 
   const progress = createCommandProgress(context, progressMode, (records) => `${groupDigits(records)} records`);
   const config = { ...settings, inputPath: inputPaths[0]!, outputPath: outputFile };
-  const { report, reportText, files, warnings } = await runQualityWorkflow(
+  const { report, files, warnings } = await runQualityWorkflow(
     config,
     { fileSystem: context.fileSystem, stdin: context.stdin, progress: progress?.update, summariseRanges: context.summariseRanges },
     {
@@ -98,7 +98,9 @@ export async function summariseCommand(context: CommandContext): Promise<number>
   ).finally(() => progress?.finish());
 
   // A terminal gets the short summary; a pipe, a file or a CI log gets the report itself, as --json asks everywhere.
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet)) writeInPieces(context.stdout, reportText);
+  if (flags.json === true || (context.stdout.isTTY !== true && !quiet))
+    // The JSON report's own bytes, read back from the file written: the text is never held whole.
+    await writeFileTo(context.stdout, context.fileSystem, files[0]!);
   else if (!quiet) {
     const shown = files.map((file) => displayPath(file, process.cwd()));
     context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));

@@ -51,6 +51,15 @@ export interface FileSystem {
    */
   createFile(path: string, content: string): Promise<void>;
   /**
+   * Optional: {@link createFile} with the text given in pieces (each whole
+   * UTF-16, never half of a surrogate pair), written as they come, so that a
+   * long report is never held whole. Without it, the pieces are joined and
+   * given to createFile. {@link nodeFileSystem}'s is not enumerable: a
+   * copy made by spreading it (`{ ...nodeFileSystem, createFile }`) does not
+   * carry it, so a wrapper that changes createFile is never bypassed.
+   */
+  createFileFromPieces?(path: string, pieces: Iterable<string>): Promise<void>;
+  /**
    * Adds UTF-8 text at the end of a file, creating it if it does not exist;
    * what is there stays. Never blocks: a FIFO that nothing reads fails
    * (ENXIO), as does one that is full (EAGAIN). The text goes in one write,
@@ -81,18 +90,7 @@ export const nodeFileSystem: FileSystem = {
   lstat: (path) => factsOrNothing(lstat(path)),
   realPath: (path) => realpath(path),
   listFolder: (path) => readdir(path),
-  createFile: async (path, content) => {
-    const handle = await open(path, 'wx');
-    try {
-      for (const piece of textPieces(content)) {
-        const bytes = Buffer.from(piece, 'utf8');
-        for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at, bytes.length - at, null)).bytesWritten;
-      }
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
+  createFile: (path, content) => createFromPieces(path, textPieces(content)),
   appendFile: async (path, content) => {
     // O_NONBLOCK: a job summary that is a FIFO with no reader must not hang the run.
     const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
@@ -124,6 +122,41 @@ export const nodeFileSystem: FileSystem = {
   },
   removeFile: (path) => rm(path, { force: true }),
 };
+
+Object.defineProperty(nodeFileSystem, 'createFileFromPieces', {
+  value: (path: string, pieces: Iterable<string>) => createFromPieces(path, pieces),
+  enumerable: false,
+});
+
+/** How many bytes go to the disk in one write: the pieces are encoded into one buffer of this size, reused. */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+// Each piece is encoded into the buffer where it fits (a short piece makes no buffer of its own), one write when it is full.
+async function createFromPieces(path: string, pieces: Iterable<string>): Promise<void> {
+  const handle = await open(path, 'wx');
+  const writeAll = async (bytes: Uint8Array, length: number): Promise<void> => {
+    for (let at = 0; at < length;) at += (await handle.write(bytes, at, length - at, null)).bytesWritten;
+  };
+  try {
+    const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+    let used = 0;
+    for (const piece of pieces) {
+      // A UTF-16 code unit is at most 3 bytes of UTF-8 (a pair, two units, is 4).
+      if (used + piece.length * 3 > buffer.length) {
+        await writeAll(buffer, used);
+        used = 0;
+      }
+      if (piece.length * 3 > buffer.length) {
+        const bytes = Buffer.from(piece, 'utf8');
+        await writeAll(bytes, bytes.length);
+      } else used += buffer.write(piece, used, 'utf8');
+    }
+    await writeAll(buffer, used);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 async function factsOrNothing(pending: Promise<Stats>): Promise<FileFacts | undefined> {
   try {

@@ -1,3 +1,6 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { FileSystem } from './fileSystem.js';
+
 /**
  * How much of a long text goes to a file or a stream at once: written whole,
  * a 70 MB report would first be copied into a 70 MB buffer of its own (twice,
@@ -24,7 +27,24 @@ export function* textPieces(text: string, length = WRITE_PIECE_CHARACTERS): Gene
   yield start === 0 ? text : text.slice(start);
 }
 
-/** Writes a text to a stream piece by piece (see {@link textPieces}): the report on standard output. */
-export function writeInPieces(stream: { write(text: string): unknown }, text: string): void {
-  for (const piece of textPieces(text)) stream.write(piece);
+/**
+ * How many bytes of a file are decoded into one string to be written: below
+ * V8's largest young object (128 KiB), so that each string dies young; a
+ * read chunk's (512 KiB) would go to the old generation, where 80 MB of
+ * them pile up until a full collection.
+ */
+const DECODED_BYTES = 64 * 1024;
+
+/**
+ * Writes a file's text to a stream a read chunk at a time: the report
+ * printed on standard output as the bytes of the file written, never held
+ * whole.
+ */
+export async function writeFileTo(stream: { write(text: string): unknown }, fileSystem: FileSystem, path: string): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of await fileSystem.openChunks(path)) {
+    for (let at = 0; at < chunk.length; at += DECODED_BYTES) stream.write(decoder.write(chunk.subarray(at, at + DECODED_BYTES)));
+  }
+  const rest = decoder.end();
+  if (rest !== '') stream.write(rest);
 }

@@ -9,7 +9,8 @@ import type { FileFacts, FileSystem } from './fileSystem.js';
 /** One file of a report: where it goes and its text. */
 export interface ReportFile {
   readonly path: string;
-  readonly content: string;
+  /** The text, or its pieces (see FileSystem.createFileFromPieces), made as the file is written: iterated once. */
+  readonly content: string | Iterable<string>;
   /** What the file is, for messages, which never show the path (it may come from a variable): default `output path`. */
   readonly role?: string | undefined;
 }
@@ -230,7 +231,7 @@ export async function writeReportFilesAtomically(
         folders.add(folder);
       }
       pending.push({ temporaryPath, path });
-      await fileSystem.createFile(temporaryPath, content);
+      await createFile(fileSystem, temporaryPath, content);
     }
     while (pending.length > 0) {
       const { temporaryPath, path } = pending[0]!;
@@ -245,6 +246,13 @@ export async function writeReportFilesAtomically(
     await fileSystem.syncFolder(folder);
     await removeStaleTemporaryFiles(fileSystem, folder);
   }
+}
+
+// A text given in pieces goes to the file system's createFileFromPieces, or joined to its createFile when it has none.
+async function createFile(fileSystem: FileSystem, path: string, content: string | Iterable<string>): Promise<void> {
+  if (typeof content === 'string') await fileSystem.createFile(path, content);
+  else if (fileSystem.createFileFromPieces !== undefined) await fileSystem.createFileFromPieces(path, content);
+  else await fileSystem.createFile(path, [...content].join(''));
 }
 
 /** Creates the folder a file goes in, and its missing parents, as a report's write does: a ReportWriteError (73) when it cannot. */

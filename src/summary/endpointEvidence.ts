@@ -202,6 +202,17 @@ export class EndpointEvidence {
   }
 
   result(): EndpointEvidenceResult {
+    const result: { -readonly [Key in keyof EndpointEvidenceResult]: EndpointEvidenceResult[Key] } = {};
+    this.addResultTo(result);
+    return result;
+  }
+
+  /**
+   * Gives {@link result}'s keys to `target`, one by one in their order:
+   * objects given the same keys this way share one hidden class, where a
+   * spread of conditional parts gives each a class of its own.
+   */
+  addResultTo(target: { -readonly [Key in keyof EndpointEvidenceResult]: EndpointEvidenceResult[Key] }): void {
     const tests = [...(this.testMap?.values() ?? [])]
       .map(({ identity, calls, failedCalls, serverErrorCalls }) => ({ ...identity, ...callCounts(calls, failedCalls, serverErrorCalls) }))
       .sort(
@@ -214,12 +225,13 @@ export class EndpointEvidence {
       );
     const fromTests = tests.length > 0 || this.unlistedTestCount > 0;
     const passing = [...(this.passingMap ?? [])].sort(([a], [b]) => compareCodeUnits(a, b));
-    return {
-      ...(fromTests ? { tests: tests.slice(0, ENDPOINT_TEST_LIMIT), testCount: tests.length + this.unlistedTestCount } : {}),
-      ...(this.failed.length > 0 ? { failedExecutions: [...this.failed] } : {}),
-      ...(fromTests ? { flakyFailedExecutionCount: this.retriedFailureCount } : {}),
-      ...(passing.length > 0 ? { passingTestFailures: Object.fromEntries(passing) } : {}),
-    };
+    if (fromTests) {
+      target.tests = tests.slice(0, ENDPOINT_TEST_LIMIT);
+      target.testCount = tests.length + this.unlistedTestCount;
+    }
+    if (this.failed.length > 0) target.failedExecutions = [...this.failed];
+    if (fromTests) target.flakyFailedExecutionCount = this.retriedFailureCount;
+    if (passing.length > 0) target.passingTestFailures = Object.fromEntries(passing);
   }
 
   /** The calls of one test (by {@link testKeyOf}) this endpoint counted; undefined when the test did not call it. */

@@ -63,6 +63,9 @@ export interface SlowExecution {
   readonly source?: 'browser';
 }
 
+// An object being made key by key.
+type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };
+
 /** The statistics of one endpoint, and the evidence that leads to its calls. */
 export interface EndpointStatistics extends EndpointEvidenceResult {
   readonly endpoint: string;
@@ -729,7 +732,9 @@ export class ExecutionAccumulator {
       // One status's bins are the endpoint's (shared: no one changes a histogram).
       const latencyHistogram = mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram));
       const { reported } = tally;
-      const statistics: EndpointStatistics = {
+      // One literal, then each optional key assigned in turn: every endpoint with the same keys shares one hidden class (a
+      // spread of conditional parts gave each endpoint with evidence a class of its own: 36,000 at 50,000 endpoints, 20 MB).
+      const statistics: Mutable<EndpointStatistics> = {
         endpoint,
         executionCount: tally.executionCount,
         failedExecutionCount: tally.failedExecutionCount,
@@ -744,12 +749,15 @@ export class ExecutionAccumulator {
         latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
       anyReported ||= reported !== undefined;
-      // A report keeps no wait: an endpoint a report was taken into gives no time to first byte, which would be a part's.
-      const waits = reported === undefined ? { timeToFirstByteMs: describeRuns(tally.waits.runs(), tally.waits.exactSum()) } : {};
-      const timed = tally.timed ? { ...statistics, ...waits, newConnectionCount: tally.newConnectionCount } : statistics;
-      const bodied = tally.bodies === undefined ? timed : { ...timed, bodies: tally.bodies.result() };
-      const checked = tally.conditions === undefined ? bodied : { ...bodied, conditionsMet: tally.conditions.result() };
-      endpoints.push(tally.evidence === undefined ? checked : { ...checked, ...tally.evidence.result() });
+      if (tally.timed) {
+        // A report keeps no wait: an endpoint a report was taken into gives no time to first byte, which would be a part's.
+        if (reported === undefined) statistics.timeToFirstByteMs = describeRuns(tally.waits.runs(), tally.waits.exactSum());
+        statistics.newConnectionCount = tally.newConnectionCount;
+      }
+      if (tally.bodies !== undefined) statistics.bodies = tally.bodies.result();
+      if (tally.conditions !== undefined) statistics.conditionsMet = tally.conditions.result();
+      tally.evidence?.addResultTo(statistics);
+      endpoints.push(statistics);
       wholes.push({
         executionCount: tally.executionCount,
         failedExecutionCount: tally.failedExecutionCount,

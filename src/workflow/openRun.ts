@@ -10,6 +10,7 @@ import { displayPath } from '../io/displayPath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { standardStreamFiles, type ReadFile } from '../io/writeReportAtomically.js';
 import type { QualityReport } from '../report/qualityReport.js';
+import { formatReport } from '../report/renderers/json.js';
 import { historySkippedWarnings } from '../report/renderers/presentation.js';
 import { unmatchedEndpointKeyWarnings } from '../evaluation/unmatchedEndpointKeys.js';
 import { createEvidenceRun, type EvidenceRun } from '../run/evidenceRun.js';
@@ -80,6 +81,12 @@ export interface PublishFacts {
 /** What publishing wrote, and every warning a reader must see, in one list. */
 export interface PublishedRun extends Omit<WrittenReport, 'stepSummaryProblem'> {
   readonly report: QualityReport;
+  /**
+   * The JSON report's bytes, formatted from `report` each time this is read
+   * (a run of 50,000 endpoints keeps no 80 MB text it may never need; the
+   * command prints the written file itself); '' when no report was written.
+   */
+  readonly reportText: string;
   readonly warnings: readonly string[];
 }
 
@@ -208,12 +215,19 @@ async function publishRun(
     const files = await publishExports(report, destination.exports ?? {}, host.fileSystem, exportContext, destination.reads ?? []);
     return { report, reportText: '', files, warnings: laterWarnings };
   }
-  const { stepSummaryProblem, ...written } = await publishReport(
+  const { files, stepSummaryProblem } = await publishReport(
     report,
     destination as ReportDestination & { outputPath: string },
     host.fileSystem,
     stamp,
     exportContext,
   );
-  return { report, ...written, warnings: [...(stepSummaryProblem === undefined ? [] : [stepSummaryProblem]), ...laterWarnings] };
+  return {
+    report,
+    get reportText() {
+      return formatReport(report);
+    },
+    files,
+    warnings: [...(stepSummaryProblem === undefined ? [] : [stepSummaryProblem]), ...laterWarnings],
+  };
 }

@@ -12,36 +12,33 @@ import type { QualityReport } from '../qualityReport.js';
  * endpoint's (schemaVersion 2, reportFile.ts); the report keeps it.
  */
 export function formatReport(report: QualityReport): string {
-  return formatReportPieces(report).join('');
+  return [...formatReportPieces(report)].join('');
 }
 
 /**
  * {@link formatReport}'s text in pieces, one an endpoint, that joined are
- * the text: made an endpoint at a time, a report of 50,000 endpoints never
- * holds its whole indented text beside the result, only one endpoint's, and
- * whoever writes the pieces need not join them.
+ * the text, each made when the next is asked for: a report of 50,000
+ * endpoints written piece by piece (FileSystem.createFileFromPieces) is
+ * never held as text, neither whole nor in pieces, only one endpoint's.
+ * Each piece is whole UTF-16 (JSON escapes a lone surrogate).
  */
-export function formatReportPieces(report: QualityReport): string[] {
-  const pieces: string[] = [];
+export function* formatReportPieces(report: QualityReport): Generator<string, void, undefined> {
   let opened = false;
   for (const [key, value] of Object.entries(report)) {
     if (value === undefined) continue;
     const head = `${opened ? ',\n' : '{\n'}  ${JSON.stringify(key)}: `;
     opened = true;
     if (key === 'endpoints' && Array.isArray(value) && value.length > 0) {
-      pieces.push(`${head}[\n    `);
-      value.forEach((endpoint: unknown, index) => {
-        if (index > 0) pieces.push(',\n    ');
-        pieces.push(atDepth(endpoint, 2));
-      });
-      pieces.push('\n  ]');
-    } else pieces.push(head, atDepth(value, 1));
+      yield `${head}[\n    `;
+      for (let index = 0; index < value.length; index++)
+        yield index === 0 ? atDepth(value[index], 2) : `,\n    ${atDepth(value[index], 2)}`;
+      yield '\n  ]';
+    } else yield head + atDepth(value, 1);
   }
-  pieces.push(opened ? '\n}\n' : '{}\n');
   // V8 keeps the subject of the last match (for RegExp.lastMatch and its kin): a match on a short string lets the
   // last endpoint's text go.
   FORGET_SUBJECT.test(' ');
-  return pieces;
+  yield opened ? '\n}\n' : '{}\n';
 }
 
 /**
