@@ -225,6 +225,29 @@ test.describe('merge and dashboard', () => {
     expect(await dashboard({ GITLAB_CI: 'true' }, true)).toBe('');
   });
 
+  test('dashboard counts the lines of a history file that ends with a newline, as every history file does, not one more', async () => {
+    const history = seededHistory(40, 8).text;
+    expect(history.endsWith('\n')).toBe(true);
+    let stderr = '';
+    let time = 0;
+    await runCommand({
+      args: ['dashboard', '--history', 'history.jsonl', '--output', 'page.html'],
+      env: {},
+      fileSystem: new MemoryFileSystem({ 'history.jsonl': history }),
+      stdin: (async function* () {})(),
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text), isTTY: true },
+      programName: 'quality-evidence',
+      // Each line read moves the clock on 100 ms, and the line is redrawn at every line past the first second.
+      clock: { now: () => (time += 100) - 100 },
+      progressIntervalMs: 0,
+    });
+    const megabytes = Buffer.byteLength(history) / MEBIBYTE;
+    // The header and 40 runs: 41 lines, the last drawn at 4.1 s with all the file's bytes, then erased.
+    const last = drawn(`41 history lines, ${megabytes.toFixed(1)} MB read (${(megabytes / 4.1).toFixed(1)} MB/s)`);
+    expect(stderr.slice(-(last.length + ERASED.length))).toBe(last + ERASED);
+  });
+
   test('dashboard takes --progress and QE_PROGRESS, and refuses a value that is not auto, always or never (78)', async () => {
     expect(await dashboard({ CI: 'true', QE_PROGRESS: 'always' }, false)).toMatch(/^quality-evidence: 11 history lines, /);
     expect(await dashboard({ CI: 'true' }, false, ['--progress', 'always'])).toMatch(/^quality-evidence: 11 history lines, /);

@@ -185,6 +185,25 @@ test('progress counts the records and bytes of inputs read in ranges on threads 
   }
 });
 
+test('progress never counts back when an input read in ranges is read again in one piece for its message (an invalid record)', async () => {
+  const folder = await createTemporaryFolder({}, 'parallel');
+  // The last record is invalid: the ranges are read, then the input again in one piece, so that the message is the one-thread read's.
+  // Many records, so that each read tells its progress several times (a chunk at a time).
+  const many = Array.from({ length: 60_000 }, (_, index) => record(index));
+  const bad = many.map((item, index) => (index === many.length - 1 ? { ...item, statusCode: 700 } : item));
+  await writeFile(join(folder, 'a.ndjson'), bad.map((item) => JSON.stringify(item)).join('\n'));
+  const told: [number, number][] = [];
+  const failure = await runQualityWorkflow(
+    { environment: 'ci', slowResponseThresholdMs: 100, inputPath: '', outputPath: join(folder, 'out.json') },
+    { fileSystem: nodeFileSystem, summariseRanges: parallel, progress: (read, bytes) => told.push([read, bytes]) },
+    { inputs: [{ path: join(folder, 'a.ndjson') }] },
+  ).catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(RecordValidationError);
+  const counted = told.map(([read, bytes], index) => index === 0 || (read >= told[index - 1]![0] && bytes >= told[index - 1]![1]));
+  expect(counted.indexOf(false)).toBe(-1);
+  expect(told.at(-1)![0]).toBe(60_000);
+});
+
 // Each thread holds a tally for every endpoint its range meets, and the main thread merges them: for an input of many
 // endpoints each called a few times, that costs more than the threads save (50,000 endpoints x 10 records: one thread
 // 1.1 s, two 3.0 s), so it is read on one thread; an input of few endpoints called many times is split.

@@ -88,7 +88,8 @@ function readLines(text: string, path: string, known?: ReadonlySet<string>, prog
   let bytes = 0;
   for (const [index, raw] of lines.entries()) {
     const line = index + 1;
-    if (progress !== undefined) {
+    // What follows the file's last newline is no line (a history file ends with one): it is not counted.
+    if (progress !== undefined && (line < lines.length || raw !== '')) {
       bytes += Buffer.byteLength(raw) + (line < lines.length ? 1 : 0);
       progress(line, bytes);
     }

@@ -63,13 +63,17 @@ export async function readInputs(
   for (const input of inputs) {
     const format = input.path === '-' ? undefined : (input.format ?? formatFromExtension(input.path));
     run.startInput(input.path === '-' ? 'standard input' : input.path);
+    // What the progress has said of this input: read again in one piece after its ranges, it is not counted back.
+    const told = { records: 0, bytes: 0 };
     if (summariseRanges !== undefined && (format === 'json' || format === 'ndjson')) {
       let rangeBytes = 0;
       const tell =
         progress &&
         ((records: number, bytes: number) => {
           rangeBytes = bytes;
-          progress(read.records + records, read.bytes + bytes);
+          told.records = read.records + records;
+          told.bytes = read.bytes + bytes;
+          progress(told.records, told.bytes);
         });
       const ranges = await summariseRanges(input.path, format, rules, tell);
       const parts = ranges === undefined ? undefined : partsOfOneRead(ranges, format, input.path, inputs.length > 1);
@@ -88,7 +92,7 @@ export async function readInputs(
     for await (const batch of readRecords(counted, { includeAssets, tally, reportInvalid, nameInput: inputs.length > 1 })) {
       run.takeBatch(batch);
       read.records += batch.records.length;
-      progress?.(read.records, read.bytes);
+      progress?.(Math.max(read.records, told.records), Math.max(read.bytes, told.bytes));
     }
   }
   return { skippedAssetCount: tally.readHar ? tally.skippedAssetCount : undefined };
