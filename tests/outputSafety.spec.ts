@@ -341,7 +341,7 @@ machine, the file is over five minutes old; a live run's stay`, async () => {
 characters of two, three and four bytes', async () => {
     const folder = await folderWith({ 'victim.txt': 'keep me' });
     const pieces = ['{"a": "é', '€😀"', ', "long": "', 'x'.repeat(700_000), '€'.repeat(400_000), '"', '', ' }\n'];
-    const write = nodeFileSystem.createFileFromPieces!;
+    const write = (path: string, texts: Iterable<string>) => nodeFileSystem.createFileFromPieces!(path, texts);
 
     await write(join(folder, 'pieces.json'), pieces);
     await symlink('victim.txt', join(folder, 'planted.json'));

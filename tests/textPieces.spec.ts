@@ -36,11 +36,10 @@ test('writeFileTo writes a file read in chunks to the stream, each character who
   // Cut inside the emoji (4 bytes) and inside the euro sign (3 bytes).
   const cuts = [0, 70_002, 70_005, bytes.length - 1, bytes.length];
   const fileSystem = {
-    openChunks: async (path: string) => {
+    openChunks: (path: string) => {
       expect(path).toBe('out/q.json');
-      return (async function* () {
-        for (let index = 1; index < cuts.length; index++) yield bytes.subarray(cuts[index - 1], cuts[index]);
-      })();
+      const chunks = cuts.slice(1).map((cut, index) => bytes.subarray(cuts[index], cut));
+      return Promise.resolve(chunks);
     },
   } as unknown as FileSystem;
   const written: string[] = [];
