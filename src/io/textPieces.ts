@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { Writable } from 'node:stream';
 import type { FileSystem } from './fileSystem.js';
 
 /**
@@ -28,23 +29,38 @@ export function* textPieces(text: string, length = WRITE_PIECE_CHARACTERS): Gene
 }
 
 /**
- * How many bytes of a file are decoded into one string to be written: below
- * V8's largest young object (128 KiB), so that each string dies young; a
- * read chunk's (512 KiB) would go to the old generation, where 80 MB of
- * them pile up until a full collection.
+ * How many bytes of a file are decoded into one string for a stream that
+ * takes text: below V8's largest young object (128 KiB), so that each
+ * string dies young.
  */
 const DECODED_BYTES = 64 * 1024;
 
 /**
- * Writes a file's text to a stream a read chunk at a time: the report
- * printed on standard output as the bytes of the file written, never held
- * whole.
+ * Writes a file to a stream a read chunk at a time: the report printed on
+ * standard output as the bytes of the file written, never held whole. A
+ * Node stream (standard output) takes the bytes as read into one buffer,
+ * each write waited for: a full pipe is waited for, not queued in memory (a
+ * reader slower than the run would otherwise hold the whole report), and a
+ * reader that goes away ends the printing, quietly. Anything else is given
+ * the text, decoded.
  */
 export async function writeFileTo(stream: { write(text: string): unknown }, fileSystem: FileSystem, path: string): Promise<void> {
+  const chunks = await fileSystem.openChunks(path, { reuseBuffer: true });
+  if (stream instanceof Writable) {
+    for await (const chunk of chunks) if (!(await written(stream, chunk))) return;
+    return;
+  }
   const decoder = new StringDecoder('utf8');
-  for await (const chunk of await fileSystem.openChunks(path)) {
+  for await (const chunk of chunks) {
     for (let at = 0; at < chunk.length; at += DECODED_BYTES) stream.write(decoder.write(chunk.subarray(at, at + DECODED_BYTES)));
   }
   const rest = decoder.end();
   if (rest !== '') stream.write(rest);
+}
+
+// Whether the bytes were written (the stream is done with them), or the stream failed (its reader went away).
+function written(stream: Writable, bytes: Uint8Array): Promise<boolean> {
+  return new Promise((resolve) => {
+    stream.write(bytes, (error) => resolve(error === undefined || error === null));
+  });
 }

@@ -167,8 +167,9 @@ export class EndpointEvidence {
     if (!this.admits(execution)) return;
     let at = failed.length;
     while (at > 0 && compareFailedPlaces(execution, failed[at - 1]!) < 0) at--;
-    failed.splice(at, 0, execution);
-    if (failed.length > FAILED_EXECUTION_LIMIT) failed.pop();
+    // A new list as long as it holds (concat's): a list spliced or pushed into grows room for 17, and most endpoints
+    // keep one or two calls.
+    this.failed = failed.slice(0, at).concat([execution], failed.slice(at, FAILED_EXECUTION_LIMIT - 1));
   }
 
   /** Says where each kept failed call is anew (a part read on its own, placed in its whole input): the places keep their order. */

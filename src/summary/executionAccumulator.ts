@@ -245,7 +245,7 @@ export class EndpointTally {
   noResponseCount = 0;
   // The response times by status code, or by error code for calls with no response, side by side: an endpoint
   // answers with a handful, so a scan beats a map. A status code's count is its buffer's length. Shared empty lists
-  // (frozen) until the first outcome, then lists made one long: an endpoint of one status holds no spare room.
+  // (frozen) until the first outcome, then lists made one longer for each: an endpoint holds no spare room.
   outcomes: (number | string)[] = NO_OUTCOMES;
   outcomeTimes: SampleBuffer[] = NO_OUTCOME_TIMES;
   timed = false;
@@ -283,13 +283,10 @@ export class EndpointTally {
     const { outcomes } = this;
     for (let index = 0; index < outcomes.length; index++) if (outcomes[index] === outcome) return this.outcomeTimes[index]!;
     const buffer = new SampleBuffer();
-    if (outcomes.length === 0) {
-      this.outcomes = [outcome];
-      this.outcomeTimes = [buffer];
-    } else {
-      outcomes.push(outcome);
-      this.outcomeTimes.push(buffer);
-    }
+    // Made one longer each time by concat, which makes a list as long as it holds: pushed to (or spread into a literal),
+    // a list grows room for 17 (an endpoint of two statuses held two such, 12 MB at 50,000 endpoints).
+    this.outcomes = outcomes.concat([outcome]);
+    this.outcomeTimes = this.outcomeTimes.concat([buffer]);
     return buffer;
   }
 

@@ -275,9 +275,13 @@ const NO_CHUNKS = Object.freeze([]) as unknown as Float64Array[];
 const NO_ADOPTED = Object.freeze([]) as unknown as AdoptedSamples[];
 const NO_SUMMARISED = Object.freeze([]) as unknown as SummarisedTimes[];
 
-/** `list` with `item` at its end: pushed, or, for a shared empty list, a new list of one (made exactly as long). */
+/**
+ * `list` with `item` at its end: a short list (or the shared empty one) made
+ * anew exactly as long by concat (pushed to, a list grows room for 17),
+ * a long one pushed to.
+ */
 function withItem<Item>(list: Item[], item: Item): Item[] {
-  if (list.length === 0) return [item];
+  if (list.length < 8) return list.concat([item]);
   list.push(item);
   return list;
 }
