@@ -339,6 +339,27 @@ test.describe('reading a baseline', () => {
     expect(formatReport(parseReport(reportText, 'main.json') as QualityReport)).toBe(reportText);
   });
 
+  test("a failed call's excerpt and source are written before its test and location, whatever order the call holds them in", () => {
+    const summary = summariseExecutions([{ endpoint: 'GET /a', statusCode: 500, responseTimeMs: 5 }], 100);
+    // As a run's excerpt of a kept body comes: after the record's source.
+    const failedExecutions = [
+      { method: 'GET', path: '/a', statusCode: 500, responseTimeMs: 5, source: 'browser' as const, excerpt: '{}' },
+    ].map((call) => ({ ...call, location: { kind: 'list' as const, listPath: 'executions', index: 0 } }));
+    const report = buildReport(
+      { ...summary, endpoints: [{ ...summary.endpoints[0]!, failedExecutions }] },
+      { environment: 'main', slowResponseThresholdMs: 100 },
+    );
+    expect(Object.keys(report.endpoints[0]!.failedExecutions![0]!)).toStrictEqual([
+      'method',
+      'path',
+      'statusCode',
+      'responseTimeMs',
+      'excerpt',
+      'source',
+      'location',
+    ]);
+  });
+
   test("a report of schemaVersion 1, whose sole statuses repeat their endpoint's histogram, is read as a report of this version", () => {
     const text = JSON.stringify({ ...mixed, schemaVersion: 1 }, null, 2);
     expect(text).toContain('"schemaVersion": 1');
