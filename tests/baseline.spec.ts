@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { expect, test } from './support/test.js';
 import {
   buildReport,
@@ -12,6 +14,7 @@ import {
   type QualityReport,
 } from '../src/index.js';
 import { changePercent } from '../src/evaluation/baseline.js';
+import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
 import { NEW_STATUS_LIMIT } from '../src/report/verdictSchemas.js';
 import { comparisonHeadline, tooFewToJudge } from '../src/report/renderers/presentation.js';
 import { thrownBy } from './support/failures.js';
@@ -307,6 +310,54 @@ test.describe('reading a baseline', () => {
   test('a report read back is written again byte for byte: its keys keep their order', () => {
     const text = formatReport(mixed);
     expect(formatReport(parseReport(text, 'main.json') as QualityReport)).toBe(text);
+  });
+
+  // Every saved report this version writes (tests/saved-reports; version-1 is
+  // of schemaVersion 1, which is read as 2 and so is written otherwise): zod
+  // gives an object's keys in its schema's order, so each schema lists them
+  // in the order the report's writer does.
+  const savedReports = readdirSync(join(import.meta.dirname, 'saved-reports'))
+    .filter((name) => name !== 'version-1')
+    .map((name) => join(import.meta.dirname, 'saved-reports', name, 'quality-summary.json'))
+    .filter((path) => existsSync(path));
+  for (const path of savedReports) {
+    const name = relative(import.meta.dirname, path);
+    test(`the saved report ${name}, read back, is written again byte for byte`, () => {
+      const text = readFileSync(path, 'utf8');
+      expect(formatReport(parseReport(text, name) as QualityReport)).toBe(text);
+    });
+  }
+
+  test("a report with a browser's calls, traced, failed with excerpts and timed, read back, is written again byte for byte", () => {
+    const traced = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
+    const executions = [
+      { endpoint: 'GET /a', statusCode: 500, responseTimeMs: 900, id: 'a-1', ...traced, excerpt: '{"error":"down"}', source: 'browser' },
+      { endpoint: 'GET /a', statusCode: 200, responseTimeMs: 20, timingMs: { wait: 10, connect: 3 } },
+      { endpoint: 'GET /b', errorCode: 'ECONNREFUSED', responseTimeMs: 700, id: 'b-1', ...traced, source: 'browser' },
+    ];
+    const { reportText } = buildQualityReport({ executions }, { environment: 'main', slowResponseThresholdMs: 100 });
+    expect(formatReport(parseReport(reportText, 'main.json') as QualityReport)).toBe(reportText);
+  });
+
+  test("a failed call's excerpt and source are written before its test and location, whatever order the call holds them in", () => {
+    const summary = summariseExecutions([{ endpoint: 'GET /a', statusCode: 500, responseTimeMs: 5 }], 100);
+    // As a run's excerpt of a kept body comes: after the record's source.
+    const failedExecutions = [
+      { method: 'GET', path: '/a', statusCode: 500, responseTimeMs: 5, source: 'browser' as const, excerpt: '{}' },
+    ].map((call) => ({ ...call, location: { kind: 'list' as const, listPath: 'executions', index: 0 } }));
+    const report = buildReport(
+      { ...summary, endpoints: [{ ...summary.endpoints[0]!, failedExecutions }] },
+      { environment: 'main', slowResponseThresholdMs: 100 },
+    );
+    expect(Object.keys(report.endpoints[0]!.failedExecutions![0]!)).toStrictEqual([
+      'method',
+      'path',
+      'statusCode',
+      'responseTimeMs',
+      'excerpt',
+      'source',
+      'location',
+    ]);
   });
 
   test("a report of schemaVersion 1, whose sole statuses repeat their endpoint's histogram, is read as a report of this version", () => {

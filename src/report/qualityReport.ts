@@ -170,37 +170,37 @@ const traceIdsShape = {
   }),
 };
 
-/** One failed call of an endpoint, with where it came from. */
+/** One failed call of an endpoint, with where it came from; its keys in failedExecutionEntry's order (see qualityReportSchema). */
 const failedExecutionSchema = z
   .strictObject({
     method: z.string(),
     path: z.string().meta({ description: 'The path the call was recorded with, query removed' }),
     ...callOutcomeShape,
-    test: z
-      .strictObject(testIdentityShape)
-      .optional()
-      .meta({ description: 'Only for a call a Playwright test made: the test, where it is declared' }),
     attempt: z
       .int()
       .min(1)
       .optional()
       .meta({ description: 'Only for a call a Playwright test made: its attempt, 1-based (2 is the first retry)' }),
-    callLocation: z
-      .strictObject(sourceLocationShape)
-      .optional()
-      .meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
     ...traceIdsShape,
-    location: z.string().optional().meta({ description: 'Where the record is, as slowestExecutions gives it' }),
     excerpt: z.string().optional().meta({
       description:
         'Only with failureExcerptBytes set: the first bytes of the response body, values under keys that look secret replaced; never a header',
     }),
     source: browserSourceSchema,
+    test: z
+      .strictObject(testIdentityShape)
+      .optional()
+      .meta({ description: 'Only for a call a Playwright test made: the test, where it is declared' }),
+    callLocation: z
+      .strictObject(sourceLocationShape)
+      .optional()
+      .meta({ description: "Only where Playwright's step gives it: the line of the call itself" }),
+    location: z.string().optional().meta({ description: 'Where the record is, as slowestExecutions gives it' }),
   })
   .meta({ title: 'FailedExecution' });
 
-/** One endpoint's statistics. */
+/** One endpoint's statistics; its keys in endpointEntry's order (see qualityReportSchema). */
 export const endpointStatisticsSchema = z
   .strictObject({
     endpoint: z.string().meta({ description: 'The endpoint label, after route templates and grouping' }),
@@ -232,6 +232,21 @@ export const endpointStatisticsSchema = z
     newConnectionCount: z.int().min(0).optional().meta({
       description: 'Only when records of this endpoint carried timing phases: executions that paid a connect phase (a new connection)',
     }),
+    testCount: z.int().min(1).optional().meta({
+      description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not',
+    }),
+    flakyFailedExecutionCount: z.int().min(0).optional().meta({
+      description:
+        'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good',
+    }),
+    sources: z
+      .strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema })
+      .optional()
+      .meta({
+        description:
+          "Only when the run has calls a browser made: this endpoint's executions and failures by source, " +
+          "api (a test's API client) and browser (the application's own calls)",
+      }),
     tests: z
       .array(testCallsSchema)
       .optional()
@@ -240,9 +255,6 @@ export const endpointStatisticsSchema = z
           'Only in reports written by the Playwright reporter: the tests that called the endpoint, most server errors ' +
           `first, then most failed calls, then most calls; at most ${ENDPOINT_TEST_LIMIT}`,
       }),
-    testCount: z.int().min(1).optional().meta({
-      description: 'Only in reports written by the Playwright reporter: how many tests called the endpoint, listed in tests or not',
-    }),
     failedExecutions: z
       .array(failedExecutionSchema)
       .max(FAILED_EXECUTION_LIMIT)
@@ -254,10 +266,6 @@ export const endpointStatisticsSchema = z
           `attempt; records read from files by file name, then position in the file (the same whatever the order of ` +
           `files, shards and threads)`,
       }),
-    flakyFailedExecutionCount: z.int().min(0).optional().meta({
-      description:
-        'Only in reports written by the Playwright reporter: failed executions from attempts that a retry of the same test made good',
-    }),
     passingTestFailures: z
       .record(z.string(), z.int().min(1))
       .optional()
@@ -324,24 +332,17 @@ export const endpointStatisticsSchema = z
     history: endpointHistorySchema
       .optional()
       .meta({ description: 'Only when a history file was given (historyPath): the endpoint against its earlier runs, with its trend' }),
-    sources: z
-      .strictObject({ api: sourceCountsSchema, browser: sourceCountsSchema })
-      .optional()
-      .meta({
-        description:
-          "Only when the run has calls a browser made: this endpoint's executions and failures by source, " +
-          "api (a test's API client) and browser (the application's own calls)",
-      }),
   })
   .meta({ title: 'EndpointStatistics' });
 
-/** One of the slowest executions. */
+/** One of the slowest executions; its keys in slowExecutionEntry's order (see qualityReportSchema). */
 const slowExecutionSchema = z
   .strictObject({
     endpoint: z.string(),
     ...callOutcomeShape,
     id: z.string().optional().meta({ description: "The record's id, when it has one" }),
     ...traceIdsShape,
+    source: browserSourceSchema,
     location: z
       .string()
       .optional()
@@ -350,11 +351,15 @@ const slowExecutionSchema = z
           'Where the record is: "executions[3] of a.json", "line 12 of b.ndjson", "HAR entry 40 of c.har", ' +
           'or a test and its attempt, as in test "title" (attempt 1)',
       }),
-    source: browserSourceSchema,
   })
   .meta({ title: 'SlowExecution' });
 
-/** `quality-summary.json`, as written by the runner and by the reporter. */
+/**
+ * `quality-summary.json`, as written by the runner and by the reporter. Each
+ * object's keys are listed in the order buildReport writes them: zod gives a
+ * parsed object's keys in its schema's order, so a report read back (a
+ * baseline, compare's HEAD, merge's inputs) is written again byte for byte.
+ */
 export const qualityReportSchema = z
   .object({
     schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
@@ -726,13 +731,19 @@ function copyHistogram({ relativeAccuracy, zeroCount, bins }: LatencyHistogram):
   return { relativeAccuracy, zeroCount, bins: bins as [number, number][] };
 }
 
-// Key by key, as endpointEntry: an object rest and a spread per failed call took 120 ms of a 50,000-endpoint report.
+/** The keys a failed call's entry gives after all the others, in this order, as its schema lists them. */
+const FAILED_KEYS_LAST = new Set(['excerpt', 'source', 'test', 'callLocation', 'location']);
+
+// Key by key, as endpointEntry: an object rest and a spread per failed call took 120 ms of a 50,000-endpoint report. The
+// last keys are placed here: an excerpt the run made follows a record's source in the call, an excerpt a record carried precedes it.
 function failedExecutionEntry(execution: FailedExecution): NonNullable<QualityReport['endpoints'][number]['failedExecutions']>[number] {
   const entry: Record<string, unknown> = {};
   for (const key of Object.keys(execution)) {
-    if (key !== 'location' && key !== 'test' && key !== 'callLocation') entry[key] = execution[key as keyof FailedExecution];
+    if (!FAILED_KEYS_LAST.has(key)) entry[key] = execution[key as keyof FailedExecution];
   }
-  const { test, callLocation, location } = execution;
+  const { excerpt, source, test, callLocation, location } = execution;
+  if (excerpt !== undefined) entry['excerpt'] = excerpt;
+  if (source !== undefined) entry['source'] = source;
   if (test !== undefined) entry['test'] = { ...test };
   if (callLocation !== undefined) entry['callLocation'] = { ...callLocation };
   if (location !== undefined) entry['location'] = describeLocation(location);

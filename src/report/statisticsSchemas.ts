@@ -75,10 +75,12 @@ export const bodyCountsShape = {
     .meta({ description: 'The most frequent violations, most frequent first, at most 10; never a value from a body' }),
 };
 
-/** An endpoint's body conformance (present only when its records carried body checks). */
+/** An endpoint's body conformance (present only when its records carried body checks); its keys in the order bodyTally.ts gives them. */
 export const bodyConformanceSchema = z
   .strictObject({
-    ...bodyCountsShape,
+    validatedCount: bodyCountsShape.validatedCount,
+    schemaViolationCount: bodyCountsShape.schemaViolationCount,
+    notValidatedCount: bodyCountsShape.notValidatedCount,
     notValidatedReasons: z
       .strictObject({
         noSchema: z.int().min(1).optional(),
@@ -89,6 +91,7 @@ export const bodyConformanceSchema = z
         tooDeep: z.int().min(1).optional(),
       })
       .meta({ description: 'Bodies not validated, by reason; only the reasons that occurred' }),
+    topViolations: bodyCountsShape.topViolations,
   })
   .meta({ title: 'BodyConformance' });
 
