@@ -61,6 +61,8 @@ export async function writeFileTo(stream: { write(text: string): unknown }, file
 // Whether the bytes were written (the stream is done with them), or the stream failed (its reader went away).
 function written(stream: Writable, bytes: Uint8Array): Promise<boolean> {
   return new Promise((resolve) => {
-    stream.write(bytes, (error) => resolve(error === undefined || error === null));
+    stream.write(bytes, (error) => {
+      resolve(error === undefined || error === null);
+    });
   });
 }
