@@ -1,6 +1,6 @@
 import { expect, test } from './support/test.js';
 import { runQualityWorkflow, type QualityReport } from '../src/index.js';
-import { keyNamesLabel } from '../src/config/endpointKeys.js';
+import { keyNamesLabel } from '../src/config/endpointKeyMatch.js';
 import type { QualityToolConfig } from '../src/config/loadQualityToolConfig.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 

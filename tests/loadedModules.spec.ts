@@ -1,6 +1,7 @@
 import { expect, test } from './support/test.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCommand } from '../src/cli/runCommand.js';
@@ -71,6 +72,35 @@ test("the command loads no other subcommand's code, no export and not the librar
   const paths = await modulesOfCommand([]);
 
   expect(oursIn(paths).filter((path) => NOT_THE_COMMANDS.test(path))).toStrictEqual([]);
+});
+
+/** Records of three endpoints, past the size from which an input is read in ranges on worker threads (16 MiB). */
+function largeNdjson(): string {
+  const lines: string[] = [];
+  for (let index = 0; index < 240_000; index++)
+    lines.push(JSON.stringify({ id: `call-${index}`, endpoint: `GET /pets/${index % 3}`, statusCode: 200, responseTimeMs: index % 997 }));
+  return lines.join('\n') + '\n';
+}
+
+test('a worker thread reading a range of a large input loads only the reader: no package (zod among them), no report, no renderer', async () => {
+  test.skip(availableParallelism() < 2, 'an input is read on worker threads only where there are two cores or more');
+  const folder = await createTemporaryFolder({ 'large.ndjson': largeNdjson() }, 'modules');
+  const listing = await createModuleListing(join(folder, 'listing'));
+  const outcome = await runProgram('src/cli/main.js', {
+    args: ['large.ndjson', '--output', 'out/quality-summary.json'],
+    cwd: folder,
+    env: { NODE_OPTIONS: listing.nodeOptions },
+  });
+  expect(outcome.stderr).toBe('');
+
+  const threads = await listing.readWorkerThreads();
+  expect(threads.length).toBeGreaterThan(0);
+  for (const paths of threads) {
+    expect([...packagesIn(paths)]).toStrictEqual([]);
+    expect(
+      oursIn(paths).filter((path) => /^src\/(report|exports|evaluation|history|contract|workflow\/(?!summariseRange))/.test(path)),
+    ).toStrictEqual([]);
+  }
 });
 
 test.describe('the reporter in a test worker', () => {

@@ -1,10 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { READ_CHUNK_BYTES } from '../io/fileSystem.js';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
-import { summariseRange, type RangeSummary, type InputRange, type RangeProgress } from '../workflow/summariseRange.js';
+import { initialClaims, MAX_PIECES, readPieces, type PieceRange, type PieceTable } from './rangeClaims.js';
 import type { SummariseRanges } from '../workflow/readInputs.js';
 
 /** How inputs are split over worker threads. */
@@ -15,20 +13,28 @@ export interface ParallelOptions {
   readonly threads?: number;
   /** The worker's script; default the compiled `summariseWorker.js` beside this module (specs that run the sources name the build's). */
   readonly workerUrl?: URL;
+  /** About how many bytes a piece of an input holds (see rangeClaims.ts): the grain the threads share the input by. Default 2 MiB. */
+  readonly pieceBytes?: number;
 }
 
 const WINDOW_BYTES = 1024 * 1024;
+/** Where a cut between pieces is looked for: a record is shorter than this, or that cut is left out. */
+const CUT_WINDOW_BYTES = 64 * 1024;
 
 /**
- * Reads each large JSON or NDJSON input as ranges, one worker thread each,
- * split between records: after a newline in NDJSON; in a JSON document,
- * before an element that follows `},` (a guess the ranges themselves confirm
- * or refute; a refuted guess reads the input in one piece instead).
+ * Reads each large JSON or NDJSON input as ranges on this thread and worker
+ * threads, cut between records: after a newline in NDJSON; in a JSON
+ * document, before an element that follows `},` (a guess the ranges
+ * themselves confirm or refute; a refuted guess reads the input in one piece
+ * instead). The input is cut into pieces of about `pieceBytes`, which the
+ * threads share as rangeClaims.ts says: each reads its own region, then
+ * halves of what another has left.
  */
 export function createParallelRanges({
   minimumBytes = 16 * 1024 * 1024,
   threads = Math.min(8, availableParallelism()),
   workerUrl = new URL('./summariseWorker.js', import.meta.url),
+  pieceBytes = 2 * 1024 * 1024,
 }: ParallelOptions = {}): SummariseRanges {
   return async (path, format, rules, progress) => {
     if (threads < 2) return undefined;
@@ -41,71 +47,84 @@ export function createParallelRanges({
     let plan: { starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined;
     try {
       const size = (await handle.stat()).size;
-      plan = await planRanges(handle, format, size, threads);
+      plan = await planRanges(handle, format, size, Math.min(MAX_PIECES, Math.max(threads, Math.ceil(size / pieceBytes))));
     } finally {
       await handle.close();
     }
     if (plan === undefined) return undefined;
     const { starts, size, list } = plan;
-    const ranges = starts.map((start, index) => {
-      const range: InputRange = {
-        format,
-        first: index === 0,
-        last: index === starts.length - 1,
-        list: index === 0 ? undefined : list,
-        rules,
-      };
-      return { start, end: starts[index + 1] ?? size, range };
-    });
-    // Each range's records and bytes so far, summed for the progress line.
-    const done = ranges.map(() => ({ records: 0, bytes: 0 }));
-    const tell = (index: number): RangeProgress | undefined =>
+    // Each thread's region: as many pieces each, the main thread's first.
+    const regionCount = Math.min(threads, starts.length);
+    const regions = Array.from({ length: regionCount }, (_, region) => Math.floor((region * starts.length) / regionCount));
+    const table: PieceTable = {
+      path,
+      format,
+      rules,
+      list,
+      starts: [...starts, size],
+      regions,
+      claims: initialClaims(regions, starts.length),
+    };
+    // Each range's records and bytes so far, by its first piece, summed for the progress line.
+    const done = new Map<number, { records: number; bytes: number }>();
+    const tell =
       progress &&
-      ((records, bytes) => {
-        done[index] = { records, bytes };
-        progress(
-          done.reduce((sum, range) => sum + range.records, 0),
-          done.reduce((sum, range) => sum + range.bytes, 0),
-        );
+      ((piece: number, records: number, bytes: number) => {
+        done.set(piece, { records, bytes });
+        let [allRecords, allBytes] = [0, 0];
+        for (const range of done.values()) [allRecords, allBytes] = [allRecords + range.records, allBytes + range.bytes];
+        progress(allRecords, allBytes);
       });
-    // The workers are started first; this thread reads the first range meanwhile, rather than wait idle: one thread fewer to start and to hold.
-    const [own, ...others] = ranges;
-    const tellProgress = progress !== undefined;
-    const jobs = others.map(({ start, end, range }, index) =>
-      runWorker(workerUrl, { path, start, end, range, tellProgress }, tell(index + 1)),
-    );
-    const first = summariseRange(
-      createReadStream(path, { start: own!.start, end: own!.end - 1, highWaterMark: READ_CHUNK_BYTES }),
-      own!.range,
-      { inThisThread: true, progress: tell(0) },
-    );
-    return Promise.all([first, ...jobs]);
+    const ranges: PieceRange[] = [];
+    const onRange = (range: PieceRange) => ranges.push(range);
+    // The workers are started first; this thread reads its region meanwhile, rather than wait idle: one thread fewer to start and to hold.
+    const workers = regions
+      .slice(1)
+      .map((_, index) => runWorker(workerUrl, { table, region: index + 1, tellProgress: tell !== undefined }, onRange, tell));
+    // A worker that fails while this thread reads is answered once this thread is done (not an unhandled rejection meanwhile).
+    const finished = Promise.all(workers);
+    finished.catch(() => undefined);
+    await readPieces(table, 0, onRange, { inThisThread: true, progress: tell });
+    await finished;
+    const failed = ranges.find(({ result }) => !result.ok);
+    if (failed !== undefined) return [failed.result];
+    return ranges.sort((a, b) => a.piece - b.piece).map(({ result }) => result);
   };
 }
 
-/** What a worker thread is given: its range of the file, and whether to tell its progress (summariseWorker.ts). */
+/** What a worker thread is given (summariseWorker.ts): the input's pieces, its own region of them, and whether to tell its progress. */
 export interface WorkerData {
-  readonly path: string;
-  readonly start: number;
-  readonly end: number;
-  readonly range: InputRange;
+  readonly table: PieceTable;
+  readonly region: number;
   readonly tellProgress: boolean;
 }
 
-function runWorker(workerUrl: URL, workerData: WorkerData, progress: RangeProgress | undefined): Promise<RangeSummary> {
+/** What a worker thread posts: progress while it reads a range, each range read, `finished` when nothing is left. */
+export type WorkerMessage =
+  | { readonly piece: number; readonly records: number; readonly bytes: number }
+  | { readonly range: PieceRange }
+  | { readonly finished: true };
+
+function runWorker(
+  workerUrl: URL,
+  workerData: WorkerData,
+  onRange: (range: PieceRange) => void,
+  progress: ((piece: number, records: number, bytes: number) => void) | undefined,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     // A small young generation: a range's records die young, so frequent cheap
     // collections keep each thread's heap small at no measurable cost in time
     // (npm run bench: 8 MB took the 5M inputs under 200 MB peak).
     const worker = new Worker(workerUrl, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    // Progress messages ({ records, bytes }) come before the one result, which alone has `ok`.
-    worker.on('message', (message: RangeSummary | { records: number; bytes: number }) => {
-      if ('ok' in message) resolve(message);
-      else progress?.(message.records, message.bytes);
+    worker.on('message', (message: WorkerMessage) => {
+      if ('finished' in message) resolve();
+      else if ('range' in message) onRange(message.range);
+      else progress?.(message.piece, message.records, message.bytes);
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`a worker thread reading ${workerData.path} stopped with exit code ${code}`));
+      if (code !== 0) reject(new Error(`a worker thread reading ${workerData.table.path} stopped with exit code ${code}`));
+      else resolve();
     });
   });
 }
@@ -114,7 +133,7 @@ async function planRanges(
   handle: Awaited<ReturnType<typeof open>>,
   format: 'json' | 'ndjson',
   size: number,
-  threads: number,
+  pieces: number,
 ): Promise<{ starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined> {
   let list: { path: ListPath; depth: number } | undefined;
   const head = await readWindow(handle, 0, Math.min(size, WINDOW_BYTES));
@@ -133,10 +152,10 @@ async function planRanges(
     list = { path, depth };
   }
   const starts = [0];
-  for (let part = 1; part < threads; part++) {
-    const from = Math.floor((size * part) / threads);
+  for (let piece = 1; piece < pieces; piece++) {
+    const from = Math.floor((size * piece) / pieces);
     if (from <= starts[starts.length - 1]!) continue;
-    const window = await readWindow(handle, from, Math.min(WINDOW_BYTES, size - from));
+    const window = await readWindow(handle, from, Math.min(CUT_WINDOW_BYTES, size - from));
     const at = format === 'ndjson' ? ndjsonBoundary(window) : jsonBoundary(window);
     if (at !== undefined && from + at < size) starts.push(from + at);
   }

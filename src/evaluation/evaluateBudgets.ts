@@ -1,5 +1,5 @@
 import { LIMITED_STATISTICS, type Budgets, type EndpointBudgets, type OperationBudgets } from '../config/budgetsSchema.js';
-import { keyNamesLabel } from '../config/endpointKeys.js';
+import { keyNamesLabel } from '../config/endpointKeyMatch.js';
 import type { ContractOperationCoverage } from '../report/contractSchemas.js';
 import { ENDPOINT_LABEL_PATTERN } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';

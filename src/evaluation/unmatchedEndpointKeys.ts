@@ -1,5 +1,5 @@
 import type { Budgets } from '../config/budgetsSchema.js';
-import { keyNamesLabel } from '../config/endpointKeys.js';
+import { keyNamesLabel } from '../config/endpointKeyMatch.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { quotePath, quoteText } from '../renderValue.js';
 import { labelsNamedBy } from './evaluateBudgets.js';

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { groupDigits } from '../renderValue.js';
+import { MAX_CONDITION_POSITION } from './conditionsRules.js';
+
+export { MAX_CONDITION_POSITION };
 
 /**
  * A record's `conditions`: which of its operation's declared conditions the
@@ -7,9 +10,6 @@ import { groupDigits } from '../renderValue.js';
  * the fingerprint names. The recording fixture and the HAR reader make it;
  * it holds no value of the call.
  */
-
-/** Positions above this are refused: no operation declares a million conditions. */
-export const MAX_CONDITION_POSITION = 999_999;
 
 const conditionsRule =
   'must be { fingerprint, met, outside? }: 16 lower-case hexadecimal digits and ascending lists of positions ' +
@@ -40,26 +40,3 @@ export const conditionsRecordSchema = z
   });
 
 export type ConditionsRecord = z.infer<typeof conditionsRecordSchema>;
-
-/** Whether a value is a valid `conditions`: the same rules as the schema, with no allocation. */
-export function isConditionsRecord(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { fingerprint, met, outside } = value as Record<string, unknown>;
-  return (
-    typeof fingerprint === 'string' &&
-    /^[0-9a-f]{16}$/.test(fingerprint) &&
-    arePositions(met) &&
-    (outside === undefined || arePositions(outside))
-  );
-}
-
-function arePositions(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  let previous = -1;
-  for (const position of value as unknown[]) {
-    if (typeof position !== 'number' || !Number.isInteger(position) || position <= previous || position > MAX_CONDITION_POSITION)
-      return false;
-    previous = position;
-  }
-  return true;
-}

@@ -2,8 +2,8 @@ import type { ExecutionRecord } from './executionRecord.js';
 import { createStatusListCache } from './statusList.js';
 import { isPlainObject } from './validateRecordList.js';
 import { isBodyCheck } from './bodyCheckRules.js';
-import { isConditionsRecord } from './conditionsRecord.js';
-import { isSpanId, isStartedAtMs, isTraceId } from './traceContext.js';
+import { isConditionsRecord } from './conditionsRules.js';
+import { isSpanId, isStartedAtMs, isTraceId } from './traceContextRules.js';
 import { MAX_FAILURE_EXCERPT_BYTES } from './failureExcerpt.js';
 
 /**

@@ -1,4 +1,4 @@
-import { isParameterSegment, keyNamesLabel } from '../config/endpointKeys.js';
+import { isParameterSegment, keyNamesLabel } from '../config/endpointKeyMatch.js';
 import type { StatusSet } from '../records/statusList.js';
 
 /**

@@ -1,4 +1,5 @@
-import { MAX_CONDITION_POSITION, type ConditionsRecord } from '../records/conditionsRecord.js';
+import type { ConditionsRecord } from '../records/conditionsRecord.js';
+import { MAX_CONDITION_POSITION } from '../records/conditionsRules.js';
 import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /**

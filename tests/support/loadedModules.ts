@@ -21,23 +21,28 @@ export interface ModuleListing {
    * `intl:<what> at <place>` line for each place that formatted a number by locale.
    */
   read(): Promise<Map<number, string[]>>;
+  /** The modules each worker thread loaded (a thread's `--import` registers its own hook), one list per thread. */
+  readWorkerThreads(): Promise<string[][]>;
 }
 
 const HOOK = `import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-let folder;
-export function initialize(data) { folder = data; }
+let file;
+export function initialize(data) { file = data; }
 export async function load(url, context, next) {
-  if (url.startsWith('file:')) appendFileSync(folder + '/' + process.pid + '.txt', fileURLToPath(url) + '\\n');
+  if (url.startsWith('file:')) appendFileSync(file, fileURLToPath(url) + '\\n');
   return next(url, context);
 }
 `;
 
+// A worker thread's list is <pid>.thread<id>.txt, beside its process's <pid>.txt.
 const REGISTER = (hook: string, folder: string) => `import { register, createRequire } from 'node:module';
 import { appendFileSync } from 'node:fs';
-register(${JSON.stringify(hook)}, { data: ${JSON.stringify(folder)} });
+import { isMainThread, threadId } from 'node:worker_threads';
+const file = ${JSON.stringify(folder)} + '/' + process.pid + (isMainThread ? '' : '.thread' + threadId) + '.txt';
+register(${JSON.stringify(hook)}, { data: file });
 const cache = createRequire(import.meta.url).cache;
-const note = (line) => appendFileSync(${JSON.stringify(folder)} + '/' + process.pid + '.txt', line + '\\n');
+const note = (line) => appendFileSync(file, line + '\\n');
 process.on('exit', () => note(Object.keys(cache).join('\\n')));
 const placeOf = () => (new Error().stack ?? '').split('\\n')[3]?.trim() ?? '';
 const noted = (what) => ({ construct: (target, given) => (note('intl:' + what + ' ' + placeOf()), Reflect.construct(target, given)) });
@@ -58,13 +63,20 @@ export async function createModuleListing(folder: string): Promise<ModuleListing
     nodeOptions: `--import ${pathToFileURL(register).href}`,
     async read() {
       const byProcess = new Map<number, string[]>();
-      for (const name of await readdir(lists)) {
-        const paths = (await readFile(join(lists, name), 'utf8')).split('\n').filter((line) => /^(\/|intl:)/.test(line));
-        byProcess.set(Number(name.replace(/\.txt$/, '')), [...new Set(paths)]);
-      }
+      for (const name of await readdir(lists))
+        if (/^\d+\.txt$/.test(name)) byProcess.set(Number(name.replace(/\.txt$/, '')), await readList(join(lists, name)));
       return byProcess;
     },
+    async readWorkerThreads() {
+      const names = (await readdir(lists)).filter((name) => /\.thread\d+\.txt$/.test(name));
+      return Promise.all(names.map((name) => readList(join(lists, name))));
+    },
   };
+}
+
+async function readList(file: string): Promise<string[]> {
+  const paths = (await readFile(file, 'utf8')).split('\n').filter((line) => /^(\/|intl:)/.test(line));
+  return [...new Set(paths)];
 }
 
 /** The packages (`ajv`, `@opentelemetry/sdk-metrics`) whose files are among `paths`: the last node_modules folder of each path. */
