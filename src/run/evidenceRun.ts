@@ -232,7 +232,9 @@ export function createEvidenceRun(settings: EvidenceSettings, { judgement = {}, 
             }),
       };
       // The intake keeps no trace id of a record then; a part may bring some (a report merged): left out too.
-      const summary = keepTraces ? intake.accumulator.result() : withoutTraceIds(intake.accumulator.result());
+      // Each endpoint's samples are let go once described: a run is finished once.
+      const described = intake.accumulator.result({ letGoOfSamples: true });
+      const summary = keepTraces ? described : withoutTraceIds(described);
       // A Playwright run says which failing endpoints only ever failed in attempts that a retry made good.
       const flaky = facts.tests === undefined ? undefined : summary.endpoints.filter(isFlaky).map(({ endpoint }) => endpoint);
       const report = buildReport(summary, flaky === undefined ? context : { ...context, flakyEndpoints: flaky });

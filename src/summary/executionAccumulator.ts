@@ -290,6 +290,12 @@ export class EndpointTally {
     return buffer;
   }
 
+  /** Lets go of every sample, the counts kept: once its statistics are taken for the last time (see ExecutionAccumulator.result). */
+  letGoOfSamples(): void {
+    for (const buffer of this.outcomeTimes) buffer.clear();
+    this.waits.clear();
+  }
+
   /** Every response time as sorted runs (see SampleBuffer.runs), by status code or error code in the order they came. */
   runs(): Float64Array[] {
     return this.outcomeTimes.flatMap((buffer) => buffer.runs());
@@ -316,6 +322,8 @@ export class ExecutionAccumulator {
   private readonly expectedByEndpoint: ReadonlyMap<string, StatusSet> | undefined;
   private readonly expectedOfTemplate: ((endpoint: string) => StatusSet | undefined) | undefined;
   private readonly tallies = new Map<string, EndpointTally>();
+  // Whether result() let go of the samples (see its letGoOfSamples).
+  private samplesLetGo = false;
   private slowest: SlowExecution[] = [];
   private reportedSources: Record<ExecutionSource, ReportedTotals> | undefined;
   /** The traced calls kept for the otlp export's spans, when the run keeps them (see {@link sampleSpans}). */
@@ -687,9 +695,24 @@ export class ExecutionAccumulator {
     return [...new Set(arrays.map((array) => array.buffer as ArrayBuffer))];
   }
 
-  /** The statistics of everything added and merged so far. */
-  result(): ExecutionStatistics {
+  /**
+   * The statistics of everything added and merged so far. `letGoOfSamples`:
+   * each endpoint's samples are let go once it is described (the run's own
+   * statistics taken first), so that a run of 50,000 endpoints does not hold
+   * all its samples beside their statistics and report (about 40 MB); the
+   * accumulator then gives no statistics again. What an evidence run's
+   * `finish` asks; kept for runs with a browser's calls or reports taken in,
+   * whose split by source reads every endpoint's samples at the end.
+   */
+  result({ letGoOfSamples = false }: { readonly letGoOfSamples?: boolean } = {}): ExecutionStatistics {
+    if (this.samplesLetGo) throw new Error('the samples were let go when the statistics were taken: they can be taken once');
     const labels = [...this.tallies.keys()].sort(compareCodeUnits);
+    const letGo =
+      letGoOfSamples &&
+      this.reportedSources === undefined &&
+      !this.anyTally((tally) => tally.reported !== undefined || tally.browser !== undefined);
+    this.samplesLetGo = letGo;
+    const runWide = letGo ? this.runWideStatistics() : undefined;
     const endpoints: EndpointStatistics[] = [];
     const allRuns: Float64Array[] = [];
     const allSum = new ExactSum();
@@ -713,8 +736,10 @@ export class ExecutionAccumulator {
       const runs = byOutcome.flatMap(({ runs }) => runs);
       const sum = new ExactSum();
       for (const outcome of byOutcome) sum.merge(outcome.sum);
-      allRuns.push(...runs);
-      allSum.merge(sum);
+      if (!letGo) {
+        allRuns.push(...runs);
+        allSum.merge(sum);
+      }
       executionCount += tally.executionCount;
       failedExecutionCount += tally.failedExecutionCount;
       expectedErrorCount += tally.expectedErrorCount;
@@ -760,10 +785,11 @@ export class ExecutionAccumulator {
         failedExecutionCount: tally.failedExecutionCount,
         noResponseCount: tally.noResponseCount,
         slowExecutionCount: tally.slowExecutionCount,
-        runs,
+        runs: letGo ? [] : runs,
         browser: tally.browser,
         reported,
       });
+      if (letGo) tally.letGoOfSamples();
     }
     const split = splitBySource(wholes, this.reportedSources);
     return {
@@ -777,12 +803,30 @@ export class ExecutionAccumulator {
       expectedErrorCount,
       serverErrorCount,
       statusCodes: statusCodeObject(statusCodes),
-      responseTimeMs: !anyReported ? describeRuns(allRuns, allSum) : describeReported(endpoints, allSum),
+      responseTimeMs: runWide ?? (!anyReported ? describeRuns(allRuns, allSum) : describeReported(endpoints, allSum)),
       endpoints:
         split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
       slowestExecutions: [...this.slowest],
       ...(split === undefined ? {} : { sources: split.sources }),
     };
+  }
+
+  // The statistics of every endpoint's times together, read before any endpoint's samples are let go.
+  private runWideStatistics(): LatencyStatistics {
+    const runs: Float64Array[] = [];
+    const sum = new ExactSum();
+    for (const tally of this.tallies.values()) {
+      for (const buffer of tally.outcomeTimes) {
+        runs.push(...buffer.runs());
+        sum.merge(buffer.exactSum());
+      }
+    }
+    return describeRuns(runs, sum);
+  }
+
+  private anyTally(test: (tally: EndpointTally) => boolean): boolean {
+    for (const tally of this.tallies.values()) if (test(tally)) return true;
+    return false;
   }
 
   /**
