@@ -403,3 +403,25 @@ test.describe('selection over many runs', () => {
     expect(fromRuns).toStrictEqual(joined);
   });
 });
+
+test.describe('letting go of the samples', () => {
+  test('statistics taken letting go of each endpoint’s samples are the statistics taken keeping them, for any records', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 60 }), (records) => {
+        expect(accumulate(records).result({ letGoOfSamples: true })).toEqual(accumulate(records).result());
+      }),
+      propertyParameters(),
+    );
+  });
+
+  test('statistics are taken once when the samples are let go: a second time throws, where keeping them they are taken again alike', () => {
+    const records = [{ statusCode: 200, endpoint: 'GET /a', responseTimeMs: 5 }];
+    const kept = accumulate(records);
+    const letGo = accumulate(records);
+
+    letGo.result({ letGoOfSamples: true });
+
+    expect(kept.result()).toEqual(kept.result());
+    expect(() => letGo.result()).toThrow('the samples were let go when the statistics were taken: they can be taken once');
+  });
+});
