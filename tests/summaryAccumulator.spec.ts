@@ -4,6 +4,7 @@ import type { CanonicalExecutionRecord } from '../src/index.js';
 import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';
 import { describeRuns, describeSorted, ExactSum, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
 import { statusSet } from '../src/records/statusList.js';
+import { EndpointEvidence, type FailedExecution } from '../src/summary/endpointEvidence.js';
 import { propertyParameters } from './support/properties.js';
 import { buildReport } from '../src/report/qualityReport.js';
 import { reportPart } from '../src/run/mergeReports.js';
@@ -213,6 +214,33 @@ test.describe('percentiles against a naive reference', () => {
     );
     expect(summary.responseTimeMs.mean).toBe(1.667);
   });
+});
+
+test('a failed call is admitted (EndpointEvidence.admits, asked before its record is made) exactly when adding it keeps it', () => {
+  const call = fc.record({
+    statusCode: fc.constantFrom(404, 500, 503, undefined),
+    file: fc.constantFrom('a.ndjson', 'b.ndjson'),
+    line: fc.integer({ min: 1, max: 40 }),
+  });
+  fc.assert(
+    fc.property(fc.array(call, { maxLength: 40 }), (calls) => {
+      const evidence = new EndpointEvidence();
+      calls.forEach(({ statusCode, file, line }, index) => {
+        const location = { kind: 'line', file, line } as const;
+        const execution: FailedExecution = {
+          method: 'GET',
+          path: '/a',
+          ...(statusCode === undefined ? { errorCode: 'ETIMEDOUT' } : { statusCode }),
+          responseTimeMs: index,
+          location,
+        };
+        const admitted = evidence.admits({ ...(statusCode === undefined ? {} : { statusCode }), location });
+        evidence.add(true, statusCode === undefined || statusCode >= 500, undefined, () => execution);
+        expect(admitted).toBe(evidence.result().failedExecutions?.includes(execution) === true);
+      });
+    }),
+    propertyParameters(500),
+  );
 });
 
 test.describe('per endpoint', () => {
