@@ -58,6 +58,33 @@ test.describe('the merge law', () => {
     );
   });
 
+  test(`a part sealed on its thread (each chunk of 1,024 samples sorted where it is, one sum and histogram for them all) and \
+taken in place, part after part, equals summarising their concatenation`, () => {
+    // Two endpoints and two statuses over 3,000 to 6,000 records a part: a status's samples fill more than one chunk.
+    const many = fc.record({
+      statusCode: fc.constantFrom(200, 503),
+      endpoint: fc.constantFrom('GET /a', 'GET /b'),
+      responseTimeMs: time,
+      timingMs: fc.record({ wait: time }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(many, { minLength: 3_000, maxLength: 6_000, size: 'max' }), { minLength: 1, maxLength: 3 }),
+        (parts) => {
+          const taken = new ExecutionAccumulator(750);
+          for (const part of parts) {
+            const sealed = accumulate(part);
+            sealed.seal();
+            taken.mergeTaking(sealed);
+          }
+          expect(taken.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
+        },
+      ),
+      // A failure is printed as found: shrinking thousands of records takes minutes.
+      { ...propertyParameters(30), endOnFailure: true },
+    );
+  });
+
   test('every statistic but the order of tied slowest executions is the same whatever the order of the records', () => {
     fc.assert(
       fc.property(fc.array(record, { maxLength: 60 }), (records) => {

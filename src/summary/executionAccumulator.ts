@@ -619,7 +619,7 @@ export class ExecutionAccumulator {
    */
   seal(): void {
     for (const tally of this.tallies.values()) {
-      for (const buffer of tally.outcomeTimes) buffer.seal(flatHistogramOf);
+      for (const buffer of tally.outcomeTimes) buffer.seal((runs) => flatHistogramOf(...runs));
       tally.waits.seal();
     }
   }
@@ -977,9 +977,9 @@ function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   return counts.result();
 }
 
-function flatHistogramOf(sorted: Float64Array): FlatHistogram {
+function flatHistogramOf(...sorted: readonly Float64Array[]): FlatHistogram {
   const counts = new HistogramCounts();
-  counts.addSorted(sorted);
+  for (const run of sorted) counts.addSorted(run);
   return counts.toFlat();
 }
 
