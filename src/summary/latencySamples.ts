@@ -128,16 +128,26 @@ export class SampleBuffer {
    */
   seal(histogramOf?: (sorted: readonly Float64Array[]) => FlatHistogram): void {
     if (this.ownLength() === 0) return;
-    const own = [...this.filled, this.current.subarray(0, this.used)].filter((chunk) => chunk.length > 0);
+    const own = [...this.filled, this.current.subarray(0, this.used)];
     const sum = new ExactSum();
     for (const chunk of own) sum.addAll(chunk.sort());
     const histogram = histogramOf?.(own);
     this.clearOwn();
-    const sealed = own.map((samples, index): AdoptedSamples => {
-      if (index === 0) return { samples, sorted: true, sum: sum.toPartials(), histogram };
-      return { samples, sorted: true, sum: NO_PARTIALS, histogram: histogram === undefined ? undefined : NO_HISTOGRAM };
-    });
-    this.adopted = [...sealed, ...this.adopted];
+    this.adoptRuns(own, true, sum.toPartials(), histogram);
+  }
+
+  /**
+   * Takes arrays as part of this buffer, as {@link adopt} takes one: `sum`
+   * and `histogram`, when given, are of them all. The first array carries
+   * them; the others an empty sum and an empty histogram.
+   */
+  adoptRuns(runs: readonly Float64Array[], sorted: boolean, sum?: readonly number[], histogram?: FlatHistogram): void {
+    runs
+      .filter((run) => run.length > 0)
+      .forEach((samples, index) => {
+        if (index === 0) this.adopt(samples, sorted, sum, histogram);
+        else this.adopt(samples, sorted, sum === undefined ? undefined : NO_PARTIALS, histogram === undefined ? undefined : NO_HISTOGRAM);
+      });
   }
 
   private clearOwn(): void {
@@ -189,20 +199,20 @@ export class SampleBuffer {
     this.summarised = NO_SUMMARISED;
   }
 
-  /** Copies every sample, unsorted, into `target` from `at`: how many. */
-  copyTo(target: Float64Array, at: number): number {
-    let end = at;
-    for (const chunk of this.filled) {
-      target.set(chunk, end);
-      end += chunk.length;
-    }
-    target.set(this.current.subarray(0, this.used), end);
-    end += this.used;
-    for (const { samples } of this.adopted) {
-      target.set(samples, end);
-      end += samples.length;
-    }
-    return end - at;
+  /**
+   * Every sample as arrays, unsorted: the own chunks (the last a view of
+   * what it holds) and the adopted arrays, none empty. `take`: the arrays
+   * themselves, and the buffer lets them go (empty afterwards): what a thread
+   * hands on moves to the other thread as it is, never held twice, as a copy
+   * would hold it until the chunks are collected. Otherwise copies.
+   */
+  arrays(take: boolean): Float64Array[] {
+    const arrays = [...this.filled, this.current.subarray(0, this.used), ...this.adopted.map(({ samples }) => samples)].filter(
+      (array) => array.length > 0,
+    );
+    if (!take) return arrays.map((array) => array.slice());
+    this.clear();
+    return arrays;
   }
 
   /** Every sample as one array (joined if need be), unsorted: what to hand to another thread. */
