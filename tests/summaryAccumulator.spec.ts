@@ -243,6 +243,20 @@ test.describe('percentiles against a naive reference', () => {
   });
 });
 
+test(`samples moved to another thread (their slabs transferred, detached here) leave this thread counting on: the next \
+samples go into a new slab`, () => {
+  const records = (count: number, endpoint: string) =>
+    Array.from({ length: count }, (_, index): CanonicalExecutionRecord => ({ statusCode: 200, endpoint, responseTimeMs: index % 977 }));
+  const moved = accumulate(records(3_000, 'GET /a')).toData({ sorted: true, last: true });
+  const received = structuredClone(moved, { transfer: ExecutionAccumulator.transferables(moved) });
+  expect(moved.samples.every((run) => run.length === 0)).toBe(true);
+  const after = records(3_000, 'GET /b');
+  const merged = new ExecutionAccumulator(750);
+  merged.merge(received);
+  for (const item of after) merged.add(item);
+  expect(merged.result()).toStrictEqual(summariseExecutions([...records(3_000, 'GET /a'), ...after], 750));
+});
+
 test('a failed call is admitted (EndpointEvidence.admits, asked before its record is made) exactly when adding it keeps it', () => {
   const call = fc.record({
     statusCode: fc.constantFrom(404, 500, 503, undefined),

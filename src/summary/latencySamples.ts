@@ -43,9 +43,10 @@ export function nearestRank(percentile: number, count: number): number {
  * doubles from 4 up to 1 Ki samples (8 KiB), copied as it grows, then chunks
  * of 1 Ki that are never copied; at most one is partly empty, so an endpoint
  * wastes at most 8 KiB however many samples it has, and one of a few calls
- * holds one small array and no list of chunks. The chunks are joined once,
- * into one sorted run, when the statistics are taken or the samples leave
- * for another thread. Arrays merged in from elsewhere (a
+ * holds one small array and no list of chunks (full chunks are cut from
+ * slabs, see slabChunk). A thread that hands its samples on sorts each
+ * chunk where it is (see seal and arrays); otherwise the chunks are joined
+ * once, into one sorted run, when the statistics are taken. Arrays merged in from elsewhere (a
  * worker thread's) are adopted as they are, not copied: the statistics are
  * taken over sorted runs without ever joining them. The lists start as one
  * shared empty list each (frozen), replaced by a list of its own on first
@@ -79,12 +80,13 @@ export class SampleBuffer {
     this.ownSorted = false;
     if (this.used === this.current.length) {
       if (this.current.length < MAX_CHUNK) {
-        const grown = new Float64Array(Math.max(FIRST_CHUNK, this.current.length * 2));
+        const length = Math.max(FIRST_CHUNK, this.current.length * 2);
+        const grown = length === MAX_CHUNK ? slabChunk() : new Float64Array(length);
         grown.set(this.current);
         this.current = grown;
       } else {
         this.filled = withItem(this.filled, this.current);
-        this.current = new Float64Array(MAX_CHUNK);
+        this.current = slabChunk();
         this.used = 0;
       }
     }
@@ -311,6 +313,30 @@ const MAX_CHUNK = 1024;
 
 /** The first chunk of a buffer's own samples: small, as most endpoints of a run with many see a few calls per status. */
 const FIRST_CHUNK = 4;
+
+/**
+ * Full-size chunks are cut from slabs of 8 MiB (1,024 chunks), one slab in
+ * use per thread, not allocated one by one: the C library gives an
+ * allocation this large pages of its own and gives them back when the slab
+ * is collected, whereas 8 KiB chunks come from its heap, which keeps their
+ * pages once they are freed (on 5M NDJSON records, 40 MB held while the
+ * report was written, long after the samples were let go). A slab's pages
+ * count only once written to. A worker thread's slabs move to the main
+ * thread with its samples (see SampleBuffer.arrays): a slab moved away is
+ * empty (detached), and the next chunk comes from a new one.
+ */
+const SLAB_CHUNKS = 1024;
+let slab = new Float64Array(0);
+let slabUsed = 0;
+
+function slabChunk(): Float64Array {
+  if (slabUsed + MAX_CHUNK > slab.length) {
+    slab = new Float64Array(SLAB_CHUNKS * MAX_CHUNK);
+    slabUsed = 0;
+  }
+  slabUsed += MAX_CHUNK;
+  return slab.subarray(slabUsed - MAX_CHUNK, slabUsed);
+}
 
 /** The storage of a buffer with none of its own: shared, as nothing is ever written to an empty array. */
 const NO_SAMPLES = new Float64Array(0);
