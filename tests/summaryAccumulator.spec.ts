@@ -4,6 +4,7 @@ import type { CanonicalExecutionRecord } from '../src/index.js';
 import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';
 import { describeRuns, describeSorted, ExactSum, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
 import { statusSet } from '../src/records/statusList.js';
+import { EndpointEvidence, type FailedExecution } from '../src/summary/endpointEvidence.js';
 import { propertyParameters } from './support/properties.js';
 import { buildReport } from '../src/report/qualityReport.js';
 import { reportPart } from '../src/run/mergeReports.js';
@@ -54,6 +55,33 @@ test.describe('the merge law', () => {
         expect(fromData.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
       }),
       propertyParameters(200),
+    );
+  });
+
+  test(`a part sealed on its thread (each chunk of 1,024 samples sorted where it is, one sum and histogram for them all) and \
+taken in place, part after part, equals summarising their concatenation`, () => {
+    // Two endpoints and two statuses over 3,000 to 6,000 records a part: a status's samples fill more than one chunk.
+    const many = fc.record({
+      statusCode: fc.constantFrom(200, 503),
+      endpoint: fc.constantFrom('GET /a', 'GET /b'),
+      responseTimeMs: time,
+      timingMs: fc.record({ wait: time }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(many, { minLength: 3_000, maxLength: 6_000, size: 'max' }), { minLength: 1, maxLength: 3 }),
+        (parts) => {
+          const taken = new ExecutionAccumulator(750);
+          for (const part of parts) {
+            const sealed = accumulate(part);
+            sealed.seal();
+            taken.mergeTaking(sealed);
+          }
+          expect(taken.result()).toStrictEqual(summariseExecutions(parts.flat(), 750));
+        },
+      ),
+      // A failure is printed as found: shrinking thousands of records takes minutes.
+      { ...propertyParameters(30), endOnFailure: true },
     );
   });
 
@@ -213,6 +241,47 @@ test.describe('percentiles against a naive reference', () => {
     );
     expect(summary.responseTimeMs.mean).toBe(1.667);
   });
+});
+
+test(`samples moved to another thread (their slabs transferred, detached here) leave this thread counting on: the next \
+samples go into a new slab`, () => {
+  const records = (count: number, endpoint: string) =>
+    Array.from({ length: count }, (_, index): CanonicalExecutionRecord => ({ statusCode: 200, endpoint, responseTimeMs: index % 977 }));
+  const moved = accumulate(records(3_000, 'GET /a')).toData({ sorted: true, last: true });
+  const received = structuredClone(moved, { transfer: ExecutionAccumulator.transferables(moved) });
+  expect(moved.samples.every((run) => run.length === 0)).toBe(true);
+  const after = records(3_000, 'GET /b');
+  const merged = new ExecutionAccumulator(750);
+  merged.merge(received);
+  for (const item of after) merged.add(item);
+  expect(merged.result()).toStrictEqual(summariseExecutions([...records(3_000, 'GET /a'), ...after], 750));
+});
+
+test('a failed call is admitted (EndpointEvidence.admits, asked before its record is made) exactly when adding it keeps it', () => {
+  const call = fc.record({
+    statusCode: fc.constantFrom(404, 500, 503, undefined),
+    file: fc.constantFrom('a.ndjson', 'b.ndjson'),
+    line: fc.integer({ min: 1, max: 40 }),
+  });
+  fc.assert(
+    fc.property(fc.array(call, { maxLength: 40 }), (calls) => {
+      const evidence = new EndpointEvidence();
+      calls.forEach(({ statusCode, file, line }, index) => {
+        const location = { kind: 'line', file, line } as const;
+        const execution: FailedExecution = {
+          method: 'GET',
+          path: '/a',
+          ...(statusCode === undefined ? { errorCode: 'ETIMEDOUT' } : { statusCode }),
+          responseTimeMs: index,
+          location,
+        };
+        const admitted = evidence.admits({ ...(statusCode === undefined ? {} : { statusCode }), location });
+        evidence.add(true, statusCode === undefined || statusCode >= 500, undefined, () => execution);
+        expect(admitted).toBe(evidence.result().failedExecutions?.includes(execution) === true);
+      });
+    }),
+    propertyParameters(500),
+  );
 });
 
 test.describe('per endpoint', () => {

@@ -73,6 +73,9 @@ export interface FailedExecution {
   readonly source?: 'browser';
 }
 
+/** What orders failed calls (see compareFailedPlaces): whether the server failed, and where the call is. */
+export type FailedPlace = Pick<FailedExecution, 'statusCode' | 'test' | 'attempt' | 'location'>;
+
 /** One test's calls of an endpoint. */
 export interface TestCalls extends TestIdentity {
   readonly calls: number;
@@ -155,8 +158,12 @@ export class EndpointEvidence {
     }
   }
 
-  // Whether an execution is among the first FAILED_EXECUTION_LIMIT by place so far.
-  private admits(execution: FailedExecution): boolean {
+  /**
+   * Whether a failed call at this place would be kept now: what a reader of
+   * millions of records asks before it makes the call's record, as most
+   * failed calls of a large input are not kept.
+   */
+  admits(execution: FailedPlace): boolean {
     const { failed } = this;
     return failed.length < FAILED_EXECUTION_LIMIT || compareFailedPlaces(execution, failed[failed.length - 1]!) < 0;
   }
@@ -260,7 +267,7 @@ export class EndpointEvidence {
  * files by file name, then their position in the file (a list index, a
  * line, a HAR entry). Independent of the order records arrive in.
  */
-export function compareFailedPlaces(a: FailedExecution, b: FailedExecution): number {
+export function compareFailedPlaces(a: FailedPlace, b: FailedPlace): number {
   const server = Number(isServerError(b)) - Number(isServerError(a));
   if (server !== 0) return server;
   const placeA = placeOf(a);
@@ -280,7 +287,7 @@ export function isServerError({ statusCode }: { readonly statusCode?: number | u
   return statusCode === undefined || statusCode >= 500;
 }
 
-function placeOf({ test, attempt, location }: FailedExecution): readonly (string | number)[] {
+function placeOf({ test, attempt, location }: FailedPlace): readonly (string | number)[] {
   if (test !== undefined) return [0, test.file, test.line, test.column, test.title, attempt ?? 0];
   if (location === undefined) return [2];
   switch (location.kind) {

@@ -137,8 +137,15 @@ export interface ExecutionData {
   readonly outcomes: readonly (number | string)[];
   /** How many samples each outcome has in `samples`, then, after an endpoint's outcomes, how many waits (time to first byte). */
   readonly sampleCounts: Float64Array;
-  /** Every outcome's response times, then the endpoint's waits, endpoint by endpoint. */
-  readonly samples: Float64Array;
+  /** How many arrays of `samples` hold them, for each entry of `sampleCounts`. */
+  readonly runCounts: Uint32Array;
+  /**
+   * Every outcome's response times, then the endpoint's waits, endpoint by
+   * endpoint, as the arrays the thread kept them in (chunks of 1,024): moved
+   * to the thread that merges them, not copied into one array (see
+   * SampleBuffer.arrays).
+   */
+  readonly samples: readonly Float64Array[];
   /** Whether each outcome's samples (and the waits) are in ascending order. */
   readonly sorted: boolean;
   /**
@@ -517,29 +524,30 @@ export class ExecutionAccumulator {
   /** Adds what another accumulator counted; its records come after this one's. The threshold and rules must be the same. */
   merge(other: ExecutionAccumulator | ExecutionData): void {
     const data = other instanceof ExecutionAccumulator ? other.toData() : other;
-    const { labels, counts, outcomes, sampleCounts, samples, sorted, sums } = data;
+    const { labels, counts, outcomes, sampleCounts, runCounts, samples, sorted, sums } = data;
     let outcomeAt = 0;
     let entryAt = 0;
-    let sampleAt = 0;
+    let runAt = 0;
     let sumAt = 0;
     let binAt = 0;
     // The samples of one entry of `sampleCounts`, adopted (a view, not a copy) with their sum's partials and histogram when sent.
     const adoptNext = (buffer: SampleBuffer): void => {
       const count = sampleCounts[entryAt]!;
+      const runCount = runCounts[entryAt]!;
       const sumCount = sums?.sumCounts[entryAt] ?? 0;
       const binCount = sums?.binCounts[entryAt] ?? 0;
       if (count > 0) {
         const histogram =
           sums === undefined ? undefined : { zeroCount: sums.zeroCounts[entryAt]!, bins: sums.bins.subarray(binAt, binAt + 2 * binCount) };
-        buffer.adopt(
-          samples.subarray(sampleAt, sampleAt + count),
+        buffer.adoptRuns(
+          samples.slice(runAt, runAt + runCount),
           sorted,
           sums === undefined ? undefined : Array.from(sums.partials.subarray(sumAt, sumAt + sumCount)),
           histogram,
         );
       }
       entryAt++;
-      sampleAt += count;
+      runAt += runCount;
       sumAt += sumCount;
       binAt += 2 * binCount;
     };
@@ -627,7 +635,7 @@ export class ExecutionAccumulator {
    */
   seal(): void {
     for (const tally of this.tallies.values()) {
-      for (const buffer of tally.outcomeTimes) buffer.seal(flatHistogramOf);
+      for (const buffer of tally.outcomeTimes) buffer.seal((runs) => flatHistogramOf(...runs));
       tally.waits.seal();
     }
   }
@@ -686,7 +694,8 @@ export class ExecutionAccumulator {
     const arrays = [
       data.counts,
       data.sampleCounts,
-      data.samples,
+      data.runCounts,
+      ...data.samples,
       ...(data.sums === undefined
         ? []
         : [data.sums.partials, data.sums.sumCounts, data.sums.zeroCounts, data.sums.binCounts, data.sums.bins]),
@@ -925,31 +934,33 @@ function packTallies(
     }
   });
   const sampleCounts = new Float64Array(buffers.length);
-  const samples = new Float64Array(buffers.reduce((total, buffer) => total + buffer.length, 0));
+  const runCounts = new Uint32Array(buffers.length);
+  const samples: Float64Array[] = [];
   const partials: number[] = [];
   const sumCounts = new Uint8Array(sorted ? buffers.length : 0);
   const zeroCounts = new Float64Array(sorted ? buffers.length : 0);
   const binCounts = new Uint32Array(sorted ? buffers.length : 0);
   const bins: Float64Array[] = [];
-  let at = 0;
   buffers.forEach((buffer, index) => {
-    const count = buffer.copyTo(samples, at);
-    if (last) buffer.clear();
+    const runs = buffer.arrays(last);
+    const count = runs.reduce((total, run) => total + run.length, 0);
     sampleCounts[index] = count;
+    runCounts[index] = runs.length;
+    for (const run of runs) samples.push(run);
     if (sorted && count > 0) {
-      const own = samples.subarray(at, at + count).sort();
-      const sumPartials = ExactSum.of(own).toPartials();
+      const sum = new ExactSum();
+      for (const run of runs) sum.addAll(run.sort());
+      const sumPartials = sum.toPartials();
       sumCounts[index] = sumPartials.length;
       partials.push(...sumPartials);
-      const flat = flatHistogramOf(own);
+      const flat = flatHistogramOf(...runs);
       zeroCounts[index] = flat.zeroCount;
       binCounts[index] = flat.bins.length / 2;
       bins.push(flat.bins);
     }
-    at += count;
   });
   const sums = sorted ? { partials: Float64Array.from(partials), sumCounts, zeroCounts, binCounts, bins: concatenated(bins) } : undefined;
-  return { labels, counts, outcomes, sampleCounts, samples, sorted, ...(sums === undefined ? {} : { sums }), details };
+  return { labels, counts, outcomes, sampleCounts, runCounts, samples, sorted, ...(sums === undefined ? {} : { sums }), details };
 }
 
 /** The fastest and the slowest of sorted runs and of bounds a report gave. */
@@ -1026,9 +1037,9 @@ function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   return counts.result();
 }
 
-function flatHistogramOf(sorted: Float64Array): FlatHistogram {
+function flatHistogramOf(...sorted: readonly Float64Array[]): FlatHistogram {
   const counts = new HistogramCounts();
-  counts.addSorted(sorted);
+  for (const run of sorted) counts.addSorted(run);
   return counts.toFlat();
 }
 

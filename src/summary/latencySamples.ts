@@ -43,9 +43,10 @@ export function nearestRank(percentile: number, count: number): number {
  * doubles from 4 up to 1 Ki samples (8 KiB), copied as it grows, then chunks
  * of 1 Ki that are never copied; at most one is partly empty, so an endpoint
  * wastes at most 8 KiB however many samples it has, and one of a few calls
- * holds one small array and no list of chunks. The chunks are joined once,
- * into one sorted run, when the statistics are taken or the samples leave
- * for another thread. Arrays merged in from elsewhere (a
+ * holds one small array and no list of chunks (full chunks are cut from
+ * slabs, see slabChunk). A thread that hands its samples on sorts each
+ * chunk where it is (see seal and arrays); otherwise the chunks are joined
+ * once, into one sorted run, when the statistics are taken. Arrays merged in from elsewhere (a
  * worker thread's) are adopted as they are, not copied: the statistics are
  * taken over sorted runs without ever joining them. The lists start as one
  * shared empty list each (frozen), replaced by a list of its own on first
@@ -79,12 +80,13 @@ export class SampleBuffer {
     this.ownSorted = false;
     if (this.used === this.current.length) {
       if (this.current.length < MAX_CHUNK) {
-        const grown = new Float64Array(Math.max(FIRST_CHUNK, this.current.length * 2));
+        const length = Math.max(FIRST_CHUNK, this.current.length * 2);
+        const grown = length === MAX_CHUNK ? slabChunk() : new Float64Array(length);
         grown.set(this.current);
         this.current = grown;
       } else {
         this.filled = withItem(this.filled, this.current);
-        this.current = new Float64Array(MAX_CHUNK);
+        this.current = slabChunk();
         this.used = 0;
       }
     }
@@ -116,16 +118,38 @@ export class SampleBuffer {
   }
 
   /**
-   * Sorts this buffer's own samples into one run and works out their exact
-   * sum and, when `histogramOf` is given, their histogram, keeping them with
-   * the run: what a thread does before it hands its samples on, so that the
-   * one that merges them neither sorts nor sums them again.
+   * Sorts this buffer's own samples and works out their exact sum and, when
+   * `histogramOf` is given, their histogram, keeping them with the samples:
+   * what a thread does before it hands its samples on, so that the one that
+   * merges them neither sorts nor sums them again. Each chunk is sorted
+   * where it is, a run of its own, not joined into one array: a join would
+   * hold every sample twice until the chunks are collected (20 MB of 5M
+   * records' on the thread that reads half of them). The chunks sealed
+   * together carry one sum and one histogram, on the first; the others
+   * carry an empty sum and an empty histogram.
    */
-  seal(histogramOf?: (sorted: Float64Array) => FlatHistogram): void {
+  seal(histogramOf?: (sorted: readonly Float64Array[]) => FlatHistogram): void {
     if (this.ownLength() === 0) return;
-    const own = this.joinOwn().sort();
+    const own = [...this.filled, this.current.subarray(0, this.used)];
+    const sum = new ExactSum();
+    for (const chunk of own) sum.addAll(chunk.sort());
+    const histogram = histogramOf?.(own);
     this.clearOwn();
-    this.adopted = [{ samples: own, sorted: true, sum: ExactSum.of(own).toPartials(), histogram: histogramOf?.(own) }, ...this.adopted];
+    this.adoptRuns(own, true, sum.toPartials(), histogram);
+  }
+
+  /**
+   * Takes arrays as part of this buffer, as {@link adopt} takes one: `sum`
+   * and `histogram`, when given, are of them all. The first array carries
+   * them; the others an empty sum and an empty histogram.
+   */
+  adoptRuns(runs: readonly Float64Array[], sorted: boolean, sum?: readonly number[], histogram?: FlatHistogram): void {
+    runs
+      .filter((run) => run.length > 0)
+      .forEach((samples, index) => {
+        if (index === 0) this.adopt(samples, sorted, sum, histogram);
+        else this.adopt(samples, sorted, sum === undefined ? undefined : NO_PARTIALS, histogram === undefined ? undefined : NO_HISTOGRAM);
+      });
   }
 
   private clearOwn(): void {
@@ -177,20 +201,20 @@ export class SampleBuffer {
     this.summarised = NO_SUMMARISED;
   }
 
-  /** Copies every sample, unsorted, into `target` from `at`: how many. */
-  copyTo(target: Float64Array, at: number): number {
-    let end = at;
-    for (const chunk of this.filled) {
-      target.set(chunk, end);
-      end += chunk.length;
-    }
-    target.set(this.current.subarray(0, this.used), end);
-    end += this.used;
-    for (const { samples } of this.adopted) {
-      target.set(samples, end);
-      end += samples.length;
-    }
-    return end - at;
+  /**
+   * Every sample as arrays, unsorted: the own chunks (the last a view of
+   * what it holds) and the adopted arrays, none empty. `take`: the arrays
+   * themselves, and the buffer lets them go (empty afterwards): what a thread
+   * hands on moves to the other thread as it is, never held twice, as a copy
+   * would hold it until the chunks are collected. Otherwise copies.
+   */
+  arrays(take: boolean): Float64Array[] {
+    const arrays = [...this.filled, this.current.subarray(0, this.used), ...this.adopted.map(({ samples }) => samples)].filter(
+      (array) => array.length > 0,
+    );
+    if (!take) return arrays.map((array) => array.slice());
+    this.clear();
+    return arrays;
   }
 
   /** Every sample as one array (joined if need be), unsorted: what to hand to another thread. */
@@ -274,6 +298,9 @@ interface AdoptedSamples {
 const NO_CHUNKS = Object.freeze([]) as unknown as Float64Array[];
 const NO_ADOPTED = Object.freeze([]) as unknown as AdoptedSamples[];
 const NO_SUMMARISED = Object.freeze([]) as unknown as SummarisedTimes[];
+// The sum and the histogram of a sealed chunk after the first (see SampleBuffer.seal): the first's count its samples.
+const NO_PARTIALS: readonly number[] = Object.freeze([]);
+const NO_HISTOGRAM: FlatHistogram = Object.freeze({ zeroCount: 0, bins: new Float64Array(0) });
 
 /**
  * `list` with `item` at its end: a short list (or the shared empty one) made
@@ -290,6 +317,30 @@ const MAX_CHUNK = 1024;
 
 /** The first chunk of a buffer's own samples: small, as most endpoints of a run with many see a few calls per status. */
 const FIRST_CHUNK = 4;
+
+/**
+ * Full-size chunks are cut from slabs of 8 MiB (1,024 chunks), one slab in
+ * use per thread, not allocated one by one: the C library gives an
+ * allocation this large pages of its own and gives them back when the slab
+ * is collected, whereas 8 KiB chunks come from its heap, which keeps their
+ * pages once they are freed (on 5M NDJSON records, 40 MB held while the
+ * report was written, long after the samples were let go). A slab's pages
+ * count only once written to. A worker thread's slabs move to the main
+ * thread with its samples (see SampleBuffer.arrays): a slab moved away is
+ * empty (detached), and the next chunk comes from a new one.
+ */
+const SLAB_CHUNKS = 1024;
+let slab = new Float64Array(0);
+let slabUsed = 0;
+
+function slabChunk(): Float64Array {
+  if (slabUsed + MAX_CHUNK > slab.length) {
+    slab = new Float64Array(SLAB_CHUNKS * MAX_CHUNK);
+    slabUsed = 0;
+  }
+  slabUsed += MAX_CHUNK;
+  return slab.subarray(slabUsed - MAX_CHUNK, slabUsed);
+}
 
 /** The storage of a buffer with none of its own: shared, as nothing is ever written to an empty array. */
 const NO_SAMPLES = new Float64Array(0);
