@@ -7,6 +7,7 @@ import {
   histogramCount,
   histogramOfRuns,
   histogramPercentile,
+  mergedHistogram,
 } from '../src/summary/latencyHistogram.js';
 import { propertyParameters } from './support/properties.js';
 import { expect, test } from './support/test.js';
@@ -72,4 +73,45 @@ test('buckets are stored sparsely, ascending, each holding at least one time; ze
 
 test('an empty histogram has no percentile', () => {
   expect(histogramPercentile({ relativeAccuracy: 0.01, zeroCount: 0, bins: [] }, 95)).toBeNull();
+});
+
+test('histograms added together share the pairs of buckets only one of them holds, and add up the counts of a bucket both hold', () => {
+  const a = {
+    relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY,
+    zeroCount: 1,
+    bins: [
+      [3, 2],
+      [7, 1],
+    ] as [number, number][],
+  };
+  const b = {
+    relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY,
+    zeroCount: 0,
+    bins: [
+      [5, 4],
+      [7, 2],
+    ] as [number, number][],
+  };
+
+  const added = mergedHistogram([a, b]);
+
+  expect(added).toEqual({
+    relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY,
+    zeroCount: 1,
+    bins: [
+      [3, 2],
+      [5, 4],
+      [7, 3],
+    ],
+  });
+  expect(added.bins[0]).toBe(a.bins[0]);
+  expect(added.bins[1]).toBe(b.bins[0]);
+  expect(a.bins).toEqual([
+    [3, 2],
+    [7, 1],
+  ]);
+  expect(b.bins).toEqual([
+    [5, 4],
+    [7, 2],
+  ]);
 });
