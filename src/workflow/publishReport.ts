@@ -21,7 +21,7 @@ import type { RunIdentity } from '../report/historySchemas.js';
 import { fitJobSummary } from './jobSummary.js';
 import { judgementReads } from './judgement.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { formatReportPieces } from '../report/renderers/json.js';
+import { formatReport, formatReportPieces } from '../report/renderers/json.js';
 
 /** The file GitHub Actions names in every step for the job summary (`GITHUB_STEP_SUMMARY`), when an environment names one. */
 export function stepSummaryPathOf(env: EnvironmentRecord): string | undefined {
@@ -338,8 +338,13 @@ export async function publishReport(
   ]);
   let markdown: string | undefined;
   const files = paths.map(({ format, path, role }) => {
-    // The JSON an endpoint at a time as it is written: never held as text (80 MB at 50,000 endpoints).
-    if (format === 'json') return { path, role, content: formatReportPieces(report) };
+    // The JSON an endpoint at a time as it is written: never held as text (80 MB at 50,000 endpoints). A file system
+    // that takes no pieces is given the text, within the longest string V8 makes.
+    if (format === 'json') {
+      const content =
+        fileSystem.createFileFromPieces === undefined ? withinStringLimit(() => formatReport(report)) : formatReportPieces(report);
+      return { path, role, content };
+    }
     if (format === 'markdown') {
       const { MARKDOWN_BYTE_LIMIT, renderMarkdown } = markdownRenderer!;
       // The file is whole; the job summary is the same Markdown, cut to its limit when it is longer (see MARKDOWN_BYTE_LIMIT).
