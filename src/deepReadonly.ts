@@ -8,3 +8,6 @@ export type DeepReadonly<Value> = Value extends readonly (infer Item)[]
   : Value extends object
     ? { readonly [Key in keyof Value]: DeepReadonly<Value[Key]> }
     : Value;
+
+/** A type's own keys writable: an object being made key by key (so that objects given the same keys share a hidden class). */
+export type Mutable<Value> = { -readonly [Key in keyof Value]: Value[Key] };

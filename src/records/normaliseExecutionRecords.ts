@@ -2,6 +2,7 @@ import type { CanonicalExecutionRecord, ExecutionRecord } from './executionRecor
 
 export type { CanonicalExecutionRecord } from './executionRecord.js';
 import { ENDPOINT_LABEL_PATTERN } from './recordCheck.js';
+import type { Mutable } from '../deepReadonly.js';
 
 /**
  * Canonical form of a valid endpoint label: trimmed, the method upper-cased,
@@ -63,7 +64,7 @@ export function* normaliseExecutionRecords(records: Iterable<ExecutionRecord>): 
 function normaliseExecutionRecord(record: ExecutionRecord, normalise: (label: string) => string): CanonicalExecutionRecord {
   const endpoint = normalise(record.endpoint);
   const { statusCode, errorCode, responseTimeMs, id, timingMs } = record;
-  const canonical: { -readonly [Key in keyof CanonicalExecutionRecord]: CanonicalExecutionRecord[Key] } =
+  const canonical: Mutable<CanonicalExecutionRecord> =
     statusCode === undefined ? { errorCode: errorCode!, endpoint, responseTimeMs } : { statusCode, endpoint, responseTimeMs };
   if (id !== undefined) canonical.id = id;
   if (timingMs !== undefined) canonical.timingMs = timingMs;

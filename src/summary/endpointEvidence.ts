@@ -1,5 +1,6 @@
 import { describeLocation, type RecordLocation } from '../issues/location.js';
 import { compareCodeUnits } from '../compareCodeUnits.js';
+import type { Mutable } from '../deepReadonly.js';
 
 /**
  * What leads a reader from an endpoint to the calls behind it: the tests
@@ -210,7 +211,7 @@ export class EndpointEvidence {
   }
 
   result(): EndpointEvidenceResult {
-    const result: { -readonly [Key in keyof EndpointEvidenceResult]: EndpointEvidenceResult[Key] } = {};
+    const result: Mutable<EndpointEvidenceResult> = {};
     this.addResultTo(result);
     return result;
   }
@@ -220,7 +221,7 @@ export class EndpointEvidence {
    * objects given the same keys this way share one hidden class, where a
    * spread of conditional parts gives each a class of its own.
    */
-  addResultTo(target: { -readonly [Key in keyof EndpointEvidenceResult]: EndpointEvidenceResult[Key] }): void {
+  addResultTo(target: Mutable<EndpointEvidenceResult>): void {
     const tests = [...(this.testMap?.values() ?? [])]
       .map(({ identity, calls, failedCalls, serverErrorCalls }) => ({ ...identity, ...callCounts(calls, failedCalls, serverErrorCalls) }))
       .sort(

@@ -39,6 +39,7 @@ import {
   type SourceCounts,
   type SourceStatistics,
 } from './sourceShare.js';
+import type { Mutable } from '../deepReadonly.js';
 
 /** How many of the slowest executions the summary keeps. */
 const SLOWEST_EXECUTION_COUNT = 5;
@@ -62,9 +63,6 @@ export interface SlowExecution {
   /** Only for a call a web application made in a browser test: `browser`. */
   readonly source?: 'browser';
 }
-
-// An object being made key by key.
-type Mutable<T> = { -readonly [Key in keyof T]: T[Key] };
 
 /** The statistics of one endpoint, and the evidence that leads to its calls. */
 export interface EndpointStatistics extends EndpointEvidenceResult {
