@@ -1,7 +1,6 @@
-import { writeFileTo } from '../io/textPieces.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import { EXPORT_SETTING_KEYS, type SettingKey } from '../config/settings.js';
-import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
+import { environmentSettings, flagSettings } from '../config/settingsSources.js';
 import { ConfigurationError, ReportFormatError } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
 import { compareReports } from '../evaluation/compareReports.js';
@@ -9,13 +8,11 @@ import { contradictionInVerdict, needsHistory } from '../evaluation/evaluateBudg
 import { systemClock } from '../helpers/clock.js';
 import { parseInputJson } from '../input/parseInputJson.js';
 import { firstIssueWhere, formatIssuePath } from '../issues/issuePath.js';
-import { displayPath } from '../io/displayPath.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { REPORT_SCHEMA_VERSION, qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { endpointOfFile } from '../report/reportFile.js';
 import { reportDisagreement } from '../report/reportConsistency.js';
-import { renderTerminal } from '../report/renderers/terminal.js';
 import { escapeControlCharacters, quotePath, quoteText } from '../renderValue.js';
 import { parseBudgets } from '../workflow/judgement.js';
 import { openRun } from '../workflow/openRun.js';
@@ -23,6 +20,7 @@ import { parseCommandLine } from './commandLine.js';
 import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { settingFlagOptions, settingsBut, settingVariables } from './commandSettings.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
+import { printPublished } from './printPublished.js';
 import type { CommandContext } from './summariseCommand.js';
 
 /**
@@ -96,13 +94,7 @@ export async function compareCommand(context: CommandContext): Promise<number> {
     contract: judgement.contract,
   });
   const { report, files, warnings } = await publish(compared);
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet))
-    // The JSON report's own bytes, read back from the file written: the text is never held whole.
-    await writeFileTo(context.stdout, context.fileSystem, files[0]!);
-  else if (!quiet) {
-    const shown = files.map((file) => displayPath(file, process.cwd()));
-    context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
-  }
+  await printPublished(context, { report, files }, { json: flags.json === true, quiet });
   for (const warning of warnings) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }

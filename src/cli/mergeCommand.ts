@@ -1,10 +1,8 @@
-import { writeFileTo } from '../io/textPieces.js';
 import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { type SettingKey } from '../config/settings.js';
-import { environmentSettings, flagSettings, presentValue, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
-import { displayPath } from '../io/displayPath.js';
+import { environmentSettings, flagSettings, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { fileIdentity } from '../io/writeReportAtomically.js';
 import type { FileSystem } from '../io/fileSystem.js';
@@ -12,7 +10,6 @@ import { parseReport } from '../evaluation/baseline.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { ReportFormatError } from '../errors.js';
 import { firstIssueWhere } from '../issues/issuePath.js';
-import { renderTerminal } from '../report/renderers/terminal.js';
 import { escapeControlCharacters, quotePath } from '../renderValue.js';
 import { checkMergeable, reportPart, runFactsOf, type ReportToMerge } from '../run/mergeReports.js';
 import { systemClock } from '../helpers/clock.js';
@@ -22,6 +19,7 @@ import { optionHelpLine, settingHelpLines } from './settingsHelp.js';
 import { settingFlagOptions, settingsBut } from './commandSettings.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 import { createCommandProgress } from './progressLine.js';
+import { printPublished } from './printPublished.js';
 import type { CommandContext } from './summariseCommand.js';
 
 /**
@@ -86,13 +84,7 @@ export async function mergeCommand(context: CommandContext): Promise<number> {
   const { run, publish } = await openRun(runSettings, host, { reads });
   for (const { report } of reports) run.absorb(reportPart(report));
   const { report, files, warnings } = await publish(run.finish(runFactsOf(reports.map(({ report }) => report))));
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet))
-    // The JSON report's own bytes, read back from the file written: the text is never held whole.
-    await writeFileTo(context.stdout, context.fileSystem, files[0]!);
-  else if (!quiet) {
-    const shown = files.map((file) => displayPath(file, process.cwd()));
-    context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
-  }
+  await printPublished(context, { report, files }, { json: flags.json === true, quiet });
   for (const warning of [...copies, ...warnings])
     context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);

@@ -1,4 +1,3 @@
-import { writeFileTo } from '../io/textPieces.js';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
 import { SETTING_FLAG_OPTIONS, SETTING_KEYS } from '../config/settings.js';
@@ -13,14 +12,13 @@ import {
 } from '../config/settingsSources.js';
 import type { FileSystem } from '../io/fileSystem.js';
 import { INPUT_FORMATS, type InputFormat } from '../readers/recordBatch.js';
-import { displayPath } from '../io/displayPath.js';
-import { renderTerminal } from '../report/renderers/terminal.js';
 import { escapeControlCharacters, groupDigits } from '../renderValue.js';
 import type { SummariseRanges } from '../workflow/readInputs.js';
 import { runQualityWorkflow } from '../workflow/runQualityWorkflow.js';
 import { parseCommandLine } from './commandLine.js';
 import type { Clock } from '../helpers/clock.js';
 import { createCommandProgress } from './progressLine.js';
+import { printPublished } from './printPublished.js';
 import { budgetExitCode, EXIT_CODES, UsageError } from './exitCodes.js';
 
 /** What a subcommand is given: its arguments and the process around it, as parameters. */
@@ -97,14 +95,7 @@ export async function summariseCommand(context: CommandContext): Promise<number>
     },
   ).finally(() => progress?.finish());
 
-  // A terminal gets the short summary; a pipe, a file or a CI log gets the report itself, as --json asks everywhere.
-  if (flags.json === true || (context.stdout.isTTY !== true && !quiet))
-    // The JSON report's own bytes, read back from the file written: the text is never held whole.
-    await writeFileTo(context.stdout, context.fileSystem, files[0]!);
-  else if (!quiet) {
-    const shown = files.map((file) => displayPath(file, process.cwd()));
-    context.stdout.write(renderTerminal(report, { files: shown, color: presentValue(context.env['NO_COLOR']) === undefined }));
-  }
+  await printPublished(context, { report, files }, { json: flags.json === true, quiet });
   for (const warning of warnings) context.stderr.write(`${context.programName}: warning: ${escapeControlCharacters(warning)}\n`);
   return budgetExitCode(report, context.programName, context.stderr);
 }
