@@ -1,6 +1,6 @@
-import { availableParallelism } from 'node:os';
 import { open, stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { PARALLEL_MINIMUM_BYTES, parallelThreads, startSummariseWorker, SUMMARISE_WORKER_URL, type EarlyWorkers } from './earlyWorkers.js';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
 import { initialClaims, MAX_PIECES, readPieces, type PieceRange, type PieceTable } from './rangeClaims.js';
 import type { SummariseRanges } from '../workflow/readInputs.js';
@@ -15,6 +15,8 @@ export interface ParallelOptions {
   readonly workerUrl?: URL;
   /** About how many bytes a piece of an input holds (see rangeClaims.ts): the grain the threads share the input by. Default 2 MiB. */
   readonly pieceBytes?: number;
+  /** Workers the program started before it loaded (earlyWorkers.ts): the first input read in ranges takes them, and the rest are then ended. */
+  readonly early?: EarlyWorkers;
 }
 
 const WINDOW_BYTES = 1024 * 1024;
@@ -31,12 +33,22 @@ const CUT_WINDOW_BYTES = 64 * 1024;
  * halves of what another has left.
  */
 export function createParallelRanges({
-  minimumBytes = 16 * 1024 * 1024,
-  threads = Math.min(8, availableParallelism()),
-  workerUrl = new URL('./summariseWorker.js', import.meta.url),
+  minimumBytes = PARALLEL_MINIMUM_BYTES,
+  threads = parallelThreads(),
+  workerUrl = SUMMARISE_WORKER_URL,
   pieceBytes = 2 * 1024 * 1024,
+  early,
 }: ParallelOptions = {}): SummariseRanges {
   return async (path, format, rules, progress) => {
+    try {
+      return await summariseInRanges(path, format, rules, progress);
+    } finally {
+      // Only the first input meets them waiting; one read in one piece does not need them.
+      early?.release();
+    }
+  };
+
+  async function summariseInRanges(...[path, format, rules, progress]: Parameters<SummariseRanges>): ReturnType<SummariseRanges> {
     if (threads < 2) return undefined;
     // Looked at before it is opened: opening a FIFO would take the writer's
     // one stream from the read that follows, which would then wait forever.
@@ -78,9 +90,12 @@ export function createParallelRanges({
     const ranges: PieceRange[] = [];
     const onRange = (range: PieceRange) => ranges.push(range);
     // The workers are started first; this thread reads its region meanwhile, rather than wait idle: one thread fewer to start and to hold.
-    const workers = regions
-      .slice(1)
-      .map((_, index) => runWorker(workerUrl, { table, region: index + 1, tellProgress: tell !== undefined }, onRange, tell));
+    const workers = regions.slice(1).map((_, index) => {
+      const workerData: WorkerData = { table, region: index + 1, tellProgress: tell !== undefined };
+      const worker = early?.take();
+      worker?.postMessage(workerData);
+      return runWorker(worker ?? startSummariseWorker(workerUrl, workerData), workerData, onRange, tell);
+    });
     // A worker that fails while this thread reads is answered once this thread is done (not an unhandled rejection meanwhile).
     const finished = Promise.all(workers);
     finished.catch(() => undefined);
@@ -89,7 +104,7 @@ export function createParallelRanges({
     const failed = ranges.find(({ result }) => !result.ok);
     if (failed !== undefined) return [failed.result];
     return ranges.sort((a, b) => a.piece - b.piece).map(({ result }) => result);
-  };
+  }
 }
 
 /** What a worker thread is given (summariseWorker.ts): the input's pieces, its own region of them, and whether to tell its progress. */
@@ -106,16 +121,12 @@ export type WorkerMessage =
   | { readonly finished: true };
 
 function runWorker(
-  workerUrl: URL,
+  worker: Worker,
   workerData: WorkerData,
   onRange: (range: PieceRange) => void,
   progress: ((piece: number, records: number, bytes: number) => void) | undefined,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    // A small young generation: a range's records die young, so frequent cheap
-    // collections keep each thread's heap small at no measurable cost in time
-    // (npm run bench: 8 MB took the 5M inputs under 200 MB peak).
-    const worker = new Worker(workerUrl, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     worker.on('message', (message: WorkerMessage) => {
       if ('finished' in message) resolve();
       else if ('range' in message) onRange(message.range);

@@ -1,6 +1,7 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import { EXIT_CODES } from './exitCodes.js';
 import { summariseCommand, type CommandContext } from './summariseCommand.js';
+import { isSubcommandName, type SubcommandName } from './subcommandNames.js';
 
 type Subcommand = (context: CommandContext) => Promise<number>;
 
@@ -9,7 +10,7 @@ type Subcommand = (context: CommandContext) => Promise<number>;
  * asked for: a run of the default command never loads the comment's, the drafted tests', the contract diff's
  * or the history page's code (docs/architecture.md, "What a run loads").
  */
-const SUBCOMMANDS: Readonly<Record<string, () => Promise<Subcommand>>> = {
+const SUBCOMMANDS: Readonly<Record<SubcommandName, () => Promise<Subcommand>>> = {
   check: async () => (await import('./checkCommand.js')).checkCommand,
   merge: async () => (await import('./mergeCommand.js')).mergeCommand,
   compare: async () => (await import('./compareCommand.js')).compareCommand,
@@ -31,7 +32,7 @@ export async function runCommand(context: CommandContext): Promise<number> {
     return EXIT_CODES.success;
   }
   // Own names only: an input file named `constructor` or `toString` is an input, not a property of every object.
-  const subcommand = first !== undefined && Object.hasOwn(SUBCOMMANDS, first) ? SUBCOMMANDS[first] : undefined;
+  const subcommand = isSubcommandName(first) ? SUBCOMMANDS[first] : undefined;
   if (subcommand !== undefined) return (await subcommand())({ ...context, args: rest });
   return summariseCommand(context);
 }
