@@ -15,6 +15,7 @@ import {
   childEnvironment,
   createTemporaryFolder,
   pathExists,
+  programPath,
   repositoryRoot,
   runProgram,
   type ProgramOutcome,
@@ -35,7 +36,7 @@ const blocks = documents.flatMap(codeBlocksOf);
 const kinds = ['command', 'workflow', 'typescript', 'settings', 'budgets', 'input', 'output', 'illustrative', 'not-run'];
 const where = (block: CodeBlock): string => `${block.document}:${block.line}`;
 const ofKind = (kind: string): CodeBlock[] => blocks.filter((block) => block.check?.kind === kind);
-const command = join(repositoryRoot, '.build', 'src', 'cli', 'main.js');
+const command = programPath('src/cli/main.js');
 const bundledFixture = join(repositoryRoot, 'fixtures', 'quality-executions.json');
 
 test('every code block says how it is checked, with a known kind, and a block that is not checked says why', () => {

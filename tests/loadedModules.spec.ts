@@ -36,6 +36,8 @@ async function modulesOfCommand(flags: readonly string[]): Promise<string[]> {
     args: ['one-record.json', '--output', 'out/quality-summary.json', ...flags],
     cwd: folder,
     env: { NODE_OPTIONS: listing.nodeOptions },
+    // The modules by their source path: the ES build's, which the bundle holds as they are.
+    bundled: false,
   });
   expect(outcome.stderr).toBe('');
   const lists = [...(await listing.read()).values()];
@@ -90,6 +92,7 @@ test('the worker threads reading a large input are the ones started before the p
     args: ['large.ndjson', '--output', 'out/quality-summary.json'],
     cwd: folder,
     env: { NODE_OPTIONS: listing.nodeOptions },
+    bundled: false,
   });
   expect(outcome.stderr).toBe('');
 

@@ -8,14 +8,7 @@ import { rejectionOf } from './support/failures.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
 import { mountTmpfsOrSkip } from './support/tmpfs.js';
 import { readReport } from './support/reports.js';
-import {
-  childEnvironment,
-  createTemporaryFolder,
-  pathExists,
-  repositoryRoot,
-  runProgram,
-  type ProgramOutcome,
-} from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, programPath, runProgram, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // Where a report may be written, and how: the defects a hostile probe found
@@ -212,7 +205,7 @@ test.describe('an output path that is the file behind a standard stream is refus
     const input = stdinFile === undefined ? undefined : await open(join(folder, stdinFile), 'r');
     const output = stdoutFile === undefined ? undefined : await open(join(folder, stdoutFile), 'a');
     try {
-      const child = spawn(process.execPath, [join(repositoryRoot, '.build/src/cli/main.js'), ...args], {
+      const child = spawn(process.execPath, [programPath('src/cli/main.js'), ...args], {
         cwd: folder,
         env: childEnvironment(),
         stdio: [input?.fd ?? 'ignore', output?.fd ?? 'ignore', 'pipe'],

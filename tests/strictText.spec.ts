@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';
-import { childEnvironment, createTemporaryFolder, pathExists, repositoryRoot, type ProgramOutcome } from './support/runProgram.js';
+import { childEnvironment, createTemporaryFolder, pathExists, programPath, type ProgramOutcome } from './support/runProgram.js';
 import { expect, test } from './support/test.js';
 
 // Bytes that are not UTF-8 are refused wherever they come from, as an
@@ -13,7 +13,7 @@ const input = JSON.stringify({ executions: [{ statusCode: 200, endpoint: 'GET /o
 
 /** Runs the compiled command through sh, so that a variable or an argument can hold raw bytes (`$(printf '\351')`), which Node cannot pass on. */
 function commandInShell(folder: string, line: string): Promise<ProgramOutcome> {
-  const program = join(repositoryRoot, '.build/src/cli/main.js');
+  const program = programPath('src/cli/main.js');
   return new Promise((done) => {
     execFile(
       'sh',

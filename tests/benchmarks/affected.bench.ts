@@ -28,7 +28,7 @@ const CALLS_PER_TEST = 4;
 const RUNS = 100;
 const ROUNDS = 7;
 const CHANGED = Array.from({ length: 10 }, (_, at) => at * 20);
-const command = join(repositoryRoot, '.build/src/cli/main.js');
+const command = join(repositoryRoot, '.build/bin/quality-evidence.js');
 const folder = mkdtempSync(join(tmpdir(), 'quality-evidence-affected-bench-'));
 
 const label = (operation: number) => `GET /service-${operation}/items/{id}`;

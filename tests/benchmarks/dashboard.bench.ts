@@ -18,7 +18,7 @@ import { seededHistory } from '../support/seededHistory.js';
 const RUNS = 500;
 const ENDPOINTS = 200;
 const ROUNDS = 5;
-const command = join(repositoryRoot, '.build/src/cli/main.js');
+const command = join(repositoryRoot, '.build/bin/quality-evidence.js');
 const folder = mkdtempSync(join(tmpdir(), 'quality-evidence-dashboard-bench-'));
 const historyPath = join(folder, 'history.jsonl');
 const pagePath = join(folder, 'dashboard.html');

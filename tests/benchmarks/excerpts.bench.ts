@@ -13,7 +13,7 @@ import { repositoryRoot } from '../support/runProgram.js';
 
 const CALLS = 100;
 const ROUNDS = 3;
-const command = process.env['QE_BENCH_COMMAND'] ?? join(repositoryRoot, '.build/src/cli/main.js');
+const command = process.env['QE_BENCH_COMMAND'] ?? join(repositoryRoot, '.build/bin/quality-evidence.js');
 const folder = mkdtempSync(join(tmpdir(), 'quality-evidence-excerpts-bench-'));
 
 function body(call: number): string {

@@ -18,7 +18,7 @@ import { repositoryRoot } from '../support/runProgram.js';
 const ENDPOINTS = 200;
 const CALLS = 50;
 const ROUNDS = 7;
-const command = join(repositoryRoot, '.build/src/cli/main.js');
+const command = join(repositoryRoot, '.build/bin/quality-evidence.js');
 const folder = mkdtempSync(join(tmpdir(), 'quality-evidence-history-bench-'));
 
 function records(seed: number): string {

@@ -19,7 +19,8 @@ import { once } from 'node:events';
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const largeRounds = Number(process.env['BENCH_LARGE_ROUNDS'] ?? 3);
 const only = process.env['BENCH_ONLY']?.split(',');
-const runner = resolve(import.meta.dirname, '../../scripts/startEnvironment.js');
+// The bundle npm run start:environment runs (scripts/build.mjs, PROGRAMS).
+const runner = resolve(import.meta.dirname, '../../bin/startEnvironment.js');
 const startedAt = new Date();
 const loadAtStart = loadavg();
 

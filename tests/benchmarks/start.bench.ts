@@ -28,7 +28,7 @@ const only = process.env['BENCH_ONLY']?.split(',');
 const startedAt = new Date();
 const loadAtStart = loadavg();
 const contract = join(repositoryRoot, 'fixtures/openapi/openapi-3.0-petstore-expanded.yaml');
-const command = join(repositoryRoot, '.build/src/cli/main.js');
+const command = join(repositoryRoot, '.build/bin/quality-evidence.js');
 const otherCommand = process.env['QE_BENCH_COMMAND'];
 
 // Prints the child's peak resident memory on exit, as npm run bench measures every Node command.

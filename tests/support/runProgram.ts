@@ -38,6 +38,23 @@ export function childEnvironment(env: Readonly<Record<string, string>> = {}): Re
   return { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), ...cache, ...env };
 }
 
+/**
+ * The programs a user starts are bundles in .build/bin (scripts/build.mjs,
+ * PROGRAMS): a spec that names the command or start:environment by its
+ * compiled path runs its bundle, what `npx quality-evidence` and `npm run
+ * start:environment` run. `bundled: false` runs the ES build's module
+ * itself (tests/loadedModules.spec.ts lists the modules a run loads by path).
+ */
+const BUNDLES: Readonly<Record<string, string>> = {
+  'src/cli/main.js': 'bin/quality-evidence.js',
+  'scripts/startEnvironment.js': 'bin/startEnvironment.js',
+};
+
+/** The file a spec's program runs (see {@link BUNDLES}). */
+export function programPath(program: string, { bundled = true }: { bundled?: boolean } = {}): string {
+  return join(repositoryRoot, '.build', (bundled && Object.hasOwn(BUNDLES, program) ? BUNDLES[program] : undefined) ?? program);
+}
+
 export interface ProgramOutcome {
   readonly exitCode: number;
   readonly stdout: string;
@@ -56,9 +73,10 @@ export function runProgram(
     args = [],
     cwd = repositoryRoot,
     timeoutMs = 0,
-  }: { env?: Record<string, string>; args?: string[]; cwd?: string; timeoutMs?: number } = {},
+    bundled = true,
+  }: { env?: Record<string, string>; args?: string[]; cwd?: string; timeoutMs?: number; bundled?: boolean } = {},
 ): Promise<ProgramOutcome> {
-  const script = join(repositoryRoot, '.build', program);
+  const script = programPath(program, { bundled });
   return new Promise((done) => {
     // A program still running after timeoutMs (0: no limit) is killed and reported with exit code -1.
     execFile(
@@ -132,7 +150,7 @@ export function runWatched(
   { args = [], cwd = repositoryRoot, timeoutMs = 120_000 }: { args?: string[]; cwd?: string; timeoutMs?: number } = {},
 ): Promise<WatchedOutcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(repositoryRoot, '.build', program), ...args], {
+    const child = spawn(process.execPath, [programPath(program), ...args], {
       cwd,
       env: childEnvironment(),
       timeout: timeoutMs,
