@@ -14,6 +14,53 @@ export function groupDigits(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
+/**
+ * A number as `new Intl.NumberFormat('en-US', { maximumFractionDigits })`
+ * writes it, by hand, so that no run loads ICU's locale data (about 15 ms
+ * the first time, docs/architecture.md, "What a run loads"): thousands
+ * separators, at most `maximumFractionDigits` decimals (Intl's default is
+ * 3) without trailing zeros, `-0`, `NaN`, `∞`. Like V8's Intl, it rounds the
+ * shortest decimal that reads back as the number (`String(value)`), half
+ * away from zero: 0.15 is `0.2` to one decimal, though the double below it
+ * is nearer 0.1. A property spec holds it equal to Intl on any double.
+ */
+export function formatDecimal(value: number, maximumFractionDigits = 3): string {
+  if (Number.isNaN(value)) return 'NaN';
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  if (!Number.isFinite(value)) return `${sign}∞`;
+  // The shortest decimal's digits, and how many of them stand before the point (negative: zeros after it first).
+  const written = String(Math.abs(value));
+  const exponentAt = written.indexOf('e');
+  const mantissa = exponentAt < 0 ? written : written.slice(0, exponentAt);
+  const pointAt = mantissa.indexOf('.');
+  let digits = pointAt < 0 ? mantissa : mantissa.slice(0, pointAt) + mantissa.slice(pointAt + 1);
+  let point = (pointAt < 0 ? mantissa.length : pointAt) + (exponentAt < 0 ? 0 : Number(written.slice(exponentAt + 1)));
+  const leadingZeros = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(leadingZeros);
+  point -= leadingZeros;
+  // Rounded half up at the last kept decimal: a carry may add a digit in front.
+  const kept = point + maximumFractionDigits;
+  if (kept < digits.length) {
+    const roundsUp = kept >= 0 && digits.charCodeAt(kept) >= 0x35;
+    digits = kept <= 0 ? '' : digits.slice(0, kept);
+    if (roundsUp && kept <= 0) {
+      // Every digit is past the last decimal: the number rounds up to that decimal's unit.
+      digits = '1';
+      point = 1 - maximumFractionDigits;
+    } else if (roundsUp) {
+      let at = digits.length - 1;
+      while (at >= 0 && digits[at] === '9') at--;
+      if (at < 0) {
+        digits = '1' + '0'.repeat(digits.length);
+        point++;
+      } else digits = digits.slice(0, at) + String(Number(digits[at]) + 1) + '0'.repeat(digits.length - at - 1);
+    }
+  }
+  const whole = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+  const fraction = (point < 0 ? '0'.repeat(-point) + digits : digits.slice(Math.max(point, 0))).replace(/0+$/, '');
+  return `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction === '' ? '' : `.${fraction}`}`;
+}
+
 /** Cuts `text` to at most `maxLength` characters, ending with "…" when cut. */
 export function shorten(text: string, maxLength: number): string {
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;

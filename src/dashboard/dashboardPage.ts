@@ -1,7 +1,7 @@
 import { PACKAGE_VERSION } from '../packageVersion.js';
 import { escapeControlCharacters } from '../renderValue.js';
 import { htmlPage } from '../report/renderers/html.js';
-import { countOf, formatChangePercent, formatCount, formatMs, shownText } from '../report/renderers/presentation.js';
+import { countOf, formatChangePercent, formatCount, formatMs, numberFormat, shownText } from '../report/renderers/presentation.js';
 import { attribute, label, text } from '../report/sections/htmlParts.js';
 import type { DashboardEndpoint, DashboardFlakiness, DashboardModel, DashboardRun, DashboardTest } from './dashboardModel.js';
 
@@ -422,7 +422,7 @@ function squeezed(series: readonly (number | null)[]): (number | null)[] {
   return points;
 }
 
-const PERCENT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const PERCENT = numberFormat({ maximumFractionDigits: 2 });
 
 function percentText(percent: number | null): string {
   return percent === null ? 'n/a' : `${PERCENT.format(percent)}%`;

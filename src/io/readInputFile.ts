@@ -3,7 +3,7 @@ import { constants } from 'node:buffer';
 import { InputLimitError, InputSyntaxError, InputUnreadableError, QualityEvidenceError } from '../errors.js';
 import { lineAndColumnInText } from '../input/lineBreaks.js';
 import { describeInvalidUtf8, firstInvalidUtf8 } from '../input/utf8.js';
-import { quotePath } from '../renderValue.js';
+import { groupDigits, quotePath } from '../renderValue.js';
 import { describeFileSystemFailure } from './describeFileSystemFailure.js';
 import { READ_CHUNK_BYTES, type FileSystem } from './fileSystem.js';
 
@@ -162,7 +162,5 @@ function completeUtf8Length(bytes: Buffer): number {
 function describeBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   if (Number.isInteger(mebibytes)) return `${mebibytes} MiB`;
-  return mebibytes < 1
-    ? `${bytes.toLocaleString('en-US')} bytes`
-    : `${bytes.toLocaleString('en-US')} bytes (about ${Math.round(mebibytes)} MiB)`;
+  return mebibytes < 1 ? `${groupDigits(bytes)} bytes` : `${groupDigits(bytes)} bytes (about ${Math.round(mebibytes)} MiB)`;
 }

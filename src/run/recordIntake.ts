@@ -14,6 +14,7 @@ import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { statusSet, unionOf, type StatusSet } from '../records/statusList.js';
 import { RecordValidation } from '../records/validateRecordList.js';
 import { ExecutionAccumulator, type EndpointTally } from '../summary/executionAccumulator.js';
+import { groupDigits } from '../renderValue.js';
 
 /** What the source of a record says about it besides its fields: for a test's records, the test, attempt and call (see CallSource). */
 export interface RecordOrigin extends CallSource {
@@ -107,7 +108,7 @@ function sampledCallOf(
 
 /** More distinct endpoints than {@link MAX_DISTINCT_ENDPOINTS}: at a record's location, or, for ranges merged, in all. */
 export function tooManyEndpoints(location?: RecordLocation): InputLimitError {
-  const limit = MAX_DISTINCT_ENDPOINTS.toLocaleString('en-US');
+  const limit = groupDigits(MAX_DISTINCT_ENDPOINTS);
   const where =
     location === undefined ? `the inputs hold more than ${limit}` : `${describeLocation(location)} brings the count past ${limit}`;
   return new InputLimitError(

@@ -54,10 +54,15 @@ export class HistogramCounts {
   zeroCount = 0;
   private readonly counts = new Map<number, number>();
 
-  /** Adds sorted times (ascending): each distinct time is mapped once. */
+  /**
+   * Adds sorted times (ascending): each distinct time is mapped once, and
+   * each bucket's times are counted together, one addition to the map a
+   * bucket rather than a time (a 12,500-time run fills some 600 buckets).
+   */
   addSorted(times: Float64Array): void {
     let previous = Number.NaN;
-    let bucket = 0;
+    let bucket = Number.NaN;
+    let pending = 0;
     for (let index = 0; index < times.length; index++) {
       const time = times[index]!;
       if (time <= 0) {
@@ -65,17 +70,27 @@ export class HistogramCounts {
         continue;
       }
       if (time !== previous) {
-        bucket = bucketOf(time);
         previous = time;
+        const next = bucketOf(time);
+        if (next !== bucket) {
+          if (pending > 0) this.add(bucket, pending);
+          bucket = next;
+          pending = 0;
+        }
       }
-      this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + 1);
+      pending++;
     }
+    if (pending > 0) this.add(bucket, pending);
+  }
+
+  private add(bucket: number, count: number): void {
+    this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + count);
   }
 
   /** Adds a histogram given as flat data (see FlatHistogram). */
   mergeFlat({ zeroCount, bins }: FlatHistogram): void {
     this.zeroCount += zeroCount;
-    for (let at = 0; at < bins.length; at += 2) this.counts.set(bins[at]!, (this.counts.get(bins[at]!) ?? 0) + bins[at + 1]!);
+    for (let at = 0; at < bins.length; at += 2) this.add(bins[at]!, bins[at + 1]!);
   }
 
   /** The counts as flat data: bins ascending. */
@@ -86,7 +101,7 @@ export class HistogramCounts {
   /** Adds another histogram's counts. */
   merge(histogram: LatencyHistogram): void {
     this.zeroCount += histogram.zeroCount;
-    for (const [bucket, count] of histogram.bins) this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + count);
+    for (const [bucket, count] of histogram.bins) this.add(bucket, count);
   }
 
   result(): LatencyHistogram {

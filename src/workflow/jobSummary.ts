@@ -1,4 +1,4 @@
-import { shorten } from '../renderValue.js';
+import { groupDigits, shorten } from '../renderValue.js';
 
 /**
  * The most GitHub takes into one step's job summary: 1 MiB. A larger
@@ -44,7 +44,7 @@ export function fitJobSummary(markdown: string, fullReportName: string, limitByt
   const parts: string[] = [];
   if (restOfCut.length > 0) {
     const rows = restOfCut.every((line) => line.startsWith('|'));
-    const what = `${restOfCut.length.toLocaleString('en-US')} more ${rows ? 'row' : 'line'}${restOfCut.length === 1 ? '' : 's'}`;
+    const what = `${groupDigits(restOfCut.length)} more ${rows ? 'row' : 'line'}${restOfCut.length === 1 ? '' : 's'}`;
     parts.push(cutTitle === undefined ? what : `${what} of “${cutTitle}”`);
   }
   const sections = left.filter((line) => line.startsWith('### ')).map((line) => `“${line.slice(4)}”`);

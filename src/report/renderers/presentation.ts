@@ -1,4 +1,4 @@
-import { escapeControlCharacters, shorten } from '../../renderValue.js';
+import { escapeControlCharacters, formatDecimal, shorten } from '../../renderValue.js';
 import { compareCodeUnits } from '../../compareCodeUnits.js';
 import { isServerError } from '../../summary/endpointEvidence.js';
 import { isIncompleteRun, serverErrorsOf, type QualityReport } from '../qualityReport.js';
@@ -16,13 +16,9 @@ import type { EndpointHistory, Trend } from '../historySchemas.js';
 type Endpoint = QualityReport['endpoints'][number];
 type Change = NonNullable<QualityReport['baseline']>['endpoints'][number];
 
-/**
- * An en-US number format made when it first formats a number: ICU's locale data loads only in a run that writes a number
- * for people, never in one that writes only the JSON report (docs/architecture.md, "What a run loads").
- */
-export function numberFormat(options?: Intl.NumberFormatOptions): { format(value: number): string } {
-  let made: Intl.NumberFormat | undefined;
-  return { format: (value) => (made ??= new Intl.NumberFormat('en-US', options)).format(value) };
+/** An en-US number format with at most `maximumFractionDigits` decimals (default 3), written by hand: no run loads ICU (see {@link formatDecimal}). */
+export function numberFormat(options?: { readonly maximumFractionDigits?: number }): { format(value: number): string } {
+  return { format: (value) => formatDecimal(value, options?.maximumFractionDigits) };
 }
 
 const COUNT = numberFormat();
