@@ -28,6 +28,8 @@ export function formatDecimal(value: number, maximumFractionDigits = 3): string 
   if (Number.isNaN(value)) return 'NaN';
   const sign = value < 0 || Object.is(value, -0) ? '-' : '';
   if (!Number.isFinite(value)) return `${sign}∞`;
+  // A count, the most written number: its digits are String's.
+  if (Number.isSafeInteger(value)) return `${sign}${groupDigits(Math.abs(value))}`;
   // The shortest decimal's digits, and how many of them stand before the point (negative: zeros after it first).
   const written = String(Math.abs(value));
   const exponentAt = written.indexOf('e');

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { describeSorted } from '../src/summary/latencySamples.js';
 import {
+  addedFlatHistograms,
+  flatHistogram,
   HISTOGRAM_RELATIVE_ACCURACY,
   HistogramCounts,
   histogramCount,
@@ -35,6 +37,16 @@ test('property: every percentile read from the histogram is within 1% of the exa
         if (truth === 0) assert.equal(read, 0);
         else assert.ok(Math.abs(read - truth) / truth <= BOUND, `p${percentile}: ${read} read, ${truth} exact`);
       }
+    }),
+    propertyParameters(2000),
+  );
+});
+
+test('property: the flat histograms threads send, added in order, are the histogram of all their times', () => {
+  fc.assert(
+    fc.property(fc.array(times, { minLength: 1, maxLength: 4 }), (parts) => {
+      const flats = parts.map((part) => flatHistogram(histogramOfRuns([Float64Array.from(part).sort()])));
+      assert.deepEqual(addedFlatHistograms(flats), histogramOfRuns([Float64Array.from(parts.flat()).sort()]));
     }),
     propertyParameters(2000),
   );

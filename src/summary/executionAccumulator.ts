@@ -19,7 +19,14 @@ import { BodyTally, type BodyConformance, type BodyTallyData } from './bodyTally
 import type { BodyCheck } from '../records/bodyCheck.js';
 import type { ConditionsRecord } from '../records/conditionsRecord.js';
 import { ConditionTally, type ConditionsMetEntry } from './conditionTally.js';
-import { describeHistogram, HistogramCounts, histogramOfRuns, mergedHistogram, type LatencyHistogram } from './latencyHistogram.js';
+import {
+  addedFlatHistograms,
+  describeHistogram,
+  HistogramCounts,
+  histogramOfRuns,
+  mergedHistogram,
+  type LatencyHistogram,
+} from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
 import { SpanSample, type SpanSampleData } from './spanSample.js';
 import type { TestEndpoint } from './failedTests.js';
@@ -1028,6 +1035,8 @@ function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   if (histograms.length === 0 && summarised.length === 0) return histogramOfRuns(runs);
   // Times only reports gave: their histograms added up as they are.
   if (histograms.length === 0 && runs.length === 0) return mergedHistogram(summarised);
+  // Only what threads counted (an input read in ranges): their bins merged in order.
+  if (summarised.length === 0 && runs.length === 0) return addedFlatHistograms(histograms);
   const counts = new HistogramCounts();
   for (const histogram of histograms) counts.mergeFlat(histogram);
   for (const histogram of summarised) counts.merge(histogram);
