@@ -18,7 +18,7 @@ import { formatFromExtension } from '../readers/detectFormat.js';
  * late) is ended unused: it cost a start on another core.
  */
 export interface EarlyWorkers {
-  /** A started worker waiting for its {@link WorkerData}, or undefined when none is left. */
+  /** A started worker waiting for its data (parallelRanges.ts's `WorkerData`) as a message, or undefined when none is left. */
   take(): Worker | undefined;
   /** Ends the workers not taken. */
   release(): void;
@@ -52,9 +52,10 @@ const NONE: EarlyWorkers = { take: () => undefined, release: () => undefined };
  * Starts the workers a large JSON or NDJSON input among `paths` will be read
  * with (one fewer than {@link parallelThreads}); none when no path names a
  * regular file of at least `minimumBytes` (default
- * {@link PARALLEL_MINIMUM_BYTES}) with a `.json`, `.ndjson` or `.jsonl` name. A path that cannot be looked at is no large
- * input (the run itself says why it cannot be read). While they wait, the
- * workers keep no process alive.
+ * {@link PARALLEL_MINIMUM_BYTES}) with a `.json`, `.ndjson` or `.jsonl`
+ * name. A path that cannot be looked at is no large input (the run itself
+ * says why it cannot be read). While they wait, the workers keep no process
+ * alive.
  */
 export function startEarlyWorkers(
   paths: readonly string[],
