@@ -191,6 +191,21 @@ test.describe('bad budgets files', () => {
     ['{ "maxFailedExecutions": -1 }', '  - maxFailedExecutions in "b.json": must be a whole number, 0 or more'],
     ['{ "maxFailureRate": 1.5 }', '  - maxFailureRate in "b.json": must be a rate from 0 to 1'],
     ['{ "maxFailures": 0 }', '  - maxFailures in "b.json": is not a budget'],
+    ['{ "maxFailedExecution": 0 }', '  - maxFailedExecution in "b.json": is not a budget; did you mean "maxFailedExecutions"?'],
+    ['{ "MINEXECUTIONS": 1 }', '  - MINEXECUTIONS in "b.json": is not a budget; did you mean "minExecutions"?'],
+    [
+      '{ "endpoints": { "GET /a": { "maxFailureRat": 0.1 } } }',
+      '  - endpoints["GET /a"].maxFailureRat in "b.json": is not a budget; did you mean "maxFailureRate"?',
+    ],
+    [
+      '{ "operations": { "getPet": { "maxSchemaViolation": 0 } } }',
+      '  - operations.getPet.maxSchemaViolation in "b.json": is not a budget; did you mean "maxSchemaViolations"?',
+    ],
+    // An operation's budget, not an endpoint's: no suggestion from the wrong list.
+    [
+      '{ "endpoints": { "GET /a": { "maxSchemaViolation": 0 } } }',
+      '  - endpoints["GET /a"].maxSchemaViolation in "b.json": is not a budget',
+    ],
     ['{ "responseTimeMs": { "p97": 10 } }', '  - responseTimeMs.p97 in "b.json": is not a budget'],
     ['{ "endpoints": { "orders": {} } }', '  - endpoints.orders in "b.json": must be an endpoint label of the form "<METHOD> <path>"'],
     [

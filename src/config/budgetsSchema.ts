@@ -157,6 +157,18 @@ export const budgetsSchema = z
   )
   .meta({ title: 'QualityEvidenceBudgets', description: 'Quality budgets: every key is optional; limits are inclusive' });
 
+/**
+ * The budgets a budgets file may name in the object at `path` (the file's
+ * top, an endpoint's, an operation's): what a key it does not know was
+ * probably meant to be is looked for among them. Empty elsewhere.
+ */
+export function budgetKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 0) return Object.keys(budgetsSchema.shape);
+  if (path.length === 2 && path[0] === 'endpoints') return Object.keys(endpointBudgetsSchema.shape);
+  if (path.length === 2 && path[0] === 'operations') return Object.keys(operationBudgetsSchema.shape);
+  return [];
+}
+
 export type Budgets = z.infer<typeof budgetsSchema>;
 
 /** The budgets of one endpoint. */

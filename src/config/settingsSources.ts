@@ -4,6 +4,7 @@ import { parseInputJson } from '../input/parseInputJson.js';
 import { formatIssuePath } from '../issues/issuePath.js';
 import { describeType } from '../renderValue.js';
 import { OPTION_KEYS, SETTING_KEYS, SETTINGS, SETTINGS_FILE_NAME, type SettingDefinition, type SettingKey } from './settings.js';
+import { nearMissOf } from './nearMiss.js';
 
 /** The environment as the outermost program sees it: untrusted text values. */
 export type EnvironmentRecord = Readonly<Record<string, string | undefined>>;
@@ -111,7 +112,7 @@ export function optionSettings(
       // A near miss of an option is a typo that would silently lose a setting: an error. Anything
       // else may be a key a newer host adds to every reporter's options: a warning, so that a host's
       // update cannot stop every user's run.
-      const meant = nearMissOf(name);
+      const meant = nearMissOf(name, OPTION_KEYS);
       if (meant === undefined) ignored.push(`option ${formatIssuePath([name])} is not an option of ${owner}; it is ignored`);
       else
         issues.push({
@@ -170,33 +171,6 @@ export function parseConfigurationJson(
     const at = error.line === undefined ? '' : ` at line ${error.line}, column ${String(error.column)}`;
     return { issue: { variable: path, message: `is not well-formed JSON${at}` } };
   }
-}
-
-/**
- * The option a name was probably meant to be: the same but for letter case,
- * or at most two edits away (a letter missing, added, changed or two swapped)
- * from an option of five letters or more.
- */
-function nearMissOf(name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return OPTION_KEYS.find((key) => key.toLowerCase() === lower || (key.length >= 5 && editDistance(lower, key.toLowerCase()) <= 2));
-}
-
-// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps.
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
 
 function isOptionKey(name: string): name is (typeof OPTION_KEYS)[number] {

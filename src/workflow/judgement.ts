@@ -1,4 +1,5 @@
-import { budgetsSchema, type Budgets } from '../config/budgetsSchema.js';
+import { budgetKeysAt, budgetsSchema, type Budgets } from '../config/budgetsSchema.js';
+import { nearMissOf } from '../config/nearMiss.js';
 import { parseConfigurationJson } from '../config/settingsSources.js';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
 import { parseReport } from '../evaluation/baseline.js';
@@ -203,6 +204,14 @@ async function loadNamedContract(
   return { ...loaded, documents: loaded.documents.map((document) => ({ ...document, name: documentName(document.path, cwd) })) };
 }
 
+const NOT_A_BUDGET = 'is not a budget';
+
+// A key the file does not know, with the budget it was probably meant to be, when one is that near (a letter off, the case).
+function notABudget(path: readonly PropertyKey[]): string {
+  const meant = nearMissOf(String(path[path.length - 1]), budgetKeysAt(path.slice(0, -1)));
+  return meant === undefined ? NOT_A_BUDGET : `${NOT_A_BUDGET}; did you mean "${meant}"?`;
+}
+
 /** Checks a budgets file's text, naming every bad key with the file (quoted and shortened, as every path a user gives). */
 export function parseBudgets(text: string, path: string): Budgets {
   const file = quotePath(path);
@@ -210,9 +219,9 @@ export function parseBudgets(text: string, path: string): Budgets {
   if ('issue' in read) throw new ConfigurationError([read.issue], 'budgets');
   const parsed = budgetsSchema.safeParse(read.document, { reportInput: false });
   if (parsed.success) return parsed.data;
-  const issues: ConfigurationIssue[] = validationIssuesOf(parsed.error, { unknownKey: 'is not a budget' }).map(({ path, message }) => ({
+  const issues: ConfigurationIssue[] = validationIssuesOf(parsed.error, { unknownKey: NOT_A_BUDGET }).map(({ path, message }) => ({
     variable: path.length === 0 ? file : `${formatIssuePath(path)} in ${file}`,
-    message,
+    message: message === NOT_A_BUDGET ? notABudget(path) : message,
   }));
   throw new ConfigurationError(issues, 'budgets');
 }
