@@ -122,30 +122,17 @@ export function flatHistogram({ zeroCount, bins }: LatencyHistogram): FlatHistog
 
 /**
  * Flat histograms added together, each's bins ascending (as threads send
- * them): the bins walked in order side by side, with no map and no sort.
+ * them): as {@link mergedHistogram} adds histograms, their bins walked in
+ * order, with no map and no sort.
  */
 export function addedFlatHistograms(histograms: readonly FlatHistogram[]): LatencyHistogram {
-  let zeroCount = 0;
-  for (const histogram of histograms) zeroCount += histogram.zeroCount;
-  const next = histograms.map(() => 0);
-  const bins: (readonly [number, number])[] = [];
-  for (;;) {
-    let lowest = Number.POSITIVE_INFINITY;
-    histograms.forEach(({ bins: flat }, index) => {
-      if (next[index]! < flat.length) lowest = Math.min(lowest, flat[next[index]!]!);
-    });
-    if (lowest === Number.POSITIVE_INFINITY) break;
-    let count = 0;
-    histograms.forEach(({ bins: flat }, index) => {
-      const at = next[index]!;
-      if (at < flat.length && flat[at] === lowest) {
-        count += flat[at + 1]!;
-        next[index] = at + 2;
-      }
-    });
-    bins.push([lowest, count]);
-  }
-  return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount, bins };
+  return mergedHistogram(histograms.map(histogramOfFlat));
+}
+
+function histogramOfFlat({ zeroCount, bins }: FlatHistogram): LatencyHistogram {
+  const pairs: (readonly [number, number])[] = [];
+  for (let at = 0; at < bins.length; at += 2) pairs.push([bins[at]!, bins[at + 1]!]);
+  return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount, bins: pairs };
 }
 
 /** The histogram of times given as sorted runs. */
