@@ -11,7 +11,12 @@
  * test worker (docs/architecture.md, "What a run loads").
  */
 export function groupDigits(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+  return grouped(String(value));
+}
+
+// A string of digits with a comma before each group of three from the right.
+function grouped(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /**
@@ -60,7 +65,7 @@ export function formatDecimal(value: number, maximumFractionDigits = 3): string 
   }
   const whole = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
   const fraction = (point < 0 ? '0'.repeat(-point) + digits : digits.slice(Math.max(point, 0))).replace(/0+$/, '');
-  return `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction === '' ? '' : `.${fraction}`}`;
+  return `${sign}${grouped(whole)}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 /** Cuts `text` to at most `maxLength` characters, ending with "…" when cut. */
