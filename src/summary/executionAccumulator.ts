@@ -8,6 +8,7 @@ import {
   ExactSum,
   roundToMicroseconds,
   SampleBuffer,
+  sortedAndSummed,
   type FlatHistogram,
   type LatencyStatistics,
 } from './latencySamples.js';
@@ -640,7 +641,7 @@ export class ExecutionAccumulator {
    */
   seal(): void {
     for (const tally of this.tallies.values()) {
-      for (const buffer of tally.outcomeTimes) buffer.seal((runs) => flatHistogramOf(...runs));
+      for (const buffer of tally.outcomeTimes) buffer.seal(flatHistogramOf);
       tally.waits.seal();
     }
   }
@@ -953,12 +954,9 @@ function packTallies(
     runCounts[index] = runs.length;
     for (const run of runs) samples.push(run);
     if (sorted && count > 0) {
-      const sum = new ExactSum();
-      for (const run of runs) sum.addAll(run.sort());
-      const sumPartials = sum.toPartials();
+      const { partials: sumPartials, histogram: flat } = sortedAndSummed(runs, flatHistogramOf);
       sumCounts[index] = sumPartials.length;
       partials.push(...sumPartials);
-      const flat = flatHistogramOf(...runs);
       zeroCounts[index] = flat.zeroCount;
       binCounts[index] = flat.bins.length / 2;
       bins.push(flat.bins);
@@ -1044,7 +1042,7 @@ function histogramOf(buffer: SampleBuffer): LatencyHistogram {
   return counts.result();
 }
 
-function flatHistogramOf(...sorted: readonly Float64Array[]): FlatHistogram {
+function flatHistogramOf(sorted: readonly Float64Array[]): FlatHistogram {
   const counts = new HistogramCounts();
   for (const run of sorted) counts.addSorted(run);
   return counts.toFlat();

@@ -131,11 +131,9 @@ export class SampleBuffer {
   seal(histogramOf?: (sorted: readonly Float64Array[]) => FlatHistogram): void {
     if (this.ownLength() === 0) return;
     const own = [...this.filled, this.current.subarray(0, this.used)];
-    const sum = new ExactSum();
-    for (const chunk of own) sum.addAll(chunk.sort());
-    const histogram = histogramOf?.(own);
+    const { partials, histogram } = sortedAndSummed(own, (sorted) => histogramOf?.(sorted));
     this.clearOwn();
-    this.adoptRuns(own, true, sum.toPartials(), histogram);
+    this.adoptRuns(own, true, partials, histogram);
   }
 
   /**
@@ -441,6 +439,22 @@ export class ExactSum {
     }
     return high;
   }
+}
+
+/**
+ * Sorts each run where it is and works out their exact sum's partials and
+ * their histogram (`histogramOf` the sorted runs): what a thread does to its
+ * samples before it hands them on (SampleBuffer.seal, and
+ * ExecutionAccumulator's data for another thread), so that the thread that
+ * merges them neither sorts nor sums them again.
+ */
+export function sortedAndSummed<Histogram>(
+  runs: readonly Float64Array[],
+  histogramOf: (sorted: readonly Float64Array[]) => Histogram,
+): { readonly partials: number[]; readonly histogram: Histogram } {
+  const sum = new ExactSum();
+  for (const run of runs) sum.addAll(run.sort());
+  return { partials: sum.toPartials(), histogram: histogramOf(runs) };
 }
 
 /**
