@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { budgetsSchema, createDeterministicClock, pollUntil, retryBounded, settingsFileSchema } from '../src/index.js';
 import { codeBlocksOf, readDocuments, type CodeBlock } from './support/documents.js';
 import { createPlaywrightProject, runPlaywright } from './support/playwrightProject.js';

@@ -1,5 +1,5 @@
 import { expect, test } from './support/test.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigurationError, RecordValidationError } from '../src/index.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';

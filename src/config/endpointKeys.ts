@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENDPOINT_LABEL_PATTERN } from '../records/executionRecord.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 

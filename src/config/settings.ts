@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
 import { checkRouteTemplate, ENDPOINT_GROUPINGS } from '../labels/endpointLabels.js';
 import { DEFAULT_EXPECTED_STATUSES, parseStatusList, type StatusListInput } from '../records/statusList.js';

@@ -9,7 +9,7 @@ import {
   latencyByStatusFileSchema,
   type EndpointOfFile,
 } from '../report/reportFile.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { baselineContractCoverageSchema } from '../report/contractSchemas.js';
 import { NEW_STATUS_LIMIT, type BaselineComparison, type FlakinessChange } from '../report/verdictSchemas.js';
 import { compareCodeUnits } from '../compareCodeUnits.js';

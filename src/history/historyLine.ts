@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
 import { MAX_CONDITION_POSITION } from '../records/conditionsRecord.js';

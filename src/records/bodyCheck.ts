@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   BODY_NOT_VALIDATED_REASONS,
   MAX_KEYWORD_LENGTH,

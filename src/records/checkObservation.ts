@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpointLabelSchema, responseTimeMsSchema } from './executionRecord.js';
 
 /** The states of a quality check (SPEC 2.3, 3). `complete` and `failed` are final. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { groupDigits } from '../renderValue.js';
 import { MAX_CONDITION_POSITION } from './conditionsRules.js';
 

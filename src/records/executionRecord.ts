@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeepReadonly } from '../deepReadonly.js';
 import { groupDigits } from '../renderValue.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EARLIEST_START_MS, LATEST_START_MS, SPAN_ID, TRACE_ID } from './traceContextRules.js';
 
 export { isSpanId, isStartedAtMs, isTraceId, parseTraceparent } from './traceContextRules.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { RecordValidationError } from '../errors.js';
 import { describeLocation, type RecordLocation } from '../issues/location.js';
 import { valueAtPath } from '../issues/issuePath.js';

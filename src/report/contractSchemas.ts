@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHANGE_LEVELS } from '../contract/diff/contractChange.js';
 import { CHANGE_RULES, type ChangeRule } from '../contract/diff/changeRules.js';
 import { bodyCountsShape, latencyStatisticsSchema } from './statisticsSchemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The report's history sections: each endpoint's trend against the earlier runs of a history file (historyPath). */
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { budgetsSchema } from '../config/budgetsSchema.js';
 import { settingsFileSchema } from '../config/settings.js';
 import { checkObservationSchema } from '../records/checkObservation.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeLocation } from '../issues/location.js';
 import { DEFAULT_EXPECTED_STATUSES } from '../records/statusList.js';
 import { spanIdSchema, traceIdSchema } from '../records/traceContext.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { quoteText } from '../renderValue.js';
 import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from './qualityReport.js';
 import { latencyHistogramSchema, statusLatencySchema } from './statisticsSchemas.js';

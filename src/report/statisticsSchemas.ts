@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { bucketRange } from '../summary/latencyHistogram.js';
 
 /** The shapes of statistics the report repeats: per run, per endpoint, per operation. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { unmetConditionSchema } from './contractSchemas.js';
 import { runIdentitySchema } from './historySchemas.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EnvironmentRecord } from '../config/settingsSources.js';
 import { presentValue } from '../config/settingsSources.js';
 

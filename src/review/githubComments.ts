@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { failure, requestJson, type ApiClient } from './commentApi.js';
 import type { CommentThread } from './commentThread.js';
 import type { GitHubTarget } from './commentTarget.js';
