@@ -471,6 +471,22 @@ test.describe('selection over many runs', () => {
     const [fromRuns, joined] = describeBoth([[0, 0, 5e-324, 1e-300], [0, 1e300, 3], [Number.MAX_VALUE]]);
     expect(fromRuns).toStrictEqual(joined);
   });
+
+  test('a few long runs, searched rather than joined, describe like their sorted concatenation, ties and tiny gaps included', () => {
+    // Over 512 samples in at most six runs: the percentiles are selected over the runs (describeRuns joins fewer or more scattered ones).
+    const time = fc.oneof(
+      fc.integer({ min: 0, max: 300 }),
+      fc.double({ min: 0, max: 5000, noNaN: true }),
+      fc.constantFrom(12.5, 12.5 + 2e-15, 12.5 - 2e-15),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(time, { minLength: 200, maxLength: 1500 }), { minLength: 2, maxLength: 6 }), (arrays) => {
+        const [fromRuns, joined] = describeBoth(arrays);
+        return JSON.stringify(fromRuns) === JSON.stringify(joined);
+      }),
+      propertyParameters(60),
+    );
+  });
 });
 
 test.describe('letting go of the samples', () => {
