@@ -1,8 +1,16 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
-import { PARALLEL_MINIMUM_BYTES, parallelThreads, startSummariseWorker, SUMMARISE_WORKER_URL, type EarlyWorkers } from './earlyWorkers.js';
-import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
-import { initialClaims, MAX_PIECES, readPieces, type PieceRange, type PieceTable } from './rangeClaims.js';
+import {
+  PARALLEL_MINIMUM_BYTES,
+  parallelThreads,
+  PIECE_BYTES,
+  startSummariseWorker,
+  SUMMARISE_WORKER_URL,
+  type EarlyWorkers,
+} from './earlyWorkers.js';
+import { readPieces, type PieceRange, type PieceTable } from './rangeClaims.js';
+import { planInput, type RangePlan } from './rangePlan.js';
+import type { EvidenceRules } from '../run/evidenceRules.js';
 import type { SummariseRanges } from '../workflow/readInputs.js';
 
 /** How inputs are split over worker threads. */
@@ -15,13 +23,14 @@ export interface ParallelOptions {
   readonly workerUrl?: URL;
   /** About how many bytes a piece of an input holds (see rangeClaims.ts): the grain the threads share the input by. Default 2 MiB. */
   readonly pieceBytes?: number;
-  /** Workers the program started before it loaded (earlyWorkers.ts): the first input read in ranges takes them, and the rest are then ended. */
+  /**
+   * Workers the program started before it loaded (earlyWorkers.ts): the
+   * first input read in ranges takes them, and the rest are then ended. When
+   * the first of them planned that input already (with the same threads and
+   * piece size), its plan is used, and the region it has been reading since.
+   */
   readonly early?: EarlyWorkers;
 }
-
-const WINDOW_BYTES = 1024 * 1024;
-/** Where a cut between pieces is looked for: a record is shorter than this, or that cut is left out. */
-const CUT_WINDOW_BYTES = 64 * 1024;
 
 /**
  * Reads each large JSON or NDJSON input as ranges on this thread and worker
@@ -36,7 +45,7 @@ export function createParallelRanges({
   minimumBytes = PARALLEL_MINIMUM_BYTES,
   threads = parallelThreads(),
   workerUrl = SUMMARISE_WORKER_URL,
-  pieceBytes = 2 * 1024 * 1024,
+  pieceBytes = PIECE_BYTES,
   early,
 }: ParallelOptions = {}): SummariseRanges {
   return async (path, format, rules, progress) => {
@@ -50,33 +59,14 @@ export function createParallelRanges({
 
   async function summariseInRanges(...[path, format, rules, progress]: Parameters<SummariseRanges>): ReturnType<SummariseRanges> {
     if (threads < 2) return undefined;
-    // Looked at before it is opened: opening a FIFO would take the writer's
-    // one stream from the read that follows, which would then wait forever.
-    const stats = await stat(path).catch(() => undefined);
-    if (stats === undefined || !stats.isFile() || stats.size < minimumBytes) return undefined;
-    const handle = await open(path, 'r').catch(() => undefined);
-    if (handle === undefined) return undefined;
-    let plan: { starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined;
-    try {
-      const size = (await handle.stat()).size;
-      plan = await planRanges(handle, format, size, Math.min(MAX_PIECES, Math.max(threads, Math.ceil(size / pieceBytes))));
-    } finally {
-      await handle.close();
-    }
+    const scouted = await early?.scouted();
+    const useScouted = scouted?.plan !== undefined && (await isPlanFor(scouted.plan, { path, format, threads, minimumBytes, pieceBytes }));
+    // A plan of another input (or none): the scout read for nothing, and ends.
+    if (scouted !== undefined && !useScouted) void scouted.worker.terminate();
+    const plan = useScouted ? scouted.plan : await planInput(path, format, { threads, minimumBytes, pieceBytes });
     if (plan === undefined) return undefined;
-    const { starts, size, list } = plan;
-    // Each thread's region: as many pieces each, the main thread's first.
-    const regionCount = Math.min(threads, starts.length);
-    const regions = Array.from({ length: regionCount }, (_, region) => Math.floor((region * starts.length) / regionCount));
-    const table: PieceTable = {
-      path,
-      format,
-      rules,
-      list,
-      starts: [...starts, size],
-      regions,
-      claims: initialClaims(regions, starts.length),
-    };
+    const { regions } = plan;
+    const table: PieceTable = { ...planTable(plan), rules };
     // Each range's records and bytes so far, by its first piece, summed for the progress line.
     const done = new Map<number, { records: number; bytes: number }>();
     const tell =
@@ -91,10 +81,17 @@ export function createParallelRanges({
     const onRange = (range: PieceRange) => ranges.push(range);
     // The workers are started first; this thread reads its region meanwhile, rather than wait idle: one thread fewer to start and to hold.
     const workers = regions.slice(1).map((_, index) => {
-      const workerData: WorkerData = { table, region: index + 1, tellProgress: tell !== undefined };
+      const region = index + 1;
+      const workerData: WorkerData = { table, region, tellProgress: tell !== undefined };
+      if (useScouted && region === 1) {
+        // The worker that planned has read region 1 since: it is told only the rules.
+        const orders: ScoutOrders = { rules, tellProgress: tell !== undefined };
+        scouted.worker.postMessage(orders);
+        return runWorker(scouted.worker, path, onRange, tell);
+      }
       const worker = early?.take();
       worker?.postMessage(workerData);
-      return runWorker(worker ?? startSummariseWorker(workerUrl, workerData), workerData, onRange, tell);
+      return runWorker(worker ?? startSummariseWorker(workerUrl, workerData), path, onRange, tell);
     });
     // A worker that fails while this thread reads is answered once this thread is done (not an unhandled rejection meanwhile).
     const finished = Promise.all(workers);
@@ -107,6 +104,28 @@ export function createParallelRanges({
   }
 }
 
+/** A plan's table of pieces, without the rules. */
+export function planTable({ path, format, list, starts, regions, claims }: RangePlan): Omit<PieceTable, 'rules'> {
+  return { path, format, list, starts, regions, claims };
+}
+
+// Whether a plan made early is this read's: the same path and format, planned as this thread would plan it, of the file as it is.
+async function isPlanFor(
+  plan: RangePlan,
+  wanted: { path: string; format: string; threads: number; minimumBytes: number; pieceBytes: number },
+): Promise<boolean> {
+  if (plan.path !== wanted.path || plan.format !== wanted.format) return false;
+  if (plan.threads !== wanted.threads || plan.pieceBytes !== wanted.pieceBytes || plan.size < wanted.minimumBytes) return false;
+  const stats = await stat(wanted.path).catch(() => undefined);
+  return stats !== undefined && stats.isFile() && stats.size === plan.size;
+}
+
+/** What the worker that planned an input early is told once the run knows its rules (summariseWorker.ts). */
+export interface ScoutOrders {
+  readonly rules: EvidenceRules;
+  readonly tellProgress: boolean;
+}
+
 /** What a worker thread is given (summariseWorker.ts): the input's pieces, its own region of them, and whether to tell its progress. */
 export interface WorkerData {
   readonly table: PieceTable;
@@ -114,15 +133,20 @@ export interface WorkerData {
   readonly tellProgress: boolean;
 }
 
-/** What a worker thread posts: progress while it reads a range, each range read, `finished` when nothing is left. */
+/**
+ * What a worker thread posts: the plan, first, when it is the one that
+ * plans (earlyWorkers.ts); progress while it reads a range, each range read,
+ * `finished` when nothing is left.
+ */
 export type WorkerMessage =
+  | { readonly plan: RangePlan | undefined }
   | { readonly piece: number; readonly records: number; readonly bytes: number }
   | { readonly range: PieceRange }
   | { readonly finished: true };
 
 function runWorker(
   worker: Worker,
-  workerData: WorkerData,
+  path: string,
   onRange: (range: PieceRange) => void,
   progress: ((piece: number, records: number, bytes: number) => void) | undefined,
 ): Promise<void> {
@@ -130,104 +154,12 @@ function runWorker(
     worker.on('message', (message: WorkerMessage) => {
       if ('finished' in message) resolve();
       else if ('range' in message) onRange(message.range);
-      else progress?.(message.piece, message.records, message.bytes);
+      else if ('piece' in message) progress?.(message.piece, message.records, message.bytes);
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`a worker thread reading ${workerData.table.path} stopped with exit code ${code}`));
+      if (code !== 0) reject(new Error(`a worker thread reading ${path} stopped with exit code ${code}`));
       else resolve();
     });
   });
-}
-
-async function planRanges(
-  handle: Awaited<ReturnType<typeof open>>,
-  format: 'json' | 'ndjson',
-  size: number,
-  pieces: number,
-): Promise<{ starts: number[]; size: number; list?: { path: ListPath; depth: number } } | undefined> {
-  let list: { path: ListPath; depth: number } | undefined;
-  const head = await readWindow(handle, 0, Math.min(size, WINDOW_BYTES));
-  if (fewRecordsPerEndpoint(head, size)) return undefined;
-  if (format === 'json') {
-    // The list must open in the document's first megabyte, for the later ranges to know where they are.
-    const scanner = new JsonListScanner([[], ['executions']]);
-    try {
-      scanner.push(head);
-    } catch {
-      return undefined;
-    }
-    const path = scanner.foundListPath();
-    const depth = scanner.openListDepth();
-    if (path === undefined || depth === undefined) return undefined;
-    list = { path, depth };
-  }
-  const starts = [0];
-  for (let piece = 1; piece < pieces; piece++) {
-    const from = Math.floor((size * piece) / pieces);
-    if (from <= starts[starts.length - 1]!) continue;
-    const window = await readWindow(handle, from, Math.min(CUT_WINDOW_BYTES, size - from));
-    const at = format === 'ndjson' ? ndjsonBoundary(window) : jsonBoundary(window);
-    if (at !== undefined && from + at < size) starts.push(from + at);
-  }
-  return starts.length < 2 ? undefined : { starts, size, ...(list === undefined ? {} : { list }) };
-}
-
-/**
- * Whether the input looks like one of many endpoints each called a few
- * times, judged from its first megabyte: then it is read on one thread. Each
- * thread holds a tally for every endpoint its range meets, and the main
- * thread merges them, about 40 records' worth of reading an endpoint
- * (`npm run bench`, 50,000 endpoints x 10 records: one thread read it in
- * 1.1 s, two in 3.0 s). The endpoints are estimated from the distinct
- * endpoint values among the first records as if they were drawn at random
- * (d = E (1 - e^(-n/E)) for d distinct of n), the records from the file's
- * size; the threads read only when the records are at least 40 times the
- * endpoints. A wrong guess costs time, never a different report.
- */
-function fewRecordsPerEndpoint(head: Buffer, size: number): boolean {
-  const text = head.toString('latin1');
-  const seen = new Set<string>();
-  let sampled = 0;
-  for (const [, endpoint] of text.matchAll(ENDPOINT_VALUE)) {
-    sampled++;
-    seen.add(endpoint!);
-  }
-  if (sampled < 100) return false;
-  const records = (sampled * size) / head.length;
-  return records < RECORDS_PER_ENDPOINT_FOR_THREADS * estimatedEndpoints(seen.size, sampled, records);
-}
-
-const ENDPOINT_VALUE = /"endpoint"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
-const RECORDS_PER_ENDPOINT_FOR_THREADS = 40;
-
-/** The E for which E (1 - e^(-sampled/E)) is `distinct`, by bisection; at most `ceiling` (nearly every sampled one distinct). */
-function estimatedEndpoints(distinct: number, sampled: number, ceiling: number): number {
-  const expected = (endpoints: number) => endpoints * (1 - Math.exp(-sampled / endpoints));
-  if (expected(ceiling) <= distinct) return ceiling;
-  let low = distinct;
-  let high = ceiling;
-  for (let step = 0; step < 60; step++) {
-    const middle = (low + high) / 2;
-    if (expected(middle) < distinct) low = middle;
-    else high = middle;
-  }
-  return high;
-}
-
-async function readWindow(handle: Awaited<ReturnType<typeof open>>, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
-}
-
-function ndjsonBoundary(window: Buffer): number | undefined {
-  const newline = window.indexOf(0x0a);
-  return newline < 0 ? undefined : newline + 1;
-}
-
-// The `{` of the first element that follows `}` and a comma.
-function jsonBoundary(window: Buffer): number | undefined {
-  const match = /\}\s*,\s*\{/.exec(window.toString('latin1'));
-  return match === null ? undefined : match.index + match[0].length - 1;
 }

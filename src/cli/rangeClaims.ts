@@ -35,6 +35,13 @@ export interface PieceTable {
   readonly claims: Int32Array;
 }
 
+/**
+ * A table as a thread reads it: the worker that planned the input early
+ * (earlyWorkers.ts) reads before the run's rules are known, and is given
+ * them later.
+ */
+export type ReadTable = Omit<PieceTable, 'rules'> & { readonly rules: EvidenceRules | Promise<EvidenceRules> };
+
 /** The most pieces an input is cut into: a piece's index fits in 16 bits. */
 export const MAX_PIECES = 0xffff;
 
@@ -62,7 +69,7 @@ export interface PieceRange {
  * and bytes so far, by its first piece.
  */
 export async function readPieces(
-  table: PieceTable,
+  table: ReadTable,
   region: number,
   onRange: (range: PieceRange) => void,
   {

@@ -5,10 +5,17 @@ import { UnexplainedRecordError } from '../records/validateRecordList.js';
 import type { EvidencePart } from '../run/evidenceRun.js';
 import { RecordIntake } from '../run/recordIntake.js';
 import type { ExecutionAccumulator } from '../summary/executionAccumulator.js';
+import type { RecordBatch } from '../readers/recordBatch.js';
 
-/** One byte range of one input (see RangePlace), summarised on its own in a worker thread, with the rules its records are counted by. */
+/**
+ * One byte range of one input (see RangePlace), summarised on its own in a
+ * worker thread, with the rules its records are counted by: a promise of
+ * them when the range is read before they are known (the worker that
+ * planned the input early, src/cli/earlyWorkers.ts), its batches then kept
+ * until they come.
+ */
 export interface InputRange extends RangePlace {
-  readonly rules: EvidenceRules;
+  readonly rules: EvidenceRules | Promise<EvidenceRules>;
 }
 
 /** What a range yields: its part of the run (summary, problems located relative to the range) and what joining the parts needs. */
@@ -25,14 +32,19 @@ export async function summariseRange(
   range: InputRange,
   { inThisThread = false, progress }: { readonly inThisThread?: boolean; readonly progress?: RangeProgress | undefined } = {},
 ): Promise<RangeSummary> {
-  const intake = new RecordIntake(range.rules);
-  const take = intake.takeBatch.bind(intake);
+  const intake = new LaterIntake(range.rules);
+  const bytes = intake.known ? chunks : heldBack(chunks, intake);
+  const told = { records: 0, bytes: 0 };
   try {
-    const extra = progress === undefined ? await readRange(chunks, range, take) : await readRangeTelling(chunks, range, intake, progress);
-    const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = intake.validation.snapshot();
+    const extra =
+      progress === undefined ? await readRange(bytes, range, intake.take) : await readRangeTelling(bytes, range, intake, progress, told);
+    const taken = await intake.whole();
+    // Told once more at the end: a range read before its rules came may have told nothing (it learns with them whether to tell).
+    progress?.(told.records, told.bytes);
+    const { issues, recordCount, invalidRecordCount, unlistedRecordCount } = taken.validation.snapshot();
     return {
       ok: true,
-      summary: inThisThread ? sealed(intake.accumulator) : intake.accumulator.toData({ sorted: true, last: true }),
+      summary: inThisThread ? sealed(taken.accumulator) : taken.accumulator.toData({ sorted: true, last: true }),
       issues,
       recordCount,
       invalidRecordCount,
@@ -48,6 +60,70 @@ export async function summariseRange(
   }
 }
 
+/**
+ * A RecordIntake made once the rules are known: batches taken before then
+ * are kept, and taken in order first (on the next batch after the rules
+ * came, or when the range is read), so that an error they raise is the
+ * range's, where it was read.
+ */
+class LaterIntake {
+  private intake: RecordIntake | undefined;
+  private rules: EvidenceRules | undefined;
+  private readonly kept: RecordBatch[] = [];
+  private readonly coming: Promise<EvidenceRules> | undefined;
+
+  constructor(rules: EvidenceRules | Promise<EvidenceRules>) {
+    if (rules instanceof Promise) {
+      this.coming = rules;
+      void rules.then((known) => (this.rules = known)).catch(() => undefined);
+    } else this.intake = new RecordIntake(rules);
+  }
+
+  readonly take = (batch: RecordBatch): void => {
+    const intake = this.intake ?? this.madeOnceKnown();
+    if (intake === undefined) this.kept.push(batch);
+    else intake.takeBatch(batch);
+  };
+
+  /** Whether the rules were known from the start. */
+  get known(): boolean {
+    return this.coming === undefined;
+  }
+
+  /** Resolved once the rules are known. */
+  async ready(): Promise<void> {
+    await this.coming;
+  }
+
+  /** The intake with every batch taken, once the rules are known. */
+  async whole(): Promise<RecordIntake> {
+    if (this.intake !== undefined) return this.intake;
+    this.rules = await this.coming!;
+    return this.madeOnceKnown()!;
+  }
+
+  private madeOnceKnown(): RecordIntake | undefined {
+    if (this.rules === undefined) return undefined;
+    const intake = new RecordIntake(this.rules);
+    this.intake = intake;
+    for (const batch of this.kept.splice(0)) intake.takeBatch(batch);
+    return intake;
+  }
+}
+
+/** How many bytes of a range are read before its rules are known: past them, the read waits (a main thread slow to load keeps no whole region). */
+const BYTES_READ_BEFORE_RULES = 32 * 1024 * 1024;
+
+// The chunks, the next one only once the rules are known when BYTES_READ_BEFORE_RULES have been read without them.
+async function* heldBack(chunks: AsyncIterable<Buffer>, intake: LaterIntake): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += chunk.length;
+    if (bytes > BYTES_READ_BEFORE_RULES) await intake.ready();
+    yield chunk;
+  }
+}
+
 /** Told after each chunk of a range how many of its records and bytes have been read. */
 export type RangeProgress = (records: number, bytes: number) => void;
 
@@ -55,10 +131,10 @@ export type RangeProgress = (records: number, bytes: number) => void;
 async function readRangeTelling(
   chunks: AsyncIterable<Buffer>,
   range: InputRange,
-  intake: RecordIntake,
+  intake: LaterIntake,
   progress: RangeProgress,
+  read: { records: number; bytes: number },
 ): Promise<RangeRead> {
-  const read = { records: 0, bytes: 0 };
   async function* counted(): AsyncGenerator<Buffer> {
     for await (const chunk of chunks) {
       read.bytes += chunk.length;
@@ -67,7 +143,7 @@ async function readRangeTelling(
     }
   }
   return readRange(counted(), range, (batch) => {
-    intake.takeBatch(batch);
+    intake.take(batch);
     read.records += batch.records.length;
   });
 }
