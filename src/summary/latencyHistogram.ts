@@ -126,7 +126,37 @@ export function flatHistogram({ zeroCount, bins }: LatencyHistogram): FlatHistog
  * order, with no map and no sort.
  */
 export function addedFlatHistograms(histograms: readonly FlatHistogram[]): LatencyHistogram {
-  return mergedHistogram(histograms.map(histogramOfFlat));
+  let zeroCount = 0;
+  for (const histogram of histograms) zeroCount += histogram.zeroCount;
+  return histogramOfFlat({ zeroCount, bins: addedFlatBins(histograms.map(({ bins }) => bins)) });
+}
+
+// Halves added, then the two, as mergedHistogram adds pairs, but flat: a range's bins become pairs only once added (ten
+// ranges of an endpoint's status made ten lists of pairs, and each level of the merge more: most of a run's garbage).
+function addedFlatBins(lists: readonly Float64Array[]): Float64Array {
+  if (lists.length <= 1) return lists[0] ?? new Float64Array(0);
+  const middle = lists.length >> 1;
+  const a = addedFlatBins(lists.slice(0, middle));
+  const b = addedFlatBins(lists.slice(middle));
+  const sum = new Float64Array(a.length + b.length);
+  let [i, j, k] = [0, 0, 0];
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) {
+      sum[k++] = a[i]!;
+      sum[k++] = a[i + 1]!;
+      i += 2;
+    } else if (i >= a.length || b[j]! < a[i]!) {
+      sum[k++] = b[j]!;
+      sum[k++] = b[j + 1]!;
+      j += 2;
+    } else {
+      sum[k++] = a[i]!;
+      sum[k++] = a[i + 1]! + b[j + 1]!;
+      i += 2;
+      j += 2;
+    }
+  }
+  return sum.subarray(0, k);
 }
 
 function histogramOfFlat({ zeroCount, bins }: FlatHistogram): LatencyHistogram {
