@@ -4,6 +4,7 @@ import type { CanonicalExecutionRecord } from '../src/index.js';
 import { ExecutionAccumulator, summariseExecutions } from '../src/summary/executionAccumulator.js';
 import { describeRuns, describeSorted, ExactSum, nearestRank, type LatencyStatistics } from '../src/summary/latencySamples.js';
 import { statusSet } from '../src/records/statusList.js';
+import { histogramOfRuns, rankGuide } from '../src/summary/latencyHistogram.js';
 import { EndpointEvidence, type FailedExecution } from '../src/summary/endpointEvidence.js';
 import { propertyParameters } from './support/properties.js';
 import { buildReport } from '../src/report/qualityReport.js';
@@ -484,6 +485,46 @@ test.describe('selection over many runs', () => {
         const [fromRuns, joined] = describeBoth(arrays);
         return JSON.stringify(fromRuns) === JSON.stringify(joined);
       }),
+      propertyParameters(60),
+    );
+  });
+});
+
+test.describe('selection guided by a histogram', () => {
+  const time = fc.oneof(
+    fc.integer({ min: 0, max: 300 }),
+    fc.double({ min: 0, max: 5000, noNaN: true }),
+    fc.constantFrom(0, 12.5, 12.5 + 2e-15),
+  );
+  const longRuns = fc.array(fc.array(time, { minLength: 200, maxLength: 1500 }), { minLength: 2, maxLength: 6 });
+
+  test('guided by their own histogram, a few long runs describe like their sorted concatenation', () => {
+    fc.assert(
+      fc.property(longRuns, (arrays) => {
+        const runs = arrays.map((array) => Float64Array.from(array).sort());
+        const sum = new ExactSum();
+        for (const run of runs) sum.addAll(run);
+        const guided = describeRuns(runs, sum, rankGuide([histogramOfRuns(runs)]));
+        return JSON.stringify(guided) === JSON.stringify(describeSorted(Float64Array.from(arrays.flat()).sort()));
+      }),
+      propertyParameters(60),
+    );
+  });
+
+  test('a guide whose bounds miss the rank costs a search, never a wrong percentile', () => {
+    fc.assert(
+      fc.property(
+        longRuns,
+        fc.double({ min: 0, max: 5000, noNaN: true }),
+        fc.double({ min: 0, max: 5000, noNaN: true }),
+        (arrays, a, b) => {
+          const runs = arrays.map((array) => Float64Array.from(array).sort());
+          const sum = new ExactSum();
+          for (const run of runs) sum.addAll(run);
+          const guided = describeRuns(runs, sum, () => [Math.min(a, b), Math.max(a, b)]);
+          return JSON.stringify(guided) === JSON.stringify(describeSorted(Float64Array.from(arrays.flat()).sort()));
+        },
+      ),
       propertyParameters(60),
     );
   });

@@ -11,6 +11,7 @@ import {
   sortedAndSummed,
   type FlatHistogram,
   type LatencyStatistics,
+  type RankGuide,
 } from './latencySamples.js';
 import type { SummarisedTimes } from './latencySamples.js';
 import { compareCodeUnits } from '../compareCodeUnits.js';
@@ -26,6 +27,7 @@ import {
   HistogramCounts,
   histogramOfRuns,
   mergedHistogram,
+  rankGuide,
   type LatencyHistogram,
 } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
@@ -727,7 +729,10 @@ export class ExecutionAccumulator {
       this.reportedSources === undefined &&
       !this.anyTally((tally) => tally.reported !== undefined || tally.browser !== undefined);
     this.samplesLetGo = letGo;
-    const runWide = letGo ? this.runWideStatistics() : undefined;
+    // Every endpoint's outcomes (runs, sums, histograms) first: their histograms guide the run-wide percentiles.
+    const outcomes = labels.map((endpoint) => latencyByOutcome(this.tallies.get(endpoint)!));
+    const runWideGuide = rankGuide(outcomes.flatMap((byOutcome) => byOutcome.map(({ latency }) => latency.latencyHistogram)));
+    const runWide = letGo ? runWideStatistics(outcomes, runWideGuide) : undefined;
     const endpoints: EndpointStatistics[] = [];
     const allRuns: Float64Array[] = [];
     const allSum = new ExactSum();
@@ -745,9 +750,9 @@ export class ExecutionAccumulator {
     const noResponseEndpoints: string[] = [];
     const wholes: EndpointWhole[] = [];
     let anyReported = false;
-    for (const endpoint of labels) {
+    for (const [index, endpoint] of labels.entries()) {
       const tally = this.tallies.get(endpoint)!;
-      const byOutcome = latencyByOutcome(tally);
+      const byOutcome = outcomes[index]!;
       const runs = byOutcome.flatMap(({ runs }) => runs);
       const sum = new ExactSum();
       for (const outcome of byOutcome) sum.merge(outcome.sum);
@@ -781,7 +786,9 @@ export class ExecutionAccumulator {
         serverErrorCount: tally.serverErrorCount,
         statusCodes: statusCodeObject(codes),
         responseTimeMs:
-          reported === undefined ? describeRuns(runs, sum) : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
+          reported === undefined
+            ? describeRuns(runs, sum, rankGuide([latencyHistogram]))
+            : describeHistogram(latencyHistogram, sum, ...boundsOf(runs, reported)),
         latencyHistogram,
         latencyByStatus: byOutcome.map(({ latency }) => latency),
       };
@@ -818,25 +825,12 @@ export class ExecutionAccumulator {
       expectedErrorCount,
       serverErrorCount,
       statusCodes: statusCodeObject(statusCodes),
-      responseTimeMs: runWide ?? (!anyReported ? describeRuns(allRuns, allSum) : describeReported(endpoints, allSum)),
+      responseTimeMs: runWide ?? (!anyReported ? describeRuns(allRuns, allSum, runWideGuide) : describeReported(endpoints, allSum)),
       endpoints:
         split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
       slowestExecutions: [...this.slowest],
       ...(split === undefined ? {} : { sources: split.sources }),
     };
-  }
-
-  // The statistics of every endpoint's times together, read before any endpoint's samples are let go.
-  private runWideStatistics(): LatencyStatistics {
-    const runs: Float64Array[] = [];
-    const sum = new ExactSum();
-    for (const tally of this.tallies.values()) {
-      for (const buffer of tally.outcomeTimes) {
-        runs.push(...buffer.runs());
-        sum.merge(buffer.exactSum());
-      }
-    }
-    return describeRuns(runs, sum);
   }
 
   private anyTally(test: (tally: EndpointTally) => boolean): boolean {
@@ -1006,6 +1000,19 @@ const NO_RESPONSE = 'NO_RESPONSE';
  * An endpoint's times by status code, then by error code, ascending: each
  * with its sorted runs, exact sum and histogram.
  */
+// The statistics of every endpoint's times together, read before any endpoint's samples are let go.
+function runWideStatistics(outcomes: readonly ReturnType<typeof latencyByOutcome>[], guide: RankGuide): LatencyStatistics {
+  const runs: Float64Array[] = [];
+  const sum = new ExactSum();
+  for (const byOutcome of outcomes) {
+    for (const outcome of byOutcome) {
+      runs.push(...outcome.runs);
+      sum.merge(outcome.sum);
+    }
+  }
+  return describeRuns(runs, sum, guide);
+}
+
 function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: ExactSum; latency: StatusLatency }[] {
   return tally.outcomes
     .map((outcome, index) => ({ outcome, buffer: tally.outcomeTimes[index]! }))

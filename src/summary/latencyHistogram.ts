@@ -1,4 +1,11 @@
-import { nearestRank, roundToMicroseconds, type ExactSum, type FlatHistogram, type LatencyStatistics } from './latencySamples.js';
+import {
+  nearestRank,
+  roundToMicroseconds,
+  type ExactSum,
+  type FlatHistogram,
+  type LatencyStatistics,
+  type RankGuide,
+} from './latencySamples.js';
 
 /**
  * An endpoint's latency histogram: logarithmic buckets with DDSketch's
@@ -38,6 +45,62 @@ export function bucketOf(milliseconds: number): number {
 export function bucketValue(index: number): number {
   return (2 * GAMMA ** index) / (GAMMA + 1);
 }
+
+/**
+ * Where the samples a histogram counts hold a rank (see RankGuide): the
+ * bounds of the bucket that holds it, widened by a part in a billion (the
+ * samples are counted against them, so a bound that takes in a neighbour's
+ * time costs nothing but that time's place among the candidates). None for
+ * a rank among the zeros. Histograms given together are added first (every
+ * endpoint's, for the run-wide percentiles).
+ */
+export function rankGuide(histograms: readonly LatencyHistogram[]): RankGuide {
+  const { zeroCount, bins } = histograms.length === 1 ? histograms[0]! : summedCounts(histograms);
+  // Where the last rank asked was found: the percentiles are asked in ascending order, so the bins are walked once.
+  let [next, seen] = [0, zeroCount];
+  return (rank) => {
+    if (rank <= zeroCount) return undefined;
+    if (rank <= seen) [next, seen] = [0, zeroCount];
+    // Indexed, not destructured: this runs once per endpoint, before the JIT has optimised it.
+    for (; next < bins.length; next++) {
+      const bin = bins[next]!;
+      seen += bin[1];
+      if (seen >= rank) {
+        seen -= bin[1];
+        return [GAMMA ** (bin[0] - 1) * (1 - 1e-9), GAMMA ** bin[0] * (1 + 1e-9)];
+      }
+    }
+    return undefined;
+  };
+}
+
+// Histograms' counts added (the guide reads counts only): in an array a bucket a place when their buckets span few
+// (every endpoint's, for the run-wide percentiles: some 400 buckets), else merged as the report merges them.
+function summedCounts(histograms: readonly LatencyHistogram[]): LatencyHistogram {
+  let [lowest, highest, zeroCount] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
+  for (const { bins, zeroCount: zeros } of histograms) {
+    zeroCount += zeros;
+    if (bins.length === 0) continue;
+    lowest = Math.min(lowest, bins[0]![0]);
+    highest = Math.max(highest, bins[bins.length - 1]![0]);
+  }
+  if (lowest > highest) return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount, bins: [] };
+  if (!(highest - lowest < DENSE_BUCKETS)) return mergedHistogram(histograms);
+  const counts = new Float64Array(highest - lowest + 1);
+  for (const { bins } of histograms) {
+    for (let at = 0; at < bins.length; at++) {
+      const bin = bins[at]!;
+      counts[bin[0] - lowest] = counts[bin[0] - lowest]! + bin[1];
+    }
+  }
+  const bins: [number, number][] = [];
+  counts.forEach((count, at) => {
+    if (count > 0) bins.push([lowest + at, count]);
+  });
+  return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount, bins };
+}
+
+const DENSE_BUCKETS = 1 << 16;
 
 /**
  * The buckets a histogram of this relative accuracy can hold: from the one

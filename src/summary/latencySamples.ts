@@ -458,13 +458,23 @@ export function sortedAndSummed<Histogram>(
 }
 
 /**
+ * Where the rank-th smallest sample (1-based) most likely lies, `[low,
+ * high]`, or undefined when there is no telling: a histogram's bucket that
+ * holds that rank (latencyHistogram.ts, rankGuide). Only a guide: the
+ * samples are counted against its bounds, and a rank they do not hold is
+ * selected without it.
+ */
+export type RankGuide = (rank: number) => readonly [low: number, high: number] | undefined;
+
+/**
  * The statistics of samples given as sorted runs, and their exact sum.
  * Percentiles are found by selection over the runs, so the runs are never
  * joined: the k-th smallest of all is the smallest value v with at least k
  * samples at or below it, searched over the ordered bit patterns of
- * non-negative floats.
+ * non-negative floats; or, with a guide, counted and gathered within its
+ * bounds (two searches a run, not some thirty).
  */
-export function describeRuns(runs: readonly Float64Array[], sum: ExactSum): LatencyStatistics {
+export function describeRuns(runs: readonly Float64Array[], sum: ExactSum, guide?: RankGuide): LatencyStatistics {
   let sources = runs.filter((run) => run.length > 0);
   const count = sources.reduce((total, run) => total + run.length, 0);
   if (count === 0) return NO_STATISTICS;
@@ -477,9 +487,58 @@ export function describeRuns(runs: readonly Float64Array[], sum: ExactSum): Late
     min = Math.min(min, run[0]!);
     max = Math.max(max, run[run.length - 1]!);
   }
-  const at = (percentile: number): number =>
-    sources.length === 1 ? sources[0]![nearestRank(percentile, count) - 1]! : select(sources, nearestRank(percentile, count), min, max);
+  const at = (percentile: number): number => {
+    const rank = nearestRank(percentile, count);
+    if (sources.length === 1) return sources[0]![rank - 1]!;
+    const bounds = guide?.(rank);
+    return (bounds === undefined ? undefined : selectWithin(sources, rank, bounds)) ?? select(sources, rank, min, max);
+  };
   return { min: min + 0, mean: roundMean(sum.value() / count), p50: at(50), p90: at(90), p95: at(95), p99: at(99), max };
+}
+
+// The rank-th smallest over sorted runs when it lies within [low, high]: the samples below `low` counted, those within
+// gathered and sorted. Undefined when the rank falls outside, or too many samples lie within.
+function selectWithin(runs: readonly Float64Array[], rank: number, [low, high]: readonly [number, number]): number | undefined {
+  if (ends.length < runs.length * 2) ends = new Int32Array(runs.length * 4);
+  let below = 0;
+  let within = 0;
+  for (let index = 0; index < runs.length; index++) {
+    const run = runs[index]!;
+    const from = lowerBound(run, low);
+    const to = upperBoundWithin(run, high, from, run.length);
+    ends[index * 2] = from;
+    ends[index * 2 + 1] = to;
+    below += from;
+    within += to - from;
+  }
+  if (rank <= below || rank > below + within || within > MAX_GATHERED) return undefined;
+  if (gathered.length < within) gathered = new Float64Array(Math.max(within, gathered.length * 2));
+  let filled = 0;
+  for (let index = 0; index < runs.length; index++) {
+    const window = runs[index]!.subarray(ends[index * 2], ends[index * 2 + 1]);
+    gathered.set(window, filled);
+    filled += window.length;
+  }
+  return gathered.subarray(0, within).sort()[rank - below - 1]! + 0;
+}
+
+// Scratch of selectWithin, grown as needed: each run's window, and the samples gathered (read at once, kept by no one).
+let ends = new Int32Array(64);
+let gathered = new Float64Array(1024);
+
+/** The most samples gathered within a guide's bounds and sorted (a few milliseconds); more are selected without it. */
+const MAX_GATHERED = 1 << 16;
+
+/** The index of the first sample at least `value` in a sorted run, or its length. */
+function lowerBound(run: Float64Array, value: number): number {
+  let low = 0;
+  let high = run.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (run[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Up to this many samples, runs are joined and sorted rather than searched. */
