@@ -497,9 +497,10 @@ export function describeRuns(runs: readonly Float64Array[], sum: ExactSum, guide
 }
 
 // The rank-th smallest over sorted runs when it lies within [low, high]: the samples below `low` counted, those within
-// gathered and sorted. Undefined when the rank falls outside, or too many samples lie within.
+// gathered and sorted; while more than MAX_CANDIDATES lie within (a bucket of the run-wide histogram holds thousands), the
+// bounds are halved first, each half counted within each run's window. Undefined when the rank falls outside.
 function selectWithin(runs: readonly Float64Array[], rank: number, [low, high]: readonly [number, number]): number | undefined {
-  if (ends.length < runs.length * 2) ends = new Int32Array(runs.length * 4);
+  if (ends.length < runs.length * 2) [ends, cuts] = [new Int32Array(runs.length * 4), new Int32Array(runs.length * 2)];
   let below = 0;
   let within = 0;
   for (let index = 0; index < runs.length; index++) {
@@ -511,7 +512,22 @@ function selectWithin(runs: readonly Float64Array[], rank: number, [low, high]: 
     below += from;
     within += to - from;
   }
-  if (rank <= below || rank > below + within || within > MAX_GATHERED) return undefined;
+  if (rank <= below || rank > below + within) return undefined;
+  while (within > MAX_CANDIDATES) {
+    const middle = low + (high - low) / 2;
+    if (!(middle > low && middle < high)) break;
+    let atMost = 0;
+    for (let index = 0; index < runs.length; index++) {
+      const from = ends[index * 2]!;
+      const cut = upperBoundWithin(runs[index]!, middle, from, ends[index * 2 + 1]!);
+      cuts[index] = cut;
+      atMost += cut - from;
+    }
+    const lower = below + atMost >= rank;
+    for (let index = 0; index < runs.length; index++) ends[index * 2 + (lower ? 1 : 0)] = cuts[index]!;
+    if (lower) [high, within] = [middle, atMost];
+    else [low, below, within] = [middle, below + atMost, within - atMost];
+  }
   if (gathered.length < within) gathered = new Float64Array(Math.max(within, gathered.length * 2));
   let filled = 0;
   for (let index = 0; index < runs.length; index++) {
@@ -522,12 +538,10 @@ function selectWithin(runs: readonly Float64Array[], rank: number, [low, high]: 
   return gathered.subarray(0, within).sort()[rank - below - 1]! + 0;
 }
 
-// Scratch of selectWithin, grown as needed: each run's window, and the samples gathered (read at once, kept by no one).
+// Scratch of selectWithin, grown as needed: each run's window and cut, and the samples gathered (read at once, kept by no one).
 let ends = new Int32Array(64);
+let cuts = new Int32Array(32);
 let gathered = new Float64Array(1024);
-
-/** The most samples gathered within a guide's bounds and sorted (a few milliseconds); more are selected without it. */
-const MAX_GATHERED = 1 << 16;
 
 /** The index of the first sample at least `value` in a sorted run, or its length. */
 function lowerBound(run: Float64Array, value: number): number {
