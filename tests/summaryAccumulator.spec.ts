@@ -258,6 +258,38 @@ samples go into a new slab`, () => {
   expect(merged.result()).toStrictEqual(summariseExecutions([...records(3_000, 'GET /a'), ...after], 750));
 });
 
+test('a failed call at a line is admitted by admitsAtLine exactly as by admits, whatever was kept before (tests, other files, later lines)', () => {
+  const kept = fc.record({
+    statusCode: fc.constantFrom(404, 500, 503, undefined),
+    file: fc.constantFrom('a.ndjson', 'b.ndjson'),
+    line: fc.integer({ min: 1, max: 40 }),
+    test: fc.boolean(),
+  });
+  const asked = fc.record({
+    statusCode: fc.constantFrom(404, 422, 500, 503),
+    file: fc.constantFrom('a.ndjson', 'b.ndjson'),
+    line: fc.integer({ min: 1, max: 40 }),
+  });
+  fc.assert(
+    fc.property(fc.array(kept, { maxLength: 12 }), asked, (calls, { statusCode, file, line }) => {
+      const evidence = new EndpointEvidence();
+      calls.forEach((call, index) => {
+        const execution: FailedExecution = {
+          method: 'GET',
+          path: '/a',
+          ...(call.statusCode === undefined ? { errorCode: 'ETIMEDOUT' } : { statusCode: call.statusCode }),
+          responseTimeMs: index,
+          location: { kind: 'line', file: call.file, line: call.line },
+          ...(call.test ? { test: { file: 'a.spec.ts', line: 3, column: 1, title: 't' } } : {}),
+        };
+        evidence.add(true, call.statusCode === undefined || call.statusCode >= 500, undefined, () => execution);
+      });
+      return evidence.admitsAtLine(statusCode, file, line) === evidence.admits({ statusCode, location: { kind: 'line', file, line } });
+    }),
+    propertyParameters(1000),
+  );
+});
+
 test('a failed call is admitted (EndpointEvidence.admits, asked before its record is made) exactly when adding it keeps it', () => {
   const call = fc.record({
     statusCode: fc.constantFrom(404, 500, 503, undefined),

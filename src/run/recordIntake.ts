@@ -326,9 +326,11 @@ export class RecordIntake {
   // Lists a scanned failed call as take() lists one: its method and path as written (query removed), status, time, id and place.
   private addScannedFailure(slot: EndpointTally, batch: RecordBatch, scanned: ScannedColumns, index: number): void {
     const statusCode = scanned.statusCode[index]!;
-    const location = this.named(batch.location(index));
+    const place = batch.location(index);
     // Most failed calls of a large input are not kept (an endpoint lists 5): those make no record of the call.
-    if (slot.evidence?.admits({ statusCode, location }) === false) return;
+    if (place.kind === 'line' && slot.evidence?.admitsAtLine(statusCode, place.file, place.line) === false) return;
+    const location = this.named(place);
+    if (place.kind !== 'line' && slot.evidence?.admits({ statusCode, location }) === false) return;
     // No test: the call counts for none, so whether it was a server error matters to no test's tally.
     this.accumulator.addEvidence(slot, true, false, undefined, () => {
       const { method, path } = failedPlaceOf(scanned.endpoints.text(scanned.endpoint[index]!));
