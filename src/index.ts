@@ -78,7 +78,8 @@ export type { LatencyStatistics } from './summary/latencySamples.js';
 export type { ExecutionSummary, RecordSummary } from './summary/executionSummary.js';
 
 // Judging a report: budgets and a baseline
-export { compareWithBaseline, parseReport } from './evaluation/baseline.js';
+export { compareWithBaseline } from './evaluation/baseline.js';
+export { parseReport } from './evaluation/parseReport.js';
 export { evaluateBudgets } from './evaluation/evaluateBudgets.js';
 export type { BaselineComparison, BudgetResult, BudgetVerdict } from './report/verdictSchemas.js';
 

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ConfigurationError, RecordValidationError } from '../src/index.js';
 import { resolveSettings } from '../src/config/resolveSettings.js';
 import { optionSettings, settingsFileSettings } from '../src/config/settingsSources.js';
-import { parseReport } from '../src/evaluation/baseline.js';
+import { parseReport } from '../src/evaluation/parseReport.js';
 import { formatIssuePath, validationIssuesOf } from '../src/issues/issuePath.js';
 import { validateRecordList } from '../src/records/validateRecordList.js';
 import { executionRecordSchema } from '../src/records/executionRecord.js';

@@ -1,6 +1,6 @@
 import { evidenceIndexOfHistory, evidenceIndexOfReport } from '../contract/diff/changeEvidence.js';
 import { ReportFormatError } from '../errors.js';
-import { parseReport } from '../evaluation/baseline.js';
+import { parseReport } from '../evaluation/parseReport.js';
 import { conditionWeightsOfHistory, conditionWeightsOfReport, type ChangeWeights } from '../evaluation/weighedChanges.js';
 import { HISTORY_FILE, parseHistory } from '../history/historyFile.js';
 import { firstIssueWhere } from '../issues/issuePath.js';

@@ -6,11 +6,13 @@ import { environmentSettings, flagSettings } from '../config/settingsSources.js'
 import { systemClock } from '../helpers/clock.js';
 import { displayPath } from '../io/displayPath.js';
 import { openRun } from '../workflow/openRun.js';
-import { compareWithBaseline, parseReport } from '../evaluation/baseline.js';
+import { compareWithBaseline } from '../evaluation/baseline.js';
+import { parseReport } from '../evaluation/parseReport.js';
 import { contradictionInVerdict, evaluateBudgets, needsBaseline, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { describeIncompleteRun, NO_LIMIT_TEXT } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
-import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { isIncompleteRun } from '../report/buildReport.js';
 import type { BudgetVerdict } from '../report/verdictSchemas.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { parseBudgets } from '../workflow/judgement.js';

@@ -2,7 +2,7 @@ import { CommentPostError, ReportFormatError } from '../errors.js';
 import { resolveSettings } from '../config/resolveSettings.js';
 import type { SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, presentValue } from '../config/settingsSources.js';
-import { parseReport } from '../evaluation/baseline.js';
+import { parseReport } from '../evaluation/parseReport.js';
 import { displayPath } from '../io/displayPath.js';
 import { CONFIGURATION_FILE_LIMIT_BYTES, readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { writeReportFilesAtomically, type ReadFile } from '../io/writeReportAtomically.js';

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readSettingsFile, settingsFileLocation, settingsFileRead } from '../config/readSettingsFile.js';
 import { resolveSettings, type ProgramSettings } from '../config/resolveSettings.js';
-import { type SettingKey } from '../config/settings.js';
+import type { SettingKey } from '../config/settings.js';
 import { environmentSettings, flagSettings, settingsFileSettings, type SettingsSource } from '../config/settingsSources.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { fileIdentity } from '../io/writeReportAtomically.js';
 import type { FileSystem } from '../io/fileSystem.js';
-import { parseReport } from '../evaluation/baseline.js';
+import { parseReport } from '../evaluation/parseReport.js';
 import { qualityReportSchema, type QualityReport } from '../report/qualityReport.js';
 import { ReportFormatError } from '../errors.js';
 import { firstIssueWhere } from '../issues/issuePath.js';

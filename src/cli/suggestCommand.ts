@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Contract } from '../contract/contract.js';
 import { loadContract } from '../contract/loadContract.js';
 import { ReportFormatError, ReportWriteError } from '../errors.js';
-import { parseReport } from '../evaluation/baseline.js';
+import { parseReport } from '../evaluation/parseReport.js';
 import { conditionCoverageOf } from '../evaluation/conditionCoverage.js';
 import { firstIssueWhere } from '../issues/issuePath.js';
 import { displayPath } from '../io/displayPath.js';

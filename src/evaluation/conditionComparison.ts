@@ -1,7 +1,8 @@
 import type { Contract } from '../contract/contract.js';
 import type { ComparedRun } from '../history/historyBaseline.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT, type ConditionChange } from '../report/verdictSchemas.js';
+import type { ConditionChange } from '../report/verdictSchemas.js';
+import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../report/reportLimits.js';
 import { conditionCoverageOf, coveredConditions, type ConditionEvidence } from './conditionCoverage.js';
 import { unmetConditionOf } from './contractCoverage.js';
 

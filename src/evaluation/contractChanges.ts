@@ -2,7 +2,8 @@ import type { Contract } from '../contract/contract.js';
 import { evidenceIndexOfReport } from '../contract/diff/changeEvidence.js';
 import { CHANGE_LEVELS, type ChangedOperation } from '../contract/diff/contractChange.js';
 import { diffContracts } from '../contract/diff/diffContracts.js';
-import { MAX_LISTED_CONTRACT_CHANGES, type ContractChanges } from '../report/contractSchemas.js';
+import type { ContractChanges } from '../report/contractSchemas.js';
+import { MAX_LISTED_CONTRACT_CHANGES } from '../report/reportLimits.js';
 import type { QualityReport } from '../report/qualityReport.js';
 import { conditionWeightsOfReport, weighChanges, weighedSummary, type WeighedChange, type WeighedEvidence } from './weighedChanges.js';
 

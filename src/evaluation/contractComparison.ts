@@ -1,6 +1,7 @@
 import type { ComparedContract } from '../history/historyBaseline.js';
 import type { ContractCoverage } from '../report/contractSchemas.js';
-import { CONTRACT_CHANGE_LIMIT, type ContractComparison } from '../report/verdictSchemas.js';
+import type { ContractComparison } from '../report/verdictSchemas.js';
+import { CONTRACT_CHANGE_LIMIT } from '../report/reportLimits.js';
 import { coveragePercentOf } from './contractCoverage.js';
 
 /**

@@ -1,11 +1,6 @@
 import type { Contract, ContractOperation } from '../contract/contract.js';
-import {
-  MAX_LISTED_UNMET_CONDITIONS,
-  type ContractCoverage,
-  type ContractOperationCoverage,
-  type OperationConditionsReport,
-  type UnmetCondition,
-} from '../report/contractSchemas.js';
+import type { ContractCoverage, ContractOperationCoverage, OperationConditionsReport, UnmetCondition } from '../report/contractSchemas.js';
+import { MAX_LISTED_UNMET_CONDITIONS } from '../report/reportLimits.js';
 import type { Condition } from '../contract/conditions.js';
 import { conditionCoverageOf, type BoundCoverage, type OperationConditionCoverage } from './conditionCoverage.js';
 import type { QualityReport } from '../report/qualityReport.js';

@@ -3,7 +3,8 @@ import { flakyRunCountOf, scoreFlakiness, type Flakiness, type FlakinessRun } fr
 import type { ComparedRun } from '../history/historyBaseline.js';
 import type { HistoryRun } from '../history/historyLine.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { FLAKY_TEST_LIMIT, type EndpointFlakinessSection, type ReportFlakiness } from '../report/historySchemas.js';
+import type { EndpointFlakinessSection, ReportFlakiness } from '../report/historySchemas.js';
+import { FLAKY_TEST_LIMIT } from '../report/reportLimits.js';
 import type { BaselineComparison } from '../report/verdictSchemas.js';
 import type { Judgement } from './judgeReport.js';
 

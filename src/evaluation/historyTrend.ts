@@ -2,7 +2,8 @@ import type { HistoryRun } from '../history/historyLine.js';
 import { rateOf } from './baseline.js';
 import type { SkippedHistoryLine } from '../history/historyFile.js';
 import type { QualityReport } from '../report/qualityReport.js';
-import { TRENDS, type EndpointHistory, type ReportHistory, type Trend } from '../report/historySchemas.js';
+import type { EndpointHistory, ReportHistory, Trend } from '../report/historySchemas.js';
+import { TRENDS } from '../report/reportLimits.js';
 
 /**
  * Each endpoint's p95 judged against its own history: the earlier runs of a

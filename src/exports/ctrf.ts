@@ -1,5 +1,5 @@
 import type { QualityReport } from '../report/qualityReport.js';
-import { isIncompleteRun } from '../report/qualityReport.js';
+import { isIncompleteRun } from '../report/buildReport.js';
 import { budgetSubject, describeIncompleteRun } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
 import { PACKAGE_VERSION } from '../packageVersion.js';

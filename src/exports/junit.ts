@@ -10,7 +10,7 @@ import {
   statusesText,
 } from '../report/renderers/presentation.js';
 import { formatBudgetResult } from '../report/renderers/terminal.js';
-import { isIncompleteRun } from '../report/qualityReport.js';
+import { isIncompleteRun } from '../report/buildReport.js';
 import type { ExportContext } from './exportContext.js';
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { isIncompleteRun, type QualityReport } from '../report/qualityReport.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { isIncompleteRun } from '../report/buildReport.js';
 import { latencyHistogramSchema } from '../report/statisticsSchemas.js';
 import { MAX_CONDITION_POSITION } from '../records/conditionsRecord.js';
 import { MAX_POSITIONS_LENGTH, metCountsMismatch } from '../summary/conditionTally.js';

@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { CHANGE_LEVELS } from '../contract/diff/contractChange.js';
 import { CHANGE_RULES, type ChangeRule } from '../contract/diff/changeRules.js';
 import { bodyCountsShape, latencyStatisticsSchema } from './statisticsSchemas.js';
+import { MAX_LISTED_CONTRACT_CHANGES, MAX_LISTED_UNMET_CONDITIONS } from './reportLimits.js';
+
+export { MAX_LISTED_CONTRACT_CHANGES, MAX_LISTED_UNMET_CONDITIONS } from './reportLimits.js';
 
 /**
  * The report's `contract` section: how the run's calls cover the API's
@@ -18,9 +21,6 @@ const percent = (of: string) =>
     .max(100)
     .nullable()
     .meta({ description: `${of}, rounded to 2 decimals; null when there is nothing to cover` });
-
-/** How many unmet conditions an operation lists; the rest are counted. */
-export const MAX_LISTED_UNMET_CONDITIONS = 50;
 
 const CONDITION_KINDS = ['parameter', 'enumValue', 'branch', 'optionalProperty', 'status', 'bound'] as const;
 const where = z
@@ -138,9 +138,6 @@ const contractOperationSchema = z
     }),
   })
   .meta({ title: 'ContractOperation' });
-
-/** How many changes the report lists; the summary counts them all. */
-export const MAX_LISTED_CONTRACT_CHANGES = 100;
 
 const changeTest = z.strictObject({
   file: z.string().meta({ description: "Relative to the Playwright run's root folder, with / between folders" }),

@@ -1,4 +1,7 @@
 import * as z from 'zod';
+import { TRENDS, FLAKY_TEST_LIMIT } from './reportLimits.js';
+
+export { TRENDS, FLAKY_TEST_LIMIT } from './reportLimits.js';
 
 /** The report's history sections: each endpoint's trend against the earlier runs of a history file (historyPath). */
 
@@ -14,9 +17,6 @@ export const runIdentitySchema = z.strictObject(runIdentityShape).meta({ title: 
 
 export type RunIdentity = z.infer<typeof runIdentitySchema>;
 
-/** How an endpoint's p95 stands against its history (src/evaluation/historyTrend.ts). */
-export const TRENDS = ['withinRange', 'aboveRange', 'belowRange', 'new', 'tooFewRuns'] as const;
-
 export type Trend = (typeof TRENDS)[number];
 
 const trendSchema = z.enum(TRENDS);
@@ -31,9 +31,6 @@ export const FLAKINESS_STATES = ['flaky', 'failing', 'steady'] as const;
 
 /** Its score in the second half of the runs scored against the first. */
 export const FLAKINESS_TRENDS = ['rising', 'falling', 'stable'] as const;
-
-/** The most flaky tests `history.flakiness.flakyTests` lists; `flakyTestCount` counts them all. */
-export const FLAKY_TEST_LIMIT = 50;
 
 const flakinessCounts = {
   score: z.number().min(0).max(1).meta({ description: 'Its flaky runs over the runs it ran in, 0 to 1, to 4 decimals' }),

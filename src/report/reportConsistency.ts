@@ -2,7 +2,8 @@ import { isEndpointLabel, MAX_MILLISECONDS } from '../records/recordCheck.js';
 import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { parseStatusList } from '../records/statusList.js';
 import { bucketOf, histogramCount, mergedHistogram, type LatencyHistogram } from '../summary/latencyHistogram.js';
-import { serverErrorsOf, type QualityReport } from './qualityReport.js';
+import type { QualityReport } from './qualityReport.js';
+import { serverErrorsOf } from './buildReport.js';
 
 /**
  * Whether a report's parts agree with each other, as every report this tool

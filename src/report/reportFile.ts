@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { quoteText } from '../renderValue.js';
-import { REPORT_SCHEMA_VERSION, endpointStatisticsSchema, qualityReportSchema, type QualityReport } from './qualityReport.js';
+import { endpointStatisticsSchema, qualityReportSchema, type QualityReport } from './qualityReport.js';
+import { REPORT_SCHEMA_VERSION } from './buildReport.js';
 import { latencyHistogramSchema, statusLatencySchema } from './statisticsSchemas.js';
 
 /**

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { unmetConditionSchema } from './contractSchemas.js';
 import { runIdentitySchema } from './historySchemas.js';
+import { NEW_STATUS_LIMIT, CONTRACT_CHANGE_LIMIT, CONDITION_CHANGE_LIMIT } from './reportLimits.js';
+
+export { NEW_STATUS_LIMIT, CONTRACT_CHANGE_LIMIT, CONDITION_CHANGE_LIMIT } from './reportLimits.js';
 
 /**
  * The report's judgement sections: the budgets' verdict and the comparison
@@ -71,15 +74,6 @@ export const budgetVerdictSchema = z
   .meta({ title: 'BudgetVerdict' });
 
 const countPair = z.strictObject({ before: z.int().min(0).nullable(), after: z.int().min(0).nullable() });
-
-/** The most statuses an endpoint's `newStatuses` lists; `newStatusCount` counts them all. */
-export const NEW_STATUS_LIMIT = 10;
-
-/** The most entries each list of `baseline.contract` holds; its `…Count` beside it counts them all. */
-export const CONTRACT_CHANGE_LIMIT = 100;
-
-/** The most conditions `baseline.contract.newlyMetConditions` and `noLongerMetConditions` each list; their counts count them all. */
-export const CONDITION_CHANGE_LIMIT = 50;
 
 /** How an endpoint's flakiness changed against the baseline (src/evaluation/baseline.ts). */
 export const FLAKINESS_CHANGES = ['newlyFlaky', 'noLongerFlaky', 'stillFlaky'] as const;

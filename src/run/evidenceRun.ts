@@ -14,7 +14,8 @@ import { normaliseEndpoint } from '../records/normaliseExecutionRecords.js';
 import { createFailureExcerpter } from '../records/failureExcerpt.js';
 import { executionRecordSchema } from '../records/executionRecord.js';
 import { MAX_DISTINCT_ENDPOINTS } from '../records/recordCheck.js';
-import { buildReport, type QualityReport, type ReportContext } from '../report/qualityReport.js';
+import type { QualityReport } from '../report/qualityReport.js';
+import { buildReport, type ReportContext } from '../report/buildReport.js';
 import { compareCodeUnits } from '../compareCodeUnits.js';
 import {
   ExecutionAccumulator,

@@ -2,7 +2,6 @@ import { budgetKeysAt, budgetsSchema, type Budgets } from '../config/budgetsSche
 import { nearMissOf } from '../config/nearMiss.js';
 import { parseConfigurationJson } from '../config/settingsSources.js';
 import { ConfigurationError, type ConfigurationIssue } from '../errors.js';
-import { parseReport } from '../evaluation/baseline.js';
 import { needsBaseline, needsContractBase, needsHistory } from '../evaluation/evaluateBudgets.js';
 import { HISTORY_FILE, readHistory } from '../history/historyFile.js';
 import { baselineRunOf, comparedRunOf, pullRequestBaseOf, type CiVariables } from '../history/historyBaseline.js';
@@ -166,7 +165,8 @@ export async function loadJudgement(settings: JudgementSettings, fileSystem: Fil
         : undefined
       : settings.baselinePath === undefined
         ? undefined
-        : parseReport(
+        : // The report's schemas load only when a baseline is named (parseReport.ts).
+          (await import('../evaluation/parseReport.js')).parseReport(
             await readInputFile(fileSystem, settings.baselinePath, 'baseline report', REPORT_FILE_LIMIT_BYTES),
             settings.baselinePath,
           );

@@ -21,7 +21,7 @@ import {
   newlyMetConditionParts,
   noLongerMetConditionParts,
 } from '../renderers/conditionPresentation.js';
-import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../verdictSchemas.js';
+import { CONDITION_CHANGE_LIMIT, CONTRACT_CHANGE_LIMIT } from '../reportLimits.js';
 import { markdownOf } from '../sections/contractConditions.js';
 import { code, row } from '../sections/markdownParts.js';
 import { flakinessWords } from '../sections/history.js';

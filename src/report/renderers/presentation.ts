@@ -1,7 +1,8 @@
 import { escapeControlCharacters, formatDecimal, shorten } from '../../renderValue.js';
 import { compareCodeUnits } from '../../compareCodeUnits.js';
 import { isServerError } from '../../summary/endpointEvidence.js';
-import { isIncompleteRun, serverErrorsOf, type QualityReport } from '../qualityReport.js';
+import type { QualityReport } from '../qualityReport.js';
+import { isIncompleteRun, serverErrorsOf } from '../buildReport.js';
 import type { BudgetResult } from '../verdictSchemas.js';
 import type { EndpointHistory, Trend } from '../historySchemas.js';
 

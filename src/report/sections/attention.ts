@@ -1,4 +1,5 @@
-import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
+import type { QualityReport } from '../qualityReport.js';
+import { serverErrorsOf } from '../buildReport.js';
 import { undeclaredWorstFirst, violationsWorstFirst } from '../renderers/contractPresentation.js';
 import { baselineChanges, countOf, formatCount, shownText, type ChangeKind } from '../renderers/presentation.js';
 import { compareCodeUnits } from '../../compareCodeUnits.js';

@@ -1,4 +1,5 @@
-import { serverErrorsOf, type QualityReport } from '../qualityReport.js';
+import type { QualityReport } from '../qualityReport.js';
+import { serverErrorsOf } from '../buildReport.js';
 import { contractNumbers } from '../renderers/contractPresentation.js';
 import {
   capitalise,
