@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { historyRunOf, historyRunSchema, isHistoryRun, reportUrlOf, runIdentityOf } from '../src/history/historyLine.js';
+import { historyRunOf, reportUrlOf, runIdentityOf } from '../src/history/historyLine.js';
+import { historyRunSchema, isHistoryRun } from '../src/history/historyLineSchema.js';
 import { judgeReport } from '../src/evaluation/judgeReport.js';
 import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
 import { propertyParameters } from './support/properties.js';

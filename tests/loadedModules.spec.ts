@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCommand } from '../src/cli/runCommand.js';
 import { groupDigits } from '../src/renderValue.js';
+import { buildQualityReport } from '../src/workflow/runQualityWorkflow.js';
 import type { CommandContext } from '../src/cli/summariseCommand.js';
 import { createModuleListing, packagesIn } from './support/loadedModules.js';
 import { MemoryFileSystem } from './support/memoryFileSystem.js';
@@ -26,9 +27,9 @@ const heavyPackagesIn = (paths: readonly string[]) => [...packagesIn(paths)].fil
 const oursIn = (paths: readonly string[]) => paths.flatMap((path) => /\/\.build\/((?:src|reporter)\/.*)$/.exec(path)?.[1] ?? []).sort();
 
 /** The modules the command loads over a one-record input with these flags. */
-async function modulesOfCommand(flags: readonly string[]): Promise<string[]> {
+async function modulesOfCommand(flags: readonly string[], files: Readonly<Record<string, string>> = {}): Promise<string[]> {
   const folder = await createTemporaryFolder(
-    { 'one-record.json': '[{ "endpoint": "GET /pets/1", "statusCode": 200, "responseTimeMs": 12 }]\n' },
+    { 'one-record.json': '[{ "endpoint": "GET /pets/1", "statusCode": 200, "responseTimeMs": 12 }]\n', ...files },
     'modules',
   );
   const listing = await createModuleListing(join(folder, 'listing'));
@@ -62,6 +63,30 @@ test('the command with --formats json loads neither the Markdown nor the HTML re
   const paths = await modulesOfCommand(['--formats', 'json']);
 
   expect(oursIn(paths).filter((path) => /^src\/report\/(renderers\/(markdown|html)\.js|sections\/)/.test(path))).toStrictEqual([]);
+});
+
+/** The modules that hold the schemas of a report file and of a history's lines, and read them. */
+const READING_SCHEMAS =
+  /^src\/(report\/(\w+Schemas|qualityReport|reportFile)\.js|evaluation\/parseReport\.js|history\/(historyLineSchema|historyParse)\.js)$/;
+
+test("the command writing every format and a history builds no schema of a report file or a history's lines; a named baseline loads the report's", async () => {
+  const writing = await modulesOfCommand(['--history', 'history.jsonl']);
+  const { reportText } = buildQualityReport([{ endpoint: 'GET /pets/1', statusCode: 200, responseTimeMs: 10 }], {
+    environment: 'base',
+    slowResponseThresholdMs: 750,
+  });
+  const comparing = await modulesOfCommand(['--baseline', 'baseline.json'], { 'baseline.json': reportText });
+
+  expect(oursIn(writing).filter((path) => READING_SCHEMAS.test(path))).toStrictEqual([]);
+  expect(oursIn(comparing).filter((path) => READING_SCHEMAS.test(path))).toStrictEqual([
+    'src/evaluation/parseReport.js',
+    'src/report/contractSchemas.js',
+    'src/report/historySchemas.js',
+    'src/report/qualityReport.js',
+    'src/report/reportFile.js',
+    'src/report/statisticsSchemas.js',
+    'src/report/verdictSchemas.js',
+  ]);
 });
 
 /** The modules only a subcommand, an export or the library's entry needs. */

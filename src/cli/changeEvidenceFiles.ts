@@ -2,7 +2,8 @@ import { evidenceIndexOfHistory, evidenceIndexOfReport } from '../contract/diff/
 import { ReportFormatError } from '../errors.js';
 import { parseReport } from '../evaluation/parseReport.js';
 import { conditionWeightsOfHistory, conditionWeightsOfReport, type ChangeWeights } from '../evaluation/weighedChanges.js';
-import { HISTORY_FILE, parseHistory } from '../history/historyFile.js';
+import { HISTORY_FILE } from '../history/historyFile.js';
+import { parseHistory } from '../history/historyParse.js';
 import { firstIssueWhere } from '../issues/issuePath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { qualityReportSchema } from '../report/qualityReport.js';

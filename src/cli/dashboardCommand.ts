@@ -1,7 +1,8 @@
 import { dashboardModelOf } from '../dashboard/dashboardModel.js';
 import { renderDashboard } from '../dashboard/dashboardPage.js';
 import { DEFAULT_FLAKINESS_RUNS } from '../history/flakiness.js';
-import { HISTORY_FILE, parseHistory } from '../history/historyFile.js';
+import { HISTORY_FILE } from '../history/historyFile.js';
+import { parseHistory } from '../history/historyParse.js';
 import { displayPath } from '../io/displayPath.js';
 import { readInputFile, REPORT_FILE_LIMIT_BYTES } from '../io/readInputFile.js';
 import { writeReportFilesAtomically } from '../io/writeReportAtomically.js';

@@ -1,4 +1,4 @@
-import { parseHistory } from '../history/historyFile.js';
+import { parseHistory } from '../history/historyParse.js';
 import { dashboardModelOf } from './dashboardModel.js';
 import { renderDashboard } from './dashboardPage.js';
 
