@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { JsonListScanner, type ListPath } from '../readers/jsonListScanner.js';
-import { initialClaims, MAX_PIECES } from './rangeClaims.js';
+import { initialClaims, MAX_PIECES, type PieceTable } from './rangeClaims.js';
 
 /**
  * How a large input is cut into pieces for the threads that read it
@@ -9,23 +9,13 @@ import { initialClaims, MAX_PIECES } from './rangeClaims.js';
  * by the first worker started early (earlyWorkers.ts), which then reads its
  * region while the main thread still loads.
  */
-export interface RangePlan {
-  readonly path: string;
-  readonly format: 'json' | 'ndjson';
+export type RangePlan = Omit<PieceTable, 'rules'> & {
   /** The input's size when planned: a plan is used only for the file it was made of. */
   readonly size: number;
-  /** For a JSON document: where the list is, as the first piece's opening shows it. */
-  readonly list?: { readonly path: ListPath; readonly depth: number } | undefined;
-  /** Where each piece starts, then the input's size. */
-  readonly starts: readonly number[];
-  /** The first piece of each thread's region (the main thread's is 0). */
-  readonly regions: readonly number[];
-  /** Per region, what is left of it, then whether a range failed (see PieceTable.claims). */
-  readonly claims: Int32Array;
   /** What it was planned with: another thread count or piece size plans differently. */
   readonly threads: number;
   readonly pieceBytes: number;
-}
+};
 
 const WINDOW_BYTES = 1024 * 1024;
 /** Where a cut between pieces is looked for: a record is shorter than this, or that cut is left out. */
