@@ -27,6 +27,7 @@ import {
   HistogramCounts,
   histogramOfRuns,
   mergedHistogram,
+  lazyRankGuide,
   rankGuide,
   type LatencyHistogram,
 } from './latencyHistogram.js';
@@ -729,10 +730,23 @@ export class ExecutionAccumulator {
       this.reportedSources === undefined &&
       !this.anyTally((tally) => tally.reported !== undefined || tally.browser !== undefined);
     this.samplesLetGo = letGo;
-    // Every endpoint's outcomes (runs, sums, histograms) first: their histograms guide the run-wide percentiles.
-    const outcomes = labels.map((endpoint) => latencyByOutcome(this.tallies.get(endpoint)!));
-    const runWideGuide = rankGuide(outcomes.flatMap((byOutcome) => byOutcome.map(({ latency }) => latency.latencyHistogram)));
-    const runWide = letGo ? runWideStatistics(outcomes, runWideGuide) : undefined;
+    // The histograms that guide the run-wide percentiles, made only when they are selected (few long runs, not tens of
+    // thousands of small endpoints' runs, which are joined): each buffer's kept here until its endpoint takes it.
+    const histograms = new Map<SampleBuffer, LatencyHistogram>();
+    const histogramOfBuffer = (buffer: SampleBuffer): LatencyHistogram => {
+      const made = histograms.get(buffer) ?? histogramOf(buffer);
+      histograms.delete(buffer);
+      return made;
+    };
+    const runWide = letGo
+      ? runWideStatistics(
+          [...this.tallies.values()],
+          lazyRankGuide(() => {
+            for (const tally of this.tallies.values()) for (const buffer of tally.outcomeTimes) histograms.set(buffer, histogramOf(buffer));
+            return [...histograms.values()];
+          }),
+        )
+      : undefined;
     const endpoints: EndpointStatistics[] = [];
     const allRuns: Float64Array[] = [];
     const allSum = new ExactSum();
@@ -750,9 +764,9 @@ export class ExecutionAccumulator {
     const noResponseEndpoints: string[] = [];
     const wholes: EndpointWhole[] = [];
     let anyReported = false;
-    for (const [index, endpoint] of labels.entries()) {
+    for (const endpoint of labels) {
       const tally = this.tallies.get(endpoint)!;
-      const byOutcome = outcomes[index]!;
+      const byOutcome = latencyByOutcome(tally, histogramOfBuffer);
       const runs = byOutcome.flatMap(({ runs }) => runs);
       const sum = new ExactSum();
       for (const outcome of byOutcome) sum.merge(outcome.sum);
@@ -825,7 +839,15 @@ export class ExecutionAccumulator {
       expectedErrorCount,
       serverErrorCount,
       statusCodes: statusCodeObject(statusCodes),
-      responseTimeMs: runWide ?? (!anyReported ? describeRuns(allRuns, allSum, runWideGuide) : describeReported(endpoints, allSum)),
+      responseTimeMs:
+        runWide ??
+        (!anyReported
+          ? describeRuns(
+              allRuns,
+              allSum,
+              lazyRankGuide(() => endpoints.map(({ latencyHistogram }) => latencyHistogram)),
+            )
+          : describeReported(endpoints, allSum)),
       endpoints:
         split === undefined ? endpoints : endpoints.map((statistics, index) => ({ ...statistics, sources: split.byEndpoint[index]! })),
       slowestExecutions: [...this.slowest],
@@ -1001,19 +1023,22 @@ const NO_RESPONSE = 'NO_RESPONSE';
  * with its sorted runs, exact sum and histogram.
  */
 // The statistics of every endpoint's times together, read before any endpoint's samples are let go.
-function runWideStatistics(outcomes: readonly ReturnType<typeof latencyByOutcome>[], guide: RankGuide): LatencyStatistics {
+function runWideStatistics(tallies: readonly EndpointTally[], guide: RankGuide): LatencyStatistics {
   const runs: Float64Array[] = [];
   const sum = new ExactSum();
-  for (const byOutcome of outcomes) {
-    for (const outcome of byOutcome) {
-      runs.push(...outcome.runs);
-      sum.merge(outcome.sum);
+  for (const tally of tallies) {
+    for (const buffer of tally.outcomeTimes) {
+      runs.push(...buffer.runs());
+      sum.merge(buffer.exactSum());
     }
   }
   return describeRuns(runs, sum, guide);
 }
 
-function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: ExactSum; latency: StatusLatency }[] {
+function latencyByOutcome(
+  tally: EndpointTally,
+  histogramOfBuffer: (buffer: SampleBuffer) => LatencyHistogram,
+): { runs: Float64Array[]; sum: ExactSum; latency: StatusLatency }[] {
   return tally.outcomes
     .map((outcome, index) => ({ outcome, buffer: tally.outcomeTimes[index]! }))
     .sort((a, b) => compareOutcomes(a.outcome, b.outcome))
@@ -1027,7 +1052,7 @@ function latencyByOutcome(tally: EndpointTally): { runs: Float64Array[]; sum: Ex
           outcome,
           executionCount: buffer.length,
           totalMs: roundToMicroseconds(sum.value()),
-          latencyHistogram: histogramOf(buffer),
+          latencyHistogram: histogramOfBuffer(buffer),
         },
       };
     });

@@ -74,6 +74,12 @@ export function rankGuide(histograms: readonly LatencyHistogram[]): RankGuide {
   };
 }
 
+/** {@link rankGuide} of histograms made only when a rank is first asked: none when the runs are joined rather than searched. */
+export function lazyRankGuide(histograms: () => readonly LatencyHistogram[]): RankGuide {
+  let guide: RankGuide | undefined;
+  return (rank) => (guide ??= rankGuide(histograms()))(rank);
+}
+
 // Histograms' counts added (the guide reads counts only): in an array a bucket a place when their buckets span few
 // (every endpoint's, for the run-wide percentiles: some 400 buckets), else merged as the report merges them.
 function summedCounts(histograms: readonly LatencyHistogram[]): LatencyHistogram {
