@@ -496,63 +496,21 @@ export function describeRuns(runs: readonly Float64Array[], sum: ExactSum, guide
   return { min: min + 0, mean: roundMean(sum.value() / count), p50: at(50), p90: at(90), p95: at(95), p99: at(99), max };
 }
 
-// The rank-th smallest over sorted runs when it lies within [low, high]: the samples below `low` counted, those within
-// gathered and sorted; while more than MAX_CANDIDATES lie within (a bucket of the run-wide histogram holds thousands), the
-// bounds are halved first, each half counted within each run's window. Undefined when the rank falls outside.
+// The rank-th smallest over sorted runs when it lies within [low, high]: the runs' windows narrowed to the bounds (the
+// samples below counted), then, while more than MAX_CANDIDATES lie within (a bucket of the run-wide histogram holds
+// thousands), probed at the bounds' middle, as select probes; those left are gathered and sorted. Undefined when the
+// rank falls outside the bounds.
 function selectWithin(runs: readonly Float64Array[], rank: number, [low, high]: readonly [number, number]): number | undefined {
-  if (ends.length < runs.length * 2) [ends, cuts] = [new Int32Array(runs.length * 4), new Int32Array(runs.length * 2)];
-  let below = 0;
-  let within = 0;
-  for (let index = 0; index < runs.length; index++) {
-    const run = runs[index]!;
-    const from = lowerBound(run, low);
-    const to = upperBoundWithin(run, high, from, run.length);
-    ends[index * 2] = from;
-    ends[index * 2 + 1] = to;
-    below += from;
-    within += to - from;
-  }
-  if (rank <= below || rank > below + within) return undefined;
-  while (within > MAX_CANDIDATES) {
+  const windows = new RunWindows(runs);
+  windows.keepWithin(low, high);
+  if (rank <= windows.below || rank > windows.below + windows.inQuestion()) return undefined;
+  while (windows.inQuestion() > MAX_CANDIDATES) {
     const middle = low + (high - low) / 2;
     if (!(middle > low && middle < high)) break;
-    let atMost = 0;
-    for (let index = 0; index < runs.length; index++) {
-      const from = ends[index * 2]!;
-      const cut = upperBoundWithin(runs[index]!, middle, from, ends[index * 2 + 1]!);
-      cuts[index] = cut;
-      atMost += cut - from;
-    }
-    const lower = below + atMost >= rank;
-    for (let index = 0; index < runs.length; index++) ends[index * 2 + (lower ? 1 : 0)] = cuts[index]!;
-    if (lower) [high, within] = [middle, atMost];
-    else [low, below, within] = [middle, below + atMost, within - atMost];
+    if (windows.probe(middle, rank)) high = middle;
+    else low = middle;
   }
-  if (gathered.length < within) gathered = new Float64Array(Math.max(within, gathered.length * 2));
-  let filled = 0;
-  for (let index = 0; index < runs.length; index++) {
-    const window = runs[index]!.subarray(ends[index * 2], ends[index * 2 + 1]);
-    gathered.set(window, filled);
-    filled += window.length;
-  }
-  return gathered.subarray(0, within).sort()[rank - below - 1]! + 0;
-}
-
-// Scratch of selectWithin, grown as needed: each run's window and cut, and the samples gathered (read at once, kept by no one).
-let ends = new Int32Array(64);
-let cuts = new Int32Array(32);
-let gathered = new Float64Array(1024);
-
-/** The index of the first sample at least `value` in a sorted run, or its length. */
-function lowerBound(run: Float64Array, value: number): number {
-  let low = 0;
-  let high = run.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (run[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return windows.gathered().sort()[rank - windows.below - 1]! + 0;
 }
 
 /** Up to this many samples, runs are joined and sorted rather than searched. */
@@ -646,7 +604,7 @@ const MAX_CANDIDATES = 4096;
 class RunWindows {
   /** How many samples lie before the windows (known smaller). */
   below = 0;
-  private readonly runs: Float64Array[];
+  private readonly runs: readonly Float64Array[];
   private readonly low: Int32Array;
   private readonly high: Int32Array;
   /** The runs whose window holds a sample, first `open` of them. */
@@ -655,7 +613,7 @@ class RunWindows {
   private readonly cut: Int32Array;
 
   constructor(runs: readonly Float64Array[]) {
-    this.runs = [...runs];
+    this.runs = runs;
     this.low = new Int32Array(runs.length);
     this.high = Int32Array.from(runs, (run) => run.length);
     this.order = Int32Array.from(runs, (_, index) => index);
@@ -692,6 +650,21 @@ class RunWindows {
     return enough;
   }
 
+  /** Narrows the windows to the samples within [low, high]: those below are counted, those above left out. */
+  keepWithin(low: number, high: number): void {
+    let kept = 0;
+    for (let at = 0; at < this.open; at++) {
+      const run = this.order[at]!;
+      const samples = this.runs[run]!;
+      const from = lowerBoundWithin(samples, low, this.low[run]!, this.high[run]!);
+      this.below += from - this.low[run]!;
+      this.low[run] = from;
+      this.high[run] = upperBoundWithin(samples, high, from, this.high[run]!);
+      if (from < this.high[run]) this.order[kept++] = run;
+    }
+    this.open = kept;
+  }
+
   /** How many samples the windows hold. */
   inQuestion(): number {
     let count = 0;
@@ -711,6 +684,18 @@ class RunWindows {
     }
     return into;
   }
+}
+
+/** The index of the first sample at least `value` in `run[from, to)` (sorted), or `to`. */
+function lowerBoundWithin(run: Float64Array, value: number, from: number, to: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (run[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The index of the first sample above `value` in `run[from, to)` (sorted), or `to`. */
