@@ -1018,10 +1018,6 @@ function statusCodeObject(counts: ReadonlyMap<number, number>): Record<string, n
 /** The error code of a call with no response whose record names none (a canonical record always does). */
 const NO_RESPONSE = 'NO_RESPONSE';
 
-/**
- * An endpoint's times by status code, then by error code, ascending: each
- * with its sorted runs, exact sum and histogram.
- */
 // The statistics of every endpoint's times together, read before any endpoint's samples are let go.
 function runWideStatistics(tallies: readonly EndpointTally[], guide: RankGuide): LatencyStatistics {
   const runs: Float64Array[] = [];
@@ -1035,6 +1031,10 @@ function runWideStatistics(tallies: readonly EndpointTally[], guide: RankGuide):
   return describeRuns(runs, sum, guide);
 }
 
+/**
+ * An endpoint's times by status code, then by error code, ascending: each
+ * with its sorted runs, exact sum and histogram.
+ */
 function latencyByOutcome(
   tally: EndpointTally,
   histogramOfBuffer: (buffer: SampleBuffer) => LatencyHistogram,
