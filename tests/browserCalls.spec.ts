@@ -40,14 +40,14 @@ test.afterAll(async () => {
  * observation recorded, and what it counted apart, once it has stopped.
  */
 async function observed(
-  act: (page: Page) => Promise<void>,
+  act: (page: Page, recorded: readonly BrowserExecution[]) => Promise<void>,
   rules: ApiCallRules = {},
 ): Promise<{ executions: BrowserExecution[]; counts: Readonly<BrowserCallCounts> }> {
   const context = await browser.newContext();
   const executions: BrowserExecution[] = [];
   const sink = { record: (execution: BrowserExecution) => executions.push(execution), count: () => undefined };
   const observation = observeBrowserCalls(context, rules, () => sink);
-  await act(await context.newPage());
+  await act(await context.newPage(), executions);
   await observation.stop();
   await context.close();
   return { executions, counts: observation.counts };
@@ -276,7 +276,7 @@ test('resource types and URL patterns say which requests are API calls; page ass
 
 test('resource type other records the beacons and pings a page sends, as executions the server answered', async () => {
   const { executions, counts } = await observed(
-    async (page) => {
+    async (page, recorded) => {
       await page.goto(`${app.origin}/`);
       app.answered.length = 0;
       await page.evaluate(`(async () => {
@@ -286,6 +286,8 @@ test('resource type other records the beacons and pings a page sends, as executi
       })()`);
       await page.click('#pinging');
       await expect.poll(() => app.answered.length).toBe(3);
+      // The server has answered; the browser may take a moment more to see the last answer (a busy machine).
+      await expect.poll(() => recorded.length).toBe(2);
     },
     { resourceTypes: ['other'] },
   );
