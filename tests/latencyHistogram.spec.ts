@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { describeSorted } from '../src/summary/latencySamples.js';
 import {
   addedFlatHistograms,
+  bucketOf,
   flatHistogram,
+  flatHistogramOfRuns,
   HISTOGRAM_RELATIVE_ACCURACY,
   HistogramCounts,
   histogramCount,
@@ -37,6 +39,37 @@ test('property: every percentile read from the histogram is within 1% of the exa
         if (truth === 0) assert.equal(read, 0);
         else assert.ok(Math.abs(read - truth) / truth <= BOUND, `p${percentile}: ${read} read, ${truth} exact`);
       }
+    }),
+    propertyParameters(2000),
+  );
+});
+
+test('property: a histogram of sorted runs counts each time in the bucket bucketOf maps it to, however far apart the runs lie', () => {
+  // Every scale a time can take: subnormal, tiny, usual, past any recorded time, and runs far apart (a map, not an array).
+  const anyTime = fc.oneof(
+    fc.double({ min: 0, max: Number.MAX_VALUE, noNaN: true }),
+    fc.double({ min: 0, max: 1e-300, noNaN: true }),
+    fc.integer({ min: 0, max: 5000 }).map((whole) => whole / 100),
+    fc.constant(0),
+  );
+  fc.assert(
+    fc.property(fc.array(fc.array(anyTime, { maxLength: 200 }), { minLength: 1, maxLength: 3 }), (parts) => {
+      const runs = parts.map((part) => Float64Array.from(part).sort());
+      const counts = new Map<number, number>();
+      let zeroCount = 0;
+      for (const time of parts.flat()) {
+        if (time <= 0) zeroCount++;
+        else counts.set(bucketOf(time), (counts.get(bucketOf(time)) ?? 0) + 1);
+      }
+      // Every subnormal time too: the smallest buckets hold one or two times each.
+      runs.push(Float64Array.from({ length: 64 }, (_, index) => (index + 1) * Number.MIN_VALUE));
+      for (let index = 1; index <= 64; index++) {
+        counts.set(bucketOf(index * Number.MIN_VALUE), (counts.get(bucketOf(index * Number.MIN_VALUE)) ?? 0) + 1);
+      }
+      const { zeroCount: zeros, bins } = flatHistogramOfRuns(runs);
+      const expected = [...counts].sort((a, b) => a[0] - b[0]).flat();
+      assert.equal(zeros, zeroCount);
+      assert.deepEqual([...bins], expected);
     }),
     propertyParameters(2000),
   );

@@ -22,13 +22,15 @@ import type { BodyCheck } from '../records/bodyCheck.js';
 import type { ConditionsRecord } from '../records/conditionsRecord.js';
 import { ConditionTally, type ConditionsMetEntry } from './conditionTally.js';
 import {
-  addedFlatHistograms,
   describeHistogram,
+  flatHistogramOfRuns,
+  flatRankGuide,
   HistogramCounts,
-  histogramOfRuns,
+  histogramOfFlat,
   mergedHistogram,
   lazyRankGuide,
   rankGuide,
+  sumOfFlatHistograms,
   type LatencyHistogram,
 } from './latencyHistogram.js';
 import { ReportedShare, ReportedTotals, type ReportedShareData, type ReportedTotalsData } from './reportedShare.js';
@@ -644,7 +646,7 @@ export class ExecutionAccumulator {
    */
   seal(): void {
     for (const tally of this.tallies.values()) {
-      for (const buffer of tally.outcomeTimes) buffer.seal(flatHistogramOf);
+      for (const buffer of tally.outcomeTimes) buffer.seal(flatHistogramOfRuns);
       tally.waits.seal();
     }
   }
@@ -731,21 +733,23 @@ export class ExecutionAccumulator {
       !this.anyTally((tally) => tally.reported !== undefined || tally.browser !== undefined);
     this.samplesLetGo = letGo;
     // The histograms that guide the run-wide percentiles, made only when they are selected (few long runs, not tens of
-    // thousands of small endpoints' runs, which are joined): each buffer's kept here until its endpoint takes it.
-    const histograms = new Map<SampleBuffer, LatencyHistogram>();
-    const histogramOfBuffer = (buffer: SampleBuffer): LatencyHistogram => {
-      const made = histograms.get(buffer) ?? histogramOf(buffer);
+    // thousands of small endpoints' runs, which are joined): each buffer's kept here, flat, until its endpoint takes it.
+    const histograms = new Map<SampleBuffer, FlatHistogram>();
+    const histogramOfBuffer = (buffer: SampleBuffer): FlatHistogram => {
+      const made = histograms.get(buffer) ?? flatHistogramOf(buffer);
       histograms.delete(buffer);
       return made;
     };
+    let runWideGuide: RankGuide | undefined;
     const runWide = letGo
-      ? runWideStatistics(
-          [...this.tallies.values()],
-          lazyRankGuide(() => {
-            for (const tally of this.tallies.values()) for (const buffer of tally.outcomeTimes) histograms.set(buffer, histogramOf(buffer));
-            return [...histograms.values()];
-          }),
-        )
+      ? runWideStatistics([...this.tallies.values()], (rank) => {
+          if (runWideGuide === undefined) {
+            for (const tally of this.tallies.values())
+              for (const buffer of tally.outcomeTimes) histograms.set(buffer, flatHistogramOf(buffer));
+            runWideGuide = flatRankGuide([...histograms.values()]);
+          }
+          return runWideGuide(rank);
+        })
       : undefined;
     const endpoints: EndpointStatistics[] = [];
     const allRuns: Float64Array[] = [];
@@ -785,8 +789,12 @@ export class ExecutionAccumulator {
       if (tally.failedExecutionCount > 0) failureCountByEndpoint[endpoint] = tally.failedExecutionCount;
       if (tally.slowExecutionCount > 0) slowEndpoints.push(endpoint);
       if (tally.noResponseCount > 0) noResponseEndpoints.push(endpoint);
-      // One status's bins are the endpoint's (shared: no one changes a histogram).
-      const latencyHistogram = mergedHistogram(byOutcome.map(({ latency }) => latency.latencyHistogram));
+      // One status's bins are the endpoint's (shared: no one changes a histogram); several statuses' are added flat, and
+      // made pairs once.
+      const latencyHistogram =
+        byOutcome.length === 1
+          ? byOutcome[0]!.latency.latencyHistogram
+          : histogramOfFlat(sumOfFlatHistograms(byOutcome.map(({ flat }) => flat)));
       const { reported } = tally;
       // One literal, then each optional key assigned in turn: every endpoint with the same keys shares one hidden class (a
       // spread of conditional parts gave each endpoint with evidence a class of its own: 36,000 at 50,000 endpoints, 20 MB).
@@ -970,7 +978,7 @@ function packTallies(
     runCounts[index] = runs.length;
     for (const run of runs) samples.push(run);
     if (sorted && count > 0) {
-      const { partials: sumPartials, histogram: flat } = sortedAndSummed(runs, flatHistogramOf);
+      const { partials: sumPartials, histogram: flat } = sortedAndSummed(runs, flatHistogramOfRuns);
       sumCounts[index] = sumPartials.length;
       partials.push(...sumPartials);
       zeroCounts[index] = flat.zeroCount;
@@ -1037,46 +1045,40 @@ function runWideStatistics(tallies: readonly EndpointTally[], guide: RankGuide):
  */
 function latencyByOutcome(
   tally: EndpointTally,
-  histogramOfBuffer: (buffer: SampleBuffer) => LatencyHistogram,
-): { runs: Float64Array[]; sum: ExactSum; latency: StatusLatency }[] {
+  histogramOfBuffer: (buffer: SampleBuffer) => FlatHistogram,
+): { runs: Float64Array[]; sum: ExactSum; flat: FlatHistogram; latency: StatusLatency }[] {
   return tally.outcomes
     .map((outcome, index) => ({ outcome, buffer: tally.outcomeTimes[index]! }))
     .sort((a, b) => compareOutcomes(a.outcome, b.outcome))
     .map(({ outcome, buffer }) => {
       const runs = buffer.runs();
       const sum = buffer.exactSum();
+      const flat = histogramOfBuffer(buffer);
       return {
         runs,
         sum,
+        flat,
         latency: {
           outcome,
           executionCount: buffer.length,
           totalMs: roundToMicroseconds(sum.value()),
-          latencyHistogram: histogramOfBuffer(buffer),
+          latencyHistogram: histogramOfFlat(flat),
         },
       };
     });
 }
 
-/** The histogram of a buffer's samples: the histograms its threads counted, and its own runs. */
-function histogramOf(buffer: SampleBuffer): LatencyHistogram {
+/** The histogram of a buffer's samples, flat: the histograms its threads counted, and its own runs. */
+function flatHistogramOf(buffer: SampleBuffer): FlatHistogram {
   const { histograms, runs } = buffer.histogramParts();
   const summarised = buffer.summarisedParts().map(({ histogram }) => histogram);
-  if (histograms.length === 0 && summarised.length === 0) return histogramOfRuns(runs);
-  // Times only reports gave: their histograms added up as they are.
-  if (histograms.length === 0 && runs.length === 0) return mergedHistogram(summarised);
+  if (histograms.length === 0 && summarised.length === 0) return flatHistogramOfRuns(runs);
   // Only what threads counted (an input read in ranges): their bins merged in order.
-  if (summarised.length === 0 && runs.length === 0) return addedFlatHistograms(histograms);
+  if (summarised.length === 0 && runs.length === 0) return sumOfFlatHistograms(histograms);
   const counts = new HistogramCounts();
   for (const histogram of histograms) counts.mergeFlat(histogram);
   for (const histogram of summarised) counts.merge(histogram);
   for (const run of runs) counts.addSorted(run);
-  return counts.result();
-}
-
-function flatHistogramOf(sorted: readonly Float64Array[]): FlatHistogram {
-  const counts = new HistogramCounts();
-  for (const run of sorted) counts.addSorted(run);
   return counts.toFlat();
 }
 

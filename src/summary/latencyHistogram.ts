@@ -74,6 +74,52 @@ export function rankGuide(histograms: readonly LatencyHistogram[]): RankGuide {
   };
 }
 
+/** {@link rankGuide} of flat histograms (added first when several). */
+export function flatRankGuide(histograms: readonly FlatHistogram[]): RankGuide {
+  const { zeroCount, bins } = summedFlatCounts(histograms);
+  let [next, seen] = [0, zeroCount];
+  return (rank) => {
+    if (rank <= zeroCount) return undefined;
+    if (rank <= seen) [next, seen] = [0, zeroCount];
+    for (; next < bins.length; next += 2) {
+      seen += bins[next + 1]!;
+      if (seen >= rank) {
+        seen -= bins[next + 1]!;
+        const bucket = bins[next]!;
+        return [GAMMA ** (bucket - 1) * (1 - 1e-9), GAMMA ** bucket * (1 + 1e-9)];
+      }
+    }
+    return undefined;
+  };
+}
+
+// Flat histograms' counts added (the guide reads counts only): in an array a bucket a place when their buckets span few
+// (every endpoint's, for the run-wide percentiles: some 600 buckets), else merged in order.
+function summedFlatCounts(histograms: readonly FlatHistogram[]): FlatHistogram {
+  let [lowest, highest, zeroCount] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
+  for (const { bins, zeroCount: zeros } of histograms) {
+    zeroCount += zeros;
+    if (bins.length === 0) continue;
+    lowest = Math.min(lowest, bins[0]!);
+    highest = Math.max(highest, bins[bins.length - 2]!);
+  }
+  if (lowest > highest) return { zeroCount, bins: new Float64Array(0) };
+  if (!(highest - lowest < DENSE_BUCKETS)) return sumOfFlatHistograms(histograms);
+  const counts = new Float64Array(highest - lowest + 1);
+  for (const { bins } of histograms)
+    for (let at = 0; at < bins.length; at += 2) counts[bins[at]! - lowest] = counts[bins[at]! - lowest]! + bins[at + 1]!;
+  let used = 0;
+  for (let at = 0; at < counts.length; at++) if (counts[at]! > 0) used++;
+  const bins = new Float64Array(used * 2);
+  let next = 0;
+  for (let at = 0; at < counts.length; at++) {
+    if (counts[at] === 0) continue;
+    bins[next++] = lowest + at;
+    bins[next++] = counts[at]!;
+  }
+  return { zeroCount, bins };
+}
+
 /** {@link rankGuide} of histograms made only when a rank is first asked: none when the runs are joined rather than searched. */
 export function lazyRankGuide(histograms: () => readonly LatencyHistogram[]): RankGuide {
   let guide: RankGuide | undefined;
@@ -195,9 +241,15 @@ export function flatHistogram({ zeroCount, bins }: LatencyHistogram): FlatHistog
  * order, with no map and no sort.
  */
 export function addedFlatHistograms(histograms: readonly FlatHistogram[]): LatencyHistogram {
+  return histogramOfFlat(sumOfFlatHistograms(histograms));
+}
+
+/** {@link addedFlatHistograms}, kept flat. */
+export function sumOfFlatHistograms(histograms: readonly FlatHistogram[]): FlatHistogram {
+  if (histograms.length === 1) return histograms[0]!;
   let zeroCount = 0;
   for (const histogram of histograms) zeroCount += histogram.zeroCount;
-  return histogramOfFlat({ zeroCount, bins: addedFlatBins(histograms.map(({ bins }) => bins)) });
+  return { zeroCount, bins: addedFlatBins(histograms.map(({ bins }) => bins)) };
 }
 
 // Halves added, then the two, as mergedHistogram adds pairs, but flat: a range's bins become pairs only once added (ten
@@ -228,7 +280,8 @@ function addedFlatBins(lists: readonly Float64Array[]): Float64Array {
   return sum.subarray(0, k);
 }
 
-function histogramOfFlat({ zeroCount, bins }: FlatHistogram): LatencyHistogram {
+/** A flat histogram as the report stores it: `[bucket, count]` pairs. */
+export function histogramOfFlat({ zeroCount, bins }: FlatHistogram): LatencyHistogram {
   const pairs: (readonly [number, number])[] = [];
   for (let at = 0; at < bins.length; at += 2) pairs.push([bins[at]!, bins[at + 1]!]);
   return { relativeAccuracy: HISTOGRAM_RELATIVE_ACCURACY, zeroCount, bins: pairs };
@@ -236,9 +289,69 @@ function histogramOfFlat({ zeroCount, bins }: FlatHistogram): LatencyHistogram {
 
 /** The histogram of times given as sorted runs. */
 export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram {
+  return histogramOfFlat(flatHistogramOfRuns(runs));
+}
+
+/**
+ * The histogram of times given as sorted runs, as flat data: what a thread
+ * counts of each status's times before it hands them on. Counted in an
+ * array a bucket a place (a status's times span some 600 buckets), or a map
+ * when they span more than {@link DENSE_BUCKETS}; within a run, a bucket's
+ * times are counted together, and only a time at or past the bucket's upper
+ * bound (less a part in a billion, far more than Math.log's error) is mapped
+ * to its bucket: two logarithms a bucket, not one a time.
+ */
+export function flatHistogramOfRuns(runs: readonly Float64Array[]): FlatHistogram {
+  let [lowest, highest, zeroCount] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
+  for (const run of runs) {
+    let first = 0;
+    while (first < run.length && run[first]! <= 0) first++;
+    zeroCount += first;
+    if (first === run.length) continue;
+    lowest = Math.min(lowest, bucketOf(run[first]!));
+    highest = Math.max(highest, bucketOf(run[run.length - 1]!));
+  }
+  if (lowest > highest) return { zeroCount, bins: new Float64Array(0) };
+  if (!(highest - lowest < DENSE_BUCKETS)) return mappedFlatHistogram(runs);
+  const span = highest - lowest + 1;
+  if (denseCounts.length < span) denseCounts = new Float64Array(Math.max(span, denseCounts.length * 2));
+  const counts = denseCounts;
+  for (const run of runs) {
+    let index = 0;
+    while (index < run.length && run[index]! <= 0) index++;
+    while (index < run.length) {
+      const bucket = bucketOf(run[index]!);
+      // Every time below this is in `bucket` (the run is sorted, and bucketOf never decreases). Among subnormal times
+      // the bound rounds to a time itself, and a time below it is below the bucket's bound by more than a part in a
+      // thousand: still far past Math.log's error.
+      const below = GAMMA ** bucket * (1 - 1e-9);
+      const from = index;
+      index++;
+      while (index < run.length && run[index]! < below) index++;
+      counts[bucket - lowest] = counts[bucket - lowest]! + (index - from);
+    }
+  }
+  let used = 0;
+  for (let at = 0; at < span; at++) if (counts[at]! > 0) used++;
+  const bins = new Float64Array(used * 2);
+  let next = 0;
+  for (let at = 0; at < span; at++) {
+    const count = counts[at]!;
+    if (count === 0) continue;
+    bins[next++] = lowest + at;
+    bins[next++] = count;
+    counts[at] = 0;
+  }
+  return { zeroCount, bins };
+}
+
+// The counts flatHistogramOfRuns adds into, each thread's own, left all 0 after each use: grown, never made anew.
+let denseCounts = new Float64Array(1024);
+
+function mappedFlatHistogram(runs: readonly Float64Array[]): FlatHistogram {
   const counts = new HistogramCounts();
   for (const run of runs) counts.addSorted(run);
-  return counts.result();
+  return counts.toFlat();
 }
 
 /** Histograms added together: the histogram of all their times (one alone is given back, its bins shared). */
