@@ -11,7 +11,8 @@
  * test worker (docs/architecture.md, "What a run loads").
  */
 export function groupDigits(value: number): string {
-  return grouped(String(value));
+  // Most numbers written are below a thousand: nothing to group.
+  return Math.abs(value) < 1000 ? String(value) : grouped(String(value));
 }
 
 // A string of digits with a comma before each group of three from the right.
@@ -81,6 +82,13 @@ export function shorten(text: string, maxLength: number): string {
  * (a message of several lines).
  */
 export function escapeControlCharacters(text: string, { keepNewlines = false }: { keepNewlines?: boolean } = {}): string {
+  // Printable ASCII, most of what is shown (labels, paths), has nothing to escape: told by a loop, not the expression.
+  let printable = true;
+  for (let at = 0; at < text.length && printable; at++) {
+    const code = text.charCodeAt(at);
+    printable = code >= 0x20 && code < 0x7f;
+  }
+  if (printable) return text;
   return text.replace(keepNewlines ? CONTROL_BUT_NEWLINE : CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -65,19 +65,28 @@ function distribution(endpoint: Endpoint): string {
   const first = bins[0]![0];
   const last = bins[bins.length - 1]![0];
   const width = Math.max(1, Math.ceil((last - first + 1) / DISTRIBUTION_COLUMNS));
-  const columns = new Map<number, number>();
-  for (const [bucket, count] of bins) {
-    const column = Math.floor((bucket - first) / width);
-    columns.set(column, (columns.get(column) ?? 0) + count);
-  }
   const columnCount = Math.floor((last - first) / width) + 1;
-  const tallest = Math.max(...columns.values());
+  // A count a column, 0 for none; bins read by index, not destructured: this runs once per endpoint, before the JIT has
+  // optimised it, when each destructuring walks an iterator (a quarter of a page's time at 200 endpoints).
+  const columns = new Float64Array(columnCount);
+  for (let at = 0; at < bins.length; at++) {
+    const bin = bins[at]!;
+    const column = Math.floor((bin[0] - first) / width);
+    columns[column] = columns[column]! + bin[1];
+  }
+  let tallest = 0;
+  for (let column = 0; column < columnCount; column++) tallest = Math.max(tallest, columns[column]!);
   const columnWidth = 1000 / columnCount;
-  const rects = [...columns].map(([column, count]) => {
+  const rectWidth = round(Math.max(1, columnWidth - 1));
+  let rects = '';
+  for (let column = 0; column < columnCount; column++) {
+    const count = columns[column]!;
+    if (count === 0) continue;
     const height = round((count / tallest) * 70);
-    const box = `x="${round(column * columnWidth)}" y="${round(80 - height)}" width="${round(Math.max(1, columnWidth - 1))}" height="${height}"`;
-    return `<rect ${box}><title>${text(countOf(count, 'call'))}</title></rect>`;
-  });
+    const box = `x="${round(column * columnWidth)}" y="${round(80 - height)}" width="${rectWidth}" height="${height}"`;
+    // A count of calls holds no character to escape.
+    rects += `<rect ${box}><title>${countOf(count, 'call')}</title></rect>`;
+  }
   // The axis runs over the buckets' bounds: (γ^(first-1), γ^last].
   const gamma = (1 + endpoint.latencyHistogram.relativeAccuracy) / (1 - endpoint.latencyHistogram.relativeAccuracy);
   const from = Math.log(gamma) * (first - 1);
@@ -100,7 +109,7 @@ function distribution(endpoint: Endpoint): string {
   const named = `latency distribution of ${shownText(endpoint.endpoint)}, p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`;
   const svg =
     `<svg class="distribution" viewBox="0 0 1000 80" preserveAspectRatio="none" role="img" aria-label="${attribute(named)}">` +
-    `${rects.join('')}${marks.join('')}</svg>`;
+    `${rects}${marks.join('')}</svg>`;
   const legend = [
     `<span>${text(formatMs(round(Math.exp(from))))}</span>`,
     `<span class="mark-p50">│ p50 ${text(formatMs(p50))}</span>`,
