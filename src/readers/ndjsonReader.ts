@@ -116,12 +116,14 @@ function parseLines(
   endpoints: EndpointBytes | undefined,
 ): RecordBatch & { nextLine: number } {
   if (endpoints === undefined) return parseWholeLines(bytes, firstLine, file, afterCarriageReturn, endsWithBreak);
-  const columns = new ScannedColumns(bytes, endpoints);
-  const records: unknown[] = [];
+  const columns = new ScannedColumns(bytes, endpoints, file);
   const rawLines: string[] = [];
   const rawEntries: number[] = [];
   const lineStart = afterCarriageReturn && bytes[0] === LINE_FEED ? 1 : 0;
-  const line = scanLines(bytes, lineStart, firstLine, endsWithBreak, { endpoints, columns, records, rawLines, rawEntries });
+  const { line, count } = scanLines(bytes, lineStart, firstLine, endsWithBreak, { endpoints, columns, rawLines, rawEntries });
+  // One place a record, made at once when the batch is read (pushed to one by one, the list was copied as it grew: a
+  // tenth of a read's garbage); a scanned record's place holds undefined.
+  const records = new Array<unknown>(count).fill(undefined);
   let parsed: unknown;
   try {
     parsed = rawLines.length === 0 ? [] : JSON.parse(`[${rawLines.join(',')}]`);
@@ -141,8 +143,6 @@ function parseLines(
 interface ScannedLines {
   readonly endpoints: EndpointBytes;
   readonly columns: ScannedColumns;
-  /** One entry a record, in order: undefined until parsed, as the columns hold a scanned record. */
-  readonly records: unknown[];
   /** The lines the scanner did not recognise, to be parsed, and the index of each one's record. */
   readonly rawLines: string[];
   readonly rawEntries: number[];
@@ -154,10 +154,18 @@ interface ScannedLines {
  * lines the scanner left, and make the batch), it never reaches code the
  * compiler saw no run of. Compiled as part of parseLines, while still in its
  * first loop, it was thrown away at the end of every batch (80 times a
- * thread on 1M records). Returns the number of the line after the last.
+ * thread on 1M records). Returns the number of the line after the last, and
+ * how many records the lines hold (blank lines hold none).
  */
-function scanLines(bytes: Buffer, from: number, firstLine: number, endsWithBreak: boolean, into: ScannedLines): number {
-  const { endpoints, columns, records, rawLines, rawEntries } = into;
+function scanLines(
+  bytes: Buffer,
+  from: number,
+  firstLine: number,
+  endsWithBreak: boolean,
+  into: ScannedLines,
+): { line: number; count: number } {
+  const { endpoints, columns, rawLines, rawEntries } = into;
+  let count = 0;
   const hasCarriageReturn = bytes.includes(CARRIAGE_RETURN);
   const fields: ScannedFields = { endpoint: 0, statusCode: 0, responseTimeMs: 0, idStart: -1, idEnd: -1 };
   let line = firstLine;
@@ -169,22 +177,20 @@ function scanLines(bytes: Buffer, from: number, firstLine: number, endsWithBreak
     if (last && endsWithBreak) break;
     const end = last ? bytes.length : lineEnd;
     if (scanRecord(bytes, lineStart, end, endpoints, fields)) {
-      columns.add(records.length, fields, line, lineStart, end);
-      records.push(undefined);
+      columns.add(count++, fields, line, lineStart, end);
     } else {
       const text = bytes.toString('utf8', lineStart, end);
       if (text.trim() !== '') {
-        columns.addUnscanned(records.length, line);
-        rawEntries.push(records.length);
+        columns.addUnscanned(count, line);
+        rawEntries.push(count++);
         rawLines.push(text);
-        records.push(undefined);
       }
     }
     line++;
     if (last) break;
     lineStart = lineEnd + (bytes[lineEnd] === CARRIAGE_RETURN && bytes[lineEnd + 1] === LINE_FEED ? 2 : 1);
   }
-  return line;
+  return { line, count };
 }
 
 /** {@link parseLines} without the scanner: the bytes decoded at once, split into lines, and every line parsed (all of them by one `JSON.parse`). */

@@ -42,6 +42,8 @@ export class ScannedColumns {
   constructor(
     private readonly bytes: Buffer,
     readonly endpoints: EndpointBytes,
+    /** NDJSON: the file whose lines the records are on, as the batch's locations name it (`{ kind: 'line', file, line: lineOf(index) }`). */
+    readonly lineFile?: string,
   ) {
     const capacity = Math.max(16, Math.ceil(bytes.length / 64));
     this.endpoint = new Int32Array(capacity);

@@ -326,9 +326,11 @@ export class RecordIntake {
   // Lists a scanned failed call as take() lists one: its method and path as written (query removed), status, time, id and place.
   private addScannedFailure(slot: EndpointTally, batch: RecordBatch, scanned: ScannedColumns, index: number): void {
     const statusCode = scanned.statusCode[index]!;
+    // Most failed calls of a large input are not kept (an endpoint lists 5): those make no record of the call, nor
+    // even of its place, when its line tells.
+    const { lineFile } = scanned;
+    if (lineFile !== undefined && slot.evidence?.admitsAtLine(statusCode, lineFile, scanned.lineOf(index)) === false) return;
     const place = batch.location(index);
-    // Most failed calls of a large input are not kept (an endpoint lists 5): those make no record of the call.
-    if (place.kind === 'line' && slot.evidence?.admitsAtLine(statusCode, place.file, place.line) === false) return;
     const location = this.named(place);
     if (place.kind !== 'line' && slot.evidence?.admits({ statusCode, location }) === false) return;
     // No test: the call counts for none, so whether it was a server error matters to no test's tally.
