@@ -45,11 +45,22 @@ test('property: every percentile read from the histogram is within 1% of the exa
 });
 
 test('property: a histogram of sorted runs counts each time in the bucket bucketOf maps it to, however far apart the runs lie', () => {
-  // Every scale a time can take: subnormal, tiny, usual, past any recorded time, and runs far apart (a map, not an array).
+  // Every scale a time can take: subnormal, tiny, usual, past any recorded time, and runs far apart (a map, not an array);
+  // and times at buckets' bounds, a few doubles either side and a part in a billion either side.
+  const gamma = (1 + HISTOGRAM_RELATIVE_ACCURACY) / (1 - HISTOGRAM_RELATIVE_ACCURACY);
+  const nearBound = fc
+    .tuple(fc.integer({ min: -1100, max: 1100 }), fc.integer({ min: -3, max: 3 }), fc.constantFrom(1, 1 - 1e-9, 1 + 1e-9))
+    .map(([bucket, doubles, scale]) => {
+      const bits = new BigInt64Array(Float64Array.of(gamma ** bucket * scale).buffer);
+      bits[0] = bits[0]! + BigInt(doubles);
+      return new Float64Array(bits.buffer)[0]!;
+    });
   const anyTime = fc.oneof(
     fc.double({ min: 0, max: Number.MAX_VALUE, noNaN: true }),
     fc.double({ min: 0, max: 1e-300, noNaN: true }),
     fc.integer({ min: 0, max: 5000 }).map((whole) => whole / 100),
+    nearBound,
+    nearBound,
     fc.constant(0),
   );
   fc.assert(

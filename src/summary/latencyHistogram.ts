@@ -296,10 +296,13 @@ export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram
  * The histogram of times given as sorted runs, as flat data: what a thread
  * counts of each status's times before it hands them on. Counted in an
  * array a bucket a place (a status's times span some 600 buckets), or a map
- * when they span more than {@link DENSE_BUCKETS}; within a run, a bucket's
- * times are counted together, and only a time at or past the bucket's upper
- * bound (less a part in a billion, far more than Math.log's error) is mapped
- * to its bucket: two logarithms a bucket, not one a time.
+ * when they span more than {@link DENSE_BUCKETS}. A run is walked in order,
+ * its times compared with the bounds of the bucket it is in and the next
+ * (powers of γ, each worked out once), a part in a billion inside each bound:
+ * a time within that of a bound, or past the next bucket, is mapped by
+ * bucketOf itself. Math.log's error is far smaller, so each time is counted
+ * where bucketOf puts it, with a logarithm only for the first time of a run
+ * and for the buckets it skips.
  */
 export function flatHistogramOfRuns(runs: readonly Float64Array[]): FlatHistogram {
   let [lowest, highest, zeroCount] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0];
@@ -319,17 +322,26 @@ export function flatHistogramOfRuns(runs: readonly Float64Array[]): FlatHistogra
   for (const run of runs) {
     let index = 0;
     while (index < run.length && run[index]! <= 0) index++;
-    while (index < run.length) {
-      const bucket = bucketOf(run[index]!);
-      // Every time below this is in `bucket` (the run is sorted, and bucketOf never decreases). Among subnormal times
-      // the bound rounds to a time itself, and a time below it is below the bucket's bound by more than a part in a
-      // thousand: still far past Math.log's error.
-      const below = GAMMA ** bucket * (1 - 1e-9);
-      const from = index;
-      index++;
-      while (index < run.length && run[index]! < below) index++;
+    if (index === run.length) continue;
+    let bucket = bucketOf(run[index]!);
+    let ceiling = ceilingOf(bucket);
+    let from = index;
+    for (; index < run.length; index++) {
+      const time = run[index]!;
+      if (time < ceiling) continue;
       counts[bucket - lowest] = counts[bucket - lowest]! + (index - from);
+      from = index;
+      const nextCeiling = ceilingOf(bucket + 1);
+      // Past the bucket's bound by more than its margin and below the next one's: the next bucket; anything else is mapped.
+      if (ceiling > 0 && time >= ceiling * BEYOND_BOUND && time < nextCeiling) {
+        bucket++;
+        ceiling = nextCeiling;
+      } else {
+        bucket = bucketOf(time);
+        ceiling = ceilingOf(bucket);
+      }
     }
+    counts[bucket - lowest] = counts[bucket - lowest]! + (index - from);
   }
   let used = 0;
   for (let at = 0; at < span; at++) if (counts[at]! > 0) used++;
@@ -344,6 +356,33 @@ export function flatHistogramOfRuns(runs: readonly Float64Array[]): FlatHistogra
   }
   return { zeroCount, bins };
 }
+
+/** A time below a bucket's bound times this is in that bucket or below; one at or past the bound times {@link BEYOND_BOUND} (after dividing it out) is past it. */
+const INSIDE_BELOW = 1 - 1e-9;
+const BEYOND_BOUND = (1 + 1e-9) / INSIDE_BELOW;
+
+/**
+ * A part in a billion below the bucket's bound: no time there is past it. 0,
+ * no time below it, for the buckets of times below 2^-1000 ms: near and among
+ * subnormal doubles a power of γ is rounded too coarsely to tell, and each
+ * time is mapped.
+ */
+function ceilingOf(bucket: number): number {
+  const power = powerOfGamma(bucket);
+  return power >= 2 ** -1000 ? power * INSIDE_BELOW : 0;
+}
+
+/** γ^bucket, worked out once for the buckets of times from about 10^-9 ms to 10^17 ms. */
+function powerOfGamma(bucket: number): number {
+  const at = bucket - POWERS_FROM;
+  if (!(at >= 0 && at < POWERS.length)) return GAMMA ** bucket;
+  let power = POWERS[at]!;
+  if (Number.isNaN(power)) POWERS[at] = power = GAMMA ** bucket;
+  return power;
+}
+
+const POWERS_FROM = -1024;
+const POWERS = new Float64Array(3072).fill(Number.NaN);
 
 // The counts flatHistogramOfRuns adds into, each thread's own, left all 0 after each use: grown, never made anew.
 let denseCounts = new Float64Array(1024);
