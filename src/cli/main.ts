@@ -9,28 +9,6 @@ const args = process.argv.slice(2);
 // the rest of the program (earlyWorkers.ts): the default command's only, the
 // one that reads records.
 const early = startEarlyWorkers(isSubcommandName(args[0]) ? [] : args);
-const [{ runCommand }, { runCli }, { nodeFileSystem }, { createParallelRanges }, { HOLD_WRITE_VARIABLE, holdWritesForTests }] =
-  await Promise.all([
-    import('./runCommand.js'),
-    import('./runCli.js'),
-    import('../io/fileSystem.js'),
-    import('./parallelRanges.js'),
-    import('./holdWritesForTests.js'),
-  ]);
-
-await runCli(
-  'quality-evidence',
-  () =>
-    runCommand({
-      args,
-      env: process.env,
-      // A test-only hook, inert unless its variable is set (src/cli/holdWritesForTests.ts).
-      fileSystem: holdWritesForTests(nodeFileSystem, process.env[HOLD_WRITE_VARIABLE], process.stderr),
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      programName: 'quality-evidence',
-      summariseRanges: createParallelRanges({ early }),
-    }),
-  { takesArguments: true },
-);
+// The rest of the program, as one module (commandProgram.ts).
+const { runCommandProgram } = await import('./commandProgram.js');
+await runCommandProgram({ args, env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, early);
