@@ -12,6 +12,7 @@ import {
   histogramOfRuns,
   histogramPercentile,
   mergedHistogram,
+  mergedStatusHistograms,
 } from '../src/summary/latencyHistogram.js';
 import { propertyParameters } from './support/properties.js';
 import { expect, test } from './support/test.js';
@@ -81,6 +82,10 @@ test('property: a histogram of sorted runs counts each time in the bucket bucket
       const expected = [...counts].sort((a, b) => a[0] - b[0]).flat();
       assert.equal(zeros, zeroCount);
       assert.deepEqual([...bins], expected);
+      // The same times in one run, made pairs straight away.
+      const whole = histogramOfRuns([Float64Array.from(runs.flatMap((run) => [...run])).sort()]);
+      assert.equal(whole.zeroCount, zeroCount);
+      assert.deepEqual(whole.bins.flat(), expected);
     }),
     propertyParameters(2000),
   );
@@ -93,6 +98,21 @@ test('property: the flat histograms threads send, added in order, are the histog
       assert.deepEqual(addedFlatHistograms(flats), histogramOfRuns([Float64Array.from(parts.flat()).sort()]));
     }),
     propertyParameters(2000),
+  );
+});
+
+test("property: statuses' histograms merged are the histogram of all their times, a bucket of one status alone being that status's pair", () => {
+  fc.assert(
+    fc.property(fc.array(times, { minLength: 1, maxLength: 5 }), (parts) => {
+      const statuses = parts.map((part) => histogramOfRuns([Float64Array.from(part).sort()]));
+      const merged = mergedStatusHistograms(statuses);
+      assert.deepEqual(merged, histogramOfRuns([Float64Array.from(parts.flat()).sort()]));
+      for (const bin of merged.bins) {
+        const holders = statuses.filter(({ bins }) => bins.some(([bucket]) => bucket === bin[0]));
+        if (holders.length === 1) assert.ok(holders[0]!.bins.includes(bin), `bucket ${bin[0]}: a new pair, not the status's`);
+      }
+    }),
+    propertyParameters(1000),
   );
 });
 
