@@ -124,16 +124,7 @@ function parseLines(
   // One place a record, made at once when the batch is read (pushed to one by one, the list was copied as it grew: a
   // tenth of a read's garbage); a scanned record's place holds undefined.
   const records = new Array<unknown>(count).fill(undefined);
-  let parsed: unknown;
-  try {
-    parsed = rawLines.length === 0 ? [] : JSON.parse(`[${rawLines.join(',')}]`);
-  } catch {
-    parsed = undefined;
-  }
-  // A line holding two values (`1,2`) parses, but as too many elements.
-  if (!Array.isArray(parsed) || parsed.length !== rawLines.length)
-    parsed = rawLines.map((text, index) => parseLine(text, columns.lineOf(rawEntries[index]!), file));
-  (parsed as unknown[]).forEach((record, index) => {
+  parsedLines(rawLines, (index) => columns.lineOf(rawEntries[index]!), file).forEach((record, index) => {
     records[rawEntries[index]!] = record;
   });
   return { records, location: (index) => ({ kind: 'line', line: columns.lineOf(index), file }), scanned: columns, nextLine: line };
@@ -213,17 +204,8 @@ function parseWholeLines(
     contents.push(line);
     lineNumbers.push(firstLine + index);
   }
-  let records: unknown;
-  try {
-    records = contents.length === 0 ? [] : JSON.parse(`[${contents.join(',')}]`);
-  } catch {
-    records = undefined;
-  }
-  // A line holding two values (`1,2`) parses, but as too many elements.
-  if (!Array.isArray(records) || records.length !== contents.length)
-    records = contents.map((line, index) => parseLine(line, lineNumbers[index]!, file));
   return {
-    records: records as unknown[],
+    records: parsedLines(contents, (index) => lineNumbers[index]!, file),
     location: (index) => ({ kind: 'line', line: lineNumbers[index]!, file }),
     nextLine: firstLine + lines.length,
   };
@@ -246,6 +228,19 @@ function lineBreakAt(bytes: Buffer, from: number): number {
     if (byte === LINE_FEED || byte === CARRIAGE_RETURN) return at;
   }
   return -1;
+}
+
+/** Lines parsed, all by one `JSON.parse`; when that fails, line by line, to name the line at fault (`lineOf` its number). */
+function parsedLines(lines: readonly string[], lineOf: (index: number) => number, file: string): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = lines.length === 0 ? [] : JSON.parse(`[${lines.join(',')}]`);
+  } catch {
+    parsed = undefined;
+  }
+  // A line holding two values (`1,2`) parses, but as too many elements.
+  if (!Array.isArray(parsed) || parsed.length !== lines.length) return lines.map((line, index) => parseLine(line, lineOf(index), file));
+  return parsed as unknown[];
 }
 
 function parseLine(line: string, lineNumber: number, file: string): unknown {
