@@ -374,7 +374,9 @@ function binsOfRun(run: Float64Array, from: number): Float64Array {
 
 // binsOfRun's bins, written to binScratch: how many numbers.
 function writeBinsOfRun(run: Float64Array, from: number): number {
-  if (binScratch.length < 2 * (run.length - from)) binScratch = new Float64Array(2 * (run.length - from));
+  // A bin a bucket the run spans at most (not a bin a time: one status's millions of times span some 600 buckets).
+  const room = 2 * Math.min(run.length - from, bucketOf(run[run.length - 1]!) - bucketOf(run[from]!) + 1);
+  if (binScratch.length < room) binScratch = new Float64Array(room);
   const bins = binScratch;
   let used = 0;
   let bucket = bucketOf(run[from]!);
