@@ -342,25 +342,67 @@ export function histogramOfRuns(runs: readonly Float64Array[]): LatencyHistogram
 /**
  * The histogram of times given as sorted runs, as flat data: what a thread
  * counts of each status's times before it hands them on. Each run's bins
- * are read off in order (see {@link binsOfRun}), and the runs' bins added
- * as threads' are (addedFlatBins): no array a bucket a place, whose length
- * an endpoint of a few calls far apart would pay for each of its statuses.
+ * are read off in order (see {@link writeBinsOfRun}) and added into the bins so
+ * far, both in scratch arrays of the thread's: the histogram is the one
+ * array made (no array a bucket a place, whose length an endpoint of a few
+ * calls far apart would pay for each status, and no array a run, 18 MB of
+ * garbage a thread at once when 5M records' chunks are sealed).
  */
 export function flatHistogramOfRuns(runs: readonly Float64Array[]): FlatHistogram {
   let zeroCount = 0;
-  const lists: Float64Array[] = [];
+  let used = 0;
   for (const run of runs) {
     let first = 0;
     while (first < run.length && run[first]! <= 0) first++;
     zeroCount += first;
-    if (first < run.length) lists.push(binsOfRun(run, first));
+    if (first === run.length) continue;
+    const added = writeBinsOfRun(run, first);
+    if (used === 0) {
+      if (sumScratch.length < added) sumScratch = new Float64Array(added * 2);
+      sumScratch.set(binScratch.subarray(0, added));
+      used = added;
+      continue;
+    }
+    if (mergeScratch.length < used + added) mergeScratch = new Float64Array((used + added) * 2);
+    const merged = addBins(sumScratch, used, binScratch, added, mergeScratch);
+    [sumScratch, mergeScratch] = [mergeScratch, sumScratch];
+    used = merged;
   }
-  return { zeroCount, bins: lists.length === 0 ? new Float64Array(0) : addedFlatBins(lists) };
+  return { zeroCount, bins: sumScratch.slice(0, used) };
+}
+
+// Where flatHistogramOfRuns adds its runs' bins, each thread's own: grown, never made anew.
+let sumScratch = new Float64Array(2048);
+let mergeScratch = new Float64Array(2048);
+
+// Flat bins `a[0, aUsed)` and `b[0, bUsed)` added into `into`, in order: how many numbers.
+function addBins(a: Float64Array, aUsed: number, b: Float64Array, bUsed: number, into: Float64Array): number {
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < aUsed || j < bUsed) {
+    if (j >= bUsed || (i < aUsed && a[i]! < b[j]!)) {
+      into[k++] = a[i]!;
+      into[k++] = a[i + 1]!;
+      i += 2;
+    } else if (i >= aUsed || b[j]! < a[i]!) {
+      into[k++] = b[j]!;
+      into[k++] = b[j + 1]!;
+      j += 2;
+    } else {
+      into[k++] = a[i]!;
+      into[k++] = a[i + 1]! + b[j + 1]!;
+      i += 2;
+      j += 2;
+    }
+  }
+  return k;
 }
 
 /**
  * A sorted run's `[bucket, count]` pairs, flat and ascending, from `from`
- * on (every time there above 0). The run is walked in order, each time
+ * on (every time there above 0), written to the thread's scratch
+ * (`binScratch`): how many numbers. The run is walked in order, each time
  * compared with the bounds of the bucket it is in and the next (powers of γ,
  * each worked out once a thread), a part in a billion inside each bound: a
  * time within that of a bound, or past the next bucket, is mapped by
@@ -368,11 +410,6 @@ export function flatHistogramOfRuns(runs: readonly Float64Array[]): FlatHistogra
  * where bucketOf puts it, with a logarithm only for the first time and the
  * buckets the run skips.
  */
-function binsOfRun(run: Float64Array, from: number): Float64Array {
-  return binScratch.slice(0, writeBinsOfRun(run, from));
-}
-
-// binsOfRun's bins, written to binScratch: how many numbers.
 function writeBinsOfRun(run: Float64Array, from: number): number {
   // A bin a bucket the run spans at most (not a bin a time: one status's millions of times span some 600 buckets).
   const room = 2 * Math.min(run.length - from, bucketOf(run[run.length - 1]!) - bucketOf(run[from]!) + 1);
@@ -411,7 +448,7 @@ function writeBinsOfRun(run: Float64Array, from: number): number {
   return used;
 }
 
-// Where binsOfRun writes a run's bins before copying them out, each thread's own: grown, never made anew.
+// Where writeBinsOfRun writes a run's bins, each thread's own: grown, never made anew.
 let binScratch = new Float64Array(2048);
 
 /**
