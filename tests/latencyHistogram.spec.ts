@@ -91,6 +91,22 @@ test('property: a histogram of sorted runs counts each time in the bucket bucket
   );
 });
 
+test('runs spanning ever more buckets are counted whole: the scratch the bins are written to grows, and what is read is what was written', () => {
+  const gamma = (1 + HISTOGRAM_RELATIVE_ACCURACY) / (1 - HISTOGRAM_RELATIVE_ACCURACY);
+  // Each a bucket's middle, twice: far more buckets than any run before it in this worker, so the scratch grows at one of them.
+  for (const span of [3_000, 6_000, 12_000, 24_000]) {
+    const times = Array.from({ length: span }, (_, index) => gamma ** (index - span / 2) / Math.sqrt(gamma)).flatMap((time) => [
+      time,
+      time,
+    ]);
+    const expected = times.filter((_, index) => index % 2 === 0).flatMap((time) => [bucketOf(time), 2]);
+    const run = Float64Array.from(times).sort();
+    assert.deepEqual([...flatHistogramOfRuns([run]).bins], expected);
+    assert.deepEqual([...flatHistogramOfRuns([run.subarray(0, span), run.subarray(span)]).bins], expected);
+    assert.deepEqual(histogramOfRuns([run]).bins.flat(), expected);
+  }
+});
+
 test('property: the flat histograms threads send, added in order, are the histogram of all their times', () => {
   fc.assert(
     fc.property(fc.array(times, { minLength: 1, maxLength: 4 }), (parts) => {
