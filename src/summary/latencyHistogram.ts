@@ -260,24 +260,7 @@ function addedFlatBins(lists: readonly Float64Array[]): Float64Array {
   const a = addedFlatBins(lists.slice(0, middle));
   const b = addedFlatBins(lists.slice(middle));
   const sum = new Float64Array(a.length + b.length);
-  let [i, j, k] = [0, 0, 0];
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) {
-      sum[k++] = a[i]!;
-      sum[k++] = a[i + 1]!;
-      i += 2;
-    } else if (i >= a.length || b[j]! < a[i]!) {
-      sum[k++] = b[j]!;
-      sum[k++] = b[j + 1]!;
-      j += 2;
-    } else {
-      sum[k++] = a[i]!;
-      sum[k++] = a[i + 1]! + b[j + 1]!;
-      i += 2;
-      j += 2;
-    }
-  }
-  return sum.subarray(0, k);
+  return sum.subarray(0, addBins(a, a.length, b, b.length, sum));
 }
 
 /** A flat histogram as the report stores it: `[bucket, count]` pairs. */
