@@ -1082,11 +1082,15 @@ interface StatusHistogram {
 /**
  * A buffer's histogram: its times' own sorted runs made pairs straight away
  * (a flat array for each of 100,000 statuses of 50,000 endpoints made the
- * peak 8 MB larger), what threads counted kept flat as well.
+ * peak 8 MB larger), reports' histograms merged as pairs, and what threads
+ * counted kept flat as well.
  */
 function statusHistogramOf(buffer: SampleBuffer): StatusHistogram {
   const { histograms, runs } = buffer.histogramParts();
-  if (histograms.length === 0 && buffer.summarisedParts().length === 0) return { histogram: histogramOfRuns(runs) };
+  const summarised = buffer.summarisedParts();
+  if (histograms.length === 0 && summarised.length === 0) return { histogram: histogramOfRuns(runs) };
+  // Times only reports gave (merge): their histograms added up as they are, their pairs shared, as before flat histograms.
+  if (histograms.length === 0 && runs.length === 0) return { histogram: mergedHistogram(summarised.map(({ histogram }) => histogram)) };
   const flat = flatHistogramOf(buffer);
   return { flat, histogram: histogramOfFlat(flat) };
 }
